@@ -1,0 +1,2 @@
+-- placeholder, replaced by the database module
+PRAGMA user_version;

@@ -1,0 +1,171 @@
+/* game.h — the one interface through which search, self-play, tuner, database
+ * and command line know a game (Russian draughts, Turkish draughts, Shatra).
+ *
+ * A game is a plug-in: a const Game table of functions over an opaque
+ * position blob. Positions are copied, never shared: make writes the child
+ * position into a separate buffer (copy-make), so "unmake" is dropping the
+ * child. Every function here is pure and thread-safe once game_init_all()
+ * has run (no globals are written after init).
+ *
+ * Squares are the game's own indices (0..63); a Move's captured set is a
+ * bitset over those indices. Move identity follows the D convention of
+ * shared/rules/README.md: two routes with the same start, end, captured set
+ * and promotion are one move.
+ */
+#ifndef DAMA_GAME_H
+#define DAMA_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+    POS_SIZE_MAX = 160, /* bytes of the largest game's position struct */
+    MOVES_MAX = 512,    /* most legal moves of any position of any game */
+    FEN_MAX = 256,      /* longest position string, with its NUL */
+    MOVE_STR_MAX = 160, /* longest move string, with its NUL */
+    ERR_MAX = 256,      /* error message buffers */
+    TRACE_MAX = 192,    /* most non-zero terms of one evaluation trace */
+    PLY_MAX = 128       /* deepest search ply */
+};
+
+typedef enum Color { COLOR_WHITE = 0, COLOR_BLACK = 1 } Color;
+
+typedef enum MoveKind {
+    MOVE_QUIET = 0,   /* step or slide */
+    MOVE_CAPTURE = 1, /* a complete capture chain */
+    MOVE_DROP = 2,    /* Shatra: a reserve piece placed from `from` onto `to` */
+    MOVE_PROMOTE = 3  /* Shatra: a waiting shatra promotes in place */
+} MoveKind;
+
+/* One complete turn. 16 bytes; the route of a capture is not stored (it is
+ * rebuilt for notation, see Game.move_to_str). */
+typedef struct Move {
+    uint64_t captured; /* captured squares (bitset of square indices) */
+    uint8_t from;      /* start square (for a drop: where the piece stood) */
+    uint8_t to;        /* end square */
+    uint8_t kind;      /* MoveKind */
+    uint8_t promo;     /* 0, or the game's piece type promoted to */
+    uint8_t aux[4];    /* game-private detail (e.g. mid-chain promotion) */
+} Move;
+
+typedef struct MoveList {
+    int len;
+    Move moves[MOVES_MAX];
+} MoveList;
+
+/* An opaque position of any game. Only the owning game reads its bytes. */
+typedef struct Position {
+    _Alignas(16) unsigned char data[POS_SIZE_MAX];
+} Position;
+
+typedef enum Outcome {
+    OUTCOME_NONE = 0,       /* game goes on */
+    OUTCOME_WHITE_WINS = 1,
+    OUTCOME_BLACK_WINS = 2,
+    OUTCOME_DRAW = 3
+} Outcome;
+
+/* Sparse evaluation trace: the static evaluation (White's view, centi-men)
+ * equals sum(coef[i] * weights[index[i]]) over i < len, exactly. */
+typedef struct EvalTrace {
+    int len;
+    uint16_t index[TRACE_MAX];
+    int16_t coef[TRACE_MAX];
+} EvalTrace;
+
+/* One evaluation term group: `count` consecutive weights named `name`. */
+typedef struct EvalTerm {
+    const char *name;
+    int offset; /* index of its first weight */
+    int count;  /* number of weights (1 for a scalar, 32 for a square table) */
+    const char *doc;
+} EvalTerm;
+
+typedef enum GenMode {
+    GEN_DISTINCT = 0, /* D convention: one move per (from, to, captured, promotion) */
+    GEN_PATHS = 1     /* P convention: one move per landing path (perft --paths) */
+} GenMode;
+
+typedef struct Game {
+    const char *name;      /* "russian", "turkish", "shatra" */
+    const char *title;     /* "Russian draughts" */
+    int pdn_gametype;      /* PDN GameType tag value, 0 if none */
+    size_t pos_size;       /* bytes of the position struct (<= POS_SIZE_MAX) */
+    const char *start_fen; /* start position string */
+
+    /* Parse a position string. Returns 0, or -1 with a message naming the
+     * problem in err. Counters not in the string start at zero. */
+    int (*pos_from_fen)(Position *pos, const char *fen, char err[ERR_MAX]);
+    /* Write the position string (round-trips through pos_from_fen). */
+    void (*pos_to_fen)(const Position *pos, char out[FEN_MAX]);
+
+    /* All legal moves into list (len set). Returns the number of moves. */
+    int (*gen_moves)(const Position *pos, MoveList *list, GenMode mode);
+    /* True if the side to move must capture (a capture is compulsory now). */
+    bool (*has_capture)(const Position *pos);
+    /* Child position after a legal move from gen_moves (copy-make). */
+    void (*make_move)(const Position *pos, const Move *move, Position *child);
+
+    Color (*side_to_move)(const Position *pos);
+    uint64_t (*hash)(const Position *pos);      /* incremental Zobrist key */
+    uint64_t (*hash_full)(const Position *pos); /* recomputed from scratch */
+    /* Plies since the last irreversible turn: no earlier position can repeat. */
+    int (*reversible_plies)(const Position *pos);
+    /* Outcome by rules that need only this position and its counters (no
+     * history, no move list): e.g. Russian D4-D8, Turkish lone man, Shatra
+     * Biy captured. Sets *reason to a short id ("D5", "biy-captured"). */
+    Outcome (*rule_outcome)(const Position *pos, const char **reason);
+
+    /* Move text in full notation (every landing square); the route written
+     * for a multi-route move is chosen deterministically. */
+    void (*move_to_str)(const Position *pos, const Move *move, char out[MOVE_STR_MAX]);
+    /* Parse move text against the legal moves of pos (full or short forms).
+     * Returns 0, or -1 with a message (illegal, ambiguous, malformed). */
+    int (*move_from_str)(const Position *pos, const char *text, Move *move, char err[ERR_MAX]);
+
+    /* Leaf count to depth (plies), D or P convention, game rules' end
+     * conditions ignored. Single-threaded, fast path. */
+    uint64_t (*perft)(const Position *pos, int depth, GenMode mode);
+
+    /* Evaluation: linear in int32 weights; returns White's view, centi-men. */
+    int terms_len;             /* number of EvalTerm groups */
+    const EvalTerm *terms;     /* term groups, in weight order */
+    int weights_len;           /* total number of weights */
+    const int32_t *weights_default; /* compiled-in weights (generated header) */
+    int32_t (*evaluate)(const Position *pos, const int32_t *weights);
+    /* Same value as evaluate, plus the sparse trace of coefficients. */
+    int32_t (*evaluate_trace)(const Position *pos, const int32_t *weights, EvalTrace *trace);
+    /* Mirror colours (board, side, state): for the symmetry property test. */
+    void (*pos_mirror)(const Position *pos, Position *out);
+} Game;
+
+/* Build every game's tables (Zobrist keys, masks). Idempotent; call once
+ * before any other function here, from one thread. */
+void game_init_all(void);
+
+/* The game named `name`, or NULL. */
+const Game *game_find(const char *name);
+/* NULL-terminated list of all games. */
+const Game *const *game_list(void);
+
+/* Outcome of a game position given the Zobrist keys of the earlier
+ * positions of the game (history[len-1] is the parent). Checks, in order:
+ * rule_outcome, no legal move (side to move loses), threefold repetition
+ * (reason "D3"/"repetition"). `moves` may be NULL; if not, it receives the
+ * legal moves. */
+Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *history, int len,
+                     const char **reason, MoveList *moves);
+
+/* Parse a position string, or the start position when fen is NULL or "start". */
+int game_parse_position(const Game *game, const char *fen, Position *pos, char err[ERR_MAX]);
+
+static inline int outcome_score_white(Outcome o)
+{
+    /* result from White's view in half points: 2 win, 1 draw, 0 loss */
+    return o == OUTCOME_WHITE_WINS ? 2 : o == OUTCOME_BLACK_WINS ? 0 : 1;
+}
+
+const char *outcome_pdn(Outcome o); /* "1-0", "0-1", "1/2-1/2", "*" */
+
+#endif
