@@ -1,1 +1,48 @@
-int main(void) { return 0; }
+/* main.c — `dama`, one binary with git-style subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/game.h"
+
+static const CliCommand *const COMMANDS[] = {
+    &cmd_moves, &cmd_perft, NULL,
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: dama COMMAND [options]   (dama COMMAND --help for its options)\n\n"
+                 "Self-play training and evaluation tuning for draughts-family games.\n\ncommands:\n");
+    for (int i = 0; COMMANDS[i]; i++) fprintf(out, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
+    fprintf(out, "\ngames:");
+    for (const Game *const *g = game_list(); *g; g++) fprintf(out, " %s", (*g)->name);
+    fprintf(out, "\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+            for (int i = 0; COMMANDS[i]; i++)
+                if (strcmp(COMMANDS[i]->name, argv[2]) == 0) {
+                    cli_print_help(COMMANDS[i], stdout);
+                    return 0;
+                }
+        }
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    game_init_all();
+    for (int i = 0; COMMANDS[i]; i++) {
+        if (strcmp(COMMANDS[i]->name, argv[1]) != 0) continue;
+        CliArgs args;
+        int rc = cli_parse(COMMANDS[i], argc - 1, argv + 1, &args);
+        if (rc == 0) rc = COMMANDS[i]->run(&args);
+        else rc = rc > 0 ? 0 : 2;
+        cli_free(&args);
+        return rc;
+    }
+    fprintf(stderr, "dama: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}

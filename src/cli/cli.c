@@ -1,0 +1,257 @@
+/* cli.c — option parsing (getopt_long), configuration files (libconfig). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libconfig.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+volatile int cli_stop_requested;
+
+static void on_stop(int sig)
+{
+    (void)sig;
+    cli_stop_requested = 1;
+}
+
+void cli_install_stop_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int opt_index(const CliArgs *a, const char *name)
+{
+    for (int i = 0; i < a->opts_len; i++)
+        if (strcmp(a->opts[i].name, name) == 0) return i;
+    return -1;
+}
+
+static bool valid_value(const CliOpt *o, const char *v, const char *where)
+{
+    char *end;
+    errno = 0;
+    if (o->type == OPT_INT) {
+        long long x = strtoll(v, &end, 10);
+        (void)x;
+        if (!*v || *end || errno) {
+            fprintf(stderr, "dama: %s --%s: '%s' is not an integer\n", where, o->name, v);
+            return false;
+        }
+    } else if (o->type == OPT_REAL) {
+        double x = strtod(v, &end);
+        (void)x;
+        if (!*v || *end || errno) {
+            fprintf(stderr, "dama: %s --%s: '%s' is not a number\n", where, o->name, v);
+            return false;
+        }
+    }
+    return true;
+}
+
+static void set_value(CliArgs *a, int i, const char *v)
+{
+    free(a->values[i]);
+    a->values[i] = strdup(v);
+}
+
+/* Read one libconfig setting into option i (as text). */
+static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path)
+{
+    const CliOpt *o = &a->opts[i];
+    char buf[64];
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        snprintf(buf, sizeof buf, "%lld", config_setting_get_int64(s));
+        if (o->type == OPT_FLAG) snprintf(buf, sizeof buf, "%d", config_setting_get_int64(s) != 0);
+        set_value(a, i, buf);
+        break;
+    case CONFIG_TYPE_FLOAT:
+        if (o->type == OPT_INT) {
+            fprintf(stderr, "dama: %s:%d: %s must be an integer\n", path, config_setting_source_line(s), o->name);
+            return -1;
+        }
+        snprintf(buf, sizeof buf, "%.17g", config_setting_get_float(s));
+        set_value(a, i, buf);
+        break;
+    case CONFIG_TYPE_BOOL:
+        set_value(a, i, config_setting_get_bool(s) ? "1" : "0");
+        break;
+    case CONFIG_TYPE_STRING:
+        if (!valid_value(o, config_setting_get_string(s), path)) return -1;
+        set_value(a, i, config_setting_get_string(s));
+        break;
+    default:
+        fprintf(stderr, "dama: %s:%d: %s must be a scalar value\n", path, config_setting_source_line(s), o->name);
+        return -1;
+    }
+    return 0;
+}
+
+static int load_config(CliArgs *a, const char *path, bool required)
+{
+    if (!required && access(path, R_OK) != 0) return 0;
+    config_t cfg;
+    config_init(&cfg);
+    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+            fprintf(stderr, "dama: cannot read config file '%s'\n", path);
+        else
+            fprintf(stderr, "dama: %s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
+        config_destroy(&cfg);
+        return -1;
+    }
+    snprintf(a->config_path, sizeof a->config_path, "%s", path);
+    config_setting_t *root = config_root_setting(&cfg);
+    config_setting_t *group = config_setting_get_member(root, a->command);
+    int rc = 0;
+    for (int i = 0; i < a->opts_len && rc == 0; i++) {
+        config_setting_t *s = config_setting_get_member(root, a->opts[i].name);
+        if (s && !config_setting_is_group(s)) rc = config_value(a, i, s, path);
+        if (rc == 0 && group) {
+            s = config_setting_get_member(group, a->opts[i].name);
+            if (s) rc = config_value(a, i, s, path);
+        }
+    }
+    if (rc == 0 && group) { /* unknown keys in our own group are mistakes */
+        for (int j = 0; j < config_setting_length(group); j++) {
+            config_setting_t *s = config_setting_get_elem(group, (unsigned)j);
+            if (opt_index(a, config_setting_name(s)) < 0) {
+                fprintf(stderr, "dama: %s:%d: unknown setting '%s' in group '%s'\n", path,
+                        config_setting_source_line(s), config_setting_name(s), a->command);
+                rc = -1;
+                break;
+            }
+        }
+    }
+    config_destroy(&cfg);
+    return rc;
+}
+
+void cli_print_help(const CliCommand *cmd, FILE *out)
+{
+    fprintf(out, "usage: dama %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
+    for (const CliOpt *o = cmd->opts; o && o->name; o++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s", o->name,
+                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : " TEXT");
+        fprintf(out, "  %-24s %s", left, o->help);
+        if (o->defval) fprintf(out, " (default: %s)", o->defval);
+        fputc('\n', out);
+    }
+    fprintf(out, "  %-24s %s\n", "--config FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)");
+    fprintf(out, "  %-24s %s\n", "--help", "show this help");
+}
+
+int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->command = cmd->name;
+    out->opts = cmd->opts;
+    while (cmd->opts[out->opts_len].name) out->opts_len++;
+    struct option lopts[CLI_OPTS_MAX + 3];
+    int n = 0;
+    for (int i = 0; i < out->opts_len; i++)
+        lopts[n++] = (struct option){cmd->opts[i].name, cmd->opts[i].type == OPT_FLAG ? no_argument : required_argument,
+                                     NULL, 1000 + i};
+    lopts[n++] = (struct option){"config", required_argument, NULL, 'c'};
+    lopts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    lopts[n] = (struct option){NULL, 0, NULL, 0};
+
+    /* First pass: --help and --config only. */
+    const char *config = NULL;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, "+h", lopts, NULL)) != -1) {
+        if (c == 'h') {
+            cli_print_help(cmd, stdout);
+            return 1;
+        }
+        if (c == 'c') config = optarg;
+    }
+    for (int i = 0; i < out->opts_len; i++)
+        if (cmd->opts[i].defval) out->values[i] = strdup(cmd->opts[i].defval);
+    if (load_config(out, config ? config : "configs/dama.cfg", config != NULL) != 0) return -1;
+
+    optind = 1;
+    opterr = 1;
+    while ((c = getopt_long(argc, argv, "+h", lopts, NULL)) != -1) {
+        if (c == 'c' || c == 'h') continue;
+        if (c < 1000) {
+            fprintf(stderr, "dama %s: see 'dama %s --help'\n", cmd->name, cmd->name);
+            return -1;
+        }
+        int i = c - 1000;
+        const char *v = cmd->opts[i].type == OPT_FLAG ? "1" : optarg;
+        if (!valid_value(&cmd->opts[i], v, cmd->name)) return -1;
+        set_value(out, i, v);
+        out->from_cli[i] = true;
+    }
+    out->positional = argv + optind;
+    out->positional_len = argc - optind;
+    return 0;
+}
+
+void cli_free(CliArgs *a)
+{
+    for (int i = 0; i < a->opts_len; i++) free(a->values[i]);
+}
+
+const char *cli_str(const CliArgs *a, const char *name)
+{
+    int i = opt_index(a, name);
+    return i < 0 ? NULL : a->values[i];
+}
+
+bool cli_isset(const CliArgs *a, const char *name) { return cli_str(a, name) != NULL; }
+
+int64_t cli_int(const CliArgs *a, const char *name)
+{
+    const char *v = cli_str(a, name);
+    return v ? strtoll(v, NULL, 10) : 0;
+}
+
+double cli_real(const CliArgs *a, const char *name)
+{
+    const char *v = cli_str(a, name);
+    return v ? strtod(v, NULL) : 0.0;
+}
+
+bool cli_flag(const CliArgs *a, const char *name)
+{
+    const char *v = cli_str(a, name);
+    return v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
+}
+
+const Game *cli_game(const CliArgs *a)
+{
+    const char *name = cli_str(a, "game");
+    const Game *g = game_find(name ? name : "russian");
+    if (!g) {
+        fprintf(stderr, "dama %s: unknown game '%s' (choices:", a->command, name);
+        for (const Game *const *l = game_list(); *l; l++) fprintf(stderr, " %s", (*l)->name);
+        fprintf(stderr, ")\n");
+    }
+    return g;
+}
+
+void cli_config_text(const CliArgs *a, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < a->opts_len && n < size; i++) {
+        if (!a->values[i]) continue;
+        int w = snprintf(out + n, size - n, "%s = %s\n", a->opts[i].name, a->values[i]);
+        if (w < 0) break;
+        n += (size_t)w;
+    }
+}

@@ -1,0 +1,74 @@
+/* cli.h — the command-line layer: subcommand table, options with defaults
+ * from configs/ (libconfig) overridden on the command line (getopt_long).
+ *
+ * Precedence: built-in default < config file section < command line.
+ * The config file is --config FILE, else configs/dama.cfg when present in
+ * the working directory or next to the source tree; each subcommand reads
+ * the group of its own name (e.g. selfplay: { games = 2000; }) and the
+ * top-level scalars (e.g. game = "russian";). */
+#ifndef DAMA_CLI_H
+#define DAMA_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/game.h"
+
+typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG } CliType;
+
+typedef struct CliOpt {
+    const char *name;   /* long option name, also the config key */
+    CliType type;
+    const char *defval; /* default as text, NULL for none */
+    const char *help;
+} CliOpt;
+
+enum { CLI_OPTS_MAX = 48 };
+
+typedef struct CliArgs {
+    const char *command;
+    const CliOpt *opts;
+    int opts_len;
+    char *values[CLI_OPTS_MAX]; /* NULL when unset */
+    bool from_cli[CLI_OPTS_MAX];
+    int positional_len;
+    char **positional;
+    char config_path[512];
+} CliArgs;
+
+typedef struct CliCommand {
+    const char *name;
+    const char *summary;
+    const char *usage; /* text after "dama NAME " */
+    const CliOpt *opts; /* terminated by a {NULL} entry */
+    int (*run)(CliArgs *args);
+} CliCommand;
+
+/* Parse argv for a command. Returns 0 to run, 1 if --help was printed,
+ * or -1 after printing an error to stderr. */
+int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out);
+void cli_free(CliArgs *args);
+void cli_print_help(const CliCommand *cmd, FILE *out);
+
+const char *cli_str(const CliArgs *a, const char *name); /* NULL if unset */
+bool cli_isset(const CliArgs *a, const char *name);
+/* Typed accessors: values were validated by cli_parse. */
+int64_t cli_int(const CliArgs *a, const char *name);
+double cli_real(const CliArgs *a, const char *name);
+bool cli_flag(const CliArgs *a, const char *name);
+
+/* The game named by --game (prints an error naming the choices if unknown). */
+const Game *cli_game(const CliArgs *a);
+
+/* The effective configuration as "key = value" lines, for storing with a run. */
+void cli_config_text(const CliArgs *a, char *out, size_t size);
+
+/* Set once SIGINT/SIGTERM arrived (long runs poll it to stop cleanly). */
+extern volatile int cli_stop_requested;
+void cli_install_stop_handler(void);
+
+/* Every subcommand, defined in cmd_*.c. */
+extern const CliCommand cmd_moves, cmd_perft;
+
+#endif

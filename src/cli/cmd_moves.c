@@ -1,0 +1,71 @@
+/* cmd_moves.c — `dama moves`: the legal moves of positions. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)"},
+    {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves"},
+    {NULL, 0, NULL, NULL},
+};
+
+static void print_moves(const Game *g, const Position *pos, char sep, FILE *out)
+{
+    MoveList list;
+    g->gen_moves(pos, &list, GEN_DISTINCT);
+    char text[MOVE_STR_MAX];
+    for (int i = 0; i < list.len; i++) {
+        g->move_to_str(pos, &list.moves[i], text);
+        fputs(text, out);
+        if (sep == '\n' || i + 1 < list.len) fputc(sep, out);
+    }
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    Position pos;
+    const char *file = cli_str(a, "file");
+    if (!file) {
+        if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
+            fprintf(stderr, "dama moves: %s\n", err);
+            return 1;
+        }
+        print_moves(g, &pos, '\n', stdout);
+        return 0;
+    }
+    FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+    if (!in) {
+        fprintf(stderr, "dama moves: cannot open '%s'\n", file);
+        return 1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int rc = 0;
+    while (getline(&line, &cap, in) > 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[strspn(line, " \t")]) continue;
+        if (g->pos_from_fen(&pos, line, err) != 0) {
+            fprintf(stderr, "dama moves: %s line %ld: %s\n", file, lineno, err);
+            rc = 1;
+            continue;
+        }
+        printf("%s\t", line);
+        print_moves(g, &pos, ' ', stdout);
+        putchar('\n');
+    }
+    free(line);
+    if (in != stdin) fclose(in);
+    return rc;
+}
+
+const CliCommand cmd_moves = {
+    "moves", "list the legal moves of a position (full notation, D convention)",
+    "[--game G] (--fen FEN | --file F)", OPTS, run,
+};

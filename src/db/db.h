@@ -1,0 +1,245 @@
+/* db.h — dama's SQLite store: runs, weight sets, games with their positions,
+ * tuning runs and matches (schema: src/db/schema.sql).
+ *
+ * A Db is one connection. It is not safe to use one Db from two threads at
+ * once: give each thread its own Db, or serialise the calls. Several
+ * processes may open the same file: the database is in WAL mode (readers do
+ * not block the writer), every write transaction starts with BEGIN
+ * IMMEDIATE, and a writer that finds another one waits up to the busy
+ * timeout (DB_BUSY_TIMEOUT_MS) before failing with "database is locked".
+ *
+ * Durability: a committed transaction survives the process being killed at
+ * any point (WAL, synchronous=NORMAL; a power failure may lose the last
+ * commits but never corrupts the file). A failed write — full disk, I/O
+ * error, lock timeout, constraint — leaves everything committed before it
+ * intact.
+ *
+ * Transactions: write functions called outside db_begin/db_commit run in
+ * their own transaction and roll themselves back on failure. Called between
+ * db_begin and db_commit they join the caller's transaction; after a failure
+ * there the caller must call db_rollback (the transaction may already have
+ * been rolled back by SQLite; db_rollback is harmless then).
+ *
+ * Errors: functions returning int give 0 on success and -1 on failure, with
+ * a message in err naming the file and the operation. Nothing is printed.
+ *
+ * Conventions: an id argument of 0 stores NULL (no parent, no run); a double
+ * that is NaN stores NULL; a NULL string stores NULL. Seeds are stored as the
+ * bit pattern of a signed 64-bit INTEGER and read back unchanged.
+ */
+#ifndef DAMA_DB_H
+#define DAMA_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/game.h" /* ERR_MAX */
+
+enum {
+    DB_SCHEMA_VERSION = 1,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
+    DB_STATUS_MAX = 16          /* run status text with its NUL ("interrupted") */
+};
+
+/* PRAGMA application_id of a dama database: 'DAMA' in ASCII. */
+#define DB_APPLICATION_ID 0x44414D41
+
+typedef struct Db Db; /* opaque connection with its cached statements */
+
+/* One stored position. On insert, game_id and id are ignored. result is the
+ * game result from White's view (1, 0.5, 0; NaN reads a NULL). score is in
+ * centi-men, White's view, meaningful only if has_score. */
+typedef struct DbPosition {
+    int64_t id;      /* positions.id (read only) */
+    int64_t game_id; /* games.id (read only) */
+    int ply;
+    const char *fen;
+    int stm; /* side to move: 0 White, 1 Black */
+    int score;
+    bool has_score;
+    double result;
+    bool quiet; /* the side to move has no capture */
+} DbPosition;
+
+/* One stored game with its positions. Strings may be NULL (stored as NULL)
+ * except game; result is "1-0", "0-1" or "1/2-1/2". */
+typedef struct DbGame {
+    int64_t run_id;
+    int64_t game_index; /* 0-based index of the game in its run */
+    const char *game;   /* "russian", ... */
+    const char *opening;
+    const char *start_fen;
+    int64_t white_ws, black_ws; /* weight set ids, 0 for NULL */
+    uint64_t seed;
+    const char *result;
+    const char *reason; /* "no-moves", "D3".."D8", "move-cap", "adjudicated", ... */
+    int plies;
+    const char *movetext; /* PDN movetext */
+    const DbPosition *positions;
+    int positions_len;
+} DbGame;
+
+/* A run as read back by db_run_get. Every string is allocated (NULL where the
+ * column is NULL) and freed by db_run_clear. */
+typedef struct DbRun {
+    int64_t id;
+    char *kind, *game, *status, *config, *note, *created, *finished;
+    uint64_t seed;
+} DbRun;
+
+/* One tuning run (row of tuning_runs). */
+typedef struct DbTuning {
+    int64_t run_id;
+    const char *game;
+    int64_t base_ws, result_ws; /* weight set ids, 0 for NULL (result unknown yet) */
+    double k;                   /* sigmoid scale; NaN for NULL */
+    int64_t positions_train, positions_valid;
+    double train_loss, valid_loss; /* NaN for NULL */
+    const char *data;              /* which data was used: SQL filter, run ids */
+} DbTuning;
+
+/* One match between weight sets A and B; counts from A's view. penta[i]
+ * counts game pairs in which A scored i/2 points. Doubles NaN for NULL. */
+typedef struct DbMatch {
+    int64_t run_id;
+    const char *game;
+    int64_t ws_a, ws_b;
+    int64_t games, wins, draws, losses;
+    int64_t penta[5];
+    double elo, elo_lo, elo_hi; /* Elo difference A-B and its 95% interval */
+    double llr;                 /* SPRT log-likelihood ratio */
+    double sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
+    const char *sprt_result; /* NULL while undecided, e.g. "H0", "H1" */
+} DbMatch;
+
+/* Open the dama database at path ("" or ":memory:" for a private in-memory
+ * one). create=false: the file must exist. A missing or empty file (with
+ * create) gets the current schema. Refuses, naming the file: a file that is
+ * not SQLite; an SQLite file with a foreign application_id, or with tables
+ * or a user_version but no dama id; a dama database whose schema version is
+ * newer than DB_SCHEMA_VERSION. Applies pending migrations (each numbered
+ * step in one BEGIN IMMEDIATE transaction, safe against a concurrent
+ * opener). Sets WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
+ * On success *out owns the connection (free with db_close). */
+int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
+
+/* Close the connection, rolling back an open transaction. NULL is a no-op. */
+void db_close(Db *db);
+
+/* The path given to db_open (owned by db). */
+const char *db_path(const Db *db);
+
+/* How long a write waits for another process's write lock, milliseconds
+ * (0: fail at once). */
+int db_set_busy_timeout(Db *db, int ms, char err[ERR_MAX]);
+
+/* Cap the database file at about `bytes` (PRAGMA max_page_count; never below
+ * its current size). Writes past the cap fail like a full disk (SQLITE_FULL):
+ * to bound disk use, and to test the disk-full path. */
+int db_set_size_limit(Db *db, int64_t bytes, char err[ERR_MAX]);
+
+/* Start a write transaction (BEGIN IMMEDIATE: takes the write lock now,
+ * waiting up to the busy timeout). Fails if one is already open. */
+int db_begin(Db *db, char err[ERR_MAX]);
+
+/* Commit. On failure the transaction is rolled back and nothing of it is
+ * stored. */
+int db_commit(Db *db, char err[ERR_MAX]);
+
+/* Roll back the open transaction, if any. Never fails. */
+void db_rollback(Db *db);
+
+/* True between db_begin and db_commit/db_rollback. */
+bool db_in_transaction(const Db *db);
+
+/* New run (status 'running', created now). kind: "selfplay", "tune" or
+ * "match"; config_text: the effective configuration; note may be NULL. */
+int db_run_create(Db *db, const char *kind, const char *game, uint64_t seed,
+                  const char *config_text, const char *note, int64_t *run_id, char err[ERR_MAX]);
+
+/* Set a run's status: "done" or "interrupted" stamp finished with now;
+ * "running" (a resumed run) clears finished. Error if the run does not exist. */
+int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX]);
+
+/* The newest run with exactly this kind, game, seed and configuration text
+ * (for resume). *run_id = 0 if none. status (may be NULL) receives its status. */
+int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed,
+                const char *config_text, int64_t *run_id, char status[DB_STATUS_MAX],
+                char err[ERR_MAX]);
+
+/* Read run run_id into *run (allocated strings; free with db_run_clear).
+ * Error if it does not exist. */
+int db_run_get(Db *db, int64_t run_id, DbRun *run, char err[ERR_MAX]);
+
+/* Free the strings of *run and zero it. NULL is a no-op. */
+void db_run_clear(DbRun *run);
+
+/* Store a weight set: names[i] is the name of weights[i] (i < len; no comma,
+ * space or empty name). parent_id and run_id 0 for NULL; name may be NULL;
+ * how (lineage) is required. *id receives the new id. */
+int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
+                      const char *how, int64_t run_id, const char *const *names,
+                      const int32_t *weights, int len, int64_t *id, char err[ERR_MAX]);
+
+/* Load weight set id into weights[0..len-1]. Checks that it belongs to game
+ * and that its weight names are exactly names[0..len-1] (the message names
+ * the first mismatch: count, position and both names); parses the values
+ * strictly (decimal int32, comma-separated, nothing else). weights is
+ * written only on success. */
+int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
+                    int32_t *weights, int len, char err[ERR_MAX]);
+
+/* Store a game and all its positions. All or nothing: outside a caller's
+ * transaction it runs in its own. Error if (run_id, game_index) is already
+ * stored. *game_id (may be NULL) receives the new games.id. */
+int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX]);
+
+/* Which games of run_id are stored, for resume: done[i] = true if game_index
+ * i is stored, for 0 <= i < len (indices outside are ignored). *stored (may
+ * be NULL) receives how many of those are stored. */
+int db_run_game_indices(Db *db, int64_t run_id, bool *done, int64_t len, int64_t *stored,
+                        char err[ERR_MAX]);
+
+/* Call fn for each stored position of game (NULL: every game), in id order.
+ * filter_sql (NULL or "" for none) is an extra SQL condition over positions
+ * p and games g, e.g. "g.run_id IN (1,2) AND p.quiet = 1"; it must be a
+ * read-only expression (rejected with the SQLite message otherwise). The
+ * strings in *p are valid only during the call. A non-zero return from fn
+ * stops the walk and is returned as is (err untouched). A row with a missing
+ * or mistyped field is an error naming the position id. */
+int db_positions_each(Db *db, const char *game, const char *filter_sql,
+                      int (*fn)(void *ctx, const DbPosition *p), void *ctx, char err[ERR_MAX]);
+
+/* Call fn for each stored game (without positions: positions NULL,
+ * positions_len 0) in id order, with filter_sql an extra condition over
+ * games g as in db_positions_each. Strings valid only during the call; a
+ * non-zero return from fn stops the walk and is returned. */
+int db_games_each(Db *db, const char *filter_sql,
+                  int (*fn)(void *ctx, int64_t game_id, const DbGame *g), void *ctx,
+                  char err[ERR_MAX]);
+
+/* Store a tuning run; *id receives its id. */
+int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX]);
+
+/* Overwrite every field of tuning run id with *t (e.g. the result at the end). */
+int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX]);
+
+/* Store the losses of one epoch (0-based) of tuning run tuning_run_id; error
+ * if that epoch is already stored. NaN losses store NULL. */
+int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
+                           double valid_loss, char err[ERR_MAX]);
+
+/* Store a match; *id receives its id. */
+int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX]);
+
+/* Overwrite every field of match id with *m (running totals, SPRT state). */
+int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX]);
+
+/* Benchmark for `dama bench`: create a new database at path (which must not
+ * exist), store `positions` synthetic positions as self-play does (games of
+ * 80 plies, one transaction per game) and remove the files again. Sets
+ * *positions_per_s to positions stored per second of wall time (insert loop
+ * only, commits included). */
+int db_bench_insert(const char *path, int positions, double *positions_per_s, char err[ERR_MAX]);
+
+#endif

@@ -1,0 +1,107 @@
+/* russian.c — Russian draughts: rule switches, end-of-game rules, game table.
+ * Rules: shared/rules/russian.md. */
+#include "games/russian/russian.h"
+
+#include "engine/eval.h"
+#include "games/draughts.h"
+
+static const DraughtsRules RULES = {
+    .orthogonal = false,
+    .men_capture_back = true,
+    .remove_at_once = false, /* Turkish-strike rule: removed when the move ends */
+    .majority = false,
+    .crown_mid_capture = true,
+    .no_reversal = false, /* a reversal would cross the piece just taken, which still blocks */
+    .must_land_to_continue = true,
+};
+static const bool NUMBERED32 = true;
+
+#include "games/draughts_impl.h"
+
+#include "games/russian/weights.h"
+
+#define MAIN_ROAD 0x8040201008040201ULL /* a1, b2, ..., h8 */
+
+/* Draw rules D4-D8 (russian.md, "End of the game"). "n moves" = 2n plies.
+ * Counters: material_plies counts plies since the last capture or promotion,
+ * which is when the material balance a rule names first arose; reversible
+ * counts plies since the last man move or capture. Threefold repetition (D3)
+ * needs the game history and is checked by game_outcome. */
+static Outcome ru_rule_outcome(const Position *pos, const char **reason)
+{
+    const DraughtsPos *p = dp(pos);
+    uint64_t all = p->pieces[0] | p->pieces[1];
+    if (!p->pieces[0] || !p->pieces[1]) return OUTCOME_NONE; /* decided by "no legal move" */
+    int total = __builtin_popcountll(all);
+    int kings[2], pieces[2];
+    for (int c = 0; c < 2; c++) {
+        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
+        pieces[c] = __builtin_popcountll(p->pieces[c]);
+    }
+    int mp = p->material_plies;
+    for (int strong = 0; strong < 2; strong++) {
+        int weak = strong ^ 1;
+        if (pieces[weak] != 1 || kings[weak] != 1) continue;
+        if (kings[strong] >= 3 && mp >= 30) return *reason = "D4", OUTCOME_DRAW;
+        bool on_road = (p->pieces[weak] & MAIN_ROAD) != 0;
+        if (pieces[strong] == 3 && kings[strong] >= 1 && on_road && mp >= 10)
+            return *reason = "D7", OUTCOME_DRAW;
+        if (pieces[strong] <= 2 && kings[strong] >= 1 && mp >= 10) return *reason = "D8", OUTCOME_DRAW;
+    }
+    if (p->reversible >= 30) return *reason = "D5", OUTCOME_DRAW;
+    if (kings[0] && kings[1]) {
+        int limit = total <= 3 ? 10 : total <= 5 ? 60 : total <= 7 ? 120 : 0;
+        if (limit && mp >= limit) return *reason = "D6", OUTCOME_DRAW;
+    }
+    return OUTCOME_NONE;
+}
+
+static int32_t ru_evaluate(const Position *pos, const int32_t *w) { return russian_evaluate(pos, w); }
+
+static int32_t ru_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
+{
+    EvalScratch scratch;
+    eval_scratch_clear(&scratch, RU_WEIGHTS_LEN);
+    int32_t v = russian_evaluate_traced(pos, w, &scratch);
+    if (eval_scratch_to_trace(&scratch, RU_WEIGHTS_LEN, trace) != 0) trace->len = -1;
+    return v;
+}
+
+static const EvalTerm RU_TERMS[] = {
+#define TERM(name, count, doc) {#name, RU_##name, count, doc},
+#include "games/russian/eval_terms.def"
+#undef TERM
+};
+
+const Game russian_game = {
+    .name = "russian",
+    .title = "Russian draughts",
+    .pdn_gametype = 25,
+    .pos_size = sizeof(DraughtsPos),
+    .start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    .pos_from_fen = dg_pos_from_fen,
+    .pos_to_fen = dg_pos_to_fen,
+    .gen_moves = dg_gen_moves,
+    .has_capture = dg_has_capture,
+    .make_move = dg_make_move,
+    .side_to_move = dg_side_to_move,
+    .hash = dg_hash,
+    .hash_full = dg_hash_full,
+    .reversible_plies = dg_reversible_plies,
+    .rule_outcome = ru_rule_outcome,
+    .move_to_str = dg_move_to_str,
+    .move_from_str = dg_move_from_str,
+    .perft = dg_perft,
+    .terms_len = (int)(sizeof RU_TERMS / sizeof RU_TERMS[0]),
+    .terms = RU_TERMS,
+    .weights_len = RU_WEIGHTS_LEN,
+    .weights_default = russian_weights,
+    .evaluate = ru_evaluate,
+    .evaluate_trace = ru_evaluate_trace,
+    .pos_mirror = dg_pos_mirror,
+};
+
+/* The evaluation body, compiled twice (plain and traced) below and in
+ * russian_eval_traced.c, needs the generator's mobility counter. */
+int russian_count_quiet(const DraughtsPos *p, int side);
+int russian_count_quiet(const DraughtsPos *p, int side) { return d_count_quiet_side(p, side); }

@@ -1,0 +1,32 @@
+/* russian.h — Russian draughts (shashki): the game table and its evaluation
+ * term layout. Rules: shared/rules/russian.md. */
+#ifndef DAMA_RUSSIAN_H
+#define DAMA_RUSSIAN_H
+
+#include <stdint.h>
+
+#include "engine/game.h"
+
+/* Weight offsets, one per term group of eval_terms.def. */
+enum RussianTerm {
+#define TERM(name, count, doc) RU_##name, RU_##name##_LAST = RU_##name + (count)-1,
+#include "games/russian/eval_terms.def"
+#undef TERM
+    RU_WEIGHTS_LEN
+};
+
+struct Position;
+struct EvalScratch;
+
+extern const Game russian_game;
+
+/* Build the evaluation's tables (runaway cones). Called by game_init_all. */
+void russian_eval_init(void);
+
+/* Static evaluation, White's view, centi-men; pure, thread-safe. */
+int32_t russian_evaluate(const Position *pos, const int32_t *weights);
+/* The same value, with the per-weight coefficients added into scratch
+ * (the caller clears it first). */
+int32_t russian_evaluate_traced(const Position *pos, const int32_t *weights, struct EvalScratch *scratch);
+
+#endif

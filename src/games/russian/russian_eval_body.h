@@ -1,0 +1,67 @@
+/* russian_eval_body.h — the Russian evaluation, written once. Included by
+ * russian_eval.c (EVAL_TRACED 0) and russian_eval_traced.c (EVAL_TRACED 1):
+ * the traced evaluator is the same source compiled a second time.
+ * Terms: eval_terms.def; every term is White minus Black. */
+#include "engine/eval.h"
+#include "games/draughts.h"
+#include "games/russian/russian.h"
+
+#define RU_MAIN_ROAD 0x8040201008040201ULL
+#define RU_CENTRE4 ((1ULL << 27) | (1ULL << 29) | (1ULL << 34) | (1ULL << 36)) /* d4 f4 c5 e5 */
+#define RU_CENTRE8 (RU_CENTRE4 | (1ULL << 18) | (1ULL << 20) | (1ULL << 43) | (1ULL << 45))
+#define RU_RANK1 0x00000000000000FFULL
+#define RU_RANK8 0xFF00000000000000ULL
+/* Men on these ranks are tested for a free run (White: ranks 5-7). */
+#define RU_RUNAWAY_FROM_W 0x00FFFFFF00000000ULL
+#define RU_RUNAWAY_FROM_B 0x00000000FFFFFF00ULL
+
+extern uint64_t russian_runaway_cone[2][64];
+int russian_count_quiet(const DraughtsPos *p, int side);
+
+#if EVAL_TRACED
+#define EVAL_ADD(idx, count)                                                                       \
+    do {                                                                                           \
+        int32_t c_ = (count);                                                                      \
+        score += c_ * w[idx];                                                                      \
+        scratch->coef[idx] += c_;                                                                  \
+    } while (0)
+int32_t russian_evaluate_traced(const Position *pos, const int32_t *w, EvalScratch *scratch)
+#else
+#define EVAL_ADD(idx, count) (score += (count)*w[idx])
+int32_t russian_evaluate(const Position *pos, const int32_t *w)
+#endif
+{
+    const DraughtsPos *p = (const DraughtsPos *)pos->data;
+    int32_t score = 0;
+    uint64_t all = p->pieces[0] | p->pieces[1];
+    int total = __builtin_popcountll(all);
+    for (int c = 0; c < 2; c++) {
+        int sign = c == COLOR_WHITE ? 1 : -1;
+        uint64_t own = p->pieces[c];
+        uint64_t men = own & ~p->kings, kings = own & p->kings;
+        uint64_t opp_kings = p->pieces[c ^ 1] & p->kings;
+        EVAL_ADD(RU_MAN, sign * __builtin_popcountll(men));
+        EVAL_ADD(RU_KING, sign * __builtin_popcountll(kings));
+        int advance = 0, runaway = 0;
+        uint64_t runaway_from = c == COLOR_WHITE ? RU_RUNAWAY_FROM_W : RU_RUNAWAY_FROM_B;
+        for (uint64_t b = men; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            int own_sq = c == COLOR_WHITE ? sq : 63 - sq;
+            EVAL_ADD(RU_MAN_PST + own_sq / 2, sign);
+            advance += own_sq / 8;
+            if ((runaway_from >> sq & 1) && !(russian_runaway_cone[c][sq] & all)) runaway++;
+        }
+        EVAL_ADD(RU_KING_MAIN_ROAD, sign * __builtin_popcountll(kings & RU_MAIN_ROAD));
+        EVAL_ADD(RU_KING_CENTRE, sign * __builtin_popcountll(kings & RU_CENTRE8));
+        if (!opp_kings)
+            EVAL_ADD(RU_BACK_GUARD, sign * __builtin_popcountll(men & (c == COLOR_WHITE ? RU_RANK1 : RU_RANK8)));
+        EVAL_ADD(RU_CENTRE, sign * __builtin_popcountll(own & RU_CENTRE4));
+        if (total <= 10) EVAL_ADD(RU_ENDGAME_ADVANCE, sign * advance);
+        EVAL_ADD(RU_MOBILITY, sign * russian_count_quiet(p, c));
+        EVAL_ADD(RU_RUNAWAY_MAN, sign * runaway);
+        if (!opp_kings) EVAL_ADD(RU_KING_VS_MEN, sign * __builtin_popcountll(kings));
+    }
+    EVAL_ADD(RU_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
+    return score;
+}
+#undef EVAL_ADD

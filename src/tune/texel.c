@@ -1,0 +1,768 @@
+/* texel.c — the tuner core (see texel.h for the model and the formulas). */
+#include "tune/texel.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/game.h"
+#include "util/rng.h"
+
+_Static_assert((int)TEXEL_ERR_MAX == (int)ERR_MAX, "error buffers must agree with game.h");
+_Static_assert(TEXEL_WEIGHTS_MAX == 1 << 16, "trace indices are uint16");
+
+enum {
+    ROUND_BLOCKS = 32 /* blocks summed per parallel round (bounds the buffers) */
+};
+
+struct TexelData {
+    int weights_len;
+    size_t len, cap;           /* positions */
+    uint32_t *offset;          /* cap + 1 slots; position i owns entries
+                                * offset[i] .. offset[i + 1] - 1 */
+    uint8_t *result;           /* White's score in half points, 0..2 */
+    int32_t *eval;             /* engine evaluation given on append */
+    size_t entries_len, entries_cap;
+    uint16_t *index;           /* trace entries as two parallel arrays: */
+    int8_t *coef;              /* 3 bytes an entry (see texel_data_append) */
+};
+
+enum { COEF_MAX = 127 }; /* larger coefficients span several entries */
+
+#define LN10 2.302585092994045684
+
+static void set_err(char err[TEXEL_ERR_MAX], const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void set_err(char err[TEXEL_ERR_MAX], const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, TEXEL_ERR_MAX, fmt, ap);
+    va_end(ap);
+}
+
+static int thread_count(int threads)
+{
+    return threads > 0 ? threads : omp_get_max_threads();
+}
+
+/* ================================================================ dataset */
+
+TexelData *texel_data_new(int weights_len)
+{
+    if (weights_len < 1 || weights_len > TEXEL_WEIGHTS_MAX)
+        return NULL;
+    TexelData *d = calloc(1, sizeof *d);
+    if (!d)
+        return NULL;
+    d->weights_len = weights_len;
+    d->offset = malloc(sizeof *d->offset);
+    if (!d->offset) {
+        free(d);
+        return NULL;
+    }
+    d->offset[0] = 0;
+    return d;
+}
+
+void texel_data_free(TexelData *data)
+{
+    if (!data)
+        return;
+    free(data->offset);
+    free(data->result);
+    free(data->eval);
+    free(data->index);
+    free(data->coef);
+    free(data);
+}
+
+/* Set the position capacity to exactly `cap` (>= len). */
+static int resize_positions(TexelData *d, size_t cap)
+{
+    uint32_t *offset = realloc(d->offset, (cap + 1) * sizeof *offset);
+    if (!offset)
+        return -1;
+    d->offset = offset;
+    /* realloc(p, 0) may return NULL: keep at least one byte. */
+    uint8_t *result = realloc(d->result, cap ? cap : 1);
+    if (!result)
+        return -1;
+    d->result = result;
+    int32_t *eval = realloc(d->eval, (cap ? cap : 1) * sizeof *eval);
+    if (!eval)
+        return -1;
+    d->eval = eval;
+    d->cap = cap;
+    return 0;
+}
+
+static int resize_entries(TexelData *d, size_t cap)
+{
+    uint16_t *index = realloc(d->index, (cap ? cap : 1) * sizeof *index);
+    if (!index)
+        return -1;
+    d->index = index;
+    int8_t *coef = realloc(d->coef, cap ? cap : 1);
+    if (!coef)
+        return -1;
+    d->coef = coef;
+    d->entries_cap = cap;
+    return 0;
+}
+
+/* Grow so that `positions` more positions and `entries` more entries fit;
+ * `exact` reserves just that, otherwise capacity grows by half. */
+static int grow(TexelData *d, size_t positions, size_t entries, bool exact, char err[TEXEL_ERR_MAX])
+{
+    const size_t limit = (size_t)UINT32_MAX - 1;
+    if (positions > limit - d->len || entries > limit - d->entries_len) {
+        set_err(err, "tuning data: more than %zu positions or trace entries", limit);
+        return -1;
+    }
+    size_t need = d->len + positions;
+    if (need > d->cap) {
+        size_t cap = exact ? need : d->cap + d->cap / 2 + 1024;
+        cap = cap < need ? need : cap > limit ? limit : cap;
+        if (resize_positions(d, cap) != 0) {
+            set_err(err, "tuning data: out of memory for %zu positions", cap);
+            return -1;
+        }
+    }
+    need = d->entries_len + entries;
+    if (need > d->entries_cap) {
+        size_t cap = exact ? need : d->entries_cap + d->entries_cap / 2 + 16384;
+        cap = cap < need ? need : cap > limit ? limit : cap;
+        if (resize_entries(d, cap) != 0) {
+            set_err(err, "tuning data: out of memory for %zu trace entries", cap);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int texel_data_reserve(TexelData *data, size_t positions, size_t entries, char err[TEXEL_ERR_MAX])
+{
+    return grow(data, positions, entries, true, err);
+}
+
+int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, int32_t eval,
+                      char err[TEXEL_ERR_MAX])
+{
+    if (result_half < 0 || result_half > 2) {
+        set_err(err, "tuning data: position %zu: result %d is not 0, 1 or 2 half points",
+                data->len, result_half);
+        return -1;
+    }
+    if (trace->len < 0 || trace->len > TRACE_MAX) {
+        set_err(err, "tuning data: position %zu: trace length %d out of 0..%d", data->len,
+                trace->len, TRACE_MAX);
+        return -1;
+    }
+    size_t entries = 0;
+    for (int i = 0; i < trace->len; i++) {
+        if (trace->index[i] >= data->weights_len) {
+            set_err(err, "tuning data: position %zu: trace index %u >= %d weights", data->len,
+                    (unsigned)trace->index[i], data->weights_len);
+            return -1;
+        }
+        entries += ((size_t)abs(trace->coef[i]) + COEF_MAX - 1) / COEF_MAX;
+    }
+    if (grow(data, 1, entries, false, err) != 0)
+        return -1;
+    size_t out = data->entries_len;
+    for (int i = 0; i < trace->len; i++) {
+        int rest = trace->coef[i];
+        while (rest != 0) { /* int16 coefficient as int8 pieces of one index */
+            int piece = rest > COEF_MAX ? COEF_MAX : rest < -COEF_MAX ? -COEF_MAX : rest;
+            data->index[out] = trace->index[i];
+            data->coef[out++] = (int8_t)piece;
+            rest -= piece;
+        }
+    }
+    data->entries_len = out;
+    data->result[data->len] = (uint8_t)result_half;
+    data->eval[data->len] = eval;
+    data->len++;
+    data->offset[data->len] = (uint32_t)data->entries_len;
+    return 0;
+}
+
+int texel_data_shrink(TexelData *data)
+{
+    if (resize_positions(data, data->len) != 0)
+        return -1;
+    return resize_entries(data, data->entries_len);
+}
+
+size_t texel_data_len(const TexelData *data) { return data->len; }
+size_t texel_data_entries(const TexelData *data) { return data->entries_len; }
+int texel_data_weights_len(const TexelData *data) { return data->weights_len; }
+int texel_data_result(const TexelData *data, size_t i) { return data->result[i]; }
+
+double texel_data_bytes_per_position(const TexelData *data)
+{
+    if (data->len == 0)
+        return 0;
+    double per = sizeof *data->offset + sizeof *data->result + sizeof *data->eval;
+    per += (double)(data->entries_len * (sizeof *data->index + sizeof *data->coef)) / (double)data->len;
+    return per;
+}
+
+int texel_data_check(const TexelData *data, const int32_t *weights, int tolerance, size_t *bad,
+                     char err[TEXEL_ERR_MAX])
+{
+    for (size_t i = 0; i < data->len; i++) {
+        int64_t sum = 0;
+        for (uint32_t e = data->offset[i]; e < data->offset[i + 1]; e++)
+            sum += (int64_t)data->coef[e] * weights[data->index[e]];
+        int64_t diff = sum - data->eval[i];
+        if (diff > tolerance || diff < -tolerance) {
+            if (bad)
+                *bad = i;
+            set_err(err,
+                    "trace check: position %zu: trace rebuilds %lld, engine evaluates %ld "
+                    "(difference %lld, tolerance %d)",
+                    i, (long long)sum, (long)data->eval[i], (long long)diff, tolerance);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k, uint64_t seed,
+                         int32_t *true_weights, char err[TEXEL_ERR_MAX])
+{
+    const int w_len = data->weights_len;
+    if (w_len < 2 || terms < 0 || terms > w_len - 1 || terms + 1 > TRACE_MAX || !(k > 0)) {
+        set_err(err, "synthetic data: need >= 2 weights, 0 <= terms <= weights - 1 and K > 0 "
+                     "(weights %d, terms %d, K %g)", w_len, terms, k);
+        return -1;
+    }
+    uint64_t rng = rng_derive(seed, 0);
+    true_weights[0] = 100;
+    for (int j = 1; j < w_len; j++)
+        true_weights[j] = (int32_t)rng_below(&rng, 101) - 50;
+    if (texel_data_reserve(data, positions, positions * (size_t)(terms + 1), err) != 0)
+        return -1;
+    static const int16_t coefs[4] = {-2, -1, 1, 2};
+    const double c = k * LN10 / 400.0;
+    EvalTrace trace;
+    for (size_t p = 0; p < positions; p++) {
+        uint64_t s = rng_derive(seed, p + 1);
+        trace.len = 0;
+        int material = (int)rng_below(&s, 7) - 3;
+        trace.index[trace.len] = 0;
+        trace.coef[trace.len++] = (int16_t)material;
+        int64_t e = 100 * (int64_t)material;
+        for (int t = 0; t < terms; t++) {
+            uint16_t j;
+            bool seen;
+            do { /* distinct indices: rejection, terms <= w_len - 1 */
+                j = (uint16_t)(1 + rng_below(&s, (uint64_t)w_len - 1));
+                seen = false;
+                for (int u = 1; u < trace.len; u++)
+                    seen |= trace.index[u] == j;
+            } while (seen);
+            int16_t cf = coefs[rng_below(&s, 4)];
+            trace.index[trace.len] = j;
+            trace.coef[trace.len++] = cf;
+            e += (int64_t)cf * true_weights[j];
+        }
+        double prob = 1.0 / (1.0 + exp(-c * (double)e));
+        int result = (rng_unit(&s) < prob) + (rng_unit(&s) < prob);
+        if (texel_data_append(data, &trace, result, (int32_t)e, err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* ================================================================== split */
+
+int texel_split_make(TexelSplit *split, size_t positions, const uint64_t *keys,
+                     double valid_fraction, uint64_t seed, char err[TEXEL_ERR_MAX])
+{
+    memset(split, 0, sizeof *split);
+    if (!(valid_fraction >= 0 && valid_fraction < 1)) {
+        set_err(err, "split: validation fraction %g is not in [0, 1)", valid_fraction);
+        return -1;
+    }
+    if (positions > UINT32_MAX) {
+        set_err(err, "split: %zu positions is more than %u", positions, (unsigned)UINT32_MAX);
+        return -1;
+    }
+    /* threshold = fraction * 2^64, computed without overflow */
+    uint64_t threshold = (uint64_t)(valid_fraction * 0x1.0p64);
+    size_t valid = 0;
+    for (size_t i = 0; i < positions; i++)
+        valid += rng_derive(seed, keys ? keys[i] : i) < threshold;
+    split->train = malloc((positions - valid ? positions - valid : 1) * sizeof *split->train);
+    split->valid = malloc((valid ? valid : 1) * sizeof *split->valid);
+    if (!split->train || !split->valid) {
+        texel_split_free(split);
+        set_err(err, "split: out of memory for %zu positions", positions);
+        return -1;
+    }
+    for (size_t i = 0; i < positions; i++) {
+        if (rng_derive(seed, keys ? keys[i] : i) < threshold)
+            split->valid[split->valid_len++] = (uint32_t)i;
+        else
+            split->train[split->train_len++] = (uint32_t)i;
+    }
+    return 0;
+}
+
+void texel_split_free(TexelSplit *split)
+{
+    free(split->train);
+    free(split->valid);
+    memset(split, 0, sizeof *split);
+}
+
+/* ============================================================== the passes */
+
+/* Sum over positions idx[lo..hi) of (sigma - r)^2; if g is not NULL, also
+ * add (sigma - r) * sigma * (1 - sigma) * coef_j into g[j] (the gradient of
+ * the squared error up to the constant factor 2c, applied by the caller). */
+static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size_t hi,
+                        const double *w, double c, double *g)
+{
+    const uint16_t *index = d->index;
+    const int8_t *coef = d->coef;
+    const uint32_t *offset = d->offset;
+    double loss = 0;
+    for (size_t p = lo; p < hi; p++) {
+        const size_t i = idx ? idx[p] : p;
+        const uint32_t b = offset[i], end = offset[i + 1];
+        double e = 0;
+        for (uint32_t t = b; t < end; t++)
+            e += coef[t] * w[index[t]];
+        const double s = 1.0 / (1.0 + exp(-c * e));
+        const double diff = s - 0.5 * d->result[i];
+        loss += diff * diff;
+        if (g) {
+            const double f = diff * s * (1.0 - s);
+            for (uint32_t t = b; t < end; t++)
+                g[index[t]] += f * coef[t];
+        }
+    }
+    return loss;
+}
+
+/* Sum of squared errors over idx[0..len) (idx NULL: positions 0..len-1)
+ * with real weights w and c = K ln 10 / 400. If grad is not NULL it receives
+ * sum (sigma - r) sigma (1 - sigma) coef_j per weight, and bufs must hold
+ * ROUND_BLOCKS * weights_len doubles. Blocks of TEXEL_BLOCK_POSITIONS are
+ * summed in block order: bit-identical for any thread count. */
+static double pass(const TexelData *d, const uint32_t *idx, size_t len, const double *w, double c,
+                   int threads, double *grad, double *bufs)
+{
+    const size_t w_len = (size_t)d->weights_len;
+    const size_t blocks = (len + TEXEL_BLOCK_POSITIONS - 1) / TEXEL_BLOCK_POSITIONS;
+    double total = 0;
+    if (grad)
+        memset(grad, 0, w_len * sizeof *grad);
+    for (size_t first = 0; first < blocks; first += ROUND_BLOCKS) {
+        const int round = (int)(blocks - first < ROUND_BLOCKS ? blocks - first : ROUND_BLOCKS);
+        double sums[ROUND_BLOCKS];
+#pragma omp parallel num_threads(round < threads ? round : threads)
+        {
+#pragma omp for schedule(dynamic, 1)
+            for (int b = 0; b < round; b++) {
+                const size_t lo = (first + (size_t)b) * TEXEL_BLOCK_POSITIONS;
+                const size_t hi = lo + TEXEL_BLOCK_POSITIONS < len ? lo + TEXEL_BLOCK_POSITIONS : len;
+                double *g = NULL;
+                if (grad) {
+                    g = bufs + (size_t)b * w_len;
+                    memset(g, 0, w_len * sizeof *g);
+                }
+                sums[b] = block_sum(d, idx, lo, hi, w, c, g);
+            }
+            if (grad) {
+#pragma omp for schedule(static)
+                for (size_t j = 0; j < w_len; j++) {
+                    double s = grad[j];
+                    for (int b = 0; b < round; b++)
+                        s += bufs[(size_t)b * w_len + j];
+                    grad[j] = s;
+                }
+            }
+        }
+        for (int b = 0; b < round; b++)
+            total += sums[b];
+    }
+    return total;
+}
+
+static double *to_double(const int32_t *weights, int len)
+{
+    double *w = malloc((size_t)len * sizeof *w);
+    if (w)
+        for (int j = 0; j < len; j++)
+            w[j] = weights[j];
+    return w;
+}
+
+static double k_scale(double k) { return k * LN10 / 400.0; }
+
+int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+               double k, int threads, double *loss, char err[TEXEL_ERR_MAX])
+{
+    if (len == 0) {
+        set_err(err, "loss: no positions");
+        return -1;
+    }
+    double *w = to_double(weights, data->weights_len);
+    if (!w) {
+        set_err(err, "loss: out of memory");
+        return -1;
+    }
+    *loss = pass(data, idx, len, w, k_scale(k), thread_count(threads), NULL, NULL) / (double)len;
+    free(w);
+    return 0;
+}
+
+/* Golden-section search of the loss over K (real weights w). */
+static void fit_k(const TexelData *d, const uint32_t *idx, size_t len, const double *w,
+                  double lo, double hi, int threads, double *k_out, double *loss_out)
+{
+    enum { SCAN = 24 };
+    const double n = (double)len;
+    double ks[SCAN], ls[SCAN];
+    int best = 0;
+    for (int i = 0; i < SCAN; i++) {
+        ks[i] = lo * pow(hi / lo, (double)i / (SCAN - 1));
+        ls[i] = pass(d, idx, len, w, k_scale(ks[i]), threads, NULL, NULL) / n;
+        if (ls[i] < ls[best])
+            best = i;
+    }
+    double a = ks[best > 0 ? best - 1 : 0], b = ks[best < SCAN - 1 ? best + 1 : SCAN - 1];
+    const double invphi = 0.61803398874989484820; /* (sqrt(5) - 1) / 2 */
+    double x1 = b - invphi * (b - a), x2 = a + invphi * (b - a);
+    double f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL, NULL) / n;
+    double f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL, NULL) / n;
+    for (int it = 0; it < 200 && b - a > 1e-7 * (a + b); it++) {
+        if (f1 <= f2) {
+            b = x2, x2 = x1, f2 = f1;
+            x1 = b - invphi * (b - a);
+            f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL, NULL) / n;
+        } else {
+            a = x1, x1 = x2, f1 = f2;
+            x2 = a + invphi * (b - a);
+            f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL, NULL) / n;
+        }
+    }
+    /* the best of the points seen: the scan point or the final pair */
+    *k_out = ks[best], *loss_out = ls[best];
+    if (f1 < *loss_out)
+        *k_out = x1, *loss_out = f1;
+    if (f2 < *loss_out)
+        *k_out = x2, *loss_out = f2;
+}
+
+static int check_k_bracket(double lo, double hi, char err[TEXEL_ERR_MAX])
+{
+    if (!(lo > 0 && hi > lo && isfinite(hi))) {
+        set_err(err, "K search: bracket [%g, %g] must satisfy 0 < lo < hi", lo, hi);
+        return -1;
+    }
+    return 0;
+}
+
+int texel_fit_k(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+                double k_lo, double k_hi, int threads, double *k, double *loss,
+                char err[TEXEL_ERR_MAX])
+{
+    if (check_k_bracket(k_lo, k_hi, err) != 0)
+        return -1;
+    if (len == 0) {
+        set_err(err, "K search: no positions");
+        return -1;
+    }
+    double *w = to_double(weights, data->weights_len);
+    if (!w) {
+        set_err(err, "K search: out of memory");
+        return -1;
+    }
+    fit_k(data, idx, len, w, k_lo, k_hi, thread_count(threads), k, loss);
+    free(w);
+    return 0;
+}
+
+/* ============================================================= the tuner */
+
+void texel_config_default(TexelConfig *cfg)
+{
+    *cfg = (TexelConfig){
+        .k = 0,
+        .k_lo = 0.01,
+        .k_hi = 10,
+        .epochs = 1000,
+        .batch_size = 0,
+        .lr = 1.0,
+        .beta1 = 0.9,
+        .beta2 = 0.999,
+        .eps = 1e-10,
+        .lambda = 0,
+        .anchor = TEXEL_L2_START,
+        .patience = 20,
+        .threads = 0,
+        .seed = 1,
+        .progress = NULL,
+        .progress_ctx = NULL,
+    };
+}
+
+static int check_config(const TexelConfig *cfg, char err[TEXEL_ERR_MAX])
+{
+    if (cfg->k <= 0 && check_k_bracket(cfg->k_lo, cfg->k_hi, err) != 0)
+        return -1;
+    if (!isfinite(cfg->k)) {
+        set_err(err, "tuner: K %g is not finite", cfg->k);
+        return -1;
+    }
+    if (cfg->epochs < 0 || cfg->patience < 0) {
+        set_err(err, "tuner: epochs %d and patience %d must be >= 0", cfg->epochs, cfg->patience);
+        return -1;
+    }
+    if (!(cfg->lr > 0 && isfinite(cfg->lr))) {
+        set_err(err, "tuner: learning rate %g must be > 0", cfg->lr);
+        return -1;
+    }
+    if (!(cfg->beta1 >= 0 && cfg->beta1 < 1 && cfg->beta2 >= 0 && cfg->beta2 < 1)) {
+        set_err(err, "tuner: Adam betas %g, %g must be in [0, 1)", cfg->beta1, cfg->beta2);
+        return -1;
+    }
+    if (!(cfg->eps > 0 && isfinite(cfg->eps))) {
+        set_err(err, "tuner: Adam eps %g must be > 0", cfg->eps);
+        return -1;
+    }
+    if (!(cfg->lambda >= 0 && isfinite(cfg->lambda))) {
+        set_err(err, "tuner: L2 lambda %g must be >= 0", cfg->lambda);
+        return -1;
+    }
+    if (cfg->anchor != TEXEL_L2_START && cfg->anchor != TEXEL_L2_ZERO) {
+        set_err(err, "tuner: unknown L2 anchor %d", (int)cfg->anchor);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_indices(const uint32_t *idx, size_t len, size_t positions, const char *what,
+                         char err[TEXEL_ERR_MAX])
+{
+    for (size_t i = 0; i < len; i++)
+        if (idx[i] >= positions) {
+            set_err(err, "tuner: %s set entry %zu is position %u of only %zu", what, i,
+                    (unsigned)idx[i], positions);
+            return -1;
+        }
+    return 0;
+}
+
+/* Working memory of one tuning run. */
+typedef struct Work {
+    double *w, *best, *anchor, *m, *v, *grad, *bufs;
+    uint32_t *order; /* shuffled training set (mini-batch only) */
+} Work;
+
+static void work_free(Work *wk)
+{
+    free(wk->w), free(wk->best), free(wk->anchor), free(wk->m), free(wk->v);
+    free(wk->grad), free(wk->bufs), free(wk->order);
+}
+
+/* lambda * sum (w_j - anchor_j)^2 over the free weights */
+static double l2_penalty(const Work *wk, const uint8_t *frozen, size_t wn, double lambda)
+{
+    double sum = 0;
+    for (size_t j = 0; j < wn; j++)
+        if (!(frozen && frozen[j]))
+            sum += (wk->w[j] - wk->anchor[j]) * (wk->w[j] - wk->anchor[j]);
+    return lambda * sum;
+}
+
+static int32_t round_weight(double x)
+{
+    if (x >= (double)INT32_MAX)
+        return INT32_MAX;
+    if (x <= (double)INT32_MIN)
+        return INT32_MIN;
+    return (int32_t)lround(x);
+}
+
+int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig *cfg,
+               const int32_t *start, const uint8_t *frozen, int32_t *weights_out,
+               TexelResult *result, char err[TEXEL_ERR_MAX])
+{
+    if (check_config(cfg, err) != 0)
+        return -1;
+    if (split->train_len == 0) {
+        set_err(err, "tuner: empty training set");
+        return -1;
+    }
+    if (check_indices(split->train, split->train_len, data->len, "training", err) != 0 ||
+        check_indices(split->valid, split->valid_len, data->len, "validation", err) != 0)
+        return -1;
+
+    const int w_len = data->weights_len;
+    const size_t wn = (size_t)w_len;
+    const int threads = thread_count(cfg->threads);
+    const size_t n_train = split->train_len, n_valid = split->valid_len;
+    const size_t batch = cfg->batch_size == 0 || cfg->batch_size > n_train ? n_train
+                                                                           : cfg->batch_size;
+    const bool mini = batch < n_train;
+
+    Work wk = {0};
+    wk.w = malloc(wn * sizeof *wk.w);
+    wk.best = malloc(wn * sizeof *wk.best);
+    wk.anchor = malloc(wn * sizeof *wk.anchor);
+    wk.m = calloc(wn, sizeof *wk.m);
+    wk.v = calloc(wn, sizeof *wk.v);
+    wk.grad = malloc(wn * sizeof *wk.grad);
+    wk.bufs = malloc(ROUND_BLOCKS * wn * sizeof *wk.bufs);
+    wk.order = mini ? malloc(n_train * sizeof *wk.order) : NULL;
+    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || !wk.grad || !wk.bufs || (mini && !wk.order)) {
+        work_free(&wk);
+        set_err(err, "tuner: out of memory for %d weights", w_len);
+        return -1;
+    }
+    for (size_t j = 0; j < wn; j++) {
+        wk.w[j] = wk.best[j] = start[j];
+        wk.anchor[j] = cfg->anchor == TEXEL_L2_ZERO ? 0.0 : start[j];
+    }
+
+    TexelResult res = {0};
+    res.k = cfg->k;
+    if (!(cfg->k > 0)) {
+        double loss_k;
+        fit_k(data, split->train, n_train, wk.w, cfg->k_lo, cfg->k_hi, threads, &res.k, &loss_k);
+    }
+    const double c = k_scale(res.k);
+
+    /* the loss of the current weights on both sets */
+#define TRAIN_LOSS(w) (pass(data, split->train, n_train, (w), c, threads, NULL, NULL) / (double)n_train)
+#define VALID_LOSS(w) \
+    (n_valid ? pass(data, split->valid, n_valid, (w), c, threads, NULL, NULL) / (double)n_valid : NAN)
+
+    res.train_loss_start = TRAIN_LOSS(wk.w);
+    res.valid_loss_start = VALID_LOSS(wk.w);
+    res.best_valid_loss = n_valid ? res.valid_loss_start : res.train_loss_start; /* no L2 yet */
+    res.best_epoch = 0;
+    res.stop = TEXEL_STOP_EPOCHS;
+    if (cfg->progress) {
+        TexelEpoch ep = {0, res.train_loss_start, res.valid_loss_start, true};
+        if (cfg->progress(cfg->progress_ctx, &ep) != 0)
+            res.stop = TEXEL_STOP_CALLER;
+    }
+
+    uint64_t step = 0;
+    int stale = 0;
+    for (int epoch = 1; epoch <= cfg->epochs && res.stop == TEXEL_STOP_EPOCHS; epoch++) {
+        const uint32_t *order = split->train;
+        if (mini) { /* Fisher-Yates, seeded from (seed, epoch) */
+            memcpy(wk.order, split->train, n_train * sizeof *wk.order);
+            uint64_t s = rng_derive(cfg->seed, (uint64_t)epoch);
+            for (size_t i = n_train - 1; i > 0; i--) {
+                size_t j = (size_t)rng_below(&s, (uint64_t)i + 1);
+                uint32_t t = wk.order[i];
+                wk.order[i] = wk.order[j];
+                wk.order[j] = t;
+            }
+            order = wk.order;
+        }
+        for (size_t first = 0; first < n_train; first += batch) {
+            const size_t len = n_train - first < batch ? n_train - first : batch;
+            pass(data, order + first, len, wk.w, c, threads, wk.grad, wk.bufs);
+            step++;
+            const double scale = 2.0 * c / (double)len;
+            const double bias1 = 1.0 - pow(cfg->beta1, (double)step);
+            const double bias2 = 1.0 - pow(cfg->beta2, (double)step);
+            for (size_t j = 0; j < wn; j++) {
+                if (frozen && frozen[j])
+                    continue;
+                const double g = wk.grad[j] * scale + 2.0 * cfg->lambda * (wk.w[j] - wk.anchor[j]);
+                wk.m[j] = cfg->beta1 * wk.m[j] + (1.0 - cfg->beta1) * g;
+                wk.v[j] = cfg->beta2 * wk.v[j] + (1.0 - cfg->beta2) * g * g;
+                wk.w[j] -= cfg->lr * (wk.m[j] / bias1) / (sqrt(wk.v[j] / bias2) + cfg->eps);
+            }
+        }
+        res.epochs = epoch;
+
+        TexelEpoch ep = {epoch, TRAIN_LOSS(wk.w), VALID_LOSS(wk.w), false};
+        const double select =
+            n_valid ? ep.valid_loss : ep.train_loss + l2_penalty(&wk, frozen, wn, cfg->lambda);
+        if (select < res.best_valid_loss) {
+            ep.best = true;
+            res.best_valid_loss = select;
+            res.best_epoch = epoch;
+            memcpy(wk.best, wk.w, wn * sizeof *wk.best);
+            stale = 0;
+        } else if (cfg->patience > 0 && ++stale >= cfg->patience) {
+            res.stop = TEXEL_STOP_PATIENCE;
+        }
+        if (cfg->progress && cfg->progress(cfg->progress_ctx, &ep) != 0)
+            res.stop = TEXEL_STOP_CALLER;
+    }
+
+    for (size_t j = 0; j < wn; j++) {
+        if (!isfinite(wk.best[j])) {
+            set_err(err, "tuner: weight %zu diverged (%g); lower the learning rate", j, wk.best[j]);
+            work_free(&wk);
+            return -1;
+        }
+    }
+    /* final losses with the rounded weights (frozen ones exactly as given) */
+    for (size_t j = 0; j < wn; j++)
+        wk.best[j] = (frozen && frozen[j]) ? start[j] : (double)round_weight(wk.best[j]);
+    res.train_loss = TRAIN_LOSS(wk.best);
+    res.valid_loss = VALID_LOSS(wk.best);
+#undef TRAIN_LOSS
+#undef VALID_LOSS
+    for (size_t j = 0; j < wn; j++)
+        weights_out[j] = (int32_t)wk.best[j];
+    work_free(&wk);
+    *result = res;
+    return 0;
+}
+
+/* ============================================================ throughput */
+
+int texel_bench(const TexelData *data, const int32_t *weights, int threads, int passes,
+                TexelBench *bench, char err[TEXEL_ERR_MAX])
+{
+    if (data->len == 0 || passes < 1) {
+        set_err(err, "tuner bench: need positions (have %zu) and passes >= 1 (have %d)",
+                data->len, passes);
+        return -1;
+    }
+    const size_t wn = (size_t)data->weights_len;
+    double *w = to_double(weights, data->weights_len);
+    double *grad = malloc(wn * sizeof *grad);
+    double *bufs = malloc(ROUND_BLOCKS * wn * sizeof *bufs);
+    if (!w || !grad || !bufs) {
+        free(w), free(grad), free(bufs);
+        set_err(err, "tuner bench: out of memory");
+        return -1;
+    }
+    const int nt = thread_count(threads);
+    const double c = k_scale(1.0);
+    pass(data, NULL, data->len, w, c, nt, grad, bufs); /* warm the caches and threads */
+    const double t0 = omp_get_wtime();
+    for (int i = 0; i < passes; i++)
+        pass(data, NULL, data->len, w, c, nt, grad, bufs);
+    const double seconds = omp_get_wtime() - t0;
+    free(w), free(grad), free(bufs);
+    bench->threads = nt;
+    bench->evals = (uint64_t)passes * data->len;
+    bench->seconds = seconds;
+    bench->evals_per_sec = seconds > 0 ? (double)bench->evals / seconds : 0;
+    bench->bytes_per_position = texel_data_bytes_per_position(data);
+    return 0;
+}

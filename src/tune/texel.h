@@ -1,0 +1,245 @@
+/* texel.h — the tuner core: fitting linear evaluation weights to game
+ * results (Texel method), independent of any game.
+ *
+ * Model. A position p is stored as its sparse evaluation trace (see EvalTrace
+ * in engine/game.h): e_p(w) = sum_i coef_i * w[index_i], White's view,
+ * centi-men. Its stored result r_p is White's score, 0, 1/2 or 1. The loss is
+ * the mean squared error of the Texel method (P. Österlund, "Texel's tuning
+ * method", chessprogramming.org/Texel's_Tuning_Method):
+ *
+ *     sigma(e) = 1 / (1 + 10^(-K * e / 400))
+ *     E(w, K)  = mean over p of (r_p - sigma(e_p(w)))^2
+ *
+ * The tuner fits K first (weights fixed), then the weights (K fixed) with
+ * Adam (Kingma & Ba, "Adam: a method for stochastic optimization", 2015) on
+ * a training set, keeping the weights of the best epoch on a held-out
+ * validation set, and rounds them back to int32.
+ *
+ * Determinism. Every sum over positions is cut into blocks of
+ * TEXEL_BLOCK_POSITIONS consecutive positions of the pass; each block is
+ * summed in position order and the block sums are added in block order. The
+ * cut depends on the data only, never on the thread count or the schedule,
+ * so a run gives bit-identical losses and weights with any number of
+ * threads. Mini-batch order comes from a seeded shuffle (util/rng.h).
+ *
+ * Threads: functions here use OpenMP internally (`threads` arguments: 0 means
+ * the OpenMP default, omp_get_max_threads()). A TexelData may be read by any
+ * number of calls at once; appending to it is not thread-safe.
+ */
+#ifndef DAMA_TEXEL_H
+#define DAMA_TEXEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct EvalTrace;
+
+enum {
+    TEXEL_ERR_MAX = 256,          /* error message buffers (== ERR_MAX of game.h) */
+    TEXEL_BLOCK_POSITIONS = 4096, /* positions per summation block (see above) */
+    TEXEL_WEIGHTS_MAX = 65536     /* trace indices are uint16 */
+};
+
+/* ---------------------------------------------------------------- dataset */
+
+/* A compact in-memory set of positions: per position a uint32 offset into
+ * the trace entries, a uint8 result in half points and the int32 engine
+ * evaluation recorded at load (for texel_data_check); the entries are two
+ * parallel arrays, uint16 index and int8 coefficient (3 bytes an entry; a
+ * coefficient beyond +-127 is stored as several entries of the same index,
+ * which add up). Cost: 9 + 3 * (entries) bytes per position, e.g. 81 bytes
+ * for 24 non-zero terms. Opaque; owned by the caller through new/free. */
+typedef struct TexelData TexelData;
+
+/* An empty dataset for evaluations with `weights_len` weights
+ * (1..TEXEL_WEIGHTS_MAX). Returns NULL if out of memory or weights_len is
+ * out of range. */
+TexelData *texel_data_new(int weights_len);
+void texel_data_free(TexelData *data); /* NULL is fine */
+
+/* Reserve room for `positions` more positions and `entries` more trace
+ * entries, so loading a known amount does not over-allocate. Returns 0, or
+ * -1 (out of memory, or past the uint32 limits) with a message in err. */
+int texel_data_reserve(TexelData *data, size_t positions, size_t entries,
+                       char err[TEXEL_ERR_MAX]);
+
+/* Append one position: its trace (zero coefficients are dropped; repeated
+ * indices are kept and add up), White's result in half points (2 win,
+ * 1 draw, 0 loss, as outcome_score_white of game.h) and the engine's
+ * evaluation (White's view, centi-men) of the same position with the weights
+ * the trace will be checked against. Returns 0, or -1 with a message (index
+ * >= weights_len, result not 0..2, negative trace length, out of memory,
+ * more than UINT32_MAX - 1 positions or entries). The data is unchanged on
+ * error. Not thread-safe. */
+int texel_data_append(TexelData *data, const struct EvalTrace *trace, int result_half,
+                      int32_t eval, char err[TEXEL_ERR_MAX]);
+
+/* Release the slack of the growing arrays (capacity = length). Returns 0,
+ * or -1 if the allocator refused (the data stays valid). */
+int texel_data_shrink(TexelData *data);
+
+size_t texel_data_len(const TexelData *data);        /* positions */
+size_t texel_data_entries(const TexelData *data);    /* stored trace entries in all */
+int texel_data_weights_len(const TexelData *data);
+int texel_data_result(const TexelData *data, size_t i); /* half points, i < len */
+/* Bytes used per position, all arrays counted (offset, result, eval, trace
+ * entries), capacity slack not counted; 0 when empty. */
+double texel_data_bytes_per_position(const TexelData *data);
+
+/* Load check (STYLE.md, "Evaluation and tuning"): rebuild every position's
+ * evaluation from its trace with `weights` (weights_len of them, exact int64
+ * sum) and compare it with the engine value given on append. Returns 0 if
+ * every |rebuilt - engine| <= tolerance (0: exact; 1: within one unit).
+ * Otherwise returns -1, stores the index of the first mismatching position
+ * in *bad (if bad is not NULL) and names it and both values in err.
+ * Thread-safe; single-threaded. */
+int texel_data_check(const TexelData *data, const int32_t *weights, int tolerance, size_t *bad,
+                     char err[TEXEL_ERR_MAX]);
+
+/* Fill `data` (appending) with `positions` synthetic positions of a known
+ * linear model, for tests and for `dama bench`. True weights (written to
+ * true_weights, texel_data_weights_len(data) of them, which must be >= 2):
+ * weight 0 is a man worth 100; the others are uniform integers in [-50, 50].
+ * Each position has a material difference in [-3, 3] (coefficient of weight
+ * 0) and `terms` further entries with distinct indices in 1..weights_len-1
+ * and coefficients in {-2, -1, 1, 2}. Its result is the sum of two
+ * Bernoulli(sigma(e)) half points (so E[r] = sigma(e) with K = k: the true
+ * weights minimise the expected loss) and its engine value is e exactly.
+ * Deterministic for a given seed. Returns 0, or -1 with a message. */
+int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k, uint64_t seed,
+                         int32_t *true_weights, char err[TEXEL_ERR_MAX]);
+
+/* ------------------------------------------------------------------ split */
+
+/* Positions split into a training and a validation set, as ascending
+ * position indices. Owned by the caller (texel_split_free). */
+typedef struct TexelSplit {
+    uint32_t *train;
+    size_t train_len;
+    uint32_t *valid;
+    size_t valid_len;
+} TexelSplit;
+
+/* Deterministic split of positions 0..positions-1: position i goes to the
+ * validation set iff rng_derive(seed, key_i) < valid_fraction * 2^64, with
+ * key_i = keys[i], or i when keys is NULL. Passing a game id as the key keeps
+ * all positions of one game on one side (their results are not independent).
+ * valid_fraction in [0, 1) (0.1 is the usual choice). Returns 0, or -1 with a
+ * message (bad fraction, too many positions, out of memory). */
+int texel_split_make(TexelSplit *split, size_t positions, const uint64_t *keys,
+                     double valid_fraction, uint64_t seed, char err[TEXEL_ERR_MAX]);
+void texel_split_free(TexelSplit *split); /* zeroes it; a zeroed split is fine */
+
+/* ----------------------------------------------------------- loss and K */
+
+/* The loss E(w, K) above over the positions idx[0..len-1] (idx NULL: the
+ * positions 0..len-1) with integer weights. Returns 0 and stores the loss,
+ * or -1 with a message (empty set, out of memory). An empty set is an error
+ * rather than a NaN. */
+int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+               double k, int threads, double *loss, char err[TEXEL_ERR_MAX]);
+
+/* Fit K with the weights fixed: minimise E(w, K) over K in [k_lo, k_hi]
+ * (0 < k_lo < k_hi; the usual bracket is [0.01, 10]) by a scan of 24
+ * log-spaced points, then golden-section search on the bracket around the
+ * best point to a relative width of 1e-7. Stores K and its loss. Returns 0,
+ * or -1 with a message. */
+int texel_fit_k(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+                double k_lo, double k_hi, int threads, double *k, double *loss,
+                char err[TEXEL_ERR_MAX]);
+
+/* ------------------------------------------------------------ the tuner */
+
+typedef enum TexelL2Anchor {
+    TEXEL_L2_START = 0, /* pull the weights toward the starting weights */
+    TEXEL_L2_ZERO = 1   /* pull the weights toward zero */
+} TexelL2Anchor;
+
+typedef enum TexelStop {
+    TEXEL_STOP_EPOCHS = 0,   /* ran all epochs */
+    TEXEL_STOP_PATIENCE = 1, /* early stop: validation loss stopped improving */
+    TEXEL_STOP_CALLER = 2    /* the progress callback asked to stop */
+} TexelStop;
+
+/* One epoch's report. Losses are E(w, K) without the L2 term, with the
+ * current (real-valued) weights. Epoch 0 is the starting point. */
+typedef struct TexelEpoch {
+    int epoch;
+    double train_loss;
+    double valid_loss; /* NaN when the validation set is empty */
+    bool best;         /* best epoch so far: lowest validation loss, or with
+                        * no validation set, lowest training loss + L2 term */
+} TexelEpoch;
+
+/* Called after each epoch (and for epoch 0) from the calling thread. Return
+ * 0 to go on, non-zero to stop (the best weights so far are kept). */
+typedef int (*TexelProgress)(void *ctx, const TexelEpoch *epoch);
+
+typedef struct TexelConfig {
+    double k;            /* sigmoid scale; <= 0: fit K on the training set first */
+    double k_lo, k_hi;   /* bracket of the K search */
+    int epochs;          /* most epochs (passes over the training set) */
+    size_t batch_size;   /* positions per Adam step; 0: full batch */
+    double lr;           /* Adam step size, centi-men per step */
+    double beta1, beta2; /* Adam moment decays */
+    double eps;          /* Adam denominator guard (gradients here are small) */
+    double lambda;       /* L2: adds lambda * sum (w_j - anchor_j)^2 over free weights */
+    TexelL2Anchor anchor;
+    int patience;        /* stop after this many epochs without a better
+                          * validation loss; 0: never stop early */
+    int threads;         /* 0: OpenMP default */
+    uint64_t seed;       /* mini-batch shuffle */
+    TexelProgress progress; /* may be NULL */
+    void *progress_ctx;
+} TexelConfig;
+
+/* Defaults: k 0 (fit), bracket [0.01, 10], 1000 epochs, full batch, lr 1,
+ * beta1 0.9, beta2 0.999, eps 1e-10, lambda 0 toward the start, patience 20,
+ * threads 0, seed 1, no callback. */
+void texel_config_default(TexelConfig *cfg);
+
+typedef struct TexelResult {
+    double k;                 /* K used (given or fitted) */
+    double train_loss_start;  /* with the starting weights */
+    double valid_loss_start;  /* NaN when the validation set is empty */
+    double best_valid_loss;   /* at the best epoch, real-valued weights; when the
+                               * validation set is empty, the training loss plus
+                               * the L2 term (the objective) */
+    int best_epoch;           /* 0: no epoch beat the start */
+    int epochs;               /* epochs run */
+    TexelStop stop;
+    double train_loss;        /* final, with the rounded int32 weights */
+    double valid_loss;        /* final, rounded weights; NaN if no validation set */
+} TexelResult;
+
+/* Tune: fit K unless cfg->k > 0, then run Adam from `start` on split->train,
+ * selecting on split->valid, and write the best weights rounded to the
+ * nearest int32 into weights_out (weights_len of them; may alias start).
+ * frozen (NULL: none) marks weights that keep their starting value, e.g.
+ * the man value that sets the scale. Deterministic for a given data, split
+ * and config, whatever the thread count. Returns 0 and fills *result, or -1
+ * with a message (bad config, empty training set, out of memory);
+ * weights_out is untouched on error. */
+int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig *cfg,
+               const int32_t *start, const uint8_t *frozen, int32_t *weights_out,
+               TexelResult *result, char err[TEXEL_ERR_MAX]);
+
+/* ------------------------------------------------------------ throughput */
+
+typedef struct TexelBench {
+    int threads;           /* threads used */
+    double evals_per_sec;  /* positions evaluated per second (loss + gradient) */
+    double seconds;        /* wall time measured */
+    uint64_t evals;        /* positions evaluated */
+    double bytes_per_position;
+} TexelBench;
+
+/* Throughput of the tuner's inner loop: `passes` loss-and-gradient passes
+ * over all positions of data with `weights` (K = 1), timed with the wall
+ * clock (so the figure, unlike a search bench, varies run to run). Returns
+ * 0, or -1 with a message (empty data, passes < 1, out of memory). */
+int texel_bench(const TexelData *data, const int32_t *weights, int threads, int passes,
+                TexelBench *bench, char err[TEXEL_ERR_MAX]);
+
+#endif

@@ -1,0 +1,481 @@
+/* test_tune.c — the tuner core on synthetic data of a known linear model.
+ *
+ * The data come from texel_data_synthetic: true weights (weight 0 a man worth
+ * 100, the rest uniform in [-50, 50]), random sparse traces, and results
+ * drawn from the logistic model with a fixed seed, so the true weights and K
+ * minimise the expected loss. Tolerances are stated where they are used. */
+#include <math.h>
+#include <omp.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "engine/game.h"
+#include "tune/texel.h"
+#include "util/rng.h"
+
+enum { W_LEN = 64, TERMS = 10 };
+#define K_TRUE 1.3
+
+typedef struct Fixture {
+    TexelData *data;
+    TexelSplit split;
+    int32_t truth[W_LEN];
+    int32_t start[W_LEN]; /* truth perturbed by up to +-25, man exact */
+    uint8_t frozen[W_LEN];
+} Fixture;
+
+static Fixture *fixture_new(size_t positions, uint64_t seed)
+{
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    f->data = texel_data_new(W_LEN);
+    assert_non_null(f->data);
+    assert_int_equal(texel_data_synthetic(f->data, positions, TERMS, K_TRUE, seed, f->truth, err), 0);
+    assert_int_equal(texel_split_make(&f->split, positions, NULL, 0.1, seed, err), 0);
+    uint64_t s = rng_derive(seed, 12345);
+    for (int j = 0; j < W_LEN; j++)
+        f->start[j] = f->truth[j] + (j ? (int32_t)rng_below(&s, 51) - 25 : 0);
+    f->frozen[0] = 1;
+    return f;
+}
+
+static void fixture_free(Fixture *f)
+{
+    texel_data_free(f->data);
+    texel_split_free(&f->split);
+    free(f);
+}
+
+static void error_stats(const int32_t *w, const int32_t *truth, double *mean_abs, int *max_abs)
+{
+    double sum = 0;
+    *max_abs = 0;
+    for (int j = 0; j < W_LEN; j++) {
+        int d = abs(w[j] - truth[j]);
+        sum += d;
+        if (d > *max_abs)
+            *max_abs = d;
+    }
+    *mean_abs = sum / W_LEN;
+}
+
+/* ------------------------------------------------------------- dataset */
+
+static void test_append_and_errors(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    TexelData *d = texel_data_new(8);
+    assert_non_null(d);
+    assert_null(texel_data_new(0));
+    assert_null(texel_data_new(TEXEL_WEIGHTS_MAX + 1));
+
+    /* coefficients beyond int8 range, a zero coefficient and a repeated index */
+    EvalTrace t = {.len = 4};
+    t.index[0] = 1, t.coef[0] = 300;
+    t.index[1] = 2, t.coef[1] = -1000;
+    t.index[2] = 3, t.coef[2] = 0;
+    t.index[3] = 1, t.coef[3] = -5;
+    const int32_t w[8] = {0, 7, -3, 999, 0, 0, 0, 0};
+    const int32_t e = 300 * 7 - 1000 * -3 - 5 * 7;
+    assert_int_equal(texel_data_append(d, &t, 2, e, err), 0);
+    assert_int_equal(texel_data_len(d), 1);
+    /* 300 = 127 + 127 + 46, -1000 = 7 * -127 - 111, -5: 3 + 8 + 1 entries */
+    assert_int_equal(texel_data_entries(d), 12);
+    assert_int_equal(texel_data_result(d, 0), 2);
+    assert_int_equal(texel_data_check(d, w, 0, NULL, err), 0);
+
+    t.index[0] = 8; /* out of range */
+    assert_int_equal(texel_data_append(d, &t, 1, 0, err), -1);
+    assert_non_null(strstr(err, "index 8"));
+    t.index[0] = 1;
+    assert_int_equal(texel_data_append(d, &t, 3, 0, err), -1);
+    assert_non_null(strstr(err, "result 3"));
+    t.len = -1;
+    assert_int_equal(texel_data_append(d, &t, 1, 0, err), -1);
+    assert_int_equal(texel_data_len(d), 1); /* unchanged by the failures */
+    assert_int_equal(texel_data_entries(d), 12);
+
+    t.len = 0; /* an empty trace evaluates to 0 */
+    assert_int_equal(texel_data_append(d, &t, 0, 0, err), 0);
+    assert_int_equal(texel_data_check(d, w, 0, NULL, err), 0);
+    assert_int_equal(texel_data_shrink(d), 0);
+    assert_int_equal(texel_data_check(d, w, 0, NULL, err), 0);
+    texel_data_free(d);
+}
+
+static void test_bytes_per_position(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    int32_t truth[256];
+    /* 24 non-zero terms plus material (a Russian middle game has about as
+     * many men) must stay within the budget of 100 bytes */
+    TexelData *d = texel_data_new(256);
+    assert_int_equal(texel_data_synthetic(d, 10000, 24, 1.0, 7, truth, err), 0);
+    double bytes = texel_data_bytes_per_position(d);
+    printf("bytes per position (24 terms + material): %.2f\n", bytes);
+    assert_true(bytes <= 100.0);
+    assert_true(bytes >= 9 + 3 * 24);
+    assert_int_equal(texel_data_check(d, truth, 0, NULL, err), 0);
+    texel_data_free(d);
+}
+
+static void test_check_catches_mismatch(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    int32_t truth[W_LEN];
+    TexelData *d = texel_data_new(W_LEN);
+    assert_int_equal(texel_data_synthetic(d, 1000, TERMS, K_TRUE, 3, truth, err), 0);
+    size_t bad = 77;
+    assert_int_equal(texel_data_check(d, truth, 0, &bad, err), 0);
+    assert_int_equal(bad, 77); /* untouched on success */
+
+    /* plant a position whose engine value is one unit off */
+    EvalTrace t = {.len = 2};
+    t.index[0] = 0, t.coef[0] = 2;
+    t.index[1] = 5, t.coef[1] = -1;
+    int32_t e = 2 * truth[0] - truth[5];
+    assert_int_equal(texel_data_append(d, &t, 1, e + 1, err), 0);
+    assert_int_equal(texel_data_check(d, truth, 0, &bad, err), -1);
+    assert_int_equal(bad, 1000);
+    char want[96];
+    snprintf(want, sizeof want, "position 1000: trace rebuilds %d, engine evaluates %d", e, e + 1);
+    assert_non_null(strstr(err, want));
+    assert_int_equal(texel_data_check(d, truth, 1, &bad, err), 0); /* within one unit */
+
+    /* a second, larger mismatch later: the first one is still reported */
+    assert_int_equal(texel_data_append(d, &t, 1, e - 40, err), 0);
+    assert_int_equal(texel_data_check(d, truth, 0, &bad, err), -1);
+    assert_int_equal(bad, 1000);
+    assert_int_equal(texel_data_check(d, truth, 1, &bad, err), -1);
+    assert_int_equal(bad, 1001);
+    texel_data_free(d);
+}
+
+/* ---------------------------------------------------------------- split */
+
+static void test_split_deterministic(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    enum { N = 100000 };
+    TexelSplit a, b, c;
+    assert_int_equal(texel_split_make(&a, N, NULL, 0.1, 42, err), 0);
+    assert_int_equal(texel_split_make(&b, N, NULL, 0.1, 42, err), 0);
+    assert_int_equal(texel_split_make(&c, N, NULL, 0.1, 43, err), 0);
+    assert_int_equal(a.train_len + a.valid_len, N);
+    assert_int_equal(a.valid_len, b.valid_len);
+    assert_memory_equal(a.valid, b.valid, a.valid_len * sizeof *a.valid);
+    assert_memory_equal(a.train, b.train, a.train_len * sizeof *a.train);
+    /* 10% within 5 standard deviations (sd = sqrt(N * 0.09) ~ 95) */
+    assert_true(a.valid_len > 9500 && a.valid_len < 10500);
+    /* disjoint, ascending, covering */
+    char *seen = calloc(N, 1);
+    for (size_t i = 0; i < a.train_len; i++)
+        seen[a.train[i]]++, assert_true(i == 0 || a.train[i] > a.train[i - 1]);
+    for (size_t i = 0; i < a.valid_len; i++)
+        seen[a.valid[i]]++, assert_true(i == 0 || a.valid[i] > a.valid[i - 1]);
+    for (int i = 0; i < N; i++)
+        assert_int_equal(seen[i], 1);
+    free(seen);
+    /* another seed gives another split */
+    assert_true(c.valid_len != a.valid_len ||
+                memcmp(c.valid, a.valid, a.valid_len * sizeof *a.valid) != 0);
+
+    /* keyed by game: all positions of a game on one side */
+    uint64_t keys[1000];
+    for (int i = 0; i < 1000; i++)
+        keys[i] = (uint64_t)(i / 40); /* 25 games of 40 positions */
+    TexelSplit g;
+    assert_int_equal(texel_split_make(&g, 1000, keys, 0.3, 5, err), 0);
+    char side[1000];
+    for (size_t i = 0; i < g.train_len; i++)
+        side[g.train[i]] = 't';
+    for (size_t i = 0; i < g.valid_len; i++)
+        side[g.valid[i]] = 'v';
+    for (int i = 0; i < 1000; i++)
+        assert_int_equal(side[i], side[i / 40 * 40]);
+    assert_true(g.valid_len % 40 == 0);
+
+    TexelSplit z;
+    assert_int_equal(texel_split_make(&z, N, NULL, 0.0, 1, err), 0);
+    assert_int_equal(z.valid_len, 0);
+    assert_int_equal(texel_split_make(&z, N, NULL, 1.0, 1, err), -1);
+    assert_non_null(strstr(err, "fraction"));
+    texel_split_free(&a), texel_split_free(&b), texel_split_free(&c);
+    texel_split_free(&g), texel_split_free(&z);
+}
+
+/* ------------------------------------------------------------------- K */
+
+static void test_fit_k(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(200000, 11);
+    double k, loss, loss_true, loss_other;
+    assert_int_equal(texel_fit_k(f->data, f->split.train, f->split.train_len, f->truth, 0.01, 10,
+                                 0, &k, &loss, err), 0);
+    printf("fitted K %.4f (true %.2f), loss %.6f\n", k, K_TRUE, loss);
+    /* tolerance: 3% of K (its sampling error here is about 0.5%) */
+    assert_true(fabs(k - K_TRUE) < 0.03 * K_TRUE);
+    assert_int_equal(texel_loss(f->data, f->split.train, f->split.train_len, f->truth, K_TRUE, 0,
+                                &loss_true, err), 0);
+    assert_true(loss <= loss_true); /* the minimum over K is at most any K's loss */
+    assert_int_equal(texel_loss(f->data, f->split.train, f->split.train_len, f->truth, 1.1 * k, 0,
+                                &loss_other, err), 0);
+    assert_true(loss < loss_other);
+    assert_int_equal(texel_fit_k(f->data, NULL, 100, f->truth, 1, 0.5, 0, &k, &loss, err), -1);
+    assert_non_null(strstr(err, "bracket"));
+    assert_int_equal(texel_loss(f->data, NULL, 0, f->truth, 1, 0, &loss, err), -1);
+    fixture_free(f);
+}
+
+/* ---------------------------------------------------------------- Adam */
+
+typedef struct Log {
+    int calls;
+    int last_epoch;
+    double first_train, last_train;
+    int stop_after; /* 0: never */
+} Log;
+
+static int log_epoch(void *ctx, const TexelEpoch *ep)
+{
+    Log *log = ctx;
+    if (log->calls++ == 0)
+        log->first_train = ep->train_loss;
+    log->last_train = ep->train_loss;
+    log->last_epoch = ep->epoch;
+    return log->stop_after && ep->epoch >= log->stop_after;
+}
+
+/* Recovery tolerance: mean |w - truth| <= 2.5 and max <= 8 centi-men. The
+ * sampling error of one weight with 180k training positions is about 1.5. */
+static void check_recovery(const Fixture *f, const int32_t *w, const TexelResult *res,
+                           const char *label)
+{
+    double mean_abs, mean_start;
+    int max_abs, max_start;
+    error_stats(w, f->truth, &mean_abs, &max_abs);
+    error_stats(f->start, f->truth, &mean_start, &max_start);
+    printf("%s: K %.4f, epochs %d (best %d), train %.6f -> %.6f, valid %.6f -> %.6f, "
+           "|w - truth| mean %.2f max %d (start mean %.2f max %d)\n",
+           label, res->k, res->epochs, res->best_epoch, res->train_loss_start, res->train_loss,
+           res->valid_loss_start, res->valid_loss, mean_abs, max_abs, mean_start, max_start);
+    assert_int_equal(w[0], 100); /* frozen */
+    assert_true(res->train_loss < res->train_loss_start);
+    assert_true(res->valid_loss < res->valid_loss_start);
+    /* K is fitted once, with the perturbed start weights (as Texel's method
+     * fits it with the engine's weights): their noise biases it low, here by
+     * about 10-15%; the weights are still recovered */
+    assert_true(res->k < K_TRUE && res->k > 0.8 * K_TRUE);
+    assert_true(mean_abs <= 2.5);
+    assert_true(max_abs <= 8);
+}
+
+static void test_tune_full_batch(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(200000, 21);
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.epochs = 400;
+    cfg.lr = 1.0;
+    Log log = {0};
+    cfg.progress = log_epoch;
+    cfg.progress_ctx = &log;
+    int32_t w[W_LEN];
+    TexelResult res;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), 0);
+    assert_int_equal(log.calls, res.epochs + 1); /* epoch 0 too */
+    assert_true(log.last_train < log.first_train);
+    check_recovery(f, w, &res, "full batch");
+    fixture_free(f);
+}
+
+static void test_tune_mini_batch(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(200000, 31);
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.epochs = 60;
+    cfg.batch_size = 8192;
+    cfg.lr = 0.5;
+    cfg.patience = 10;
+    int32_t w[W_LEN];
+    TexelResult res;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), 0);
+    check_recovery(f, w, &res, "mini-batch");
+    fixture_free(f);
+}
+
+/* 1 and 2 threads (and 3, an odd count) give bit-identical runs. */
+static void test_threads_identical(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(60000, 41);
+    const size_t batches[2] = {0, 5000};
+    for (int b = 0; b < 2; b++) {
+        TexelConfig cfg;
+        texel_config_default(&cfg);
+        cfg.epochs = 15;
+        cfg.batch_size = batches[b];
+        cfg.lambda = 1e-7;
+        int32_t w[3][W_LEN];
+        TexelResult res[3];
+        const int threads[3] = {1, 2, 3};
+        for (int t = 0; t < 3; t++) {
+            if (t < 2) {
+                omp_set_num_threads(threads[t]);
+                cfg.threads = 0;
+            } else {
+                cfg.threads = threads[t];
+            }
+            assert_int_equal(
+                texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w[t], &res[t], err), 0);
+        }
+        for (int t = 1; t < 3; t++) {
+            assert_memory_equal(w[0], w[t], sizeof w[0]);
+            assert_memory_equal(&res[0], &res[t], sizeof res[0]); /* every loss, bit for bit */
+        }
+    }
+    omp_set_num_threads(2);
+    fixture_free(f);
+}
+
+static void test_frozen_l2_and_stop(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(30000, 51);
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.k = K_TRUE; /* given K: no search */
+    cfg.epochs = 30;
+    uint8_t frozen[W_LEN] = {0};
+    for (int j = 0; j < W_LEN; j += 3)
+        frozen[j] = 1;
+    int32_t w[W_LEN];
+    TexelResult res;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, frozen, w, &res, err), 0);
+    assert_true(res.k == K_TRUE);
+    int moved = 0;
+    for (int j = 0; j < W_LEN; j++) {
+        if (frozen[j])
+            assert_int_equal(w[j], f->start[j]);
+        else
+            moved += w[j] != f->start[j];
+    }
+    assert_true(moved > 0);
+
+    /* strong L2 toward the start keeps the start; toward zero shrinks */
+    cfg.lambda = 1.0;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), 0);
+    for (int j = 0; j < W_LEN; j++)
+        assert_true(abs(w[j] - f->start[j]) <= 1);
+    cfg.anchor = TEXEL_L2_ZERO;
+    cfg.lr = 5;
+    cfg.epochs = 100;
+    cfg.patience = 0;
+    TexelSplit train_only; /* no validation set: selection on the training loss */
+    assert_int_equal(texel_split_make(&train_only, texel_data_len(f->data), NULL, 0, 1, err), 0);
+    assert_int_equal(texel_tune(f->data, &train_only, &cfg, f->start, f->frozen, w, &res, err), 0);
+    assert_true(isnan(res.valid_loss) && isnan(res.valid_loss_start));
+    double sum_start = 0, sum_w = 0;
+    for (int j = 1; j < W_LEN; j++)
+        sum_start += abs(f->start[j]), sum_w += abs(w[j]);
+    assert_true(sum_w < 0.2 * sum_start);
+    assert_int_equal(w[0], 100);
+
+    /* the callback stops the run; the best weights so far are kept */
+    cfg.lambda = 0;
+    cfg.anchor = TEXEL_L2_START;
+    cfg.lr = 1;
+    Log log = {.stop_after = 3};
+    cfg.progress = log_epoch;
+    cfg.progress_ctx = &log;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), 0);
+    assert_int_equal(res.stop, TEXEL_STOP_CALLER);
+    assert_int_equal(res.epochs, 3);
+    assert_int_equal(log.last_epoch, 3);
+
+    /* patience: with a tiny step nothing improves by much, but with lr huge the
+     * loss gets worse and the run stops early at the start weights */
+    cfg.progress = NULL;
+    cfg.lr = 1000;
+    cfg.patience = 4;
+    cfg.epochs = 100;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), 0);
+    assert_int_equal(res.stop, TEXEL_STOP_PATIENCE);
+    assert_true(res.epochs < 100);
+    assert_int_equal(res.epochs, res.best_epoch + 4);
+
+    /* bad configurations are refused with a message */
+    int32_t untouched[W_LEN];
+    memcpy(untouched, w, sizeof w);
+    cfg.lr = -1;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), -1);
+    assert_non_null(strstr(err, "learning rate"));
+    cfg.lr = 1;
+    cfg.beta2 = 1;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), -1);
+    assert_memory_equal(untouched, w, sizeof w);
+    texel_split_free(&train_only);
+    fixture_free(f);
+}
+
+/* ----------------------------------------------------------- throughput */
+
+static void test_bench(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    int32_t truth[256];
+    TexelData *d = texel_data_new(256);
+    assert_int_equal(texel_data_synthetic(d, 500000, 24, 1.0, 9, truth, err), 0);
+    for (int threads = 1; threads <= 2; threads++) {
+        TexelBench b;
+        assert_int_equal(texel_bench(d, truth, threads, 10, &b, err), 0);
+        printf("texel bench: %d thread(s), %.2f M evaluations/s (%llu in %.3f s), "
+               "%.1f bytes/position\n",
+               b.threads, b.evals_per_sec / 1e6, (unsigned long long)b.evals, b.seconds,
+               b.bytes_per_position);
+        assert_int_equal(b.threads, threads);
+        assert_true(b.evals_per_sec > 0);
+    }
+    TexelBench b;
+    assert_int_equal(texel_bench(d, truth, 1, 0, &b, err), -1);
+    texel_data_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_append_and_errors),
+        cmocka_unit_test(test_bytes_per_position),
+        cmocka_unit_test(test_check_catches_mismatch),
+        cmocka_unit_test(test_split_deterministic),
+        cmocka_unit_test(test_fit_k),
+        cmocka_unit_test(test_tune_full_batch),
+        cmocka_unit_test(test_tune_mini_batch),
+        cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_frozen_l2_and_stop),
+        cmocka_unit_test(test_bench),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
