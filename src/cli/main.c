@@ -6,7 +6,7 @@
 #include "engine/game.h"
 
 static const CliCommand *const COMMANDS[] = {
-    &cmd_moves, &cmd_perft, NULL,
+    &cmd_moves, &cmd_perft, &cmd_search, &cmd_bench, NULL,
 };
 
 static void usage(FILE *out)

@@ -1,6 +1,8 @@
 /* db.c — the SQLite store; see db.h for the contracts and schema.sql for the
  * tables. Statements are prepared once per connection (lazily) and reset
  * after each use; every SQLite call's status is checked. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, stat, even under strict -std=c11 */
+
 #include "db/db.h"
 
 #include <errno.h>
@@ -138,11 +140,10 @@ static void fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
                 db->busy_ms);
         break;
     case SQLITE_FULL:
-        set_err(err, "%s: %s: disk full or size limit reached (%s); the transaction was rolled back",
-                db->path, what, msg);
+        set_err(err, "%s: %s: disk full or size limit reached (%s)", db->path, what, msg);
         break;
     case SQLITE_IOERR:
-        set_err(err, "%s: %s: I/O error (%s); the transaction was rolled back", db->path, what, msg);
+        set_err(err, "%s: %s: I/O error (%s)", db->path, what, msg);
         break;
     case SQLITE_NOTADB:
         set_err(err, "%s: not a dama database (not an SQLite file)", db->path);
@@ -287,22 +288,21 @@ static char *dup_str(const char *s)
     return d;
 }
 
+/* Every public write ends here: a failed write rolls back any open
+ * transaction, the caller's included, so the store is never left with half
+ * of something. */
+static int write_end(Db *db, int rc)
+{
+    if (rc != 0)
+        db_rollback(db);
+    return rc;
+}
+
 /* Join a transaction already open, or open one of our own. */
 static int tx_enter(Db *db, bool *own, char err[ERR_MAX])
 {
     *own = !db_in_transaction(db);
     return *own ? db_begin(db, err) : 0;
-}
-
-/* Close our own transaction: commit if rc == 0, else roll back. */
-static int tx_leave(Db *db, bool own, int rc, char err[ERR_MAX])
-{
-    if (!own)
-        return rc;
-    if (rc == 0)
-        return db_commit(db, err);
-    db_rollback(db);
-    return rc;
 }
 
 /* ---- opening -------------------------------------------------------------- */
@@ -360,15 +360,14 @@ static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
     }
     if (app != 0) {
         set_err(err,
-                "%s: not a dama database (SQLite application_id 0x%08" PRIX32
-                ", dama's is 0x%08X)",
+                "%s: not a dama database (SQLite application_id 0x%08" PRIX32 ", dama's is 0x%08X)",
                 db->path, (uint32_t)app, (unsigned)DB_APPLICATION_ID);
         return -1;
     }
     if (objects > 0 || *version != 0) {
         set_err(err,
                 "%s: not a dama database (an SQLite database with %" PRId64
-                " tables/indexes and no dama application_id)",
+                " schema objects and no dama application_id)",
                 db->path, objects);
         return -1;
     }
@@ -450,7 +449,8 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
         if (query_text(db, "PRAGMA journal_mode = WAL", mode, sizeof mode, err) != 0)
             goto fail;
         if (strcmp(mode, "wal") != 0) {
-            set_err(err, "%s: cannot use WAL mode (journal mode stays '%s'; a network file system?)",
+            set_err(err,
+                    "%s: cannot use WAL mode (journal mode stays '%s'; a network file system?)",
                     path, mode);
             goto fail;
         }
@@ -513,7 +513,8 @@ int db_set_size_limit(Db *db, int64_t bytes, char err[ERR_MAX])
         return -1;
     }
     char sql[64];
-    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %" PRId64, bytes / page > 0 ? bytes / page : 1);
+    snprintf(sql, sizeof sql, "PRAGMA max_page_count = %" PRId64,
+             bytes / page > 0 ? bytes / page : 1);
     return query_int(db, sql, &pages, err);
 }
 
@@ -570,8 +571,8 @@ static bool valid_status(const char *s)
     return s && (!strcmp(s, "running") || !strcmp(s, "done") || !strcmp(s, "interrupted"));
 }
 
-int db_run_create(Db *db, const char *kind, const char *game, uint64_t seed,
-                  const char *config_text, const char *note, int64_t *run_id, char err[ERR_MAX])
+static int run_create(Db *db, const char *kind, const char *game, uint64_t seed,
+                      const char *config_text, const char *note, int64_t *run_id, char err[ERR_MAX])
 {
     if (!kind || (strcmp(kind, "selfplay") && strcmp(kind, "tune") && strcmp(kind, "match"))) {
         set_err(err, "run kind '%s': must be selfplay, tune or match", kind ? kind : "(null)");
@@ -596,7 +597,13 @@ int db_run_create(Db *db, const char *kind, const char *game, uint64_t seed,
     return 0;
 }
 
-int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX])
+int db_run_create(Db *db, const char *kind, const char *game, uint64_t seed,
+                  const char *config_text, const char *note, int64_t *run_id, char err[ERR_MAX])
+{
+    return write_end(db, run_create(db, kind, game, seed, config_text, note, run_id, err));
+}
+
+static int run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX])
 {
     if (!valid_status(status)) {
         set_err(err, "run status '%s': must be running, done or interrupted",
@@ -620,9 +627,13 @@ int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX])
     return 0;
 }
 
-int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed,
-                const char *config_text, int64_t *run_id, char status[DB_STATUS_MAX],
-                char err[ERR_MAX])
+int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX])
+{
+    return write_end(db, run_finish(db, run_id, status, err));
+}
+
+int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed, const char *config_text,
+                int64_t *run_id, char status[DB_STATUS_MAX], char err[ERR_MAX])
 {
     *run_id = 0;
     if (status)
@@ -664,8 +675,8 @@ int db_run_get(Db *db, int64_t run_id, DbRun *run, char err[ERR_MAX])
         rc = sqlite3_step(st);
     int out = 0;
     if (rc == SQLITE_ROW) {
-        char **fields[] = {&run->kind, &run->game, &run->status, NULL, &run->config,
-                           &run->note, &run->created, &run->finished};
+        char **fields[] = {&run->kind,   &run->game, &run->status,  NULL,
+                           &run->config, &run->note, &run->created, &run->finished};
         for (int i = 0; i < 8; i++) {
             const unsigned char *t = sqlite3_column_text(st, i);
             if (fields[i] && t && !(*fields[i] = dup_str((const char *)t))) {
@@ -714,20 +725,24 @@ static bool valid_weight_name(const char *s)
     return true;
 }
 
-int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
-                      const char *how, int64_t run_id, const char *const *names,
-                      const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
+static int weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
+                          const char *how, int64_t run_id, const char *const *names,
+                          const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
 {
     if (!game || !how || len <= 0) {
-        set_err(err, "storing weight set '%s': game, lineage (how) and at least one weight are "
-                     "required", name ? name : "");
+        set_err(err,
+                "storing weight set '%s': game, lineage (how) and at least one weight are "
+                "required",
+                name ? name : "");
         return -1;
     }
     size_t names_size = 1;
     for (int i = 0; i < len; i++) {
         if (!valid_weight_name(names[i])) {
-            set_err(err, "storing weight set '%s': weight %d has name '%s' (empty, or with a "
-                         "comma or space)", name ? name : "", i, names[i] ? names[i] : "(null)");
+            set_err(err,
+                    "storing weight set '%s': weight %d has name '%s' (empty, or with a "
+                    "comma or space)",
+                    name ? name : "", i, names[i] ? names[i] : "(null)");
             return -1;
         }
         names_size += strlen(names[i]) + 1;
@@ -772,6 +787,14 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
     return out;
 }
 
+int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
+                      const char *how, int64_t run_id, const char *const *names,
+                      const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
+{
+    return write_end(
+        db, weights_insert(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
+}
+
 /* Parse "v0,v1,..." strictly into out[len]; -1 with message on error. */
 static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *out, int len,
                          char err[ERR_MAX])
@@ -788,8 +811,8 @@ static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *ou
             v = v * 10 + (*p++ - '0');
         if (neg)
             v = -v;
-        bool ok = p > digits && v >= INT32_MIN && v <= INT32_MAX
-                  && (*p == (i + 1 < len ? ',' : '\0'));
+        bool ok =
+            p > digits && v >= INT32_MIN && v <= INT32_MAX && (*p == (i + 1 < len ? ',' : '\0'));
         if (!ok) {
             int n = (int)strcspn(start, ",");
             if (*p == '\0' && i + 1 < len && p > digits)
@@ -840,8 +863,8 @@ int db_weights_load(Db *db, int64_t id, const char *game, const char *const *nam
         goto done;
     }
     if (game && strcmp(ws_game, game) != 0) {
-        set_err(err, "%s: weight set %" PRId64 " is for game '%s', not '%s'", db->path, id,
-                ws_game, game);
+        set_err(err, "%s: weight set %" PRId64 " is for game '%s', not '%s'", db->path, id, ws_game,
+                game);
         goto done;
     }
     int stored = 1;
@@ -946,7 +969,7 @@ static int insert_game_rows(Db *db, const DbGame *g, int64_t *game_id, char err[
 
 int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX])
 {
-    const char *bad = !g->game ? "no game name"
+    const char *bad = !g->game                                ? "no game name"
                       : g->result && !valid_result(g->result) ? "result must be 1-0, 0-1 or 1/2-1/2"
                       : g->positions_len < 0 || (g->positions_len > 0 && !g->positions)
                           ? "bad position list"
@@ -966,7 +989,9 @@ int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX])
     bool own;
     if (tx_enter(db, &own, err) != 0)
         return -1;
-    return tx_leave(db, own, insert_game_rows(db, g, game_id, err), err);
+    if (write_end(db, insert_game_rows(db, g, game_id, err)) != 0)
+        return -1;
+    return own ? db_commit(db, err) : 0;
 }
 
 int db_run_game_indices(Db *db, int64_t run_id, bool *done, int64_t len, int64_t *stored,
@@ -1171,7 +1196,7 @@ static void bind_tuning(sqlite3_stmt *st, const DbTuning *t, int *rc)
     bind_text(st, 10, t->data, rc);
 }
 
-int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
+static int tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
 {
     sqlite3_stmt *st = stmt_get(db, ST_TUNING_INSERT, err);
     if (!st)
@@ -1184,7 +1209,12 @@ int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
     return 0;
 }
 
-int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
+int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
+{
+    return write_end(db, tuning_insert(db, t, id, err));
+}
+
+static int tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
 {
     sqlite3_stmt *st = stmt_get(db, ST_TUNING_UPDATE, err);
     if (!st)
@@ -1203,8 +1233,13 @@ int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
     return 0;
 }
 
-int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
-                           double valid_loss, char err[ERR_MAX])
+int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
+{
+    return write_end(db, tuning_update(db, id, t, err));
+}
+
+static int tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
+                               double valid_loss, char err[ERR_MAX])
 {
     sqlite3_stmt *st = stmt_get(db, ST_EPOCH_INSERT, err);
     if (!st)
@@ -1217,6 +1252,13 @@ int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double trai
     char what[80];
     snprintf(what, sizeof what, "storing epoch %d of tuning run %" PRId64, epoch, tuning_run_id);
     return step_write(db, st, rc, err, what);
+}
+
+int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
+                           double valid_loss, char err[ERR_MAX])
+{
+    return write_end(db,
+                     tuning_epoch_insert(db, tuning_run_id, epoch, train_loss, valid_loss, err));
 }
 
 static void bind_match(sqlite3_stmt *st, const DbMatch *m, int *rc)
@@ -1242,7 +1284,7 @@ static void bind_match(sqlite3_stmt *st, const DbMatch *m, int *rc)
     bind_text(st, 22, m->sprt_result, rc);
 }
 
-int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
+static int match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
 {
     sqlite3_stmt *st = stmt_get(db, ST_MATCH_INSERT, err);
     if (!st)
@@ -1255,7 +1297,12 @@ int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
     return 0;
 }
 
-int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
+int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
+{
+    return write_end(db, match_insert(db, m, id, err));
+}
+
+static int match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
 {
     sqlite3_stmt *st = stmt_get(db, ST_MATCH_UPDATE, err);
     if (!st)
@@ -1272,6 +1319,11 @@ int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
         return -1;
     }
     return 0;
+}
+
+int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
+{
+    return write_end(db, match_update(db, id, m, err));
 }
 
 /* ---- benchmark ------------------------------------------------------------ */
@@ -1300,8 +1352,10 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
         return -1;
     }
     Db *db = NULL;
-    if (db_open(path, true, &db, err) != 0)
+    if (db_open(path, true, &db, err) != 0) {
+        remove_db_files(path); /* it did not exist: whatever is there is ours */
         return -1;
+    }
     int out = -1;
     int64_t run_id = 0;
     DbPosition pos[PLIES];
@@ -1313,17 +1367,29 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
         snprintf(fen_local[i], sizeof fen_local[i],
                  "%c:W%d,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,%d,12",
                  i % 2 ? 'B' : 'W', 13 + i % 8, 11 + i % 9);
-        pos[i] = (DbPosition){.ply = i, .fen = fen_local[i], .stm = i % 2, .score = i * 7 - 200,
-                              .has_score = i % 5 != 0, .result = 0.5, .quiet = i % 3 != 0};
+        pos[i] = (DbPosition){.ply = i,
+                              .fen = fen_local[i],
+                              .stm = i % 2,
+                              .score = i * 7 - 200,
+                              .has_score = i % 5 != 0,
+                              .result = 0.5,
+                              .quiet = i % 3 != 0};
     }
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int stored = 0;
     for (int64_t game = 0; stored < positions; game++) {
         int len = positions - stored < PLIES ? positions - stored : PLIES;
-        DbGame g = {.run_id = run_id, .game_index = game, .game = "russian", .opening = "bench",
-                    .seed = (uint64_t)game, .result = "1/2-1/2", .reason = "move-cap",
-                    .plies = len, .movetext = "1. cd4 fe5 *", .positions = pos,
+        DbGame g = {.run_id = run_id,
+                    .game_index = game,
+                    .game = "russian",
+                    .opening = "bench",
+                    .seed = (uint64_t)game,
+                    .result = "1/2-1/2",
+                    .reason = "move-cap",
+                    .plies = len,
+                    .movetext = "1. cd4 fe5 *",
+                    .positions = pos,
                     .positions_len = len};
         if (db_begin(db, err) != 0 || db_game_insert(db, &g, NULL, err) != 0
             || db_commit(db, err) != 0) {

@@ -14,11 +14,12 @@
  * error, lock timeout, constraint — leaves everything committed before it
  * intact.
  *
- * Transactions: write functions called outside db_begin/db_commit run in
- * their own transaction and roll themselves back on failure. Called between
- * db_begin and db_commit they join the caller's transaction; after a failure
- * there the caller must call db_rollback (the transaction may already have
- * been rolled back by SQLite; db_rollback is harmless then).
+ * Transactions: a write function called outside db_begin/db_commit runs in
+ * its own transaction. Called between db_begin and db_commit it joins the
+ * caller's transaction. Any failed write (bad argument, constraint, full
+ * disk, I/O error, lock timeout) rolls back the open transaction, the
+ * caller's included, so a batch is stored whole or not at all; calling
+ * db_rollback afterwards is harmless.
  *
  * Errors: functions returning int give 0 on success and -1 on failure, with
  * a message in err naming the file and the operation. Nothing is printed.
@@ -163,9 +164,8 @@ int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX])
 
 /* The newest run with exactly this kind, game, seed and configuration text
  * (for resume). *run_id = 0 if none. status (may be NULL) receives its status. */
-int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed,
-                const char *config_text, int64_t *run_id, char status[DB_STATUS_MAX],
-                char err[ERR_MAX]);
+int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed, const char *config_text,
+                int64_t *run_id, char status[DB_STATUS_MAX], char err[ERR_MAX]);
 
 /* Read run run_id into *run (allocated strings; free with db_run_clear).
  * Error if it does not exist. */
@@ -189,9 +189,11 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
 int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
                     int32_t *weights, int len, char err[ERR_MAX]);
 
-/* Store a game and all its positions. All or nothing: outside a caller's
- * transaction it runs in its own. Error if (run_id, game_index) is already
- * stored. *game_id (may be NULL) receives the new games.id. */
+/* Store a game and all its positions, all or nothing (in its own
+ * transaction, or in the caller's). Error if (run_id, game_index) is already
+ * stored, if g->run_id or a weight set id does not exist, or if a field is
+ * out of range (the message names the game and the position). *game_id (may
+ * be NULL) receives the new games.id. */
 int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX]);
 
 /* Which games of run_id are stored, for resume: done[i] = true if game_index

@@ -138,6 +138,11 @@ typedef struct Game {
     int32_t (*evaluate_trace)(const Position *pos, const int32_t *weights, EvalTrace *trace);
     /* Mirror colours (board, side, state): for the symmetry property test. */
     void (*pos_mirror)(const Position *pos, Position *out);
+
+    /* Benchmark: NULL-terminated position strings searched to bench_depth. */
+    const char *const *bench_fens;
+    int bench_depth;
+    int perft_bench_depth; /* start-position perft depth of `dama bench --perft` */
 } Game;
 
 /* Build every game's tables (Zobrist keys, masks). Idempotent; call once

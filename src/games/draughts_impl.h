@@ -424,7 +424,7 @@ static bool d_playable(int sq) { return RULES.orthogonal || (D_DARK >> sq & 1); 
 
 static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
 {
-    snprintf(err, ERR_MAX, "bad position string '%.100s': %.140s", fen, what);
+    snprintf(err, ERR_MAX, "bad position string '%.100s': %.100s", fen, what);
     return -1;
 }
 

@@ -653,7 +653,8 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 
     res.train_loss_start = TRAIN_LOSS(wk.w);
     res.valid_loss_start = VALID_LOSS(wk.w);
-    res.best_valid_loss = n_valid ? res.valid_loss_start : res.train_loss_start; /* no L2 yet */
+    res.best_valid_loss = n_valid ? res.valid_loss_start
+                                  : res.train_loss_start + l2_penalty(&wk, frozen, wn, cfg->lambda);
     res.best_epoch = 0;
     res.stop = TEXEL_STOP_EPOCHS;
     if (cfg->progress) {

@@ -37,7 +37,8 @@ struct EvalTrace;
 
 enum {
     TEXEL_ERR_MAX = 256,          /* error message buffers (== ERR_MAX of game.h) */
-    TEXEL_BLOCK_POSITIONS = 4096, /* positions per summation block (see above) */
+    TEXEL_BLOCK_POSITIONS = 2048, /* positions per summation block (see above); a
+                                   * batch runs on at most batch / 2048 threads */
     TEXEL_WEIGHTS_MAX = 65536     /* trace indices are uint16 */
 };
 
@@ -121,7 +122,8 @@ typedef struct TexelSplit {
     size_t valid_len;
 } TexelSplit;
 
-/* Deterministic split of positions 0..positions-1: position i goes to the
+/* Deterministic split of positions 0..positions-1 into *split (overwritten,
+ * not freed; zeroed on error): position i goes to the
  * validation set iff rng_derive(seed, key_i) < valid_fraction * 2^64, with
  * key_i = keys[i], or i when keys is NULL. Passing a game id as the key keeps
  * all positions of one game on one side (their results are not independent).

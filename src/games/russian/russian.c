@@ -73,6 +73,17 @@ static const EvalTerm RU_TERMS[] = {
 #undef TERM
 };
 
+static const char *const RU_BENCH[] = {
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8",
+    "B:Wc1,e1,b2,d2,a3,c3,g3,b4,f4,h4:Bd6,f6,h6,a7,c7,e7,g7,b8,f8",
+    "W:Wb2,d2,c3,e3,f4,h4:Ba5,c5,d6,f6,a7,e7",
+    "W:WKa1,c3,e3,g3:BKh8,b6,d6",
+    "B:WKd4,a3,c1:BKf8,h6,b8",
+    NULL,
+};
+
 const Game russian_game = {
     .name = "russian",
     .title = "Russian draughts",
@@ -99,6 +110,9 @@ const Game russian_game = {
     .evaluate = ru_evaluate,
     .evaluate_trace = ru_evaluate_trace,
     .pos_mirror = dg_pos_mirror,
+    .bench_fens = RU_BENCH,
+    .bench_depth = 11,
+    .perft_bench_depth = 10,
 };
 
 /* The evaluation body, compiled twice (plain and traced) below and in

@@ -14,6 +14,8 @@ enum RussianTerm {
 #undef TERM
     RU_WEIGHTS_LEN
 };
+enum { RUSSIAN_WEIGHTS_LEN_TERMS = RU_WEIGHTS_LEN
+};
 
 struct Position;
 struct EvalScratch;

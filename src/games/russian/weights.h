@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define RUSSIAN_WEIGHTS_LEN 43
-_Static_assert(RUSSIAN_WEIGHTS_LEN == RU_WEIGHTS_LEN, "weights.h does not match eval_terms.def: run dama export");
+_Static_assert(RUSSIAN_WEIGHTS_LEN == RUSSIAN_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
 
 static const int32_t russian_weights[RUSSIAN_WEIGHTS_LEN] = {
     /* MAN */ [0] = 100,

@@ -1,0 +1,99 @@
+/* cmd_bench.c — `dama bench`: fixed-work benchmarks. The search node count
+ * depends only on the binary (same binary, same count); the rates depend on
+ * the machine. */
+#include <stdlib.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "engine/search.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"depth", OPT_INT, NULL, "search depth (default: the game's bench depth)"},
+    {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)"},
+    {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)"},
+    {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate"},
+    {NULL, 0, NULL, NULL},
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    int depth = cli_isset(a, "depth") ? (int)cli_int(a, "depth") : g->bench_depth;
+    int repeat = (int)cli_int(a, "repeat");
+    if (repeat < 1 || repeat > 100 || depth < 1 || depth > 64) {
+        fprintf(stderr, "dama bench: --repeat must be 1..100 and --depth 1..64\n");
+        return 2;
+    }
+    double rates[100];
+    uint64_t total = 0;
+    for (int rep = 0; rep < repeat; rep++) {
+        Engine *e = engine_new(g, 16);
+        if (!e) {
+            fprintf(stderr, "dama bench: out of memory\n");
+            return 1;
+        }
+        total = 0;
+        double t0 = now_s();
+        for (int i = 0; g->bench_fens[i]; i++) {
+            Position pos;
+            char err[ERR_MAX];
+            if (g->pos_from_fen(&pos, g->bench_fens[i], err) != 0) {
+                fprintf(stderr, "dama bench: %s\n", err);
+                engine_free(e);
+                return 1;
+            }
+            engine_clear(e);
+            SearchLimits lim = {.depth = depth};
+            SearchResult r;
+            engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+            total += r.nodes;
+        }
+        double dt = now_s() - t0;
+        rates[rep] = dt > 0 ? (double)total / dt : 0;
+        engine_free(e);
+    }
+    printf("bench %s depth %d: %llu nodes\n", g->name, depth, (unsigned long long)total);
+    printf("search: %.2f M nodes/s (median of %d)\n", median(rates, repeat) / 1e6, repeat);
+    if (cli_flag(a, "perft")) {
+        int pd = cli_isset(a, "perft-depth") ? (int)cli_int(a, "perft-depth") : g->perft_bench_depth;
+        Position pos;
+        char err[ERR_MAX];
+        game_parse_position(g, NULL, &pos, err);
+        uint64_t leaves = 0;
+        for (int rep = 0; rep < repeat; rep++) {
+            double t0 = now_s();
+            leaves = g->perft(&pos, pd, GEN_DISTINCT);
+            double dt = now_s() - t0;
+            rates[rep] = dt > 0 ? (double)leaves / dt : 0;
+        }
+        printf("perft %s depth %d: %llu leaves, %.1f M leaves/s (median of %d, 1 thread)\n", g->name, pd,
+               (unsigned long long)leaves, median(rates, repeat) / 1e6, repeat);
+    }
+    return 0;
+}
+
+const CliCommand cmd_bench = {
+    "bench", "benchmarks: fixed-depth search node count and nodes/s; --perft for perft leaves/s",
+    "[--game G] [--depth N] [--perft] [--repeat N]", OPTS, run,
+};

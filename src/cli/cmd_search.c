@@ -1,0 +1,99 @@
+/* cmd_search.c — `dama search`: best move of a position. */
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/weights_io.h"
+#include "engine/search.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)"},
+    {"depth", OPT_INT, NULL, "search depth in plies"},
+    {"nodes", OPT_INT, NULL, "node budget (deterministic)"},
+    {"movetime", OPT_INT, NULL, "time budget in milliseconds"},
+    {"hash", OPT_INT, "64", "transposition table size in MiB"},
+    {"weights", OPT_STR, NULL, "weights: a weight file, db:PATH:ID, or 'default' (compiled in)"},
+    {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines"},
+    {NULL, 0, NULL, NULL},
+};
+
+static void print_pv(const Game *g, const Position *root, const Move *pv, int len)
+{
+    Position a = *root, b;
+    char text[MOVE_STR_MAX];
+    for (int i = 0; i < len; i++) {
+        g->move_to_str(&a, &pv[i], text);
+        printf(" %s", text);
+        g->make_move(&a, &pv[i], &b);
+        a = b;
+    }
+}
+
+typedef struct InfoCtx {
+    const Game *game;
+    const Position *root;
+} InfoCtx;
+
+static void on_info(void *ctx, const SearchResult *r)
+{
+    InfoCtx *c = ctx;
+    printf("info depth %d score %d nodes %llu nps %.0f pv", r->depth, r->score, (unsigned long long)r->nodes,
+           r->seconds > 0 ? (double)r->nodes / r->seconds : 0.0);
+    print_pv(c->game, c->root, r->pv, r->pv_len);
+    putchar('\n');
+    fflush(stdout);
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    Position pos;
+    if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
+        fprintf(stderr, "dama search: %s\n", err);
+        return 1;
+    }
+    SearchLimits lim = {.depth = (int)cli_int(a, "depth"), .nodes = (uint64_t)cli_int(a, "nodes"),
+                        .movetime_ms = cli_int(a, "movetime")};
+    if (lim.depth < 0 || cli_int(a, "nodes") < 0 || lim.movetime_ms < 0) {
+        fprintf(stderr, "dama search: limits must not be negative\n");
+        return 2;
+    }
+    if (!lim.depth && !lim.nodes && !lim.movetime_ms) lim.depth = 10;
+    int32_t weights[EVAL_WEIGHTS_MAX_CLI];
+    if (weights_resolve(g, cli_str(a, "weights"), weights, err) != 0) {
+        fprintf(stderr, "dama search: %s\n", err);
+        return 1;
+    }
+    Engine *e = engine_new(g, (size_t)cli_int(a, "hash"));
+    if (!e) {
+        fprintf(stderr, "dama search: out of memory for the transposition table\n");
+        return 1;
+    }
+    engine_set_weights(e, weights);
+    cli_install_stop_handler();
+    engine_set_stop_flag(e, &cli_stop_requested);
+    SearchResult r;
+    InfoCtx ctx = {g, &pos};
+    engine_search(e, &pos, NULL, 0, &lim, &r, cli_flag(a, "quiet") ? NULL : on_info, &ctx);
+    if (!r.has_move) {
+        const char *reason;
+        Outcome o = game_outcome(g, &pos, NULL, 0, &reason, NULL);
+        printf("bestmove (none)\nresult %s %s\n", outcome_pdn(o), reason ? reason : "");
+    } else {
+        char text[MOVE_STR_MAX];
+        g->move_to_str(&pos, &r.best, text);
+        printf("bestmove %s\nscore %d\ndepth %d\nnodes %llu\npv", text, r.score, r.depth,
+               (unsigned long long)r.nodes);
+        print_pv(g, &pos, r.pv, r.pv_len);
+        putchar('\n');
+    }
+    engine_free(e);
+    return 0;
+}
+
+const CliCommand cmd_search = {
+    "search", "search a position: best move, score, depth, nodes, PV",
+    "[--game G] [--fen FEN] (--depth N | --nodes N | --movetime MS)", OPTS, run,
+};

@@ -1,0 +1,202 @@
+/* weights_file.c — weight files (libconfig) and the generated header. */
+#include "tune/weights_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <libconfig.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const EvalTerm *find_term(const Game *g, const char *name)
+{
+    for (int i = 0; i < g->terms_len; i++)
+        if (strcmp(g->terms[i].name, name) == 0) return &g->terms[i];
+    return NULL;
+}
+
+static int read_int(config_setting_t *s, int32_t *out)
+{
+    int t = config_setting_type(s);
+    if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) return -1;
+    long long v = config_setting_get_int64(s);
+    if (v < INT32_MIN / 2 || v > INT32_MAX / 2) return -1;
+    *out = (int32_t)v;
+    return 0;
+}
+
+int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_MAX])
+{
+    memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+    config_t cfg;
+    config_init(&cfg);
+    int rc = -1;
+    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+            snprintf(err, ERR_MAX, "cannot read weight file '%s'", path);
+        else
+            snprintf(err, ERR_MAX, "weight file %s:%d: %s", path, config_error_line(&cfg), config_error_text(&cfg));
+        goto out;
+    }
+    const char *game = NULL;
+    if (!config_lookup_string(&cfg, "game", &game)) {
+        snprintf(err, ERR_MAX, "weight file %s: missing 'game = \"...\";'", path);
+        goto out;
+    }
+    if (strcmp(game, g->name) != 0) {
+        snprintf(err, ERR_MAX, "weight file %s is for game '%s', not '%s'", path, game, g->name);
+        goto out;
+    }
+    config_setting_t *ws = config_lookup(&cfg, "weights");
+    if (!ws || !config_setting_is_group(ws)) {
+        snprintf(err, ERR_MAX, "weight file %s: missing group 'weights = { ... };'", path);
+        goto out;
+    }
+    for (int i = 0; i < config_setting_length(ws); i++) {
+        config_setting_t *s = config_setting_get_elem(ws, (unsigned)i);
+        const char *name = config_setting_name(s);
+        int line = config_setting_source_line(s);
+        const EvalTerm *t = find_term(g, name);
+        if (!t) {
+            snprintf(err, ERR_MAX, "weight file %s:%d: unknown term '%s' for %s", path, line, name, g->name);
+            goto out;
+        }
+        if (t->count == 1) {
+            if (read_int(s, &w[t->offset]) != 0) {
+                snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs one integer", path, line, name);
+                goto out;
+            }
+            continue;
+        }
+        if (!config_setting_is_array(s) && !config_setting_is_list(s)) {
+            snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs a list of %d integers", path, line, name, t->count);
+            goto out;
+        }
+        if (config_setting_length(s) != t->count) {
+            snprintf(err, ERR_MAX, "weight file %s:%d: term %s has %d values, needs %d", path, line, name,
+                     config_setting_length(s), t->count);
+            goto out;
+        }
+        for (int j = 0; j < t->count; j++) {
+            if (read_int(config_setting_get_elem(s, (unsigned)j), &w[t->offset + j]) != 0) {
+                snprintf(err, ERR_MAX, "weight file %s:%d: term %s value %d is not an integer", path, line, name, j + 1);
+                goto out;
+            }
+        }
+    }
+    rc = 0;
+out:
+    config_destroy(&cfg);
+    return rc;
+}
+
+/* Write to path.tmp then rename: a reader never sees half a file. */
+static FILE *open_tmp(const char *path, char tmp[1024], char err[ERR_MAX])
+{
+    snprintf(tmp, 1024, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) snprintf(err, ERR_MAX, "cannot write '%.150s': %.80s", tmp, strerror(errno));
+    return f;
+}
+
+static int close_tmp(FILE *f, const char *tmp, const char *path, char err[ERR_MAX])
+{
+    bool bad = ferror(f) != 0;
+    if (fclose(f) != 0) bad = true;
+    if (bad) {
+        snprintf(err, ERR_MAX, "writing '%.200s' failed (disk full?)", tmp);
+        remove(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, ERR_MAX, "cannot rename '%.100s' to '%.80s': %.50s", tmp, path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Rows of a board-shaped table, printed with the far rank first. */
+static int table_row_len(int count) { return count == 32 ? 4 : count == 64 ? 8 : count; }
+
+int weights_file_write(const Game *g, const int32_t *w, const char *comment, const char *path, char err[ERR_MAX])
+{
+    char tmp[1024];
+    FILE *f = open_tmp(path, tmp, err);
+    if (!f) return -1;
+    if (comment) {
+        const char *c = comment;
+        while (*c) {
+            size_t n = strcspn(c, "\n");
+            fprintf(f, "# %.*s\n", (int)n, c);
+            c += n;
+            if (*c) c++;
+        }
+    }
+    fprintf(f, "game = \"%s\";\nweights = {\n", g->name);
+    for (int i = 0; i < g->terms_len; i++) {
+        const EvalTerm *t = &g->terms[i];
+        if (t->count == 1) {
+            fprintf(f, "  %s = %d;\n", t->name, w[t->offset]);
+            continue;
+        }
+        int row = table_row_len(t->count);
+        fprintf(f, "  %s = [ # %s\n", t->name, t->doc);
+        for (int j = 0; j < t->count; j++)
+            fprintf(f, "%s%d%s", j % row == 0 ? "    " : " ", w[t->offset + j],
+                    j + 1 == t->count ? "\n" : (j + 1) % row == 0 ? ",\n" : ",");
+        fprintf(f, "  ];\n");
+    }
+    fprintf(f, "};\n");
+    return close_tmp(f, tmp, path, err);
+}
+
+int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *info, const char *path,
+                          char err[ERR_MAX])
+{
+    char tmp[1024];
+    FILE *f = open_tmp(path, tmp, err);
+    if (!f) return -1;
+    char upper[64];
+    size_t n = 0;
+    for (; g->name[n] && n < sizeof upper - 1; n++) upper[n] = (char)toupper((unsigned char)g->name[n]);
+    upper[n] = '\0';
+    fprintf(f, "/* generated by dama export — do not edit\n");
+    fprintf(f, " * game: %s (%s)\n", g->name, g->title);
+    if (info->weight_set_id)
+        fprintf(f, " * weight set: %lld \"%s\" (%s)\n", (long long)info->weight_set_id,
+                info->weight_set_name ? info->weight_set_name : "", info->how ? info->how : "");
+    else
+        fprintf(f, " * weight set: %s (%s)\n", info->weight_set_name ? info->weight_set_name : "-",
+                info->how ? info->how : "-");
+    if (info->positions)
+        fprintf(f, " * positions: %lld; K: %.6f; loss: %.8f; date: %s\n", (long long)info->positions, info->k,
+                info->loss, info->date ? info->date : "-");
+    else
+        fprintf(f, " * positions: 0; K: -; loss: -; date: %s\n", info->date ? info->date : "-");
+    fprintf(f, " */\n#ifndef DAMA_%s_WEIGHTS_H\n#define DAMA_%s_WEIGHTS_H\n\n#include <stdint.h>\n\n", upper, upper);
+    fprintf(f, "#define %s_WEIGHTS_LEN %d\n", upper, g->weights_len);
+    fprintf(f, "_Static_assert(%s_WEIGHTS_LEN == %s_WEIGHTS_LEN_TERMS, \"weights.h does not match eval_terms.def: run dama export\");\n\n",
+            upper, upper);
+    fprintf(f, "static const int32_t %s_weights[%s_WEIGHTS_LEN] = {\n", g->name, upper);
+    for (int i = 0; i < g->terms_len; i++) {
+        const EvalTerm *t = &g->terms[i];
+        if (t->count == 1) {
+            fprintf(f, "    /* %s */ [%d] = %d,\n", t->name, t->offset, w[t->offset]);
+            continue;
+        }
+        int row = table_row_len(t->count);
+        fprintf(f, "    /* %s, laid out like the board (far rank on top) */\n", t->name);
+        for (int r = t->count / row - 1; r >= 0; r--) {
+            fprintf(f, "   ");
+            for (int j = 0; j < row; j++) {
+                int idx = t->offset + r * row + j;
+                fprintf(f, " [%d] = %d,", idx, w[idx]);
+            }
+            fputc('\n', f);
+        }
+    }
+    fprintf(f, "};\n\n#endif\n");
+    return close_tmp(f, tmp, path, err);
+}

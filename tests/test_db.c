@@ -1,0 +1,1024 @@
+/* test_db.c — the SQLite store: opening, identity checks, migrations, weight
+ * sets, games and positions, transactions, resume, failures (disk full,
+ * lock timeout, process killed mid-transaction) and the insert benchmark.
+ *
+ * Every database lives in a unique temporary file under /tmp (mkstemp) and
+ * is removed with its -wal and -shm files. Facts the API does not expose
+ * (user_version, application_id, row counts) are read with a separate raw
+ * SQLite connection, as a user with sqlite3 would see them.
+ */
+#define _POSIX_C_SOURCE 200809L /* mkstemp, fork, waitpid, even under strict -std=c11 */
+
+#include <math.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "db/db.h"
+
+/* ---- helpers -------------------------------------------------------------- */
+
+typedef struct TempDb {
+    char path[64];
+} TempDb;
+
+/* A unique path; the file exists (empty) unless `keep` is false. */
+static void temp_make(TempDb *t, bool keep)
+{
+    snprintf(t->path, sizeof t->path, "/tmp/dama_test_db_XXXXXX");
+    int fd = mkstemp(t->path);
+    assert_true(fd >= 0);
+    close(fd);
+    if (!keep)
+        unlink(t->path);
+}
+
+static void temp_remove(const TempDb *t)
+{
+    char side[96];
+    unlink(t->path);
+    snprintf(side, sizeof side, "%s-wal", t->path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", t->path);
+    unlink(side);
+}
+
+/* Run sql on a raw connection (no dama checks). */
+static void raw_exec(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(h, sql, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        fail_msg("raw sql '%s': %s", sql, msg ? msg : "?");
+    sqlite3_free(msg);
+    assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+/* The integer of a one-row query on a raw connection. */
+static int64_t raw_int(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    assert_int_equal(sqlite3_finalize(st), SQLITE_OK);
+    assert_int_equal(sqlite3_close(h), SQLITE_OK);
+    return v;
+}
+
+static void raw_text(const char *path, const char *sql, char *out, size_t size)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    snprintf(out, size, "%s", t ? (const char *)t : "(null)");
+    assert_int_equal(sqlite3_finalize(st), SQLITE_OK);
+    assert_int_equal(sqlite3_close(h), SQLITE_OK);
+}
+
+static Db *open_ok(const char *path, bool create)
+{
+    Db *db = NULL;
+    char err[ERR_MAX] = "";
+    if (db_open(path, create, &db, err) != 0)
+        fail_msg("db_open %s: %s", path, err);
+    assert_non_null(db);
+    return db;
+}
+
+static void assert_contains(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("expected '%s' in message: %s", part, text);
+}
+
+/* call must return 0; otherwise fail with the message in the local err. */
+#define CHECK_OK(call)                                                                             \
+    do {                                                                                           \
+        if ((call) != 0)                                                                           \
+            fail_msg("%s failed: %s", #call, err);                                                 \
+    } while (0)
+
+/* A short synthetic game: plies positions, results from White's view. */
+enum { GAME_PLIES = 12 };
+typedef struct TestGame {
+    char fens[GAME_PLIES][80];
+    DbPosition pos[GAME_PLIES];
+    DbGame g;
+} TestGame;
+
+static void test_game_make(TestGame *t, int64_t run_id, int64_t index, const char *result)
+{
+    double r = !strcmp(result, "1-0") ? 1.0 : !strcmp(result, "0-1") ? 0.0 : 0.5;
+    for (int i = 0; i < GAME_PLIES; i++) {
+        snprintf(t->fens[i], sizeof t->fens[i], "%c:W21,22,23:B%d,2,3 g%lld", i % 2 ? 'B' : 'W',
+                 1 + i, (long long)index);
+        t->pos[i] = (DbPosition){.ply = i,
+                                 .fen = t->fens[i],
+                                 .stm = i % 2,
+                                 .score = 10 * i - 30,
+                                 .has_score = i != 3,
+                                 .result = r,
+                                 .quiet = i % 4 != 1};
+    }
+    t->g = (DbGame){.run_id = run_id,
+                    .game_index = index,
+                    .game = "russian",
+                    .opening = "ab4 ba5",
+                    .start_fen = "W:W21,22,23:B1,2,3",
+                    .seed = 0xfedcba9876543210ULL,
+                    .result = result,
+                    .reason = "no-moves",
+                    .plies = GAME_PLIES,
+                    .movetext = "1. cd4 ba5 2. dc5 *",
+                    .positions = t->pos,
+                    .positions_len = GAME_PLIES};
+}
+
+/* ---- opening, identity, migrations ---------------------------------------- */
+
+static void test_create_open_reopen(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    char err[ERR_MAX] = "";
+    Db *db = NULL;
+
+    /* create=false: the file must exist */
+    assert_int_equal(db_open(t.path, false, &db, err), -1);
+    assert_null(db);
+    assert_contains(err, t.path);
+    assert_contains(err, "no such database file");
+
+    db = open_ok(t.path, true);
+    assert_string_equal(db_path(db), t.path);
+    assert_false(db_in_transaction(db));
+    db_close(db);
+
+    /* migration step 1 applied: version, id, WAL, every table */
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+    assert_int_equal(raw_int(t.path, "PRAGMA application_id"), DB_APPLICATION_ID);
+    char mode[16];
+    raw_text(t.path, "PRAGMA journal_mode", mode, sizeof mode);
+    assert_string_equal(mode, "wal");
+    static const char *const tables[] = {"runs",        "weight_sets",   "games",  "positions",
+                                         "tuning_runs", "tuning_epochs", "matches"};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        char sql[128];
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'",
+                 tables[i]);
+        assert_int_equal(raw_int(t.path, sql), 1);
+    }
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM sqlite_master WHERE type = 'index' "
+                                     "AND name = 'positions_game_id'"),
+                     1);
+
+    /* reopen without create: no second migration, data kept */
+    db = open_ok(t.path, false);
+    int64_t run = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 7, "games=10", NULL, &run, err));
+    db_close(db);
+    db = open_ok(t.path, false);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs"), 1);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+    temp_remove(&t);
+}
+
+static void test_empty_file_and_memory(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, true); /* an existing empty file is a new database */
+    Db *db = open_ok(t.path, false);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
+    temp_remove(&t);
+
+    db = open_ok(":memory:", true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0;
+    CHECK_OK(db_run_create(db, "match", "russian", 1, NULL, NULL, &run, err));
+    assert_int_equal(run, 1);
+    db_close(db);
+}
+
+typedef struct ForeignCase {
+    const char *label;
+    const char *sql;  /* raw SQL making an SQLite file, or NULL for text */
+    const char *text; /* file content when sql is NULL */
+    const char *expect;
+} ForeignCase;
+
+static void test_foreign_files_refused(void **state)
+{
+    (void)state;
+    static const ForeignCase cases[] = {
+        {"text file", NULL, "this is not a database\n", "not an SQLite file"},
+        {"short text file", NULL, "hi", "not an SQLite file"},
+        {"long text file", NULL,
+         "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n"
+         "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12\n",
+         "not an SQLite file"},
+        {"SQLite with a table, no id", "CREATE TABLE notes(x TEXT); INSERT INTO notes VALUES('a');",
+         NULL, "no dama application_id"},
+        {"SQLite with another id", "PRAGMA application_id = 305419896; CREATE TABLE t(x);", NULL,
+         "application_id 0x12345678"},
+        {"SQLite with another id, no tables", "PRAGMA application_id = 1;", NULL,
+         "application_id 0x00000001"},
+        {"SQLite with a user_version, no id", "PRAGMA user_version = 3;", NULL,
+         "no dama application_id"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const ForeignCase *c = &cases[i];
+        TempDb t;
+        temp_make(&t, !c->sql);
+        if (c->sql) {
+            raw_exec(t.path, c->sql);
+        } else {
+            FILE *f = fopen(t.path, "w");
+            assert_non_null(f);
+            fputs(c->text, f);
+            fclose(f);
+        }
+        for (int create = 0; create < 2; create++) {
+            Db *db = NULL;
+            char err[ERR_MAX] = "";
+            if (db_open(t.path, create, &db, err) == 0)
+                fail_msg("%s: opened a foreign file", c->label);
+            assert_null(db);
+            assert_contains(err, t.path);
+            assert_contains(err, "not a dama database");
+            assert_contains(err, c->expect);
+        }
+        /* the foreign file was not touched (no WAL switch, no schema) */
+        if (c->sql)
+            assert_int_equal(raw_int(t.path, "SELECT count(*) FROM sqlite_master WHERE name = "
+                                             "'positions'"),
+                             0);
+        temp_remove(&t);
+    }
+
+    /* a directory */
+    Db *db = NULL;
+    char err[ERR_MAX] = "";
+    assert_int_equal(db_open("/tmp", true, &db, err), -1);
+    assert_contains(err, "/tmp");
+}
+
+static void test_newer_schema_refused(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    db_close(open_ok(t.path, true));
+    raw_exec(t.path, "PRAGMA user_version = 99");
+    Db *db = NULL;
+    char err[ERR_MAX] = "";
+    assert_int_equal(db_open(t.path, false, &db, err), -1);
+    assert_null(db);
+    assert_contains(err, t.path);
+    assert_contains(err, "schema version 99 is newer");
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 99); /* untouched */
+    temp_remove(&t);
+}
+
+static void test_migration_from_damaged_version(void **state)
+{
+    (void)state;
+    /* A dama id with version 0 but the tables present: re-running step 1
+     * fails, the error names the step, and nothing changes. */
+    TempDb t;
+    temp_make(&t, false);
+    db_close(open_ok(t.path, true));
+    raw_exec(t.path, "PRAGMA user_version = 0");
+    Db *db = NULL;
+    char err[ERR_MAX] = "";
+    assert_int_equal(db_open(t.path, false, &db, err), -1);
+    assert_contains(err, "migrating to schema version 1");
+    assert_contains(err, "already exists");
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 0);
+    temp_remove(&t);
+}
+
+/* ---- runs ----------------------------------------------------------------- */
+
+static void test_runs(void **state)
+{
+    (void)state;
+    Db *db = open_ok(":memory:", true);
+    char err[ERR_MAX] = "";
+    int64_t a = 0, b = 0, found = -1;
+    char status[DB_STATUS_MAX];
+    const uint64_t big_seed = 0x8000000000000001ULL; /* above INT64_MAX: stored as its bits */
+    CHECK_OK(
+        db_run_create(db, "selfplay", "russian", big_seed, "games=100\ndepth=6", "first", &a, err));
+    CHECK_OK(
+        db_run_create(db, "selfplay", "russian", big_seed, "games=100\ndepth=6", NULL, &b, err));
+    assert_true(b > a);
+
+    CHECK_OK(db_run_find(db, "selfplay", "russian", big_seed, "games=100\ndepth=6", &found, status,
+                         err));
+    assert_int_equal(found, b); /* the newest */
+    assert_string_equal(status, "running");
+    CHECK_OK(db_run_find(db, "selfplay", "russian", big_seed, "games=101\ndepth=6", &found, status,
+                         err));
+    assert_int_equal(found, 0);
+    CHECK_OK(db_run_find(db, "tune", "russian", big_seed, "games=100\ndepth=6", &found, NULL, err));
+    assert_int_equal(found, 0);
+
+    CHECK_OK(db_run_finish(db, a, "interrupted", err));
+    DbRun run;
+    CHECK_OK(db_run_get(db, a, &run, err));
+    assert_int_equal(run.id, a);
+    assert_string_equal(run.kind, "selfplay");
+    assert_string_equal(run.game, "russian");
+    assert_string_equal(run.status, "interrupted");
+    assert_string_equal(run.config, "games=100\ndepth=6");
+    assert_string_equal(run.note, "first");
+    assert_true(run.seed == big_seed);
+    assert_non_null(run.created);
+    assert_non_null(run.finished);
+    db_run_clear(&run);
+
+    CHECK_OK(db_run_finish(db, a, "running", err)); /* resumed: finished cleared */
+    CHECK_OK(db_run_get(db, a, &run, err));
+    assert_null(run.finished);
+    db_run_clear(&run);
+    CHECK_OK(db_run_get(db, b, &run, err));
+    assert_null(run.note);
+    db_run_clear(&run);
+
+    /* errors */
+    assert_int_equal(db_run_finish(db, 999, "done", err), -1);
+    assert_contains(err, "no such run");
+    assert_int_equal(db_run_finish(db, a, "paused", err), -1);
+    assert_contains(err, "paused");
+    assert_int_equal(db_run_get(db, 999, &run, err), -1);
+    assert_contains(err, "run 999 not found");
+    assert_int_equal(db_run_create(db, "play", "russian", 1, NULL, NULL, &a, err), -1);
+    assert_contains(err, "run kind 'play'");
+    db_close(db);
+}
+
+/* ---- weight sets ---------------------------------------------------------- */
+
+static const char *const ws_names[] = {"man", "king", "pst[0]", "pst[1]", "tempo"};
+static const int32_t ws_values[] = {100, 250, -7, INT32_MAX, INT32_MIN};
+enum { WS_LEN = 5 };
+
+static void test_weights_round_trip(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t id = 0, child = 0, run = 0;
+    CHECK_OK(db_weights_insert(db, "russian", "default", 0, "compiled-in", 0, ws_names, ws_values,
+                               WS_LEN, &id, err));
+    CHECK_OK(db_run_create(db, "tune", "russian", 3, NULL, NULL, &run, err));
+    CHECK_OK(db_weights_insert(db, "russian", NULL, id, "tuned by tuning run 1", run, ws_names,
+                               ws_values, WS_LEN, &child, err));
+    int32_t out[WS_LEN] = {0};
+    CHECK_OK(db_weights_load(db, id, "russian", ws_names, out, WS_LEN, err));
+    assert_memory_equal(out, ws_values, sizeof out);
+    db_close(db);
+
+    /* readable with sqlite3 alone */
+    char text[256];
+    raw_text(t.path, "SELECT weights FROM weight_sets WHERE id = 1", text, sizeof text);
+    assert_string_equal(text, "100,250,-7,2147483647,-2147483648");
+    raw_text(t.path, "SELECT terms FROM weight_sets WHERE id = 1", text, sizeof text);
+    assert_string_equal(text, "man,king,pst[0],pst[1],tempo");
+    assert_int_equal(raw_int(t.path, "SELECT parent_id FROM weight_sets WHERE id = 2"), 1);
+    assert_int_equal(raw_int(t.path, "SELECT parent_id IS NULL FROM weight_sets WHERE id = 1"), 1);
+    temp_remove(&t);
+}
+
+typedef struct WsLoadCase {
+    const char *label;
+    const char *tamper; /* raw SQL run on weight set 1 first, or NULL */
+    const char *game;
+    int64_t id;
+    const char *const *names;
+    int len;
+    const char *expect;
+} WsLoadCase;
+
+static const char *const names_renamed[] = {"man", "king", "psqt[0]", "pst[1]", "tempo"};
+static const char *const names_short[] = {"man", "king", "pst[0]", "pst[1]"};
+static const char *const names_long[] = {"man", "king", "pst[0]", "pst[1]", "tempo", "extra"};
+
+static void test_weights_load_errors(void **state)
+{
+    (void)state;
+    static const WsLoadCase cases[] = {
+        {"missing id", NULL, "russian", 42, ws_names, WS_LEN, "weight set 42 not found"},
+        {"other game", NULL, "turkish", 1, ws_names, WS_LEN,
+         "is for game 'russian', not 'turkish'"},
+        {"renamed weight", NULL, "russian", 1, names_renamed, WS_LEN,
+         "weight 2 is 'pst[0]' in the database but 'psqt[0]' in this dama"},
+        {"fewer names", NULL, "russian", 1, names_short, 4, "has 5 weights, but this dama's"},
+        {"more names", NULL, "russian", 1, names_long, 6, "has 5 weights, but this dama's"},
+        {"letter", "UPDATE weight_sets SET weights = '1,2,x,4,5'", "russian", 1, ws_names, WS_LEN,
+         "weight value 2 'x'"},
+        {"empty item", "UPDATE weight_sets SET weights = '1,,3,4,5'", "russian", 1, ws_names,
+         WS_LEN, "weight value 1 ''"},
+        {"space", "UPDATE weight_sets SET weights = '1, 2,3,4,5'", "russian", 1, ws_names, WS_LEN,
+         "weight value 1 ' 2'"},
+        {"overflow", "UPDATE weight_sets SET weights = '1,2,3,2147483648,5'", "russian", 1,
+         ws_names, WS_LEN, "weight value 3 '2147483648'"},
+        {"huge", "UPDATE weight_sets SET weights = '1,2,3,4,99999999999999999999'", "russian", 1,
+         ws_names, WS_LEN, "weight value 4"},
+        {"too few values", "UPDATE weight_sets SET weights = '1,2,3'", "russian", 1, ws_names,
+         WS_LEN, "only 3 weight values for 5 names"},
+        {"too many values", "UPDATE weight_sets SET weights = '1,2,3,4,5,6'", "russian", 1,
+         ws_names, WS_LEN, "weight value 4 '5'"},
+        {"trailing comma", "UPDATE weight_sets SET weights = '1,2,3,4,5,'", "russian", 1, ws_names,
+         WS_LEN, "weight value 4 '5'"},
+        {"decimal", "UPDATE weight_sets SET weights = '1,2,3.5,4,5'", "russian", 1, ws_names,
+         WS_LEN, "weight value 2 '3.5'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const WsLoadCase *c = &cases[i];
+        TempDb t;
+        temp_make(&t, false);
+        Db *db = open_ok(t.path, true);
+        char err[ERR_MAX] = "";
+        int64_t id = 0;
+        CHECK_OK(db_weights_insert(db, "russian", "w", 0, "compiled-in", 0, ws_names, ws_values,
+                                   WS_LEN, &id, err));
+        db_close(db);
+        if (c->tamper)
+            raw_exec(t.path, c->tamper);
+        db = open_ok(t.path, false);
+        int32_t out[8] = {11, 11, 11, 11, 11, 11, 11, 11};
+        if (db_weights_load(db, c->id, c->game, c->names, out, c->len, err) == 0)
+            fail_msg("%s: loaded", c->label);
+        if (!strstr(err, c->expect))
+            fail_msg("%s: expected '%s' in: %s", c->label, c->expect, err);
+        assert_contains(err, t.path);
+        for (int k = 0; k < 8; k++)
+            assert_int_equal(out[k], 11); /* untouched on error */
+        db_close(db);
+        temp_remove(&t);
+    }
+}
+
+static void test_weights_insert_errors(void **state)
+{
+    (void)state;
+    Db *db = open_ok(":memory:", true);
+    char err[ERR_MAX] = "";
+    int64_t id = 0;
+    static const char *const comma[] = {"man", "a,b"};
+    static const char *const empty[] = {"man", ""};
+    static const int32_t w[] = {1, 2};
+    assert_int_equal(
+        db_weights_insert(db, "russian", "x", 0, "compiled-in", 0, comma, w, 2, &id, err), -1);
+    assert_contains(err, "weight 1 has name 'a,b'");
+    assert_int_equal(
+        db_weights_insert(db, "russian", "x", 0, "compiled-in", 0, empty, w, 2, &id, err), -1);
+    assert_contains(err, "weight 1 has name ''");
+    assert_int_equal(db_weights_insert(db, "russian", "x", 0, NULL, 0, ws_names, w, 2, &id, err),
+                     -1);
+    assert_contains(err, "lineage");
+    /* foreign keys are enforced: no such parent */
+    assert_int_equal(db_weights_insert(db, "russian", "x", 77, "perturbed from 77", 0, ws_names,
+                                       ws_values, WS_LEN, &id, err),
+                     -1);
+    assert_contains(err, "FOREIGN KEY");
+    db_close(db);
+}
+
+/* ---- games and positions -------------------------------------------------- */
+
+typedef struct Collect {
+    int len;
+    DbPosition pos[64];
+    char fens[64][80];
+    int stop_after; /* 0: never */
+} Collect;
+
+static int collect_position(void *ctx, const DbPosition *p)
+{
+    Collect *c = ctx;
+    if (c->len >= 64)
+        return -5;
+    c->pos[c->len] = *p;
+    snprintf(c->fens[c->len], sizeof c->fens[c->len], "%s", p->fen);
+    c->pos[c->len].fen = c->fens[c->len];
+    c->len++;
+    return c->stop_after && c->len >= c->stop_after ? 7 : 0;
+}
+
+typedef struct GameSeen {
+    int len;
+    int64_t ids[8];
+    char result[8][16], movetext[8][64], opening[8][32];
+    uint64_t seed[8];
+    int64_t white_ws[8], plies[8];
+} GameSeen;
+
+static int collect_game(void *ctx, int64_t game_id, const DbGame *g)
+{
+    GameSeen *s = ctx;
+    int i = s->len++;
+    s->ids[i] = game_id;
+    snprintf(s->result[i], sizeof s->result[i], "%s", g->result);
+    snprintf(s->movetext[i], sizeof s->movetext[i], "%s", g->movetext);
+    snprintf(s->opening[i], sizeof s->opening[i], "%s", g->opening ? g->opening : "(null)");
+    s->seed[i] = g->seed;
+    s->white_ws[i] = g->white_ws;
+    s->plies[i] = g->plies;
+    assert_null(g->positions);
+    return 0;
+}
+
+static void test_game_insert_and_read(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0, ws = 0, gid = 0, gid2 = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 1, "cfg", NULL, &run, err));
+    CHECK_OK(db_weights_insert(db, "russian", "w", 0, "compiled-in", 0, ws_names, ws_values, WS_LEN,
+                               &ws, err));
+    TestGame a, b;
+    test_game_make(&a, run, 0, "1-0");
+    a.g.white_ws = a.g.black_ws = ws;
+    test_game_make(&b, run, 1, "1/2-1/2");
+    b.g.opening = NULL;
+    CHECK_OK(db_begin(db, err));
+    assert_true(db_in_transaction(db));
+    CHECK_OK(db_game_insert(db, &a.g, &gid, err));
+    CHECK_OK(db_game_insert(db, &b.g, &gid2, err));
+    CHECK_OK(db_commit(db, err));
+    assert_false(db_in_transaction(db));
+    assert_true(gid2 > gid);
+    db_close(db);
+
+    db = open_ok(t.path, false);
+    Collect c = {0};
+    CHECK_OK(db_positions_each(db, "russian", NULL, collect_position, &c, err));
+    assert_int_equal(c.len, 2 * GAME_PLIES);
+    for (int i = 0; i < GAME_PLIES; i++) {
+        const DbPosition *p = &c.pos[i], *e = &a.pos[i];
+        assert_int_equal(p->game_id, gid);
+        assert_int_equal(p->ply, e->ply);
+        assert_string_equal(p->fen, e->fen);
+        assert_int_equal(p->stm, e->stm);
+        assert_int_equal(p->has_score, e->has_score);
+        if (e->has_score)
+            assert_int_equal(p->score, e->score);
+        assert_true(p->result == 1.0);
+        assert_int_equal(p->quiet, e->quiet);
+        assert_true(c.pos[GAME_PLIES + i].result == 0.5);
+        assert_int_equal(c.pos[GAME_PLIES + i].game_id, gid2);
+    }
+
+    /* filters: by game, by column, by run; another game name matches nothing */
+    Collect q = {0};
+    CHECK_OK(
+        db_positions_each(db, NULL, "p.quiet = 1 AND g.result = '1-0'", collect_position, &q, err));
+    assert_int_equal(q.len, 9); /* plies 0..11 minus 1, 5, 9 */
+    Collect none = {0};
+    CHECK_OK(db_positions_each(db, "turkish", "", collect_position, &none, err));
+    assert_int_equal(none.len, 0);
+    Collect stop = {.stop_after = 3};
+    assert_int_equal(db_positions_each(db, NULL, NULL, collect_position, &stop, err), 7);
+    assert_int_equal(stop.len, 3);
+
+    /* bad filters are refused with the SQLite message */
+    assert_int_equal(db_positions_each(db, NULL, "p.nonsense = 1", collect_position, &none, err),
+                     -1);
+    assert_contains(err, "no such column: p.nonsense");
+    assert_int_equal(db_positions_each(db, NULL, "1); DROP TABLE games; SELECT (1",
+                                       collect_position, &none, err),
+                     -1);
+    assert_contains(err, "one read-only SQL condition");
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM games"), 2);
+
+    GameSeen s = {0};
+    CHECK_OK(db_games_each(db, "g.run_id = 1", collect_game, &s, err));
+    assert_int_equal(s.len, 2);
+    assert_int_equal(s.ids[0], gid);
+    assert_string_equal(s.result[0], "1-0");
+    assert_string_equal(s.result[1], "1/2-1/2");
+    assert_string_equal(s.movetext[0], "1. cd4 ba5 2. dc5 *");
+    assert_string_equal(s.opening[0], "ab4 ba5");
+    assert_string_equal(s.opening[1], "(null)");
+    assert_true(s.seed[0] == 0xfedcba9876543210ULL);
+    assert_int_equal(s.white_ws[0], ws);
+    assert_int_equal(s.white_ws[1], 0);
+    assert_int_equal(s.plies[0], GAME_PLIES);
+    db_close(db);
+
+    /* a row spoiled with sqlite3 is reported with its id */
+    raw_exec(t.path, "UPDATE positions SET score = 'lots' WHERE id = 5");
+    db = open_ok(t.path, false);
+    Collect bad = {0};
+    assert_int_equal(db_positions_each(db, NULL, NULL, collect_position, &bad, err), -1);
+    assert_contains(err, "position 5");
+    assert_contains(err, "score is not an int32");
+    db_close(db);
+    temp_remove(&t);
+}
+
+static void test_game_insert_errors(void **state)
+{
+    (void)state;
+    Db *db = open_ok(":memory:", true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 1, NULL, NULL, &run, err));
+    TestGame a;
+    test_game_make(&a, run, 0, "1-0");
+    a.g.result = "2-0";
+    assert_int_equal(db_game_insert(db, &a.g, NULL, err), -1);
+    assert_contains(err, "result must be");
+    test_game_make(&a, 999, 0, "1-0"); /* no such run */
+    assert_int_equal(db_game_insert(db, &a.g, NULL, err), -1);
+    assert_contains(err, "storing game 0 of run 999");
+    assert_contains(err, "FOREIGN KEY");
+    test_game_make(&a, run, 0, "1-0");
+    a.pos[4].stm = 2; /* violates CHECK: the whole game is rolled back */
+    assert_int_equal(db_game_insert(db, &a.g, NULL, err), -1);
+    assert_contains(err, "position 4 (ply 4)");
+    assert_contains(err, "CHECK constraint failed");
+    assert_false(db_in_transaction(db));
+    Collect c = {0};
+    CHECK_OK(db_positions_each(db, NULL, NULL, collect_position, &c, err));
+    assert_int_equal(c.len, 0);
+    bool done[1];
+    int64_t stored = -1;
+    CHECK_OK(db_run_game_indices(db, run, done, 1, &stored, err));
+    assert_int_equal(stored, 0);
+    db_close(db);
+}
+
+static void test_rollback_leaves_nothing(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 1, NULL, NULL, &run, err));
+    TestGame a, b;
+    test_game_make(&a, run, 0, "0-1");
+    test_game_make(&b, run, 1, "0-1");
+    CHECK_OK(db_begin(db, err));
+    assert_int_equal(db_begin(db, err), -1); /* no nesting */
+    assert_contains(err, "already open");
+    CHECK_OK(db_game_insert(db, &a.g, NULL, err));
+    CHECK_OK(db_game_insert(db, &b.g, NULL, err));
+    CHECK_OK(db_weights_insert(db, "russian", "w", 0, "compiled-in", 0, ws_names, ws_values, WS_LEN,
+                               &run, err));
+    db_rollback(db);
+    assert_false(db_in_transaction(db));
+    db_rollback(db); /* harmless without a transaction */
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM games"), 0);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM positions"), 0);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM weight_sets"), 0);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs"), 1);
+
+    /* db_close rolls back an open transaction too */
+    db = open_ok(t.path, false);
+    CHECK_OK(db_begin(db, err));
+    CHECK_OK(db_game_insert(db, &a.g, NULL, err));
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM positions"), 0);
+
+    /* a failed write inside the caller's transaction rolls back the whole batch */
+    db = open_ok(t.path, false);
+    CHECK_OK(db_begin(db, err));
+    CHECK_OK(db_game_insert(db, &a.g, NULL, err));
+    b.pos[2].result = 0.25; /* not a game result: CHECK constraint */
+    assert_int_equal(db_game_insert(db, &b.g, NULL, err), -1);
+    assert_contains(err, "storing game 1 of run 1: position 2 (ply 2)");
+    assert_contains(err, "CHECK constraint failed");
+    assert_false(db_in_transaction(db));
+    assert_int_equal(db_commit(db, err), -1); /* nothing left to commit */
+    db_rollback(db);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM games"), 0);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM positions"), 0);
+    temp_remove(&t);
+}
+
+static void test_resume_indices(void **state)
+{
+    (void)state;
+    Db *db = open_ok(":memory:", true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0, other = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 5, "n=6", NULL, &run, err));
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 6, "n=6", NULL, &other, err));
+    static const int64_t stored_idx[] = {0, 2, 5, 9};
+    TestGame t;
+    for (size_t i = 0; i < sizeof stored_idx / sizeof stored_idx[0]; i++) {
+        test_game_make(&t, run, stored_idx[i], "1/2-1/2");
+        CHECK_OK(db_game_insert(db, &t.g, NULL, err));
+    }
+    test_game_make(&t, other, 1, "1-0");
+    CHECK_OK(db_game_insert(db, &t.g, NULL, err));
+
+    /* a game already stored is refused, the first copy stays */
+    test_game_make(&t, run, 2, "1-0");
+    assert_int_equal(db_game_insert(db, &t.g, NULL, err), -1);
+    assert_contains(err, "storing game 2 of run 1");
+    assert_contains(err, "UNIQUE");
+
+    bool done[6];
+    int64_t stored = 0;
+    CHECK_OK(db_run_game_indices(db, run, done, 6, &stored, err));
+    static const bool expect[6] = {true, false, true, false, false, true};
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(done[i], expect[i]);
+    assert_int_equal(stored, 3); /* index 9 is outside 0..5 */
+    CHECK_OK(db_run_game_indices(db, 42, done, 6, &stored, err));
+    assert_int_equal(stored, 0);
+    db_close(db);
+}
+
+/* ---- tuning runs and matches ---------------------------------------------- */
+
+static void test_tuning_and_matches(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0, ws = 0, tid = 0, mid = 0;
+    CHECK_OK(db_run_create(db, "tune", "russian", 1, NULL, NULL, &run, err));
+    CHECK_OK(db_weights_insert(db, "russian", "w", 0, "compiled-in", 0, ws_names, ws_values, WS_LEN,
+                               &ws, err));
+    DbTuning tr = {.run_id = run,
+                   .game = "russian",
+                   .base_ws = ws,
+                   .k = NAN,
+                   .positions_train = 900,
+                   .positions_valid = 100,
+                   .train_loss = NAN,
+                   .valid_loss = NAN,
+                   .data = "g.run_id IN (1)"};
+    CHECK_OK(db_tuning_insert(db, &tr, &tid, err));
+    CHECK_OK(db_tuning_epoch_insert(db, tid, 0, 0.25, 0.26, err));
+    CHECK_OK(db_tuning_epoch_insert(db, tid, 1, 0.2, NAN, err));
+    assert_int_equal(db_tuning_epoch_insert(db, tid, 1, 0.2, 0.2, err), -1);
+    assert_contains(err, "epoch 1 of tuning run 1");
+    tr.k = 1.13;
+    tr.result_ws = ws;
+    tr.train_loss = 0.2;
+    tr.valid_loss = 0.21;
+    CHECK_OK(db_tuning_update(db, tid, &tr, err));
+    assert_int_equal(db_tuning_update(db, 99, &tr, err), -1);
+    assert_contains(err, "no such tuning run");
+
+    DbMatch m = {.run_id = run,
+                 .game = "russian",
+                 .ws_a = ws,
+                 .ws_b = ws,
+                 .games = 4,
+                 .wins = 2,
+                 .draws = 1,
+                 .losses = 1,
+                 .penta = {0, 0, 1, 1, 0},
+                 .elo = 88.7,
+                 .elo_lo = -50,
+                 .elo_hi = 220,
+                 .llr = NAN,
+                 .sprt_elo0 = 0,
+                 .sprt_elo1 = 5,
+                 .sprt_alpha = 0.05,
+                 .sprt_beta = 0.05};
+    CHECK_OK(db_match_insert(db, &m, &mid, err));
+    m.games = 6;
+    m.penta[4] = 1;
+    m.llr = 0.5;
+    m.sprt_result = "H1";
+    CHECK_OK(db_match_update(db, mid, &m, err));
+    assert_int_equal(db_match_update(db, 99, &m, err), -1);
+    assert_contains(err, "no such match");
+    db_close(db);
+
+    assert_int_equal(raw_int(t.path, "SELECT result_ws FROM tuning_runs WHERE id = 1"), ws);
+    assert_int_equal(raw_int(t.path, "SELECT k = 1.13 FROM tuning_runs"), 1);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM tuning_epochs WHERE valid_loss IS NULL"),
+                     1);
+    assert_int_equal(raw_int(t.path, "SELECT games * 10 + penta4 FROM matches"), 61);
+    assert_int_equal(raw_int(t.path, "SELECT sprt_result = 'H1' AND llr = 0.5 FROM matches"), 1);
+    temp_remove(&t);
+}
+
+/* ---- failures --------------------------------------------------------------- */
+
+static void test_disk_full_keeps_committed(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 1, NULL, NULL, &run, err));
+    CHECK_OK(db_set_size_limit(db, 64 * 1024, err));
+    int committed = 0, rc = 0;
+    TestGame g;
+    for (int i = 0; i < 10000 && rc == 0; i++) {
+        test_game_make(&g, run, i, "1-0");
+        rc = db_begin(db, err);
+        if (rc == 0)
+            rc = db_game_insert(db, &g.g, NULL, err);
+        if (rc == 0)
+            rc = db_commit(db, err);
+        if (rc == 0)
+            committed++;
+        else
+            db_rollback(db);
+    }
+    assert_int_equal(rc, -1);
+    assert_true(committed > 0);
+    assert_contains(err, t.path);
+    assert_contains(err, "disk full");
+    assert_false(db_in_transaction(db));
+    /* a write outside a transaction fails the same way and rolls itself back */
+    test_game_make(&g, run, committed, "1-0");
+    assert_int_equal(db_game_insert(db, &g.g, NULL, err), -1);
+    assert_contains(err, "disk full");
+    db_close(db);
+
+    db = open_ok(t.path, false);
+    bool done[10000];
+    int64_t stored = 0;
+    CHECK_OK(db_run_game_indices(db, run, done, 10000, &stored, err));
+    assert_int_equal(stored, committed);
+    for (int i = 0; i < committed; i++)
+        assert_true(done[i]);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM positions"), committed * GAME_PLIES);
+    char check[32];
+    raw_text(t.path, "PRAGMA integrity_check", check, sizeof check);
+    assert_string_equal(check, "ok");
+    temp_remove(&t);
+}
+
+static void test_locked_by_other_writer(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *a = open_ok(t.path, true);
+    Db *b = open_ok(t.path, false);
+    char err[ERR_MAX] = "";
+    int64_t run = 0;
+    CHECK_OK(db_set_busy_timeout(b, 100, err));
+    CHECK_OK(db_begin(a, err));
+    CHECK_OK(db_run_create(a, "selfplay", "russian", 1, NULL, NULL, &run, err));
+    assert_int_equal(db_begin(b, err), -1);
+    assert_contains(err, t.path);
+    assert_contains(err, "database is locked");
+    assert_contains(err, "100 ms");
+    int64_t other = 0;
+    assert_int_equal(db_run_create(b, "selfplay", "russian", 2, NULL, NULL, &other, err), -1);
+    assert_contains(err, "database is locked");
+    /* readers are not blocked by the writer (WAL) and see only committed data */
+    int64_t found = -1;
+    CHECK_OK(db_run_find(b, "selfplay", "russian", 1, NULL, &found, NULL, err));
+    assert_int_equal(found, 0);
+    CHECK_OK(db_commit(a, err));
+    CHECK_OK(db_begin(b, err));
+    CHECK_OK(db_run_create(b, "selfplay", "russian", 2, NULL, NULL, &other, err));
+    CHECK_OK(db_commit(b, err));
+    CHECK_OK(db_run_find(b, "selfplay", "russian", 1, NULL, &found, NULL, err));
+    assert_int_equal(found, run);
+    db_close(a);
+    db_close(b);
+    temp_remove(&t);
+}
+
+static void test_killed_mid_transaction(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    char err[ERR_MAX] = "";
+    int64_t run = 0;
+    Db *db = open_ok(t.path, true);
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 1, NULL, NULL, &run, err));
+    db_close(db);
+
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* child: commit game 0, then die inside the transaction of game 1 */
+        Db *c = NULL;
+        char cerr[ERR_MAX];
+        TestGame g;
+        if (db_open(t.path, false, &c, cerr) != 0)
+            _exit(2);
+        test_game_make(&g, run, 0, "1-0");
+        if (db_game_insert(c, &g.g, NULL, cerr) != 0)
+            _exit(3);
+        test_game_make(&g, run, 1, "1-0");
+        if (db_begin(c, cerr) != 0 || db_game_insert(c, &g.g, NULL, cerr) != 0)
+            _exit(4);
+        raise(SIGKILL);
+        _exit(5);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+
+    db = open_ok(t.path, false);
+    bool done[2];
+    int64_t stored = 0;
+    CHECK_OK(db_run_game_indices(db, run, done, 2, &stored, err));
+    assert_int_equal(stored, 1);
+    assert_true(done[0]);
+    assert_false(done[1]);
+    /* the lock died with the process: writing goes on */
+    TestGame g;
+    test_game_make(&g, run, 1, "0-1");
+    CHECK_OK(db_game_insert(db, &g.g, NULL, err));
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM positions"), 2 * GAME_PLIES);
+    char check[32];
+    raw_text(t.path, "PRAGMA integrity_check", check, sizeof check);
+    assert_string_equal(check, "ok");
+    temp_remove(&t);
+}
+
+/* ---- benchmark ------------------------------------------------------------ */
+
+static void test_bench_insert(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    char err[ERR_MAX] = "";
+    double rate = 0;
+    const int positions = 200000;
+    if (db_bench_insert(t.path, positions, &rate, err) != 0)
+        fail_msg("db_bench_insert: %s", err);
+    printf("db_bench_insert: %d positions, %.0f positions/s\n", positions, rate);
+    assert_true(rate > 0);
+    assert_int_equal(access(t.path, F_OK), -1); /* removed */
+
+    /* refuses an existing file */
+    temp_make(&t, true);
+    assert_int_equal(db_bench_insert(t.path, 10, &rate, err), -1);
+    assert_contains(err, "exists");
+    temp_remove(&t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_create_open_reopen),
+        cmocka_unit_test(test_empty_file_and_memory),
+        cmocka_unit_test(test_foreign_files_refused),
+        cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_migration_from_damaged_version),
+        cmocka_unit_test(test_runs),
+        cmocka_unit_test(test_weights_round_trip),
+        cmocka_unit_test(test_weights_load_errors),
+        cmocka_unit_test(test_weights_insert_errors),
+        cmocka_unit_test(test_game_insert_and_read),
+        cmocka_unit_test(test_game_insert_errors),
+        cmocka_unit_test(test_rollback_leaves_nothing),
+        cmocka_unit_test(test_resume_indices),
+        cmocka_unit_test(test_tuning_and_matches),
+        cmocka_unit_test(test_disk_full_keeps_committed),
+        cmocka_unit_test(test_locked_by_other_writer),
+        cmocka_unit_test(test_killed_mid_transaction),
+        cmocka_unit_test(test_bench_insert),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
