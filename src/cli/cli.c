@@ -244,12 +244,15 @@ const Game *cli_game(const CliArgs *a)
     return g;
 }
 
-void cli_config_text(const CliArgs *a, char *out, size_t size)
+void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size)
 {
     size_t n = 0;
     out[0] = '\0';
     for (int i = 0; i < a->opts_len && n < size; i++) {
         if (!a->values[i]) continue;
+        bool skipped = false;
+        for (int j = 0; skip && skip[j]; j++) skipped |= strcmp(skip[j], a->opts[i].name) == 0;
+        if (skipped) continue;
         int w = snprintf(out + n, size - n, "%s = %s\n", a->opts[i].name, a->values[i]);
         if (w < 0) break;
         n += (size_t)w;

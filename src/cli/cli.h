@@ -61,14 +61,15 @@ bool cli_flag(const CliArgs *a, const char *name);
 /* The game named by --game (prints an error naming the choices if unknown). */
 const Game *cli_game(const CliArgs *a);
 
-/* The effective configuration as "key = value" lines, for storing with a run. */
-void cli_config_text(const CliArgs *a, char *out, size_t size);
+/* The effective configuration as "key = value" lines, for storing with a
+ * run; options named in skip (NULL-terminated, may be NULL) are left out. */
+void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size);
 
 /* Set once SIGINT/SIGTERM arrived (long runs poll it to stop cleanly). */
 extern volatile int cli_stop_requested;
 void cli_install_stop_handler(void);
 
 /* Every subcommand, defined in cmd_*.c. */
-extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench;
+extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay;
 
 #endif

@@ -1407,3 +1407,105 @@ done:
     remove_db_files(path);
     return out;
 }
+
+/* ---- weight set look-ups ---------------------------------------------------- */
+
+int db_weights_info(Db *db, int64_t id, DbWeightsInfo *info, char err[ERR_MAX])
+{
+    memset(info, 0, sizeof *info);
+    static const char sql[] =
+        "SELECT w.game, w.name, w.how, w.created, w.parent_id, w.run_id, t.k, t.valid_loss, "
+        "t.positions_train + t.positions_valid FROM weight_sets w "
+        "LEFT JOIN tuning_runs t ON t.result_ws = w.id WHERE w.id = ?1 ORDER BY t.id DESC LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int out = 0;
+    if (rc == SQLITE_ROW) {
+        char **fields[] = {&info->game, &info->name, &info->how, &info->created};
+        for (int i = 0; i < 4; i++) {
+            const unsigned char *t = sqlite3_column_text(st, i);
+            if (t && !(*fields[i] = dup_str((const char *)t))) {
+                set_err(err, "%s: reading weight set %" PRId64 ": out of memory", db->path, id);
+                out = -1;
+            }
+        }
+        info->id = id;
+        info->parent_id = sqlite3_column_int64(st, 4);
+        info->run_id = sqlite3_column_int64(st, 5);
+        info->tuned = sqlite3_column_type(st, 6) != SQLITE_NULL;
+        info->k = sqlite3_column_double(st, 6);
+        info->valid_loss = sqlite3_column_double(st, 7);
+        info->positions = sqlite3_column_int64(st, 8);
+    } else if (rc == SQLITE_DONE) {
+        set_err(err, "%s: weight set %" PRId64 " not found", db->path, id);
+        out = -1;
+    } else {
+        fail(db, rc, err, "reading weight set %" PRId64, id);
+        out = -1;
+    }
+    sqlite3_finalize(st);
+    if (out != 0)
+        db_weights_info_clear(info);
+    return out;
+}
+
+void db_weights_info_clear(DbWeightsInfo *info)
+{
+    if (!info)
+        return;
+    free(info->game);
+    free(info->name);
+    free(info->how);
+    free(info->created);
+    memset(info, 0, sizeof *info);
+}
+
+int db_weights_by_run(Db *db, int64_t run_id, int64_t *ids, int max, int *len, char err[ERR_MAX])
+{
+    *len = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, "SELECT id FROM weight_sets WHERE run_id = ?1 ORDER BY id", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run_id);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*len < max)
+            ids[(*len)++] = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        fail(db, rc, err, "reading the weight sets of run %" PRId64, run_id);
+        return -1;
+    }
+    return 0;
+}
+
+int db_weights_newest(Db *db, const char *game, const char *how_prefix, int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h,
+                                "SELECT id FROM weight_sets WHERE game = ?1 AND substr(how, 1, length(?2)) = ?2 "
+                                "ORDER BY id DESC LIMIT 1",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, game, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, how_prefix, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        fail(db, rc, err, "looking up weight sets");
+        return -1;
+    }
+    return 0;
+}

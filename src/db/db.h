@@ -182,10 +182,10 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
                       const int32_t *weights, int len, int64_t *id, char err[ERR_MAX]);
 
 /* Load weight set id into weights[0..len-1]. Checks that it belongs to game
- * and that its weight names are exactly names[0..len-1] (the message names
- * the first mismatch: count, position and both names); parses the values
- * strictly (decimal int32, comma-separated, nothing else). weights is
- * written only on success. */
+ * (NULL: any game) and that its weight names are exactly names[0..len-1]
+ * (the message names the first mismatch: count, position and both names);
+ * parses the values strictly (decimal int32, comma-separated, nothing else).
+ * weights is written only on success. */
 int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
                     int32_t *weights, int len, char err[ERR_MAX]);
 
@@ -243,5 +243,27 @@ int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX]);
  * *positions_per_s to positions stored per second of wall time (insert loop
  * only, commits included). */
 int db_bench_insert(const char *path, int positions, double *positions_per_s, char err[ERR_MAX]);
+
+/* A weight set's metadata (allocated strings; free with
+ * db_weights_info_clear). tuned, k, valid_loss and positions come from the
+ * tuning run whose result it is, if any. */
+typedef struct DbWeightsInfo {
+    int64_t id, parent_id, run_id; /* 0 where NULL */
+    char *game, *name, *how, *created;
+    bool tuned;
+    double k, valid_loss;
+    int64_t positions;
+} DbWeightsInfo;
+
+/* Read weight set id's metadata. Error if it does not exist. */
+int db_weights_info(Db *db, int64_t id, DbWeightsInfo *info, char err[ERR_MAX]);
+void db_weights_info_clear(DbWeightsInfo *info);
+
+/* Ids of the weight sets made by run run_id, in id order (at most max). */
+int db_weights_by_run(Db *db, int64_t run_id, int64_t *ids, int max, int *len, char err[ERR_MAX]);
+
+/* The newest weight set of game whose lineage text starts with how_prefix
+ * (e.g. "tuned"); *id = 0 if none. */
+int db_weights_newest(Db *db, const char *game, const char *how_prefix, int64_t *id, char err[ERR_MAX]);
 
 #endif

@@ -143,6 +143,9 @@ typedef struct Game {
     const char *const *bench_fens;
     int bench_depth;
     int perft_bench_depth; /* start-position perft depth of `dama bench --perft` */
+    /* Opening book shipped with dama (path relative to the source tree), or
+     * NULL: self-play and matches then use random balanced openings. */
+    const char *opening_book;
 } Game;
 
 /* Build every game's tables (Zobrist keys, masks). Idempotent; call once

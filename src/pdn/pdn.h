@@ -36,7 +36,8 @@
 enum {
     PDN_RESULT_MAX = 8,      /* longest result token ("1/2-1/2") with its NUL */
     PDN_ANNOTATION_MAX = 4,  /* longest move annotation ("!?") with its NUL */
-    PDN_LINE_WIDTH = 80      /* the writer wraps movetext within this many columns */
+    PDN_LINE_WIDTH = 80,     /* the writer wraps movetext within this many columns */
+    PDN_MESSAGE_MAX = 1024   /* replay messages: they quote a position and a move */
 };
 
 /* ------------------------------------------------------------------ */
@@ -140,12 +141,12 @@ int pdn_result_parse(const char *text, Outcome *outcome);
 typedef struct PdnReplay {
     const Game *game;   /* the game played, NULL if none could be chosen */
     int plies;          /* moves made before the end or the failure */
-    int fail_move;      /* index into game->moves of the failing move, -1 if none */
+    int fail_move;      /* index into pgame->moves of the failing move, -1 if none */
     long fail_number;   /* its move number (as written, else counted from the start) */
     bool fail_black;    /* the failing move was Black's */
     char fen[FEN_MAX];  /* the position before the failing move, or the final one */
-    bool warning;       /* Result tag and movetext result disagree */
-    char message[ERR_MAX]; /* the failure or the warning, "" if neither */
+    char error[PDN_MESSAGE_MAX];   /* why the replay failed, "" if it did not */
+    char warning[PDN_MESSAGE_MAX]; /* Result tag vs movetext result, "" if they agree */
 } PdnReplay;
 
 /* Replay `pgame` from its FEN tag (or the start position). The game played
@@ -154,11 +155,13 @@ typedef struct PdnReplay {
  * game->move_from_str against the current position and made.
  * Returns 0 when every move was played (out->fen is then the final
  * position); -1 when the game could not be set up (unknown GameType, bad
- * FEN tag) or a move failed, with out->message naming the game number, the
- * move number and text, its ply and line, the position (FEN) and the move
- * parser's message. A Result tag that disagrees with the movetext result
- * (2-0 and 1-0 agree, as do 1-1 and 1/2-1/2) sets out->warning and
- * out->message but is not a failure. Thread-safe for distinct `out`. */
+ * FEN tag, no game) or a move failed. out->error then names the move
+ * number and text, its ply and line, the position (FEN) and the move
+ * parser's message, e.g. "cannot play 24. c3:e5 (ply 47, line 125) in
+ * position W:...: illegal move 'c3:e5'"; the caller adds the file and
+ * game number (pgame->index). A Result tag that disagrees with the
+ * movetext result (2-0 agrees with 1-0, 1-1 with 1/2-1/2) fills
+ * out->warning but is not a failure. Thread-safe for distinct `out`. */
 int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out);
 
 /* ------------------------------------------------------------------ */

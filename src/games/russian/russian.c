@@ -113,6 +113,7 @@ const Game russian_game = {
     .bench_fens = RU_BENCH,
     .bench_depth = 11,
     .perft_bench_depth = 10,
+    .opening_book = "data/openings/russian_ballots_745.tsv",
 };
 
 /* The evaluation body, compiled twice (plain and traced) below and in

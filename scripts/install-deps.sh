@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs what dama needs on a Debian machine (run as root, or with sudo).
+set -euo pipefail
+PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcmocka-dev python3"
+missing=""
+for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "installing:$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi

@@ -1,0 +1,161 @@
+/* cmd_pdn.c — `dama pdn`: PDN files. `dama pdn check FILE` replays every
+ * game of FILE and reports one line per game and a summary.
+ * Exit: 0 every game replayed, 1 some game failed, 2 unreadable input. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "pdn/pdn.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game of the games that have no GameType tag: russian"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* " (White - Black, Event)" from the tags present, or "". */
+static void describe_game(const PdnGame *g, char *out, size_t size)
+{
+    const char *white = pdn_game_tag(g, "White"), *black = pdn_game_tag(g, "Black");
+    const char *event = pdn_game_tag(g, "Event");
+    char players[256] = "";
+    if ((white && *white) || (black && *black))
+        snprintf(players, sizeof players, "%.120s - %.120s", white && *white ? white : "?",
+                 black && *black ? black : "?");
+    bool has_event = event && *event;
+    if (!players[0] && !has_event) {
+        out[0] = '\0';
+        return;
+    }
+    snprintf(out, size, " (%s%s%.120s)", players, players[0] && has_event ? ", " : "", has_event ? event : "");
+}
+
+static int check_file(const char *path, const Game *fallback)
+{
+    FILE *in = fopen(path, "rb");
+    if (!in) {
+        fprintf(stderr, "dama pdn check: cannot open '%s': %s\n", path, strerror(errno));
+        return 2;
+    }
+    PdnReader *r = pdn_reader_new(in, path);
+    if (!r) {
+        fclose(in);
+        fprintf(stderr, "dama pdn check: out of memory\n");
+        return 2;
+    }
+    PdnGame game;
+    pdn_game_init(&game);
+    PdnReplay *replay = malloc(sizeof *replay);
+    long games = 0, ok = 0, failed = 0, warnings = 0;
+    int rc = replay ? 0 : 2;
+    char err[ERR_MAX];
+    while (rc == 0) {
+        int got = pdn_read_game(r, &game, err);
+        if (got < 0) {
+            fprintf(stderr, "dama pdn check: %s\n", err);
+            rc = 2;
+        }
+        if (got <= 0) break;
+        games++;
+        char who[400];
+        describe_game(&game, who, sizeof who);
+        if (pdn_replay_game(&game, fallback, replay) == 0) {
+            ok++;
+            printf("game %ld%s: ok, %d plies", game.index, who, replay->plies);
+        } else {
+            failed++;
+            printf("game %ld%s: %s", game.index, who, replay->error);
+        }
+        if (replay->warning[0]) {
+            warnings++;
+            printf("; warning: %s", replay->warning);
+        }
+        putchar('\n');
+    }
+    if (rc == 0 && games == 0) {
+        fprintf(stderr, "dama pdn check: %s: no PDN games found\n", path);
+        rc = 2;
+    }
+    if (games > 0 || rc != 2) { /* no summary for input that is not PDN at all */
+        printf("%ld games, %ld ok, %ld failed", games, ok, failed);
+        if (warnings) printf(", %ld warnings", warnings);
+        putchar('\n');
+    }
+    free(replay);
+    pdn_game_free(&game);
+    pdn_reader_free(r);
+    fclose(in);
+    if (!replay) fprintf(stderr, "dama pdn check: out of memory\n");
+    return rc ? rc : failed ? 1 : 0;
+}
+
+/* Does option `name` (without "--", up to '=') take a value? */
+static bool takes_value(const char *name, size_t len)
+{
+    if (len == 6 && strncmp(name, "config", 6) == 0) return true;
+    for (const CliOpt *o = OPTS; o->name; o++)
+        if (strlen(o->name) == len && strncmp(o->name, name, len) == 0) return o->type != OPT_FLAG;
+    return false;
+}
+
+static int run(CliArgs *a)
+{
+    if (a->positional_len < 1 || strcmp(a->positional[0], "check") != 0) {
+        if (a->positional_len) fprintf(stderr, "dama pdn: unknown subcommand '%s'", a->positional[0]);
+        else fprintf(stderr, "dama pdn: a subcommand is needed");
+        fprintf(stderr, " (usage: dama pdn %s)\n", cmd_pdn.usage);
+        return 2;
+    }
+    /* Options may follow FILE ("check FILE --game russian"): move them in
+     * front of the positional arguments and parse the subcommand again. */
+    int n = a->positional_len;
+    char **argv = malloc((size_t)(n + 1) * sizeof *argv);
+    char **rest = malloc((size_t)(n + 1) * sizeof *rest);
+    if (!argv || !rest) {
+        free(argv);
+        free(rest);
+        fprintf(stderr, "dama pdn: out of memory\n");
+        return 2;
+    }
+    int argc = 0, rest_len = 0;
+    argv[argc++] = a->positional[0];
+    for (int i = 1; i < n; i++) {
+        char *s = a->positional[i];
+        if (strcmp(s, "--") == 0) {
+            while (++i < n) rest[rest_len++] = a->positional[i];
+        } else if (strncmp(s, "--", 2) == 0) {
+            argv[argc++] = s;
+            if (!strchr(s, '=') && takes_value(s + 2, strlen(s + 2)) && i + 1 < n) argv[argc++] = a->positional[++i];
+        } else {
+            rest[rest_len++] = s;
+        }
+    }
+    for (int i = 0; i < rest_len; i++) argv[argc++] = rest[i];
+    argv[argc] = NULL;
+    free(rest);
+
+    CliArgs sub;
+    int rc = cli_parse(&cmd_pdn, argc, argv, &sub);
+    if (rc != 0) {
+        cli_free(&sub);
+        free(argv);
+        return rc > 0 ? 0 : 2;
+    }
+    /* --game given after "check" wins over one given before it. */
+    const Game *g = cli_game(sub.from_cli[0] /* OPTS[0] is --game */ ? &sub : a);
+    if (!g) rc = 2;
+    else if (sub.positional_len != 1) {
+        fprintf(stderr, "dama pdn check: exactly one FILE is needed (usage: dama pdn %s)\n", cmd_pdn.usage);
+        rc = 2;
+    } else {
+        rc = check_file(sub.positional[0], g);
+    }
+    cli_free(&sub);
+    free(argv);
+    return rc;
+}
+
+const CliCommand cmd_pdn = {
+    "pdn", "read PDN game files: check replays every game and reports the first bad move",
+    "check FILE [--game G]", OPTS, run,
+};

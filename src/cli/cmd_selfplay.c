@@ -1,0 +1,352 @@
+/* cmd_selfplay.c — `dama selfplay`: parallel self-play into SQLite.
+ *
+ * A population of weight sets (the base set and perturbed copies) plays
+ * game pairs: pair p starts from one opening and plays it twice with
+ * colours swapped between two members. Everything a game depends on is
+ * derived from (run seed, pair index), so the games do not depend on the
+ * thread count. OpenMP workers each own two engines; finished games go
+ * through one writer (a critical section) that commits them in batches.
+ * Interrupted runs resume: the same game, seed and configuration continue
+ * the same run and skip the stored games. */
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "cli/run_common.h"
+#include "cli/weights_io.h"
+#include "db/db.h"
+#include "engine/search.h"
+#include "play/play.h"
+#include "util/rng.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
+    {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)"},
+    {"nodes", OPT_INT, "4000", "search nodes per move"},
+    {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)"},
+    {"threads", OPT_INT, "0", "worker threads (0: all cores)"},
+    {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)"},
+    {"seed", OPT_INT, "1", "run seed"},
+    {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random"},
+    {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
+    {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID"},
+    {"population", OPT_INT, "8", "weight sets playing: the base and population-1 perturbed copies"},
+    {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)"},
+    {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men"},
+    {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'"},
+    {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)"},
+    {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)"},
+    {NULL, 0, NULL, NULL},
+};
+
+/* Options that do not change which games are played (left out of the run's
+ * identity, so a run can be resumed with other values). */
+static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", NULL};
+
+typedef struct Pending {
+    DbGame game;
+    DbPosition *positions;
+    char *fens; /* positions_len * FEN_MAX */
+    char *movetext;
+    char opening[64];
+    char start_fen[FEN_MAX];
+} Pending;
+
+typedef struct Shared {
+    Db *db;
+    int64_t run_id;
+    Pending **pending;
+    int pending_len, batch;
+    double last_flush;
+    int64_t stored, to_play, played, wdl[3], positions;
+    int failed;
+    char err[ERR_MAX];
+} Shared;
+
+static void pending_free(Pending *p)
+{
+    if (!p) return;
+    free(p->positions);
+    free(p->fens);
+    free(p->movetext);
+    free(p);
+}
+
+static int flush(Shared *sh)
+{
+    if (sh->pending_len == 0 || sh->failed) return sh->failed ? -1 : 0;
+    int rc = db_begin(sh->db, sh->err);
+    for (int i = 0; rc == 0 && i < sh->pending_len; i++) rc = db_game_insert(sh->db, &sh->pending[i]->game, NULL, sh->err);
+    if (rc == 0) rc = db_commit(sh->db, sh->err);
+    if (rc != 0) {
+        db_rollback(sh->db);
+        sh->failed = 1;
+    } else {
+        sh->stored += sh->pending_len;
+    }
+    for (int i = 0; i < sh->pending_len; i++) pending_free(sh->pending[i]);
+    sh->pending_len = 0;
+    sh->last_flush = run_now_s();
+    return rc;
+}
+
+/* Copy a played game into a Pending for the writer. */
+static Pending *pending_make(const Game *g, const PlayRecord *rec, const DbGame *meta)
+{
+    Pending *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    int n = rec->plies;
+    p->positions = calloc((size_t)(n ? n : 1), sizeof(DbPosition));
+    p->fens = malloc((size_t)(n ? n : 1) * FEN_MAX);
+    p->movetext = strdup(rec->movetext ? rec->movetext : "");
+    if (!p->positions || !p->fens || !p->movetext) {
+        pending_free(p);
+        return NULL;
+    }
+    double result = outcome_score_white(rec->outcome) / 2.0;
+    for (int i = 0; i < n; i++) {
+        char *fen = p->fens + (size_t)i * FEN_MAX;
+        g->pos_to_fen(&rec->positions[i], fen);
+        p->positions[i] = (DbPosition){.ply = i, .fen = fen, .stm = g->side_to_move(&rec->positions[i]),
+                                       .score = rec->scores[i], .has_score = true, .result = result,
+                                       .quiet = rec->quiet[i]};
+    }
+    p->game = *meta;
+    snprintf(p->opening, sizeof p->opening, "%s", meta->opening ? meta->opening : "");
+    snprintf(p->start_fen, sizeof p->start_fen, "%s", meta->start_fen ? meta->start_fen : "");
+    p->game.opening = p->opening;
+    p->game.start_fen = p->start_fen;
+    p->game.result = outcome_pdn(rec->outcome);
+    p->game.reason = rec->reason;
+    p->game.plies = n;
+    p->game.movetext = p->movetext;
+    p->game.positions = p->positions;
+    p->game.positions_len = n;
+    return p;
+}
+
+/* Member k of the population: the base (k = 0) or a perturbed copy. The
+ * first term group (the man's value) sets the scale and is not perturbed. */
+static void make_member(const Game *g, const int32_t *base, int k, uint64_t seed, double spread, double spread_min,
+                        int32_t *out)
+{
+    memcpy(out, base, sizeof(int32_t) * (size_t)g->weights_len);
+    if (k == 0) return;
+    uint64_t rng = rng_derive(seed ^ 0x706f70756c617469ULL, (uint64_t)k);
+    for (int i = g->terms[0].count; i < g->weights_len; i++) {
+        double u1 = rng_unit(&rng), u2 = rng_unit(&rng);
+        double z = sqrt(-2.0 * log(u1 + 1e-300)) * cos(6.283185307179586 * u2);
+        double scale = fabs((double)base[i]) * spread;
+        if (scale < spread_min) scale = spread_min;
+        out[i] = base[i] + (int32_t)lround(z * scale);
+    }
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    int64_t games = cli_int(a, "games"), population = cli_int(a, "population");
+    int64_t nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth"), threads = cli_int(a, "threads");
+    int64_t max_plies = cli_int(a, "max-plies"), batch = cli_int(a, "batch");
+    if (games < 2 || games % 2 || population < 2 || population > 64 || nodes < 1 || depth < 0 || threads < 0 ||
+        max_plies < 1 || batch < 1) {
+        fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --nodes >= 1, "
+                        "--max-plies >= 1, --batch >= 1\n");
+        return 2;
+    }
+    if (threads == 0) threads = omp_get_num_procs();
+    uint64_t seed = (uint64_t)cli_int(a, "seed");
+
+    OpeningBook book;
+    if (run_openings(g, a, seed, &book, err) != 0) {
+        fprintf(stderr, "dama selfplay: %s\n", err);
+        return 1;
+    }
+    int32_t base[EVAL_WEIGHTS_MAX];
+    Db *db = NULL;
+    if (db_open(cli_str(a, "db"), true, &db, err) != 0 ||
+        weights_resolve_db(g, cli_str(a, "weights"), db, base, NULL, err) != 0) {
+        fprintf(stderr, "dama selfplay: %s\n", err);
+        db_close(db);
+        openings_free(&book);
+        return 1;
+    }
+
+    /* Find or create the run, and its population of weight sets. */
+    char config[4096];
+    cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+    int64_t run_id = 0, ws_ids[64];
+    int ws_len = 0;
+    char status[DB_STATUS_MAX] = "";
+    int rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
+    if (rc == 0 && run_id && strcmp(status, "done") == 0) {
+        printf("selfplay run %lld with this game, seed and configuration is already complete "
+               "(use another --seed for more games)\n", (long long)run_id);
+        db_close(db);
+        openings_free(&book);
+        return 0;
+    }
+    bool resumed = rc == 0 && run_id;
+    if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, 64, &ws_len, err);
+    if (rc == 0 && resumed && ws_len != population) {
+        snprintf(err, ERR_MAX, "run %lld has %d weight sets, expected %lld", (long long)run_id, ws_len,
+                 (long long)population);
+        rc = -1;
+    }
+    int32_t *members = malloc(sizeof(int32_t) * (size_t)(population * g->weights_len));
+    const char **names = run_weight_names_new(g);
+    if (!members || !names) {
+        snprintf(err, ERR_MAX, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0 && !resumed) {
+        rc = db_begin(db, err);
+        if (rc == 0) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
+        int64_t base_id = 0;
+        const char *spec = cli_str(a, "weights");
+        if (rc == 0)
+            rc = run_store_base(db, g, spec, base, names, run_id, &base_id, err);
+        for (int k = 0; rc == 0 && k < population; k++) {
+            int32_t *w = members + (size_t)k * (size_t)g->weights_len;
+            make_member(g, base, k, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
+            if (k == 0) {
+                ws_ids[ws_len++] = base_id;
+                continue;
+            }
+            char how[160], name[32];
+            snprintf(how, sizeof how, "perturbed from %lld (member %d, seed %llu, spread %g, min %g)",
+                     (long long)base_id, k, (unsigned long long)seed, cli_real(a, "spread"), cli_real(a, "spread-min"));
+            snprintf(name, sizeof name, "selfplay-%lld-m%d", (long long)run_id, k);
+            rc = db_weights_insert(db, g->name, name, base_id, how, run_id, names, w, g->weights_len,
+                                   &ws_ids[ws_len++], err);
+        }
+        if (rc == 0) rc = db_commit(db, err);
+        else db_rollback(db);
+    } else if (rc == 0) {
+        for (int k = 0; rc == 0 && k < population; k++)
+            rc = db_weights_load(db, ws_ids[k], g->name, names, members + (size_t)k * (size_t)g->weights_len,
+                                 g->weights_len, err);
+        if (rc == 0) rc = db_run_finish(db, run_id, "running", err);
+    }
+    bool *done = rc == 0 ? calloc((size_t)games, sizeof(bool)) : NULL;
+    int64_t already = 0;
+    if (rc == 0 && !done) {
+        snprintf(err, ERR_MAX, "out of memory");
+        rc = -1;
+    }
+    if (rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
+    if (rc != 0) {
+        fprintf(stderr, "dama selfplay: %s\n", err);
+        free(members);
+        free(names);
+        free(done);
+        db_close(db);
+        openings_free(&book);
+        return 1;
+    }
+    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored), %lld nodes/move, %lld threads, population %lld, %d openings\n",
+            g->name, (long long)run_id, resumed ? " resumed" : "", (long long)games, (long long)already,
+            (long long)nodes, (long long)threads, (long long)population, book.len);
+
+    Shared sh = {.db = db, .run_id = run_id, .batch = (int)batch, .last_flush = run_now_s(),
+                 .to_play = games - already};
+    sh.pending = calloc((size_t)batch, sizeof(Pending *));
+    cli_install_stop_handler();
+    RunProgress prog;
+    run_progress_init(&prog, "selfplay", sh.to_play, cli_real(a, "progress"));
+    PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
+    size_t hash_each = (size_t)(cli_int(a, "hash") / 2 > 0 ? cli_int(a, "hash") / 2 : 1);
+    int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
+
+#pragma omp parallel num_threads((int)threads)
+    {
+        Engine *eng[2] = {engine_new(g, hash_each), engine_new(g, hash_each)};
+        PlayRecord rec;
+        bool ok = eng[0] && eng[1] && play_record_init(&rec) == 0;
+        char werr[ERR_MAX];
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t i = 0; i < games; i++) {
+            if (!ok || done[i] || cli_stop_requested || sh.failed) continue;
+            int64_t pair = i / 2;
+            uint64_t prng = rng_derive(seed, (uint64_t)pair);
+            int ma = (int)rng_below(&prng, (uint64_t)population);
+            int mb = (int)rng_below(&prng, (uint64_t)population - 1);
+            if (mb >= ma) mb++;
+            if (i % 2) {
+                int t = ma;
+                ma = mb;
+                mb = t;
+            }
+            const Opening *op = &book.items[(offset + pair) % book.len];
+            Position start;
+            g->pos_from_fen(&start, op->fen, werr);
+            engine_set_weights(eng[COLOR_WHITE], members + (size_t)ma * (size_t)g->weights_len);
+            engine_set_weights(eng[COLOR_BLACK], members + (size_t)mb * (size_t)g->weights_len);
+            int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, &rec, werr);
+            if (prc != 0) {
+                if (prc < 0) {
+#pragma omp critical(selfplay_db)
+                    {
+                        snprintf(sh.err, ERR_MAX, "game %lld: %.200s", (long long)i, werr);
+                        sh.failed = 1;
+                    }
+                }
+                continue;
+            }
+            DbGame meta = {.run_id = run_id, .game_index = i, .game = g->name, .opening = op->label,
+                           .start_fen = op->fen, .white_ws = ws_ids[ma], .black_ws = ws_ids[mb],
+                           .seed = rng_derive(seed, (uint64_t)i)};
+            Pending *p = pending_make(g, &rec, &meta);
+#pragma omp critical(selfplay_db)
+            {
+                if (!p) {
+                    snprintf(sh.err, ERR_MAX, "out of memory");
+                    sh.failed = 1;
+                } else if (!sh.failed) {
+                    sh.pending[sh.pending_len++] = p;
+                    sh.played++;
+                    sh.positions += rec.plies;
+                    sh.wdl[rec.outcome == OUTCOME_WHITE_WINS ? 0 : rec.outcome == OUTCOME_DRAW ? 1 : 2]++;
+                    if (sh.pending_len == sh.batch || run_now_s() - sh.last_flush >= 1.0) flush(&sh);
+                    run_progress_update(&prog, sh.played, sh.wdl, false);
+                } else {
+                    pending_free(p);
+                }
+            }
+        }
+        if (ok) play_record_free(&rec);
+        engine_free(eng[0]);
+        engine_free(eng[1]);
+    }
+    flush(&sh);
+    run_progress_update(&prog, sh.played, sh.wdl, true);
+    int64_t total_stored = already + sh.stored;
+    bool complete = total_stored == games;
+    char ferr[ERR_MAX];
+    db_run_finish(db, run_id, complete ? "done" : "interrupted", ferr);
+    double dt = run_now_s() - prog.start;
+    printf("selfplay run %lld: %lld games stored (%lld this session, %lld positions), %.2f games/s, "
+           "White +%lld =%lld -%lld%s\n",
+           (long long)run_id, (long long)total_stored, (long long)sh.stored, (long long)sh.positions,
+           dt > 0 ? (double)sh.played / dt : 0.0, (long long)sh.wdl[0], (long long)sh.wdl[1], (long long)sh.wdl[2],
+           complete ? "" : " — interrupted; run the same command again to resume");
+    if (sh.failed) fprintf(stderr, "dama selfplay: %s\n", sh.err);
+    free(sh.pending);
+    free(members);
+    free(names);
+    free(done);
+    db_close(db);
+    openings_free(&book);
+    return sh.failed ? 1 : complete ? 0 : 3;
+}
+
+const CliCommand cmd_selfplay = {
+    "selfplay", "parallel self-play with varying weights; stores games and positions in SQLite",
+    "[--game G] [--db FILE] [--games N] [--nodes N] [--threads N] [--seed S]", OPTS, run,
+};

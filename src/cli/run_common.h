@@ -1,0 +1,48 @@
+/* run_common.h — pieces shared by the long-running commands (selfplay,
+ * match, tune): clocks, progress lines, openings, weight-set plumbing. */
+#ifndef DAMA_RUN_COMMON_H
+#define DAMA_RUN_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli/cli.h"
+#include "play/play.h"
+
+struct Db;
+
+double run_now_s(void);
+
+typedef struct RunProgress {
+    const char *what;
+    int64_t total;
+    double start, last, interval;
+} RunProgress;
+
+void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s);
+/* Print "what: done/total games, games/s, W/D/L, ETA" to stderr when the
+ * interval has passed (or always when final). wdl may be NULL. */
+void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], bool final);
+
+/* The opening book of a run: --openings FILE, else the game's own book
+ * (looked up in the working directory and the source tree), else
+ * --random-plies random openings derived from seed. */
+int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *book, char err[ERR_MAX]);
+
+/* Names of the game's weights ("MAN", "MAN_PST[3]", ...): one allocation,
+ * free() it. NULL if out of memory. */
+const char **run_weight_names_new(const Game *g);
+
+/* Weights named by spec: "default" (compiled in), "db:ID" or "ID" (weight set
+ * in db), "tuned" (newest tuned weight set in db), or a weight file. *id
+ * (may be NULL) receives the weight set id, 0 if not from db. */
+int weights_resolve_db(const Game *g, const char *spec, struct Db *db, int32_t *weights, int64_t *id,
+                       char err[ERR_MAX]);
+
+/* Make sure the weights named by spec are a weight set in db: returns its id
+ * (stored now with lineage "compiled-in" or "file PATH" if it was not from
+ * db). */
+int run_store_base(struct Db *db, const Game *g, const char *spec, const int32_t *weights, const char **names,
+                   int64_t run_id, int64_t *id, char err[ERR_MAX]);
+
+#endif

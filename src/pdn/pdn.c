@@ -1,0 +1,693 @@
+/* pdn.c — PDN 3.0 tokenizer, game splitter, replay and writer (see pdn.h). */
+#include "pdn/pdn.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Reader: buffered bytes with lookahead and line counting             */
+
+enum { READ_CHUNK = 1 << 16 };
+
+/* A growable NUL-terminated byte string. */
+typedef struct Text {
+    char *s;
+    size_t len, cap;
+} Text;
+
+struct PdnReader {
+    FILE *in;
+    char *name;
+    unsigned char buf[READ_CHUNK];
+    size_t pos, len;  /* unread bytes are buf[pos..len) */
+    bool eof;
+    int read_errno;   /* errno of a failed read, 0 if none */
+    long line;        /* line of the next unread byte */
+    bool line_start;  /* the next unread byte starts a line */
+    Text text, value;
+    bool oom;
+    PdnToken pushed;  /* one token put back by pdn_read_game */
+    bool has_pushed;
+    long games;       /* games begun so far */
+    bool in_game;     /* pdn_read_game has begun game `games` */
+    bool splitting;   /* pdn_read_game is running: name the game in messages */
+};
+
+PdnReader *pdn_reader_new(FILE *in, const char *name)
+{
+    PdnReader *r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    r->name = strdup(name ? name : "(input)");
+    if (!r->name) {
+        free(r);
+        return NULL;
+    }
+    r->in = in;
+    r->line = 1;
+    r->line_start = true;
+    return r;
+}
+
+void pdn_reader_free(PdnReader *r)
+{
+    if (!r) return;
+    free(r->name);
+    free(r->text.s);
+    free(r->value.s);
+    free(r);
+}
+
+/* Byte k places ahead (k < READ_CHUNK), or EOF. */
+static int peek_at(PdnReader *r, size_t k)
+{
+    if (r->pos + k >= r->len && !r->eof) {
+        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+        while (r->len <= k && !r->eof) {
+            size_t n = fread(r->buf + r->len, 1, sizeof r->buf - r->len, r->in);
+            if (n == 0) {
+                r->eof = true;
+                if (ferror(r->in)) r->read_errno = errno ? errno : EIO;
+            }
+            r->len += n;
+        }
+    }
+    return r->pos + k < r->len ? r->buf[r->pos + k] : EOF;
+}
+
+static int peek(PdnReader *r) { return peek_at(r, 0); }
+
+/* Consume one byte, counting lines (LF, CRLF and lone CR each end one). */
+static int get(PdnReader *r)
+{
+    int c = peek(r);
+    if (c == EOF) return EOF;
+    r->pos++;
+    if (c == '\n' || (c == '\r' && peek(r) != '\n')) {
+        r->line++;
+        r->line_start = true;
+    } else if (c != '\r') {
+        r->line_start = false;
+    }
+    return c;
+}
+
+static void text_clear(Text *t)
+{
+    t->len = 0;
+    if (t->s) t->s[0] = '\0';
+}
+
+static void text_push(PdnReader *r, Text *t, int c)
+{
+    if (t->len + 2 > t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 256;
+        char *s = realloc(t->s, cap);
+        if (!s) {
+            r->oom = true;
+            return;
+        }
+        t->s = s;
+        t->cap = cap;
+    }
+    t->s[t->len++] = (char)c;
+    t->s[t->len] = '\0';
+}
+
+static const char *text_str(const Text *t) { return t->s ? t->s : ""; }
+
+/* "NAME:LINE (game N): message". */
+static int reader_error(PdnReader *r, char err[ERR_MAX], long line, const char *fmt, ...)
+{
+    char what[ERR_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    char where[48] = "";
+    if (r->splitting) snprintf(where, sizeof where, " (game %ld)", r->in_game ? r->games : r->games + 1);
+    snprintf(err, ERR_MAX, "%.64s:%ld%.40s: %.120s", r->name, line, where, what);
+    return -1;
+}
+
+static bool is_space(int c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* Characters that end a word of movetext. */
+static bool is_delimiter(int c)
+{
+    return c == EOF || is_space(c) || (c != 0 && strchr("{}()[];$\"", c) != NULL);
+}
+
+/* A byte that cannot occur in PDN text (binary input). */
+static bool is_control(int c) { return c >= 0 && c < 0x20 && !is_space(c); }
+
+static int not_text(PdnReader *r, char err[ERR_MAX], int c)
+{
+    return reader_error(r, err, r->line, "byte 0x%02x is not PDN text (is this a PDN file?)", c);
+}
+
+static bool is_bom(PdnReader *r) { return peek(r) == 0xEF && peek_at(r, 1) == 0xBB && peek_at(r, 2) == 0xBF; }
+
+/* Does a tag pair `[Name "` start at the next byte? (Used to notice a
+ * comment or variation that swallowed the next game's tag section.) */
+static bool looks_like_tag(PdnReader *r)
+{
+    if (peek(r) != '[') return false;
+    size_t k = 1;
+    while (k < 64 && (isalnum(peek_at(r, k)) || peek_at(r, k) == '_')) k++;
+    if (k == 1) return false;
+    while (k < 80 && (peek_at(r, k) == ' ' || peek_at(r, k) == '\t')) k++;
+    return peek_at(r, k) == '"';
+}
+
+static int read_tag(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
+{
+    long line = r->line;
+    get(r); /* '[' */
+    while (peek(r) == ' ' || peek(r) == '\t') get(r);
+    while (isalnum(peek(r)) || peek(r) == '_') text_push(r, &r->text, get(r));
+    if (r->text.len == 0)
+        return reader_error(r, err, line, "a tag name must follow '[' (tag pairs are [Name \"value\"])");
+    const char *name = text_str(&r->text);
+    while (peek(r) == ' ' || peek(r) == '\t') get(r);
+    if (peek(r) != '"')
+        return reader_error(r, err, line, "tag [%.40s: the value must be in double quotes", name);
+    get(r);
+    for (;;) {
+        int c = peek(r);
+        if (c == EOF || c == '\n' || c == '\r')
+            return reader_error(r, err, line, "tag [%.40s \"%.40s: the value has no closing '\"' on its line", name,
+                                text_str(&r->value));
+        get(r);
+        if (c == '"') break;
+        if (c == '\\' && (peek(r) == '"' || peek(r) == '\\')) c = get(r);
+        text_push(r, &r->value, c);
+    }
+    while (peek(r) == ' ' || peek(r) == '\t') get(r);
+    if (peek(r) != ']')
+        return reader_error(r, err, line, "tag [%.40s \"%.40s\": ']' expected after the value", name,
+                            text_str(&r->value));
+    get(r);
+    tok->kind = PDN_TOKEN_TAG;
+    return 1;
+}
+
+static int read_brace_comment(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
+{
+    long line = r->line;
+    get(r); /* '{' */
+    for (;;) {
+        int c = peek(r);
+        if (c == EOF) return reader_error(r, err, line, "comment '{' opened here is not closed by '}'");
+        if (r->line_start && looks_like_tag(r))
+            return reader_error(r, err, line, "comment '{' opened here is not closed before the tag pair on line %ld",
+                                r->line);
+        get(r);
+        if (c == '}') break;
+        text_push(r, &r->text, c);
+    }
+    tok->kind = PDN_TOKEN_COMMENT;
+    return 1;
+}
+
+static void skip_line(PdnReader *r, Text *keep)
+{
+    while (peek(r) != EOF && peek(r) != '\n' && peek(r) != '\r') {
+        int c = get(r);
+        if (keep) text_push(r, keep, c);
+    }
+}
+
+/* A whole variation, nested ones and comments inside included. */
+static int read_variation(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
+{
+    long line = r->line;
+    int depth = 0;
+    for (;;) {
+        int c = peek(r);
+        if (c == EOF) return reader_error(r, err, line, "variation '(' opened here is not closed by ')'");
+        if (r->line_start && looks_like_tag(r))
+            return reader_error(r, err, line, "variation '(' opened here is not closed before the tag pair on line %ld",
+                                r->line);
+        if (c == '{') {
+            PdnToken inner;
+            if (read_brace_comment(r, &inner, err) < 0) return -1;
+            text_clear(&r->text);
+            continue;
+        }
+        get(r);
+        if (c == ';') skip_line(r, NULL);
+        else if (c == '(') depth++;
+        else if (c == ')' && --depth == 0) break;
+    }
+    tok->kind = PDN_TOKEN_VARIATION;
+    return 1;
+}
+
+static bool is_result(const char *s)
+{
+    static const char *const RESULTS[] = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", NULL};
+    for (int i = 0; RESULTS[i]; i++)
+        if (strcmp(s, RESULTS[i]) == 0) return true;
+    return false;
+}
+
+static bool is_annotation_char(char c) { return c == '!' || c == '?'; }
+
+/* A word of movetext: move number, result, move or annotation. */
+static int read_word(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
+{
+    long line = r->line;
+    /* A move number ends at its dots even when a move is glued to it. */
+    size_t digits = 0;
+    while (isdigit(peek_at(r, digits)) && digits < 18) digits++;
+    if (digits > 0 && peek_at(r, digits) == '.') {
+        long n = 0;
+        for (size_t i = 0; i < digits; i++) n = n * 10 + (get(r) - '0');
+        int dots = 0;
+        while (peek(r) == '.') dots++, get(r);
+        tok->kind = PDN_TOKEN_MOVE_NUMBER;
+        tok->number = n;
+        tok->dots = dots >= 3 ? 3 : 1;
+        return 1;
+    }
+    while (!is_delimiter(peek(r))) {
+        int c = get(r);
+        if (is_control(c)) return not_text(r, err, c);
+        text_push(r, &r->text, c);
+    }
+    char *s = r->text.s;
+    if (!s || !*s) return reader_error(r, err, line, "unexpected '%c'", peek(r));
+    if (is_result(s)) {
+        tok->kind = PDN_TOKEN_RESULT;
+        return 1;
+    }
+    /* Split off the annotation: trailing ! ? (and the * + # marks). */
+    size_t n = r->text.len;
+    while (n > 0 && (is_annotation_char(s[n - 1]) || strchr("*+#", s[n - 1]))) n--;
+    for (size_t i = n; i < r->text.len; i++)
+        if (is_annotation_char(s[i])) text_push(r, &r->value, s[i]);
+    s[n] = '\0';
+    r->text.len = n;
+    tok->kind = n == 0 ? PDN_TOKEN_ANNOTATION : PDN_TOKEN_MOVE;
+    return 1;
+}
+
+static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
+{
+    text_clear(&r->text);
+    text_clear(&r->value);
+    memset(tok, 0, sizeof *tok);
+    for (;;) {
+        int c = peek(r);
+        if (c == EOF) {
+            if (r->read_errno)
+                return reader_error(r, err, r->line, "cannot read: %s", strerror(r->read_errno));
+            return 0;
+        }
+        if (is_space(c)) {
+            get(r);
+        } else if (c == 0xEF && is_bom(r)) {
+            get(r), get(r), get(r);
+        } else if (c == '%' && r->line_start) {
+            skip_line(r, NULL); /* PDN escape line */
+        } else {
+            break;
+        }
+    }
+    tok->line = r->line;
+    int c = peek(r);
+    int rc;
+    if (is_control(c)) return not_text(r, err, c);
+    switch (c) {
+    case '[': rc = read_tag(r, tok, err); break;
+    case '{': rc = read_brace_comment(r, tok, err); break;
+    case '(': rc = read_variation(r, tok, err); break;
+    case ';':
+        get(r);
+        skip_line(r, &r->text);
+        tok->kind = PDN_TOKEN_COMMENT;
+        rc = 1;
+        break;
+    case '$': {
+        get(r);
+        if (!isdigit(peek(r))) return reader_error(r, err, tok->line, "'$' must be followed by a NAG number");
+        long n = 0;
+        while (isdigit(peek(r))) {
+            if (n < 100000) n = n * 10 + (get(r) - '0');
+            else get(r);
+        }
+        tok->kind = PDN_TOKEN_NAG;
+        tok->number = n;
+        rc = 1;
+        break;
+    }
+    case ']': case '}': case ')': case '"':
+        return reader_error(r, err, tok->line, "unexpected '%c' (no matching opening bracket or tag)", c);
+    default: rc = read_word(r, tok, err); break;
+    }
+    if (rc > 0 && r->oom) return reader_error(r, err, tok->line, "out of memory");
+    tok->text = text_str(&r->text);
+    tok->value = text_str(&r->value);
+    return rc;
+}
+
+int pdn_read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
+{
+    if (r->has_pushed) {
+        r->has_pushed = false;
+        *tok = r->pushed;
+        return 1;
+    }
+    return read_token(r, tok, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Games                                                               */
+
+void pdn_game_init(PdnGame *game) { memset(game, 0, sizeof *game); }
+
+void pdn_game_free(PdnGame *game)
+{
+    for (int i = 0; i < game->tags_len; i++) {
+        free((void *)game->tags[i].name);
+        free((void *)game->tags[i].value);
+    }
+    free(game->tags);
+    free(game->moves);
+    pdn_game_init(game);
+}
+
+static int add_tag(PdnGame *g, const PdnToken *tok)
+{
+    if (g->tags_len == g->tags_cap) {
+        int cap = g->tags_cap ? g->tags_cap * 2 : 16;
+        PdnTag *t = realloc(g->tags, (size_t)cap * sizeof *t);
+        if (!t) return -1;
+        g->tags = t;
+        g->tags_cap = cap;
+    }
+    char *name = strdup(tok->text), *value = strdup(tok->value);
+    if (!name || !value) {
+        free(name);
+        free(value);
+        return -1;
+    }
+    g->tags[g->tags_len++] = (PdnTag){name, value, tok->line};
+    return 0;
+}
+
+static int add_move(PdnGame *g, const PdnToken *tok, long number)
+{
+    if (g->moves_len == g->moves_cap) {
+        int cap = g->moves_cap ? g->moves_cap * 2 : 128;
+        PdnMove *m = realloc(g->moves, (size_t)cap * sizeof *m);
+        if (!m) return -1;
+        g->moves = m;
+        g->moves_cap = cap;
+    }
+    PdnMove *m = &g->moves[g->moves_len++];
+    snprintf(m->text, sizeof m->text, "%s", tok->text);
+    snprintf(m->annotation, sizeof m->annotation, "%s", tok->value);
+    m->number = number;
+    m->line = tok->line;
+    return 0;
+}
+
+/* The body of pdn_read_game, with r->splitting set. */
+static int split_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
+{
+    bool started = false, movetext = false;
+    long number = 0;
+    for (;;) {
+        PdnToken tok;
+        int rc = pdn_read_token(r, &tok, err);
+        if (rc < 0) return -1;
+        if (rc == 0) break;
+        if (tok.kind == PDN_TOKEN_COMMENT || tok.kind == PDN_TOKEN_VARIATION) continue;
+        if (tok.kind == PDN_TOKEN_TAG && movetext) { /* the game had no result */
+            r->pushed = tok;
+            r->has_pushed = true;
+            break;
+        }
+        if (!started) {
+            started = true;
+            r->in_game = true;
+            game->index = ++r->games;
+            game->line = tok.line;
+        }
+        switch (tok.kind) {
+        case PDN_TOKEN_TAG:
+            if (add_tag(game, &tok) != 0) return reader_error(r, err, tok.line, "out of memory");
+            break;
+        case PDN_TOKEN_MOVE:
+            if (strlen(tok.text) >= MOVE_STR_MAX)
+                return reader_error(r, err, tok.line, "'%.40s...' is too long for a move", tok.text);
+            if (add_move(game, &tok, number) != 0) return reader_error(r, err, tok.line, "out of memory");
+            movetext = true;
+            break;
+        case PDN_TOKEN_MOVE_NUMBER:
+            number = tok.number;
+            movetext = true;
+            break;
+        case PDN_TOKEN_RESULT:
+            snprintf(game->result, sizeof game->result, "%s", tok.text);
+            game->result_line = tok.line;
+            return 1;
+        default: /* annotations, NAGs */
+            movetext = true;
+            break;
+        }
+    }
+    return started ? 1 : 0;
+}
+
+int pdn_read_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
+{
+    pdn_game_free(game);
+    r->splitting = true;
+    r->in_game = false;
+    int rc = split_game(r, game, err);
+    r->splitting = r->in_game = false;
+    return rc;
+}
+
+static bool same_name(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b)) return false;
+    return *a == *b;
+}
+
+static const PdnTag *find_tag(const PdnGame *game, const char *name)
+{
+    for (int i = 0; i < game->tags_len; i++)
+        if (same_name(game->tags[i].name, name)) return &game->tags[i];
+    return NULL;
+}
+
+const char *pdn_game_tag(const PdnGame *game, const char *name)
+{
+    const PdnTag *t = find_tag(game, name);
+    return t ? t->value : NULL;
+}
+
+long pdn_game_tag_line(const PdnGame *game, const char *name)
+{
+    const PdnTag *t = find_tag(game, name);
+    return t ? t->line : 0;
+}
+
+int pdn_result_parse(const char *text, Outcome *outcome)
+{
+    static const struct {
+        const char *text;
+        Outcome outcome;
+    } RESULTS[] = {
+        {"1-0", OUTCOME_WHITE_WINS}, {"2-0", OUTCOME_WHITE_WINS}, {"0-1", OUTCOME_BLACK_WINS},
+        {"0-2", OUTCOME_BLACK_WINS}, {"1/2-1/2", OUTCOME_DRAW},   {"1-1", OUTCOME_DRAW},
+        {"0-0", OUTCOME_DRAW},       {"*", OUTCOME_NONE},
+    };
+    for (size_t i = 0; i < sizeof RESULTS / sizeof RESULTS[0]; i++)
+        if (strcmp(text, RESULTS[i].text) == 0) {
+            *outcome = RESULTS[i].outcome;
+            return 0;
+        }
+    return -1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Replay                                                              */
+
+static const Game *game_of_type(const char *text, long line, char error[PDN_MESSAGE_MAX])
+{
+    char *end;
+    errno = 0;
+    long type = strtol(text, &end, 10);
+    if (end == text || errno || (*end && *end != ',' && !isspace((unsigned char)*end))) {
+        snprintf(error, PDN_MESSAGE_MAX, "GameType tag \"%.40s\" (line %ld) is not a game number", text, line);
+        return NULL;
+    }
+    char known[200] = "";
+    size_t n = 0;
+    for (const Game *const *g = game_list(); *g; g++) {
+        if ((*g)->pdn_gametype == type && type != 0) return *g;
+        if ((*g)->pdn_gametype && n < sizeof known)
+            n += (size_t)snprintf(known + n, sizeof known - n, "%s%d %s", n ? ", " : "", (*g)->pdn_gametype,
+                                  (*g)->name);
+    }
+    snprintf(error, PDN_MESSAGE_MAX, "GameType %ld (line %ld) is not a game dama plays (known: %s)", type, line, known);
+    return NULL;
+}
+
+int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
+{
+    memset(out, 0, sizeof *out);
+    out->fail_move = -1;
+    const Game *game = fallback;
+    const char *type = pdn_game_tag(pgame, "GameType");
+    if (type) {
+        game = game_of_type(type, pdn_game_tag_line(pgame, "GameType"), out->error);
+        if (!game) return -1;
+    }
+    if (!game) {
+        snprintf(out->error, sizeof out->error, "no GameType tag and no game given");
+        return -1;
+    }
+    out->game = game;
+    char err[ERR_MAX];
+    Position pos;
+    const char *fen = pdn_game_tag(pgame, "FEN");
+    if (game_parse_position(game, fen, &pos, err) != 0) {
+        snprintf(out->error, sizeof out->error, "FEN tag (line %ld): %s", pdn_game_tag_line(pgame, "FEN"), err);
+        return -1;
+    }
+    int first_black = game->side_to_move(&pos) == COLOR_BLACK;
+    for (int i = 0; i < pgame->moves_len; i++) {
+        const PdnMove *pm = &pgame->moves[i];
+        Move move;
+        if (game->move_from_str(&pos, pm->text, &move, err) != 0) {
+            out->fail_move = i;
+            out->fail_black = game->side_to_move(&pos) == COLOR_BLACK;
+            out->fail_number = pm->number ? pm->number : 1 + (i + first_black) / 2;
+            game->pos_to_fen(&pos, out->fen);
+            snprintf(out->error, sizeof out->error, "cannot play %ld%s %s (ply %d, line %ld) in position %s: %s",
+                     out->fail_number, out->fail_black ? "..." : ".", pm->text, i + 1, pm->line, out->fen, err);
+            return -1;
+        }
+        Position child;
+        game->make_move(&pos, &move, &child);
+        pos = child;
+        out->plies++;
+    }
+    game->pos_to_fen(&pos, out->fen);
+
+    const char *tag = pdn_game_tag(pgame, "Result");
+    if (tag && pgame->result[0]) {
+        Outcome a, b;
+        long line = pdn_game_tag_line(pgame, "Result");
+        if (pdn_result_parse(tag, &a) != 0)
+            snprintf(out->warning, sizeof out->warning, "Result tag \"%.40s\" (line %ld) is not a result", tag, line);
+        else if (pdn_result_parse(pgame->result, &b) == 0 && a != b)
+            snprintf(out->warning, sizeof out->warning,
+                     "Result tag \"%s\" (line %ld) differs from the movetext result \"%s\" (line %ld)", tag, line,
+                     pgame->result, pgame->result_line);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                             */
+
+void pdn_movetext_init(PdnMovetext *mt, Color first)
+{
+    memset(mt, 0, sizeof *mt);
+    mt->number = 1;
+    mt->side = first;
+    mt->text = calloc(1, 1); /* "" (NULL if out of memory: append retries) */
+    mt->cap = mt->text ? 1 : 0;
+}
+
+int pdn_movetext_append(PdnMovetext *mt, const char *move)
+{
+    char head[32] = "";
+    if (mt->side == COLOR_WHITE) snprintf(head, sizeof head, "%s%ld. ", mt->len ? " " : "", mt->number);
+    else if (mt->len == 0) snprintf(head, sizeof head, "%ld... ", mt->number);
+    else snprintf(head, sizeof head, " ");
+    size_t add = strlen(head) + strlen(move);
+    if (mt->len + add + 1 > mt->cap) {
+        size_t cap = mt->cap * 2 > mt->len + add + 1 ? mt->cap * 2 : mt->len + add + 256;
+        char *t = realloc(mt->text, cap);
+        if (!t) return -1;
+        mt->text = t;
+        mt->cap = cap;
+    }
+    mt->len += (size_t)snprintf(mt->text + mt->len, mt->cap - mt->len, "%s%s", head, move);
+    if (mt->side == COLOR_BLACK) mt->number++;
+    mt->side = mt->side == COLOR_WHITE ? COLOR_BLACK : COLOR_WHITE;
+    return 0;
+}
+
+void pdn_movetext_free(PdnMovetext *mt)
+{
+    free(mt->text);
+    memset(mt, 0, sizeof *mt);
+}
+
+/* Write `len` bytes of `s` as one unbreakable unit, wrapping before it when
+ * the line would grow past PDN_LINE_WIDTH. */
+static void put_unit(FILE *out, const char *s, size_t len, size_t *column)
+{
+    if (*column > 0 && *column + 1 + len > PDN_LINE_WIDTH) {
+        fputc('\n', out);
+        *column = 0;
+    } else if (*column > 0) {
+        fputc(' ', out);
+        (*column)++;
+    }
+    fwrite(s, 1, len, out);
+    *column += len;
+}
+
+int pdn_write_game(FILE *out, const PdnTag *tags, int tags_len, const char *movetext, const char *result)
+{
+    for (int i = 0; i < tags_len; i++) {
+        fprintf(out, "[%s \"", tags[i].name);
+        for (const char *v = tags[i].value; *v; v++) {
+            if (*v == '"' || *v == '\\') fputc('\\', out);
+            fputc(*v, out);
+        }
+        fputs("\"]\n", out);
+    }
+    if (tags_len > 0) fputc('\n', out);
+    size_t column = 0;
+    const char *s = movetext ? movetext : "";
+    for (;;) {
+        while (*s == ' ' || *s == '\n') s++;
+        if (!*s) break;
+        size_t len = strcspn(s, " \n");
+        if (s[len - 1] == '.' && s[len] == ' ') { /* keep "12." with its move */
+            size_t next = len + 1;
+            while (s[next] == ' ') next++;
+            len = next + strcspn(s + next, " \n");
+            char unit[MOVE_STR_MAX + 32];
+            if (len < sizeof unit) { /* write it with a single space */
+                size_t a = strcspn(s, " ");
+                snprintf(unit, sizeof unit, "%.*s %.*s", (int)a, s, (int)(len - next), s + next);
+                put_unit(out, unit, strlen(unit), &column);
+                s += len;
+                continue;
+            }
+        }
+        put_unit(out, s, len, &column);
+        s += len;
+    }
+    const char *res = result ? result : "*";
+    put_unit(out, res, strlen(res), &column);
+    fputs("\n\n", out);
+    return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,68 @@
+/* play.h — one engine-vs-engine game, recorded move by move; and opening
+ * books. Shared by self-play and matches. */
+#ifndef DAMA_PLAY_H
+#define DAMA_PLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/game.h"
+
+struct Engine;
+
+typedef struct PlaySettings {
+    uint64_t nodes; /* node budget per move (deterministic); 0 = use depth */
+    int depth;      /* depth limit per move; 0 = none */
+    int max_plies;  /* move cap: reaching it is an adjudicated draw "move-cap" */
+} PlaySettings;
+
+enum { PLAY_PLIES_MAX = 1024 };
+
+/* A played game. Positions [0, plies) are the positions before each move;
+ * scores[i] is the mover's search score converted to White's view. */
+typedef struct PlayRecord {
+    Outcome outcome;
+    const char *reason; /* "no-moves", "D3".."D8", "move-cap", ... (static string) */
+    int plies;
+    Position *positions; /* PLAY_PLIES_MAX each, owned */
+    int32_t *scores;
+    bool *quiet; /* side to move had no capture */
+    char *movetext; /* PDN movetext, owned (NULL until a game was played) */
+    uint64_t nodes; /* nodes searched by both sides */
+} PlayRecord;
+
+/* Allocate the record's arrays. Returns 0 or -1 (out of memory). */
+int play_record_init(PlayRecord *r);
+void play_record_free(PlayRecord *r);
+
+/* Play one game from `start` (history of keys before it: none). engines[c]
+ * plays colour c with its own weights; both are cleared first. Stops at the
+ * game's end (game_outcome), at the move cap, or when *stop becomes
+ * non-zero (then returns 1 and the record is incomplete). Returns 0 when the
+ * game finished, -1 with err on failure. */
+int play_game(const Game *game, struct Engine *engines[2], const Position *start, const PlaySettings *s,
+              volatile int *stop, PlayRecord *r, char err[ERR_MAX]);
+
+/* An opening book: labelled start positions. */
+typedef struct Opening {
+    char label[64];
+    char fen[FEN_MAX];
+} Opening;
+
+typedef struct OpeningBook {
+    int len;
+    Opening *items; /* owned */
+} OpeningBook;
+
+/* Read a book file: one "label<TAB>position" per line, '#' comments. Each
+ * position is checked with the game's parser. Returns 0, or -1 with a
+ * message naming the file and line. */
+int openings_read(const Game *game, const char *path, OpeningBook *book, char err[ERR_MAX]);
+
+/* A book of `count` openings made by `plies` random legal plies from the
+ * start position, seeded: each opening i is derived from (seed, i); lines
+ * that end the game are redrawn. Labels name the moves played. */
+int openings_random(const Game *game, int count, int plies, uint64_t seed, OpeningBook *book, char err[ERR_MAX]);
+void openings_free(OpeningBook *book);
+
+#endif
