@@ -47,88 +47,6 @@ static const CliOpt OPTS[] = {
  * identity, so a run can be resumed with other values). */
 static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", NULL};
 
-typedef struct Pending {
-    DbGame game;
-    DbPosition *positions;
-    char *fens; /* positions_len * FEN_MAX */
-    char *movetext;
-    char opening[64];
-    char start_fen[FEN_MAX];
-} Pending;
-
-typedef struct Shared {
-    Db *db;
-    int64_t run_id;
-    Pending **pending;
-    int pending_len, batch;
-    double last_flush;
-    int64_t stored, to_play, played, wdl[3], positions;
-    int failed;
-    char err[ERR_MAX];
-} Shared;
-
-static void pending_free(Pending *p)
-{
-    if (!p) return;
-    free(p->positions);
-    free(p->fens);
-    free(p->movetext);
-    free(p);
-}
-
-static int flush(Shared *sh)
-{
-    if (sh->pending_len == 0 || sh->failed) return sh->failed ? -1 : 0;
-    int rc = db_begin(sh->db, sh->err);
-    for (int i = 0; rc == 0 && i < sh->pending_len; i++) rc = db_game_insert(sh->db, &sh->pending[i]->game, NULL, sh->err);
-    if (rc == 0) rc = db_commit(sh->db, sh->err);
-    if (rc != 0) {
-        db_rollback(sh->db);
-        sh->failed = 1;
-    } else {
-        sh->stored += sh->pending_len;
-    }
-    for (int i = 0; i < sh->pending_len; i++) pending_free(sh->pending[i]);
-    sh->pending_len = 0;
-    sh->last_flush = run_now_s();
-    return rc;
-}
-
-/* Copy a played game into a Pending for the writer. */
-static Pending *pending_make(const Game *g, const PlayRecord *rec, const DbGame *meta)
-{
-    Pending *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    int n = rec->plies;
-    p->positions = calloc((size_t)(n ? n : 1), sizeof(DbPosition));
-    p->fens = malloc((size_t)(n ? n : 1) * FEN_MAX);
-    p->movetext = strdup(rec->movetext ? rec->movetext : "");
-    if (!p->positions || !p->fens || !p->movetext) {
-        pending_free(p);
-        return NULL;
-    }
-    double result = outcome_score_white(rec->outcome) / 2.0;
-    for (int i = 0; i < n; i++) {
-        char *fen = p->fens + (size_t)i * FEN_MAX;
-        g->pos_to_fen(&rec->positions[i], fen);
-        p->positions[i] = (DbPosition){.ply = i, .fen = fen, .stm = g->side_to_move(&rec->positions[i]),
-                                       .score = rec->scores[i], .has_score = true, .result = result,
-                                       .quiet = rec->quiet[i]};
-    }
-    p->game = *meta;
-    snprintf(p->opening, sizeof p->opening, "%s", meta->opening ? meta->opening : "");
-    snprintf(p->start_fen, sizeof p->start_fen, "%s", meta->start_fen ? meta->start_fen : "");
-    p->game.opening = p->opening;
-    p->game.start_fen = p->start_fen;
-    p->game.result = outcome_pdn(rec->outcome);
-    p->game.reason = rec->reason;
-    p->game.plies = n;
-    p->game.movetext = p->movetext;
-    p->game.positions = p->positions;
-    p->game.positions_len = n;
-    return p;
-}
-
 /* Member k of the population: the base (k = 0) or a perturbed copy. The
  * first term group (the man's value) sets the scale and is not perturbed. */
 static void make_member(const Game *g, const int32_t *base, int k, uint64_t seed, double spread, double spread_min,
@@ -254,12 +172,13 @@ static int run(CliArgs *a)
             g->name, (long long)run_id, resumed ? " resumed" : "", (long long)games, (long long)already,
             (long long)nodes, (long long)threads, (long long)population, book.len);
 
-    Shared sh = {.db = db, .run_id = run_id, .batch = (int)batch, .last_flush = run_now_s(),
-                 .to_play = games - already};
-    sh.pending = calloc((size_t)batch, sizeof(Pending *));
+    GameWriter wr;
+    game_writer_init(&wr, db, (int)batch, 1.0);
+    int64_t played = 0, positions = 0, wdl[3] = {0, 0, 0};
+    int64_t to_play = games - already;
     cli_install_stop_handler();
     RunProgress prog;
-    run_progress_init(&prog, "selfplay", sh.to_play, cli_real(a, "progress"));
+    run_progress_init(&prog, "selfplay", to_play, cli_real(a, "progress"));
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
     size_t hash_each = (size_t)(cli_int(a, "hash") / 2 > 0 ? cli_int(a, "hash") / 2 : 1);
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
@@ -272,7 +191,7 @@ static int run(CliArgs *a)
         char werr[ERR_MAX];
 #pragma omp for schedule(dynamic, 1)
         for (int64_t i = 0; i < games; i++) {
-            if (!ok || done[i] || cli_stop_requested || sh.failed) continue;
+            if (!ok || done[i] || cli_stop_requested || wr.failed) continue;
             int64_t pair = i / 2;
             uint64_t prng = rng_derive(seed, (uint64_t)pair);
             int ma = (int)rng_below(&prng, (uint64_t)population);
@@ -293,8 +212,8 @@ static int run(CliArgs *a)
                 if (prc < 0) {
 #pragma omp critical(selfplay_db)
                     {
-                        snprintf(sh.err, ERR_MAX, "game %lld: %.200s", (long long)i, werr);
-                        sh.failed = 1;
+                        snprintf(wr.err, ERR_MAX, "game %lld: %.200s", (long long)i, werr);
+                        wr.failed = true;
                     }
                 }
                 continue;
@@ -302,21 +221,13 @@ static int run(CliArgs *a)
             DbGame meta = {.run_id = run_id, .game_index = i, .game = g->name, .opening = op->label,
                            .start_fen = op->fen, .white_ws = ws_ids[ma], .black_ws = ws_ids[mb],
                            .seed = rng_derive(seed, (uint64_t)i)};
-            Pending *p = pending_make(g, &rec, &meta);
 #pragma omp critical(selfplay_db)
             {
-                if (!p) {
-                    snprintf(sh.err, ERR_MAX, "out of memory");
-                    sh.failed = 1;
-                } else if (!sh.failed) {
-                    sh.pending[sh.pending_len++] = p;
-                    sh.played++;
-                    sh.positions += rec.plies;
-                    sh.wdl[rec.outcome == OUTCOME_WHITE_WINS ? 0 : rec.outcome == OUTCOME_DRAW ? 1 : 2]++;
-                    if (sh.pending_len == sh.batch || run_now_s() - sh.last_flush >= 1.0) flush(&sh);
-                    run_progress_update(&prog, sh.played, sh.wdl, false);
-                } else {
-                    pending_free(p);
+                if (game_writer_add(&wr, g, &rec, &meta) == 0) {
+                    played++;
+                    positions += rec.plies;
+                    wdl[rec.outcome == OUTCOME_WHITE_WINS ? 0 : rec.outcome == OUTCOME_DRAW ? 1 : 2]++;
+                    run_progress_update(&prog, played, wdl, false);
                 }
             }
         }
@@ -324,26 +235,27 @@ static int run(CliArgs *a)
         engine_free(eng[0]);
         engine_free(eng[1]);
     }
-    flush(&sh);
-    run_progress_update(&prog, sh.played, sh.wdl, true);
-    int64_t total_stored = already + sh.stored;
+    game_writer_flush(&wr);
+    run_progress_update(&prog, played, wdl, true);
+    int64_t total_stored = already + wr.stored;
     bool complete = total_stored == games;
     char ferr[ERR_MAX];
     db_run_finish(db, run_id, complete ? "done" : "interrupted", ferr);
     double dt = run_now_s() - prog.start;
     printf("selfplay run %lld: %lld games stored (%lld this session, %lld positions), %.2f games/s, "
            "White +%lld =%lld -%lld%s\n",
-           (long long)run_id, (long long)total_stored, (long long)sh.stored, (long long)sh.positions,
-           dt > 0 ? (double)sh.played / dt : 0.0, (long long)sh.wdl[0], (long long)sh.wdl[1], (long long)sh.wdl[2],
+           (long long)run_id, (long long)total_stored, (long long)wr.stored, (long long)positions,
+           dt > 0 ? (double)played / dt : 0.0, (long long)wdl[0], (long long)wdl[1], (long long)wdl[2],
            complete ? "" : " — interrupted; run the same command again to resume");
-    if (sh.failed) fprintf(stderr, "dama selfplay: %s\n", sh.err);
-    free(sh.pending);
+    bool failed = wr.failed;
+    if (failed) fprintf(stderr, "dama selfplay: %s\n", wr.err);
+    game_writer_free(&wr);
     free(members);
     free(names);
     free(done);
     db_close(db);
     openings_free(&book);
-    return sh.failed ? 1 : complete ? 0 : 3;
+    return failed ? 1 : complete ? 0 : 3;
 }
 
 const CliCommand cmd_selfplay = {

@@ -1,0 +1,289 @@
+/* cmd_tune.c — `dama tune`: Texel tuning of the evaluation weights from the
+ * stored self-play positions (logistic regression of the game result on the
+ * static evaluation of quiet positions; K fitted first; Adam with L2 and a
+ * held-out validation set). The new weight set is stored with its lineage,
+ * K and losses per epoch. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/run_common.h"
+#include "db/db.h"
+#include "engine/eval.h"
+#include "tune/texel.h"
+#include "tune/weights_file.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
+    {"weights", OPT_STR, "default", "starting weights: 'default' (compiled in), a weight file, db:ID or 'tuned'"},
+    {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)"},
+    {"filter", OPT_STR, NULL, "extra SQL condition on positions p / games g (e.g. \"p.ply >= 8\")"},
+    {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: quiet ones only)"},
+    {"valid", OPT_REAL, "0.1", "fraction of games held out for validation"},
+    {"epochs", OPT_INT, "400", "most epochs"},
+    {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)"},
+    {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the starting weights"},
+    {"batch", OPT_INT, "0", "mini-batch size (0: full batch)"},
+    {"patience", OPT_INT, "30", "stop after this many epochs without a better validation loss"},
+    {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it first)"},
+    {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it"},
+    {"seed", OPT_INT, "1", "seed of the split and mini-batch order"},
+    {"out", OPT_STR, NULL, "also write the tuned weights to this weight file"},
+    {"name", OPT_STR, NULL, "name of the new weight set"},
+    {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)"},
+    {NULL, 0, NULL, NULL},
+};
+
+typedef struct LoadCtx {
+    const Game *game;
+    const int32_t *weights;
+    TexelData *data;
+    uint64_t *keys;
+    size_t keys_cap, len;
+    int64_t bad_fen;
+    char err[ERR_MAX];
+} LoadCtx;
+
+static int on_position(void *ctx, const DbPosition *p)
+{
+    LoadCtx *c = ctx;
+    Position pos;
+    char perr[ERR_MAX];
+    if (c->game->pos_from_fen(&pos, p->fen, perr) != 0) {
+        snprintf(c->err, ERR_MAX, "position %lld: %.200s", (long long)p->id, perr);
+        return 1;
+    }
+    EvalTrace trace;
+    int32_t traced = c->game->evaluate_trace(&pos, c->weights, &trace);
+    int32_t engine = c->game->evaluate(&pos, c->weights);
+    if (trace.len < 0) {
+        snprintf(c->err, ERR_MAX, "position %lld (%.120s): trace overflow", (long long)p->id, p->fen);
+        return 1;
+    }
+    if (traced != engine) {
+        snprintf(c->err, ERR_MAX, "position %lld (%.120s): traced evaluation %d != engine evaluation %d",
+                 (long long)p->id, p->fen, traced, engine);
+        return 1;
+    }
+    int half = p->result >= 0.75 ? 2 : p->result <= 0.25 ? 0 : 1;
+    char terr[TEXEL_ERR_MAX];
+    if (texel_data_append(c->data, &trace, half, engine, terr) != 0) {
+        snprintf(c->err, ERR_MAX, "position %lld: %.200s", (long long)p->id, terr);
+        return 1;
+    }
+    if (c->len == c->keys_cap) {
+        c->keys_cap = c->keys_cap ? c->keys_cap * 2 : 65536;
+        uint64_t *k = realloc(c->keys, c->keys_cap * sizeof *k);
+        if (!k) {
+            snprintf(c->err, ERR_MAX, "out of memory");
+            return 1;
+        }
+        c->keys = k;
+    }
+    c->keys[c->len++] = (uint64_t)p->game_id; /* split by game: positions of one game stay together */
+    return 0;
+}
+
+typedef struct EpochCtx {
+    Db *db;
+    int64_t tuning_id;
+    bool verbose;
+    int last_printed;
+    char err[ERR_MAX];
+    int failed;
+} EpochCtx;
+
+static int on_epoch(void *ctx, const TexelEpoch *e)
+{
+    EpochCtx *c = ctx;
+    if (db_tuning_epoch_insert(c->db, c->tuning_id, e->epoch, e->train_loss, e->valid_loss, c->err) != 0) {
+        c->failed = 1;
+        return 1;
+    }
+    if (c->verbose || e->epoch % 25 == 0) {
+        fprintf(stderr, "epoch %4d: train %.6f  valid %.6f%s\n", e->epoch, e->train_loss, e->valid_loss,
+                e->best ? "  *" : "");
+        c->last_printed = e->epoch;
+    }
+    return 0;
+}
+
+static bool valid_id_list(const char *s)
+{
+    for (; *s; s++)
+        if (!((*s >= '0' && *s <= '9') || *s == ',' || *s == ' ')) return false;
+    return true;
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    int threads = (int)cli_int(a, "threads");
+    if (threads <= 0) threads = omp_get_num_procs();
+    double valid = cli_real(a, "valid");
+    if (valid < 0 || valid >= 1 || cli_int(a, "epochs") < 0 || cli_int(a, "batch") < 0) {
+        fprintf(stderr, "dama tune: --valid must be in [0, 1), --epochs and --batch >= 0\n");
+        return 2;
+    }
+    const char *runs = cli_str(a, "runs");
+    if (runs && !valid_id_list(runs)) {
+        fprintf(stderr, "dama tune: --runs takes comma-separated run ids, not '%s'\n", runs);
+        return 2;
+    }
+    Db *db = NULL;
+    int32_t start[EVAL_WEIGHTS_MAX], tuned[EVAL_WEIGHTS_MAX];
+    const char **names = run_weight_names_new(g);
+    TexelData *data = texel_data_new(g->weights_len);
+    LoadCtx lc = {.game = g, .weights = start, .data = data};
+    int rc = names && data ? 0 : -1;
+    if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
+    if (rc == 0) rc = db_open(cli_str(a, "db"), false, &db, err);
+    if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "weights"), db, start, NULL, err);
+
+    /* Load positions (traced once; the tuner never calls the engine again). */
+    char filter[2048];
+    size_t n = (size_t)snprintf(filter, sizeof filter, "g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')");
+    if (!cli_flag(a, "all-positions")) n += (size_t)snprintf(filter + n, sizeof filter - n, " AND p.quiet = 1");
+    if (runs) n += (size_t)snprintf(filter + n, sizeof filter - n, " AND g.run_id IN (%s)", runs);
+    if (cli_str(a, "filter")) snprintf(filter + n, sizeof filter - n, " AND (%s)", cli_str(a, "filter"));
+    double t0 = run_now_s();
+    if (rc == 0) {
+        rc = db_positions_each(db, g->name, filter, on_position, &lc, err);
+        if (rc > 0) {
+            snprintf(err, ERR_MAX, "%s", lc.err);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && lc.len < 100) {
+        snprintf(err, ERR_MAX, "only %zu positions match in %.150s: run dama selfplay first", lc.len, cli_str(a, "db"));
+        rc = -1;
+    }
+    size_t bad = 0;
+    char terr[TEXEL_ERR_MAX];
+    if (rc == 0 && texel_data_check(data, start, 0, &bad, terr) != 0) {
+        snprintf(err, ERR_MAX, "trace check failed: %.200s", terr);
+        rc = -1;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "dama tune: %s\n", err);
+        texel_data_free(data);
+        free(lc.keys);
+        free((void *)names);
+        db_close(db);
+        return 1;
+    }
+    texel_data_shrink(data);
+    fprintf(stderr, "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position), %d threads\n", g->name,
+            lc.len, run_now_s() - t0, texel_data_bytes_per_position(data), threads);
+
+    TexelSplit split;
+    rc = texel_split_make(&split, lc.len, lc.keys, valid, (uint64_t)cli_int(a, "seed"), terr);
+    free(lc.keys);
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.k = cli_real(a, "k");
+    cfg.epochs = (int)cli_int(a, "epochs");
+    cfg.lr = cli_real(a, "lr");
+    cfg.lambda = cli_real(a, "lambda");
+    cfg.batch_size = (size_t)cli_int(a, "batch");
+    cfg.patience = (int)cli_int(a, "patience");
+    cfg.threads = threads;
+    cfg.seed = (uint64_t)cli_int(a, "seed");
+    cfg.anchor = TEXEL_L2_START;
+
+    /* The run, the base weight set and the tuning run row come first, so
+     * every epoch's losses can be stored as they come. */
+    int64_t run_id = 0, base_id = 0, tuning_id = 0, result_id = 0;
+    char config[4096];
+    cli_config_text(a, NULL, config, sizeof config);
+    DbTuning t = {.game = g->name, .k = 0.0 / 0.0, .train_loss = 0.0 / 0.0, .valid_loss = 0.0 / 0.0,
+                  .positions_train = (int64_t)split.train_len, .positions_valid = (int64_t)split.valid_len,
+                  .data = filter};
+    if (rc == 0) rc = db_begin(db, err);
+    if (rc == 0) rc = db_run_create(db, "tune", g->name, cfg.seed, config, NULL, &run_id, err);
+    if (rc == 0) rc = run_store_base(db, g, cli_str(a, "weights"), start, names, run_id, &base_id, err);
+    t.run_id = run_id;
+    t.base_ws = base_id;
+    if (rc == 0) rc = db_tuning_insert(db, &t, &tuning_id, err);
+    if (rc == 0) rc = db_commit(db, err);
+    else db_rollback(db);
+    if (rc != 0) {
+        fprintf(stderr, "dama tune: %s%s\n", err, terr[0] ? terr : "");
+        texel_split_free(&split);
+        texel_data_free(data);
+        free((void *)names);
+        db_close(db);
+        return 1;
+    }
+    EpochCtx ec = {.db = db, .tuning_id = tuning_id, .verbose = cli_flag(a, "verbose")};
+    cfg.progress = on_epoch;
+    cfg.progress_ctx = &ec;
+    /* The first term group (the man's value) fixes the scale of the
+     * evaluation and stays frozen. */
+    uint8_t frozen[EVAL_WEIGHTS_MAX] = {0};
+    for (int i = 0; i < g->terms[0].count; i++) frozen[g->terms[0].offset + i] = 1;
+    TexelResult res;
+    t0 = run_now_s();
+    rc = texel_tune(data, &split, &cfg, start, frozen, tuned, &res, terr);
+    double dt = run_now_s() - t0;
+    if (rc != 0 || ec.failed) {
+        fprintf(stderr, "dama tune: %s\n", ec.failed ? ec.err : terr);
+        db_run_finish(db, run_id, "interrupted", err);
+    } else {
+        char how[200], name[64];
+        snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f)",
+                 (long long)tuning_id, (long long)base_id, res.k, res.valid_loss);
+        snprintf(name, sizeof name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
+        if (!name[0]) snprintf(name, sizeof name, "tuned-%lld", (long long)tuning_id);
+        t.result_ws = 0;
+        t.k = res.k;
+        t.train_loss = res.train_loss;
+        t.valid_loss = res.valid_loss;
+        rc = db_begin(db, err);
+        if (rc == 0) rc = db_weights_insert(db, g->name, name, base_id, how, run_id, names, tuned, g->weights_len,
+                                            &result_id, err);
+        t.result_ws = result_id;
+        if (rc == 0) rc = db_tuning_update(db, tuning_id, &t, err);
+        if (rc == 0) rc = db_run_finish(db, run_id, "done", err);
+        if (rc == 0) rc = db_commit(db, err);
+        else db_rollback(db);
+        if (rc != 0) fprintf(stderr, "dama tune: %s\n", err);
+    }
+    if (rc == 0) {
+        printf("tuning run %lld: K %.4f; loss train %.6f -> %.6f, valid %.6f -> %.6f (best epoch %d of %d); "
+               "%.2f s, %.2f M positions/s per epoch pass\n",
+               (long long)tuning_id, res.k, res.train_loss_start, res.train_loss, res.valid_loss_start,
+               res.valid_loss, res.best_epoch, res.epochs, dt,
+               dt > 0 ? (double)res.epochs * (double)lc.len / dt / 1e6 : 0.0);
+        printf("weight set %lld stored (parent %lld)\n", (long long)result_id, (long long)base_id);
+        for (int i = 0; i < g->terms_len; i++) {
+            const EvalTerm *term = &g->terms[i];
+            if (term->count != 1) continue;
+            printf("  %-18s %6d -> %6d\n", term->name, start[term->offset], tuned[term->offset]);
+        }
+        const char *out = cli_str(a, "out");
+        if (out) {
+            char comment[256];
+            snprintf(comment, sizeof comment, "weight set %lld, tuning run %lld, K %.4f, valid loss %.6f",
+                     (long long)result_id, (long long)tuning_id, res.k, res.valid_loss);
+            if (weights_file_write(g, tuned, comment, out, err) != 0) {
+                fprintf(stderr, "dama tune: %s\n", err);
+                rc = -1;
+            }
+        }
+    }
+    texel_split_free(&split);
+    texel_data_free(data);
+    free((void *)names);
+    db_close(db);
+    return rc == 0 ? 0 : 1;
+}
+
+const CliCommand cmd_tune = {
+    "tune", "Texel-tune the evaluation weights from stored self-play positions",
+    "[--game G] [--db FILE] [--weights W] [--runs IDS] [--epochs N]", OPTS, run,
+};
