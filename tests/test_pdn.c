@@ -167,7 +167,7 @@ static void test_syntax_errors(void **state)
         const char *want; /* the whole message must start with this */
     } CASES[] = {
         {"[Event \"x\"]\n[Site \"Moscow]\n1. c3-d4 *\n",
-         "t.pdn:2 (game 1): tag [Site \"Moscow: the value has no closing '\"' on its line"},
+         "t.pdn:2 (game 1): tag [Site \"Moscow]: the value has no closing '\"' on its line"},
         {"[Event x]\n", "t.pdn:1 (game 1): tag [Event: the value must be in double quotes"},
         {"[Event \"x\"\n", "t.pdn:1 (game 1): tag [Event \"x\": ']' expected after the value"},
         {"[ \"x\"]\n", "t.pdn:1 (game 1): a tag name must follow '['"},

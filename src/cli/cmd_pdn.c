@@ -61,7 +61,7 @@ static int check_file(const char *path, const Game *fallback)
         describe_game(&game, who, sizeof who);
         if (pdn_replay_game(&game, fallback, replay) == 0) {
             ok++;
-            printf("game %ld%s: ok, %d plies", game.index, who, replay->plies);
+            printf("game %ld%s: ok, %d %s", game.index, who, replay->plies, replay->plies == 1 ? "ply" : "plies");
         } else {
             failed++;
             printf("game %ld%s: %s", game.index, who, replay->error);
@@ -78,7 +78,7 @@ static int check_file(const char *path, const Game *fallback)
     }
     if (games > 0 || rc != 2) { /* no summary for input that is not PDN at all */
         printf("%ld games, %ld ok, %ld failed", games, ok, failed);
-        if (warnings) printf(", %ld warnings", warnings);
+        if (warnings) printf(", %ld warning%s", warnings, warnings == 1 ? "" : "s");
         putchar('\n');
     }
     free(replay);

@@ -1,0 +1,72 @@
+/* cmd_export.c — `dama export`: a weight set as the engine's compiled-in
+ * evaluation (the generated games/<game>/weights.h) and/or a weight file.
+ * Exporting the same weight set twice gives identical bytes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/run_common.h"
+#include "db/db.h"
+#include "engine/eval.h"
+#include "tune/weights_file.h"
+
+#ifndef DAMA_SOURCE_DIR
+#define DAMA_SOURCE_DIR "."
+#endif
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
+    {"weights", OPT_STR, "tuned", "weight set: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
+    {"header", OPT_STR, NULL, "header to write (default: src/games/<game>/weights.h of the source tree)"},
+    {"file", OPT_STR, NULL, "also write a weight file"},
+    {"no-header", OPT_FLAG, NULL, "do not write the header (only --file)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    const char *spec = cli_str(a, "weights");
+    bool needs_db = strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 || strspn(spec, "0123456789") == strlen(spec);
+    Db *db = NULL;
+    int32_t w[EVAL_WEIGHTS_MAX];
+    int64_t id = 0;
+    int rc = needs_db ? db_open(cli_str(a, "db"), false, &db, err) : 0;
+    if (rc == 0) rc = weights_resolve_db(g, spec, db, w, &id, err);
+    DbWeightsInfo info = {0};
+    if (rc == 0 && id) rc = db_weights_info(db, id, &info, err);
+    if (rc != 0) {
+        fprintf(stderr, "dama export: %s\n", err);
+        db_close(db);
+        return 1;
+    }
+    ExportInfo ei = {.weight_set_id = id, .weight_set_name = id ? info.name : spec, .how = id ? info.how : strcmp(spec, "default") == 0 ? "compiled-in" : "weight file",
+                     .positions = info.tuned ? info.positions : 0, .k = info.k, .loss = info.valid_loss,
+                     .date = info.created};
+    if (!cli_flag(a, "no-header")) {
+        char path[1024];
+        if (cli_str(a, "header")) snprintf(path, sizeof path, "%s", cli_str(a, "header"));
+        else snprintf(path, sizeof path, "%s/src/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
+        rc = weights_export_header(g, w, &ei, path, err);
+        if (rc == 0) printf("wrote %s (weight set %s%lld)\n", path, id ? "" : "-", (long long)id);
+    }
+    if (rc == 0 && cli_str(a, "file")) {
+        char comment[512];
+        snprintf(comment, sizeof comment, "%s weights: weight set %lld (%.400s)", g->name, (long long)id,
+                 ei.how ? ei.how : "");
+        rc = weights_file_write(g, w, comment, cli_str(a, "file"), err);
+        if (rc == 0) printf("wrote %s\n", cli_str(a, "file"));
+    }
+    if (rc != 0) fprintf(stderr, "dama export: %s\n", err);
+    db_weights_info_clear(&info);
+    db_close(db);
+    return rc == 0 ? 0 : 1;
+}
+
+const CliCommand cmd_export = {
+    "export", "write a weight set as the compiled-in weights header (and/or a weight file)",
+    "[--game G] [--db FILE] [--weights tuned|ID|FILE] [--header PATH] [--file PATH]", OPTS, run,
+};

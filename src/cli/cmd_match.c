@@ -1,0 +1,221 @@
+/* cmd_match.c — `dama match`: engine-vs-engine match between two weight
+ * sets on paired openings (each opening played with both colours), with
+ * W/D/L, pentanomial counts, Elo with its 95% interval and an optional SPRT.
+ * Games and the running totals are stored in the database. */
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/run_common.h"
+#include "db/db.h"
+#include "engine/eval.h"
+#include "engine/search.h"
+#include "play/play.h"
+#include "play/stats.h"
+#include "util/rng.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian"},
+    {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
+    {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
+    {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')"},
+    {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)"},
+    {"nodes", OPT_INT, "4000", "search nodes per move"},
+    {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)"},
+    {"threads", OPT_INT, "0", "concurrent games (0: all cores)"},
+    {"hash", OPT_INT, "16", "transposition table MiB per worker"},
+    {"seed", OPT_INT, "1", "seed (opening order, random openings)"},
+    {"openings", OPT_STR, NULL, "opening book file; default: the game's book, else random"},
+    {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
+    {"max-plies", OPT_INT, "300", "move cap in plies (adjudicated draw 'move-cap')"},
+    {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides"},
+    {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)"},
+    {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)"},
+    {"alpha", OPT_REAL, "0.05", "SPRT false-positive rate"},
+    {"beta", OPT_REAL, "0.05", "SPRT false-negative rate"},
+    {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)"},
+    {NULL, 0, NULL, NULL},
+};
+
+static void fill_match(DbMatch *m, const MatchStats *st, const SprtParams *sp, bool sprt, SprtDecision d)
+{
+    EloEstimate e;
+    bool pairs = stats_count_pairs(st) > 0;
+    int ok = pairs ? stats_estimate_ptnml(st, &e) : stats_estimate_wdl(st, &e);
+    m->games = stats_count_games(st);
+    m->wins = st->wins;
+    m->draws = st->draws;
+    m->losses = st->losses;
+    for (int i = 0; i < 5; i++) m->penta[i] = st->penta[i];
+    m->elo = ok == 0 ? e.elo : 0.0 / 0.0;
+    m->elo_lo = ok == 0 ? e.elo_lower : 0.0 / 0.0;
+    m->elo_hi = ok == 0 ? e.elo_upper : 0.0 / 0.0;
+    m->llr = pairs ? stats_compute_llr_ptnml(st, sp) : stats_compute_llr_wdl(st, sp);
+    m->sprt_elo0 = sp->elo0;
+    m->sprt_elo1 = sp->elo1;
+    m->sprt_alpha = sp->alpha;
+    m->sprt_beta = sp->beta;
+    m->sprt_result = !sprt ? NULL : d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : NULL;
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    int64_t pairs = cli_int(a, "pairs"), nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth");
+    int64_t threads = cli_int(a, "threads"), max_plies = cli_int(a, "max-plies");
+    if (pairs < 0 || nodes < 1 || depth < 0 || threads < 0 || max_plies < 1) {
+        fprintf(stderr, "dama match: --pairs, --depth, --threads must be >= 0; --nodes, --max-plies >= 1\n");
+        return 2;
+    }
+    if (threads == 0) threads = omp_get_num_procs();
+    SprtParams sp = {.alpha = cli_real(a, "alpha"), .beta = cli_real(a, "beta"), .elo0 = cli_real(a, "elo0"),
+                     .elo1 = cli_real(a, "elo1")};
+    if (stats_check_sprt(&sp, err, sizeof err) != 0) {
+        fprintf(stderr, "dama match: %s\n", err);
+        return 2;
+    }
+    bool sprt = cli_flag(a, "sprt");
+    uint64_t seed = (uint64_t)cli_int(a, "seed");
+    OpeningBook book;
+    if (run_openings(g, a, seed, &book, err) != 0) {
+        fprintf(stderr, "dama match: %s\n", err);
+        return 1;
+    }
+    if (pairs == 0) pairs = book.len;
+
+    Db *db = NULL;
+    int32_t wa[EVAL_WEIGHTS_MAX], wb[EVAL_WEIGHTS_MAX];
+    int64_t ida = 0, idb = 0, run_id = 0, match_id = 0;
+    const char **names = run_weight_names_new(g);
+    int rc = names ? 0 : -1;
+    if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
+    if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
+    if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
+    const char *bspec = cli_str(a, "b");
+    char parent[32];
+    if (rc == 0 && !bspec) {
+        DbWeightsInfo info = {0};
+        if (ida && db_weights_info(db, ida, &info, err) == 0 && info.parent_id) {
+            snprintf(parent, sizeof parent, "db:%lld", (long long)info.parent_id);
+            bspec = parent;
+        } else {
+            bspec = "default";
+        }
+        db_weights_info_clear(&info);
+    }
+    if (rc == 0) rc = weights_resolve_db(g, bspec, db, wb, &idb, err);
+    char config[4096];
+    cli_config_text(a, NULL, config, sizeof config);
+    if (rc == 0) rc = db_begin(db, err);
+    if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
+    if (rc == 0) rc = run_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
+    if (rc == 0) rc = run_store_base(db, g, bspec, wb, names, run_id, &idb, err);
+    DbMatch dm = {.run_id = run_id, .game = g->name, .ws_a = ida, .ws_b = idb};
+    MatchStats st;
+    stats_init(&st);
+    fill_match(&dm, &st, &sp, sprt, SPRT_CONTINUE);
+    if (rc == 0) rc = db_match_insert(db, &dm, &match_id, err);
+    if (rc == 0) rc = db_commit(db, err);
+    else db_rollback(db);
+    if (rc != 0) {
+        fprintf(stderr, "dama match: %s\n", err);
+        free((void *)names);
+        db_close(db);
+        openings_free(&book);
+        return 1;
+    }
+    fprintf(stderr, "match %s: run %lld, A = weight set %lld, B = weight set %lld, %lld pairs, %lld nodes/move, %lld threads\n",
+            g->name, (long long)run_id, (long long)ida, (long long)idb, (long long)pairs, (long long)nodes,
+            (long long)threads);
+
+    GameWriter wr;
+    game_writer_init(&wr, db, 64, 1.0);
+    cli_install_stop_handler();
+    volatile int stop = 0;
+    RunProgress prog;
+    run_progress_init(&prog, "match", pairs * 2, cli_real(a, "progress"));
+    PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
+    size_t hash_each = (size_t)(cli_int(a, "hash") / 2 > 0 ? cli_int(a, "hash") / 2 : 1);
+    SprtDecision decision = SPRT_CONTINUE;
+    int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
+
+#pragma omp parallel num_threads((int)threads)
+    {
+        Engine *eng[2] = {engine_new(g, hash_each), engine_new(g, hash_each)};
+        PlayRecord rec;
+        bool ok = eng[0] && eng[1] && play_record_init(&rec) == 0;
+        char werr[ERR_MAX];
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t p = 0; p < pairs; p++) {
+            if (!ok || stop || cli_stop_requested || wr.failed) continue;
+            const Opening *op = &book.items[(offset + p) % book.len];
+            Position start;
+            g->pos_from_fen(&start, op->fen, werr);
+            StatsResult res[2];
+            bool complete = true;
+            for (int k = 0; k < 2 && complete; k++) {
+                /* game 2p: A plays White; game 2p+1: A plays Black */
+                Color a_color = k == 0 ? COLOR_WHITE : COLOR_BLACK;
+                engine_set_weights(eng[a_color], wa);
+                engine_set_weights(eng[a_color ^ 1], wb);
+                int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, &rec, werr);
+                if (prc != 0) {
+                    complete = false;
+                    break;
+                }
+                int white_half = outcome_score_white(rec.outcome);
+                res[k] = (StatsResult)(a_color == COLOR_WHITE ? white_half : 2 - white_half);
+                DbGame meta = {.run_id = run_id, .game_index = 2 * p + k, .game = g->name, .opening = op->label,
+                               .start_fen = op->fen, .white_ws = a_color == COLOR_WHITE ? ida : idb,
+                               .black_ws = a_color == COLOR_WHITE ? idb : ida, .seed = seed};
+#pragma omp critical(match_db)
+                game_writer_add(&wr, g, &rec, &meta);
+            }
+            if (!complete) continue;
+#pragma omp critical(match_db)
+            {
+                stats_add_pair(&st, res[0], res[1]);
+                if (sprt && decision == SPRT_CONTINUE) {
+                    decision = stats_decide_sprt(&sp, stats_compute_llr_ptnml(&st, &sp));
+                    if (decision != SPRT_CONTINUE) stop = 1;
+                }
+                int64_t wdl[3] = {st.wins, st.draws, st.losses};
+                run_progress_update(&prog, stats_count_games(&st), wdl, false);
+            }
+        }
+        if (ok) play_record_free(&rec);
+        engine_free(eng[0]);
+        engine_free(eng[1]);
+    }
+    game_writer_flush(&wr);
+    fill_match(&dm, &st, &sp, sprt, decision);
+    char merr[ERR_MAX];
+    rc = wr.failed ? -1 : db_match_update(db, match_id, &dm, merr);
+    bool complete = stats_count_pairs(&st) == pairs || decision != SPRT_CONTINUE;
+    if (rc == 0) rc = db_run_finish(db, run_id, complete ? "done" : "interrupted", merr);
+    char line[STATS_LINE_MAX];
+    stats_format_line(&st, &sp, line);
+    printf("match %lld (run %lld): A = weight set %lld vs B = weight set %lld\n%s\n", (long long)match_id,
+           (long long)run_id, (long long)ida, (long long)idb, line);
+    if (sprt)
+        printf("SPRT [%g, %g] alpha %g beta %g: %s\n", sp.elo0, sp.elo1, sp.alpha, sp.beta,
+               decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)"
+               : decision == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by elo1)"
+                                            : "undecided");
+    if (!complete) printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(&st), (long long)pairs);
+    if (wr.failed) fprintf(stderr, "dama match: %s\n", wr.err);
+    else if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);
+    game_writer_free(&wr);
+    free((void *)names);
+    db_close(db);
+    openings_free(&book);
+    return rc != 0 ? 1 : complete ? 0 : 3;
+}
+
+const CliCommand cmd_match = {
+    "match", "engine-vs-engine match of two weight sets: paired openings, Elo, SPRT",
+    "[--game G] [--db FILE] [--a W] [--b W] [--pairs N] [--nodes N] [--sprt]", OPTS, run,
+};
