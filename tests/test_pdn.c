@@ -385,7 +385,7 @@ static void test_movetext(void **state)
 {
     (void)state;
     PdnMovetext mt;
-    pdn_movetext_init(&mt, COLOR_WHITE);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE), 0);
     assert_string_equal(mt.text, "");
     const char *moves[] = {"c3-d4", "d6-c5", "b2-c3", "c5:e3"};
     for (int i = 0; i < 4; i++) assert_int_equal(pdn_movetext_append(&mt, moves[i]), 0);
@@ -393,7 +393,7 @@ static void test_movetext(void **state)
     assert_int_equal(mt.len, strlen(mt.text));
     pdn_movetext_free(&mt);
 
-    pdn_movetext_init(&mt, COLOR_BLACK);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_BLACK), 0);
     for (int i = 0; i < 3; i++) assert_int_equal(pdn_movetext_append(&mt, moves[i]), 0);
     assert_string_equal(mt.text, "1... c3-d4 2. d6-c5 b2-c3");
     pdn_movetext_free(&mt);
@@ -403,7 +403,7 @@ static void test_write_game(void **state)
 {
     (void)state;
     PdnMovetext mt;
-    pdn_movetext_init(&mt, COLOR_WHITE);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE), 0);
     for (int i = 0; i < 60; i++) assert_int_equal(pdn_movetext_append(&mt, i % 2 ? "d6:f4:d2:b4" : "c3-d4"), 0);
     const PdnTag tags[] = {{"Event", "say \"hi\" \\o/", 0}, {"White", "\xD0\x91\xD0\xBB", 0}};
     FILE *f = tmpfile();
@@ -488,7 +488,7 @@ static void test_file_1950(void **state)
         Position pos;
         assert_int_equal(game_parse_position(ru, pdn_game_tag(&g, "FEN"), &pos, err), 0);
         PdnMovetext mt;
-        pdn_movetext_init(&mt, ru->side_to_move(&pos));
+        assert_int_equal(pdn_movetext_init(&mt, ru->side_to_move(&pos)), 0);
         for (int i = 0; i < g.moves_len; i++) {
             Move m;
             Position child;

@@ -32,14 +32,15 @@ static void describe_game(const PdnGame *g, char *out, size_t size)
 
 static int check_file(const char *path, const Game *fallback)
 {
-    FILE *in = fopen(path, "rb");
+    bool std_in = strcmp(path, "-") == 0;
+    FILE *in = std_in ? stdin : fopen(path, "rb");
     if (!in) {
         fprintf(stderr, "dama pdn check: cannot open '%s': %s\n", path, strerror(errno));
         return 2;
     }
-    PdnReader *r = pdn_reader_new(in, path);
+    PdnReader *r = pdn_reader_new(in, std_in ? "(stdin)" : path);
     if (!r) {
-        fclose(in);
+        if (!std_in) fclose(in);
         fprintf(stderr, "dama pdn check: out of memory\n");
         return 2;
     }
@@ -84,7 +85,7 @@ static int check_file(const char *path, const Game *fallback)
     free(replay);
     pdn_game_free(&game);
     pdn_reader_free(r);
-    fclose(in);
+    if (!std_in) fclose(in);
     if (!replay) fprintf(stderr, "dama pdn check: out of memory\n");
     return rc ? rc : failed ? 1 : 0;
 }
@@ -156,6 +157,6 @@ static int run(CliArgs *a)
 }
 
 const CliCommand cmd_pdn = {
-    "pdn", "read PDN game files: check replays every game and reports the first bad move",
+    "pdn", "PDN game files: check replays every game of FILE ('-': standard input) and reports its first bad move",
     "check FILE [--game G]", OPTS, run,
 };

@@ -99,6 +99,14 @@ static int run(CliArgs *a)
     /* Find or create the run, and its population of weight sets. */
     char config[4096];
     cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+    {
+        /* The base weights' content is part of the run's identity: 'default'
+         * names other weights after an export and rebuild. */
+        uint64_t h = 0x9E3779B97F4A7C15ULL;
+        for (int i = 0; i < g->weights_len; i++) h = rng_derive(h, (uint64_t)(uint32_t)base[i] + ((uint64_t)i << 32));
+        size_t len = strlen(config);
+        snprintf(config + len, sizeof config - len, "base-weights-hash = %016llx\n", (unsigned long long)h);
+    }
     int64_t run_id = 0, ws_ids[64];
     int ws_len = 0;
     char status[DB_STATUS_MAX] = "";

@@ -250,10 +250,8 @@ static int read_variation(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
 
 static bool is_result(const char *s)
 {
-    static const char *const RESULTS[] = {"1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", NULL};
-    for (int i = 0; RESULTS[i]; i++)
-        if (strcmp(s, RESULTS[i]) == 0) return true;
-    return false;
+    Outcome outcome;
+    return pdn_result_parse(s, &outcome) == 0;
 }
 
 static bool is_annotation_char(char c) { return c == '!' || c == '?'; }
@@ -311,8 +309,10 @@ static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
         }
         if (is_space(c)) {
             get(r);
-        } else if (c == 0xEF && is_bom(r)) {
+        } else if (c == 0xEF && is_bom(r)) { /* invisible: a '%' after it still starts the line */
+            bool line_start = r->line_start;
             get(r), get(r), get(r);
+            r->line_start = line_start;
         } else if (c == '%' && r->line_start) {
             skip_line(r, NULL); /* PDN escape line */
         } else {
@@ -603,13 +603,14 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
-void pdn_movetext_init(PdnMovetext *mt, Color first)
+int pdn_movetext_init(PdnMovetext *mt, Color first)
 {
     memset(mt, 0, sizeof *mt);
     mt->number = 1;
     mt->side = first;
-    mt->text = calloc(1, 1); /* "" (NULL if out of memory: append retries) */
-    mt->cap = mt->text ? 1 : 0;
+    mt->text = calloc(1, 256);
+    mt->cap = mt->text ? 256 : 0;
+    return mt->text ? 0 : -1;
 }
 
 int pdn_movetext_append(PdnMovetext *mt, const char *move)
@@ -638,18 +639,21 @@ void pdn_movetext_free(PdnMovetext *mt)
     memset(mt, 0, sizeof *mt);
 }
 
-/* Write `len` bytes of `s` as one unbreakable unit, wrapping before it when
- * the line would grow past PDN_LINE_WIDTH. */
-static void put_unit(FILE *out, const char *s, size_t len, size_t *column)
+/* Write the unit "a" or "a b" (b_len > 0), wrapping before it when the
+ * line would grow past PDN_LINE_WIDTH columns. */
+static void put_unit(FILE *out, const char *a, size_t a_len, const char *b, size_t b_len, size_t *column)
 {
-    if (*column > 0 && *column + 1 + len > PDN_LINE_WIDTH) {
-        fputc('\n', out);
-        *column = 0;
-    } else if (*column > 0) {
-        fputc(' ', out);
-        (*column)++;
+    size_t len = a_len + (b_len ? 1 + b_len : 0);
+    if (*column > 0) {
+        bool wrap = *column + 1 + len > PDN_LINE_WIDTH;
+        fputc(wrap ? '\n' : ' ', out);
+        *column = wrap ? 0 : *column + 1;
     }
-    fwrite(s, 1, len, out);
+    fwrite(a, 1, a_len, out);
+    if (b_len) {
+        fputc(' ', out);
+        fwrite(b, 1, b_len, out);
+    }
     *column += len;
 }
 
@@ -667,27 +671,20 @@ int pdn_write_game(FILE *out, const PdnTag *tags, int tags_len, const char *move
     size_t column = 0;
     const char *s = movetext ? movetext : "";
     for (;;) {
-        while (*s == ' ' || *s == '\n') s++;
+        s += strspn(s, " \n");
         if (!*s) break;
         size_t len = strcspn(s, " \n");
-        if (s[len - 1] == '.' && s[len] == ' ') { /* keep "12." with its move */
-            size_t next = len + 1;
-            while (s[next] == ' ') next++;
-            len = next + strcspn(s + next, " \n");
-            char unit[MOVE_STR_MAX + 32];
-            if (len < sizeof unit) { /* write it with a single space */
-                size_t a = strcspn(s, " ");
-                snprintf(unit, sizeof unit, "%.*s %.*s", (int)a, s, (int)(len - next), s + next);
-                put_unit(out, unit, strlen(unit), &column);
-                s += len;
-                continue;
-            }
+        const char *next = s + len;
+        size_t next_len = 0;
+        if (s[len - 1] == '.') { /* a move number: keep it with its move */
+            next += strspn(next, " \n");
+            next_len = strcspn(next, " \n");
         }
-        put_unit(out, s, len, &column);
-        s += len;
+        put_unit(out, s, len, next, next_len, &column);
+        s = next + next_len;
     }
     const char *res = result ? result : "*";
-    put_unit(out, res, strlen(res), &column);
+    put_unit(out, res, strlen(res), "", 0, &column);
     fputs("\n\n", out);
     return ferror(out) ? -1 : 0;
 }

@@ -72,6 +72,7 @@ typedef struct PdnReader PdnReader;
  * memory. Input is read in chunks: any file size works in O(1) memory
  * apart from the longest token. */
 PdnReader *pdn_reader_new(FILE *in, const char *name);
+/* Free the reader (NULL is fine); the FILE stays open. */
 void pdn_reader_free(PdnReader *r);
 
 /* The next token. Returns 1 with *tok set, 0 at end of input, or -1 with a
@@ -177,12 +178,14 @@ typedef struct PdnMovetext {
 } PdnMovetext;
 
 /* Start an empty movetext whose first move is move 1 of `first` (Black
- * first is written "1... move"). */
-void pdn_movetext_init(PdnMovetext *mt, Color first);
+ * first is written "1... move"). Returns 0, or -1 when out of memory
+ * (mt->text is then NULL; pdn_movetext_free is still safe). */
+int pdn_movetext_init(PdnMovetext *mt, Color first);
 /* Append one move (full notation from game->move_to_str), with its number
  * when White moves or when it is the first move. Sides alternate. Returns
  * 0, or -1 when out of memory (mt unchanged). */
 int pdn_movetext_append(PdnMovetext *mt, const char *move);
+/* Free the text; mt is zeroed. */
 void pdn_movetext_free(PdnMovetext *mt);
 
 /* Write one game: the tags as [Name "value"] lines (quotes and backslashes
