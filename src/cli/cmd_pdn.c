@@ -46,11 +46,11 @@ static int check_file(const char *path, const Game *fallback)
     }
     PdnGame game;
     pdn_game_init(&game);
-    PdnReplay *replay = malloc(sizeof *replay);
+    PdnReplay replay;
     long games = 0, ok = 0, failed = 0, warnings = 0;
-    int rc = replay ? 0 : 2;
+    int rc = 0;
     char err[ERR_MAX];
-    while (rc == 0) {
+    for (;;) {
         int got = pdn_read_game(r, &game, err);
         if (got < 0) {
             fprintf(stderr, "dama pdn check: %s\n", err);
@@ -60,16 +60,16 @@ static int check_file(const char *path, const Game *fallback)
         games++;
         char who[400];
         describe_game(&game, who, sizeof who);
-        if (pdn_replay_game(&game, fallback, replay) == 0) {
+        if (pdn_replay_game(&game, fallback, &replay) == 0) {
             ok++;
-            printf("game %ld%s: ok, %d %s", game.index, who, replay->plies, replay->plies == 1 ? "ply" : "plies");
+            printf("game %ld%s: ok, %d %s", game.index, who, replay.plies, replay.plies == 1 ? "ply" : "plies");
         } else {
             failed++;
-            printf("game %ld%s: %s", game.index, who, replay->error);
+            printf("game %ld%s: %s", game.index, who, replay.error);
         }
-        if (replay->warning[0]) {
+        if (replay.warning[0]) {
             warnings++;
-            printf("; warning: %s", replay->warning);
+            printf("; warning: %s", replay.warning);
         }
         putchar('\n');
     }
@@ -77,16 +77,14 @@ static int check_file(const char *path, const Game *fallback)
         fprintf(stderr, "dama pdn check: %s: no PDN games found\n", path);
         rc = 2;
     }
-    if (games > 0 || rc != 2) { /* no summary for input that is not PDN at all */
+    if (games > 0) { /* no summary for input that is not PDN at all */
         printf("%ld games, %ld ok, %ld failed", games, ok, failed);
         if (warnings) printf(", %ld warning%s", warnings, warnings == 1 ? "" : "s");
         putchar('\n');
     }
-    free(replay);
     pdn_game_free(&game);
     pdn_reader_free(r);
     if (!std_in) fclose(in);
-    if (!replay) fprintf(stderr, "dama pdn check: out of memory\n");
     return rc ? rc : failed ? 1 : 0;
 }
 

@@ -279,7 +279,7 @@ static int read_word(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
         text_push(r, &r->text, c);
     }
     char *s = r->text.s;
-    if (!s || !*s) return reader_error(r, err, line, "unexpected '%c'", peek(r));
+    if (r->oom || !s) return reader_error(r, err, line, "out of memory");
     if (is_result(s)) {
         tok->kind = PDN_TOKEN_RESULT;
         return 1;

@@ -47,7 +47,7 @@ typedef enum PdnTokenKind {
     PDN_TOKEN_TAG = 1,     /* [Name "value"]: text = name, value = value (unescaped UTF-8) */
     PDN_TOKEN_MOVE_NUMBER, /* "12." or "12...": number = 12, dots = 1 or 3 */
     PDN_TOKEN_MOVE,        /* move text, annotation suffix split off into value */
-    PDN_TOKEN_ANNOTATION,  /* a free-standing "!", "?", "!!", "??", "!?", "?!" */
+    PDN_TOKEN_ANNOTATION,  /* a free-standing "!", "?", "!!", "??", "!?", "?!": value = it, text "" */
     PDN_TOKEN_NAG,         /* "$n": number = n */
     PDN_TOKEN_COMMENT,     /* {...} or ; to end of line: text = the comment's inside */
     PDN_TOKEN_VARIATION,   /* a whole (...) variation, nesting included: text empty */

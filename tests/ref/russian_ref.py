@@ -248,13 +248,13 @@ def random_placement(rng, wk, bk, wm, bm):
     return Pos(b, rng.choice("WB"))
 
 
-def playout(rng, pos, plies, out, seen):
+def playout(rng, pos, plies, out, seen, only_captures=False):
     for _ in range(plies):
+        moves = legal_moves(pos)
         f = pos.fen()
-        if f not in seen:
+        if f not in seen and (not only_captures or any(k[2] for k in moves)):
             seen.add(f)
             out.append(f)
-        moves = legal_moves(pos)
         if not moves:
             return
         pos = make(pos, rng.choice(sorted(moves, key=lambda k: (k[0], k[1], sorted(k[2]), k[3]))))
@@ -262,8 +262,9 @@ def playout(rng, pos, plies, out, seen):
 
 def generate(seed, count):
     """count positions: a third from random games from the start, a third
-    king-rich random placements, a third capture-rich (a few kings against
-    many scattered pieces, where flying-king captures are long)."""
+    king-rich random placements (and a few random plies from them), a third
+    capture-rich: a few kings and men against many scattered pieces, where
+    flying-king captures are long, kept only when a capture is on."""
     rng = random.Random(seed)
     out, seen = [], set()
     while len(out) < count // 3:
@@ -280,18 +281,30 @@ def generate(seed, count):
         else:
             pos = random_placement(rng, n_ek, n_k, n_em, n_m)
             pos.side = "B"
-        playout(rng, pos, rng.randint(1, 4), out, seen)
+        playout(rng, pos, rng.randint(1, 4), out, seen, only_captures=True)
     return out[:count]
 
 
 # ---------------------------------------------------------------- compare
 
 
-def compare_line(line):
-    """None if dama's move list for this FEN is right, else the reason."""
+def compare_line(line, stats):
+    """None if dama's move list for this FEN is right, else the reason.
+    Adds what the position exercised to the counters in stats."""
     fen, _, rest = line.rstrip("\n").partition("\t")
     pos = parse_fen(fen)
     moves = legal_moves(pos)
+    stats["positions"] += 1
+    stats["moves"] += len(moves)
+    stats["no legal move"] += not moves
+    for (start, end, caps, promo), routes in moves.items():
+        if caps:
+            stats["captures"] += 1
+            stats["king captures"] += pos.board[start].isupper()
+            stats["captures of 4+ pieces"] += len(caps) >= 4
+            stats["crowned mid-capture"] += promo and rank(end) != crown_rank(pos.side)
+            stats["moves with several routes"] += len(routes) > 1
+            stats["longest capture"] = max(stats["longest capture"], len(caps))
     by_text = {}
     for key, routes in moves.items():
         for r in routes:
@@ -359,18 +372,21 @@ def main(argv):
         return 0
     if cmd == "compare" and len(argv) == 3:
         n = 0
+        stats = dict.fromkeys(["positions", "moves", "no legal move", "captures", "king captures",
+                               "captures of 4+ pieces", "crowned mid-capture", "moves with several routes",
+                               "longest capture"], 0)
         with open(argv[2]) as f:
             for line in f:
                 if not line.strip():
                     continue
                 n += 1
-                why = compare_line(line)
+                why = compare_line(line, stats)
                 if why:
                     fen = line.split("\t")[0]
                     print("first differing position (line %d): %s\n  %s" % (n, fen, why))
                     print("  reference moves:\n    " + "\n    ".join(describe(fen) or ["(none)"]))
                     return 1
-        print("%d positions agree" % n)
+        print("all positions agree: " + ", ".join("%s %d" % kv for kv in stats.items()))
         return 0
     if cmd == "selftest":
         selftest()

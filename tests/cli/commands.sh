@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# CLI contract tests: moves, perft, search, bench, and bad input handling.
+# Usage: commands.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+SRC="$2"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
+expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+
+START='W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
+# moves: the start position has 7 quiet moves.
+expect_eq "$("$DAMA" moves --game russian --fen "$START" | sort | tr '\n' ' ')" "a3-b4 c3-b4 c3-d4 e3-d4 e3-f4 g3-f4 g3-h4 " "start moves"
+# a capture chain with every landing square
+expect_eq "$("$DAMA" moves --fen 'W:Wc3:Bd4,f6,d6' | sort | tr '\n' ' ')" "c3:e5:c7 c3:e5:g7 " "capture chain"
+# --file: FEN TAB moves
+printf '%s\nW:Wc3:Bd4,f6,d6\n' "$START" >"$T/fens"
+expect_eq "$("$DAMA" moves --file "$T/fens" | tail -1)" "$(printf 'W:Wc3:Bd4,f6,d6\tc3:e5:g7 c3:e5:c7')" "moves --file"
+# perft
+expect_eq "$("$DAMA" perft --depth 6 2>/dev/null)" "perft 6 37986" "perft 6"
+expect_eq "$("$DAMA" perft --depth 3 --divide 2>/dev/null | tail -1)" "perft 3 302" "perft divide total"
+expect_eq "$("$DAMA" perft --depth 3 --divide 2>/dev/null | grep -c '^[a-h]')" "7" "perft divide lines"
+# search: node-limited searches are deterministic; bench count is stable
+s1=$("$DAMA" search --nodes 20000 --quiet)
+s2=$("$DAMA" search --nodes 20000 --quiet)
+expect_eq "$s1" "$s2" "node-limited search deterministic"
+echo "$s1" | grep -q '^bestmove [a-h][1-8]-[a-h][1-8]$' && ok || bad "search prints bestmove: $s1"
+b1=$("$DAMA" bench --depth 7 | head -1)
+b2=$("$DAMA" bench --depth 7 | head -1)
+expect_eq "$b1" "$b2" "bench node count stable"
+# a won position: no legal move for the side to move
+expect_eq "$("$DAMA" search --fen 'W:WKa1:Bb2,c3' --depth 3 | head -1)" "bestmove (none)" "no move"
+# help on every command
+for c in moves perft search bench selfplay tune export match pdn; do
+  expect_rc 0 "$c --help" "$DAMA" "$c" --help
+done
+expect_rc 2 "unknown command" "$DAMA" frobnicate
+# bad input: clear message, non-zero exit, no crash
+expect_rc 1 "bad FEN side" "$DAMA" moves --fen 'X:Wa1:Bb8'
+grep -q "side to move" "$T/err" && ok || bad "bad FEN message: $(cat "$T/err")"
+expect_rc 1 "light square" "$DAMA" moves --fen 'W:Wa2:Bb8'
+grep -q "a2 is not a playing square" "$T/err" && ok || bad "light square message"
+expect_rc 1 "garbage FEN" "$DAMA" perft --fen 'hello' --depth 1
+expect_rc 2 "bad depth" "$DAMA" perft --depth abc
+grep -q "not an integer" "$T/err" && ok || bad "bad depth message"
+expect_rc 2 "unknown game" "$DAMA" moves --game chess
+expect_rc 1 "missing fen file" "$DAMA" moves --file "$T/nope"
+printf 'W:Wc3:Bd4\nW:Wz9:Bd4\n' >"$T/badfens"
+expect_rc 1 "bad line in fen file" "$DAMA" moves --file "$T/badfens"
+grep -q "line 2" "$T/err" && ok || bad "fen file line number"
+# bad config file: named with its line
+printf 'selfplay = { games = ; };\n' >"$T/bad.cfg"
+expect_rc 2 "bad config" "$DAMA" selfplay --config "$T/bad.cfg"
+grep -q "bad.cfg:1" "$T/err" && ok || bad "config error names file and line: $(cat "$T/err")"
+printf 'selfplay = { gmaes = 10; };\n' >"$T/typo.cfg"
+expect_rc 2 "unknown config key" "$DAMA" selfplay --config "$T/typo.cfg"
+# bad weight files
+printf 'game = "russian";\nweights = { KING = 300; NOPE = 1; };\n' >"$T/w1.cfg"
+expect_rc 1 "unknown weight term" "$DAMA" search --weights "$T/w1.cfg" --depth 2
+grep -q "unknown term 'NOPE'" "$T/err" && ok || bad "weight term message: $(cat "$T/err")"
+printf 'game = "russian";\nweights = { MAN_PST = [1, 2]; };\n' >"$T/w2.cfg"
+expect_rc 1 "short weight table" "$DAMA" search --weights "$T/w2.cfg" --depth 2
+printf 'game = "turkish";\nweights = { };\n' >"$T/w3.cfg"
+expect_rc 1 "weight file of another game" "$DAMA" search --weights "$T/w3.cfg" --depth 2
+# foreign database file
+echo "not a database" >"$T/foreign.sqlite"
+expect_rc 1 "foreign database" "$DAMA" selfplay --db "$T/foreign.sqlite" --games 2
+grep -qi "not a dama database\|not an SQLite" "$T/err" && ok || bad "foreign db message: $(cat "$T/err")"
+expect_rc 1 "missing database for tune" "$DAMA" tune --db "$T/missing.sqlite"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
