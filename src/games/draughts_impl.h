@@ -306,11 +306,26 @@ static void d_cap_from(DCapture *c, const DraughtsPos *p, int from)
     d_cap_search(c, from, !c->man, 0, -1);
 }
 
+/* Men that can make a first jump: a man on s jumps in direction d when the
+ * neighbour in d is an enemy piece with an empty square behind it. */
+static inline uint64_t d_men_capturers(const DraughtsPos *p)
+{
+    int side = p->side;
+    uint64_t own = p->pieces[side], opp = p->pieces[side ^ 1];
+    uint64_t empty = ~(own | opp);
+    uint64_t men = own & ~p->kings, from = 0;
+    unsigned dirs = d_man_capture_dirs(side);
+    for (int d = 0; d < DRAUGHTS_DIRS; d++)
+        if (dirs >> d & 1) from |= d_step(d_step(empty, 3 - d) & opp, 3 - d);
+    return from & men;
+}
+
 static int d_gen_captures(const DraughtsPos *p, MoveList *list, GenMode mode)
 {
     DCapture c;
     d_cap_init(&c, p, mode, list, NULL);
-    for (uint64_t b = p->pieces[p->side]; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
+    uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
+    for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
     return list->len;
 }
 
@@ -365,6 +380,22 @@ static uint64_t d_count_moves(const DraughtsPos *p, GenMode mode)
     return (uint64_t)d_gen_captures(p, &list, mode);
 }
 
+/* Make without the Zobrist key and counters: perft needs neither. */
+static inline void d_make_bare(const DraughtsPos *p, const Move *m, DraughtsPos *q)
+{
+    int us = p->side, them = us ^ 1;
+    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
+    q->pieces[us] = p->pieces[us] ^ move_bits;
+    q->pieces[them] = p->pieces[them] & ~m->captured;
+    uint64_t kings = p->kings;
+    if (kings >> m->from & 1)
+        kings ^= move_bits;
+    else if (m->promo)
+        kings |= d_bit(m->to);
+    q->kings = kings & ~m->captured;
+    q->side = (uint8_t)them;
+}
+
 static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
 {
     if (depth == 1) return d_count_moves(p, mode);
@@ -373,7 +404,7 @@ static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
     uint64_t nodes = 0;
     DraughtsPos child;
     for (int i = 0; i < list.len; i++) {
-        d_make(p, &list.moves[i], &child);
+        d_make_bare(p, &list.moves[i], &child);
         nodes += d_perft_rec(&child, depth - 1, mode);
     }
     return nodes;
