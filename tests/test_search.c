@@ -57,8 +57,8 @@ static void test_no_move(void **state)
     assert_false(r.has_move);
 }
 
-/* Quiescence plays out compulsory captures: White must take c3:e5, Black
- * must retake f6:d4, then nothing hangs; the value is the static evaluation
+/* Quiescence plays out compulsory captures: White must take c3:e5:g7, Black
+ * must retake h8:f6, then nothing hangs; the value is the static evaluation
  * of that final position (White to move, so White's view). */
 static void test_quiescence_resolves_captures(void **state)
 {
@@ -67,7 +67,7 @@ static void test_quiescence_resolves_captures(void **state)
     Position pos, after;
     char err[ERR_MAX];
     assert_int_equal(g->pos_from_fen(&pos, "W:Wc3,a1:Bd4,f6,h8", err), 0);
-    assert_int_equal(g->pos_from_fen(&after, "W:Wa1:Bd4,h8", err), 0);
+    assert_int_equal(g->pos_from_fen(&after, "W:Wa1:Bf6", err), 0);
     Engine *e = engine_new(g, 1);
     int q = engine_quiescence(e, &pos);
     int expected = engine_evaluate(e, &after);
