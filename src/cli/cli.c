@@ -171,7 +171,7 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "+h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
         if (c == 'h') {
             cli_print_help(cmd, stdout);
             return 1;
@@ -184,7 +184,7 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 
     optind = 1;
     opterr = 1;
-    while ((c = getopt_long(argc, argv, "+h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
         if (c == 'c' || c == 'h') continue;
         if (c < 1000) {
             fprintf(stderr, "dama %s: see 'dama %s --help'\n", cmd->name, cmd->name);

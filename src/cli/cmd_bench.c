@@ -5,13 +5,22 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "db/db.h"
 #include "engine/search.h"
+#include "tune/texel.h"
+
+#include <omp.h>
+#include <unistd.h>
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian"},
     {"depth", OPT_INT, NULL, "search depth (default: the game's bench depth)"},
     {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)"},
     {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)"},
+    {"db", OPT_FLAG, NULL, "also time storing positions in SQLite (a temporary database)"},
+    {"tune", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)"},
+    {"all", OPT_FLAG, NULL, "every benchmark: search, perft, db, tune"},
+    {"threads", OPT_INT, "0", "threads of the tuner benchmark (0: all cores)"},
     {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate"},
     {NULL, 0, NULL, NULL},
 };
@@ -75,7 +84,8 @@ static int run(CliArgs *a)
     }
     printf("bench %s depth %d: %llu nodes\n", g->name, depth, (unsigned long long)total);
     printf("search: %.2f M nodes/s (median of %d)\n", median(rates, repeat) / 1e6, repeat);
-    if (cli_flag(a, "perft")) {
+    bool all = cli_flag(a, "all");
+    if (all || cli_flag(a, "perft")) {
         int pd = cli_isset(a, "perft-depth") ? (int)cli_int(a, "perft-depth") : g->perft_bench_depth;
         Position pos;
         char err[ERR_MAX];
@@ -90,10 +100,47 @@ static int run(CliArgs *a)
         printf("perft %s depth %d: %llu leaves, %.1f M leaves/s (median of %d, 1 thread)\n", g->name, pd,
                (unsigned long long)leaves, median(rates, repeat) / 1e6, repeat);
     }
+    if (all || cli_flag(a, "db")) {
+        char path[64], err[ERR_MAX];
+        for (int rep = 0; rep < repeat; rep++) {
+            snprintf(path, sizeof path, "/tmp/dama-bench-%ld-%d.sqlite", (long)getpid(), rep);
+            if (db_bench_insert(path, 200000, &rates[rep], err) != 0) {
+                fprintf(stderr, "dama bench: %s\n", err);
+                return 1;
+            }
+        }
+        printf("db: %.0f positions stored/s (200000 positions, one transaction per 80-ply game, median of %d)\n",
+               median(rates, repeat), repeat);
+    }
+    if (all || cli_flag(a, "tune")) {
+        int threads = (int)cli_int(a, "threads");
+        if (threads <= 0) threads = omp_get_num_procs();
+        char err[TEXEL_ERR_MAX];
+        TexelData *data = texel_data_new(256);
+        int32_t truth[256];
+        if (!data || texel_data_synthetic(data, 500000, 24, 1.3, 1, truth, err) != 0) {
+            fprintf(stderr, "dama bench: %s\n", data ? err : "out of memory");
+            texel_data_free(data);
+            return 1;
+        }
+        TexelBench tb = {0};
+        for (int rep = 0; rep < repeat; rep++) {
+            if (texel_bench(data, truth, threads, 10, &tb, err) != 0) {
+                fprintf(stderr, "dama bench: %s\n", err);
+                texel_data_free(data);
+                return 1;
+            }
+            rates[rep] = tb.evals_per_sec;
+        }
+        printf("tune: %.1f M position evaluations/s with gradient (%d threads, 500000 positions, 24 terms, "
+               "%.1f bytes/position, median of %d)\n",
+               median(rates, repeat) / 1e6, threads, tb.bytes_per_position, repeat);
+        texel_data_free(data);
+    }
     return 0;
 }
 
 const CliCommand cmd_bench = {
-    "bench", "benchmarks: fixed-depth search node count and nodes/s; --perft for perft leaves/s",
-    "[--game G] [--depth N] [--perft] [--repeat N]", OPTS, run,
+    "bench", "benchmarks: fixed-depth search node count and nodes/s; perft, database and tuner rates",
+    "[--game G] [--depth N] [--perft] [--db] [--tune] [--all] [--repeat N]", OPTS, run,
 };
