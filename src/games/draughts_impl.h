@@ -520,6 +520,8 @@ static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
                 for (long n = lo; n <= hi; n++) {
                     int q = draughts_square_from_number32((int)n);
                     if ((p->pieces[0] | p->pieces[1]) >> q & 1) return d_fen_error(err, fen, "a square is listed twice");
+                    if (!king && (d_crown_rank(c) >> q & 1))
+                        return d_fen_error(err, fen, "a man in the range stands on its crowning rank");
                     p->pieces[c] |= d_bit(q);
                     if (king) p->kings |= d_bit(q);
                 }
@@ -686,6 +688,30 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
     int found = 0;
     Move cand[2];
     int end = sq[n - 1];
+    /* Full notation first: a move one of whose routes is exactly the given
+     * landing list is meant even if a longer route also fits the squares. */
+    if (from_file < 0 && n >= 2 && d_has_capture(p)) {
+        for (int i = 0; i < list->len && found < 2; i++) {
+            const Move *m = &list->moves[i];
+            if (m->from != sq[0] || m->to != end || m->kind != MOVE_CAPTURE) continue;
+            d_routes_from(p, m->from, routes);
+            bool exact = false;
+            for (int r = 0; r < routes->len && !exact; r++) {
+                const DRoute *rt = &routes->routes[r];
+                if (!d_same_move(&rt->move, m) || rt->len != n - 1) continue;
+                exact = true;
+                for (int j = 0; j < rt->len && exact; j++) exact = rt->path[j] == sq[j + 1];
+            }
+            if (exact) cand[found++] = *m;
+        }
+        if (found == 1) {
+            *move = cand[0];
+            free(list);
+            free(routes);
+            return 0;
+        }
+        found = 0;
+    }
     for (int i = 0; i < list->len && found < 2; i++) {
         const Move *m = &list->moves[i];
         if (m->to != end) continue;
