@@ -43,10 +43,13 @@ static int perft_table_check(const Game *game, const char *path, int min_depth, 
             print_error("%s:%d: expected FEN ;convention ;Dn count...\n", path, lineno);
             fail();
         }
-        GenMode mode;
-        if (strcmp(fields[1], "D") == 0) mode = GEN_DISTINCT;
-        else if (strcmp(fields[1], "P") == 0) mode = GEN_PATHS;
-        else if (strcmp(fields[1], "K") == 0) continue;
+        GenMode mode = GEN_DISTINCT;
+        if (strcmp(fields[1], "D") == 0)
+            mode = GEN_DISTINCT;
+        else if (strcmp(fields[1], "P") == 0)
+            mode = GEN_PATHS;
+        else if (strcmp(fields[1], "K") == 0)
+            continue;
         else {
             print_error("%s:%d: unknown convention '%s'\n", path, lineno, fields[1]);
             fail();

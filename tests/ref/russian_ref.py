@@ -25,6 +25,7 @@ Rules implemented (numbers are the clauses of russian.md "Moves"):
 Commands:
   moves FEN                    every legal move: route<TAB>captured squares
   perft FEN DEPTH [--paths]    leaf count, D convention (or P with --paths)
+  perfts FILE DEPTH            for each FEN of FILE: FEN<TAB>perft D<TAB>perft P
   gen SEED COUNT               random positions, one FEN a line
   compare FILE                 check `dama moves --file` output (FEN<TAB>moves)
   selftest                     the reference against published perft figures
@@ -365,6 +366,14 @@ def main(argv):
         return 0
     if cmd == "perft" and len(argv) >= 4:
         print(perft(parse_fen(argv[2]), int(argv[3]), "--paths" in argv[4:]))
+        return 0
+    if cmd == "perfts" and len(argv) == 4:
+        with open(argv[2]) as f:
+            for line in f:
+                fen = line.strip()
+                if fen:
+                    pos = parse_fen(fen)
+                    print("%s\t%d\t%d" % (fen, perft(pos, int(argv[3])), perft(pos, int(argv[3]), True)))
         return 0
     if cmd == "gen" and len(argv) == 4:
         for f in generate(int(argv[2]), int(argv[3])):
