@@ -13,13 +13,13 @@
 #include <unistd.h>
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian"},
+    {"game", OPT_STR, "russian", "game: russian or turkish"},
     {"depth", OPT_INT, NULL, "search depth (default: the game's bench depth)"},
     {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)"},
     {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)"},
-    {"db", OPT_FLAG, NULL, "also time storing positions in SQLite (a temporary database)"},
-    {"tune", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)"},
-    {"all", OPT_FLAG, NULL, "every benchmark: search, perft, db, tune"},
+    {"store", OPT_FLAG, NULL, "also time storing positions in SQLite (a temporary database)"},
+    {"tuner", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)"},
+    {"all", OPT_FLAG, NULL, "every benchmark: search, perft, store, tuner"},
     {"threads", OPT_INT, "0", "threads of the tuner benchmark (0: all cores)"},
     {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate"},
     {NULL, 0, NULL, NULL},
@@ -100,7 +100,7 @@ static int run(CliArgs *a)
         printf("perft %s depth %d: %llu leaves, %.1f M leaves/s (median of %d, 1 thread)\n", g->name, pd,
                (unsigned long long)leaves, median(rates, repeat) / 1e6, repeat);
     }
-    if (all || cli_flag(a, "db")) {
+    if (all || cli_flag(a, "store")) {
         char path[64], err[ERR_MAX];
         for (int rep = 0; rep < repeat; rep++) {
             snprintf(path, sizeof path, "/tmp/dama-bench-%ld-%d.sqlite", (long)getpid(), rep);
@@ -112,7 +112,7 @@ static int run(CliArgs *a)
         printf("db: %.0f positions stored/s (200000 positions, one transaction per 80-ply game, median of %d)\n",
                median(rates, repeat), repeat);
     }
-    if (all || cli_flag(a, "tune")) {
+    if (all || cli_flag(a, "tuner")) {
         int threads = (int)cli_int(a, "threads");
         if (threads <= 0) threads = omp_get_num_procs();
         char err[TEXEL_ERR_MAX];
@@ -142,5 +142,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_bench = {
     "bench", "benchmarks: fixed-depth search node count and nodes/s; perft, database and tuner rates",
-    "[--game G] [--depth N] [--perft] [--db] [--tune] [--all] [--repeat N]", OPTS, run,
+    "[--game G] [--depth N] [--perft] [--store] [--tuner] [--all] [--repeat N]", OPTS, run,
 };

@@ -15,7 +15,7 @@
 #include "tune/weights_file.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian"},
+    {"game", OPT_STR, "russian", "game: russian or turkish"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
     {"weights", OPT_STR, "default", "starting weights: 'default' (compiled in), a weight file, db:ID or 'tuned'"},
     {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)"},

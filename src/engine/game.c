@@ -6,10 +6,12 @@
 
 #include "games/draughts.h"
 #include "games/russian/russian.h"
+#include "games/turkish/turkish.h"
 
 /* The registry: adding a game adds one line here. */
 static const Game *const GAMES[] = {
     &russian_game,
+    &turkish_game,
     NULL,
 };
 
@@ -51,7 +53,7 @@ Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *hist
     int seen = 1;
     for (int back = 2; back <= window && back <= len; back += 2) {
         if (history[len - back] == key && ++seen == 3) {
-            *reason = "D3";
+            *reason = game->repetition_reason ? game->repetition_reason : "repetition";
             return OUTCOME_DRAW;
         }
     }

@@ -116,6 +116,8 @@ typedef struct Game {
      * history, no move list): e.g. Russian D4-D8, Turkish lone man, Shatra
      * Biy captured. Sets *reason to a short id ("D5", "biy-captured"). */
     Outcome (*rule_outcome)(const Position *pos, const char **reason);
+    /* Reason id of a threefold repetition ("D3" in Russian draughts). */
+    const char *repetition_reason;
 
     /* Move text in full notation (every landing square); the route written
      * for a multi-route move is chosen deterministically. */

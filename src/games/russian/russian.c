@@ -100,6 +100,7 @@ const Game russian_game = {
     .hash_full = dg_hash_full,
     .reversible_plies = dg_reversible_plies,
     .rule_outcome = ru_rule_outcome,
+    .repetition_reason = "D3",
     .move_to_str = dg_move_to_str,
     .move_from_str = dg_move_from_str,
     .perft = dg_perft,

@@ -1,0 +1,134 @@
+/* turkish.c — Turkish draughts: rule switches, end-of-game rules, game table.
+ * Rules: shared/rules/turkish.md. */
+#include "games/turkish/turkish.h"
+
+#include "engine/eval.h"
+#include "games/draughts.h"
+
+static const DraughtsRules RULES = {
+    .orthogonal = true,
+    .men_capture_back = false, /* men capture forward and sideways */
+    .remove_at_once = true,    /* captured pieces leave as they are jumped */
+    .majority = true,          /* the most pieces, men and kings alike */
+    .crown_mid_capture = false, /* a man crowned only when the move ends */
+    .no_reversal = true,       /* no 180-degree turn between two jumps */
+    .must_land_to_continue = false, /* implied by the majority rule */
+};
+static const bool NUMBERED32 = false;
+
+/* Rule switch: the lone-man win (turkish.md, "End of the game"); the seed
+ * states it, the Turkish federation does not. On by default. */
+static const bool LONE_MAN_WIN = true;
+
+#include "games/draughts_impl.h"
+
+#include "games/turkish/weights.h"
+
+/* turkish.md, "End of the game": one piece each is a draw unless the side to
+ * move can capture; a single man against two or more pieces including a
+ * king loses at once (switch). No pieces or no move: game_outcome. */
+static Outcome tu_rule_outcome(const Position *pos, const char **reason)
+{
+    const DraughtsPos *p = dp(pos);
+    int pieces[2] = {__builtin_popcountll(p->pieces[0]), __builtin_popcountll(p->pieces[1])};
+    if (!pieces[0] || !pieces[1]) return OUTCOME_NONE;
+    if (pieces[0] == 1 && pieces[1] == 1) {
+        if (d_has_capture(p)) return OUTCOME_NONE;
+        *reason = "one-each";
+        return OUTCOME_DRAW;
+    }
+    if (LONE_MAN_WIN) {
+        for (int strong = 0; strong < 2; strong++) {
+            int weak = strong ^ 1;
+            if (pieces[weak] == 1 && !(p->pieces[weak] & p->kings) && pieces[strong] >= 2 &&
+                (p->pieces[strong] & p->kings)) {
+                *reason = "lone-man";
+                return strong == COLOR_WHITE ? OUTCOME_WHITE_WINS : OUTCOME_BLACK_WINS;
+            }
+        }
+    }
+    return OUTCOME_NONE;
+}
+
+int turkish_count_men_moves(const DraughtsPos *p, int side)
+{
+    uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
+    uint64_t men = p->pieces[side] & ~p->kings;
+    unsigned dirs = d_man_move_dirs(side);
+    int n = 0;
+    for (int d = 0; d < DRAUGHTS_DIRS; d++)
+        if (dirs >> d & 1) n += __builtin_popcountll(d_step(men, d) & empty);
+    return n;
+}
+
+int turkish_count_king_moves(const DraughtsPos *p, int side)
+{
+    uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
+    int n = 0;
+    for (uint64_t k = p->pieces[side] & p->kings; k; k &= k - 1) {
+        int from = __builtin_ctzll(k);
+        for (int d = 0; d < DRAUGHTS_DIRS; d++)
+            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = d_next(s, d)) n++;
+    }
+    return n;
+}
+
+static int32_t tu_evaluate(const Position *pos, const int32_t *w) { return turkish_evaluate(pos, w); }
+
+static int32_t tu_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
+{
+    EvalScratch scratch;
+    eval_scratch_clear(&scratch, TU_WEIGHTS_LEN);
+    int32_t v = turkish_evaluate_traced(pos, w, &scratch);
+    if (eval_scratch_to_trace(&scratch, TU_WEIGHTS_LEN, trace) != 0) trace->len = -1;
+    return v;
+}
+
+static const EvalTerm TU_TERMS[] = {
+#define TERM(name, count, doc) {#name, TU_##name, count, doc},
+#include "games/turkish/eval_terms.def"
+#undef TERM
+};
+
+static const char *const TU_BENCH[] = {
+    "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+    "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,d4:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+    "W:Wa2,b2,d2,e2,g2,h2,a3,c3,d3,f3,g3,c4,f4:Ba5,d5,h5,b6,c6,e6,f6,g6,a7,c7,d7,f7,h7",
+    "W:Wb2,c3,e3,f4,g4,a5:Bc5,d6,f6,g6,b7,h7",
+    "W:WKd1,c4,g4:BKe8,b6,f6",
+    "B:WKa1,Kh2,d5:BKd8,c6,e6,f7",
+    NULL,
+};
+
+const Game turkish_game = {
+    .name = "turkish",
+    .title = "Turkish draughts",
+    .pdn_gametype = 30,
+    .pos_size = sizeof(DraughtsPos),
+    .start_fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
+    .pos_from_fen = dg_pos_from_fen,
+    .pos_to_fen = dg_pos_to_fen,
+    .gen_moves = dg_gen_moves,
+    .has_capture = dg_has_capture,
+    .make_move = dg_make_move,
+    .side_to_move = dg_side_to_move,
+    .hash = dg_hash,
+    .hash_full = dg_hash_full,
+    .reversible_plies = dg_reversible_plies,
+    .rule_outcome = tu_rule_outcome,
+    .repetition_reason = "repetition",
+    .move_to_str = dg_move_to_str,
+    .move_from_str = dg_move_from_str,
+    .perft = dg_perft,
+    .terms_len = (int)(sizeof TU_TERMS / sizeof TU_TERMS[0]),
+    .terms = TU_TERMS,
+    .weights_len = TU_WEIGHTS_LEN,
+    .weights_default = turkish_weights,
+    .evaluate = tu_evaluate,
+    .evaluate_trace = tu_evaluate_trace,
+    .pos_mirror = dg_pos_mirror,
+    .bench_fens = TU_BENCH,
+    .bench_depth = 10,
+    .perft_bench_depth = 8,
+    .opening_book = NULL,
+};
