@@ -28,6 +28,7 @@ static const CliOpt OPTS[] = {
     {"seed", OPT_INT, "1", "seed (opening order, random openings)"},
     {"openings", OPT_STR, NULL, "opening book file; default: the game's book, else random"},
     {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
+    {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},
     {"max-plies", OPT_INT, "300", "move cap in plies (adjudicated draw 'move-cap')"},
     {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides"},
     {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)"},

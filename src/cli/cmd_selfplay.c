@@ -33,6 +33,7 @@ static const CliOpt OPTS[] = {
     {"seed", OPT_INT, "1", "run seed"},
     {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random"},
     {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
+    {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},
     {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID"},
     {"population", OPT_INT, "8", "weight sets playing: the base and population-1 perturbed copies"},
     {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)"},

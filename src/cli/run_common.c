@@ -57,7 +57,8 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
         snprintf(err, ERR_MAX, "--random-plies must be 0..40");
         return -1;
     }
-    return openings_random(g, 1024, plies, seed, book, err);
+    int balance = cli_isset(a, "balance") ? (int)cli_int(a, "balance") : 0;
+    return openings_random(g, 1024, plies, seed, balance, 2000, book, err);
 }
 
 const char **run_weight_names_new(const Game *g)

@@ -145,12 +145,16 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
     return rc;
 }
 
-int openings_random(const Game *g, int count, int plies, uint64_t seed, OpeningBook *book, char err[ERR_MAX])
+int openings_random(const Game *g, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
+                    OpeningBook *book, char err[ERR_MAX])
 {
     memset(book, 0, sizeof *book);
     book->items = calloc((size_t)count, sizeof(Opening));
-    if (!book->items) {
+    Engine *judge = balance_cp > 0 ? engine_new(g, 1) : NULL;
+    if (!book->items || (balance_cp > 0 && !judge)) {
         snprintf(err, ERR_MAX, "out of memory");
+        engine_free(judge);
+        openings_free(book);
         return -1;
     }
     MoveList moves;
@@ -180,17 +184,29 @@ int openings_random(const Game *g, int count, int plies, uint64_t seed, OpeningB
             }
             const char *reason;
             if (ok && game_outcome(g, &pos, NULL, 0, &reason, &moves) == OUTCOME_NONE) {
-                g->pos_to_fen(&pos, o->fen);
-                break;
+                bool balanced = true;
+                if (judge) {
+                    SearchLimits lim = {.nodes = balance_nodes ? balance_nodes : 2000};
+                    SearchResult r;
+                    engine_clear(judge);
+                    engine_search(judge, &pos, NULL, 0, &lim, &r, NULL, NULL);
+                    balanced = r.score <= balance_cp && r.score >= -balance_cp;
+                }
+                if (balanced) {
+                    g->pos_to_fen(&pos, o->fen);
+                    break;
+                }
             }
             if (attempt > 1000) {
-                snprintf(err, ERR_MAX, "cannot find %d random plies that keep the game going", plies);
+                snprintf(err, ERR_MAX, "cannot find %d random plies that keep the game going and balanced", plies);
+                engine_free(judge);
                 openings_free(book);
                 return -1;
             }
         }
         book->len++;
     }
+    engine_free(judge);
     return 0;
 }
 

@@ -59,10 +59,15 @@ typedef struct OpeningBook {
  * message naming the file and line. */
 int openings_read(const Game *game, const char *path, OpeningBook *book, char err[ERR_MAX]);
 
-/* A book of `count` openings made by `plies` random legal plies from the
- * start position, seeded: each opening i is derived from (seed, i); lines
- * that end the game are redrawn. Labels name the moves played. */
-int openings_random(const Game *game, int count, int plies, uint64_t seed, OpeningBook *book, char err[ERR_MAX]);
+/* A book of `count` random but balanced openings: opening i plays `plies`
+ * uniformly random legal plies from the start position, drawn from a
+ * stream derived from (seed, i); a line is redrawn (next draw of the same
+ * stream) when the game ends or when a search of balance_nodes nodes with
+ * the compiled-in weights scores it outside +-balance_cp centi-men
+ * (balance_cp <= 0: no balance check). Labels list the moves played.
+ * Deterministic for a given seed. */
+int openings_random(const Game *game, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
+                    OpeningBook *book, char err[ERR_MAX]);
 void openings_free(OpeningBook *book);
 
 #endif
