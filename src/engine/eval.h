@@ -44,4 +44,16 @@ static inline int eval_scratch_to_trace(const EvalScratch *s, int weights_len, E
     return 0;
 }
 
+/* Run a game's traced evaluator and compact its coefficients into trace
+ * (trace->len = -1 if they do not fit). Returns the evaluation. */
+static inline int32_t eval_trace_with(int32_t (*traced)(const Position *, const int32_t *, EvalScratch *),
+                                      int weights_len, const Position *pos, const int32_t *w, EvalTrace *trace)
+{
+    EvalScratch scratch;
+    eval_scratch_clear(&scratch, weights_len);
+    int32_t v = traced(pos, w, &scratch);
+    if (eval_scratch_to_trace(&scratch, weights_len, trace) != 0) trace->len = -1;
+    return v;
+}
+
 #endif

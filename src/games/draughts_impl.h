@@ -747,4 +747,12 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
     return rc;
 }
 
+/* The Game-table fields every draughts variant fills the same way. */
+#define DRAUGHTS_GAME_FUNCTIONS                                                                    \
+    .pos_size = sizeof(DraughtsPos), .pos_from_fen = dg_pos_from_fen, .pos_to_fen = dg_pos_to_fen, \
+    .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .make_move = dg_make_move,           \
+    .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \
+    .reversible_plies = dg_reversible_plies, .move_to_str = dg_move_to_str,                        \
+    .move_from_str = dg_move_from_str, .perft = dg_perft, .pos_mirror = dg_pos_mirror
+
 #endif

@@ -60,11 +60,7 @@ static int32_t ru_evaluate(const Position *pos, const int32_t *w) { return russi
 
 static int32_t ru_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
 {
-    EvalScratch scratch;
-    eval_scratch_clear(&scratch, RU_WEIGHTS_LEN);
-    int32_t v = russian_evaluate_traced(pos, w, &scratch);
-    if (eval_scratch_to_trace(&scratch, RU_WEIGHTS_LEN, trace) != 0) trace->len = -1;
-    return v;
+    return eval_trace_with(russian_evaluate_traced, RU_WEIGHTS_LEN, pos, w, trace);
 }
 
 static const EvalTerm RU_TERMS[] = {
@@ -88,29 +84,16 @@ const Game russian_game = {
     .name = "russian",
     .title = "Russian draughts",
     .pdn_gametype = 25,
-    .pos_size = sizeof(DraughtsPos),
+    DRAUGHTS_GAME_FUNCTIONS,
     .start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
-    .pos_from_fen = dg_pos_from_fen,
-    .pos_to_fen = dg_pos_to_fen,
-    .gen_moves = dg_gen_moves,
-    .has_capture = dg_has_capture,
-    .make_move = dg_make_move,
-    .side_to_move = dg_side_to_move,
-    .hash = dg_hash,
-    .hash_full = dg_hash_full,
-    .reversible_plies = dg_reversible_plies,
     .rule_outcome = ru_rule_outcome,
     .repetition_reason = "D3",
-    .move_to_str = dg_move_to_str,
-    .move_from_str = dg_move_from_str,
-    .perft = dg_perft,
     .terms_len = (int)(sizeof RU_TERMS / sizeof RU_TERMS[0]),
     .terms = RU_TERMS,
     .weights_len = RU_WEIGHTS_LEN,
     .weights_default = russian_weights,
     .evaluate = ru_evaluate,
     .evaluate_trace = ru_evaluate_trace,
-    .pos_mirror = dg_pos_mirror,
     .bench_fens = RU_BENCH,
     .bench_depth = 11,
     .perft_bench_depth = 10,

@@ -2,7 +2,7 @@
  * russian_eval.c (EVAL_TRACED 0) and russian_eval_traced.c (EVAL_TRACED 1):
  * the traced evaluator is the same source compiled a second time.
  * Terms: eval_terms.def; every term is White minus Black. */
-#include "engine/eval.h"
+#include "engine/eval_body.h"
 #include "games/draughts.h"
 #include "games/russian/russian.h"
 
@@ -18,18 +18,7 @@
 extern uint64_t russian_runaway_cone[2][64];
 int russian_count_quiet(const DraughtsPos *p, int side);
 
-#if EVAL_TRACED
-#define EVAL_ADD(idx, count)                                                                       \
-    do {                                                                                           \
-        int32_t c_ = (count);                                                                      \
-        score += c_ * w[idx];                                                                      \
-        scratch->coef[idx] += c_;                                                                  \
-    } while (0)
-int32_t russian_evaluate_traced(const Position *pos, const int32_t *w, EvalScratch *scratch)
-#else
-#define EVAL_ADD(idx, count) (score += (count)*w[idx])
-int32_t russian_evaluate(const Position *pos, const int32_t *w)
-#endif
+EVAL_FUNCTION(russian_evaluate, russian_evaluate_traced)
 {
     const DraughtsPos *p = (const DraughtsPos *)pos->data;
     int32_t score = 0;

@@ -77,11 +77,7 @@ static int32_t tu_evaluate(const Position *pos, const int32_t *w) { return turki
 
 static int32_t tu_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
 {
-    EvalScratch scratch;
-    eval_scratch_clear(&scratch, TU_WEIGHTS_LEN);
-    int32_t v = turkish_evaluate_traced(pos, w, &scratch);
-    if (eval_scratch_to_trace(&scratch, TU_WEIGHTS_LEN, trace) != 0) trace->len = -1;
-    return v;
+    return eval_trace_with(turkish_evaluate_traced, TU_WEIGHTS_LEN, pos, w, trace);
 }
 
 static const EvalTerm TU_TERMS[] = {
@@ -104,29 +100,16 @@ const Game turkish_game = {
     .name = "turkish",
     .title = "Turkish draughts",
     .pdn_gametype = 30,
-    .pos_size = sizeof(DraughtsPos),
+    DRAUGHTS_GAME_FUNCTIONS,
     .start_fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
-    .pos_from_fen = dg_pos_from_fen,
-    .pos_to_fen = dg_pos_to_fen,
-    .gen_moves = dg_gen_moves,
-    .has_capture = dg_has_capture,
-    .make_move = dg_make_move,
-    .side_to_move = dg_side_to_move,
-    .hash = dg_hash,
-    .hash_full = dg_hash_full,
-    .reversible_plies = dg_reversible_plies,
     .rule_outcome = tu_rule_outcome,
     .repetition_reason = "repetition",
-    .move_to_str = dg_move_to_str,
-    .move_from_str = dg_move_from_str,
-    .perft = dg_perft,
     .terms_len = (int)(sizeof TU_TERMS / sizeof TU_TERMS[0]),
     .terms = TU_TERMS,
     .weights_len = TU_WEIGHTS_LEN,
     .weights_default = turkish_weights,
     .evaluate = tu_evaluate,
     .evaluate_trace = tu_evaluate_trace,
-    .pos_mirror = dg_pos_mirror,
     .bench_fens = TU_BENCH,
     .bench_depth = 10,
     .perft_bench_depth = 8,

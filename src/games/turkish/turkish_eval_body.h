@@ -1,25 +1,14 @@
 /* turkish_eval_body.h — the Turkish evaluation, written once, compiled plain
  * (turkish_eval.c) and traced (turkish_eval_traced.c). Terms:
  * eval_terms.def; every term is White minus Black. */
-#include "engine/eval.h"
+#include "engine/eval_body.h"
 #include "games/draughts.h"
 #include "games/turkish/turkish.h"
 
 #define TU_FILE_A 0x0101010101010101ULL
 #define TU_FILE_H (TU_FILE_A << 7)
 
-#if EVAL_TRACED
-#define EVAL_ADD(idx, count)                                                                       \
-    do {                                                                                           \
-        int32_t c_ = (count);                                                                      \
-        score += c_ * w[idx];                                                                      \
-        scratch->coef[idx] += c_;                                                                  \
-    } while (0)
-int32_t turkish_evaluate_traced(const Position *pos, const int32_t *w, EvalScratch *scratch)
-#else
-#define EVAL_ADD(idx, count) (score += (count)*w[idx])
-int32_t turkish_evaluate(const Position *pos, const int32_t *w)
-#endif
+EVAL_FUNCTION(turkish_evaluate, turkish_evaluate_traced)
 {
     const DraughtsPos *p = (const DraughtsPos *)pos->data;
     int32_t score = 0;
