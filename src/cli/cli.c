@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 volatile int cli_stop_requested;
@@ -198,6 +199,11 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     }
     out->positional = argv + optind;
     out->positional_len = argc - optind;
+    if (out->positional_len > cmd->positional_max) {
+        fprintf(stderr, "dama %s: unexpected argument '%s' (see 'dama %s --help')\n", cmd->name,
+                out->positional[cmd->positional_max], cmd->name);
+        return -1;
+    }
     return 0;
 }
 
@@ -229,7 +235,8 @@ double cli_real(const CliArgs *a, const char *name)
 bool cli_flag(const CliArgs *a, const char *name)
 {
     const char *v = cli_str(a, name);
-    return v && strcmp(v, "0") != 0 && strcmp(v, "false") != 0;
+    return v && strcmp(v, "0") != 0 && strcasecmp(v, "false") != 0 && strcasecmp(v, "no") != 0 &&
+           strcasecmp(v, "off") != 0;
 }
 
 const Game *cli_game(const CliArgs *a)

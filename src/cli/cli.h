@@ -3,7 +3,7 @@
  *
  * Precedence: built-in default < config file section < command line.
  * The config file is --config FILE, else configs/dama.cfg when present in
- * the working directory or next to the source tree; each subcommand reads
+ * the working directory; each subcommand reads
  * the group of its own name (e.g. selfplay: { games = 2000; }) and the
  * top-level scalars (e.g. game = "russian";). */
 #ifndef DAMA_CLI_H
@@ -43,6 +43,7 @@ typedef struct CliCommand {
     const char *usage; /* text after "dama NAME " */
     const CliOpt *opts; /* terminated by a {NULL} entry */
     int (*run)(CliArgs *args);
+    int positional_max; /* words allowed besides options (0: none) */
 } CliCommand;
 
 /* Parse argv for a command. Returns 0 to run, 1 if --help was printed,

@@ -87,6 +87,10 @@ static int run(CliArgs *a)
     bool all = cli_flag(a, "all");
     if (all || cli_flag(a, "perft")) {
         int pd = cli_isset(a, "perft-depth") ? (int)cli_int(a, "perft-depth") : g->perft_bench_depth;
+        if (pd < 1 || pd > 20) {
+            fprintf(stderr, "dama bench: --perft-depth must be 1..20\n");
+            return 2;
+        }
         Position pos;
         char err[ERR_MAX];
         game_parse_position(g, NULL, &pos, err);
@@ -142,5 +146,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_bench = {
     "bench", "benchmarks: fixed-depth search node count and nodes/s; perft, database and tuner rates",
-    "[--game G] [--depth N] [--perft] [--store] [--tuner] [--all] [--repeat N]", OPTS, run,
+    "[--game G] [--depth N] [--perft] [--store] [--tuner] [--all] [--repeat N]", OPTS, run, 0,
 };

@@ -30,6 +30,10 @@ static int run(CliArgs *a)
     if (!g) return 2;
     char err[ERR_MAX];
     const char *spec = cli_str(a, "weights");
+    if (cli_flag(a, "no-header") && !cli_str(a, "file")) {
+        fprintf(stderr, "dama export: --no-header needs --file (nothing to write)\n");
+        return 2;
+    }
     bool needs_db = strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 || strspn(spec, "0123456789") == strlen(spec);
     Db *db = NULL;
     int32_t w[EVAL_WEIGHTS_MAX];
@@ -51,7 +55,8 @@ static int run(CliArgs *a)
         if (cli_str(a, "header")) snprintf(path, sizeof path, "%s", cli_str(a, "header"));
         else snprintf(path, sizeof path, "%s/src/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
         rc = weights_export_header(g, w, &ei, path, err);
-        if (rc == 0) printf("wrote %s (weight set %s%lld)\n", path, id ? "" : "-", (long long)id);
+        if (rc == 0 && id) printf("wrote %s (weight set %lld)\n", path, (long long)id);
+        else if (rc == 0) printf("wrote %s (weights %s)\n", path, spec);
     }
     if (rc == 0 && cli_str(a, "file")) {
         char comment[512];
@@ -68,5 +73,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_export = {
     "export", "write a weight set as the compiled-in weights header (and/or a weight file)",
-    "[--game G] [--db FILE] [--weights tuned|ID|FILE] [--header PATH] [--file PATH]", OPTS, run,
+    "[--game G] [--db FILE] [--weights tuned|ID|FILE] [--header PATH] [--file PATH]", OPTS, run, 0,
 };

@@ -67,8 +67,11 @@ static int run(CliArgs *a)
     char err[ERR_MAX];
     int64_t pairs = cli_int(a, "pairs"), nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth");
     int64_t threads = cli_int(a, "threads"), max_plies = cli_int(a, "max-plies");
-    if (pairs < 0 || nodes < 1 || depth < 0 || threads < 0 || max_plies < 1) {
-        fprintf(stderr, "dama match: --pairs, --depth, --threads must be >= 0; --nodes, --max-plies >= 1\n");
+    int64_t hash = cli_int(a, "hash");
+    if (pairs < 0 || nodes < 1 || depth < 0 || depth > 100 || threads < 0 || threads > 256 || max_plies < 1 ||
+        hash < 1 || hash > 65536) {
+        fprintf(stderr, "dama match: need --pairs >= 0, --nodes >= 1, --depth 0..100, --threads 0..256, "
+                        "--max-plies >= 1, --hash 1..65536 (MiB)\n");
         return 2;
     }
     if (threads == 0) threads = omp_get_num_procs();
@@ -148,6 +151,16 @@ static int run(CliArgs *a)
         Engine *eng[2] = {engine_new(g, hash_each), engine_new(g, hash_each)};
         PlayRecord rec;
         bool ok = eng[0] && eng[1] && play_record_init(&rec) == 0;
+        if (ok) {
+            engine_set_stop_flag(eng[0], &cli_stop_requested);
+            engine_set_stop_flag(eng[1], &cli_stop_requested);
+        } else {
+#pragma omp critical(match_db)
+            {
+                snprintf(wr.err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash);
+                wr.failed = true;
+            }
+        }
         char werr[ERR_MAX];
 #pragma omp for schedule(dynamic, 1)
         for (int64_t p = 0; p < pairs; p++) {
@@ -218,5 +231,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_match = {
     "match", "engine-vs-engine match of two weight sets: paired openings, Elo, SPRT",
-    "[--game G] [--db FILE] [--a W] [--b W] [--pairs N] [--nodes N] [--sprt]", OPTS, run,
+    "[--game G] [--db FILE] [--a W] [--b W] [--pairs N] [--nodes N] [--sprt]", OPTS, run, 0,
 };

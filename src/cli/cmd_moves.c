@@ -1,6 +1,7 @@
 /* cmd_moves.c — `dama moves`: the legal moves of positions. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -39,6 +40,11 @@ static int run(CliArgs *a)
         return 0;
     }
     FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
+    struct stat st;
+    if (in && in != stdin && (fstat(fileno(in), &st) != 0 || S_ISDIR(st.st_mode))) {
+        fclose(in);
+        in = NULL;
+    }
     if (!in) {
         fprintf(stderr, "dama moves: cannot open '%s'\n", file);
         return 1;
@@ -67,5 +73,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_moves = {
     "moves", "list the legal moves of a position (full notation, D convention)",
-    "[--game G] (--fen FEN | --file F)", OPTS, run,
+    "[--game G] (--fen FEN | --file F)", OPTS, run, 0,
 };

@@ -156,5 +156,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_pdn = {
     "pdn", "PDN game files: check replays every game of FILE ('-': standard input) and reports its first bad move",
-    "check FILE [--game G]", OPTS, run,
+    "check FILE [--game G]", OPTS, run, 2,
 };

@@ -60,5 +60,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_perft = {
     "perft", "count the leaf nodes of the legal-move tree (D convention; --paths for P)",
-    "[--game G] [--fen FEN] --depth N [--divide] [--paths]", OPTS, run,
+    "[--game G] [--fen FEN] --depth N [--divide] [--paths]", OPTS, run, 0,
 };

@@ -12,7 +12,7 @@ static const CliOpt OPTS[] = {
     {"nodes", OPT_INT, NULL, "node budget (deterministic)"},
     {"movetime", OPT_INT, NULL, "time budget in milliseconds"},
     {"hash", OPT_INT, "64", "transposition table size in MiB"},
-    {"weights", OPT_STR, NULL, "weights: a weight file, db:PATH:ID, or 'default' (compiled in)"},
+    {"weights", OPT_STR, NULL, "weights: a weight file or 'default' (compiled in)"},
     {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines"},
     {NULL, 0, NULL, NULL},
 };
@@ -56,8 +56,9 @@ static int run(CliArgs *a)
     }
     SearchLimits lim = {.depth = (int)cli_int(a, "depth"), .nodes = (uint64_t)cli_int(a, "nodes"),
                         .movetime_ms = cli_int(a, "movetime")};
-    if (lim.depth < 0 || cli_int(a, "nodes") < 0 || lim.movetime_ms < 0) {
-        fprintf(stderr, "dama search: limits must not be negative\n");
+    if (lim.depth < 0 || lim.depth > 100 || cli_int(a, "nodes") < 0 || lim.movetime_ms < 0 || cli_int(a, "hash") < 1 ||
+        cli_int(a, "hash") > 65536) {
+        fprintf(stderr, "dama search: need --depth 0..100, --nodes and --movetime >= 0, --hash 1..65536 (MiB)\n");
         return 2;
     }
     if (!lim.depth && !lim.nodes && !lim.movetime_ms) lim.depth = 10;
@@ -95,5 +96,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_search = {
     "search", "search a position: best move, score, depth, nodes, PV",
-    "[--game G] [--fen FEN] (--depth N | --nodes N | --movetime MS)", OPTS, run,
+    "[--game G] [--fen FEN] (--depth N | --nodes N | --movetime MS)", OPTS, run, 0,
 };

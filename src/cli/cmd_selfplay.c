@@ -46,7 +46,9 @@ static const CliOpt OPTS[] = {
 
 /* Options that do not change which games are played (left out of the run's
  * identity, so a run can be resumed with other values). */
-static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", NULL};
+/* --games is left out too: a larger --games extends the same run (game i
+ * depends only on the seed and i). */
+static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", "games", NULL};
 
 /* Member k of the population: the base (k = 0) or a perturbed copy. The
  * first term group (the man's value) sets the scale and is not perturbed. */
@@ -73,10 +75,14 @@ static int run(CliArgs *a)
     int64_t games = cli_int(a, "games"), population = cli_int(a, "population");
     int64_t nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth"), threads = cli_int(a, "threads");
     int64_t max_plies = cli_int(a, "max-plies"), batch = cli_int(a, "batch");
-    if (games < 2 || games % 2 || population < 2 || population > 64 || nodes < 1 || depth < 0 || threads < 0 ||
-        max_plies < 1 || batch < 1) {
-        fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --nodes >= 1, "
-                        "--max-plies >= 1, --batch >= 1\n");
+    int64_t hash = cli_int(a, "hash");
+    double spread = cli_real(a, "spread"), spread_min = cli_real(a, "spread-min");
+    if (games < 2 || games % 2 || population < 2 || population > 64 || nodes < 1 || depth < 0 || depth > 100 ||
+        threads < 0 || threads > 256 || max_plies < 1 || batch < 1 || hash < 1 || hash > 65536 ||
+        !(spread >= 0 && spread <= 10) || !(spread_min >= 0 && spread_min <= 1000)) {
+        fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --nodes >= 1, --depth 0..100, "
+                        "--threads 0..256, --max-plies >= 1, --batch >= 1, --hash 1..65536 (MiB), --spread 0..10, "
+                        "--spread-min 0..1000\n");
         return 2;
     }
     if (threads == 0) threads = omp_get_num_procs();
@@ -112,13 +118,6 @@ static int run(CliArgs *a)
     int ws_len = 0;
     char status[DB_STATUS_MAX] = "";
     int rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
-    if (rc == 0 && run_id && strcmp(status, "done") == 0) {
-        printf("selfplay run %lld with this game, seed and configuration is already complete "
-               "(use another --seed for more games)\n", (long long)run_id);
-        db_close(db);
-        openings_free(&book);
-        return 0;
-    }
     bool resumed = rc == 0 && run_id;
     if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, 64, &ws_len, err);
     if (rc == 0 && resumed && ws_len != population) {
@@ -159,7 +158,6 @@ static int run(CliArgs *a)
         for (int k = 0; rc == 0 && k < population; k++)
             rc = db_weights_load(db, ws_ids[k], g->name, names, members + (size_t)k * (size_t)g->weights_len,
                                  g->weights_len, err);
-        if (rc == 0) rc = db_run_finish(db, run_id, "running", err);
     }
     bool *done = rc == 0 ? calloc((size_t)games, sizeof(bool)) : NULL;
     int64_t already = 0;
@@ -168,6 +166,17 @@ static int run(CliArgs *a)
         rc = -1;
     }
     if (rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
+    if (rc == 0 && resumed && already == games) {
+        printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
+               "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
+        free(members);
+        free(names);
+        free(done);
+        db_close(db);
+        openings_free(&book);
+        return 0;
+    }
+    if (rc == 0 && resumed) rc = db_run_finish(db, run_id, "running", err);
     if (rc != 0) {
         fprintf(stderr, "dama selfplay: %s\n", err);
         free(members);
@@ -197,6 +206,16 @@ static int run(CliArgs *a)
         Engine *eng[2] = {engine_new(g, hash_each), engine_new(g, hash_each)};
         PlayRecord rec;
         bool ok = eng[0] && eng[1] && play_record_init(&rec) == 0;
+        if (ok) {
+            engine_set_stop_flag(eng[0], &cli_stop_requested);
+            engine_set_stop_flag(eng[1], &cli_stop_requested);
+        } else {
+#pragma omp critical(selfplay_db)
+            {
+                snprintf(wr.err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash);
+                wr.failed = true;
+            }
+        }
         char werr[ERR_MAX];
 #pragma omp for schedule(dynamic, 1)
         for (int64_t i = 0; i < games; i++) {
@@ -269,5 +288,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_selfplay = {
     "selfplay", "parallel self-play with varying weights; stores games and positions in SQLite",
-    "[--game G] [--db FILE] [--games N] [--nodes N] [--threads N] [--seed S]", OPTS, run,
+    "[--game G] [--db FILE] [--games N] [--nodes N] [--threads N] [--seed S]", OPTS, run, 0,
 };

@@ -3,6 +3,7 @@
  * static evaluation of quiet positions; K fitted first; Adam with L2 and a
  * held-out validation set). The new weight set is stored with its lineage,
  * K and losses per epoch. */
+#include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ static const CliOpt OPTS[] = {
     {"weights", OPT_STR, "default", "starting weights: 'default' (compiled in), a weight file, db:ID or 'tuned'"},
     {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)"},
     {"filter", OPT_STR, NULL, "extra SQL condition on positions p / games g (e.g. \"p.ply >= 8\")"},
-    {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: quiet ones only)"},
+    {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: only positions where neither side can capture)"},
     {"valid", OPT_REAL, "0.1", "fraction of games held out for validation"},
     {"epochs", OPT_INT, "400", "most epochs"},
     {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)"},
@@ -28,6 +29,7 @@ static const CliOpt OPTS[] = {
     {"batch", OPT_INT, "0", "mini-batch size (0: full batch)"},
     {"patience", OPT_INT, "30", "stop after this many epochs without a better validation loss"},
     {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it first)"},
+    {"score-weight", OPT_REAL, "0", "target = (1-w) * result + w * expected score of the stored search score"},
     {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it"},
     {"seed", OPT_INT, "1", "seed of the split and mini-batch order"},
     {"out", OPT_STR, NULL, "also write the tuned weights to this weight file"},
@@ -39,8 +41,11 @@ static const CliOpt OPTS[] = {
 typedef struct LoadCtx {
     const Game *game;
     const int32_t *weights;
+    bool quiet_only; /* skip positions with a capture pending for either side */
+    int64_t skipped;
     TexelData *data;
     uint64_t *keys;
+    int32_t *scores; /* search score, White's view; INT32_MIN if none */
     size_t keys_cap, len;
     int64_t bad_fen;
     char err[ERR_MAX];
@@ -54,6 +59,10 @@ static int on_position(void *ctx, const DbPosition *p)
     if (c->game->pos_from_fen(&pos, p->fen, perr) != 0) {
         snprintf(c->err, ERR_MAX, "position %lld: %.200s", (long long)p->id, perr);
         return 1;
+    }
+    if (c->quiet_only && !c->game->is_quiet(&pos)) {
+        c->skipped++;
+        return 0;
     }
     EvalTrace trace;
     int32_t traced = c->game->evaluate_trace(&pos, c->weights, &trace);
@@ -76,12 +85,15 @@ static int on_position(void *ctx, const DbPosition *p)
     if (c->len == c->keys_cap) {
         c->keys_cap = c->keys_cap ? c->keys_cap * 2 : 65536;
         uint64_t *k = realloc(c->keys, c->keys_cap * sizeof *k);
-        if (!k) {
+        if (k) c->keys = k;
+        int32_t *s = realloc(c->scores, c->keys_cap * sizeof *s);
+        if (s) c->scores = s;
+        if (!k || !s) {
             snprintf(c->err, ERR_MAX, "out of memory");
             return 1;
         }
-        c->keys = k;
     }
+    c->scores[c->len] = p->has_score ? p->score : INT32_MIN;
     c->keys[c->len++] = (uint64_t)p->game_id; /* split by game: positions of one game stay together */
     return 0;
 }
@@ -110,11 +122,16 @@ static int on_epoch(void *ctx, const TexelEpoch *e)
     return 0;
 }
 
+/* "3" or "1,2,5": run ids separated by single commas. */
 static bool valid_id_list(const char *s)
 {
-    for (; *s; s++)
-        if (!((*s >= '0' && *s <= '9') || *s == ',' || *s == ' ')) return false;
-    return true;
+    bool digit = false;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9') digit = true;
+        else if (*s == ',' && digit) digit = false;
+        else return false;
+    }
+    return digit;
 }
 
 static int run(CliArgs *a)
@@ -125,8 +142,13 @@ static int run(CliArgs *a)
     int threads = (int)cli_int(a, "threads");
     if (threads <= 0) threads = omp_get_num_procs();
     double valid = cli_real(a, "valid");
-    if (valid < 0 || valid >= 1 || cli_int(a, "epochs") < 0 || cli_int(a, "batch") < 0) {
-        fprintf(stderr, "dama tune: --valid must be in [0, 1), --epochs and --batch >= 0\n");
+    double lr = cli_real(a, "lr"), lambda = cli_real(a, "lambda"), k = cli_real(a, "k");
+    if (!(valid > 0 && valid <= 0.5) || cli_int(a, "epochs") < 0 || cli_int(a, "batch") < 0 || !(lr > 0 && lr <= 1000) ||
+        !(lambda >= 0 && lambda <= 1e6) || !(k >= 0 && k <= 100) || threads > 256 || cli_int(a, "patience") < 1 ||
+        !(cli_real(a, "score-weight") >= 0 && cli_real(a, "score-weight") <= 1)) {
+        fprintf(stderr, "dama tune: need --valid in (0, 0.5], --epochs and --batch >= 0, --lr in (0, 1000], "
+                        "--lambda in [0, 1e6], --k in [0, 100] (0: fit), --threads <= 256, --patience >= 1, "
+                        "--score-weight in [0, 1]\n");
         return 2;
     }
     const char *runs = cli_str(a, "runs");
@@ -138,7 +160,7 @@ static int run(CliArgs *a)
     int32_t start[EVAL_WEIGHTS_MAX], tuned[EVAL_WEIGHTS_MAX];
     const char **names = run_weight_names_new(g);
     TexelData *data = texel_data_new(g->weights_len);
-    LoadCtx lc = {.game = g, .weights = start, .data = data};
+    LoadCtx lc = {.game = g, .weights = start, .data = data, .quiet_only = !cli_flag(a, "all-positions")};
     int rc = names && data ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = db_open(cli_str(a, "db"), false, &db, err);
@@ -172,20 +194,42 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama tune: %s\n", err);
         texel_data_free(data);
         free(lc.keys);
+        free(lc.scores);
         free((void *)names);
         db_close(db);
         return 1;
     }
     texel_data_shrink(data);
-    fprintf(stderr, "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position), %d threads\n", g->name,
-            lc.len, run_now_s() - t0, texel_data_bytes_per_position(data), threads);
+    fprintf(stderr, "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position; %lld skipped: a capture pending), %d threads\n",
+            g->name, lc.len, run_now_s() - t0, texel_data_bytes_per_position(data), (long long)lc.skipped, threads);
 
     TexelSplit split;
     rc = texel_split_make(&split, lc.len, lc.keys, valid, (uint64_t)cli_int(a, "seed"), terr);
     free(lc.keys);
+    /* Blended targets: K is fitted on the game results first, then each
+     * target mixes the result with the expected score of the search score,
+     * 1 / (1 + 10^(-K score / 400)), scores of won games clamped. */
+    double score_weight = cli_real(a, "score-weight");
+    if (rc == 0 && score_weight > 0) {
+        double kfit = k, kloss;
+        if (kfit <= 0)
+            rc = texel_fit_k(data, split.train, split.train_len, start, 0.01, 10, threads, &kfit, &kloss, terr);
+        for (size_t i = 0; rc == 0 && i < lc.len; i++) {
+            if (lc.scores[i] == INT32_MIN) continue;
+            double s = lc.scores[i] > 3000 ? 3000 : lc.scores[i] < -3000 ? -3000 : lc.scores[i];
+            double expected = 1.0 / (1.0 + pow(10.0, -kfit * s / 400.0));
+            double target = (1 - score_weight) * texel_data_target(data, i) + score_weight * expected;
+            texel_data_set_target(data, i, target);
+        }
+        k = kfit;
+        if (rc == 0)
+            fprintf(stderr, "targets: %.2f x result + %.2f x expected score of the search score (K %.4f)\n",
+                    1 - score_weight, score_weight, kfit);
+    }
+    free(lc.scores);
     TexelConfig cfg;
     texel_config_default(&cfg);
-    cfg.k = cli_real(a, "k");
+    cfg.k = k;
     cfg.epochs = (int)cli_int(a, "epochs");
     cfg.lr = cli_real(a, "lr");
     cfg.lambda = cli_real(a, "lambda");
@@ -230,10 +274,22 @@ static int run(CliArgs *a)
     t0 = run_now_s();
     rc = texel_tune(data, &split, &cfg, start, frozen, tuned, &res, terr);
     double dt = run_now_s() - t0;
-    if (rc != 0 || ec.failed) {
+    if (ec.failed) rc = -1;
+    if (rc != 0) {
         fprintf(stderr, "dama tune: %s\n", ec.failed ? ec.err : terr);
         db_run_finish(db, run_id, "interrupted", err);
-    } else {
+    } else if (cli_str(a, "out")) {
+        /* The weight file first: if it cannot be written nothing is stored. */
+        char comment[256];
+        snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %.6f",
+                 (long long)tuning_id, (long long)base_id, res.k, res.valid_loss);
+        rc = weights_file_write(g, tuned, comment, cli_str(a, "out"), err);
+        if (rc != 0) {
+            fprintf(stderr, "dama tune: %s\n", err);
+            db_run_finish(db, run_id, "interrupted", err);
+        }
+    }
+    if (rc == 0 && !ec.failed) {
         char how[200], name[64];
         snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f)",
                  (long long)tuning_id, (long long)base_id, res.k, res.valid_loss);
@@ -265,16 +321,7 @@ static int run(CliArgs *a)
             if (term->count != 1) continue;
             printf("  %-18s %6d -> %6d\n", term->name, start[term->offset], tuned[term->offset]);
         }
-        const char *out = cli_str(a, "out");
-        if (out) {
-            char comment[256];
-            snprintf(comment, sizeof comment, "weight set %lld, tuning run %lld, K %.4f, valid loss %.6f",
-                     (long long)result_id, (long long)tuning_id, res.k, res.valid_loss);
-            if (weights_file_write(g, tuned, comment, out, err) != 0) {
-                fprintf(stderr, "dama tune: %s\n", err);
-                rc = -1;
-            }
-        }
+        if (cli_str(a, "out")) printf("wrote %s\n", cli_str(a, "out"));
     }
     texel_split_free(&split);
     texel_data_free(data);
@@ -285,5 +332,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_tune = {
     "tune", "Texel-tune the evaluation weights from stored self-play positions",
-    "[--game G] [--db FILE] [--weights W] [--runs IDS] [--epochs N]", OPTS, run,
+    "[--game G] [--db FILE] [--weights W] [--runs IDS] [--epochs N]", OPTS, run, 0,
 };

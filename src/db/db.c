@@ -548,7 +548,7 @@ int db_commit(Db *db, char err[ERR_MAX])
 
 void db_rollback(Db *db)
 {
-    if (!db_in_transaction(db))
+    if (!db || !db_in_transaction(db))
         return; /* SQLite may already have rolled back after FULL/IOERR/BUSY */
     for (int i = 0; i < ST_COUNT; i++)
         if (db->stmt[i])

@@ -147,7 +147,7 @@ int db_begin(Db *db, char err[ERR_MAX]);
  * stored. */
 int db_commit(Db *db, char err[ERR_MAX]);
 
-/* Roll back the open transaction, if any. Never fails. */
+/* Roll back the open transaction, if any. Never fails; NULL is a no-op. */
 void db_rollback(Db *db);
 
 /* True between db_begin and db_commit/db_rollback. */

@@ -104,6 +104,10 @@ typedef struct Game {
     int (*gen_moves)(const Position *pos, MoveList *list, GenMode mode);
     /* True if the side to move must capture (a capture is compulsory now). */
     bool (*has_capture)(const Position *pos);
+    /* True if no capture is pending for either side: the side to move has
+     * none and the other side would have none if it were to move. The
+     * tuner fits the static evaluation on such positions only. */
+    bool (*is_quiet)(const Position *pos);
     /* Child position after a legal move from gen_moves (copy-make). */
     void (*make_move)(const Position *pos, const Move *move, Position *child);
 

@@ -109,6 +109,9 @@ void engine_clear(Engine *e)
 int engine_evaluate(const Engine *e, const Position *pos)
 {
     int32_t v = e->game->evaluate(pos, e->weights);
+    /* Static values stay below the win scores whatever the weights. */
+    if (v > SCORE_WIN_MIN - 1) v = SCORE_WIN_MIN - 1;
+    if (v < -(SCORE_WIN_MIN - 1)) v = -(SCORE_WIN_MIN - 1);
     return e->game->side_to_move(pos) == COLOR_WHITE ? v : -v;
 }
 

@@ -415,6 +415,12 @@ static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
 
 static int dg_gen_moves(const Position *pos, MoveList *list, GenMode mode) { return d_gen(dp(pos), list, mode); }
 static bool dg_has_capture(const Position *pos) { return d_has_capture(dp(pos)); }
+static bool dg_is_quiet(const Position *pos)
+{
+    DraughtsPos other = *dp(pos);
+    other.side ^= 1;
+    return !d_has_capture(dp(pos)) && !d_has_capture(&other);
+}
 static void dg_make_move(const Position *pos, const Move *m, Position *child) { d_make(dp(pos), m, dpw(child)); }
 static Color dg_side_to_move(const Position *pos) { return (Color)dp(pos)->side; }
 static uint64_t dg_hash(const Position *pos) { return dp(pos)->key; }
@@ -750,7 +756,8 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
 /* The Game-table fields every draughts variant fills the same way. */
 #define DRAUGHTS_GAME_FUNCTIONS                                                                    \
     .pos_size = sizeof(DraughtsPos), .pos_from_fen = dg_pos_from_fen, .pos_to_fen = dg_pos_to_fen, \
-    .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .make_move = dg_make_move,           \
+    .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .is_quiet = dg_is_quiet,             \
+    .make_move = dg_make_move,                                                                     \
     .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \
     .reversible_plies = dg_reversible_plies, .move_to_str = dg_move_to_str,                        \
     .move_from_str = dg_move_from_str, .perft = dg_perft, .pos_mirror = dg_pos_mirror

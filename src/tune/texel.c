@@ -23,7 +23,7 @@ struct TexelData {
     size_t len, cap;           /* positions */
     uint32_t *offset;          /* cap + 1 slots; position i owns entries
                                 * offset[i] .. offset[i + 1] - 1 */
-    uint8_t *result;           /* White's score in half points, 0..2 */
+    uint8_t *result;           /* target, White's expected score * TEXEL_TARGET_SCALE */
     int32_t *eval;             /* engine evaluation given on append */
     size_t entries_len, entries_cap;
     uint16_t *index;           /* trace entries as two parallel arrays: */
@@ -187,7 +187,7 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
         }
     }
     data->entries_len = out;
-    data->result[data->len] = (uint8_t)result_half;
+    data->result[data->len] = (uint8_t)(result_half * (TEXEL_TARGET_SCALE / 2));
     data->eval[data->len] = eval;
     data->len++;
     data->offset[data->len] = (uint32_t)data->entries_len;
@@ -204,7 +204,20 @@ int texel_data_shrink(TexelData *data)
 size_t texel_data_len(const TexelData *data) { return data->len; }
 size_t texel_data_entries(const TexelData *data) { return data->entries_len; }
 int texel_data_weights_len(const TexelData *data) { return data->weights_len; }
-int texel_data_result(const TexelData *data, size_t i) { return data->result[i]; }
+int texel_data_result(const TexelData *data, size_t i)
+{
+    return (data->result[i] + TEXEL_TARGET_SCALE / 4) / (TEXEL_TARGET_SCALE / 2);
+}
+
+double texel_data_target(const TexelData *data, size_t i) { return data->result[i] / (double)TEXEL_TARGET_SCALE; }
+
+int texel_data_set_target(TexelData *data, size_t i, double target)
+{
+    if (i >= data->len || !(target >= 0.0 && target <= 1.0))
+        return -1;
+    data->result[i] = (uint8_t)lround(target * TEXEL_TARGET_SCALE);
+    return 0;
+}
 
 double texel_data_bytes_per_position(const TexelData *data)
 {
@@ -344,7 +357,7 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
         for (uint32_t t = b; t < end; t++)
             e += coef[t] * w[index[t]];
         const double s = 1.0 / (1.0 + exp(-c * e));
-        const double diff = s - 0.5 * d->result[i];
+        const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
         loss += diff * diff;
         if (g) {
             const double f = diff * s * (1.0 - s);

@@ -83,7 +83,16 @@ int texel_data_shrink(TexelData *data);
 size_t texel_data_len(const TexelData *data);        /* positions */
 size_t texel_data_entries(const TexelData *data);    /* stored trace entries in all */
 int texel_data_weights_len(const TexelData *data);
-int texel_data_result(const TexelData *data, size_t i); /* half points, i < len */
+int texel_data_result(const TexelData *data, size_t i); /* half points (nearest), i < len */
+
+/* Targets: each position's training target is White's expected score in
+ * [0, 1], stored in steps of 1/TEXEL_TARGET_SCALE; texel_data_append sets
+ * it to the game result. texel_data_set_target replaces it, e.g. with a
+ * blend of the result and the search score's expected score. Returns 0, or
+ * -1 for i out of range or a target outside [0, 1]. */
+enum { TEXEL_TARGET_SCALE = 254 };
+double texel_data_target(const TexelData *data, size_t i);
+int texel_data_set_target(TexelData *data, size_t i, double target);
 /* Bytes used per position, all arrays counted (offset, result, eval, trace
  * entries), capacity slack not counted; 0 when empty. */
 double texel_data_bytes_per_position(const TexelData *data);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const EvalTerm *find_term(const Game *g, const char *name)
@@ -16,12 +17,16 @@ static const EvalTerm *find_term(const Game *g, const char *name)
     return NULL;
 }
 
+/* Largest weight magnitude a file may give: evaluations must stay far below
+ * the search's win scores (30000). */
+enum { WEIGHT_ABS_MAX = 5000 };
+
 static int read_int(config_setting_t *s, int32_t *out)
 {
     int t = config_setting_type(s);
     if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) return -1;
     long long v = config_setting_get_int64(s);
-    if (v < INT32_MIN / 2 || v > INT32_MAX / 2) return -1;
+    if (v < -WEIGHT_ABS_MAX || v > WEIGHT_ABS_MAX) return -1;
     *out = (int32_t)v;
     return 0;
 }
@@ -64,7 +69,7 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
         }
         if (t->count == 1) {
             if (read_int(s, &w[t->offset]) != 0) {
-                snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs one integer", path, line, name);
+                snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs one integer in -5000..5000", path, line, name);
                 goto out;
             }
             continue;
@@ -80,7 +85,7 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
         }
         for (int j = 0; j < t->count; j++) {
             if (read_int(config_setting_get_elem(s, (unsigned)j), &w[t->offset + j]) != 0) {
-                snprintf(err, ERR_MAX, "weight file %s:%d: term %s value %d is not an integer", path, line, name, j + 1);
+                snprintf(err, ERR_MAX, "weight file %s:%d: term %s value %d is not an integer in -5000..5000", path, line, name, j + 1);
                 goto out;
             }
         }
@@ -94,6 +99,13 @@ out:
 /* Write to path.tmp then rename: a reader never sees half a file. */
 static FILE *open_tmp(const char *path, char tmp[1024], char err[ERR_MAX])
 {
+    /* The rename below replaces what is at path: only ever a regular file
+     * (never a device, FIFO, directory or symbolic link). */
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, ERR_MAX, "refusing to write '%.200s': not a regular file", path);
+        return NULL;
+    }
     snprintf(tmp, 1024, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "w");
     if (!f) snprintf(err, ERR_MAX, "cannot write '%.150s': %.80s", tmp, strerror(errno));
