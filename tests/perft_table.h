@@ -5,7 +5,8 @@
  * Line format: `<FEN> ;<convention> ;D1 n ;D2 n ...`; '#' starts a comment.
  * Conventions: D (distinct moves, GEN_DISTINCT), P (landing paths,
  * GEN_PATHS); K (ordered capture sequences) has no generator of ours and is
- * skipped.
+ * skipped by perft_table_check. perft_table_read hands back the raw rows, for
+ * tests that hold one convention's count against another's figures.
  */
 #ifndef DAMA_TEST_PERFT_TABLE_H
 #define DAMA_TEST_PERFT_TABLE_H
@@ -79,6 +80,61 @@ static int perft_table_check(const Game *game, const char *path, int min_depth, 
     }
     fclose(in);
     return checked;
+}
+
+/* One line of a perft table: its position, convention and figures. */
+enum { PERFT_ROW_DEPTHS_MAX = 32 };
+typedef struct PerftRow {
+    char fen[FEN_MAX];
+    char convention[8];                                /* "D", "P" or "K" */
+    int len;                                           /* figures on the line */
+    int depth[PERFT_ROW_DEPTHS_MAX];                   /* plies */
+    unsigned long long count[PERFT_ROW_DEPTHS_MAX];    /* published leaf count */
+} PerftRow;
+
+/* Read every line of `path` into rows (at most max). Returns the number of
+ * rows; fails on a malformed line. For tests that compare conventions (the D
+ * count against a published P figure) rather than check one convention. */
+static inline int perft_table_read(const char *path, PerftRow *rows, int max)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        print_error("cannot open %s\n", path);
+        fail();
+    }
+    char line[4096];
+    int n = 0, lineno = 0;
+    while (fgets(line, sizeof line, in) && n < max) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || line[strspn(line, " \t")] == '\0') continue;
+        PerftRow *row = &rows[n];
+        memset(row, 0, sizeof *row);
+        int field = 0;
+        for (char *f = strtok(line, ";"); f; f = strtok(NULL, ";"), field++) {
+            while (*f == ' ') f++;
+            size_t len = strlen(f);
+            while (len && f[len - 1] == ' ') f[--len] = '\0';
+            if (field == 0) {
+                snprintf(row->fen, sizeof row->fen, "%s", f);
+            } else if (field == 1) {
+                snprintf(row->convention, sizeof row->convention, "%s", f);
+            } else if (row->len == PERFT_ROW_DEPTHS_MAX ||
+                       sscanf(f, "D%d %llu", &row->depth[row->len], &row->count[row->len]) != 2) {
+                print_error("%s:%d: bad field '%s'\n", path, lineno, f);
+                fail();
+            } else {
+                row->len++;
+            }
+        }
+        if (field < 3) {
+            print_error("%s:%d: expected FEN ;convention ;Dn count...\n", path, lineno);
+            fail();
+        }
+        n++;
+    }
+    fclose(in);
+    return n;
 }
 
 #endif

@@ -1,8 +1,13 @@
 /* cmd_selfplay.c — `dama selfplay`: parallel self-play into SQLite.
  *
- * A population of weight sets (the base set and perturbed copies) plays
- * game pairs: pair p starts from one opening and plays it twice with
- * colours swapped between two members. Everything a game depends on is
+ * Engines with varying weights play game pairs: pair p starts from one
+ * opening and plays it twice with colours swapped. --perturb pairs (the
+ * default) gives every pair its own random perturbation delta_p and plays
+ * base + delta_p against base - delta_p, so that no playing style is tied
+ * to many games (a fixed population lets the styles of its few members
+ * correlate with their results, which the tuner would then learn);
+ * --perturb population draws both players of a pair from a fixed
+ * population of perturbed copies. Everything a game depends on is
  * derived from (run seed, pair index), so the games do not depend on the
  * thread count. OpenMP workers each own two engines; finished games go
  * through one writer (a critical section) that commits them in batches.
@@ -35,7 +40,8 @@ static const CliOpt OPTS[] = {
     {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
     {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},
     {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID"},
-    {"population", OPT_INT, "8", "weight sets playing: the base and population-1 perturbed copies"},
+    {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population"},
+    {"population", OPT_INT, "8", "--perturb population: the base and population-1 perturbed copies"},
     {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)"},
     {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men"},
     {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'"},
@@ -50,20 +56,25 @@ static const CliOpt OPTS[] = {
  * depends only on the seed and i). */
 static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", "games", NULL};
 
-/* Member k of the population: the base (k = 0) or a perturbed copy. The
- * first term group (the man's value) sets the scale and is not perturbed. */
-static void make_member(const Game *g, const int32_t *base, int k, uint64_t seed, double spread, double spread_min,
-                        int32_t *out)
+/* Member k: the base (k = 0) or a perturbed copy. Population mode: copy k
+ * has its own perturbation. Pairs mode: members 2p+1 and 2p+2 are
+ * base + delta_p and base - delta_p. Each weight moves by
+ * N(0,1) * max(spread * |w|, spread_min); the first term group (the man's
+ * value) sets the scale and is not perturbed. */
+static void make_member(const Game *g, const int32_t *base, int64_t k, bool pairs, uint64_t seed, double spread,
+                        double spread_min, int32_t *out)
 {
     memcpy(out, base, sizeof(int32_t) * (size_t)g->weights_len);
     if (k == 0) return;
-    uint64_t rng = rng_derive(seed ^ 0x706f70756c617469ULL, (uint64_t)k);
+    int64_t stream = pairs ? (k - 1) / 2 : k;
+    double sign = pairs && k % 2 == 0 ? -1.0 : 1.0;
+    uint64_t rng = rng_derive(seed ^ 0x706f70756c617469ULL, (uint64_t)stream);
     for (int i = g->terms[0].count; i < g->weights_len; i++) {
         double u1 = rng_unit(&rng), u2 = rng_unit(&rng);
         double z = sqrt(-2.0 * log(u1 + 1e-300)) * cos(6.283185307179586 * u2);
         double scale = fabs((double)base[i]) * spread;
         if (scale < spread_min) scale = spread_min;
-        out[i] = base[i] + (int32_t)lround(z * scale);
+        out[i] = base[i] + (int32_t)lround(sign * z * scale);
     }
 }
 
@@ -73,6 +84,12 @@ static int run(CliArgs *a)
     if (!g) return 2;
     char err[ERR_MAX];
     int64_t games = cli_int(a, "games"), population = cli_int(a, "population");
+    const char *perturb = cli_str(a, "perturb");
+    bool pairs_mode = strcmp(perturb, "pairs") == 0;
+    if (!pairs_mode && strcmp(perturb, "population") != 0) {
+        fprintf(stderr, "dama selfplay: --perturb must be 'pairs' or 'population', not '%s'\n", perturb);
+        return 2;
+    }
     int64_t nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth"), threads = cli_int(a, "threads");
     int64_t max_plies = cli_int(a, "max-plies"), batch = cli_int(a, "batch");
     int64_t hash = cli_int(a, "hash");
@@ -114,50 +131,57 @@ static int run(CliArgs *a)
         size_t len = strlen(config);
         snprintf(config + len, sizeof config - len, "base-weights-hash = %016llx\n", (unsigned long long)h);
     }
-    int64_t run_id = 0, ws_ids[64];
+    /* Members: 0 is the base; pairs mode adds two per game pair. */
+    int64_t members_len = pairs_mode ? 1 + games : population;
+    int64_t run_id = 0, *ws_ids = malloc(sizeof(int64_t) * (size_t)members_len);
     int ws_len = 0;
     char status[DB_STATUS_MAX] = "";
-    int rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
-    bool resumed = rc == 0 && run_id;
-    if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, 64, &ws_len, err);
-    if (rc == 0 && resumed && ws_len != population) {
-        snprintf(err, ERR_MAX, "run %lld has %d weight sets, expected %lld", (long long)run_id, ws_len,
-                 (long long)population);
-        rc = -1;
-    }
-    int32_t *members = malloc(sizeof(int32_t) * (size_t)(population * g->weights_len));
+    int32_t *members = malloc(sizeof(int32_t) * (size_t)members_len * (size_t)g->weights_len);
     const char **names = run_weight_names_new(g);
-    if (!members || !names) {
+    int rc = 0;
+    if (!members || !names || !ws_ids) {
         snprintf(err, ERR_MAX, "out of memory");
         rc = -1;
     }
-    if (rc == 0 && !resumed) {
+    if (rc == 0) rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
+    bool resumed = rc == 0 && run_id;
+    if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, (int)members_len, &ws_len, err);
+    if (rc == 0 && resumed && (ws_len < 1 || (!pairs_mode && ws_len != population))) {
+        snprintf(err, ERR_MAX, "run %lld has %d weight sets, expected %lld", (long long)run_id, ws_len,
+                 (long long)members_len);
+        rc = -1;
+    }
+    /* Stored members are loaded; missing ones (a new run, or a larger
+     * --games in pairs mode) are made and stored, all in one transaction. */
+    for (int k = 0; rc == 0 && k < ws_len; k++)
+        rc = db_weights_load(db, ws_ids[k], g->name, names, members + (size_t)k * (size_t)g->weights_len,
+                             g->weights_len, err);
+    if (rc == 0 && ws_len < members_len) {
         rc = db_begin(db, err);
-        if (rc == 0) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
-        int64_t base_id = 0;
-        const char *spec = cli_str(a, "weights");
-        if (rc == 0)
-            rc = run_store_base(db, g, spec, base, names, run_id, &base_id, err);
-        for (int k = 0; rc == 0 && k < population; k++) {
+        if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
+        if (rc == 0 && ws_len == 0) {
+            rc = run_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
+            memcpy(members, base, sizeof(int32_t) * (size_t)g->weights_len);
+            ws_len = 1;
+        }
+        for (int64_t k = ws_len; rc == 0 && k < members_len; k++) {
             int32_t *w = members + (size_t)k * (size_t)g->weights_len;
-            make_member(g, base, k, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
-            if (k == 0) {
-                ws_ids[ws_len++] = base_id;
-                continue;
-            }
-            char how[160], name[32];
-            snprintf(how, sizeof how, "perturbed from %lld (member %d, seed %llu, spread %g, min %g)",
-                     (long long)base_id, k, (unsigned long long)seed, cli_real(a, "spread"), cli_real(a, "spread-min"));
-            snprintf(name, sizeof name, "selfplay-%lld-m%d", (long long)run_id, k);
-            rc = db_weights_insert(db, g->name, name, base_id, how, run_id, names, w, g->weights_len,
-                                   &ws_ids[ws_len++], err);
+            make_member(g, base, k, pairs_mode, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
+            char how[200], name[48];
+            if (pairs_mode)
+                snprintf(how, sizeof how, "perturbed from %lld (pair %lld, %s delta, seed %llu, spread %g, min %g)",
+                         (long long)ws_ids[0], (long long)(k - 1) / 2, k % 2 ? "+" : "-", (unsigned long long)seed,
+                         cli_real(a, "spread"), cli_real(a, "spread-min"));
+            else
+                snprintf(how, sizeof how, "perturbed from %lld (member %lld, seed %llu, spread %g, min %g)",
+                         (long long)ws_ids[0], (long long)k, (unsigned long long)seed, cli_real(a, "spread"),
+                         cli_real(a, "spread-min"));
+            snprintf(name, sizeof name, "selfplay-%lld-m%lld", (long long)run_id, (long long)k);
+            rc = db_weights_insert(db, g->name, name, ws_ids[0], how, run_id, names, w, g->weights_len, &ws_ids[k], err);
         }
         if (rc == 0) rc = db_commit(db, err);
         else db_rollback(db);
-    } else if (rc == 0) {
-        for (int k = 0; rc == 0 && k < population; k++)
-            rc = db_weights_load(db, ws_ids[k], g->name, names, members + (size_t)k * (size_t)g->weights_len,
-                                 g->weights_len, err);
+        ws_len = (int)members_len;
     }
     bool *done = rc == 0 ? calloc((size_t)games, sizeof(bool)) : NULL;
     int64_t already = 0;
@@ -170,6 +194,7 @@ static int run(CliArgs *a)
         printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
                "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
         free(members);
+    free(ws_ids);
         free(names);
         free(done);
         db_close(db);
@@ -180,15 +205,17 @@ static int run(CliArgs *a)
     if (rc != 0) {
         fprintf(stderr, "dama selfplay: %s\n", err);
         free(members);
+    free(ws_ids);
         free(names);
         free(done);
         db_close(db);
         openings_free(&book);
         return 1;
     }
-    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored), %lld nodes/move, %lld threads, population %lld, %d openings\n",
+    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored), %lld nodes/move, %lld threads, %s, %d openings\n",
             g->name, (long long)run_id, resumed ? " resumed" : "", (long long)games, (long long)already,
-            (long long)nodes, (long long)threads, (long long)population, book.len);
+            (long long)nodes, (long long)threads, pairs_mode ? "base +- a perturbation per pair" : "fixed population",
+            book.len);
 
     GameWriter wr;
     game_writer_init(&wr, db, (int)batch, 1.0);
@@ -222,11 +249,17 @@ static int run(CliArgs *a)
             if (!ok || done[i] || cli_stop_requested || wr.failed) continue;
             int64_t pair = i / 2;
             uint64_t prng = rng_derive(seed, (uint64_t)pair);
-            int ma = (int)rng_below(&prng, (uint64_t)population);
-            int mb = (int)rng_below(&prng, (uint64_t)population - 1);
-            if (mb >= ma) mb++;
+            int64_t ma, mb;
+            if (pairs_mode) {
+                ma = 1 + 2 * pair;
+                mb = 2 + 2 * pair;
+            } else {
+                ma = (int64_t)rng_below(&prng, (uint64_t)population);
+                mb = (int64_t)rng_below(&prng, (uint64_t)population - 1);
+                if (mb >= ma) mb++;
+            }
             if (i % 2) {
-                int t = ma;
+                int64_t t = ma;
                 ma = mb;
                 mb = t;
             }
@@ -279,6 +312,7 @@ static int run(CliArgs *a)
     if (failed) fprintf(stderr, "dama selfplay: %s\n", wr.err);
     game_writer_free(&wr);
     free(members);
+    free(ws_ids);
     free(names);
     free(done);
     db_close(db);
