@@ -71,6 +71,6 @@ extern volatile int cli_stop_requested;
 void cli_install_stop_handler(void);
 
 /* Every subcommand, defined in cmd_*.c. */
-extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match;
+extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status;
 
 #endif

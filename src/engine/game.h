@@ -120,6 +120,10 @@ typedef struct Game {
      * history, no move list): e.g. Russian D4-D8, Turkish lone man, Shatra
      * Biy captured. Sets *reason to a short id ("D5", "biy-captured"). */
     Outcome (*rule_outcome)(const Position *pos, const char **reason);
+    /* Games with a royal piece (Shatra's Biy): can `side`'s royal piece be
+     * captured by the opponent right now (as if the opponent were to move)?
+     * NULL for games without one. */
+    bool (*royal_attacked)(const Position *pos, Color side);
     /* Reason id of a threefold repetition ("D3" in Russian draughts). */
     const char *repetition_reason;
 

@@ -36,7 +36,7 @@ expect_eq "$b1" "$b2" "bench node count stable"
 # a won position: no legal move for the side to move
 expect_eq "$("$DAMA" search --fen 'W:WKa1:Bb2,c3' --depth 3 | head -1)" "bestmove (none)" "no move"
 # help on every command
-for c in moves perft search bench selfplay tune export match pdn; do
+for c in moves perft search bench selfplay tune export match pdn status; do
   expect_rc 0 "$c --help" "$DAMA" "$c" --help
 done
 expect_rc 2 "unknown command" "$DAMA" frobnicate
@@ -72,6 +72,14 @@ echo "not a database" >"$T/foreign.sqlite"
 expect_rc 1 "foreign database" "$DAMA" selfplay --db "$T/foreign.sqlite" --games 2
 grep -qi "not a dama database\|not an SQLite" "$T/err" && ok || bad "foreign db message: $(cat "$T/err")"
 expect_rc 1 "missing database for tune" "$DAMA" tune --db "$T/missing.sqlite"
+
+# status: what a game app shows
+expect_eq "$("$DAMA" status | tr '\n' ' ')" "result * side white moves 7 capture no " "status start"
+expect_eq "$("$DAMA" status --fen 'W:WKa1:Bb2,c3' | head -1)" "result 0-1 no-moves" "status lost"
+expect_eq "$("$DAMA" status --game turkish --fen 'W:Wa2:Bh7' | head -1)" "result 1/2-1/2 one-each" "status one-each"
+# Turkish: moves and published perft (P convention)
+expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"
+expect_eq "$("$DAMA" moves --game turkish | wc -l)" "8" "turkish start moves"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
