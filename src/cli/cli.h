@@ -70,6 +70,10 @@ void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_
 extern volatile int cli_stop_requested;
 void cli_install_stop_handler(void);
 
+/* The command table (NULL-terminated), so that configuration files can be
+ * checked against every command's options and group names. */
+void cli_register_commands(const CliCommand *const *commands);
+
 /* Every subcommand, defined in cmd_*.c. */
 extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status;
 

@@ -18,7 +18,7 @@ static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian or turkish"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
     {"weights", OPT_STR, "tuned", "weight set: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
-    {"header", OPT_STR, NULL, "header to write (default: src/games/<game>/weights.h of the source tree)"},
+    {"header", OPT_STR, NULL, "header to write (default: src/games/<game>/weights.h of the source tree this dama was built from)"},
     {"file", OPT_STR, NULL, "also write a weight file"},
     {"no-header", OPT_FLAG, NULL, "do not write the header (only --file)"},
     {NULL, 0, NULL, NULL},

@@ -33,6 +33,7 @@ int main(int argc, char **argv)
         return argc < 2 ? 2 : 0;
     }
     game_init_all();
+    cli_register_commands(COMMANDS);
     for (int i = 0; COMMANDS[i]; i++) {
         if (strcmp(COMMANDS[i]->name, argv[1]) != 0) continue;
         CliArgs args;

@@ -59,6 +59,9 @@ expect_rc 2 "bad config" "$DAMA" selfplay --config "$T/bad.cfg"
 grep -q "bad.cfg:1" "$T/err" && ok || bad "config error names file and line: $(cat "$T/err")"
 printf 'selfplay = { gmaes = 10; };\n' >"$T/typo.cfg"
 expect_rc 2 "unknown config key" "$DAMA" selfplay --config "$T/typo.cfg"
+printf 'perfft = { depth = 3; };\n' >"$T/group.cfg"
+expect_rc 2 "misspelt command group" "$DAMA" perft --config "$T/group.cfg"
+grep -q "unknown command group 'perfft'" "$T/err" && ok || bad "group message: $(cat "$T/err")"
 # bad weight files
 printf 'game = "russian";\nweights = { KING = 300; NOPE = 1; };\n' >"$T/w1.cfg"
 expect_rc 1 "unknown weight term" "$DAMA" search --weights "$T/w1.cfg" --depth 2
