@@ -174,7 +174,9 @@ typedef struct DCapture {
     int best;  /* majority: most pieces taken by a chain found so far */
     GenMode mode;
     MoveList *list; /* generation: where moves go */
+    uint32_t *paths; /* if set: D list, paths[i] counts the landing paths of move i */
     DRoutes *routes; /* route enumeration (notation) instead of generation */
+    uint64_t only;   /* route enumeration: jump only these pieces (the wanted move's) */
     int plen;
     uint8_t path[ROUTE_LEN_MAX];
 } DCapture;
@@ -214,6 +216,7 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
               .promo = (uint8_t)promo};
     if (c->routes) {
         DRoutes *r = c->routes;
+        if (c->only != ~0ULL && captured != c->only) return; /* a route of another move */
         if (r->len == ROUTES_MAX) {
             r->truncated = true;
             return;
@@ -233,19 +236,25 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
             list->len = 0;
         }
     }
-    if (c->mode == GEN_DISTINCT && taken >= 2) {
+    if ((c->mode == GEN_DISTINCT || c->paths) && taken >= 2) {
         for (int i = 0; i < list->len; i++) {
             const Move *o = &list->moves[i];
-            if (o->captured == captured && o->from == m.from && o->to == m.to && o->promo == m.promo) return;
+            if (o->captured == captured && o->from == m.from && o->to == m.to && o->promo == m.promo) {
+                if (c->paths) c->paths[i]++;
+                return;
+            }
         }
     }
-    if (list->len < MOVES_MAX) list->moves[list->len++] = m;
+    if (list->len < MOVES_MAX) {
+        if (c->paths) c->paths[list->len] = 1;
+        list->moves[list->len++] = m;
+    }
 }
 
 static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int lastdir)
 {
     uint64_t empty = d_cap_empty(c, captured);
-    uint64_t opp = c->opp & ~captured;
+    uint64_t opp = c->opp & ~captured & c->only;
     bool any = false;
     for (int d = 0; d < DRAUGHTS_DIRS; d++) {
         if (RULES.no_reversal && lastdir >= 0 && d == 3 - lastdir) continue;
@@ -290,6 +299,8 @@ static void d_cap_init(DCapture *c, const DraughtsPos *p, GenMode mode, MoveList
 {
     c->side = p->side;
     c->opp = p->pieces[p->side ^ 1];
+    c->only = ~0ULL;
+    c->paths = NULL;
     c->best = 0;
     c->mode = mode;
     c->list = list;
@@ -349,12 +360,8 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
     uint64_t key = p->key ^ t->zobrist_side ^ t->zobrist[us][king][m->from] ^
                    t->zobrist[us][king | m->promo][m->to];
     *q = *p;
-    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
-    q->pieces[us] ^= move_bits;
-    if (king)
-        q->kings ^= move_bits;
-    else if (m->promo)
-        q->kings |= d_bit(m->to);
+    /* Captured pieces go first: a king may end its chain on a square it
+     * emptied earlier in the same chain (Turkish draughts). */
     if (m->captured) {
         for (uint64_t b = m->captured; b; b &= b - 1) {
             int sq = __builtin_ctzll(b);
@@ -363,6 +370,12 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
         q->pieces[them] &= ~m->captured;
         q->kings &= ~m->captured;
     }
+    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
+    q->pieces[us] ^= move_bits;
+    if (king)
+        q->kings ^= move_bits;
+    else if (m->promo)
+        q->kings |= d_bit(m->to);
     q->key = key;
     q->side = (uint8_t)them;
     q->reversible = (m->captured || !king) ? 0 : d_sat_inc(p->reversible);
@@ -372,12 +385,29 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
 /* ------------------------------------------------------------------ */
 /* Perft                                                               */
 
+/* The D list of captures with each move's number of landing paths. */
+static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t paths[MOVES_MAX])
+{
+    DCapture c;
+    list->len = 0;
+    d_cap_init(&c, p, GEN_DISTINCT, list, NULL);
+    c.paths = paths;
+    uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
+    for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
+    return list->len;
+}
+
 static uint64_t d_count_moves(const DraughtsPos *p, GenMode mode)
 {
     if (!d_has_capture(p)) return (uint64_t)d_count_quiet_side(p, p->side);
     MoveList list;
     list.len = 0;
-    return (uint64_t)d_gen_captures(p, &list, mode);
+    if (mode == GEN_DISTINCT) return (uint64_t)d_gen_captures(p, &list, mode);
+    uint32_t paths[MOVES_MAX];
+    uint64_t n = 0;
+    d_gen_captures_counted(p, &list, paths);
+    for (int i = 0; i < list.len; i++) n += paths[i];
+    return n;
 }
 
 /* Make without the Zobrist key and counters: perft needs neither. */
@@ -387,25 +417,33 @@ static inline void d_make_bare(const DraughtsPos *p, const Move *m, DraughtsPos 
     uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
     q->pieces[us] = p->pieces[us] ^ move_bits;
     q->pieces[them] = p->pieces[them] & ~m->captured;
-    uint64_t kings = p->kings;
+    uint64_t kings = p->kings & ~m->captured; /* first: see d_make */
     if (kings >> m->from & 1)
         kings ^= move_bits;
     else if (m->promo)
         kings |= d_bit(m->to);
-    q->kings = kings & ~m->captured;
+    q->kings = kings;
     q->side = (uint8_t)them;
 }
 
+/* Perft. The P count is computed over the D list: the routes of one D move
+ * lead to the same position, so each child counts paths times. */
 static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
 {
     if (depth == 1) return d_count_moves(p, mode);
     MoveList list;
-    d_gen(p, &list, mode);
+    uint32_t paths[MOVES_MAX];
+    bool counted = mode == GEN_PATHS && d_has_capture(p);
+    if (counted)
+        d_gen_captures_counted(p, &list, paths);
+    else
+        d_gen(p, &list, GEN_DISTINCT);
     uint64_t nodes = 0;
     DraughtsPos child;
     for (int i = 0; i < list.len; i++) {
         d_make_bare(p, &list.moves[i], &child);
-        nodes += d_perft_rec(&child, depth - 1, mode);
+        uint64_t n = d_perft_rec(&child, depth - 1, mode);
+        nodes += counted ? n * paths[i] : n;
     }
     return nodes;
 }
@@ -587,14 +625,16 @@ static void dg_pos_to_fen(const Position *pos, char out[FEN_MAX])
 /* ------------------------------------------------------------------ */
 /* Move notation                                                       */
 
-/* Every capture route of the piece on `from` (all lengths, majority not
- * applied). Caller owns *routes. */
-static void d_routes_from(const DraughtsPos *p, int from, DRoutes *routes)
+/* Every capture route of the piece on `from` that jumps only pieces of
+ * `only` (a move's captured set: its routes; ~0: all routes of all lengths,
+ * majority not applied). Caller owns *routes. */
+static void d_routes_from(const DraughtsPos *p, int from, uint64_t only, DRoutes *routes)
 {
     DCapture c;
     routes->len = 0;
     routes->truncated = false;
     d_cap_init(&c, p, GEN_PATHS, NULL, routes);
+    c.only = only;
     d_cap_from(&c, p, from);
 }
 
@@ -617,7 +657,7 @@ static void dg_move_to_str(const Position *pos, const Move *m, char out[MOVE_STR
     int n = snprintf(out, MOVE_STR_MAX, "%s", a);
     bool found = false;
     if (routes) {
-        d_routes_from(dp(pos), m->from, routes);
+        d_routes_from(dp(pos), m->from, m->captured, routes);
         for (int i = 0; i < routes->len && !found; i++) {
             const DRoute *r = &routes->routes[i];
             if (!d_same_move(&r->move, m)) continue;
@@ -700,7 +740,7 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
         for (int i = 0; i < list->len && found < 2; i++) {
             const Move *m = &list->moves[i];
             if (m->from != sq[0] || m->to != end || m->kind != MOVE_CAPTURE) continue;
-            d_routes_from(p, m->from, routes);
+            d_routes_from(p, m->from, m->captured, routes);
             bool exact = false;
             for (int r = 0; r < routes->len && !exact; r++) {
                 const DRoute *rt = &routes->routes[r];
@@ -724,7 +764,7 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
         if (from_file >= 0 ? (m->from % 8 != from_file || n != 1) : m->from != sq[0]) continue;
         if (m->kind == MOVE_CAPTURE && from_file < 0 && n > 2) {
             /* the given landing squares must lie on one route of this move */
-            d_routes_from(p, m->from, routes);
+            d_routes_from(p, m->from, m->captured, routes);
             bool ok = false;
             for (int r = 0; r < routes->len && !ok; r++)
                 ok = d_same_move(&routes->routes[r].move, m) && d_route_fits(&routes->routes[r], sq + 1, n - 1);

@@ -34,7 +34,14 @@ Commands:
   perft FEN DEPTH [--paths]    leaf count, D convention (or P with --paths)
   perfts FILE DEPTH            for each FEN of FILE: FEN<TAB>perft D<TAB>perft P
   gen SEED COUNT               random positions, one FEN a line
-  compare FILE                 check `dama moves --file` output (FEN<TAB>moves)
+  compare FILE                 check `dama moves --file` output (FEN<TAB>moves):
+                               move sets, full routes, no move twice; every
+                               line, exit status 1 if any differs
+  features FILE                for each FEN of FILE: FEN<TAB>flags<TAB>moves (D)
+                               <TAB>landing paths (P); flags: L a king ends on a
+                               square it emptied, S a capture comes back on or
+                               over its start square, R a man goes on along the
+                               last rank, M a move has several routes, - none
   selftest                     the reference against the published perft
                                figures and a few hand-worked positions
 """
@@ -357,6 +364,24 @@ def compare_line(line, stats):
     return notation
 
 
+def features(fen):
+    """(flags, D count, P count) of a position, for picking positions that
+    exercise a rule (see the docstring's `features`)."""
+    pos = parse_fen(fen)
+    moves = legal_moves(pos)
+    flags = set()
+    for (start, end, caps, promo), routes in moves.items():
+        if end in caps:
+            flags.add("L")
+        if any(start in r[1:] for r in routes):
+            flags.add("S")
+        if pos.board[start].islower() and any(s[1] == LAST_RANK[pos.side] for s in routes[0][1:-1]):
+            flags.add("R")
+        if len(routes) > 1:
+            flags.add("M")
+    return "".join(sorted(flags)) or "-", len(moves), sum(len(r) for r in moves.values())
+
+
 def describe(fen):
     pos = parse_fen(fen)
     lines = []
@@ -408,6 +433,13 @@ def main(argv):
                 if fen:
                     pos = parse_fen(fen)
                     print("%s\t%d\t%d" % (fen, perft(pos, int(argv[3])), perft(pos, int(argv[3]), True)))
+        return 0
+    if cmd == "features" and len(argv) == 3:
+        with open(argv[2]) as f:
+            for line in f:
+                fen = line.strip()
+                if fen:
+                    print("%s\t%s\t%d\t%d" % ((fen,) + features(fen)))
         return 0
     if cmd == "gen" and len(argv) == 4:
         for f in generate(int(argv[2]), int(argv[3])):

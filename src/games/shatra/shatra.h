@@ -1,0 +1,33 @@
+/* shatra.h — Shatra (Altai chess): the game table and its evaluation term
+ * layout. Rules: shared/rules/shatra.md. */
+#ifndef DAMA_SHATRA_H
+#define DAMA_SHATRA_H
+
+#include <stdint.h>
+
+#include "engine/game.h"
+
+/* Weight offsets, one per term group of eval_terms.def. */
+enum ShatraTerm {
+#define TERM(name, count, doc) ST_##name, ST_##name##_LAST = ST_##name + (count)-1,
+#include "games/shatra/eval_terms.def"
+#undef TERM
+    ST_WEIGHTS_LEN
+};
+enum { SHATRA_WEIGHTS_LEN_TERMS = ST_WEIGHTS_LEN };
+
+struct EvalScratch;
+
+extern const Game shatra_game;
+
+/* Build the Shatra tables (geometry, Zobrist keys). Idempotent; called by
+ * game_init_all from one thread. */
+void shatra_init(void);
+
+/* Static evaluation, White's view, centi-shatras; pure, thread-safe. */
+int32_t shatra_evaluate(const Position *pos, const int32_t *weights);
+/* The same value, with the per-weight coefficients added into scratch
+ * (the caller clears it first). */
+int32_t shatra_evaluate_traced(const Position *pos, const int32_t *weights, struct EvalScratch *scratch);
+
+#endif

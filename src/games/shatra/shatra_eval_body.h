@@ -1,0 +1,75 @@
+/* shatra_eval_body.h — the Shatra evaluation, written once, compiled plain
+ * (shatra_eval.c) and traced (shatra_eval_traced.c). Terms: eval_terms.def;
+ * every term is White minus Black. */
+#include "engine/eval_body.h"
+#include "games/shatra/shatra.h"
+#include "games/shatra/shatra_board.h"
+
+#ifndef DAMA_SHATRA_EVAL_ONCE
+#define DAMA_SHATRA_EVAL_ONCE
+static const int SHATRA_PST_BASE[SH_TYPES] = {0, ST_BIY_PST, ST_BATYR_PST, ST_TURA_PST, ST_YALKYN_PST, ST_SHATRA_PST};
+
+/* Could a reserve Batyr or Tura of c leave by the great road now? */
+static inline bool shatra_road_open(const ShatraPos *p, int c)
+{
+    const ShatraTables *t = &shatra_tables;
+    uint64_t occ = p->color[0] | p->color[1];
+    for (uint64_t b = p->color[c] & p->reserve & (p->type[SH_BATYR] | p->type[SH_TURA]) & t->road_start[c]; b;
+         b &= b - 1) {
+        for (int s = t->nb[__builtin_ctzll(b)][t->forward[c]]; s >= 0 && !(occ >> s & 1); s = t->nb[s][t->forward[c]])
+            if (!(t->fort_gate[c] >> s & 1)) return true;
+    }
+    return false;
+}
+#endif
+
+EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
+{
+    const ShatraPos *p = shp(pos);
+    const ShatraTables *t = &shatra_tables;
+    int32_t score = 0;
+    uint64_t occ = p->color[0] | p->color[1];
+    for (int c = 0; c < 2; c++) {
+        int sign = c == COLOR_WHITE ? 1 : -1;
+        uint64_t own = p->color[c];
+        uint64_t res = own & p->reserve, play = own & ~p->reserve;
+        uint64_t shatras = play & p->type[SH_SHATRA];
+        EVAL_ADD(ST_BATYR, sign * __builtin_popcountll(play & p->type[SH_BATYR]));
+        EVAL_ADD(ST_TURA, sign * __builtin_popcountll(play & p->type[SH_TURA]));
+        EVAL_ADD(ST_YALKYN, sign * __builtin_popcountll(play & p->type[SH_YALKYN]));
+        EVAL_ADD(ST_SHATRA, sign * __builtin_popcountll(shatras));
+        EVAL_ADD(ST_RESERVE_BATYR, sign * __builtin_popcountll(res & p->type[SH_BATYR]));
+        EVAL_ADD(ST_RESERVE_TURA, sign * __builtin_popcountll(res & p->type[SH_TURA]));
+        EVAL_ADD(ST_RESERVE_YALKYN, sign * __builtin_popcountll(res & p->type[SH_YALKYN]));
+        EVAL_ADD(ST_RESERVE_SHATRA, sign * __builtin_popcountll(res & p->type[SH_SHATRA]));
+        for (int ty = SH_BIY; ty < SH_TYPES; ty++) {
+            uint64_t set = (ty == SH_BIY ? own : play) & p->type[ty];
+            for (; set; set &= set - 1) {
+                int sq = __builtin_ctzll(set);
+                EVAL_ADD(SHATRA_PST_BASE[ty] + (c == COLOR_WHITE ? sq : 61 - sq), sign);
+            }
+        }
+        uint64_t past_moat = ((1ULL << SH_SQUARES) - 1) & ~(t->own_half[c] | t->fort_gate[c]);
+        int past = __builtin_popcountll(shatras & past_moat);
+        EVAL_ADD(ST_SHATRA_PAST_MOAT, sign * past);
+        if (sh_pool(p, c)) EVAL_ADD(ST_PROMOTION_POTENTIAL, sign * past);
+        EVAL_ADD(ST_WAITING_SHATRA, sign * __builtin_popcountll(shatras & t->back_row[c]));
+        if (!res) EVAL_ADD(ST_FORTRESS_OPEN, sign);
+        EVAL_ADD(ST_URGENT, sign * __builtin_popcountll(p->urgent & own));
+        uint64_t biy = own & p->type[SH_BIY];
+        if (biy) {
+            int k = __builtin_ctzll(biy);
+            if (shatra_biy_attacked(p, c)) EVAL_ADD(ST_BIY_ATTACKED, sign);
+            EVAL_ADD(ST_BIY_EXPOSED, sign * __builtin_popcountll(t->king_nb[k] & ~occ));
+            EVAL_ADD(ST_BIY_DEFENDED, sign * __builtin_popcountll(t->king_nb[k] & own));
+            if (t->fort_gate[c] & biy) EVAL_ADD(ST_BIY_HOME, sign);
+        }
+        EVAL_ADD(ST_MOBILITY, sign * shatra_count_slider_moves(p, c));
+        if (shatra_road_open(p, c)) EVAL_ADD(ST_GREAT_ROAD_OPEN, sign);
+        EVAL_ADD(ST_GREAT_ROAD_PIECE,
+                 sign * __builtin_popcountll(play & (p->type[SH_BATYR] | p->type[SH_TURA]) & t->great_road & ~t->fort_gate[c]));
+    }
+    EVAL_ADD(ST_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
+    return score;
+}
+#undef EVAL_ADD
