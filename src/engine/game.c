@@ -6,12 +6,14 @@
 
 #include "games/draughts.h"
 #include "games/russian/russian.h"
+#include "games/shatra/shatra.h"
 #include "games/turkish/turkish.h"
 
 /* The registry: adding a game adds one line here. */
 static const Game *const GAMES[] = {
     &russian_game,
     &turkish_game,
+    &shatra_game,
     NULL,
 };
 
@@ -19,6 +21,7 @@ void game_init_all(void)
 {
     draughts_init();
     russian_eval_init();
+    shatra_init();
 }
 
 const Game *game_find(const char *name)

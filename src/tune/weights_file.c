@@ -129,8 +129,30 @@ static int close_tmp(FILE *f, const char *tmp, const char *path, char err[ERR_MA
     return 0;
 }
 
-/* Rows of a board-shaped table, printed with the far rank first. */
-static int table_row_len(int count) { return count == 32 ? 4 : count == 64 ? 8 : count; }
+/* Board-shaped tables. Russian and Turkish tables (32, 64 weights) start on
+ * the owner's first rank, so their far rank is their last row; a Shatra
+ * table (62 weights, shared/rules/shatra.md section 1) starts at square 1 on
+ * the far side and runs in ranks of 3, 3, 3, 1, 7 x 6, 1, 3, 3, 3 squares.
+ * Any other count is one row. */
+static const int SHATRA_RANKS[14] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3};
+
+static int table_rows(int count) { return count == 32 || count == 64 ? 8 : count == 62 ? 14 : 1; }
+
+/* Row i of a table, in weight order: its first weight and its length. */
+static void table_row(int count, int i, int *first, int *len)
+{
+    if (count == 62) {
+        *first = 0;
+        for (int k = 0; k < i; k++) *first += SHATRA_RANKS[k];
+        *len = SHATRA_RANKS[i];
+        return;
+    }
+    *len = count == 32 ? 4 : count == 64 ? 8 : count;
+    *first = i * *len;
+}
+
+/* Row printed in place p (far rank first). */
+static int table_far_row(int count, int p) { return count == 62 ? p : table_rows(count) - 1 - p; }
 
 int weights_file_write(const Game *g, const int32_t *w, const char *comment, const char *path, char err[ERR_MAX])
 {
@@ -153,11 +175,14 @@ int weights_file_write(const Game *g, const int32_t *w, const char *comment, con
             fprintf(f, "  %s = %d;\n", t->name, w[t->offset]);
             continue;
         }
-        int row = table_row_len(t->count);
         fprintf(f, "  %s = [ # %s\n", t->name, t->doc);
-        for (int j = 0; j < t->count; j++)
-            fprintf(f, "%s%d%s", j % row == 0 ? "    " : " ", w[t->offset + j],
-                    j + 1 == t->count ? "\n" : (j + 1) % row == 0 ? ",\n" : ",");
+        for (int r = 0; r < table_rows(t->count); r++) {
+            int first, len;
+            table_row(t->count, r, &first, &len);
+            for (int j = first; j < first + len; j++)
+                fprintf(f, "%s%d%s", j == first ? "    " : " ", w[t->offset + j],
+                        j + 1 == t->count ? "\n" : j + 1 == first + len ? ",\n" : ",");
+        }
         fprintf(f, "  ];\n");
     }
     fprintf(f, "};\n");
@@ -198,12 +223,13 @@ int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *inf
             fprintf(f, "    /* %s */ [%d] = %d,\n", t->name, t->offset, w[t->offset]);
             continue;
         }
-        int row = table_row_len(t->count);
         fprintf(f, "    /* %s, laid out like the board (far rank on top) */\n", t->name);
-        for (int r = t->count / row - 1; r >= 0; r--) {
+        for (int p = 0; p < table_rows(t->count); p++) {
+            int first, len;
+            table_row(t->count, table_far_row(t->count, p), &first, &len);
             fprintf(f, "   ");
-            for (int j = 0; j < row; j++) {
-                int idx = t->offset + r * row + j;
+            for (int j = first; j < first + len; j++) {
+                int idx = t->offset + j;
                 fprintf(f, " [%d] = %d,", idx, w[idx]);
             }
             fputc('\n', f);

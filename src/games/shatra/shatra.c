@@ -136,8 +136,8 @@ static int parse_board(ShatraPos *p, const char *board, char msg[160])
                 int color;
                 int ty = piece_of_char(*s, &color);
                 if (ty == SH_EMPTY) {
-                    snprintf(msg, 160, "board: unknown piece '%c' at character %d (K Q R B S, lower case for Black)", *s,
-                             pos);
+                    snprintf(msg, 160, "board: unknown piece '%c' at character %d (K Q R B S, lower case for Black)",
+                             *s, pos);
                     return -1;
                 }
                 if (used + 1 > width) {
@@ -184,14 +184,19 @@ static int parse_sidestep(ShatraPos *p, const char *field, char msg[160])
             return -1;
         }
         long y = strtol(end + 1, &end, 10);
-        if (x < 1 || x > 62 || y < 1 || y > 62 ||
-            !(t->nb[x - 1][SH_E] == y - 1 || t->nb[x - 1][SH_W] == y - 1)) {
+        if (x < 1 || x > 62 || y < 1 || y > 62 || !(t->nb[x - 1][SH_E] == y - 1 || t->nb[x - 1][SH_W] == y - 1)) {
             snprintf(msg, 160, "sidestep field '%.40s': %ld-%ld is not a sideways step", field, x, y);
             return -1;
         }
         int color = (p->color[COLOR_WHITE] >> (y - 1) & 1) ? COLOR_WHITE : COLOR_BLACK;
         if (!(p->color[color] & p->type[SH_SHATRA] & sh_bit((int)y - 1))) {
             snprintf(msg, 160, "sidestep field '%.40s': no shatra stands on %ld", field, y);
+            return -1;
+        }
+        uint64_t home = t->own_half[color] | t->fort_gate[color];
+        if (home & (sh_bit((int)x - 1) | sh_bit((int)y - 1))) {
+            snprintf(msg, 160, "sidestep field '%.40s': %s shatras step sideways only past the moat, not %ld-%ld",
+                     field, color == COLOR_WHITE ? "White" : "Black", x, y);
             return -1;
         }
         if (p->sidestep[color][0]) {
@@ -229,8 +234,9 @@ static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
         fields[n++] = f;
     }
     if (n < 6)
-        return fen_error(err, fen,
-                         "needs the fields <board> <side> <reserve> <urgent> <ep> <sidestep> [<quiet-plies> <move-number>]");
+        return fen_error(
+            err, fen,
+            "needs the fields <board> <side> <reserve> <urgent> <ep> <sidestep> [<quiet-plies> <move-number>]");
     if (parse_board(p, fields[0], msg) != 0) return fen_error(err, fen, msg);
     for (int c = 0; c < 2; c++)
         if (__builtin_popcountll(p->color[c] & p->type[SH_BIY]) > 1)
@@ -249,8 +255,8 @@ static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
         bool ok = false;
         for (int c = 0; c < 2; c++) ok |= (p->color[c] & t->fort_gate[c] & sh_bit(sq)) != 0;
         if (!ok) {
-            snprintf(msg, sizeof msg, "reserve field: square %d holds no piece of the side whose fortress or gate it is",
-                     sq + 1);
+            snprintf(msg, sizeof msg,
+                     "reserve field: square %d holds no piece of the side whose fortress or gate it is", sq + 1);
             return fen_error(err, fen, msg);
         }
     }
@@ -555,10 +561,7 @@ static bool sh_is_quiet(const Position *pos)
     const ShatraPos *p = shp(pos);
     return !shatra_side_can_capture(p, COLOR_WHITE) && !shatra_side_can_capture(p, COLOR_BLACK);
 }
-static void sh_make_move(const Position *pos, const Move *m, Position *child)
-{
-    shatra_make(shp(pos), m, shpw(child));
-}
+static void sh_make_move(const Position *pos, const Move *m, Position *child) { shatra_make(shp(pos), m, shpw(child)); }
 static Color sh_side_to_move(const Position *pos) { return (Color)shp(pos)->side; }
 static uint64_t sh_hash(const Position *pos) { return shp(pos)->key; }
 static uint64_t sh_hash_full(const Position *pos) { return shatra_hash_full(shp(pos)); }
@@ -589,6 +592,25 @@ static Outcome sh_rule_outcome(const Position *pos, const char **reason)
     return OUTCOME_DRAW;
 }
 
+/* Can the Biy of `side` be captured right now, by any chain of the
+ * opponent (as if the opponent were to move; the en-passant right only if
+ * it really is)? */
+static bool sh_royal_attacked(const Position *pos, Color side)
+{
+    ShatraPos q = *shp(pos);
+    uint64_t biy = q.color[side] & q.type[SH_BIY];
+    if (!biy) return false;
+    if (q.side != (side ^ 1)) {
+        q.side = (uint8_t)(side ^ 1);
+        q.ep = 0;
+    }
+    MoveList list;
+    shatra_gen(&q, &list, GEN_DISTINCT);
+    for (int i = 0; i < list.len; i++)
+        if (list.moves[i].captured & biy) return true;
+    return false;
+}
+
 static uint64_t mirror_set(uint64_t b)
 {
     uint64_t r = 0;
@@ -609,8 +631,7 @@ static void sh_pos_mirror(const Position *pos, Position *out)
     q->side = (uint8_t)(p->side ^ 1);
     q->ep = p->ep ? (uint8_t)(62 - (p->ep - 1)) : 0;
     for (int c = 0; c < 2; c++)
-        for (int i = 0; i < 2; i++)
-            q->sidestep[c ^ 1][i] = p->sidestep[c][i] ? (uint8_t)(63 - p->sidestep[c][i]) : 0;
+        for (int i = 0; i < 2; i++) q->sidestep[c ^ 1][i] = p->sidestep[c][i] ? (uint8_t)(63 - p->sidestep[c][i]) : 0;
     q->quiet = p->quiet;
     q->reversible = p->reversible;
     q->move_number = p->move_number;
@@ -632,8 +653,16 @@ static const EvalTerm SH_TERMS[] = {
 
 #define SHATRA_START "sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1"
 
+/* Positions from self-play games of the start weights: the opening, the
+ * middle game (an en-passant right, an urgent piece, a sideways-step entry),
+ * an open fortress. */
 static const char *const SH_BENCH[] = {
     SHATRA_START,
+    "sqs/srs/br1/k/s3ss1/7/1s2b2/S1S1S1R/7/3S1SS/K/2B/SRS/SQS w 1-8,10,53,56-62 - 19 - 0 9",
+    "sqs/srs/b1b/1/1ss1ss1/3rk2/s5s/7/2S2B1/S4SS/K/1RB/SRS/SQS w 1-7,9,53,55-62 - - - 1 9",
+    "sqs/s1s/b1b/1/2sr2s/1s2k2/S3s2/2S2RB/6S/SK3S1/1/1r1/2S/SQS w 1-4,6-7,9,59-62 - - - 0 18",
+    "s1s/s2/3/1/s1S3b/k3s1R/7/2S1S2/5K1/5SS/1/2S/S1S/2S w 1,3-4,56-57,59,62 56 - - 0 18",
+    "s2/3/3/1/2S3b/k4ss/7/4SSS/4SK1/2s1SSS/1/3/3/3 w 1 - - 49-48 0 23",
     NULL,
 };
 
@@ -654,6 +683,7 @@ const Game shatra_game = {
     .hash_full = sh_hash_full,
     .reversible_plies = sh_reversible_plies,
     .rule_outcome = sh_rule_outcome,
+    .royal_attacked = sh_royal_attacked,
     .repetition_reason = "repetition",
     .move_to_str = sh_move_to_str,
     .move_from_str = sh_move_from_str,
@@ -666,7 +696,7 @@ const Game shatra_game = {
     .evaluate_trace = sh_evaluate_trace,
     .pos_mirror = sh_pos_mirror,
     .bench_fens = SH_BENCH,
-    .bench_depth = 6,
+    .bench_depth = 8,
     .perft_bench_depth = 5,
     .opening_book = NULL,
 };

@@ -35,25 +35,25 @@ enum { SH_N, SH_NE, SH_E, SH_SE, SH_S, SH_SW, SH_W, SH_NW };
 /* A Shatra position (104 bytes). State beyond the board, section 7/8:
  * first reserve, urgent pieces, en-passant square, sideways-step entries. */
 typedef struct ShatraPos {
-    uint64_t color[2];         /* occupied squares by colour */
-    uint64_t type[SH_TYPES];   /* occupied squares by piece type ([0] unused, 0) */
-    uint64_t reserve;          /* first-reserve pieces (either colour) */
-    uint64_t urgent;           /* urgent pieces (a subset of reserve) */
-    uint64_t key;              /* Zobrist key, incremental */
-    uint8_t side;              /* Color to move */
-    uint8_t ep;                /* square skipped by a two-step last turn: index + 1, or 0 */
-    uint8_t sidestep[2][2];    /* [colour]: {X + 1, Y + 1} of its last sideways step, or 0s */
-    uint8_t quiet;             /* plies of the 60-ply rule (capped at 255) */
+    uint64_t color[2];       /* occupied squares by colour */
+    uint64_t type[SH_TYPES]; /* occupied squares by piece type ([0] unused, 0) */
+    uint64_t reserve;        /* first-reserve pieces (either colour) */
+    uint64_t urgent;         /* urgent pieces (a subset of reserve) */
+    uint64_t key;            /* Zobrist key, incremental */
+    uint8_t side;            /* Color to move */
+    uint8_t ep;              /* square skipped by a two-step last turn: index + 1, or 0 */
+    uint8_t sidestep[2][2];  /* [colour]: {X + 1, Y + 1} of its last sideways step, or 0s */
+    uint8_t quiet;           /* plies of the 60-ply rule (capped at 255) */
     uint8_t pad;
-    uint16_t reversible;       /* plies since the last irreversible turn (capped) */
-    uint16_t move_number;      /* starts at 1, grows after Black's turn */
+    uint16_t reversible;  /* plies since the last irreversible turn (capped) */
+    uint16_t move_number; /* starts at 1, grows after Black's turn */
     uint16_t pad2;
 } ShatraPos;
 
 typedef struct ShatraTables {
-    int8_t nb[SH_SQUARES][SH_DIRS];      /* neighbour in direction d, or -1 (wall) */
-    uint64_t ray[SH_SQUARES][SH_DIRS];   /* squares along the line from sq in d (sq excluded) */
-    uint64_t king_nb[SH_SQUARES];        /* the 8 neighbours */
+    int8_t nb[SH_SQUARES][SH_DIRS];             /* neighbour in direction d, or -1 (wall) */
+    uint64_t ray[SH_SQUARES][SH_DIRS];          /* squares along the line from sq in d (sq excluded) */
+    uint64_t king_nb[SH_SQUARES];               /* the 8 neighbours */
     uint8_t file[SH_SQUARES], rank[SH_SQUARES]; /* 0..6 (a..g), 1..14 */
     /* Zones, [colour] from that side's view. */
     uint64_t own_half[2];   /* White 32-52, Black 11-31 */
@@ -67,9 +67,9 @@ typedef struct ShatraTables {
     int8_t gate[2];         /* White 53, Black 10 (indices 52, 9) */
     int8_t forward[2];      /* SH_N for White, SH_S for Black */
     /* Shatra non-capturing steps (section 3), ignoring occupancy. */
-    uint64_t shatra_step[2][SH_SQUARES]; /* one-square steps */
+    uint64_t shatra_step[2][SH_SQUARES];                  /* one-square steps */
     int8_t two_via[2][SH_SQUARES], two_to[2][SH_SQUARES]; /* two-step, or -1 */
-    int8_t drop_order[2][9]; /* next-reserve order: White 54..62, Black 9..1 */
+    int8_t drop_order[2][9];                              /* next-reserve order: White 54..62, Black 9..1 */
     /* Zobrist keys. */
     uint64_t zob_piece[2][SH_TYPES][SH_SQUARES];
     uint64_t zob_side, zob_reserve[SH_SQUARES], zob_urgent[SH_SQUARES], zob_ep[SH_SQUARES];

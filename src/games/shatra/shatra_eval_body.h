@@ -34,6 +34,7 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
         uint64_t own = p->color[c];
         uint64_t res = own & p->reserve, play = own & ~p->reserve;
         uint64_t shatras = play & p->type[SH_SHATRA];
+        EVAL_ADD(ST_BIY, sign * __builtin_popcountll(own & p->type[SH_BIY]));
         EVAL_ADD(ST_BATYR, sign * __builtin_popcountll(play & p->type[SH_BATYR]));
         EVAL_ADD(ST_TURA, sign * __builtin_popcountll(play & p->type[SH_TURA]));
         EVAL_ADD(ST_YALKYN, sign * __builtin_popcountll(play & p->type[SH_YALKYN]));
@@ -66,8 +67,8 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
         }
         EVAL_ADD(ST_MOBILITY, sign * shatra_count_slider_moves(p, c));
         if (shatra_road_open(p, c)) EVAL_ADD(ST_GREAT_ROAD_OPEN, sign);
-        EVAL_ADD(ST_GREAT_ROAD_PIECE,
-                 sign * __builtin_popcountll(play & (p->type[SH_BATYR] | p->type[SH_TURA]) & t->great_road & ~t->fort_gate[c]));
+        EVAL_ADD(ST_GREAT_ROAD_PIECE, sign * __builtin_popcountll(play & (p->type[SH_BATYR] | p->type[SH_TURA]) &
+                                                                  t->great_road & ~t->fort_gate[c]));
     }
     EVAL_ADD(ST_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
     return score;

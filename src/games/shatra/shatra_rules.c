@@ -2,6 +2,7 @@
  * Rules: shared/rules/shatra.md; section numbers below refer to it. */
 #include "games/shatra/shatra_rules.h"
 
+#include <assert.h>
 #include <string.h>
 
 #define SH_ALL ((1ULL << SH_SQUARES) - 1)
@@ -24,10 +25,7 @@ static inline uint64_t ray_reach(int sq, int d, uint64_t occ)
     return ray & ~T->ray[y][d] & ~sh_bit(y);
 }
 
-static inline unsigned slider_dirs(int type)
-{
-    return type == SH_BATYR ? 0xFFu : type == SH_TURA ? 0x55u : 0xAAu;
-}
+static inline unsigned slider_dirs(int type) { return type == SH_BATYR ? 0xFFu : type == SH_TURA ? 0x55u : 0xAAu; }
 
 static inline uint64_t slider_reach(int sq, int type, uint64_t occ)
 {
@@ -73,11 +71,12 @@ typedef struct Chain {
     int from, us;
     unsigned pool; /* promotion pool of the mover's side (bit per type) */
     int ep_via, ep_victim;
-    bool biy;  /* the mover is the Biy: each landing may end the turn */
+    bool biy; /* the mover is the Biy: each landing may end the turn */
     GenMode mode;
     MoveList *list;
     int first; /* index in list of this piece's first move (D dedupe) */
     ShatraRoutes *routes;
+    uint64_t count; /* neither list nor routes: landing paths counted (perft P) */
     int plen;
     int promo_at, promo;
     uint8_t path[SH_ROUTE_MAX];
@@ -108,7 +107,10 @@ static bool leaper_can_jump(const Chain *c, int sq, int type, uint64_t captured)
 
 static void chain_terminal(Chain *c, int sq, uint64_t captured)
 {
-    Move m = {.captured = captured, .from = (uint8_t)c->from, .to = (uint8_t)sq, .kind = MOVE_CAPTURE,
+    Move m = {.captured = captured,
+              .from = (uint8_t)c->from,
+              .to = (uint8_t)sq,
+              .kind = MOVE_CAPTURE,
               .promo = (uint8_t)c->promo};
     if (c->promo) m.aux[0] = (uint8_t)(c->path[c->promo_at] + 1);
     if (c->routes) {
@@ -125,6 +127,10 @@ static void chain_terminal(Chain *c, int sq, uint64_t captured)
         return;
     }
     MoveList *list = c->list;
+    if (!list) {
+        c->count++;
+        return;
+    }
     if (c->mode == GEN_DISTINCT && (captured & (captured - 1))) {
         for (int i = c->first; i < list->len; i++) {
             const Move *o = &list->moves[i];
@@ -219,6 +225,7 @@ static void chain_init(Chain *c, const ShatraPos *p, GenMode mode, MoveList *lis
     c->mode = mode;
     c->list = list;
     c->routes = routes;
+    c->count = 0;
 }
 
 static void chain_from(Chain *c, const ShatraPos *p, int from)
@@ -476,10 +483,18 @@ static uint64_t count_moves(const ShatraPos *p, GenMode mode)
     if (!(p->color[p->side] & p->type[SH_BIY])) return 0;
     uint64_t jumpers = first_jumpers(p);
     if (!jumpers) return (uint64_t)count_noncaptures(p, false);
-    MoveList list;
-    list.len = 0;
-    gen_captures(p, jumpers, &list, mode);
-    uint64_t n = (uint64_t)list.len;
+    uint64_t n;
+    if (mode == GEN_PATHS) { /* every landing path, no list (and no list cap) */
+        Chain c;
+        chain_init(&c, p, mode, NULL, NULL);
+        for (uint64_t b = jumpers; b; b &= b - 1) chain_from(&c, p, __builtin_ctzll(b));
+        n = c.count;
+    } else {
+        MoveList list;
+        list.len = 0;
+        gen_captures(p, jumpers, &list, mode);
+        n = (uint64_t)list.len;
+    }
     if (!(jumpers & ~p->type[SH_BIY])) n += (uint64_t)count_noncaptures(p, true);
     return n;
 }
@@ -498,6 +513,26 @@ void shatra_routes_from(const ShatraPos *p, int from, ShatraRoutes *routes)
 
 static inline uint8_t sat8(uint8_t v) { return v == UINT8_MAX ? v : (uint8_t)(v + 1); }
 static inline uint16_t sat16(uint16_t v) { return v == UINT16_MAX ? v : (uint16_t)(v + 1); }
+
+#ifndef NDEBUG
+/* Debug-only validity check of a position reached by make. */
+static bool pos_valid(const ShatraPos *p)
+{
+    uint64_t all = p->color[0] | p->color[1], types = 0;
+    if ((p->color[0] & p->color[1]) || (all & ~SH_ALL) || p->type[SH_EMPTY]) return false;
+    for (int t = SH_BIY; t < SH_TYPES; t++) {
+        if (types & p->type[t]) return false;
+        types |= p->type[t];
+    }
+    if (types != all) return false;
+    for (int c = 0; c < 2; c++) {
+        if (__builtin_popcountll(p->color[c] & p->type[SH_BIY]) > 1) return false;
+        if (p->reserve & p->color[c] & ~T->fort_gate[c]) return false;
+    }
+    if ((p->reserve & ~all) || (p->urgent & ~p->reserve)) return false;
+    return p->key == shatra_hash_full(p);
+}
+#endif
 
 void shatra_make(const ShatraPos *p, const Move *m, ShatraPos *q)
 {
@@ -589,6 +624,7 @@ void shatra_make(const ShatraPos *p, const Move *m, ShatraPos *q)
     if (us == COLOR_BLACK && q->move_number < UINT16_MAX) q->move_number++;
     q->side = (uint8_t)them;
     q->key = key;
+    assert(pos_valid(q));
 }
 
 /* ------------------------------------------------------------------ */

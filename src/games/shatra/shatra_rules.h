@@ -9,7 +9,13 @@
 /* All legal turns (section 3-6) into list; returns their number. The D
  * convention keeps one move per (from, to, captured set, promotion type);
  * GEN_PATHS keeps one per landing path (and promotion choice). A side whose
- * Biy has been captured has no turn (the game is over, section 7). */
+ * Biy has been captured has no turn (the game is over, section 7).
+ * Moves: MOVE_QUIET (step, slide, great-road exit; promo = type on arrival
+ * on the back row), MOVE_CAPTURE (promo = type promoted to on the way or at
+ * the end, aux[0] = index + 1 of the square where it promoted, 0 if none:
+ * for information only, move identity ignores aux), MOVE_DROP (from = where
+ * the piece stood), MOVE_PROMOTE (a waiting shatra, from == to). At most
+ * MOVES_MAX moves are written. */
 int shatra_gen(const ShatraPos *p, MoveList *list, GenMode mode);
 
 /* Is a capture compulsory now: can a piece other than the Biy capture?
