@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"depth", OPT_INT, NULL, "search depth (default: the game's bench depth)"},
     {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)"},
     {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)"},

@@ -15,7 +15,7 @@
 #endif
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
     {"weights", OPT_STR, "tuned", "weight set: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
     {"header", OPT_STR, NULL, "header to write (default: src/games/<game>/weights.h of the source tree this dama was built from)"},

@@ -16,7 +16,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
     {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
     {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')"},

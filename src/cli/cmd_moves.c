@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"fen", OPT_STR, NULL, "position string (default: the start position)"},
     {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves"},
     {NULL, 0, NULL, NULL},

@@ -4,7 +4,7 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"fen", OPT_STR, NULL, "position string (default: the start position)"},
     {"depth", OPT_INT, "6", "depth in plies"},
     {"divide", OPT_FLAG, NULL, "print the count below each root move"},

@@ -6,7 +6,7 @@
 #include "engine/search.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"fen", OPT_STR, NULL, "position string (default: the start position)"},
     {"depth", OPT_INT, NULL, "search depth in plies"},
     {"nodes", OPT_INT, NULL, "node budget (deterministic)"},

@@ -28,7 +28,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
     {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)"},
     {"nodes", OPT_INT, "4000", "search nodes per move"},

@@ -6,7 +6,7 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"fen", OPT_STR, NULL, "position string (default: the start position)"},
     {NULL, 0, NULL, NULL},
 };

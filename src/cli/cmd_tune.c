@@ -16,7 +16,7 @@
 #include "tune/weights_file.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
     {"weights", OPT_STR, "default", "starting weights: 'default' (compiled in), a weight file, db:ID or 'tuned'"},
     {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)"},
