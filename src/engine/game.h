@@ -124,6 +124,9 @@ typedef struct Game {
      * captured by the opponent right now (as if the opponent were to move)?
      * NULL for games without one. */
     bool (*royal_attacked)(const Position *pos, Color side);
+    /* Does a legal move of pos move (or drop) the royal piece? NULL for
+     * games without one. Random openings leave the royal piece home. */
+    bool (*move_is_royal)(const Position *pos, const Move *move);
     /* Reason id of a threefold repetition ("D3" in Russian draughts). */
     const char *repetition_reason;
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
+enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, QS_EVASIONS = 2 };
 
 typedef struct TTEntry {
     uint64_t key;
@@ -183,18 +183,23 @@ static void pick_move(Frame *f, int i)
     }
 }
 
-static int quiescence(Engine *e, int ply, int alpha, int beta)
+/* Quiescence: compulsory captures are played out (no stand-pat while one is
+ * pending); in games with a royal piece, a threatened royal piece is not
+ * left to the static evaluation either: up to `evasions` times per line
+ * every move is searched, like a check evasion. */
+static int quiescence(Engine *e, int ply, int alpha, int beta, int evasions)
 {
     Frame *f = &e->frames[ply];
     e->nodes++;
     e->pv_len[ply] = 0;
     if (ply > 0 && is_draw(e, ply)) return 0;
     if (ply >= PLY_MAX) return engine_evaluate(e, &f->pos);
-    if (!e->game->has_capture(&f->pos)) {
-        int stand = engine_evaluate(e, &f->pos);
-        return stand;
-    }
-    /* A capture is compulsory: no stand-pat, search every capture. */
+    bool threatened = evasions > 0 && e->game->royal_attacked &&
+                      e->game->royal_attacked(&f->pos, e->game->side_to_move(&f->pos));
+    if (threatened) evasions--;
+    if (!threatened && !e->game->has_capture(&f->pos)) return engine_evaluate(e, &f->pos);
+    /* A capture is compulsory (or the royal piece must be saved): no
+     * stand-pat, search every move. */
     e->game->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
     if (f->moves.len == 0) return -SCORE_WIN + ply;
     score_moves(e, f, NULL);
@@ -203,7 +208,7 @@ static int quiescence(Engine *e, int ply, int alpha, int beta)
         pick_move(f, i);
         e->game->make_move(&f->pos, &f->moves.moves[i], &e->frames[ply + 1].pos);
         e->keys[ply + 1] = e->game->hash(&e->frames[ply + 1].pos);
-        int v = -quiescence(e, ply + 1, -beta, -alpha);
+        int v = -quiescence(e, ply + 1, -beta, -alpha, evasions);
         if (e->aborted) return 0;
         if (v > best) {
             best = v;
@@ -242,7 +247,7 @@ static int alphabeta(Engine *e, int ply, int depth, int alpha, int beta, bool pv
     }
     if (ply >= PLY_MAX) return engine_evaluate(e, &f->pos);
     bool forced = e->game->has_capture(&f->pos);
-    if (depth <= 0 && !forced) return quiescence(e, ply, alpha, beta);
+    if (depth <= 0 && !forced) return quiescence(e, ply, alpha, beta, QS_EVASIONS);
     if (depth < 0) depth = 0;
     e->nodes++;
 
@@ -342,7 +347,7 @@ int engine_quiescence(Engine *e, const Position *pos)
     e->aborted = false;
     e->node_limit = 0;
     e->deadline_ns = 0;
-    return quiescence(e, 0, -SCORE_INF, SCORE_INF);
+    return quiescence(e, 0, -SCORE_INF, SCORE_INF, QS_EVASIONS);
 }
 
 int engine_search(Engine *e, const Position *root, const uint64_t *history, int history_len,

@@ -173,7 +173,15 @@ int openings_random(const Game *g, int count, int plies, uint64_t seed, int bala
                     ok = false;
                     break;
                 }
-                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)moves.len)];
+                /* Random plies leave a royal piece (Shatra's Biy) home. */
+                int pool = 0;
+                for (int k = 0; k < moves.len; k++)
+                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[k])) moves.moves[pool++] = moves.moves[k];
+                if (pool == 0) {
+                    ok = false;
+                    break;
+                }
+                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)pool)];
                 char text[MOVE_STR_MAX];
                 g->move_to_str(&pos, m, text);
                 int w = snprintf(o->label + n, sizeof o->label - n, "%s%s", p ? " " : "", text);

@@ -64,7 +64,8 @@ int openings_read(const Game *game, const char *path, OpeningBook *book, char er
  * stream derived from (seed, i); a line is redrawn (next draw of the same
  * stream) when the game ends or when a search of balance_nodes nodes with
  * the compiled-in weights scores it outside +-balance_cp centi-men
- * (balance_cp <= 0: no balance check). Labels list the moves played.
+ * (balance_cp <= 0: no balance check). Random plies never move a royal
+ * piece (Game.move_is_royal). Labels list the moves played.
  * Deterministic for a given seed. */
 int openings_random(const Game *game, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
                     OpeningBook *book, char err[ERR_MAX]);

@@ -595,6 +595,12 @@ static Outcome sh_rule_outcome(const Position *pos, const char **reason)
 /* Can the Biy of `side` be captured right now, by any chain of the
  * opponent (as if the opponent were to move; the en-passant right only if
  * it really is)? */
+static bool sh_move_is_royal(const Position *pos, const Move *m)
+{
+    const ShatraPos *p = (const ShatraPos *)pos->data;
+    return m->kind != MOVE_PROMOTE && m->from < SH_SQUARES && (p->type[SH_BIY] >> m->from & 1);
+}
+
 static bool sh_royal_attacked(const Position *pos, Color side)
 {
     ShatraPos q = *shp(pos);
@@ -684,6 +690,7 @@ const Game shatra_game = {
     .reversible_plies = sh_reversible_plies,
     .rule_outcome = sh_rule_outcome,
     .royal_attacked = sh_royal_attacked,
+    .move_is_royal = sh_move_is_royal,
     .repetition_reason = "repetition",
     .move_to_str = sh_move_to_str,
     .move_from_str = sh_move_from_str,
