@@ -59,8 +59,8 @@ static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress",
 /* Member k: the base (k = 0) or a perturbed copy. Population mode: copy k
  * has its own perturbation. Pairs mode: members 2p+1 and 2p+2 are
  * base + delta_p and base - delta_p. Each weight moves by
- * N(0,1) * max(spread * |w|, spread_min); the first term group (the man's
- * value) sets the scale and is not perturbed. */
+ * N(0,1) * max(spread * |w|, spread_min); the game's scale weight (the
+ * man's or the shatra's value) is not perturbed. */
 static void make_member(const Game *g, const int32_t *base, int64_t k, bool pairs, uint64_t seed, double spread,
                         double spread_min, int32_t *out)
 {
@@ -69,7 +69,8 @@ static void make_member(const Game *g, const int32_t *base, int64_t k, bool pair
     int64_t stream = pairs ? (k - 1) / 2 : k;
     double sign = pairs && k % 2 == 0 ? -1.0 : 1.0;
     uint64_t rng = rng_derive(seed ^ 0x706f70756c617469ULL, (uint64_t)stream);
-    for (int i = g->terms[0].count; i < g->weights_len; i++) {
+    for (int i = 0; i < g->weights_len; i++) {
+        if (i == g->scale_weight) continue;
         double u1 = rng_unit(&rng), u2 = rng_unit(&rng);
         double z = sqrt(-2.0 * log(u1 + 1e-300)) * cos(6.283185307179586 * u2);
         double scale = fabs((double)base[i]) * spread;

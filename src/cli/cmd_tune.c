@@ -266,10 +266,10 @@ static int run(CliArgs *a)
     EpochCtx ec = {.db = db, .tuning_id = tuning_id, .verbose = cli_flag(a, "verbose")};
     cfg.progress = on_epoch;
     cfg.progress_ctx = &ec;
-    /* The first term group (the man's value) fixes the scale of the
-     * evaluation and stays frozen. */
+    /* The game's scale weight (a man, a shatra = 100) fixes the scale of
+     * the evaluation and stays frozen. */
     uint8_t frozen[EVAL_WEIGHTS_MAX] = {0};
-    for (int i = 0; i < g->terms[0].count; i++) frozen[g->terms[0].offset + i] = 1;
+    frozen[g->scale_weight] = 1;
     TexelResult res;
     t0 = run_now_s();
     rc = texel_tune(data, &split, &cfg, start, frozen, tuned, &res, terr);

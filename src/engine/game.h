@@ -145,6 +145,7 @@ typedef struct Game {
     int terms_len;             /* number of EvalTerm groups */
     const EvalTerm *terms;     /* term groups, in weight order */
     int weights_len;           /* total number of weights */
+    int scale_weight;          /* the weight that fixes the scale (a man, a shatra = 100): never tuned or perturbed */
     const int32_t *weights_default; /* compiled-in weights (generated header) */
     int32_t (*evaluate)(const Position *pos, const int32_t *weights);
     /* Same value as evaluate, plus the sparse trace of coefficients. */

@@ -91,6 +91,7 @@ const Game russian_game = {
     .terms_len = (int)(sizeof RU_TERMS / sizeof RU_TERMS[0]),
     .terms = RU_TERMS,
     .weights_len = RU_WEIGHTS_LEN,
+    .scale_weight = RU_MAN,
     .weights_default = russian_weights,
     .evaluate = ru_evaluate,
     .evaluate_trace = ru_evaluate_trace,

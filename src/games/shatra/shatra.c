@@ -698,6 +698,7 @@ const Game shatra_game = {
     .terms_len = (int)(sizeof SH_TERMS / sizeof SH_TERMS[0]),
     .terms = SH_TERMS,
     .weights_len = ST_WEIGHTS_LEN,
+    .scale_weight = ST_SHATRA, /* a shatra in play = 100; the BIY term is 0 in every live position */
     .weights_default = shatra_weights,
     .evaluate = sh_evaluate,
     .evaluate_trace = sh_evaluate_trace,

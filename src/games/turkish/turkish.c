@@ -107,6 +107,7 @@ const Game turkish_game = {
     .terms_len = (int)(sizeof TU_TERMS / sizeof TU_TERMS[0]),
     .terms = TU_TERMS,
     .weights_len = TU_WEIGHTS_LEN,
+    .scale_weight = TU_MAN,
     .weights_default = turkish_weights,
     .evaluate = tu_evaluate,
     .evaluate_trace = tu_evaluate_trace,
