@@ -142,19 +142,16 @@ static int run(CliArgs *a)
     RunProgress prog;
     run_progress_init(&prog, "match", pairs * 2, cli_real(a, "progress"));
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
-    size_t hash_each = (size_t)(cli_int(a, "hash") / 2 > 0 ? cli_int(a, "hash") / 2 : 1);
     SprtDecision decision = SPRT_CONTINUE;
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
 
 #pragma omp parallel num_threads((int)threads)
     {
-        Engine *eng[2] = {engine_new(g, hash_each), engine_new(g, hash_each)};
-        PlayRecord rec;
-        bool ok = eng[0] && eng[1] && play_record_init(&rec) == 0;
-        if (ok) {
-            engine_set_stop_flag(eng[0], &cli_stop_requested);
-            engine_set_stop_flag(eng[1], &cli_stop_requested);
-        } else {
+        Worker wk;
+        bool ok = worker_init(&wk, g, hash);
+        Engine **eng = wk.eng;
+        PlayRecord *rec = &wk.rec;
+        if (!ok) {
 #pragma omp critical(match_db)
             {
                 snprintf(wr.err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash);
@@ -175,18 +172,18 @@ static int run(CliArgs *a)
                 Color a_color = k == 0 ? COLOR_WHITE : COLOR_BLACK;
                 engine_set_weights(eng[a_color], wa);
                 engine_set_weights(eng[a_color ^ 1], wb);
-                int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, &rec, werr);
+                int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, rec, werr);
                 if (prc != 0) {
                     complete = false;
                     break;
                 }
-                int white_half = outcome_score_white(rec.outcome);
+                int white_half = outcome_score_white(rec->outcome);
                 res[k] = (StatsResult)(a_color == COLOR_WHITE ? white_half : 2 - white_half);
                 DbGame meta = {.run_id = run_id, .game_index = 2 * p + k, .game = g->name, .opening = op->label,
                                .start_fen = op->fen, .white_ws = a_color == COLOR_WHITE ? ida : idb,
                                .black_ws = a_color == COLOR_WHITE ? idb : ida, .seed = seed};
 #pragma omp critical(match_db)
-                game_writer_add(&wr, g, &rec, &meta);
+                game_writer_add(&wr, g, rec, &meta);
             }
             if (!complete) continue;
 #pragma omp critical(match_db)
@@ -200,9 +197,7 @@ static int run(CliArgs *a)
                 run_progress_update(&prog, stats_count_games(&st), wdl, false);
             }
         }
-        if (ok) play_record_free(&rec);
-        engine_free(eng[0]);
-        engine_free(eng[1]);
+        if (ok) worker_free(&wk);
     }
     game_writer_flush(&wr);
     fill_match(&dm, &st, &sp, sprt, decision);

@@ -226,18 +226,15 @@ static int run(CliArgs *a)
     RunProgress prog;
     run_progress_init(&prog, "selfplay", to_play, cli_real(a, "progress"));
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
-    size_t hash_each = (size_t)(cli_int(a, "hash") / 2 > 0 ? cli_int(a, "hash") / 2 : 1);
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
 
 #pragma omp parallel num_threads((int)threads)
     {
-        Engine *eng[2] = {engine_new(g, hash_each), engine_new(g, hash_each)};
-        PlayRecord rec;
-        bool ok = eng[0] && eng[1] && play_record_init(&rec) == 0;
-        if (ok) {
-            engine_set_stop_flag(eng[0], &cli_stop_requested);
-            engine_set_stop_flag(eng[1], &cli_stop_requested);
-        } else {
+        Worker wk;
+        bool ok = worker_init(&wk, g, hash);
+        Engine **eng = wk.eng;
+        PlayRecord *rec = &wk.rec;
+        if (!ok) {
 #pragma omp critical(selfplay_db)
             {
                 snprintf(wr.err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash);
@@ -269,7 +266,7 @@ static int run(CliArgs *a)
             g->pos_from_fen(&start, op->fen, werr);
             engine_set_weights(eng[COLOR_WHITE], members + (size_t)ma * (size_t)g->weights_len);
             engine_set_weights(eng[COLOR_BLACK], members + (size_t)mb * (size_t)g->weights_len);
-            int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, &rec, werr);
+            int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, rec, werr);
             if (prc != 0) {
                 if (prc < 0) {
 #pragma omp critical(selfplay_db)
@@ -285,17 +282,15 @@ static int run(CliArgs *a)
                            .seed = rng_derive(seed, (uint64_t)i)};
 #pragma omp critical(selfplay_db)
             {
-                if (game_writer_add(&wr, g, &rec, &meta) == 0) {
+                if (game_writer_add(&wr, g, rec, &meta) == 0) {
                     played++;
-                    positions += rec.plies;
-                    wdl[rec.outcome == OUTCOME_WHITE_WINS ? 0 : rec.outcome == OUTCOME_DRAW ? 1 : 2]++;
+                    positions += rec->plies;
+                    wdl[rec->outcome == OUTCOME_WHITE_WINS ? 0 : rec->outcome == OUTCOME_DRAW ? 1 : 2]++;
                     run_progress_update(&prog, played, wdl, false);
                 }
             }
         }
-        if (ok) play_record_free(&rec);
-        engine_free(eng[0]);
-        engine_free(eng[1]);
+        if (ok) worker_free(&wk);
     }
     game_writer_flush(&wr);
     run_progress_update(&prog, played, wdl, true);

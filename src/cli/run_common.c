@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "engine/search.h"
 #include "tune/weights_file.h"
 
 #ifndef DAMA_SOURCE_DIR
@@ -137,6 +138,31 @@ int run_store_base(Db *db, const Game *g, const char *spec, const int32_t *w, co
     snprintf(how, sizeof how, builtin ? "compiled-in" : "file %.500s", spec);
     return db_weights_insert(db, g->name, builtin ? "compiled-in" : "from-file", 0, how, run_id, names, w,
                              g->weights_len, id, err);
+}
+
+bool worker_init(Worker *w, const Game *g, int64_t hash_mb)
+{
+    size_t each = (size_t)(hash_mb / 2 > 0 ? hash_mb / 2 : 1);
+    memset(w, 0, sizeof *w);
+    w->eng[0] = engine_new(g, each);
+    w->eng[1] = engine_new(g, each);
+    if (!w->eng[0] || !w->eng[1] || play_record_init(&w->rec) != 0) {
+        engine_free(w->eng[0]);
+        engine_free(w->eng[1]);
+        memset(w, 0, sizeof *w);
+        return false;
+    }
+    engine_set_stop_flag(w->eng[0], &cli_stop_requested);
+    engine_set_stop_flag(w->eng[1], &cli_stop_requested);
+    return true;
+}
+
+void worker_free(Worker *w)
+{
+    play_record_free(&w->rec);
+    engine_free(w->eng[0]);
+    engine_free(w->eng[1]);
+    memset(w, 0, sizeof *w);
 }
 
 struct GamePending {

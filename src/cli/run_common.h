@@ -46,6 +46,16 @@ int run_store_base(struct Db *db, const Game *g, const char *spec, const int32_t
                    int64_t run_id, int64_t *id, char err[ERR_MAX]);
 
 
+/* One self-play or match worker: two engines (hash_mb MiB split between
+ * them, both stopped by Ctrl-C) and a game record. */
+typedef struct Worker {
+    struct Engine *eng[2];
+    PlayRecord rec;
+} Worker;
+/* Returns true, or false (out of memory) with the worker freed. */
+bool worker_init(Worker *w, const Game *g, int64_t hash_mb);
+void worker_free(Worker *w);
+
 /* Finished games on their way to the database: one writer, batched
  * transactions (a batch is stored whole or not at all). Not thread-safe:
  * callers serialise (an OpenMP critical section). */
