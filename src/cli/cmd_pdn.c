@@ -9,7 +9,7 @@
 #include "pdn/pdn.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game of the games that have no GameType tag: russian"},
+    {"game", OPT_STR, "russian", "game of the games that have no GameType tag: russian, turkish or shatra"},
     {NULL, 0, NULL, NULL},
 };
 

@@ -67,6 +67,12 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama search: %s\n", err);
         return 1;
     }
+    const char *reason = NULL;
+    Outcome over = game_outcome(g, &pos, NULL, 0, &reason, NULL);
+    if (over != OUTCOME_NONE) { /* nothing to search: the game is over */
+        printf("bestmove (none)\nresult %s %s\n", outcome_pdn(over), reason ? reason : "");
+        return 0;
+    }
     Engine *e = engine_new(g, (size_t)cli_int(a, "hash"));
     if (!e) {
         fprintf(stderr, "dama search: out of memory for the transposition table\n");
@@ -78,11 +84,7 @@ static int run(CliArgs *a)
     SearchResult r;
     InfoCtx ctx = {g, &pos};
     engine_search(e, &pos, NULL, 0, &lim, &r, cli_flag(a, "quiet") ? NULL : on_info, &ctx);
-    if (!r.has_move) {
-        const char *reason;
-        Outcome o = game_outcome(g, &pos, NULL, 0, &reason, NULL);
-        printf("bestmove (none)\nresult %s %s\n", outcome_pdn(o), reason ? reason : "");
-    } else {
+    {
         char text[MOVE_STR_MAX];
         g->move_to_str(&pos, &r.best, text);
         printf("bestmove %s\nscore %d\ndepth %d\nnodes %llu\npv", text, r.score, r.depth,

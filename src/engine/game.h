@@ -21,7 +21,7 @@
 
 enum {
     POS_SIZE_MAX = 160, /* bytes of the largest game's position struct */
-    MOVES_MAX = 512,    /* most legal moves of any position of any game */
+    MOVES_MAX = 2048,   /* most legal moves of any position of any game (Shatra: over 1,100 seen) */
     FEN_MAX = 256,      /* longest position string, with its NUL */
     MOVE_STR_MAX = 160, /* longest move string, with its NUL */
     ERR_MAX = 256,      /* error message buffers */

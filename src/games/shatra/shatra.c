@@ -249,6 +249,11 @@ static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
         snprintf(msg, sizeof msg, "side field '%.20s' must be w or b", fields[1]);
         return fen_error(err, fen, msg);
     }
+    /* Only the side to move may lack its Biy (it was just captured: the
+     * game is over); the side that just moved always has one. */
+    if (!(p->color[p->side ^ 1] & p->type[SH_BIY]))
+        return fen_error(err, fen, p->side == COLOR_WHITE ? "board: Black, who just moved, has no Biy"
+                                                          : "board: White, who just moved, has no Biy");
     if (parse_square_set(fields[2], "reserve", &p->reserve, msg) != 0) return fen_error(err, fen, msg);
     for (uint64_t b = p->reserve; b; b &= b - 1) {
         int sq = __builtin_ctzll(b);
