@@ -84,5 +84,14 @@ expect_eq "$("$DAMA" status --game turkish --fen 'W:Wa2:Bh7' | head -1)" "result
 expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"
 expect_eq "$("$DAMA" moves --game turkish | wc -l)" "8" "turkish start moves"
 
+# Shatra: a legal position with 1,101 moves (the move list once stopped at
+# 512); a position where the side that just moved has no Biy is refused.
+BIG='3/3/3/1/1s3s1/2s2rs/1rss1q1/sKbQbs1/1R1s1s1/1RB2sB/1/3/3/k2 w - - - - 0 1'
+expect_eq "$("$DAMA" moves --game shatra --fen "$BIG" | wc -l)" "1101" "shatra 1101 moves"
+expect_eq "$("$DAMA" perft --game shatra --fen "$BIG" --depth 1 2>/dev/null)" "perft 1 1101" "shatra perft 1101"
+expect_rc 1 "shatra without the mover's Biy" "$DAMA" status --game shatra --fen '3/3/3/1/7/7/7/7/7/7/K/3/3/3 w - - - - 0 1'
+grep -q "has no Biy" "$T/err" && ok || bad "no-Biy message: $(cat "$T/err")"
+expect_eq "$("$DAMA" perft --game shatra --depth 3 2>/dev/null)" "perft 3 62761" "shatra perft 3"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
