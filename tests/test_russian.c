@@ -24,6 +24,7 @@
 #include "engine/game.h"
 #include "util/rng.h"
 
+#include "game_properties.h"
 #include "perft_table.h"
 
 #define PERFT_FILE DAMA_SHARED_DIR "/data/perft/russian.txt"
@@ -55,39 +56,7 @@ static uint64_t squares_of(const char *list)
     return set;
 }
 
-static void parse_or_fail(const char *fen, Position *pos)
-{
-    char err[ERR_MAX] = "";
-    if (G->pos_from_fen(pos, fen, err) != 0) {
-        print_error("cannot parse '%s': %s\n", fen, err);
-        fail();
-    }
-}
-
-static void print_list(const Position *pos, const MoveList *list)
-{
-    char fen[FEN_MAX], text[MOVE_STR_MAX];
-    G->pos_to_fen(pos, fen);
-    print_error("  moves of %s (%d):\n", fen, list->len);
-    for (int i = 0; i < list->len; i++) {
-        G->move_to_str(pos, &list->moves[i], text);
-        print_error("    %s\n", text);
-    }
-}
-
-/* Does `text` equal one of the '|'-separated routes at the start of `entry`
- * (which ends at a space or the end)? */
-static bool entry_has_route(const char *entry, const char *text)
-{
-    size_t tlen = strlen(text);
-    const char *s = entry;
-    for (;;) {
-        size_t len = strcspn(s, "| ");
-        if (len == tlen && strncmp(s, text, len) == 0) return true;
-        if (s[len] != '|') return false;
-        s += len + 1;
-    }
-}
+static void parse_or_fail(const char *fen, Position *pos) { parse_fen_or_fail(G, fen, pos); }
 
 /* Check the captured set / promotion options of an entry against m. */
 static void check_entry_options(const char *entry, const Move *m, const char *text)
@@ -156,7 +125,7 @@ static void check_moves_at(const char *fen, const char *const *want, int paths, 
         }
     }
     if (!ok) {
-        print_list(&pos, &list);
+        print_moves(G, &pos, &list);
         fail();
     }
     if (G->has_capture(&pos) != any_capture) {
@@ -320,28 +289,9 @@ static void test_rule_cases(void **state)
 /* ------------------------------------------------------------------ */
 /* Playing the worked examples                                          */
 
-static void play_text(Position *pos, const char *text)
-{
-    Move m;
-    char err[ERR_MAX] = "";
-    if (G->move_from_str(pos, text, &m, err) != 0) {
-        print_error("%s\n", err);
-        fail();
-    }
-    Position child;
-    G->make_move(pos, &m, &child);
-    *pos = child;
-}
+static void play_text(Position *pos, const char *text) { play_move_text(G, pos, text); }
 
-static void assert_fen(const Position *pos, const char *want)
-{
-    char fen[FEN_MAX];
-    G->pos_to_fen(pos, fen);
-    if (strcmp(fen, want) != 0) {
-        print_error("position %s, expected %s\n", fen, want);
-        fail();
-    }
-}
+static void assert_fen(const Position *pos, const char *want) { assert_position_fen(G, pos, want); }
 
 static void test_worked_examples_played(void **state)
 {
@@ -821,29 +771,6 @@ static void test_perft_published(void **state)
 /* ------------------------------------------------------------------ */
 /* Properties over random positions                                     */
 
-enum { PROP_POSITIONS_MAX = 6000 };
-static Position prop_positions[PROP_POSITIONS_MAX];
-
-static int prop_add(int n, const Position *pos)
-{
-    if (n < PROP_POSITIONS_MAX) prop_positions[n++] = *pos;
-    return n;
-}
-
-/* Random moves from pos, adding every position reached (and pos). */
-static int prop_playout(int n, Position pos, uint64_t *rng, int plies)
-{
-    MoveList list;
-    for (int ply = 0; ply < plies && n < PROP_POSITIONS_MAX; ply++) {
-        n = prop_add(n, &pos);
-        if (G->gen_moves(&pos, &list, GEN_DISTINCT) == 0) break;
-        Position child;
-        G->make_move(&pos, &list.moves[rng_below(rng, (uint64_t)list.len)], &child);
-        pos = child;
-    }
-    return n;
-}
-
 /* A king-rich random placement: 1-5 kings and 0-6 men a side. */
 static void random_position(uint64_t *rng, Position *pos)
 {
@@ -880,164 +807,42 @@ static void random_position(uint64_t *rng, Position *pos)
     parse_or_fail(fen, pos);
 }
 
-/* A few thousand positions: random games from the start and king-rich
- * random placements with a few random plies after each. Fixed seeds. */
-static int prop_build(void)
-{
-    int n = 0;
-    Position pos;
-    for (uint64_t game = 0; n < PROP_POSITIONS_MAX / 2; game++) {
-        uint64_t rng = rng_derive(0x52555353ULL, game);
-        parse_or_fail(G->start_fen, &pos);
-        n = prop_playout(n, pos, &rng, 150);
-    }
-    for (uint64_t i = 0; n < PROP_POSITIONS_MAX; i++) {
-        uint64_t rng = rng_derive(0x4b494e47ULL, i);
-        random_position(&rng, &pos);
-        n = prop_playout(n, pos, &rng, 1 + (int)rng_below(&rng, 6));
-    }
-    return n;
-}
+static int mirror_sq(int sq) { return 63 - sq; } /* the board turned round: a1 <-> h8 */
 
-static uint64_t mirror_set(uint64_t b)
+static bool has_king(const Position *pos)
 {
-    uint64_t r = 0;
-    for (; b; b &= b - 1) r |= 1ULL << (63 - __builtin_ctzll(b));
-    return r;
-}
-
-static int move_cmp(const void *pa, const void *pb)
-{
-    const Move *a = pa, *b = pb;
-    if (a->from != b->from) return a->from < b->from ? -1 : 1;
-    if (a->to != b->to) return a->to < b->to ? -1 : 1;
-    if (a->captured != b->captured) return a->captured < b->captured ? -1 : 1;
-    if (a->promo != b->promo) return a->promo < b->promo ? -1 : 1;
-    return (int)a->kind - (int)b->kind;
-}
-
-static bool same_move(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured && a->promo == b->promo &&
-           a->kind == b->kind;
-}
-
-/* Failures of each property, with the first example of each. */
-enum { PROP_FEN, PROP_HASH, PROP_PARENT, PROP_TEXT, PROP_MIRROR, PROP_PERFT, PROP_EVAL_SYM, PROP_TRACE, PROP_N };
-static const char *const PROP_NAMES[PROP_N] = {
-    "FEN -> position -> FEN",        "incremental hash == hash_full", "make leaves the parent alone",
-    "move text parses back",         "mirror has the mirrored moves", "mirror has the same perft(3)",
-    "evaluate(mirror) == -evaluate", "trace rebuilds the evaluation",
-};
-static int prop_failures[PROP_N];
-
-static void prop_fail(int prop, const Position *pos, const char *detail)
-{
-    if (prop_failures[prop]++) return;
     char fen[FEN_MAX];
     G->pos_to_fen(pos, fen);
-    print_error("%s fails at %s: %s\n", PROP_NAMES[prop], fen, detail);
+    return strchr(fen, 'K') != NULL;
 }
 
+/* The properties of game_properties.h over 6,000 positions: random games
+ * from the start and king-rich random placements with a few random plies
+ * after each; evaluation checked with the compiled-in and random weights. */
 static void test_properties(void **state)
 {
     (void)state;
-    int n = prop_build();
-    assert_int_equal(n, PROP_POSITIONS_MAX);
-    const int32_t *w = G->weights_default;
-    static MoveList list, mlist;
-    int kings_positions = 0;
-    long moves = 0;
-    memset(prop_failures, 0, sizeof prop_failures);
-    for (int i = 0; i < n; i++) {
-        const Position *pos = &prop_positions[i];
-        char fen[FEN_MAX], fen2[FEN_MAX], text[MOVE_STR_MAX], err[ERR_MAX], detail[ERR_MAX + MOVE_STR_MAX + 8];
-        /* FEN -> position -> FEN */
-        G->pos_to_fen(pos, fen);
-        kings_positions += strchr(fen, 'K') != NULL;
-        Position back;
-        if (G->pos_from_fen(&back, fen, err) != 0) prop_fail(PROP_FEN, pos, err);
-        G->pos_to_fen(&back, fen2);
-        if (strcmp(fen, fen2) != 0 || G->hash(&back) != G->hash(pos)) prop_fail(PROP_FEN, pos, fen2);
-        if (G->hash(pos) != G->hash_full(pos)) prop_fail(PROP_HASH, pos, "the position itself");
-        /* every move (both conventions): copy-make leaves the parent alone
-         * and the incremental key equals the full one; every D move's text
-         * parses back to the move */
-        for (int mode = 0; mode < 2; mode++) {
-            G->gen_moves(pos, &list, (GenMode)mode);
-            for (int k = 0; k < list.len; k++) {
-                const Move *m = &list.moves[k];
-                Position before = *pos, child;
-                G->make_move(pos, m, &child);
-                G->move_to_str(pos, m, text);
-                moves++;
-                if (memcmp(&before, pos, sizeof before) != 0) prop_fail(PROP_PARENT, pos, text);
-                if (G->hash(&child) != G->hash_full(&child)) prop_fail(PROP_HASH, pos, text);
-                if (mode != GEN_DISTINCT) continue;
-                Move parsed;
-                if (G->move_from_str(pos, text, &parsed, err) != 0) {
-                    snprintf(detail, sizeof detail, "%s: %s", text, err);
-                    prop_fail(PROP_TEXT, pos, detail);
-                } else if (!same_move(&parsed, m)) {
-                    prop_fail(PROP_TEXT, pos, text);
-                }
-            }
-        }
-        /* colour mirror: mirroring twice is the identity; the mirrored
-         * position has the mirrored moves and the same perft(3) */
-        Position mir, mir2;
-        G->pos_mirror(pos, &mir);
-        G->pos_mirror(&mir, &mir2);
-        G->pos_to_fen(&mir2, fen2);
-        if (strcmp(fen, fen2) != 0) prop_fail(PROP_MIRROR, pos, "mirroring twice is not the identity");
-        G->gen_moves(pos, &list, GEN_DISTINCT);
-        G->gen_moves(&mir, &mlist, GEN_DISTINCT);
-        if (list.len != mlist.len) {
-            prop_fail(PROP_MIRROR, pos, "another number of moves");
-        } else {
-            for (int k = 0; k < list.len; k++) {
-                Move *m = &list.moves[k];
-                m->from = (uint8_t)(63 - m->from);
-                m->to = (uint8_t)(63 - m->to);
-                m->captured = mirror_set(m->captured);
-            }
-            qsort(list.moves, (size_t)list.len, sizeof(Move), move_cmp);
-            qsort(mlist.moves, (size_t)mlist.len, sizeof(Move), move_cmp);
-            for (int k = 0; k < list.len; k++)
-                if (!same_move(&list.moves[k], &mlist.moves[k])) {
-                    prop_fail(PROP_MIRROR, pos, "other moves");
-                    break;
-                }
-        }
-        if (G->perft(pos, 3, GEN_DISTINCT) != G->perft(&mir, 3, GEN_DISTINCT)) prop_fail(PROP_PERFT, pos, "D");
-        /* evaluation: colour symmetry, and the trace rebuilds it exactly */
-        int32_t v = G->evaluate(pos, w);
-        int32_t vm = G->evaluate(&mir, w);
-        if (vm != -v) {
-            snprintf(detail, sizeof detail, "%d vs %d", (int)v, (int)vm);
-            prop_fail(PROP_EVAL_SYM, pos, detail);
-        }
-        EvalTrace trace;
-        int32_t vt = G->evaluate_trace(pos, w, &trace);
-        int64_t sum = 0;
-        for (int k = 0; k < trace.len; k++) {
-            if (trace.index[k] >= G->weights_len) break;
-            sum += (int64_t)trace.coef[k] * w[trace.index[k]];
-        }
-        if (vt != v || trace.len < 0 || sum != v) {
-            snprintf(detail, sizeof detail, "evaluate %d, evaluate_trace %d, trace len %d sums to %lld", (int)v,
-                     (int)vt, trace.len, (long long)sum);
-            prop_fail(PROP_TRACE, pos, detail);
-        }
-    }
-    int total = 0;
-    for (int p = 0; p < PROP_N; p++) {
-        if (prop_failures[p]) print_error("%s: %d failures\n", PROP_NAMES[p], prop_failures[p]);
-        total += prop_failures[p];
-    }
-    print_message("%d positions (%d with kings), %ld moves made\n", n, kings_positions, moves);
-    assert_true(kings_positions > n / 3);
-    assert_int_equal(total, 0);
+    static int32_t w[EVAL_WEIGHTS_MAX];
+    uint64_t wrng = rng_derive(0x57454947ULL, 0);
+    prop_random_weights(G, &wrng, w);
+    const PropGame pg = {.game = G,
+                         .mirror_sq = mirror_sq,
+                         .capture_compulsory = true,
+                         .weights_extra = w,
+                         .counted = has_king,
+                         .counted_name = "with kings"};
+    const PropSource src = {.positions = 6000,
+                            .game_seed = 0x52555353ULL,
+                            .game_plies = 150,
+                            .place_seed = 0x4b494e47ULL,
+                            .place_plies = 6,
+                            .place = random_position,
+                            .perft_depth = 3};
+    PropRun run;
+    prop_check_random(&run, &pg, &src);
+    assert_int_equal(run.positions, 6000);
+    assert_int_equal(run.deep, 6000);
+    assert_true(run.counted > run.positions / 3);
 }
 
 int main(void)

@@ -30,6 +30,7 @@
 #include "engine/game.h"
 #include "util/rng.h"
 
+#include "game_properties.h"
 #include "perft_table.h"
 
 #define PERFT_FILE DAMA_SHARED_DIR "/data/perft/shatra.txt"
@@ -48,25 +49,7 @@ static int setup(void **state)
 /* ------------------------------------------------------------------ */
 /* Helpers                                                             */
 
-static void parse_or_fail(const char *fen, Position *pos)
-{
-    char err[ERR_MAX] = "";
-    if (G->pos_from_fen(pos, fen, err) != 0) {
-        print_error("cannot parse '%s': %s\n", fen, err);
-        fail();
-    }
-}
-
-static void print_list(const Position *pos, const MoveList *list)
-{
-    char fen[FEN_MAX], text[MOVE_STR_MAX];
-    G->pos_to_fen(pos, fen);
-    print_error("  moves of %s (%d):\n", fen, list->len);
-    for (int i = 0; i < list->len; i++) {
-        G->move_to_str(pos, &list->moves[i], text);
-        print_error("    %s\n", text);
-    }
-}
+static void parse_or_fail(const char *fen, Position *pos) { parse_fen_or_fail(G, fen, pos); }
 
 /* "29,30" -> bitset of square indices (square n is bit n - 1). */
 static uint64_t squares_of(const char *list)
@@ -107,19 +90,6 @@ static void expand(const char *const *want, Expected *out)
             assert_true(out->len < EXPECT_MAX);
             snprintf(out->text[out->len++], sizeof out->text[0], "%d*%d", from, sq + 1);
         }
-    }
-}
-
-/* Does `text` equal one of the '|'-separated routes at the start of `entry`? */
-static bool entry_has_route(const char *entry, const char *text)
-{
-    size_t tlen = strlen(text);
-    const char *s = entry;
-    for (;;) {
-        size_t len = strcspn(s, "| ");
-        if (len == tlen && strncmp(s, text, len) == 0) return true;
-        if (s[len] != '|') return false;
-        s += len + 1;
     }
 }
 
@@ -169,7 +139,7 @@ static void check_moves_at(const char *fen, const char *const *want, int paths, 
         }
     }
     if (!ok) {
-        print_list(&pos, &list);
+        print_moves(G, &pos, &list);
         fail();
     }
     if (G->has_capture(&pos) != compulsory) {
@@ -510,29 +480,9 @@ static void test_rule_cases(void **state)
 /* ------------------------------------------------------------------ */
 /* Playing moves: the state the position string carries                */
 
-static void play_text(Position *pos, const char *text)
-{
-    Move m;
-    char err[ERR_MAX] = "";
-    if (G->move_from_str(pos, text, &m, err) != 0) {
-        print_error("%s\n", err);
-        fail();
-    }
-    Position child;
-    G->make_move(pos, &m, &child);
-    assert_true(G->hash(&child) == G->hash_full(&child));
-    *pos = child;
-}
+static void play_text(Position *pos, const char *text) { play_move_text(G, pos, text); }
 
-static void assert_fen(const Position *pos, const char *want)
-{
-    char fen[FEN_MAX];
-    G->pos_to_fen(pos, fen);
-    if (strcmp(fen, want) != 0) {
-        print_error("position %s, expected %s\n", fen, want);
-        fail();
-    }
-}
+static void assert_fen(const Position *pos, const char *want) { assert_position_fen(G, pos, want); }
 
 typedef struct PlayCase {
     const char *what;
@@ -823,111 +773,31 @@ static void test_move_text(void **state)
 /* ------------------------------------------------------------------ */
 /* Properties over random games                                        */
 
-static uint8_t mirror_sq(uint8_t sq) { return (uint8_t)(61 - sq); }
+static int mirror_sq(int sq) { return 61 - sq; } /* square n <-> 63 - n: the board turned round */
 
-static uint64_t mirror_set(uint64_t b)
-{
-    uint64_t r = 0;
-    for (; b; b &= b - 1) r |= 1ULL << (61 - __builtin_ctzll(b));
-    return r;
-}
-
-static bool same_move(const Move *a, const Move *b)
-{
-    return a->from == b->from && a->to == b->to && a->captured == b->captured && a->kind == b->kind &&
-           a->promo == b->promo;
-}
-
-static void check_mirror(const Position *pos, const MoveList *list, const int32_t *w)
-{
-    Position mirror;
-    G->pos_mirror(pos, &mirror);
-    assert_true(G->hash(&mirror) == G->hash_full(&mirror));
-    MoveList mlist;
-    G->gen_moves(&mirror, &mlist, GEN_DISTINCT);
-    assert_int_equal(mlist.len, list->len);
-    for (int i = 0; i < list->len; i++) {
-        Move m = list->moves[i];
-        m.from = mirror_sq(m.from);
-        m.to = mirror_sq(m.to);
-        m.captured = mirror_set(m.captured);
-        bool found = false;
-        for (int j = 0; j < mlist.len && !found; j++) found = same_move(&m, &mlist.moves[j]);
-        if (!found) {
-            char fen[FEN_MAX];
-            G->pos_to_fen(pos, fen);
-            print_error("mirror of move %d of %s missing\n", i, fen);
-            fail();
-        }
-    }
-    assert_int_equal(G->evaluate(&mirror, w), -G->evaluate(pos, w));
-    assert_int_equal(G->evaluate(&mirror, G->weights_default), -G->evaluate(pos, G->weights_default));
-    Position back;
-    G->pos_mirror(&mirror, &back);
-    char a[FEN_MAX], b[FEN_MAX];
-    G->pos_to_fen(pos, a);
-    G->pos_to_fen(&back, b);
-    assert_string_equal(a, b);
-}
-
-/* Trace reconstruction: sum(coef * weight) equals the evaluation, for the
- * compiled-in weights and for arbitrary ones. */
-static void check_trace(const Position *pos, const int32_t *w)
-{
-    EvalTrace trace;
-    int32_t v = G->evaluate_trace(pos, w, &trace);
-    assert_int_equal(v, G->evaluate(pos, w));
-    assert_true(trace.len >= 0);
-    int64_t sum = 0;
-    for (int i = 0; i < trace.len; i++) sum += (int64_t)trace.coef[i] * w[trace.index[i]];
-    assert_int_equal(sum, v);
-}
-
+/* The properties of game_properties.h over random games from the start: a
+ * Biy is taken only when nothing else is legal (longer games, more states).
+ * Every position gets every check, the evaluation ones with the compiled-in
+ * and random weights; the mirror's perft is compared to depth 2, and to
+ * depth 3 every 7th ply of a game. */
 static void test_random_games(void **state)
 {
     (void)state;
     uint64_t seed = 0x5348415452410001ULL;
-    int32_t w[EVAL_WEIGHTS_MAX];
-    for (int i = 0; i < G->weights_len; i++) w[i] = (int32_t)rng_below(&seed, 201) - 100;
-    int positions = 0;
+    static int32_t w[EVAL_WEIGHTS_MAX];
+    prop_random_weights(G, &seed, w);
+    const PropGame pg = {.game = G, .mirror_sq = mirror_sq, .capture_compulsory = false, .weights_extra = w};
+    PropRun run;
+    prop_begin(&run, &pg);
+    static MoveList list;
     for (int game = 0; game < 1500; game++) {
         Position pos;
         parse_or_fail(START, &pos);
         for (int ply = 0; ply < 200; ply++) {
-            MoveList list, plist;
+            prop_check(&run, &pos, ply % 7 == 0 ? 3 : 2);
             G->gen_moves(&pos, &list, GEN_DISTINCT);
-            assert_int_equal(G->perft(&pos, 1, GEN_DISTINCT), (uint64_t)list.len);
-            assert_int_equal(G->perft(&pos, 1, GEN_PATHS), (uint64_t)G->gen_moves(&pos, &plist, GEN_PATHS));
-            /* position string round trip: same state, same key */
-            char fen[FEN_MAX];
-            G->pos_to_fen(&pos, fen);
-            Position again;
-            parse_or_fail(fen, &again);
-            char fen2[FEN_MAX];
-            G->pos_to_fen(&again, fen2);
-            assert_string_equal(fen, fen2);
-            assert_true(G->hash(&again) == G->hash(&pos));
-            assert_true(G->hash(&pos) == G->hash_full(&pos));
-            if (ply % 7 == 0) {
-                check_mirror(&pos, &list, w);
-                check_trace(&pos, G->weights_default);
-                check_trace(&pos, w);
-            }
-            positions++;
             if (list.len == 0) break;
-            /* every move's text names it again */
-            for (int i = 0; i < list.len; i++) {
-                char text[MOVE_STR_MAX], err[ERR_MAX];
-                Move m;
-                G->move_to_str(&pos, &list.moves[i], text);
-                if (G->move_from_str(&pos, text, &m, err) != 0 || !same_move(&m, &list.moves[i])) {
-                    print_error("%s: move text %s does not name its move (%s)\n", fen, text, err);
-                    fail();
-                }
-            }
-            /* copy-make leaves the parent untouched; a Biy is taken only
-             * when nothing else is legal (longer games, more states) */
-            Position before = pos, child;
+            Position child;
             const Move *m = NULL;
             for (int tries = 0; tries < 8 && !m; tries++) {
                 m = &list.moves[rng_below(&seed, (uint64_t)list.len)];
@@ -935,12 +805,12 @@ static void test_random_games(void **state)
                 const char *reason;
                 if (G->rule_outcome(&child, &reason) != OUTCOME_NONE && tries < 7) m = NULL;
             }
-            assert_memory_equal(&before, &pos, sizeof pos);
             pos = child;
         }
     }
-    print_message("%d positions\n", positions);
-    assert_true(positions > 10000);
+    prop_end(&run);
+    assert_true(run.positions > 10000);
+    assert_int_equal(run.deep, run.positions);
 }
 
 /* royal_attacked: can a side's Biy be captured now, by any chain of the
