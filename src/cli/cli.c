@@ -164,20 +164,29 @@ static int load_config(CliArgs *a, const char *path, bool required)
     return rc;
 }
 
-void cli_print_help(const CliCommand *cmd, FILE *out)
+/* Help; with a (the built-in defaults and the config file applied), values
+ * the config file changed are shown beside the built-in default. */
+static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
 {
     fprintf(out, "usage: dama %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
-    for (const CliOpt *o = cmd->opts; o && o->name; o++) {
+    int i = 0;
+    for (const CliOpt *o = cmd->opts; o && o->name; o++, i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s", o->name,
                  o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : " TEXT");
         fprintf(out, "  %-24s %s", left, o->help);
-        if (o->defval) fprintf(out, " (default: %s)", o->defval);
+        const char *now = a ? a->values[i] : NULL;
+        bool changed = now && (!o->defval || strcmp(now, o->defval) != 0);
+        if (o->defval && !changed) fprintf(out, " (default: %s)", o->defval);
+        if (changed) fprintf(out, " (%s%s; %s: %s)", o->defval ? "default: " : "no default", o->defval ? o->defval : "",
+                             a->config_path, now);
         fputc('\n', out);
     }
     fprintf(out, "  %-24s %s\n", "--config FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)");
     fprintf(out, "  %-24s %s\n", "--help", "show this help");
 }
+
+void cli_print_help(const CliCommand *cmd, FILE *out) { print_help(cmd, NULL, out); }
 
 int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 {
@@ -196,19 +205,22 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 
     /* First pass: --help and --config only. */
     const char *config = NULL;
+    bool help = false;
     optind = 1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
-        if (c == 'h') {
-            cli_print_help(cmd, stdout);
-            return 1;
-        }
+        if (c == 'h') help = true;
         if (c == 'c') config = optarg;
     }
     for (int i = 0; i < out->opts_len; i++)
         if (cmd->opts[i].defval) out->values[i] = strdup(cmd->opts[i].defval);
-    if (load_config(out, config ? config : "configs/dama.cfg", config != NULL) != 0) return -1;
+    int cfg = load_config(out, config ? config : "configs/dama.cfg", config != NULL);
+    if (help) { /* the help shows what the config file changed, if it loaded */
+        print_help(cmd, cfg == 0 ? out : NULL, stdout);
+        return 1;
+    }
+    if (cfg != 0) return -1;
 
     optind = 1;
     opterr = 1;
