@@ -567,9 +567,12 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         return -1;
     }
     int first_black = game->side_to_move(&pos) == COLOR_BLACK;
+    int over_at = -1; /* ply after which the rules had ended the game */
+    const char *over_reason = NULL;
     for (int i = 0; i < pgame->moves_len; i++) {
         const PdnMove *pm = &pgame->moves[i];
         Move move;
+        if (over_at < 0 && game->rule_outcome(&pos, &over_reason) != OUTCOME_NONE) over_at = i;
         if (game->move_from_str(&pos, pm->text, &move, err) != 0) {
             out->fail_move = i;
             out->fail_black = game->side_to_move(&pos) == COLOR_BLACK;
@@ -585,6 +588,9 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         out->plies++;
     }
     game->pos_to_fen(&pos, out->fen);
+    if (over_at >= 0)
+        snprintf(out->warning, sizeof out->warning, "the rules ended the game after ply %d (%s); %d more plies replayed",
+                 over_at, over_reason, out->plies - over_at);
 
     const char *tag = pdn_game_tag(pgame, "Result");
     if (tag && pgame->result[0]) {

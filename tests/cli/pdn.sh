@@ -90,6 +90,12 @@ run empty pdn check "$tmp/empty.pdn"
 expect_rc empty 2
 expect_line empty err "dama pdn check: $tmp/empty.pdn: no PDN games found"
 
+# --- moves after the rules ended the game: a warning, not a failure ------
+printf '[FEN "W:WKc1,Ke1:BKh8"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 4. d2-c1 g7-h8 5. c1-d2 h8-g7 6. d2-c1 *\n' >"$tmp/over.pdn"
+run over pdn check "$tmp/over.pdn"
+expect_rc over 0
+expect_line over out "game 1: ok, 11 plies; warning: the rules ended the game after ply 10 (D8); 1 more plies replayed"
+
 # --- usage errors ---------------------------------------------------------
 run nogame pdn check "$file_1950" --game nosuchgame
 expect_rc nogame 2
