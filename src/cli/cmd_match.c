@@ -15,6 +15,8 @@
 #include "play/stats.h"
 #include "util/rng.h"
 
+enum { SPRT_MIN_PAIRS = 20 };
+
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
@@ -30,7 +32,7 @@ static const CliOpt OPTS[] = {
     {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
     {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},
     {"max-plies", OPT_INT, "300", "move cap in plies (adjudicated draw 'move-cap')"},
-    {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides"},
+    {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)"},
     {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)"},
     {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)"},
     {"alpha", OPT_REAL, "0.05", "SPRT false-positive rate"},
@@ -143,6 +145,8 @@ static int run(CliArgs *a)
     run_progress_init(&prog, "match", pairs * 2, cli_real(a, "progress"));
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
     SprtDecision decision = SPRT_CONTINUE;
+    int64_t decided_pairs = 0;
+    double decided_llr = 0;
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
 
 #pragma omp parallel num_threads((int)threads)
@@ -190,8 +194,16 @@ static int run(CliArgs *a)
             {
                 stats_add_pair(&st, res[0], res[1]);
                 if (sprt && decision == SPRT_CONTINUE) {
-                    decision = stats_decide_sprt(&sp, stats_compute_llr_ptnml(&st, &sp));
-                    if (decision != SPRT_CONTINUE) stop = 1;
+                    /* The normal approximation of the LLR is meaningless on a
+                     * handful of pairs (one kind of pair result has ~zero
+                     * variance): no decision before SPRT_MIN_PAIRS. */
+                    double llr = stats_compute_llr_ptnml(&st, &sp);
+                    if (stats_count_pairs(&st) >= SPRT_MIN_PAIRS) decision = stats_decide_sprt(&sp, llr);
+                    if (decision != SPRT_CONTINUE) {
+                        stop = 1;
+                        decided_pairs = stats_count_pairs(&st);
+                        decided_llr = llr;
+                    }
                 }
                 int64_t wdl[3] = {st.wins, st.draws, st.losses};
                 run_progress_update(&prog, stats_count_games(&st), wdl, false);
@@ -209,11 +221,15 @@ static int run(CliArgs *a)
     stats_format_line(&st, &sp, line);
     printf("match %lld (run %lld): A = weight set %lld vs B = weight set %lld\n%s\n", (long long)match_id,
            (long long)run_id, (long long)ida, (long long)idb, line);
-    if (sprt)
-        printf("SPRT [%g, %g] alpha %g beta %g: %s\n", sp.elo0, sp.elo1, sp.alpha, sp.beta,
-               decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)"
-               : decision == SPRT_ACCEPT_H0 ? "H0 accepted (A is not stronger by elo1)"
-                                            : "undecided");
+    if (sprt) {
+        printf("SPRT [%g, %g] alpha %g beta %g: ", sp.elo0, sp.elo1, sp.alpha, sp.beta);
+        if (decision == SPRT_CONTINUE)
+            printf("undecided\n");
+        else
+            printf("%s after %lld pairs (LLR %.2f); pairs already under way were finished\n",
+                   decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)" : "H0 accepted (A is not stronger by elo1)",
+                   (long long)decided_pairs, decided_llr);
+    }
     if (!complete) printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(&st), (long long)pairs);
     if (wr.failed) fprintf(stderr, "dama match: %s\n", wr.err);
     else if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);
