@@ -152,16 +152,9 @@ static int run(CliArgs *a)
 #pragma omp parallel num_threads((int)threads)
     {
         Worker wk;
-        bool ok = worker_init(&wk, g, hash);
+        bool ok = worker_init(&wk, g, hash, &wr);
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
-        if (!ok) {
-#pragma omp critical(match_db)
-            {
-                snprintf(wr.err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash);
-                wr.failed = true;
-            }
-        }
         char werr[ERR_MAX];
 #pragma omp for schedule(dynamic, 1)
         for (int64_t p = 0; p < pairs; p++) {
@@ -186,11 +179,11 @@ static int run(CliArgs *a)
                 DbGame meta = {.run_id = run_id, .game_index = 2 * p + k, .game = g->name, .opening = op->label,
                                .start_fen = op->fen, .white_ws = a_color == COLOR_WHITE ? ida : idb,
                                .black_ws = a_color == COLOR_WHITE ? idb : ida, .seed = seed};
-#pragma omp critical(match_db)
+#pragma omp critical(game_writer)
                 game_writer_add(&wr, g, rec, &meta);
             }
             if (!complete) continue;
-#pragma omp critical(match_db)
+#pragma omp critical(game_writer)
             {
                 stats_add_pair(&st, res[0], res[1]);
                 if (sprt && decision == SPRT_CONTINUE) {

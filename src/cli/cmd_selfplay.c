@@ -231,16 +231,9 @@ static int run(CliArgs *a)
 #pragma omp parallel num_threads((int)threads)
     {
         Worker wk;
-        bool ok = worker_init(&wk, g, hash);
+        bool ok = worker_init(&wk, g, hash, &wr);
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
-        if (!ok) {
-#pragma omp critical(selfplay_db)
-            {
-                snprintf(wr.err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash);
-                wr.failed = true;
-            }
-        }
         char werr[ERR_MAX];
 #pragma omp for schedule(dynamic, 1)
         for (int64_t i = 0; i < games; i++) {
@@ -269,7 +262,7 @@ static int run(CliArgs *a)
             int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, rec, werr);
             if (prc != 0) {
                 if (prc < 0) {
-#pragma omp critical(selfplay_db)
+#pragma omp critical(game_writer)
                     {
                         snprintf(wr.err, ERR_MAX, "game %lld: %.200s", (long long)i, werr);
                         wr.failed = true;
@@ -280,7 +273,7 @@ static int run(CliArgs *a)
             DbGame meta = {.run_id = run_id, .game_index = i, .game = g->name, .opening = op->label,
                            .start_fen = op->fen, .white_ws = ws_ids[ma], .black_ws = ws_ids[mb],
                            .seed = rng_derive(seed, (uint64_t)i)};
-#pragma omp critical(selfplay_db)
+#pragma omp critical(game_writer)
             {
                 if (game_writer_add(&wr, g, rec, &meta) == 0) {
                     played++;

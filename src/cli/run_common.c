@@ -140,7 +140,7 @@ int run_store_base(Db *db, const Game *g, const char *spec, const int32_t *w, co
                              g->weights_len, id, err);
 }
 
-bool worker_init(Worker *w, const Game *g, int64_t hash_mb)
+bool worker_init(Worker *w, const Game *g, int64_t hash_mb, GameWriter *wr)
 {
     size_t each = (size_t)(hash_mb / 2 > 0 ? hash_mb / 2 : 1);
     memset(w, 0, sizeof *w);
@@ -150,6 +150,11 @@ bool worker_init(Worker *w, const Game *g, int64_t hash_mb)
         engine_free(w->eng[0]);
         engine_free(w->eng[1]);
         memset(w, 0, sizeof *w);
+#pragma omp critical(game_writer)
+        {
+            snprintf(wr->err, ERR_MAX, "out of memory for a worker's engines (--hash %lld MiB)", (long long)hash_mb);
+            wr->failed = true;
+        }
         return false;
     }
     engine_set_stop_flag(w->eng[0], &cli_stop_requested);

@@ -52,8 +52,11 @@ typedef struct Worker {
     struct Engine *eng[2];
     PlayRecord rec;
 } Worker;
-/* Returns true, or false (out of memory) with the worker freed. */
-bool worker_init(Worker *w, const Game *g, int64_t hash_mb);
+struct GameWriter;
+/* Returns true, or false (out of memory) with the worker freed and the
+ * failure recorded in wr (under the OpenMP critical section game_writer,
+ * the one every user of a GameWriter in a parallel region must take). */
+bool worker_init(Worker *w, const Game *g, int64_t hash_mb, struct GameWriter *wr);
 void worker_free(Worker *w);
 
 /* Finished games on their way to the database: one writer, batched

@@ -1180,10 +1180,51 @@ int db_games_each(Db *db, const char *filter_sql,
     return out;
 }
 
+/* ---- one-row records (tuning runs, matches) --------------------------------- */
+
+typedef void (*RowBinder)(sqlite3_stmt *st, const void *row, int *rc);
+
+/* Insert a record with statement s; *id receives its rowid. */
+static int row_insert(Db *db, StmtId s, RowBinder bind, const void *row, int64_t *id, const char *what,
+                      char err[ERR_MAX])
+{
+    sqlite3_stmt *st = stmt_get(db, s, err);
+    if (!st)
+        return -1;
+    int rc = SQLITE_OK;
+    bind(st, row, &rc);
+    if (step_write(db, st, rc, err, what) != 0)
+        return -1;
+    *id = sqlite3_last_insert_rowid(db->h);
+    return 0;
+}
+
+/* Overwrite record id with statement s, whose parameter id_param is the id. */
+static int row_update(Db *db, StmtId s, RowBinder bind, const void *row, int id_param, int64_t id,
+                      const char *noun, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = stmt_get(db, s, err);
+    if (!st)
+        return -1;
+    int rc = SQLITE_OK;
+    bind(st, row, &rc);
+    bind_i64(st, id_param, id, &rc);
+    char what[64];
+    snprintf(what, sizeof what, "updating %s %" PRId64, noun, id);
+    if (step_write(db, st, rc, err, what) != 0)
+        return -1;
+    if (sqlite3_changes(db->h) != 1) {
+        set_err(err, "%s: %s: no such %s", db->path, what, noun);
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- tuning runs and matches ---------------------------------------------- */
 
-static void bind_tuning(sqlite3_stmt *st, const DbTuning *t, int *rc)
+static void bind_tuning(sqlite3_stmt *st, const void *row, int *rc)
 {
+    const DbTuning *t = row;
     bind_id(st, 1, t->run_id, rc);
     bind_text(st, 2, t->game, rc);
     bind_id(st, 3, t->base_ws, rc);
@@ -1196,46 +1237,14 @@ static void bind_tuning(sqlite3_stmt *st, const DbTuning *t, int *rc)
     bind_text(st, 10, t->data, rc);
 }
 
-static int tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
-{
-    sqlite3_stmt *st = stmt_get(db, ST_TUNING_INSERT, err);
-    if (!st)
-        return -1;
-    int rc = SQLITE_OK;
-    bind_tuning(st, t, &rc);
-    if (step_write(db, st, rc, err, "storing a tuning run") != 0)
-        return -1;
-    *id = sqlite3_last_insert_rowid(db->h);
-    return 0;
-}
-
 int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
 {
-    return write_end(db, tuning_insert(db, t, id, err));
-}
-
-static int tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
-{
-    sqlite3_stmt *st = stmt_get(db, ST_TUNING_UPDATE, err);
-    if (!st)
-        return -1;
-    int rc = SQLITE_OK;
-    bind_tuning(st, t, &rc);
-    bind_i64(st, 11, id, &rc);
-    char what[64];
-    snprintf(what, sizeof what, "updating tuning run %" PRId64, id);
-    if (step_write(db, st, rc, err, what) != 0)
-        return -1;
-    if (sqlite3_changes(db->h) != 1) {
-        set_err(err, "%s: %s: no such tuning run", db->path, what);
-        return -1;
-    }
-    return 0;
+    return write_end(db, row_insert(db, ST_TUNING_INSERT, bind_tuning, t, id, "storing a tuning run", err));
 }
 
 int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
 {
-    return write_end(db, tuning_update(db, id, t, err));
+    return write_end(db, row_update(db, ST_TUNING_UPDATE, bind_tuning, t, 11, id, "tuning run", err));
 }
 
 static int tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
@@ -1261,8 +1270,9 @@ int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double trai
                      tuning_epoch_insert(db, tuning_run_id, epoch, train_loss, valid_loss, err));
 }
 
-static void bind_match(sqlite3_stmt *st, const DbMatch *m, int *rc)
+static void bind_match(sqlite3_stmt *st, const void *row, int *rc)
 {
+    const DbMatch *m = row;
     bind_id(st, 1, m->run_id, rc);
     bind_text(st, 2, m->game, rc);
     bind_id(st, 3, m->ws_a, rc);
@@ -1284,46 +1294,14 @@ static void bind_match(sqlite3_stmt *st, const DbMatch *m, int *rc)
     bind_text(st, 22, m->sprt_result, rc);
 }
 
-static int match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
-{
-    sqlite3_stmt *st = stmt_get(db, ST_MATCH_INSERT, err);
-    if (!st)
-        return -1;
-    int rc = SQLITE_OK;
-    bind_match(st, m, &rc);
-    if (step_write(db, st, rc, err, "storing a match") != 0)
-        return -1;
-    *id = sqlite3_last_insert_rowid(db->h);
-    return 0;
-}
-
 int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
 {
-    return write_end(db, match_insert(db, m, id, err));
-}
-
-static int match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
-{
-    sqlite3_stmt *st = stmt_get(db, ST_MATCH_UPDATE, err);
-    if (!st)
-        return -1;
-    int rc = SQLITE_OK;
-    bind_match(st, m, &rc);
-    bind_i64(st, 23, id, &rc);
-    char what[64];
-    snprintf(what, sizeof what, "updating match %" PRId64, id);
-    if (step_write(db, st, rc, err, what) != 0)
-        return -1;
-    if (sqlite3_changes(db->h) != 1) {
-        set_err(err, "%s: %s: no such match", db->path, what);
-        return -1;
-    }
-    return 0;
+    return write_end(db, row_insert(db, ST_MATCH_INSERT, bind_match, m, id, "storing a match", err));
 }
 
 int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
 {
-    return write_end(db, match_update(db, id, m, err));
+    return write_end(db, row_update(db, ST_MATCH_UPDATE, bind_match, m, 23, id, "match", err));
 }
 
 /* ---- benchmark ------------------------------------------------------------ */
