@@ -54,6 +54,45 @@ static inline void parse_fen_or_fail(const Game *g, const char *fen, Position *p
     }
 }
 
+/* A king-rich random draughts placement (8x8, algebraic FEN): 1..kings_max
+ * kings and 0..men_max-1 men a side on distinct squares (the dark ones only
+ * when dark_only); a man drawn on its crowning rank becomes a king. */
+static inline void draughts_random_position(const Game *g, uint64_t *rng, Position *pos, bool dark_only, int kings_max,
+                                            int men_max)
+{
+    int squares[64], ns = 0;
+    for (int sq = 0; sq < 64; sq++)
+        if (!dark_only || (sq % 8 + sq / 8) % 2 == 0) squares[ns++] = sq;
+    for (int i = ns - 1; i > 0; i--) { /* Fisher-Yates */
+        int j = (int)rng_below(rng, (uint64_t)i + 1);
+        int t = squares[i];
+        squares[i] = squares[j];
+        squares[j] = t;
+    }
+    int counts[2][2]; /* [colour][king] */
+    for (int c = 0; c < 2; c++) {
+        counts[c][1] = 1 + (int)rng_below(rng, (uint64_t)kings_max);
+        counts[c][0] = (int)rng_below(rng, (uint64_t)men_max);
+    }
+    char fen[FEN_MAX];
+    int len = snprintf(fen, sizeof fen, "%c", rng_below(rng, 2) ? 'B' : 'W');
+    int next = 0;
+    for (int c = 0; c < 2; c++) {
+        len += snprintf(fen + len, sizeof fen - (size_t)len, ":%c", c ? 'B' : 'W');
+        bool first = true;
+        for (int king = 1; king >= 0; king--) {
+            for (int k = 0; k < counts[c][king]; k++) {
+                int sq = squares[next++];
+                bool crown_rank = c == COLOR_WHITE ? sq / 8 == 7 : sq / 8 == 0;
+                len += snprintf(fen + len, sizeof fen - (size_t)len, "%s%s%c%c", first ? "" : ",",
+                                (king || crown_rank) ? "K" : "", 'a' + sq % 8, '1' + sq / 8);
+                first = false;
+            }
+        }
+    }
+    parse_fen_or_fail(g, fen, pos);
+}
+
 static inline void print_moves(const Game *g, const Position *pos, const MoveList *list)
 {
     char fen[FEN_MAX], text[MOVE_STR_MAX];

@@ -772,40 +772,7 @@ static void test_perft_published(void **state)
 /* Properties over random positions                                     */
 
 /* A king-rich random placement: 1-5 kings and 0-6 men a side. */
-static void random_position(uint64_t *rng, Position *pos)
-{
-    int dark[32], nd = 0;
-    for (int sq = 0; sq < 64; sq++)
-        if ((sq % 8 + sq / 8) % 2 == 0) dark[nd++] = sq;
-    for (int i = nd - 1; i > 0; i--) { /* Fisher-Yates */
-        int j = (int)rng_below(rng, (uint64_t)i + 1);
-        int t = dark[i];
-        dark[i] = dark[j];
-        dark[j] = t;
-    }
-    int counts[2][2]; /* [colour][king] */
-    for (int c = 0; c < 2; c++) {
-        counts[c][1] = 1 + (int)rng_below(rng, 5);
-        counts[c][0] = (int)rng_below(rng, 7);
-    }
-    char fen[FEN_MAX];
-    int len = snprintf(fen, sizeof fen, "%c", rng_below(rng, 2) ? 'B' : 'W');
-    int next = 0;
-    for (int c = 0; c < 2; c++) {
-        len += snprintf(fen + len, sizeof fen - (size_t)len, ":%c", c ? 'B' : 'W');
-        bool first = true;
-        for (int king = 1; king >= 0; king--) {
-            for (int k = 0; k < counts[c][king]; k++) {
-                int sq = dark[next++];
-                bool crown_rank = c == COLOR_WHITE ? sq / 8 == 7 : sq / 8 == 0;
-                len += snprintf(fen + len, sizeof fen - (size_t)len, "%s%s%c%c", first ? "" : ",",
-                                (king || crown_rank) ? "K" : "", 'a' + sq % 8, '1' + sq / 8);
-                first = false;
-            }
-        }
-    }
-    parse_or_fail(fen, pos);
-}
+static void random_position(uint64_t *rng, Position *pos) { draughts_random_position(G, rng, pos, true, 5, 7); }
 
 static int mirror_sq(int sq) { return 63 - sq; } /* the board turned round: a1 <-> h8 */
 
