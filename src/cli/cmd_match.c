@@ -23,15 +23,8 @@ static const CliOpt OPTS[] = {
     {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
     {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')"},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)"},
-    {"nodes", OPT_INT, "4000", "search nodes per move"},
-    {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)"},
-    {"threads", OPT_INT, "0", "concurrent games (0: all cores)"},
-    {"hash", OPT_INT, "16", "transposition table MiB per worker"},
+    RUN_PLAY_OPTS,
     {"seed", OPT_INT, "1", "seed (opening order, random openings)"},
-    {"openings", OPT_STR, NULL, "opening book file; default: the game's book, else random"},
-    {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
-    {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},
-    {"max-plies", OPT_INT, "300", "move cap in plies (adjudicated draw 'move-cap')"},
     {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)"},
     {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)"},
     {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)"},
@@ -70,10 +63,9 @@ static int run(CliArgs *a)
     int64_t pairs = cli_int(a, "pairs"), nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth");
     int64_t threads = cli_int(a, "threads"), max_plies = cli_int(a, "max-plies");
     int64_t hash = cli_int(a, "hash");
-    if (pairs < 0 || nodes < 1 || depth < 0 || depth > 100 || threads < 0 || threads > 256 || max_plies < 1 ||
-        hash < 1 || hash > 65536) {
-        fprintf(stderr, "dama match: need --pairs >= 0, --nodes >= 1, --depth 0..100, --threads 0..256, "
-                        "--max-plies >= 1, --hash 1..65536 (MiB)\n");
+    if (run_check_play_opts(a) != 0) return 2;
+    if (pairs < 0) {
+        fprintf(stderr, "dama match: --pairs must be >= 0\n");
         return 2;
     }
     if (threads == 0) threads = omp_get_num_procs();

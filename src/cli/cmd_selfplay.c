@@ -31,20 +31,13 @@ static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
     {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)"},
-    {"nodes", OPT_INT, "4000", "search nodes per move"},
-    {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)"},
-    {"threads", OPT_INT, "0", "worker threads (0: all cores)"},
-    {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)"},
+    RUN_PLAY_OPTS,
     {"seed", OPT_INT, "1", "run seed"},
-    {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random"},
-    {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},
-    {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},
     {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID"},
     {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population"},
     {"population", OPT_INT, "8", "--perturb population: the base and population-1 perturbed copies"},
     {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)"},
     {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men"},
-    {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'"},
     {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)"},
     {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)"},
     {NULL, 0, NULL, NULL},
@@ -95,11 +88,10 @@ static int run(CliArgs *a)
     int64_t max_plies = cli_int(a, "max-plies"), batch = cli_int(a, "batch");
     int64_t hash = cli_int(a, "hash");
     double spread = cli_real(a, "spread"), spread_min = cli_real(a, "spread-min");
-    if (games < 2 || games % 2 || population < 2 || population > 64 || nodes < 1 || depth < 0 || depth > 100 ||
-        threads < 0 || threads > 256 || max_plies < 1 || batch < 1 || hash < 1 || hash > 65536 ||
-        !(spread >= 0 && spread <= 10) || !(spread_min >= 0 && spread_min <= 1000)) {
-        fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --nodes >= 1, --depth 0..100, "
-                        "--threads 0..256, --max-plies >= 1, --batch >= 1, --hash 1..65536 (MiB), --spread 0..10, "
+    if (run_check_play_opts(a) != 0) return 2;
+    if (games < 2 || games % 2 || population < 2 || population > 64 || batch < 1 || !(spread >= 0 && spread <= 10) ||
+        !(spread_min >= 0 && spread_min <= 1000)) {
+        fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --batch >= 1, --spread 0..10, "
                         "--spread-min 0..1000\n");
         return 2;
     }
