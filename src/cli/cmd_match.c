@@ -87,7 +87,7 @@ static int run(CliArgs *a)
     Db *db = NULL;
     int32_t wa[EVAL_WEIGHTS_MAX], wb[EVAL_WEIGHTS_MAX];
     int64_t ida = 0, idb = 0, run_id = 0, match_id = 0;
-    const char **names = run_weight_names_new(g);
+    const char **names = weight_names_new(g);
     int rc = names ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
@@ -109,8 +109,8 @@ static int run(CliArgs *a)
     cli_config_text(a, NULL, config, sizeof config);
     if (rc == 0) rc = db_begin(db, err);
     if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
-    if (rc == 0) rc = run_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
-    if (rc == 0) rc = run_store_base(db, g, bspec, wb, names, run_id, &idb, err);
+    if (rc == 0) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
+    if (rc == 0) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
     DbMatch dm = {.run_id = run_id, .game = g->name, .ws_a = ida, .ws_b = idb};
     MatchStats st;
     stats_init(&st);
@@ -144,7 +144,7 @@ static int run(CliArgs *a)
 #pragma omp parallel num_threads((int)threads)
     {
         Worker wk;
-        bool ok = worker_init(&wk, g, hash, &wr);
+        bool ok = worker_init(&wk, g, hash, &cli_stop_requested, &wr);
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
         char werr[ERR_MAX];

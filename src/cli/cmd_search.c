@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/weights_io.h"
+#include "tune/weight_sets.h"
 #include "engine/search.h"
 
 static const CliOpt OPTS[] = {
@@ -62,7 +62,7 @@ static int run(CliArgs *a)
         return 2;
     }
     if (!lim.depth && !lim.nodes && !lim.movetime_ms) lim.depth = 10;
-    int32_t weights[EVAL_WEIGHTS_MAX_CLI];
+    int32_t weights[EVAL_WEIGHTS_MAX];
     if (weights_resolve(g, cli_str(a, "weights"), weights, err) != 0) {
         fprintf(stderr, "dama search: %s\n", err);
         return 1;

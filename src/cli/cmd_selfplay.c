@@ -21,7 +21,7 @@
 
 #include "cli/cli.h"
 #include "cli/run_common.h"
-#include "cli/weights_io.h"
+#include "tune/weight_sets.h"
 #include "db/db.h"
 #include "engine/search.h"
 #include "play/play.h"
@@ -130,7 +130,7 @@ static int run(CliArgs *a)
     int ws_len = 0;
     char status[DB_STATUS_MAX] = "";
     int32_t *members = malloc(sizeof(int32_t) * (size_t)members_len * (size_t)g->weights_len);
-    const char **names = run_weight_names_new(g);
+    const char **names = weight_names_new(g);
     int rc = 0;
     if (!members || !names || !ws_ids) {
         snprintf(err, ERR_MAX, "out of memory");
@@ -153,7 +153,7 @@ static int run(CliArgs *a)
         rc = db_begin(db, err);
         if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
         if (rc == 0 && ws_len == 0) {
-            rc = run_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
+            rc = weights_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
             memcpy(members, base, sizeof(int32_t) * (size_t)g->weights_len);
             ws_len = 1;
         }
@@ -223,7 +223,7 @@ static int run(CliArgs *a)
 #pragma omp parallel num_threads((int)threads)
     {
         Worker wk;
-        bool ok = worker_init(&wk, g, hash, &wr);
+        bool ok = worker_init(&wk, g, hash, &cli_stop_requested, &wr);
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
         char werr[ERR_MAX];

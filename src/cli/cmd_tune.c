@@ -158,7 +158,7 @@ static int run(CliArgs *a)
     }
     Db *db = NULL;
     int32_t start[EVAL_WEIGHTS_MAX], tuned[EVAL_WEIGHTS_MAX];
-    const char **names = run_weight_names_new(g);
+    const char **names = weight_names_new(g);
     TexelData *data = texel_data_new(g->weights_len);
     LoadCtx lc = {.game = g, .weights = start, .data = data, .quiet_only = !cli_flag(a, "all-positions")};
     int rc = names && data ? 0 : -1;
@@ -249,7 +249,7 @@ static int run(CliArgs *a)
                   .data = filter};
     if (rc == 0) rc = db_begin(db, err);
     if (rc == 0) rc = db_run_create(db, "tune", g->name, cfg.seed, config, NULL, &run_id, err);
-    if (rc == 0) rc = run_store_base(db, g, cli_str(a, "weights"), start, names, run_id, &base_id, err);
+    if (rc == 0) rc = weights_store_base(db, g, cli_str(a, "weights"), start, names, run_id, &base_id, err);
     t.run_id = run_id;
     t.base_ws = base_id;
     if (rc == 0) rc = db_tuning_insert(db, &t, &tuning_id, err);

@@ -1,5 +1,6 @@
 /* run_common.h — pieces shared by the long-running commands (selfplay,
- * match, tune): clocks, progress lines, openings, weight-set plumbing. */
+ * match, tune): their common options, progress lines, and the
+ * option-reading front ends of src/play/ and src/tune/weight_sets.h. */
 #ifndef DAMA_RUN_COMMON_H
 #define DAMA_RUN_COMMON_H
 
@@ -7,10 +8,13 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "play/game_writer.h"
+#include "play/openings.h"
 #include "play/play.h"
+#include "play/workers.h"
+#include "tune/weight_sets.h"
 
-struct Db;
-
+/* Seconds on the monotonic clock (clock_now_s). */
 double run_now_s(void);
 
 /* The options every command that plays games has (selfplay, match). */
@@ -39,61 +43,8 @@ void run_progress_init(RunProgress *p, const char *what, int64_t total, double i
  * interval has passed (or always when final). wdl may be NULL. */
 void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], bool final);
 
-/* The opening book of a run: --openings FILE, else the game's own book
- * (looked up in the working directory and the source tree), else
- * --random-plies random openings derived from seed. */
+/* The opening book of a run from --openings, --random-plies and --balance
+ * (see openings_for_run in play/openings.h). */
 int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *book, char err[ERR_MAX]);
-
-/* Names of the game's weights ("MAN", "MAN_PST[3]", ...): one allocation,
- * free() it. NULL if out of memory. */
-const char **run_weight_names_new(const Game *g);
-
-/* Weights named by spec: "default" (compiled in), "db:ID" or "ID" (weight set
- * in db), "tuned" (newest tuned weight set in db), or a weight file. *id
- * (may be NULL) receives the weight set id, 0 if not from db. */
-int weights_resolve_db(const Game *g, const char *spec, struct Db *db, int32_t *weights, int64_t *id,
-                       char err[ERR_MAX]);
-
-/* Make sure the weights named by spec are a weight set in db: returns its id
- * (stored now with lineage "compiled-in" or "file PATH" if it was not from
- * db). */
-int run_store_base(struct Db *db, const Game *g, const char *spec, const int32_t *weights, const char **names,
-                   int64_t run_id, int64_t *id, char err[ERR_MAX]);
-
-
-/* One self-play or match worker: two engines (hash_mb MiB split between
- * them, both stopped by Ctrl-C) and a game record. */
-typedef struct Worker {
-    struct Engine *eng[2];
-    PlayRecord rec;
-} Worker;
-struct GameWriter;
-/* Returns true, or false (out of memory) with the worker freed and the
- * failure recorded in wr (under the OpenMP critical section game_writer,
- * the one every user of a GameWriter in a parallel region must take). */
-bool worker_init(Worker *w, const Game *g, int64_t hash_mb, struct GameWriter *wr);
-void worker_free(Worker *w);
-
-/* Finished games on their way to the database: one writer, batched
- * transactions (a batch is stored whole or not at all). Not thread-safe:
- * callers serialise (an OpenMP critical section). */
-typedef struct GamePending GamePending;
-typedef struct GameWriter {
-    struct Db *db;
-    GamePending **pending;
-    int len, batch;
-    double last_flush, flush_interval_s;
-    int64_t stored;
-    bool failed;
-    char err[ERR_MAX];
-} GameWriter;
-
-struct DbGame;
-int game_writer_init(GameWriter *w, struct Db *db, int batch, double flush_interval_s);
-/* Queue a played game with its metadata (copied); flushes when the batch is
- * full or the interval has passed. Returns 0 or -1 (w->err set, w->failed). */
-int game_writer_add(GameWriter *w, const Game *g, const PlayRecord *rec, const struct DbGame *meta);
-int game_writer_flush(GameWriter *w);
-void game_writer_free(GameWriter *w);
 
 #endif

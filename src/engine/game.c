@@ -1,37 +1,9 @@
-/* game.c — the game registry and the game-independent end-of-game logic. */
+/* game.c — the game-independent end-of-game logic and position parsing.
+ * The list of games is one floor up, in games/registry.c. */
 #include "engine/game.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#include "games/draughts.h"
-#include "games/russian/russian.h"
-#include "games/shatra/shatra.h"
-#include "games/turkish/turkish.h"
-
-/* The registry: adding a game adds one line here. */
-static const Game *const GAMES[] = {
-    &russian_game,
-    &turkish_game,
-    &shatra_game,
-    NULL,
-};
-
-void game_init_all(void)
-{
-    draughts_init();
-    russian_eval_init();
-    shatra_init();
-}
-
-const Game *game_find(const char *name)
-{
-    for (int i = 0; GAMES[i]; i++)
-        if (name && strcmp(GAMES[i]->name, name) == 0) return GAMES[i];
-    return NULL;
-}
-
-const Game *const *game_list(void) { return GAMES; }
 
 Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *history, int len,
                      const char **reason, MoveList *moves)

@@ -162,6 +162,7 @@ typedef struct Game {
     const char *opening_book;
 } Game;
 
+/* The registry (games/registry.c, outside the engine): */
 /* Build every game's tables (Zobrist keys, masks). Idempotent; call once
  * before any other function here, from one thread. */
 void game_init_all(void);

@@ -1,5 +1,5 @@
-/* play.h — one engine-vs-engine game, recorded move by move; and opening
- * books. Shared by self-play and matches. */
+/* play.h — one engine-vs-engine game, recorded move by move. Shared by
+ * self-play and matches (opening books: play/openings.h). */
 #ifndef DAMA_PLAY_H
 #define DAMA_PLAY_H
 
@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "engine/game.h"
+#include "play/openings.h"
 
 struct Engine;
 
@@ -42,33 +43,5 @@ void play_record_free(PlayRecord *r);
  * game finished, -1 with err on failure. */
 int play_game(const Game *game, struct Engine *engines[2], const Position *start, const PlaySettings *s,
               volatile int *stop, PlayRecord *r, char err[ERR_MAX]);
-
-/* An opening book: labelled start positions. */
-typedef struct Opening {
-    char label[64];
-    char fen[FEN_MAX];
-} Opening;
-
-typedef struct OpeningBook {
-    int len;
-    Opening *items; /* owned */
-} OpeningBook;
-
-/* Read a book file: one "label<TAB>position" per line, '#' comments. Each
- * position is checked with the game's parser. Returns 0, or -1 with a
- * message naming the file and line. */
-int openings_read(const Game *game, const char *path, OpeningBook *book, char err[ERR_MAX]);
-
-/* A book of `count` random but balanced openings: opening i plays `plies`
- * uniformly random legal plies from the start position, drawn from a
- * stream derived from (seed, i); a line is redrawn (next draw of the same
- * stream) when the game ends or when a search of balance_nodes nodes with
- * the compiled-in weights scores it outside +-balance_cp centi-men
- * (balance_cp <= 0: no balance check). Random plies never move a royal
- * piece (Game.move_is_royal). Labels list the moves played.
- * Deterministic for a given seed. */
-int openings_random(const Game *game, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
-                    OpeningBook *book, char err[ERR_MAX]);
-void openings_free(OpeningBook *book);
 
 #endif

@@ -1,0 +1,140 @@
+/* db_internal.h — what the store's files (db.c and db_*.c) share: the
+ * connection, its statement cache and the checked-call helpers. Private to
+ * src/db/: nothing outside it includes this.
+ *
+ * A table family lives in its own db_NAME.c: its statements are static
+ * const char arrays there, prepared on first use by dbi_stmt (the array's
+ * address is the cache key), and its public functions end in write_end so a
+ * failed write rolls back the open transaction. */
+#ifndef DAMA_DB_INTERNAL_H
+#define DAMA_DB_INTERNAL_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db/db.h"
+
+enum { DB_STMT_MAX = 64 /* cached statements per connection */ };
+
+#define NOW_SQL "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
+
+typedef struct DbStmt {
+    const char *sql; /* static text: its address is the key */
+    sqlite3_stmt *st;
+} DbStmt;
+
+struct Db {
+    sqlite3 *h;
+    char *path;
+    int busy_ms;
+    int stmt_len;
+    DbStmt stmt[DB_STMT_MAX];
+};
+
+static inline void set_err(char err[ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void set_err(char err[ERR_MAX], const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, ERR_MAX, fmt, ap);
+    va_end(ap);
+}
+
+/* Message for SQLite status rc while doing `what` (printf format), naming
+ * the file; locks, full disks and I/O errors get their own words. */
+void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* The cached statement for sql (static storage), prepared on first use;
+ * NULL with err set. */
+sqlite3_stmt *dbi_stmt(Db *db, const char *sql, char err[ERR_MAX]);
+
+/* Step a write statement whose binds gave bind_rc; expect SQLITE_DONE.
+ * Resets the statement. 0 or -1 with err. */
+int dbi_step_write(Db *db, sqlite3_stmt *st, int bind_rc, char err[ERR_MAX], const char *what);
+/* Run statement text once (no rows expected). */
+int dbi_exec(Db *db, const char *sql, char err[ERR_MAX], const char *what);
+/* One integer (0 if no row) or one text ("" if no row) from a one-row query. */
+int dbi_query_int(Db *db, const char *sql, int64_t *value, char err[ERR_MAX]);
+int dbi_query_text(Db *db, const char *sql, char *out, size_t size, char err[ERR_MAX]);
+
+/* One-row records (tuning runs, matches): a binder fills a statement from
+ * a struct; insert gives the new rowid, update overwrites row id (bound as
+ * parameter id_param) and fails when there is no such row. */
+typedef void (*RowBinder)(sqlite3_stmt *st, const void *row, int *rc);
+int dbi_row_insert(Db *db, const char *sql, RowBinder bind, const void *row, int64_t *id, const char *what,
+                   char err[ERR_MAX]);
+int dbi_row_update(Db *db, const char *sql, RowBinder bind, const void *row, int id_param, int64_t id,
+                   const char *noun, char err[ERR_MAX]);
+
+/* Binders: do nothing once *rc holds an error, so a chain is checked once. */
+static inline void bind_i64(sqlite3_stmt *st, int i, int64_t v, int *rc)
+{
+    if (*rc == SQLITE_OK)
+        *rc = sqlite3_bind_int64(st, i, v);
+}
+
+/* An id of 0 binds NULL. */
+static inline void bind_id(sqlite3_stmt *st, int i, int64_t v, int *rc)
+{
+    if (*rc == SQLITE_OK)
+        *rc = v ? sqlite3_bind_int64(st, i, v) : sqlite3_bind_null(st, i);
+}
+
+/* NaN binds NULL. */
+static inline void bind_real(sqlite3_stmt *st, int i, double v, int *rc)
+{
+    if (*rc == SQLITE_OK)
+        *rc = isnan(v) ? sqlite3_bind_null(st, i) : sqlite3_bind_double(st, i, v);
+}
+
+/* NULL binds NULL; the text must live until the statement is reset. */
+static inline void bind_text(sqlite3_stmt *st, int i, const char *s, int *rc)
+{
+    if (*rc == SQLITE_OK)
+        *rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+/* Forget a statement's state. sqlite3_reset repeats the last step's error,
+ * which the caller has already reported; clear_bindings always succeeds. */
+static inline void stmt_done(sqlite3_stmt *st)
+{
+    (void)sqlite3_reset(st);
+    (void)sqlite3_clear_bindings(st);
+}
+
+static inline char *dup_str(const char *s)
+{
+    if (!s)
+        return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+/* Every public write ends here: a failed write rolls back any open
+ * transaction, the caller's included, so the store is never left with half
+ * of something. */
+static inline int write_end(Db *db, int rc)
+{
+    if (rc != 0)
+        db_rollback(db);
+    return rc;
+}
+
+/* Join a transaction already open, or open one of our own. */
+static inline int tx_enter(Db *db, bool *own, char err[ERR_MAX])
+{
+    *own = !db_in_transaction(db);
+    return *own ? db_begin(db, err) : 0;
+}
+
+#endif

@@ -1,0 +1,62 @@
+/* db_matches.c — the matches table (contracts in db.h). */
+#include "db/db.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db/db_internal.h"
+
+static const char SQL_MATCH_INSERT[] =
+    "INSERT INTO matches(run_id, game, ws_a, ws_b, games, wins, draws, losses, "
+    "penta0, penta1, penta2, penta3, penta4, elo, elo_lo, elo_hi, llr, "
+    "sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_result) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
+    "?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+static const char SQL_MATCH_UPDATE[] =
+    "UPDATE matches SET run_id = ?1, game = ?2, ws_a = ?3, ws_b = ?4, "
+    "games = ?5, wins = ?6, draws = ?7, losses = ?8, penta0 = ?9, "
+    "penta1 = ?10, penta2 = ?11, penta3 = ?12, penta4 = ?13, elo = ?14, "
+    "elo_lo = ?15, elo_hi = ?16, llr = ?17, sprt_elo0 = ?18, "
+    "sprt_elo1 = ?19, sprt_alpha = ?20, sprt_beta = ?21, "
+    "sprt_result = ?22 WHERE id = ?23";
+
+/* ---- matches -------------------------------------------------------------- */
+
+static void bind_match(sqlite3_stmt *st, const void *row, int *rc)
+{
+    const DbMatch *m = row;
+    bind_id(st, 1, m->run_id, rc);
+    bind_text(st, 2, m->game, rc);
+    bind_id(st, 3, m->ws_a, rc);
+    bind_id(st, 4, m->ws_b, rc);
+    bind_i64(st, 5, m->games, rc);
+    bind_i64(st, 6, m->wins, rc);
+    bind_i64(st, 7, m->draws, rc);
+    bind_i64(st, 8, m->losses, rc);
+    for (int i = 0; i < 5; i++)
+        bind_i64(st, 9 + i, m->penta[i], rc);
+    bind_real(st, 14, m->elo, rc);
+    bind_real(st, 15, m->elo_lo, rc);
+    bind_real(st, 16, m->elo_hi, rc);
+    bind_real(st, 17, m->llr, rc);
+    bind_real(st, 18, m->sprt_elo0, rc);
+    bind_real(st, 19, m->sprt_elo1, rc);
+    bind_real(st, 20, m->sprt_alpha, rc);
+    bind_real(st, 21, m->sprt_beta, rc);
+    bind_text(st, 22, m->sprt_result, rc);
+}
+
+int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
+{
+    return write_end(db, dbi_row_insert(db, SQL_MATCH_INSERT, bind_match, m, id, "storing a match", err));
+}
+
+int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
+{
+    return write_end(db, dbi_row_update(db, SQL_MATCH_UPDATE, bind_match, m, 23, id, "match", err));
+}

@@ -1,0 +1,75 @@
+/* db_tuning.c — the tuning_runs and tuning_epochs tables (contracts in
+ * db.h). */
+#include "db/db.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db/db_internal.h"
+
+static const char SQL_TUNING_INSERT[] =
+    "INSERT INTO tuning_runs(run_id, game, base_ws, result_ws, k, "
+    "positions_train, positions_valid, train_loss, valid_loss, data) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+static const char SQL_TUNING_UPDATE[] =
+    "UPDATE tuning_runs SET run_id = ?1, game = ?2, base_ws = ?3, "
+    "result_ws = ?4, k = ?5, positions_train = ?6, positions_valid = ?7, "
+    "train_loss = ?8, valid_loss = ?9, data = ?10 WHERE id = ?11";
+static const char SQL_EPOCH_INSERT[] =
+    "INSERT INTO tuning_epochs(tuning_run_id, epoch, train_loss, valid_loss) "
+    "VALUES(?1, ?2, ?3, ?4)";
+
+/* ---- tuning runs ---------------------------------------------------------- */
+
+static void bind_tuning(sqlite3_stmt *st, const void *row, int *rc)
+{
+    const DbTuning *t = row;
+    bind_id(st, 1, t->run_id, rc);
+    bind_text(st, 2, t->game, rc);
+    bind_id(st, 3, t->base_ws, rc);
+    bind_id(st, 4, t->result_ws, rc);
+    bind_real(st, 5, t->k, rc);
+    bind_i64(st, 6, t->positions_train, rc);
+    bind_i64(st, 7, t->positions_valid, rc);
+    bind_real(st, 8, t->train_loss, rc);
+    bind_real(st, 9, t->valid_loss, rc);
+    bind_text(st, 10, t->data, rc);
+}
+
+int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX])
+{
+    return write_end(db, dbi_row_insert(db, SQL_TUNING_INSERT, bind_tuning, t, id, "storing a tuning run", err));
+}
+
+int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX])
+{
+    return write_end(db, dbi_row_update(db, SQL_TUNING_UPDATE, bind_tuning, t, 11, id, "tuning run", err));
+}
+
+static int tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
+                               double valid_loss, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = dbi_stmt(db, SQL_EPOCH_INSERT, err);
+    if (!st)
+        return -1;
+    int rc = SQLITE_OK;
+    bind_i64(st, 1, tuning_run_id, &rc);
+    bind_i64(st, 2, epoch, &rc);
+    bind_real(st, 3, train_loss, &rc);
+    bind_real(st, 4, valid_loss, &rc);
+    char what[80];
+    snprintf(what, sizeof what, "storing epoch %d of tuning run %" PRId64, epoch, tuning_run_id);
+    return dbi_step_write(db, st, rc, err, what);
+}
+
+int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
+                           double valid_loss, char err[ERR_MAX])
+{
+    return write_end(db,
+                     tuning_epoch_insert(db, tuning_run_id, epoch, train_loss, valid_loss, err));
+}

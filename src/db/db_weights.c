@@ -1,0 +1,313 @@
+/* db_weights.c — the weight_sets table: storing, loading and looking up
+ * weight sets (contracts in db.h). */
+#include "db/db.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "db/db_internal.h"
+
+static const char SQL_WS_INSERT[] =
+    "INSERT INTO weight_sets(game, name, parent_id, how, run_id, terms, weights) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+static const char SQL_WS_LOAD[] =
+    "SELECT game, terms, weights FROM weight_sets WHERE id = ?1";
+
+/* ---- weight sets ---------------------------------------------------------- */
+
+static bool valid_weight_name(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (*s == ',' || *s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            return false;
+    return true;
+}
+
+static int weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
+                          const char *how, int64_t run_id, const char *const *names,
+                          const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
+{
+    if (!game || !how || len <= 0) {
+        set_err(err,
+                "storing weight set '%s': game, lineage (how) and at least one weight are "
+                "required",
+                name ? name : "");
+        return -1;
+    }
+    size_t names_size = 1;
+    for (int i = 0; i < len; i++) {
+        if (!valid_weight_name(names[i])) {
+            set_err(err,
+                    "storing weight set '%s': weight %d has name '%s' (empty, or with a "
+                    "comma or space)",
+                    name ? name : "", i, names[i] ? names[i] : "(null)");
+            return -1;
+        }
+        names_size += strlen(names[i]) + 1;
+    }
+    size_t values_size = (size_t)len * 12 + 1; /* "-2147483648," is 12 bytes */
+    char *terms = malloc(names_size), *values = malloc(values_size);
+    if (!terms || !values) {
+        free(terms);
+        free(values);
+        set_err(err, "storing weight set '%s': out of memory", name ? name : "");
+        return -1;
+    }
+    size_t tp = 0, vp = 0;
+    for (int i = 0; i < len; i++) {
+        size_t n = strlen(names[i]);
+        if (i)
+            terms[tp++] = ',';
+        memcpy(terms + tp, names[i], n);
+        tp += n;
+        vp += (size_t)snprintf(values + vp, values_size - vp, i ? ",%" PRId32 : "%" PRId32,
+                               weights[i]);
+    }
+    terms[tp] = '\0';
+
+    int out = -1;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_WS_INSERT, err);
+    if (st) {
+        int rc = SQLITE_OK;
+        bind_text(st, 1, game, &rc);
+        bind_text(st, 2, name, &rc);
+        bind_id(st, 3, parent_id, &rc);
+        bind_text(st, 4, how, &rc);
+        bind_id(st, 5, run_id, &rc);
+        bind_text(st, 6, terms, &rc);
+        bind_text(st, 7, values, &rc);
+        out = dbi_step_write(db, st, rc, err, "storing a weight set");
+        if (out == 0)
+            *id = sqlite3_last_insert_rowid(db->h);
+    }
+    free(terms);
+    free(values);
+    return out;
+}
+
+int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
+                      const char *how, int64_t run_id, const char *const *names,
+                      const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
+{
+    return write_end(
+        db, weights_insert(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
+}
+
+/* Parse "v0,v1,..." strictly into out[len]; -1 with message on error. */
+static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *out, int len,
+                         char err[ERR_MAX])
+{
+    const char *p = text;
+    for (int i = 0; i < len; i++) {
+        const char *start = p;
+        bool neg = *p == '-';
+        if (neg)
+            p++;
+        int64_t v = 0;
+        const char *digits = p;
+        while (*p >= '0' && *p <= '9' && p - digits < 11)
+            v = v * 10 + (*p++ - '0');
+        if (neg)
+            v = -v;
+        bool ok =
+            p > digits && v >= INT32_MIN && v <= INT32_MAX && (*p == (i + 1 < len ? ',' : '\0'));
+        if (!ok) {
+            int n = (int)strcspn(start, ",");
+            if (*p == '\0' && i + 1 < len && p > digits)
+                set_err(err, "%s: weight set %" PRId64 ": only %d weight values for %d names",
+                        db->path, id, i + 1, len);
+            else
+                set_err(err,
+                        "%s: weight set %" PRId64 ": weight value %d '%.*s' is not a decimal "
+                        "int32 (or more values than names)",
+                        db->path, id, i, n > 40 ? 40 : n, start);
+            return -1;
+        }
+        out[i] = (int32_t)v;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
+                    int32_t *weights, int len, char err[ERR_MAX])
+{
+    if (len <= 0) {
+        set_err(err, "loading weight set %" PRId64 ": no weights expected", id);
+        return -1;
+    }
+    sqlite3_stmt *st = dbi_stmt(db, SQL_WS_LOAD, err);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int out = -1;
+    int32_t *tmp = NULL;
+    if (rc == SQLITE_DONE) {
+        set_err(err, "%s: weight set %" PRId64 " not found", db->path, id);
+        goto done;
+    }
+    if (rc != SQLITE_ROW) {
+        dbi_fail(db, rc, err, "loading weight set %" PRId64, id);
+        goto done;
+    }
+    const char *ws_game = (const char *)sqlite3_column_text(st, 0);
+    const char *terms = (const char *)sqlite3_column_text(st, 1);
+    const char *values = (const char *)sqlite3_column_text(st, 2);
+    if (!ws_game || !terms || !values) {
+        set_err(err, "%s: weight set %" PRId64 ": game, terms or weights is NULL", db->path, id);
+        goto done;
+    }
+    if (game && strcmp(ws_game, game) != 0) {
+        set_err(err, "%s: weight set %" PRId64 " is for game '%s', not '%s'", db->path, id, ws_game,
+                game);
+        goto done;
+    }
+    int stored = 1;
+    for (const char *c = terms; *c; c++)
+        stored += *c == ',';
+    if (stored != len) {
+        set_err(err,
+                "%s: weight set %" PRId64 " has %d weights, but this dama's %s evaluation has %d "
+                "(terms changed?)",
+                db->path, id, stored, ws_game, len);
+        goto done;
+    }
+    const char *t = terms;
+    for (int i = 0; i < len; i++) {
+        size_t n = strcspn(t, ",");
+        if (strlen(names[i]) != n || memcmp(t, names[i], n) != 0) {
+            set_err(err,
+                    "%s: weight set %" PRId64 ": weight %d is '%.*s' in the database but '%s' in "
+                    "this dama",
+                    db->path, id, i, (int)(n > 60 ? 60 : n), t, names[i]);
+            goto done;
+        }
+        t += n + (t[n] == ',');
+    }
+    tmp = malloc((size_t)len * sizeof *tmp);
+    if (!tmp) {
+        set_err(err, "%s: loading weight set %" PRId64 ": out of memory", db->path, id);
+        goto done;
+    }
+    if (parse_weights(db, id, values, tmp, len, err) != 0)
+        goto done;
+    memcpy(weights, tmp, (size_t)len * sizeof *tmp);
+    out = 0;
+done:
+    free(tmp);
+    stmt_done(st);
+    return out;
+}
+
+
+/* ---- weight set look-ups ---------------------------------------------------- */
+
+int db_weights_info(Db *db, int64_t id, DbWeightsInfo *info, char err[ERR_MAX])
+{
+    memset(info, 0, sizeof *info);
+    static const char sql[] =
+        "SELECT w.game, w.name, w.how, w.created, w.parent_id, w.run_id, t.k, t.valid_loss, "
+        "t.positions_train + t.positions_valid FROM weight_sets w "
+        "LEFT JOIN tuning_runs t ON t.result_ws = w.id WHERE w.id = ?1 ORDER BY t.id DESC LIMIT 1";
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int out = 0;
+    if (rc == SQLITE_ROW) {
+        char **fields[] = {&info->game, &info->name, &info->how, &info->created};
+        for (int i = 0; i < 4; i++) {
+            const unsigned char *t = sqlite3_column_text(st, i);
+            if (t && !(*fields[i] = dup_str((const char *)t))) {
+                set_err(err, "%s: reading weight set %" PRId64 ": out of memory", db->path, id);
+                out = -1;
+            }
+        }
+        info->id = id;
+        info->parent_id = sqlite3_column_int64(st, 4);
+        info->run_id = sqlite3_column_int64(st, 5);
+        info->tuned = sqlite3_column_type(st, 6) != SQLITE_NULL;
+        info->k = sqlite3_column_double(st, 6);
+        info->valid_loss = sqlite3_column_double(st, 7);
+        info->positions = sqlite3_column_int64(st, 8);
+    } else if (rc == SQLITE_DONE) {
+        set_err(err, "%s: weight set %" PRId64 " not found", db->path, id);
+        out = -1;
+    } else {
+        dbi_fail(db, rc, err, "reading weight set %" PRId64, id);
+        out = -1;
+    }
+    sqlite3_finalize(st);
+    if (out != 0)
+        db_weights_info_clear(info);
+    return out;
+}
+
+void db_weights_info_clear(DbWeightsInfo *info)
+{
+    if (!info)
+        return;
+    free(info->game);
+    free(info->name);
+    free(info->how);
+    free(info->created);
+    memset(info, 0, sizeof *info);
+}
+
+int db_weights_by_run(Db *db, int64_t run_id, int64_t *ids, int max, int *len, char err[ERR_MAX])
+{
+    *len = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, "SELECT id FROM weight_sets WHERE run_id = ?1 ORDER BY id", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, run_id);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*len < max)
+            ids[(*len)++] = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "reading the weight sets of run %" PRId64, run_id);
+        return -1;
+    }
+    return 0;
+}
+
+int db_weights_newest(Db *db, const char *game, const char *how_prefix, int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h,
+                                "SELECT id FROM weight_sets WHERE game = ?1 AND substr(how, 1, length(?2)) = ?2 "
+                                "ORDER BY id DESC LIMIT 1",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, game, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, how_prefix, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "looking up weight sets");
+        return -1;
+    }
+    return 0;
+}

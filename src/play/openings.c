@@ -1,0 +1,162 @@
+/* openings.c — opening books: read from a file, drawn at random, or chosen
+ * for a run (contracts in play/openings.h). */
+#include "play/openings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/search.h"
+#include "util/rng.h"
+
+#ifndef DAMA_SOURCE_DIR
+#define DAMA_SOURCE_DIR "."
+#endif
+
+int openings_read(const Game *g, const char *path, OpeningBook *book, char err[ERR_MAX])
+{
+    memset(book, 0, sizeof *book);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, ERR_MAX, "cannot open opening book '%.200s'", path);
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int rc = 0, items_cap = 0;
+    while (getline(&line, &cap, f) > 0) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (line[0] == '#' || !line[strspn(line, " \t")]) continue;
+        char *tab = strchr(line, '\t');
+        const char *label = tab ? line : "";
+        const char *fen = tab ? tab + 1 : line;
+        if (tab) *tab = '\0';
+        Position pos;
+        char perr[ERR_MAX];
+        if (g->pos_from_fen(&pos, fen, perr) != 0) {
+            snprintf(err, ERR_MAX, "%.100s line %ld: %.120s", path, lineno, perr);
+            rc = -1;
+            break;
+        }
+        if (book->len == items_cap) {
+            items_cap = items_cap ? items_cap * 2 : 256;
+            Opening *n = realloc(book->items, sizeof(Opening) * (size_t)items_cap);
+            if (!n) {
+                snprintf(err, ERR_MAX, "out of memory");
+                rc = -1;
+                break;
+            }
+            book->items = n;
+        }
+        Opening *o = &book->items[book->len++];
+        snprintf(o->label, sizeof o->label, "%s", *label ? label : fen);
+        g->pos_to_fen(&pos, o->fen);
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && book->len == 0) {
+        snprintf(err, ERR_MAX, "opening book '%.200s' has no positions", path);
+        rc = -1;
+    }
+    if (rc != 0) openings_free(book);
+    return rc;
+}
+
+int openings_random(const Game *g, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
+                    OpeningBook *book, char err[ERR_MAX])
+{
+    memset(book, 0, sizeof *book);
+    book->items = calloc((size_t)count, sizeof(Opening));
+    Engine *judge = balance_cp > 0 ? engine_new(g, 1) : NULL;
+    if (!book->items || (balance_cp > 0 && !judge)) {
+        snprintf(err, ERR_MAX, "out of memory");
+        engine_free(judge);
+        openings_free(book);
+        return -1;
+    }
+    MoveList moves;
+    for (int i = 0; i < count; i++) {
+        uint64_t rng = rng_derive(seed, (uint64_t)i);
+        for (int attempt = 0;; attempt++) {
+            Position pos;
+            game_parse_position(g, NULL, &pos, err);
+            Opening *o = &book->items[i];
+            size_t n = 0;
+            o->label[0] = '\0';
+            bool ok = true;
+            for (int p = 0; p < plies && ok; p++) {
+                const char *reason;
+                if (game_outcome(g, &pos, NULL, 0, &reason, &moves) != OUTCOME_NONE) {
+                    ok = false;
+                    break;
+                }
+                /* Random plies leave a royal piece (Shatra's Biy) home. */
+                int pool = 0;
+                for (int k = 0; k < moves.len; k++)
+                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[k])) moves.moves[pool++] = moves.moves[k];
+                if (pool == 0) {
+                    ok = false;
+                    break;
+                }
+                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)pool)];
+                char text[MOVE_STR_MAX];
+                g->move_to_str(&pos, m, text);
+                int w = snprintf(o->label + n, sizeof o->label - n, "%s%s", p ? " " : "", text);
+                if (w > 0 && (size_t)w < sizeof o->label - n) n += (size_t)w;
+                Position next;
+                g->make_move(&pos, m, &next);
+                pos = next;
+            }
+            const char *reason;
+            if (ok && game_outcome(g, &pos, NULL, 0, &reason, &moves) == OUTCOME_NONE) {
+                bool balanced = true;
+                if (judge) {
+                    SearchLimits lim = {.nodes = balance_nodes ? balance_nodes : 2000};
+                    SearchResult r;
+                    engine_clear(judge);
+                    engine_search(judge, &pos, NULL, 0, &lim, &r, NULL, NULL);
+                    balanced = r.score <= balance_cp && r.score >= -balance_cp;
+                }
+                if (balanced) {
+                    g->pos_to_fen(&pos, o->fen);
+                    break;
+                }
+            }
+            if (attempt > 1000) {
+                snprintf(err, ERR_MAX, "cannot find %d random plies that keep the game going and balanced", plies);
+                engine_free(judge);
+                openings_free(book);
+                return -1;
+            }
+        }
+        book->len++;
+    }
+    engine_free(judge);
+    return 0;
+}
+
+void openings_free(OpeningBook *book)
+{
+    free(book->items);
+    memset(book, 0, sizeof *book);
+}
+
+int openings_for_run(const Game *g, const char *path, int random_plies, int balance_cp, uint64_t seed,
+                     OpeningBook *book, char err[ERR_MAX])
+{
+    if (path && strcmp(path, "random") != 0) return openings_read(g, path, book, err);
+    if (!path && g->opening_book) {
+        char full[1024];
+        if (access(g->opening_book, R_OK) == 0) return openings_read(g, g->opening_book, book, err);
+        snprintf(full, sizeof full, "%s/%s", DAMA_SOURCE_DIR, g->opening_book);
+        if (access(full, R_OK) == 0) return openings_read(g, full, book, err);
+    }
+    if (random_plies < 0 || random_plies > 40) {
+        snprintf(err, ERR_MAX, "--random-plies must be 0..40");
+        return -1;
+    }
+    return openings_random(g, 1024, random_plies, seed, balance_cp, 2000, book, err);
+}

@@ -1,0 +1,47 @@
+/* openings.h — opening books: labelled start positions for self-play and
+ * matches. */
+#ifndef DAMA_OPENINGS_H
+#define DAMA_OPENINGS_H
+
+#include <stdint.h>
+
+#include "engine/game.h"
+
+/* An opening book: labelled start positions. */
+typedef struct Opening {
+    char label[64];
+    char fen[FEN_MAX];
+} Opening;
+
+typedef struct OpeningBook {
+    int len;
+    Opening *items; /* owned */
+} OpeningBook;
+
+/* Read a book file: one "label<TAB>position" per line, '#' comments. Each
+ * position is checked with the game's parser. Returns 0, or -1 with a
+ * message naming the file and line. */
+int openings_read(const Game *game, const char *path, OpeningBook *book, char err[ERR_MAX]);
+
+/* A book of `count` random but balanced openings: opening i plays `plies`
+ * uniformly random legal plies from the start position, drawn from a
+ * stream derived from (seed, i); a line is redrawn (next draw of the same
+ * stream) when the game ends or when a search of balance_nodes nodes with
+ * the compiled-in weights scores it outside +-balance_cp centi-men
+ * (balance_cp <= 0: no balance check). Random plies never move a royal
+ * piece (Game.move_is_royal). Labels list the moves played.
+ * Deterministic for a given seed. */
+int openings_random(const Game *game, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
+                    OpeningBook *book, char err[ERR_MAX]);
+void openings_free(OpeningBook *book);
+
+/* The book of a run: the file `path` when given (not "random"); else, when
+ * path is NULL, the game's own book (Game.opening_book, looked up in the
+ * working directory, then in the source tree); else `random_plies` (0..40)
+ * random plies per line, balanced to +-balance_cp centi-men (<= 0: no
+ * balance check), derived from seed (see openings_random). Returns 0, or -1
+ * with err naming the file or the bad value. */
+int openings_for_run(const Game *game, const char *path, int random_plies, int balance_cp, uint64_t seed,
+                     OpeningBook *book, char err[ERR_MAX]);
+
+#endif

@@ -1,0 +1,99 @@
+/* weight_sets.c — naming a weight set on the command line ("default",
+ * "db:ID", "tuned", a weight file) and making sure it is stored
+ * (contracts in tune/weight_sets.h). */
+#include "tune/weight_sets.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "tune/weights_file.h"
+
+int weights_resolve(const Game *g, const char *spec, int32_t *w, char err[ERR_MAX])
+{
+    if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) {
+        memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+        return 0;
+    }
+    return weights_file_read(g, spec, w, err);
+}
+
+const char **weight_names_new(const Game *g)
+{
+    size_t n = (size_t)g->weights_len;
+    const char **names = malloc(n * sizeof(char *) + n * 48);
+    if (!names) return NULL;
+    char *store = (char *)(names + n);
+    for (int t = 0; t < g->terms_len; t++) {
+        const EvalTerm *term = &g->terms[t];
+        for (int j = 0; j < term->count; j++) {
+            char *s = store + (size_t)(term->offset + j) * 48;
+            if (term->count == 1) snprintf(s, 48, "%s", term->name);
+            else snprintf(s, 48, "%s[%d]", term->name, j);
+            names[term->offset + j] = s;
+        }
+    }
+    return names;
+}
+
+static bool all_digits(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s)) return false;
+    return true;
+}
+
+int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
+{
+    if (id) *id = 0;
+    if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) {
+        memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+        return 0;
+    }
+    const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
+    bool from_db = all_digits(num) || strcmp(spec, "tuned") == 0;
+    if (!from_db) return weights_file_read(g, spec, w, err);
+    if (!db) {
+        snprintf(err, ERR_MAX, "weights '%.60s' need a database (--db)", spec);
+        return -1;
+    }
+    int64_t wid = 0;
+    if (strcmp(spec, "tuned") == 0) {
+        if (db_weights_newest(db, g->name, "tuned", &wid, err) != 0) return -1;
+        if (!wid) {
+            snprintf(err, ERR_MAX, "no tuned %s weight set in %.150s (run dama tune first)", g->name, db_path(db));
+            return -1;
+        }
+    } else {
+        wid = strtoll(num, NULL, 10);
+    }
+    const char **names = weight_names_new(g);
+    if (!names) {
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    int rc = db_weights_load(db, wid, g->name, names, w, g->weights_len, err);
+    free(names);
+    if (rc == 0 && id) *id = wid;
+    return rc;
+}
+
+int weights_store_base(Db *db, const Game *g, const char *spec, const int32_t *w, const char **names, int64_t run_id,
+                   int64_t *id, char err[ERR_MAX])
+{
+    int32_t tmp[1024];
+    int64_t wid = 0;
+    if (spec && (strncmp(spec, "db:", 3) == 0 || all_digits(spec) || strcmp(spec, "tuned") == 0)) {
+        if (weights_resolve_db(g, spec, db, tmp, &wid, err) != 0) return -1;
+        *id = wid;
+        return 0;
+    }
+    bool builtin = !spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0;
+    char how[600];
+    snprintf(how, sizeof how, builtin ? "compiled-in" : "file %.500s", spec);
+    return db_weights_insert(db, g->name, builtin ? "compiled-in" : "from-file", 0, how, run_id, names, w,
+                             g->weights_len, id, err);
+}
