@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Benchmarks: every figure the issues ask for, with medians. Not a test:
 # rates depend on the machine and its load (run it on an idle machine).
-# Usage: bash scripts/bench.sh [russian|turkish] [repeat]
+# Usage: bash scripts/bench.sh [russian|turkish|shatra] [repeat]
+# Builds its own tree, build-bench/, tuned for this machine (-DDAMA_NATIVE=ON;
+# NATIVE=0 measures the portable build that build/ and the main job use).
 set -euo pipefail
 GAME="${1:-russian}"
 REPEAT="${2:-3}"
 cd "$(dirname "$0")/.."
-bash scripts/build.sh >/dev/null
-DAMA="$PWD/build/dama"
+if [ "${NATIVE:-1}" = 1 ]; then native=ON; else native=OFF; fi
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDAMA_NATIVE="$native" >/dev/null
+cmake --build build-bench -j"$(nproc)" --target dama >/dev/null
+DAMA="$PWD/build-bench/dama"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 echo "== search, perft, database, tuner ($GAME, median of $REPEAT)"

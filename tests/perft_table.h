@@ -1,4 +1,4 @@
-/* perft_table.h — read a published perft table of shared/data/perft/ (see
+/* perft_table.h — read a published perft table of data/perft/ (see
  * its README) and check a game's perft against it. Shared by the fast and
  * the slow perft tests; include after <cmocka.h> and "engine/game.h".
  *

@@ -27,7 +27,7 @@
 #include "game_properties.h"
 #include "perft_table.h"
 
-#define PERFT_FILE DAMA_SHARED_DIR "/data/perft/russian.txt"
+#define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/russian.txt"
 
 static const Game *G;
 

@@ -1,5 +1,5 @@
 /* test_russian_slow.c — deep perft of Russian draughts against the published
- * figures of shared/data/perft/russian.txt (depths 10-11; its README names
+ * figures of data/perft/russian.txt (depths 10-11; its README names
  * the sources). Label `slow`: a few seconds in a Release build. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +12,7 @@
 
 #include "perft_table.h"
 
-#define PERFT_FILE DAMA_SHARED_DIR "/data/perft/russian.txt"
+#define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/russian.txt"
 
 static void test_perft_deep(void **state)
 {

@@ -33,7 +33,7 @@
 #include "game_properties.h"
 #include "perft_table.h"
 
-#define PERFT_FILE DAMA_SHARED_DIR "/data/perft/shatra.txt"
+#define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/shatra.txt"
 #define START "sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1"
 
 static const Game *G;
@@ -158,7 +158,7 @@ static void check_moves_at(const char *fen, const char *const *want, int paths, 
 }
 
 /* ------------------------------------------------------------------ */
-/* Perft: shared/data/perft/shatra.txt (an independent implementation)  */
+/* Perft: data/perft/shatra.txt (an independent implementation)  */
 
 static void test_perft_table(void **state)
 {

@@ -28,7 +28,7 @@
 #include "game_properties.h"
 #include "perft_table.h"
 
-#define PERFT_FILE DAMA_SHARED_DIR "/data/perft/turkish.txt"
+#define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/turkish.txt"
 
 static const Game *G;
 

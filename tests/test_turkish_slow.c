@@ -1,5 +1,5 @@
 /* test_turkish_slow.c — deeper perft of Turkish draughts against the published
- * figures of shared/data/perft/turkish.txt (P convention, depths 7-8; its
+ * figures of data/perft/turkish.txt (P convention, depths 7-8; its
  * header names the source). Our own move list (D convention) must count
  * fewer leaves there: routes that differ only in where a king paused are one
  * move (turkish.md "Reference figures"). Label `slow`: under a second in a
@@ -15,7 +15,7 @@
 
 #include "perft_table.h"
 
-#define PERFT_FILE DAMA_SHARED_DIR "/data/perft/turkish.txt"
+#define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/turkish.txt"
 
 static const Game *G;
 

@@ -5,7 +5,11 @@
 set -u
 dama=$1
 src=$2
-file_1950="$src/../shared/data/games/russian_ussr_ch10_1950.pdn"
+file_1950="$src/data/games/russian_ussr_ch10_1950.pdn"
+if [ ! -r "$file_1950" ]; then
+    echo "FAIL: cannot read $file_1950 (data/games/ of the repository)"
+    exit 1
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0

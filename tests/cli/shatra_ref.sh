@@ -3,7 +3,7 @@
 # independent Python reference tests/ref/shatra_ref.py (written from
 # shared/rules/shatra.md, sharing no code with the C generator).
 #
-# 1. the reference checks itself: perft 1-3 of shared/data/perft/shatra.txt;
+# 1. the reference checks itself: perft 1-3 of data/perft/shatra.txt;
 # 2. it generates positions from fixed seeds: random games from the start,
 #    random placements with first reserve, urgent pieces, en-passant rights
 #    and sideways-step entries, and capture-rich ones (long chains,

@@ -50,7 +50,7 @@ import sys
 
 START = ("W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3"
          ":Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7")
-# Published P-convention perft of the start position (shared/data/perft/turkish.txt).
+# Published P-convention perft of the start position (data/perft/turkish.txt).
 PUBLISHED_P = [8, 64, 708, 7538, 85090]
 
 UP, DOWN, LEFT, RIGHT = (0, 1), (0, -1), (-1, 0), (1, 0)
