@@ -1,4 +1,4 @@
-/* test_russian.c — the rules of Russian draughts (shared/rules/russian.md).
+/* test_russian.c — the rules of Russian draughts (docs/rules/russian.md).
  *
  * Every move list below was worked out by hand from russian.md, square by
  * square (the reasoning is in the comment of each case), and cross-checked

@@ -1,4 +1,4 @@
-/* test_shatra.c — the rules of Shatra (shared/rules/shatra.md).
+/* test_shatra.c — the rules of Shatra (docs/rules/shatra.md).
  *
  * Every move list below was worked out by hand from shatra.md, square by
  * square (the reasoning is in the comment of each case), and cross-checked

@@ -1,4 +1,4 @@
-/* test_turkish.c — the rules of Turkish draughts (shared/rules/turkish.md).
+/* test_turkish.c — the rules of Turkish draughts (docs/rules/turkish.md).
  *
  * Every move list below was worked out by hand from turkish.md, square by
  * square (the reasoning is in the comment of each case), and cross-checked

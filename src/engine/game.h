@@ -9,7 +9,7 @@
  *
  * Squares are the game's own indices (0..63); a Move's captured set is a
  * bitset over those indices. Move identity follows the D convention of
- * shared/rules/README.md: two routes with the same start, end, captured set
+ * docs/rules/README.md: two routes with the same start, end, captured set
  * and promotion are one move.
  */
 #ifndef DAMA_GAME_H

@@ -17,8 +17,8 @@
 
 #include "engine/game.h"
 
-/* Rule switches of a draughts variant (sources: shared/rules/russian.md,
- * shared/rules/turkish.md). */
+/* Rule switches of a draughts variant (sources: docs/rules/russian.md,
+ * docs/rules/turkish.md). */
 typedef struct DraughtsRules {
     bool orthogonal;          /* men and kings move along ranks/files (Turkish) */
     bool men_capture_back;    /* men capture backward too (Russian) */

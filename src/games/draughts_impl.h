@@ -7,7 +7,7 @@
  * Every function here is static and reads RULES as a compile-time constant,
  * so the compiler specialises the generator for the variant.
  *
- * Capture rules implemented (shared/rules/russian.md 3-9, turkish.md 3-10):
+ * Capture rules implemented (docs/rules/russian.md 3-9, turkish.md 3-10):
  * compulsory capture; chains continue while possible; a piece is never
  * jumped twice; captured pieces stay on the board as blockers until the turn
  * ends unless RULES.remove_at_once; a flying king lands on any empty square

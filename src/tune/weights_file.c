@@ -131,7 +131,7 @@ static int close_tmp(FILE *f, const char *tmp, const char *path, char err[ERR_MA
 
 /* Board-shaped tables. Russian and Turkish tables (32, 64 weights) start on
  * the owner's first rank, so their far rank is their last row; a Shatra
- * table (62 weights, shared/rules/shatra.md section 1) starts at square 1 on
+ * table (62 weights, docs/rules/shatra.md section 1) starts at square 1 on
  * the far side and runs in ranks of 3, 3, 3, 1, 7 x 6, 1, 3, 3, 3 squares.
  * Any other count is one row. */
 static const int SHATRA_RANKS[14] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3};

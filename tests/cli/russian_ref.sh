@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # russian_ref.sh DAMA_BINARY SOURCE_DIR — Russian move generation against the
 # independent Python reference tests/ref/russian_ref.py (written from
-# shared/rules/russian.md, sharing no code with the C generator).
+# docs/rules/russian.md, sharing no code with the C generator).
 #
 # 1. the reference checks itself: published perft 1-5, russian.md examples;
 # 2. it generates positions from fixed seeds: random games from the start,

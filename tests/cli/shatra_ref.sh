@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # shatra_ref.sh DAMA_BINARY SOURCE_DIR — Shatra move generation against the
 # independent Python reference tests/ref/shatra_ref.py (written from
-# shared/rules/shatra.md, sharing no code with the C generator).
+# docs/rules/shatra.md, sharing no code with the C generator).
 #
 # 1. the reference checks itself: perft 1-3 of data/perft/shatra.txt;
 # 2. it generates positions from fixed seeds: random games from the start,

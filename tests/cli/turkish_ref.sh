@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # turkish_ref.sh DAMA_BINARY SOURCE_DIR — Turkish move generation against the
 # independent Python reference tests/ref/turkish_ref.py (written from
-# shared/rules/turkish.md, sharing no code with the C generator).
+# docs/rules/turkish.md, sharing no code with the C generator).
 #
 # 1. the reference checks itself: published perft 1-5 (P, and D equal to it),
 #    hand-worked turkish.md positions;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """russian_ref.py -- an independent reference for the Russian draughts move rules.
 
-Written from shared/rules/russian.md alone, deliberately simple and slow, and
+Written from docs/rules/russian.md alone, deliberately simple and slow, and
 sharing nothing with the C generator (no bitboards, no shared tables): a
 10x10 mailbox board with an off-board ring, a recursive capture search that
 keeps the captured pieces on the board until the move ends, and the D
-convention of shared/rules/README.md for duplicates.
+convention of docs/rules/README.md for duplicates.
 
 Rules implemented (numbers are the clauses of russian.md "Moves"):
   1 men step one square diagonally forward;

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """shatra_ref.py -- an independent reference for the Shatra rules.
 
-Written from shared/rules/shatra.md alone, deliberately simple and slow, and
+Written from docs/rules/shatra.md alone, deliberately simple and slow, and
 sharing nothing with the C generator (no bitboards, no shared tables): a
 dictionary board keyed by (file, rank), lines walked cell by cell, a
 recursive capture search over explicit sets, and the D convention of
-shared/rules/README.md for duplicates.
+docs/rules/README.md for duplicates.
 
 Commands:
   moves FEN                    every legal move: route<TAB>captured squares

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """turkish_ref.py -- an independent reference for the Turkish draughts move rules.
 
-Written from shared/rules/turkish.md alone, deliberately simple and slow, and
+Written from docs/rules/turkish.md alone, deliberately simple and slow, and
 sharing nothing with the C generator (no bitboards, no shared tables, no
 direction numbering): the board is a dict {(file, rank): piece} of the
 occupied squares only, file and rank 0..7 (a1 = (0, 0)), pieces 'w'/'b' for
@@ -26,7 +26,7 @@ Rules implemented (numbers are the clauses of turkish.md "Moves"):
  10 a man stays a man for the whole chain (on the last rank it can only go on
     sideways) and is crowned when the chain ends on its last rank.
 A move is identified by (start, end, captured set, promotion) -- the D
-convention of shared/rules/README.md; the P convention counts every list of
+convention of docs/rules/README.md; the P convention counts every list of
 landing squares.
 
 Commands:

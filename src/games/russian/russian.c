@@ -1,5 +1,5 @@
 /* russian.c — Russian draughts: rule switches, end-of-game rules, game table.
- * Rules: shared/rules/russian.md. */
+ * Rules: docs/rules/russian.md. */
 #include "games/russian/russian.h"
 
 #include "engine/eval.h"

@@ -1,5 +1,5 @@
 /* russian.h — Russian draughts (shashki): the game table and its evaluation
- * term layout. Rules: shared/rules/russian.md. */
+ * term layout. Rules: docs/rules/russian.md. */
 #ifndef DAMA_RUSSIAN_H
 #define DAMA_RUSSIAN_H
 

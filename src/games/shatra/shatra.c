@@ -1,5 +1,5 @@
 /* shatra.c — Shatra (Altai chess): position strings, move notation,
- * end-of-game rules and the game table. Rules: shared/rules/shatra.md
+ * end-of-game rules and the game table. Rules: docs/rules/shatra.md
  * (section 8 is the text contract implemented here). */
 #include "games/shatra/shatra.h"
 

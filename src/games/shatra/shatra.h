@@ -1,5 +1,5 @@
 /* shatra.h — Shatra (Altai chess): the game table and its evaluation term
- * layout. Rules: shared/rules/shatra.md. */
+ * layout. Rules: docs/rules/shatra.md. */
 #ifndef DAMA_SHATRA_H
 #define DAMA_SHATRA_H
 

@@ -1,6 +1,6 @@
 /* shatra_board.h — Shatra internals shared by the rules code and the
  * evaluation: board geometry, the position struct, precomputed tables.
- * Rules: shared/rules/shatra.md (section numbers below refer to it).
+ * Rules: docs/rules/shatra.md (section numbers below refer to it).
  *
  * Squares: the rule book numbers them 1..62 top to bottom, left to right as
  * White sees the board (section 1). Internally square n is index n - 1

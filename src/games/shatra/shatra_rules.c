@@ -1,5 +1,5 @@
 /* shatra_rules.c — Shatra move generation, make and perft.
- * Rules: shared/rules/shatra.md; section numbers below refer to it. */
+ * Rules: docs/rules/shatra.md; section numbers below refer to it. */
 #include "games/shatra/shatra_rules.h"
 
 #include <assert.h>

@@ -1,5 +1,5 @@
 /* turkish.c — Turkish draughts: rule switches, end-of-game rules, game table.
- * Rules: shared/rules/turkish.md. */
+ * Rules: docs/rules/turkish.md. */
 #include "games/turkish/turkish.h"
 
 #include "engine/eval.h"

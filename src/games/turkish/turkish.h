@@ -1,5 +1,5 @@
 /* turkish.h — Turkish draughts (dama): the game table and its evaluation
- * term layout. Rules: shared/rules/turkish.md. */
+ * term layout. Rules: docs/rules/turkish.md. */
 #ifndef DAMA_TURKISH_H
 #define DAMA_TURKISH_H
 
