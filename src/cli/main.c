@@ -6,7 +6,7 @@
 #include "engine/game.h"
 
 static const CliCommand *const COMMANDS[] = {
-    &cmd_moves, &cmd_perft, &cmd_search, &cmd_bench, &cmd_pdn, &cmd_selfplay, &cmd_tune, &cmd_export, &cmd_match, &cmd_status, NULL,
+    &cmd_moves, &cmd_perft, &cmd_search, &cmd_bench, &cmd_pdn, &cmd_selfplay, &cmd_tune, &cmd_export, &cmd_match, &cmd_status, &cmd_spsa, NULL,
 };
 
 static void usage(FILE *out)

@@ -34,8 +34,40 @@ typedef struct Migration {
     const char *sql;
 } Migration;
 
+/* Version 2: SPSA runs and their iterations (dama spsa). */
+static const char MIGRATION_2_SPSA[] =
+    "CREATE TABLE spsa_runs (\n"
+    "    id         INTEGER PRIMARY KEY,\n"
+    "    game       TEXT NOT NULL,\n"
+    "    base_ws    INTEGER REFERENCES weight_sets(id),\n"
+    "    result_ws  INTEGER REFERENCES weight_sets(id),\n"
+    "    seed       INTEGER,\n"
+    "    config     TEXT,                  -- effective configuration (resume key with game, seed)\n"
+    "    params     TEXT NOT NULL,         -- one line per parameter: name min max c_end r_end start\n"
+    "    iterations INTEGER NOT NULL CHECK (iterations >= 1),\n"
+    "    pairs      INTEGER NOT NULL CHECK (pairs >= 1), -- game pairs per iteration\n"
+    "    a_const    REAL,                  -- stability constant A\n"
+    "    alpha      REAL,\n"
+    "    gamma      REAL,\n"
+    "    status     TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'interrupted')),\n"
+    "    created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
+    "    finished   TEXT\n"
+    ");\n"
+    "CREATE TABLE spsa_iterations (\n"
+    "    spsa_run_id INTEGER NOT NULL REFERENCES spsa_runs(id),\n"
+    "    iter        INTEGER NOT NULL CHECK (iter >= 1),\n"
+    "    wins        INTEGER,              -- games won by theta+ (theta+ - theta- per pair in result)\n"
+    "    draws       INTEGER,\n"
+    "    losses      INTEGER,\n"
+    "    result      INTEGER,              -- theta+ points minus theta- points, all pairs\n"
+    "    theta       TEXT NOT NULL,        -- values after this iteration, %.17g, params order\n"
+    "    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
+    "    PRIMARY KEY (spsa_run_id, iter)\n"
+    ");\n";
+
 static const Migration migrations[] = {
     {1, "create the schema (schema.sql)", schema_sql},
+    {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");

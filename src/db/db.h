@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 1,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 2,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16          /* run status text with its NUL ("interrupted") */
 };
@@ -265,5 +265,36 @@ int db_weights_by_run(Db *db, int64_t run_id, int64_t *ids, int max, int *len, c
 /* The newest weight set of game whose lineage text starts with how_prefix
  * (e.g. "tuned"); *id = 0 if none. */
 int db_weights_newest(Db *db, const char *game, const char *how_prefix, int64_t *id, char err[ERR_MAX]);
+
+
+/* One SPSA run (spsa_runs): the parameters tuned ("name min max c_end r_end
+ * start" lines), the schedule, the games per iteration. A run is identified
+ * for resume by (game, seed, config). */
+typedef struct DbSpsaRun {
+    const char *game;
+    int64_t base_ws;     /* weight set the tuned weights start from (0: none) */
+    uint64_t seed;
+    const char *config;  /* effective configuration text */
+    const char *params;  /* one line per parameter */
+    int64_t iterations, pairs;
+    double a_const, alpha, gamma;
+} DbSpsaRun;
+
+/* Store a new SPSA run (status 'running'); *id receives its id. */
+int db_spsa_insert(Db *db, const DbSpsaRun *r, int64_t *id, char err[ERR_MAX]);
+/* The newest SPSA run with this game, seed and configuration (*id = 0 if
+ * none); status (may be NULL) receives its status. */
+int db_spsa_find(Db *db, const char *game, uint64_t seed, const char *config, int64_t *id,
+                 char status[DB_STATUS_MAX], char err[ERR_MAX]);
+/* The last stored iteration of run id: *iter (0 if none) and *theta (its
+ * parameter values as text, malloc'd; NULL if none). */
+int db_spsa_last(Db *db, int64_t id, int *iter, char **theta, char err[ERR_MAX]);
+/* Store iteration iter of run id: theta+'s wins/draws/losses, the summed
+ * pair results (theta+ points minus theta- points) and theta after it. */
+int db_spsa_iteration_insert(Db *db, int64_t id, int iter, const int64_t wdl[3], int64_t result, const char *theta,
+                             char err[ERR_MAX]);
+/* Set a run's status ("running", "done", "interrupted") and its result
+ * weight set (0: none). */
+int db_spsa_finish(Db *db, int64_t id, const char *status, int64_t result_ws, char err[ERR_MAX]);
 
 #endif
