@@ -488,6 +488,7 @@ static void test_fen_rejected(void **state)
         {"W:W5-3", "range"},
         {"W:W1-4:B5", "crowning rank"},   /* numbers 1-4 are b8 d8 f8 h8: White men there */
         {"B:W5:B29-32", "crowning rank"}, /* numbers 29-32 are a1 c1 e1 g1: Black men there */
+        {"W:Wf2-2:Bb6", "range"},         /* fuzz_position_russian: an algebraic start is no range (was a shift by -1) */
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -557,8 +557,8 @@ static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
                 s++;
                 char *end;
                 long hi = strtol(s, &end, 10);
-                long lo = strtol(tok, NULL, 10);
-                if (hi < lo || hi > 32) return d_fen_error(err, fen, "bad square range");
+                long lo = isdigit((unsigned char)*tok) ? strtol(tok, NULL, 10) : 0; /* "f2-2" is no range */
+                if (lo < 1 || hi < lo || hi > 32) return d_fen_error(err, fen, "bad square range");
                 s = end;
                 last = -1;
                 for (long n = lo; n <= hi; n++) {

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""make_corpus.py — (re)writes the seed corpora fuzz/corpus/<target>/ from
+the repository's own data: the perft tables and the 1950 PDN of data/, the
+ballots of data/openings/, the position strings of the rule tests, the
+configuration and weight files of configs/, and the legal moves of those
+positions as `dama moves` lists them.
+
+usage: python3 fuzz/make_corpus.py DAMA_BINARY   (from the repository root)
+"""
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+GAMES = ("russian", "turkish", "shatra")
+PER_GAME = 24  # positions per game: the corpus stays small
+
+
+def write(target, data):
+    folder = os.path.join("fuzz", "corpus", target)
+    os.makedirs(folder, exist_ok=True)
+    data = data.encode() if isinstance(data, str) else data
+    name = hashlib.sha1(data).hexdigest()[:16]
+    with open(os.path.join(folder, name), "wb") as f:
+        f.write(data)
+
+
+def spread(items, n):
+    """n items spread evenly over the list (all of them when fewer)."""
+    items = list(dict.fromkeys(items))
+    if len(items) <= n:
+        return items
+    return [items[i * len(items) // n] for i in range(n)]
+
+
+def positions(game):
+    found = []
+    with open(f"data/perft/{game}.txt") as f:
+        found += [line.split(";")[0].strip() for line in f if line.strip() and not line.startswith("#")]
+    if game == "russian":
+        with open("data/openings/russian_ballots_745.tsv") as f:
+            found += [line.rstrip("\n").split("\t")[1] for line in f if "\t" in line and not line.startswith("#")]
+    with open(f"tests/test_{game}.c") as f:
+        text = f.read()
+    if game == "shatra":
+        found += re.findall(r'"([^"\\]*/[^"\\]* [wb] [^"\\]*)"', text)
+    else:
+        found += re.findall(r'"([WB]:[^"\\]*)"', text)
+    return spread(found, PER_GAME)
+
+
+def legal_moves(dama, game, fen):
+    out = subprocess.run([dama, "moves", "--game", game, "--fen", fen], capture_output=True, text=True)
+    return out.stdout.split() if out.returncode == 0 else []
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    dama = os.path.abspath(sys.argv[1])
+    shutil.rmtree(os.path.join("fuzz", "corpus"), ignore_errors=True)
+    for game in GAMES:
+        fens = positions(game)
+        for fen in fens:
+            write(f"position_{game}", fen)
+            for move in spread(legal_moves(dama, game, fen), 3):
+                write(f"move_{game}", f"{fen}\n{move}")
+    # Russian game records write moves in short forms too.
+    for move in ("ed4", "b:d6", "22-18", "c3xe5", "c3:g3"):
+        write("move_russian", f"\n{move}")
+    with open("data/games/russian_ussr_ch10_1950.pdn", "rb") as f:
+        games = f.read().split(b"\r\n\r\n[")
+    for i in (0, 1, 2, 50, 100):
+        write("pdn", (b"[" if i else b"") + games[i].strip() + b"\r\n")
+    write("pdn", '[GameType "30"]\n\n1. a3-a4 h6-h5 *\n')
+    write("pdn", '[Event "x"] {comment} 1. c3-d4 (1. e3-f4) d6-e5 $1 2. d4:f6 g7:e5 1/2-1/2\n')
+    with open("configs/dama.cfg") as f:
+        write("config", f.read())
+    write("config", 'game = "turkish";\nselfplay = { games = 10; nodes = 2000; };\n')
+    for game in GAMES:
+        with open(f"configs/weights/{game}-start.cfg") as f:
+            write("weights", f.read())
+
+
+if __name__ == "__main__":
+    main()
