@@ -6,9 +6,7 @@
 
 #include "cli/cli.h"
 
-static const CliCommand *const COMMANDS[] = {
-    &cmd_moves, &cmd_perft, &cmd_search, &cmd_bench, &cmd_pdn, &cmd_selfplay, &cmd_tune, &cmd_export, &cmd_match, &cmd_status, NULL,
-};
+static const CliCommand *const *const COMMANDS = cli_commands;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -74,6 +74,10 @@ void cli_install_stop_handler(void);
  * checked against every command's options and group names. */
 void cli_register_commands(const CliCommand *const *commands);
 
+/* Every subcommand in the order `dama --help` lists them, NULL-terminated
+ * (commands.c). */
+extern const CliCommand *const cli_commands[];
+
 /* Every subcommand, defined in cmd_*.c. */
 extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa;
 

@@ -5,9 +5,7 @@
 #include "cli/cli.h"
 #include "engine/game.h"
 
-static const CliCommand *const COMMANDS[] = {
-    &cmd_moves, &cmd_perft, &cmd_search, &cmd_bench, &cmd_pdn, &cmd_selfplay, &cmd_tune, &cmd_export, &cmd_match, &cmd_status, &cmd_spsa, NULL,
-};
+static const CliCommand *const *const COMMANDS = cli_commands;
 
 static void usage(FILE *out)
 {

@@ -1,0 +1,7 @@
+/* commands.c — the table of dama's subcommands (main.c dispatches on it;
+ * the configuration-file fuzz target checks files against it). */
+#include "cli/cli.h"
+
+const CliCommand *const cli_commands[] = {
+    &cmd_moves, &cmd_perft, &cmd_search, &cmd_bench, &cmd_pdn, &cmd_selfplay, &cmd_tune, &cmd_export, &cmd_match, &cmd_status, &cmd_spsa, NULL,
+};
