@@ -1,0 +1,46 @@
+/* cmd_hub.c — `dama hub`: dama as a Hub protocol engine on standard
+ * input/output (play/hub.h; docs/hub.md). */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "engine/skill.h"
+#include "play/hub.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "initial value of the variant param: russian, turkish or shatra"},
+    {"hash", OPT_INT, "64", "initial hash param: transposition table MiB"},
+    {"weights", OPT_STR, "default", "initial weights param: default, tuned, db:ID, ID or a weight file"},
+    {"db", OPT_STR, "dama.sqlite", "initial db param: the database of tuned / db:ID weights"},
+    {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max"},
+    {"seed", OPT_INT, "0", "initial seed param of the levels' random choices"},
+    {NULL, 0, NULL, NULL},
+};
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    int64_t hash = cli_int(a, "hash"), seed = cli_int(a, "seed");
+    if (hash < 1 || hash > 65536 || seed < 0) {
+        fprintf(stderr, "dama hub: need --hash 1..65536 (MiB) and --seed >= 0\n");
+        return 2;
+    }
+    if (!skill_find(cli_str(a, "level"))) {
+        fprintf(stderr, "dama hub: unknown --level '%s' (beginner, casual, club, strong, max)\n", cli_str(a, "level"));
+        return 2;
+    }
+    HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),
+                    .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed};
+    char err[ERR_MAX];
+    if (hub_run(STDIN_FILENO, stdout, &o, err) != 0) {
+        fprintf(stderr, "dama hub: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+const CliCommand cmd_hub = {
+    "hub", "engine protocol: Hub version 2 (Scan 3.1) on stdin/stdout, for GUIs and tournament managers",
+    "[--game G] [--hash MB] [--weights W] [--level L]", OPTS, run, 0,
+};

@@ -1,0 +1,736 @@
+/* hub.c — the Hub protocol (version 2, Scan 3.1) over a file descriptor and
+ * a stream; see hub.h and docs/hub.md. */
+#include "play/hub.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "engine/eval.h"
+#include "engine/game_record.h"
+#include "engine/search.h"
+#include "engine/skill.h"
+#include "tune/weight_sets.h"
+#include "util/clock.h"
+
+/* ---- lines ---------------------------------------------------------------- */
+
+int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX])
+{
+    size_t n = strlen(text);
+    if (n >= sizeof line->buf) {
+        snprintf(err, ERR_MAX, "line longer than %d bytes", HUB_LINE_MAX - 1);
+        return -1;
+    }
+    memcpy(line->buf, text, n + 1);
+    line->len = 0;
+    line->command = "";
+    char *p = line->buf;
+    p += strspn(p, " \t\r\n");
+    if (!*p) return 0;
+    line->command = p;
+    p += strcspn(p, " \t\r\n");
+    if (*p) *p++ = '\0';
+    for (;;) {
+        p += strspn(p, " \t\r\n");
+        if (!*p) return 0;
+        if (line->len == HUB_ARGS_MAX) {
+            snprintf(err, ERR_MAX, "more than %d arguments", HUB_ARGS_MAX);
+            return -1;
+        }
+        if (*p == '=' || *p == '"') {
+            snprintf(err, ERR_MAX, "argument %d has no name before '%c'", line->len + 1, *p);
+            return -1;
+        }
+        char *key = p;
+        p += strcspn(p, " \t\r\n=\"");
+        if (*p == '"') {
+            snprintf(err, ERR_MAX, "argument '%.40s': a quote inside a name", key);
+            return -1;
+        }
+        char *value = "";
+        if (*p == '=') {
+            *p++ = '\0';
+            if (*p == '"') {
+                value = ++p;
+                char *end = strchr(p, '"');
+                if (!end) {
+                    snprintf(err, ERR_MAX, "argument '%.40s': unterminated quoted value", key);
+                    return -1;
+                }
+                *end = '\0';
+                p = end + 1;
+                if (*p && !strchr(" \t\r\n", *p)) {
+                    snprintf(err, ERR_MAX, "argument '%.40s': text after the closing quote", key);
+                    return -1;
+                }
+            } else {
+                value = p;
+                p += strcspn(p, " \t\r\n");
+                if (memchr(value, '"', (size_t)(p - value))) {
+                    snprintf(err, ERR_MAX, "argument '%.40s': a quote inside an unquoted value", key);
+                    return -1;
+                }
+            }
+        }
+        if (*p) *p++ = '\0';
+        line->keys[line->len] = key;
+        line->values[line->len] = value;
+        line->len++;
+    }
+}
+
+const char *hub_arg(const HubLine *line, const char *key)
+{
+    for (int i = 0; i < line->len; i++)
+        if (strcmp(line->keys[i], key) == 0) return line->values[i];
+    return NULL;
+}
+
+int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
+{
+    if (time_ms < 0) time_ms = 0;
+    if (inc_ms < 0) inc_ms = 0;
+    int mtg = moves_to_go > 0 ? moves_to_go : 30;
+    int64_t avail = time_ms + inc_ms - 50;
+    int64_t budget = time_ms / mtg + inc_ms * 9 / 10;
+    int64_t cap = moves_to_go == 1 ? avail * 9 / 10 : avail / 2;
+    if (budget > cap) budget = cap;
+    return budget < 1 ? 1 : budget;
+}
+
+/* ---- the engine ----------------------------------------------------------- */
+
+typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
+
+typedef struct Hub {
+    FILE *out;
+    pthread_mutex_t lock; /* output lines, `searching`, `ponder_hit` */
+    pthread_cond_t wake;  /* a weakened level waiting in ponder: ponder-hit or stop */
+
+    /* parameters */
+    char variant[32];
+    int hash_mb;
+    char weights[512];
+    char db[512];
+    char level[32];
+    uint64_t seed;
+
+    /* initialised engine */
+    bool ready;
+    const Game *game;
+    Engine *engine;
+    int32_t weights_buf[EVAL_WEIGHTS_MAX];
+    GameRecord rec;
+    uint64_t rng;
+
+    /* `level` */
+    SearchLimits limits;
+    bool clock;
+    int64_t time_ms, inc_ms;
+    int moves_to_go;
+
+    /* the search */
+    pthread_t thread;
+    bool thread_live;
+    bool searching;
+    volatile int stop;
+    bool ponder_hit;
+    GoMode mode;
+    double deadline; /* after ponder-hit with a clock: the reader stops the search then (0: none) */
+    Position root;
+    uint64_t *history;
+    int history_len, history_cap;
+    SearchLimits search_limits;
+} Hub;
+
+static void send_line(Hub *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&h->lock);
+    vfprintf(h->out, fmt, ap);
+    fputc('\n', h->out);
+    fflush(h->out);
+    pthread_mutex_unlock(&h->lock);
+    va_end(ap);
+}
+
+/* error message="..." with any double quote of the text turned into '. */
+static void send_error(Hub *h, const char *fmt, ...)
+{
+    char msg[ERR_MAX + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    for (char *c = msg; *c; c++)
+        if (*c == '"' || *c == '\n' || *c == '\r') *c = '\'';
+    send_line(h, "error message=\"%s\"", msg);
+}
+
+static void line_pv(const Game *g, const Position *root, const Move *pv, int len, char *out, size_t size)
+{
+    Position a = *root, b;
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < len; i++) {
+        char text[MOVE_STR_MAX];
+        g->move_to_str(&a, &pv[i], text);
+        int w = snprintf(out + n, size - n, "%s%s", i ? " " : "", text);
+        if (w < 0 || (size_t)w >= size - n) break;
+        n += (size_t)w;
+        g->make_move(&a, &pv[i], &b);
+        a = b;
+    }
+}
+
+static void send_info(Hub *h, const SearchResult *r)
+{
+    char pv[4096];
+    line_pv(h->game, &h->root, r->pv, r->pv_len, pv, sizeof pv);
+    double mnps = r->seconds > 0 ? (double)r->nodes / r->seconds * 1e-6 : 0.0;
+    send_line(h, "info depth=%d score=%.2f nodes=%" PRIu64 " time=%.3f nps=%.2f pv=\"%s\"", r->depth,
+              (double)r->score / 100.0, r->nodes, r->seconds, mnps, pv);
+}
+
+static void on_info(void *ctx, const SearchResult *r) { send_info(ctx, r); }
+
+static void *search_main(void *arg)
+{
+    Hub *h = arg;
+    SearchResult r;
+    char err[ERR_MAX] = "";
+    const SkillLevel *skill = skill_find(h->level);
+    bool weakened = skill && skill->depth > 0 && h->mode != GO_ANALYZE;
+    int rc = 0;
+    if (weakened) {
+        /* A weakened level chooses in one go; while pondering it waits. */
+        pthread_mutex_lock(&h->lock);
+        while (h->mode == GO_PONDER && !h->ponder_hit && !h->stop) pthread_cond_wait(&h->wake, &h->lock);
+        pthread_mutex_unlock(&h->lock);
+        volatile int *saved = &h->stop;
+        volatile int no_stop = 0;
+        /* A weakened choice is quick (fixed small depths): finish it even
+         * after a stop, so that the move is one of the level's. */
+        engine_set_stop_flag(h->engine, &no_stop);
+        rc = skill_choose(h->engine, h->game, &h->root, h->history, h->history_len, skill, &h->search_limits, &h->rng,
+                          &r, err);
+        engine_set_stop_flag(h->engine, saved);
+        if (rc == 0 && r.has_move) send_info(h, &r);
+    } else {
+        rc = engine_search(h->engine, &h->root, h->history, h->history_len, &h->search_limits, &r, on_info, h);
+    }
+    char move[MOVE_STR_MAX] = "", ponder[MOVE_STR_MAX] = "";
+    if (rc == 0 && r.has_move) {
+        h->game->move_to_str(&h->root, &r.best, move);
+        if (r.pv_len >= 2 && memcmp(&r.pv[0], &r.best, sizeof r.best) == 0) {
+            Position next;
+            h->game->make_move(&h->root, &r.best, &next);
+            h->game->move_to_str(&next, &r.pv[1], ponder);
+        }
+    }
+    pthread_mutex_lock(&h->lock);
+    h->searching = false;
+    h->deadline = 0;
+    if (rc != 0) fprintf(h->out, "error message=\"%s\"\n", err);
+    if (!move[0]) fprintf(h->out, "done\n");
+    else if (ponder[0]) fprintf(h->out, "done move=%s ponder=%s\n", move, ponder);
+    else fprintf(h->out, "done move=%s\n", move);
+    fflush(h->out);
+    pthread_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+static bool is_searching(Hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    bool s = h->searching;
+    pthread_mutex_unlock(&h->lock);
+    return s;
+}
+
+static void join_search(Hub *h)
+{
+    if (!h->thread_live) return;
+    pthread_join(h->thread, NULL);
+    h->thread_live = false;
+}
+
+static void stop_search(Hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    h->stop = 1;
+    pthread_cond_broadcast(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+    join_search(h);
+}
+
+static int64_t limit_budget_ms(const Hub *h)
+{
+    if (h->clock) return hub_time_budget_ms(h->time_ms, h->inc_ms, h->moves_to_go);
+    return h->limits.movetime_ms;
+}
+
+static void ponder_hit(Hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    if (h->searching && h->mode == GO_PONDER) {
+        h->ponder_hit = true;
+        h->mode = GO_THINK;
+        int64_t ms = limit_budget_ms(h);
+        if (ms > 0) h->deadline = clock_now_s() + (double)ms * 1e-3;
+        pthread_cond_broadcast(&h->wake);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* ---- commands ------------------------------------------------------------- */
+
+static bool needs_db(const char *spec)
+{
+    return strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 ||
+           (spec[0] && strspn(spec, "0123456789") == strlen(spec));
+}
+
+/* Build the engine from the parameters. Returns 0 or -1 with err (the
+ * previous engine, if any, is kept on failure). */
+static int engine_init(Hub *h, char err[ERR_MAX])
+{
+    const Game *g = game_find(h->variant);
+    if (!g) {
+        snprintf(err, ERR_MAX, "unknown variant '%s'", h->variant);
+        return -1;
+    }
+    int32_t w[EVAL_WEIGHTS_MAX];
+    if (needs_db(h->weights)) {
+        Db *db = NULL;
+        if (db_open(h->db, false, &db, err) != 0) return -1;
+        int rc = weights_resolve_db(g, h->weights, db, w, NULL, err);
+        db_close(db);
+        if (rc != 0) return -1;
+    } else if (weights_resolve(g, h->weights, w, err) != 0) {
+        return -1;
+    }
+    Engine *e = engine_new(g, (size_t)h->hash_mb);
+    if (!e) {
+        snprintf(err, ERR_MAX, "out of memory for a %d MiB transposition table", h->hash_mb);
+        return -1;
+    }
+    if (!h->ready || h->game != g) {
+        GameRecord rec;
+        if (game_record_init(&rec, g, NULL, err) != 0) {
+            engine_free(e);
+            return -1;
+        }
+        if (h->ready) game_record_free(&h->rec);
+        h->rec = rec;
+    }
+    engine_free(h->engine);
+    h->engine = e;
+    h->game = g;
+    memcpy(h->weights_buf, w, sizeof w);
+    engine_set_weights(e, h->weights_buf);
+    engine_set_stop_flag(e, &h->stop);
+    h->rng = h->seed;
+    h->ready = true;
+    return 0;
+}
+
+static int ensure_ready(Hub *h)
+{
+    if (h->ready) return 0;
+    char err[ERR_MAX];
+    if (engine_init(h, err) != 0) {
+        send_error(h, "cannot initialise: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void cmd_hub(Hub *h)
+{
+    send_line(h, "id name=dama version=1.0 author=\"the dama authors\" country=\"\"");
+    char variants[128] = "";
+    size_t n = 0;
+    for (const Game *const *g = game_list(); *g; g++) {
+        int w = snprintf(variants + n, sizeof variants - n, "%s%s", n ? " " : "", (*g)->name);
+        if (w > 0 && (size_t)w < sizeof variants - n) n += (size_t)w;
+    }
+    send_line(h, "param name=variant value=%s type=enum values=\"%s\"", h->variant, variants);
+    send_line(h, "param name=hash value=%d type=int min=1 max=65536", h->hash_mb);
+    send_line(h, "param name=threads value=1 type=int min=1 max=1");
+    send_line(h, "param name=weights value=\"%s\" type=string", h->weights);
+    send_line(h, "param name=db value=\"%s\" type=string", h->db);
+    char levels[128] = "";
+    n = 0;
+    for (const SkillLevel *const *l = skill_list(); *l; l++) {
+        int w = snprintf(levels + n, sizeof levels - n, "%s%s", n ? " " : "", (*l)->name);
+        if (w > 0 && (size_t)w < sizeof levels - n) n += (size_t)w;
+    }
+    send_line(h, "param name=level value=%s type=enum values=\"%s\"", h->level, levels);
+    send_line(h, "param name=seed value=%" PRIu64 " type=int min=0 max=9223372036854775807", h->seed);
+    send_line(h, "wait");
+}
+
+/* A decimal integer in [lo, hi]. */
+static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) return false;
+    *out = v;
+    return true;
+}
+
+/* Seconds (a real number >= 0) as milliseconds. */
+static bool parse_seconds(const char *s, int64_t *ms)
+{
+    if (!s || !*s) return false;
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || *end || !(v >= 0) || v > 1e9) return false;
+    *ms = (int64_t)(v * 1000.0 + 0.5);
+    return true;
+}
+
+static void cmd_set_param(Hub *h, const HubLine *l)
+{
+    const char *name = hub_arg(l, "name"), *value = hub_arg(l, "value");
+    if (!name || !value) {
+        send_error(h, "set-param needs name=... value=...");
+        return;
+    }
+    int64_t v;
+    bool engine_param = false;
+    char old_variant[sizeof h->variant], old_weights[sizeof h->weights], old_db[sizeof h->db];
+    int old_hash = h->hash_mb;
+    memcpy(old_variant, h->variant, sizeof old_variant);
+    memcpy(old_weights, h->weights, sizeof old_weights);
+    memcpy(old_db, h->db, sizeof old_db);
+    if (strcmp(name, "variant") == 0) {
+        if (!game_find(value)) {
+            send_error(h, "set-param variant: unknown game '%.60s' (russian, turkish, shatra)", value);
+            return;
+        }
+        snprintf(h->variant, sizeof h->variant, "%s", value);
+        engine_param = true;
+    } else if (strcmp(name, "hash") == 0) {
+        if (!parse_int(value, 1, 65536, &v)) {
+            send_error(h, "set-param hash: '%.60s' is not an integer 1..65536 (MiB)", value);
+            return;
+        }
+        h->hash_mb = (int)v;
+        engine_param = true;
+    } else if (strcmp(name, "threads") == 0) {
+        if (!parse_int(value, 1, 1, &v)) {
+            send_error(h, "set-param threads: '%.60s': the search uses one thread (1)", value);
+            return;
+        }
+    } else if (strcmp(name, "weights") == 0 || strcmp(name, "db") == 0) {
+        char *dst = strcmp(name, "weights") == 0 ? h->weights : h->db;
+        size_t size = strcmp(name, "weights") == 0 ? sizeof h->weights : sizeof h->db;
+        if (!*value || strlen(value) >= size) {
+            send_error(h, "set-param %s: value empty or too long", name);
+            return;
+        }
+        snprintf(dst, size, "%s", value);
+        engine_param = true;
+    } else if (strcmp(name, "level") == 0 || strcmp(name, "skill") == 0) {
+        if (!skill_find(value)) {
+            send_error(h, "set-param level: unknown level '%.60s' (beginner, casual, club, strong, max)", value);
+            return;
+        }
+        snprintf(h->level, sizeof h->level, "%s", value);
+    } else if (strcmp(name, "seed") == 0) {
+        if (!parse_int(value, 0, INT64_MAX, &v)) {
+            send_error(h, "set-param seed: '%.60s' is not an integer >= 0", value);
+            return;
+        }
+        h->seed = (uint64_t)v;
+        h->rng = h->seed;
+    } else {
+        send_error(h, "set-param: unknown parameter '%.60s'", name);
+        return;
+    }
+    if (engine_param && h->ready) { /* after init: rebuild now, keep the old engine on failure */
+        char err[ERR_MAX];
+        if (engine_init(h, err) != 0) {
+            send_error(h, "set-param %s: %s (the value stays '%s')", name, err,
+                       strcmp(name, "variant") == 0 ? old_variant : strcmp(name, "weights") == 0 ? old_weights
+                                                                  : strcmp(name, "db") == 0    ? old_db
+                                                                                               : "");
+            memcpy(h->variant, old_variant, sizeof old_variant);
+            memcpy(h->weights, old_weights, sizeof old_weights);
+            memcpy(h->db, old_db, sizeof old_db);
+            h->hash_mb = old_hash;
+        }
+    }
+}
+
+static void cmd_pos(Hub *h, const HubLine *l)
+{
+    if (ensure_ready(h) != 0) return;
+    const char *fen = hub_arg(l, "pos");
+    const char *moves = hub_arg(l, "moves");
+    GameRecord rec;
+    char err[ERR_MAX];
+    if (game_record_init(&rec, h->game, fen, err) != 0) {
+        send_error(h, "pos: %s", err);
+        return;
+    }
+    if (moves && game_record_apply_list(&rec, moves, err) != 0) {
+        send_error(h, "pos moves: %s", err);
+        game_record_free(&rec);
+        return;
+    }
+    game_record_free(&h->rec);
+    h->rec = rec;
+}
+
+static void cmd_level(Hub *h, const HubLine *l)
+{
+    SearchLimits lim = {0};
+    bool clock = false, any = false;
+    int64_t time_ms = 0, inc_ms = 0, mtg = 0, v;
+    for (int i = 0; i < l->len; i++) {
+        const char *k = l->keys[i], *val = l->values[i];
+        bool ok = true;
+        if (strcmp(k, "depth") == 0) ok = parse_int(val, 1, PLY_MAX - 8, &v), lim.depth = (int)v;
+        else if (strcmp(k, "nodes") == 0) ok = parse_int(val, 1, INT64_MAX, &v), lim.nodes = (uint64_t)v;
+        else if (strcmp(k, "move-time") == 0) ok = parse_seconds(val, &lim.movetime_ms) && lim.movetime_ms > 0;
+        else if (strcmp(k, "time") == 0) ok = parse_seconds(val, &time_ms), clock = true;
+        else if (strcmp(k, "inc") == 0) ok = parse_seconds(val, &inc_ms);
+        else if (strcmp(k, "moves") == 0) ok = parse_int(val, 1, 10000, &mtg);
+        else if (strcmp(k, "infinite") == 0) ok = true;
+        else continue; /* unknown arguments are ignored (protocol extensions) */
+        if (!ok) {
+            send_error(h, "level %s: bad value '%.60s'", k, val);
+            return;
+        }
+        any = true;
+    }
+    if (!any) {
+        send_error(h, "level needs depth=, nodes=, move-time=, time= [inc=] [moves=] or infinite");
+        return;
+    }
+    h->limits = lim;
+    h->clock = clock;
+    h->time_ms = time_ms;
+    h->inc_ms = inc_ms;
+    h->moves_to_go = (int)mtg;
+}
+
+static void cmd_go(Hub *h, const HubLine *l)
+{
+    if (ensure_ready(h) != 0) {
+        send_line(h, "done");
+        return;
+    }
+    GoMode mode = hub_arg(l, "ponder") ? GO_PONDER : hub_arg(l, "analyze") ? GO_ANALYZE : GO_THINK;
+    const char *reason = NULL;
+    Outcome o = game_record_outcome(&h->rec, &reason, NULL);
+    if (o != OUTCOME_NONE) {
+        send_error(h, "go: the game is over (%s %s)", outcome_pdn(o), reason ? reason : "");
+        send_line(h, "done");
+        return;
+    }
+    int len;
+    const uint64_t *hist = game_record_history(&h->rec, &len);
+    if (len > h->history_cap) {
+        int cap = len * 2;
+        uint64_t *n = realloc(h->history, sizeof(uint64_t) * (size_t)cap);
+        if (!n) {
+            send_error(h, "go: out of memory");
+            send_line(h, "done");
+            return;
+        }
+        h->history = n;
+        h->history_cap = cap;
+    }
+    if (len) memcpy(h->history, hist, sizeof(uint64_t) * (size_t)len);
+    h->history_len = len;
+    h->root = *game_record_position(&h->rec);
+    SearchLimits lim = h->limits;
+    if (mode == GO_PONDER) {
+        lim.movetime_ms = 0; /* the clock starts at ponder-hit */
+    } else if (h->clock) {
+        lim.movetime_ms = hub_time_budget_ms(h->time_ms, h->inc_ms, h->moves_to_go);
+    }
+    h->search_limits = lim;
+    h->mode = mode;
+    h->stop = 0;
+    h->ponder_hit = false;
+    h->deadline = 0;
+    h->searching = true;
+    if (pthread_create(&h->thread, NULL, search_main, h) != 0) {
+        h->searching = false;
+        send_error(h, "go: cannot start the search thread");
+        send_line(h, "done");
+        return;
+    }
+    h->thread_live = true;
+}
+
+/* Handle one line. Returns 1 on quit. */
+static int handle(Hub *h, const char *text, HubLine *l)
+{
+    char err[ERR_MAX];
+    if (hub_parse_line(text, l, err) != 0) {
+        send_error(h, "%s", err);
+        return 0;
+    }
+    const char *c = l->command;
+    if (!*c) return 0;
+    if (is_searching(h)) {
+        if (strcmp(c, "ping") == 0) send_line(h, "pong");
+        else if (strcmp(c, "stop") == 0) stop_search(h);
+        else if (strcmp(c, "ponder-hit") == 0) ponder_hit(h);
+        else if (strcmp(c, "quit") == 0) {
+            stop_search(h);
+            return 1;
+        } else
+            send_error(h, "'%.40s' during a search: only ping, stop, ponder-hit and quit are accepted", c);
+        return 0;
+    }
+    join_search(h);
+    if (strcmp(c, "hub") == 0) cmd_hub(h);
+    else if (strcmp(c, "set-param") == 0) cmd_set_param(h, l);
+    else if (strcmp(c, "init") == 0) {
+        if (engine_init(h, err) != 0) send_error(h, "init: %s", err);
+        else send_line(h, "ready");
+    } else if (strcmp(c, "pos") == 0) cmd_pos(h, l);
+    else if (strcmp(c, "level") == 0) cmd_level(h, l);
+    else if (strcmp(c, "go") == 0) cmd_go(h, l);
+    else if (strcmp(c, "ping") == 0) send_line(h, "pong");
+    else if (strcmp(c, "new-game") == 0) {
+        if (h->ready) engine_clear(h->engine);
+        h->rng = h->seed;
+    } else if (strcmp(c, "stop") == 0 || strcmp(c, "ponder-hit") == 0) {
+        /* the search has already answered "done": nothing to do */
+    } else if (strcmp(c, "quit") == 0) return 1;
+    else send_error(h, "unknown command '%.60s'", c);
+    return 0;
+}
+
+int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
+{
+    Hub *h = calloc(1, sizeof *h);
+    HubLine *line = malloc(sizeof *line);
+    size_t cap = HUB_LINE_MAX;
+    char *buf = malloc(cap);
+    if (!h || !line || !buf) {
+        free(h), free(line), free(buf);
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    h->out = out;
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->wake, NULL);
+    snprintf(h->variant, sizeof h->variant, "%s", d->variant ? d->variant : "russian");
+    h->hash_mb = d->hash_mb > 0 ? d->hash_mb : 64;
+    snprintf(h->weights, sizeof h->weights, "%s", d->weights ? d->weights : "default");
+    snprintf(h->db, sizeof h->db, "%s", d->db ? d->db : "dama.sqlite");
+    snprintf(h->level, sizeof h->level, "%s", d->level ? d->level : "max");
+    h->seed = d->seed;
+    h->rng = d->seed;
+    h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
+
+    size_t len = 0;
+    bool discarding = false; /* inside a line too long to keep */
+    bool eof_seen = false;
+    int rc = 0;
+    for (;;) {
+        int timeout = -1;
+        pthread_mutex_lock(&h->lock);
+        double deadline = h->searching ? h->deadline : 0;
+        pthread_mutex_unlock(&h->lock);
+        if (deadline > 0) {
+            double left = deadline - clock_now_s();
+            timeout = left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+        }
+        struct pollfd pfd = {.fd = in_fd, .events = POLLIN};
+        int pr = poll(&pfd, 1, timeout);
+        if (pr < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, ERR_MAX, "reading the input: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (pr == 0) { /* the clock ran out after ponder-hit */
+            pthread_mutex_lock(&h->lock);
+            if (h->searching && h->deadline > 0 && clock_now_s() >= h->deadline) {
+                h->stop = 1;
+                h->deadline = 0;
+            }
+            pthread_mutex_unlock(&h->lock);
+            continue;
+        }
+        ssize_t n = read(in_fd, buf + len, cap - len - 1);
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            snprintf(err, ERR_MAX, "reading the input: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        bool eof = n == 0;
+        len += (size_t)n;
+        buf[len] = '\0';
+        bool quit = false;
+        char *start = buf;
+        for (;;) {
+            char *nl = memchr(start, '\n', len - (size_t)(start - buf));
+            if (!nl) break;
+            *nl = '\0';
+            if (!discarding && handle(h, start, line)) {
+                quit = true;
+                break;
+            }
+            discarding = false;
+            start = nl + 1;
+        }
+        if (quit) break;
+        len -= (size_t)(start - buf);
+        memmove(buf, start, len);
+        if (len >= cap - 1) { /* no newline in a full buffer */
+            if (!discarding) send_error(h, "line longer than %d bytes: ignored", HUB_LINE_MAX - 1);
+            discarding = true;
+            len = 0;
+        }
+        if (eof) {
+            eof_seen = true;
+            buf[len] = '\0';
+            if (len && !discarding && !is_searching(h)) handle(h, buf, line);
+            break;
+        }
+    }
+    /* quit: stop any search and leave. End of input: a search with a bound
+     * (depth, nodes, time) may finish and answer first, so that a script
+     * piped in gets its results; an infinite or pondering one is stopped. */
+    if (h->thread_live) {
+        SearchLimits *sl = &h->search_limits;
+        bool bounded = sl->depth > 0 || sl->nodes > 0 || sl->movetime_ms > 0;
+        pthread_mutex_lock(&h->lock);
+        bool pondering = h->mode == GO_PONDER;
+        pthread_mutex_unlock(&h->lock);
+        if (!rc && eof_seen && bounded && !pondering) join_search(h);
+        else stop_search(h);
+    }
+    engine_free(h->engine);
+    if (h->ready) game_record_free(&h->rec);
+    free(h->history);
+    pthread_cond_destroy(&h->wake);
+    pthread_mutex_destroy(&h->lock);
+    free(h), free(line), free(buf);
+    return rc;
+}

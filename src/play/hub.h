@@ -1,0 +1,67 @@
+/* hub.h — dama as an engine over a text stream: the Hub protocol, version 2,
+ * as Scan 3.1 defines it (Fabien Letouzey's protocol.txt shipped with Scan:
+ * "hub", "init", "pos", "level", "go", "stop", "ponder-hit", "ping",
+ * "new-game", "set-param", "quit"; answers "id", "param", "wait", "ready",
+ * "info", "done", "pong", "error"). docs/hub.md documents the session and
+ * every place where dama's strings differ from Hub's international-draughts
+ * ones (each game keeps its own position and move notation).
+ *
+ * The search runs in its own thread, so that "stop", "ping" and
+ * "ponder-hit" are answered while it thinks; the reader never blocks the
+ * search and the search never blocks the reader.
+ */
+#ifndef DAMA_HUB_H
+#define DAMA_HUB_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/game.h"
+
+enum { HUB_ARGS_MAX = 32, HUB_LINE_MAX = 65536 };
+
+/* One protocol line: `command key=value key="quoted value" flag ...`. */
+typedef struct HubLine {
+    char *command;
+    int len;
+    char *keys[HUB_ARGS_MAX];
+    char *values[HUB_ARGS_MAX]; /* "" for a flag without a value */
+    char buf[HUB_LINE_MAX];
+} HubLine;
+
+/* Split `text` into a HubLine (copied into line->buf). Values may be
+ * double-quoted (then they may hold spaces and '='); there are no escapes
+ * inside quotes. Returns 0 (an empty line gives command ""), or -1 with err
+ * naming the problem (unterminated quote, too many arguments, line too
+ * long, a key missing before '='). */
+int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX]);
+
+/* The value of `key` in line, or NULL when absent ("" for a flag). */
+const char *hub_arg(const HubLine *line, const char *key);
+
+/* The search budget in milliseconds for a clock: `time_ms` left on the
+ * engine's clock, `inc_ms` added before every move, `moves_to_go` moves to
+ * the next time control (0: sudden death or increment). Spends about
+ * time/moves_to_go (30 when unknown) plus most of the increment, never more
+ * than half of what is left (nine tenths when moves_to_go is 1), less 50 ms
+ * of overhead; at least 1 ms. */
+int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go);
+
+/* Defaults of the engine's parameters (the `dama hub` options). */
+typedef struct HubOptions {
+    const char *variant;  /* game name: russian, turkish, shatra */
+    int hash_mb;          /* transposition table, MiB */
+    const char *weights;  /* default, tuned, db:ID, ID or a weight file */
+    const char *db;       /* database for tuned / db:ID weights */
+    const char *level;    /* skill level name (engine/skill.h) */
+    uint64_t seed;        /* seed of the skill levels' random choices */
+} HubOptions;
+
+/* Run a session: read commands from file descriptor in_fd until "quit" or
+ * end of input, write answers to out (flushed after each line). Bad input
+ * gets an "error message=..." line and the session goes on. Returns 0, or
+ * -1 with err when the session cannot run at all (out of memory, a thread
+ * cannot start, a read error). Not reentrant on the same descriptors. */
+int hub_run(int in_fd, FILE *out, const HubOptions *defaults, char err[ERR_MAX]);
+
+#endif

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# `dama hub`: scripted Hub protocol sessions — every command, bad input,
+# stop and ping during a search, ponder and ponder-hit, the game history
+# (repetition, the draw rules' counters), all three variants.
+# Usage: hub.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(head -c 600 "$1")"; }
+hasnt() { grep -q -- "$2" "$1" && bad "$3: unexpected '$2' in: $(head -c 600 "$1")" || ok; }
+count() { local n; n=$(grep -c -- "$2" "$1"); [ "$n" = "$3" ] && ok || bad "$4: $n lines '$2' (expected $3)"; }
+# session NAME: stdin from $T/NAME.in, stdout to $T/NAME.out; must exit 0 within 30 s
+session() { timeout 30 "$DAMA" hub "${@:2}" <"$T/$1.in" >"$T/$1.out" 2>"$T/$1.err"; rc=$?; [ "$rc" = 0 ] && ok || bad "session $1 exit $rc: $(head -c 300 "$T/$1.err")"; }
+
+# 1. initialisation: id, params, wait; set-param; init -> ready
+printf 'hub\nset-param name=variant value=turkish\nset-param name=hash value=8\ninit\nping\nquit\n' >"$T/init.in"
+session init
+has "$T/init.out" '^id name=dama version=[^ ]* author=' "id line"
+for p in variant hash threads weights db level seed; do has "$T/init.out" "^param name=$p value=" "param $p"; done
+has "$T/init.out" 'param name=variant value=russian type=enum values="russian turkish shatra"' "variant values"
+[ "$(sed -n '/^wait$/=' "$T/init.out")" -gt "$(grep -n '^param' "$T/init.out" | tail -1 | cut -d: -f1)" ] && ok || bad "wait after params"
+has "$T/init.out" '^ready$' "ready"
+has "$T/init.out" '^pong$' "pong"
+hasnt "$T/init.out" '^error' "clean init"
+
+# 2. a search in each variant: info lines, done with a legal move
+for g in russian turkish shatra; do
+  printf 'hub\nset-param name=variant value=%s\ninit\nnew-game\npos\nlevel depth=4\ngo think\n' "$g" >"$T/go_$g.in"
+  session "go_$g"
+  has "$T/go_$g.out" '^info depth=4 score=-\?[0-9]*\.[0-9][0-9] nodes=[0-9]* time=[0-9.]* nps=[0-9.]* pv="' "info $g"
+  move=$(sed -n 's/^done move=\([^ ]*\).*/\1/p' "$T/go_$g.out")
+  [ -n "$move" ] && "$DAMA" moves --game "$g" | grep -qx -- "$move" && ok || bad "$g: done move '$move' is not a legal start move"
+  has "$T/go_$g.out" '^done move=[^ ]* ponder=' "ponder move $g"
+done
+# the same depth-limited search twice gives the same move (deterministic)
+printf 'level depth=5\ngo think\n' >"$T/det.in"
+session det
+cp "$T/det.out" "$T/det1.out"
+session det
+[ "$(grep ^done "$T/det.out")" = "$(grep ^done "$T/det1.out")" ] && ok || bad "depth search deterministic"
+
+# 3. positions and moves in each game's notation, quoted when they hold spaces
+printf 'set-param name=variant value=shatra\npos pos="3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 w - - - - 0 1" moves="46-39 17-23"\nlevel nodes=3000\ngo think\n' >"$T/shatra_pos.in"
+session shatra_pos
+hasnt "$T/shatra_pos.out" '^error' "shatra pos"
+has "$T/shatra_pos.out" '^done move=' "shatra done"
+printf 'pos pos=W:Wc3:Bd4,f6,d6\nlevel depth=3\ngo think\n' >"$T/cap.in"
+session cap
+has "$T/cap.out" '^done move=c3:e5:[cg]7' "capture written with every landing square"
+printf 'set-param name=variant value=turkish\npos moves="d3-d4 e6-e5 d4-d5"\nlevel depth=3\ngo think\n' >"$T/tk.in"
+session tk
+has "$T/tk.out" '^done move=[a-h][1-8]:[a-h][1-8] ' "turkish capture is compulsory after the moves"
+
+# 4. the history counts: a threefold repetition is a draw the engine sees
+#    (Black's three kings against one: without the history White is lost)
+R='B:WKd2:BKe7,Kh8,Kb8'
+printf 'pos pos=%s moves="e7-f8 d2-c1 f8-e7 c1-d2 e7-f8 d2-c1 f8-e7"\nlevel depth=6\ngo think\n' "$R" >"$T/rep.in"
+session rep
+has "$T/rep.out" '^info depth=6 score=0.00 ' "repetition scores 0"
+has "$T/rep.out" '^done move=c1-d2' "repeats for the draw"
+printf 'pos pos=W:WKc1:BKe7,Kh8,Kb8\nlevel depth=6\ngo think\n' >"$T/norep.in"
+session norep
+hasnt "$T/norep.out" 'score=0.00 ' "no history: lost"
+printf 'pos pos=%s moves="e7-f8 d2-c1 f8-e7 c1-d2 e7-f8 d2-c1 f8-e7 c1-d2"\ngo think\n' "$R" >"$T/over.in"
+session over
+has "$T/over.out" '^error message="go: the game is over (1/2-1/2 D3)' "game over by repetition"
+has "$T/over.out" '^done$' "done after a finished game"
+#    the Shatra 60-ply counter as the position string carries it
+printf 'set-param name=variant value=shatra\npos pos="3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 w - - - - 58 40" moves="46-39 17-23"\ngo think\n' >"$T/q60.in"
+session q60
+has "$T/q60.out" 'game is over (1/2-1/2 quiet-60)' "quiet-60 after two plies"
+
+# 5. stop and ping during an infinite search; ponder and ponder-hit
+{ printf 'init\nlevel infinite\ngo think\n'; sleep 0.5; printf 'ping\n'; sleep 0.3; printf 'stop\nping\nquit\n'; } | timeout 30 "$DAMA" hub >"$T/stop.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ok || bad "stop session exit $rc"
+count "$T/stop.out" '^done move=' 1 "one done after stop"
+count "$T/stop.out" '^pong$' 2 "pong during and after the search"
+[ "$(grep -n '^pong$' "$T/stop.out" | head -1 | cut -d: -f1)" -lt "$(grep -n '^done' "$T/stop.out" | cut -d: -f1)" ] && ok || bad "pong while thinking"
+{ printf 'init\nlevel time=20 inc=1\ngo ponder\n'; sleep 1; printf 'ping\nponder-hit\n'; sleep 3; printf 'quit\n'; } | timeout 30 "$DAMA" hub >"$T/ponder.out" 2>&1
+count "$T/ponder.out" '^done move=' 1 "ponder then ponder-hit: one done"
+# after ponder-hit the clock budget (20 s / 30 + 0.9 s = 1.57 s) ends the search before quit
+last=$(grep '^info' "$T/ponder.out" | tail -1 | sed 's/.* time=\([0-9.]*\).*/\1/')
+awk -v t="$last" 'BEGIN { exit !(t > 1.0 && t < 3.5) }' && ok || bad "ponder-hit budget: last info time $last"
+{ printf 'init\nlevel infinite\ngo ponder\n'; sleep 0.3; printf 'stop\n'; sleep 0.2; printf 'quit\n'; } | timeout 30 "$DAMA" hub >"$T/pstop.out" 2>&1
+count "$T/pstop.out" '^done move=' 1 "ponder stopped: done"
+#    move-time: a 300 ms search answers in about that time
+printf 'level move-time=0.3\ngo think\n' | { cat; sleep 2; } | timeout 30 "$DAMA" hub >"$T/mt.out" 2>&1
+grep -q '^done move=' "$T/mt.out" && ok || bad "move-time done"
+last=$(grep '^info' "$T/mt.out" | tail -1 | sed 's/.* time=\([0-9.]*\).*/\1/')
+awk -v t="$last" 'BEGIN { exit !(t > 0.05 && t <= 0.35) }' && ok || bad "move-time 0.3 s: last info time $last"
+#    end of input during an infinite search stops it cleanly; a bounded
+#    search finishes first (a piped script gets its result)
+{ printf 'level infinite\ngo think\n'; sleep 0.3; } | timeout 30 "$DAMA" hub >"$T/eof.out" 2>&1
+rc=$?
+[ "$rc" = 0 ] && ok || bad "eof during search: exit $rc"
+count "$T/eof.out" '^done move=' 1 "eof during infinite search: done"
+printf 'level depth=9\ngo think\n' | timeout 30 "$DAMA" hub >"$T/eof9.out" 2>&1
+has "$T/eof9.out" '^info depth=9 ' "eof: bounded search finishes"
+#    a command other than ping/stop/ponder-hit/quit during a search is refused
+{ printf 'level infinite\ngo think\n'; sleep 0.2; printf 'pos\ngo think\nstop\nquit\n'; } | timeout 30 "$DAMA" hub >"$T/busy.out" 2>&1
+count "$T/busy.out" "during a search" 2 "busy refusals"
+count "$T/busy.out" '^done' 1 "one done when busy"
+
+# 6. weakened levels: seeded, legal, varied
+for s in 1 2 3 4 5 6 7 8; do
+  printf 'set-param name=level value=beginner\nset-param name=seed value=%s\ngo think\n' "$s" >"$T/lv.in"
+  session lv
+  sed -n 's/^done move=\([^ ]*\).*/\1/p' "$T/lv.out" >>"$T/lv.moves"
+done
+[ "$(sort -u "$T/lv.moves" | wc -l)" -ge 2 ] && ok || bad "beginner varies with the seed: $(tr '\n' ' ' <"$T/lv.moves")"
+while read -r m; do "$DAMA" moves | grep -qx -- "$m" && ok || bad "beginner move '$m' illegal"; done <"$T/lv.moves"
+session lv --level beginner --seed 8
+[ "$(sed -n 's/^done move=\([^ ]*\).*/\1/p' "$T/lv.out")" = "$(tail -1 "$T/lv.moves")" ] && ok || bad "same seed, same move"
+
+# 7. weights: a weight file and a database set
+"$DAMA" export --weights default --file "$T/w.cfg" >/dev/null 2>&1 || true
+if [ -f "$T/w.cfg" ]; then
+  printf 'set-param name=weights value="%s"\ninit\nlevel depth=3\ngo think\n' "$T/w.cfg" >"$T/wf.in"
+  session wf
+  has "$T/wf.out" '^ready$' "weight file accepted"
+  hasnt "$T/wf.out" '^error' "weight file"
+fi
+printf 'set-param name=weights value=db:7\nset-param name=db value="%s/none.sqlite"\ninit\n' "$T" >"$T/wdb.in"
+session wdb
+has "$T/wdb.out" '^error message="init: ' "missing database named"
+hasnt "$T/wdb.out" '^ready' "no ready with bad weights"
+
+# 8. bad input: an error line each, never a crash, the session goes on
+cat >"$T/badin.in" <<'EOF'
+frobnicate
+level depth=x
+level depth=0
+level move-time=-1
+level
+pos pos=W:Wz9:Bd4
+pos pos=W:Wc3:Bd4 moves="c3-b4"
+pos moves="c3-d4 c3-d4"
+pos moves="c3-d4 zz"
+set-param name=hash value=0
+set-param name=threads value=4
+set-param name=variant value=chess
+set-param name=level value=grandmaster
+set-param name=nope value=1
+set-param name=hash
+go think x="unterminated
+=x
+pos pos="W:Wc3:Bd4"extra
+ping
+EOF
+printf '%070000d\n' 0 >>"$T/badin.in"
+printf 'ping\n' >>"$T/badin.in"
+session badin
+count "$T/badin.out" '^error message=' 19 "one error per bad line"
+count "$T/badin.out" '^pong$' 2 "session goes on after bad input"
+has "$T/badin.out" "unknown command 'frobnicate'" "unknown command named"
+has "$T/badin.out" "level depth: bad value 'x'" "bad level value named"
+has "$T/badin.out" "W:Wz9:Bd4" "bad position named"
+has "$T/badin.out" "move 2" "bad move index named"
+has "$T/badin.out" "unterminated" "unterminated quote"
+has "$T/badin.out" "longer than" "long line"
+# a binary and empty stream
+head -c 3000 /dev/urandom >"$T/rand.in"
+session rand
+: >"$T/empty.in"
+session empty
+[ ! -s "$T/empty.out" ] && ok || bad "empty input: no output"
+
+# 9. dama hub options
+"$DAMA" hub --level nope </dev/null >/dev/null 2>"$T/opt.err"
+[ $? = 2 ] && ok || bad "bad --level exit"
+grep -q "unknown --level 'nope'" "$T/opt.err" && ok || bad "bad --level message"
+printf 'hub\n' | "$DAMA" hub --game shatra --hash 4 >"$T/opt.out" 2>&1
+has "$T/opt.out" 'param name=variant value=shatra' "--game sets the variant param"
+has "$T/opt.out" 'param name=hash value=4 ' "--hash sets the hash param"
+
+echo "hub: $pass passed, $fail failed"
+[ "$fail" = 0 ]
