@@ -119,7 +119,7 @@ session lv --level beginner --seed 8
 [ "$(sed -n 's/^done move=\([^ ]*\).*/\1/p' "$T/lv.out")" = "$(tail -1 "$T/lv.moves")" ] && ok || bad "same seed, same move"
 
 # 7. weights: a weight file and a database set
-"$DAMA" export --weights default --file "$T/w.cfg" >/dev/null 2>&1 || true
+"$DAMA" export --weights default --no-header --file "$T/w.cfg" >/dev/null 2>&1 || true
 if [ -f "$T/w.cfg" ]; then
   printf 'set-param name=weights value="%s"\ninit\nlevel depth=3\ngo think\n' "$T/w.cfg" >"$T/wf.in"
   session wf
