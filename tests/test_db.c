@@ -393,16 +393,45 @@ static void test_weights_round_trip(void **state)
     temp_make(&t, false);
     Db *db = open_ok(t.path, true);
     char err[ERR_MAX] = "";
+    char text_hash[DB_HASH_HEX + 8];
     int64_t id = 0, child = 0, run = 0;
     CHECK_OK(db_weights_insert(db, "russian", "default", 0, "compiled-in", 0, ws_names, ws_values,
                                WS_LEN, &id, err));
     CHECK_OK(db_run_create(db, "tune", "russian", 3, NULL, NULL, &run, err));
+    const int32_t tuned[WS_LEN] = {100, 251, -7, INT32_MAX, INT32_MIN};
     CHECK_OK(db_weights_insert(db, "russian", NULL, id, "tuned by tuning run 1", run, ws_names,
-                               ws_values, WS_LEN, &child, err));
+                               tuned, WS_LEN, &child, err));
+    assert_int_equal(child, 2);
     int32_t out[WS_LEN] = {0};
     CHECK_OK(db_weights_load(db, id, "russian", ws_names, out, WS_LEN, err));
     assert_memory_equal(out, ws_values, sizeof out);
+    /* A weight set is its content: the same values again give the old row,
+     * whatever the name, lineage and run; other names or another game do
+     * not match. */
+    int64_t again = 0;
+    CHECK_OK(db_weights_insert(db, "russian", "other", 0, "file x.cfg", run, ws_names, ws_values,
+                               WS_LEN, &again, err));
+    assert_int_equal(again, id);
+    CHECK_OK(db_weights_insert(db, "russian", NULL, 0, "compiled-in", 0, ws_names, tuned, WS_LEN,
+                               &again, err));
+    assert_int_equal(again, child);
+    CHECK_OK(db_weights_insert(db, "turkish", NULL, 0, "compiled-in", 0, ws_names, ws_values,
+                               WS_LEN, &again, err));
+    assert_int_equal(again, 3);
+    const char *const renamed[WS_LEN] = {"man", "king", "pst[0]", "pst[1]", "tempo2"};
+    CHECK_OK(db_weights_insert(db, "russian", NULL, 0, "compiled-in", 0, renamed, ws_values,
+                               WS_LEN, &again, err));
+    assert_int_equal(again, 4);
+    char hash[DB_HASH_HEX];
+    db_weights_hash("russian", ws_names, tuned, WS_LEN, hash);
+    CHECK_OK(db_weights_find_hash(db, "russian", hash, &again, err));
+    assert_int_equal(again, child);
+    CHECK_OK(db_weights_find_hash(db, "shatra", hash, &again, err));
+    assert_int_equal(again, 0);
     db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM weight_sets"), 4);
+    raw_text(t.path, "SELECT hash FROM weight_sets WHERE id = 2", text_hash, sizeof text_hash);
+    assert_string_equal(text_hash, hash);
 
     /* readable with sqlite3 alone */
     char text[256];
@@ -998,6 +1027,216 @@ static void test_bench_insert(void **state)
     temp_remove(&t);
 }
 
+/* ---- schema 3: hashes, run owners, members, read-only, discard ------------ */
+
+typedef struct HashCase {
+    const char *game;
+    const char *const *names;
+    const int32_t *values;
+    int len;
+    const char *hex; /* FNV-1a 64 of game NUL terms NUL values, by hand (Python) */
+} HashCase;
+
+static void test_weights_hash(void **state)
+{
+    (void)state;
+    static const char *const two[] = {"man", "king"};
+    static const int32_t v1[] = {100, -5};
+    static const int32_t v2[] = {100, -6};
+    const HashCase cases[] = {
+        {"russian", two, v1, 2, "eee94bb8c1aef694"},
+    };
+    char hex[DB_HASH_HEX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        db_weights_hash(cases[i].game, cases[i].names, cases[i].values, cases[i].len, hex);
+        assert_string_equal(hex, cases[i].hex);
+    }
+    char other[DB_HASH_HEX];
+    db_weights_hash("russian", two, v2, 2, other);
+    assert_string_not_equal(hex, other);
+    db_weights_hash("turkish", two, v1, 2, other);
+    assert_string_not_equal(hex, other);
+}
+
+static void test_migration_1_to_3(void **state)
+{
+    (void)state;
+    /* A schema-1 database made by hand from schema.sql, as dama wrote it
+     * before schema 3: two weight sets of one run, one shared by nobody,
+     * and a run left 'running'. */
+    TempDb t;
+    temp_make(&t, false);
+    FILE *f = fopen(DAMA_SOURCE_DIR "/src/db/schema.sql", "r");
+    assert_non_null(f);
+    static char sql[32768];
+    size_t n = fread(sql, 1, sizeof sql - 1, f);
+    fclose(f);
+    sql[n] = '\0';
+    raw_exec(t.path, sql);
+    raw_exec(t.path, "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;"
+                     "INSERT INTO runs(id, kind, game) VALUES(7, 'selfplay', 'russian');"
+                     "INSERT INTO weight_sets(game, how, run_id, terms, weights) VALUES"
+                     "('russian', 'compiled-in', 7, 'man,king', '100,-5'),"
+                     "('russian', 'perturbed', 7, 'man,king', '100,-6'),"
+                     "('russian', 'file x', NULL, 'man,king', '100,-7');");
+    Db *db = open_ok(t.path, false);
+    char err[ERR_MAX] = "";
+    int64_t ids[4] = {0};
+    int len = 0;
+    CHECK_OK(db_weights_by_run(db, 7, ids, 4, &len, err));
+    assert_int_equal(len, 2);
+    assert_int_equal(ids[0], 1);
+    assert_int_equal(ids[1], 2);
+    /* the new insert path finds the migrated rows by content */
+    static const char *const two[] = {"man", "king"};
+    static const int32_t v1[] = {100, -5};
+    int64_t id = 0;
+    CHECK_OK(db_weights_insert(db, "russian", NULL, 0, "compiled-in", 0, two, v1, 2, &id, err));
+    assert_int_equal(id, 1);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 3);
+    char hex[DB_HASH_HEX + 8];
+    raw_text(t.path, "SELECT hash FROM weight_sets WHERE id = 1", hex, sizeof hex);
+    assert_string_equal(hex, "eee94bb8c1aef694");
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM weight_sets"), 3);
+    /* a run without an owner (schema 1) is left as it was */
+    raw_text(t.path, "SELECT status FROM runs WHERE id = 7", hex, sizeof hex);
+    assert_string_equal(hex, "running");
+    temp_remove(&t);
+}
+
+static void test_run_members(void **state)
+{
+    (void)state;
+    Db *db = open_ok(":memory:", true);
+    char err[ERR_MAX] = "";
+    int64_t run = 0, a = 0, b = 0;
+    CHECK_OK(db_run_create(db, "selfplay", "russian", 1, NULL, NULL, &run, err));
+    CHECK_OK(db_weights_insert(db, "russian", NULL, 0, "compiled-in", 0, ws_names, ws_values, WS_LEN, &a,
+                               err));
+    const int32_t other[WS_LEN] = {100, 1, 2, 3, 4};
+    CHECK_OK(db_weights_insert(db, "russian", NULL, a, "perturbed", run, ws_names, other, WS_LEN, &b, err));
+    /* members in member order, a row may be a member twice */
+    CHECK_OK(db_run_weights_add(db, run, 0, b, err));
+    CHECK_OK(db_run_weights_add(db, run, 1, a, err));
+    CHECK_OK(db_run_weights_add(db, run, 2, b, err));
+    assert_int_equal(db_run_weights_add(db, run, 1, b, err), -1);
+    assert_contains(err, "member 1");
+    int64_t ids[8];
+    int len = 0;
+    CHECK_OK(db_weights_by_run(db, run, ids, 8, &len, err));
+    assert_int_equal(len, 3);
+    assert_int_equal(ids[0], b);
+    assert_int_equal(ids[1], a);
+    assert_int_equal(ids[2], b);
+    db_close(db);
+}
+
+/* A pid that surely belongs to no process now: a child that has exited
+ * and been reaped. */
+static pid_t dead_pid(void)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(0);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return pid;
+}
+
+static void test_dead_owner_runs(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t ids[5] = {0};
+    for (int i = 0; i < 5; i++)
+        CHECK_OK(db_run_create(db, "tune", "russian", (uint64_t)i, NULL, NULL, &ids[i], err));
+    CHECK_OK(db_run_finish(db, ids[4], "done", err));
+    db_close(db);
+    char host[256] = "";
+    gethostname(host, sizeof host);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs WHERE owner_pid IS NOT NULL AND owner_host IS NOT NULL"), 5);
+    char sql[512];
+    /* run 1: a dead pid; run 2: another host; run 3: our pid reused by
+     * another process (other start time); run 0: this live process. */
+    snprintf(sql, sizeof sql, "UPDATE runs SET owner_pid = %d WHERE id = %lld; "
+             "UPDATE runs SET owner_pid = %d, owner_host = 'elsewhere' WHERE id = %lld; "
+             "UPDATE runs SET owner_start = owner_start + 1 WHERE id = %lld",
+             (int)dead_pid(), (long long)ids[1], (int)dead_pid(), (long long)ids[2], (long long)ids[3]);
+    raw_exec(t.path, sql);
+    /* same process: owner_pid == getpid() counts as alive even with another
+     * start time, so pretend run 3 belongs to our parent instead */
+    snprintf(sql, sizeof sql, "UPDATE runs SET owner_pid = %d, owner_start = 1 WHERE id = %lld", (int)getppid(),
+             (long long)ids[3]);
+    raw_exec(t.path, sql);
+    /* a read-only open marks nothing */
+    CHECK_OK(db_open_readonly(t.path, &db, err));
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs WHERE status = 'running'"), 4);
+    db_close(open_ok(t.path, false));
+    const char *expect[5] = {"running", "interrupted", "running", "interrupted", "done"};
+    for (int i = 0; i < 5; i++) {
+        char status[32];
+        snprintf(sql, sizeof sql, "SELECT status || CASE WHEN finished IS NULL THEN '' ELSE '+' END FROM runs WHERE id = %lld",
+                 (long long)ids[i]);
+        raw_text(t.path, sql, status, sizeof status);
+        char want[32];
+        snprintf(want, sizeof want, "%s%s", expect[i], strcmp(expect[i], "running") ? "+" : "");
+        if (strcmp(status, want) != 0)
+            fail_msg("run %d: status %s, expected %s", i, status, want);
+    }
+    /* a resumed run belongs to the process that resumed it */
+    db = open_ok(t.path, false);
+    CHECK_OK(db_run_finish(db, ids[1], "running", err));
+    db_close(db);
+    snprintf(sql, sizeof sql, "SELECT owner_pid = %d FROM runs WHERE id = %lld", (int)getpid(), (long long)ids[1]);
+    assert_int_equal(raw_int(t.path, sql), 1);
+    temp_remove(&t);
+}
+
+static void test_readonly_and_discard(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = NULL;
+    char err[ERR_MAX] = "";
+    /* read-only: a missing file is named and not created */
+    assert_int_equal(db_open_readonly(t.path, &db, err), -1);
+    assert_contains(err, "no such database file");
+    assert_int_equal(access(t.path, F_OK), -1);
+    /* a new database that stays empty is removed on discard */
+    db = open_ok(t.path, true);
+    db_close_discard_new(db);
+    assert_int_equal(access(t.path, F_OK), -1);
+    /* ... but kept once it holds something, or when it existed before */
+    db = open_ok(t.path, true);
+    int64_t run = 0;
+    CHECK_OK(db_run_create(db, "match", "russian", 1, NULL, NULL, &run, err));
+    db_close_discard_new(db);
+    assert_int_equal(access(t.path, F_OK), 0);
+    raw_exec(t.path, "DELETE FROM runs");
+    db = open_ok(t.path, true);
+    db_close_discard_new(db);
+    assert_int_equal(access(t.path, F_OK), 0);
+    /* read-only: reads work, writes fail, nothing changes */
+    CHECK_OK(db_open_readonly(t.path, &db, err));
+    assert_int_equal(db_run_create(db, "match", "russian", 1, NULL, NULL, &run, err), -1);
+    assert_contains(err, t.path);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs"), 0);
+    temp_remove(&t);
+    /* an empty file is not a database to read */
+    temp_make(&t, true);
+    assert_int_equal(db_open_readonly(t.path, &db, err), -1);
+    assert_contains(err, "no dama data");
+    temp_remove(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1019,6 +1258,11 @@ int main(void)
         cmocka_unit_test(test_locked_by_other_writer),
         cmocka_unit_test(test_killed_mid_transaction),
         cmocka_unit_test(test_bench_insert),
+        cmocka_unit_test(test_weights_hash),
+        cmocka_unit_test(test_migration_1_to_3),
+        cmocka_unit_test(test_run_members),
+        cmocka_unit_test(test_dead_owner_runs),
+        cmocka_unit_test(test_readonly_and_discard),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

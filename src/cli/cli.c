@@ -30,9 +30,16 @@ static bool known_setting(const char *name, bool group)
     return false;
 }
 
+/* The first SIGINT/SIGTERM asks the running command to stop cleanly; a
+ * second one ends the process at once, by that signal (what is committed
+ * in the database stays: WAL). Only async-signal-safe calls here. */
 static void on_stop(int sig)
 {
-    (void)sig;
+    if (cli_stop_requested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     cli_stop_requested = 1;
 }
 

@@ -68,6 +68,8 @@ void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_
 
 /* Set once SIGINT/SIGTERM arrived (long runs poll it to stop cleanly). */
 extern volatile int cli_stop_requested;
+/* Install the handler: the first SIGINT/SIGTERM sets cli_stop_requested;
+ * a second one ends the process at once (default action of that signal). */
 void cli_install_stop_handler(void);
 
 /* The command table (NULL-terminated), so that configuration files can be

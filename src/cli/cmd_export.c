@@ -38,7 +38,7 @@ static int run(CliArgs *a)
     Db *db = NULL;
     int32_t w[EVAL_WEIGHTS_MAX];
     int64_t id = 0;
-    int rc = needs_db ? db_open(cli_str(a, "db"), false, &db, err) : 0;
+    int rc = needs_db ? db_open_readonly(cli_str(a, "db"), &db, err) : 0;
     if (rc == 0) rc = weights_resolve_db(g, spec, db, w, &id, err);
     DbWeightsInfo info = {0};
     if (rc == 0 && id) rc = db_weights_info(db, id, &info, err);
@@ -47,7 +47,17 @@ static int run(CliArgs *a)
         db_close(db);
         return 1;
     }
-    ExportInfo ei = {.weight_set_id = id, .weight_set_name = id ? info.name : spec, .how = id ? info.how : strcmp(spec, "default") == 0 ? "compiled-in" : "weight file",
+    char hash[DB_HASH_HEX];
+    const char **names = weight_names_new(g);
+    if (!names) {
+        fprintf(stderr, "dama export: out of memory\n");
+        db_weights_info_clear(&info);
+        db_close(db);
+        return 1;
+    }
+    db_weights_hash(g->name, names, w, g->weights_len, hash);
+    free((void *)names);
+    ExportInfo ei = {.hash = hash, .weight_set_id = id, .weight_set_name = id ? info.name : spec, .how = id ? info.how : strcmp(spec, "default") == 0 ? "compiled-in" : "weight file",
                      .positions = info.tuned ? info.positions : 0, .k = info.k, .loss = info.valid_loss,
                      .date = info.created};
     if (!cli_flag(a, "no-header")) {

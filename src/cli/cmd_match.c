@@ -121,7 +121,7 @@ static int run(CliArgs *a)
     if (rc != 0) {
         fprintf(stderr, "dama match: %s\n", err);
         free((void *)names);
-        db_close(db);
+        db_close_discard_new(db);
         openings_free(&book);
         return 1;
     }
@@ -220,7 +220,7 @@ static int run(CliArgs *a)
     else if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);
     game_writer_free(&wr);
     free((void *)names);
-    db_close(db);
+    db_close_discard_new(db);
     openings_free(&book);
     return rc != 0 ? 1 : complete ? 0 : 3;
 }

@@ -108,7 +108,7 @@ static int run(CliArgs *a)
     if (db_open(cli_str(a, "db"), true, &db, err) != 0 ||
         weights_resolve_db(g, cli_str(a, "weights"), db, base, NULL, err) != 0) {
         fprintf(stderr, "dama selfplay: %s\n", err);
-        db_close(db);
+        db_close_discard_new(db);
         openings_free(&book);
         return 1;
     }
@@ -154,6 +154,7 @@ static int run(CliArgs *a)
         if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
         if (rc == 0 && ws_len == 0) {
             rc = weights_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
+            if (rc == 0) rc = db_run_weights_add(db, run_id, 0, ws_ids[0], err);
             memcpy(members, base, sizeof(int32_t) * (size_t)g->weights_len);
             ws_len = 1;
         }
@@ -171,6 +172,7 @@ static int run(CliArgs *a)
                          cli_real(a, "spread-min"));
             snprintf(name, sizeof name, "selfplay-%lld-m%lld", (long long)run_id, (long long)k);
             rc = db_weights_insert(db, g->name, name, ws_ids[0], how, run_id, names, w, g->weights_len, &ws_ids[k], err);
+            if (rc == 0) rc = db_run_weights_add(db, run_id, (int)k, ws_ids[k], err);
         }
         if (rc == 0) rc = db_commit(db, err);
         else db_rollback(db);
@@ -190,7 +192,7 @@ static int run(CliArgs *a)
     free(ws_ids);
         free(names);
         free(done);
-        db_close(db);
+        db_close_discard_new(db);
         openings_free(&book);
         return 0;
     }
@@ -201,7 +203,7 @@ static int run(CliArgs *a)
     free(ws_ids);
         free(names);
         free(done);
-        db_close(db);
+        db_close_discard_new(db);
         openings_free(&book);
         return 1;
     }
@@ -296,7 +298,7 @@ static int run(CliArgs *a)
     free(ws_ids);
     free(names);
     free(done);
-    db_close(db);
+    db_close_discard_new(db);
     openings_free(&book);
     return failed ? 1 : complete ? 0 : 3;
 }

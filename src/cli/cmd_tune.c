@@ -38,22 +38,102 @@ static const CliOpt OPTS[] = {
     {NULL, 0, NULL, NULL},
 };
 
+/* What a stored game is, as a 64-bit key: FNV-1a of its game, start
+ * position, movetext and result (NUL-separated). Games with the same key
+ * are the same game, so ordering and splitting by it do not depend on the
+ * order the games were stored in (games.id). */
+typedef struct GameKey {
+    int64_t id;   /* games.id */
+    uint64_t key;
+} GameKey;
+
+typedef struct GameKeys {
+    GameKey *items; /* ascending id (db_games_each reads in id order) */
+    size_t len, cap;
+} GameKeys;
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    do {
+        h ^= *p;
+        h *= 1099511628211ULL;
+    } while (*p++);
+    return h;
+}
+
+static int on_game(void *ctx, int64_t game_id, const DbGame *g)
+{
+    GameKeys *k = ctx;
+    if (k->len == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 4096;
+        GameKey *items = realloc(k->items, cap * sizeof *items);
+        if (!items) return 1;
+        k->items = items;
+        k->cap = cap;
+    }
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv1a(h, g->game);
+    h = fnv1a(h, g->start_fen);
+    h = fnv1a(h, g->movetext);
+    h = fnv1a(h, g->result);
+    k->items[k->len++] = (GameKey){game_id, h};
+    return 0;
+}
+
+static const GameKey *game_key_find(const GameKeys *k, int64_t id)
+{
+    size_t lo = 0, hi = k->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->items[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < k->len && k->items[lo].id == id ? &k->items[lo] : NULL;
+}
+
+/* A loaded position's place in the canonical order: by game key, then ply,
+ * then search score. Positions equal in all three are the same position of
+ * the same game with the same target, so their relative order is moot. */
+typedef struct PosOrder {
+    uint64_t key;
+    int32_t ply, score;
+    uint32_t index;
+} PosOrder;
+
+static int pos_order_cmp(const void *pa, const void *pb)
+{
+    const PosOrder *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    if (a->ply != b->ply) return a->ply < b->ply ? -1 : 1;
+    if (a->score != b->score) return a->score < b->score ? -1 : 1;
+    return 0;
+}
+
 typedef struct LoadCtx {
     const Game *game;
     const int32_t *weights;
     bool quiet_only; /* skip positions with a capture pending for either side */
     int64_t skipped;
     TexelData *data;
-    uint64_t *keys;
+    const GameKeys *games;
+    uint64_t *keys;  /* the game's key (GameKey) */
+    int32_t *plies;
     int32_t *scores; /* search score, White's view; INT32_MIN if none */
     size_t keys_cap, len;
     int64_t bad_fen;
+    bool interrupted; /* a signal came while loading */
     char err[ERR_MAX];
 } LoadCtx;
 
 static int on_position(void *ctx, const DbPosition *p)
 {
     LoadCtx *c = ctx;
+    if (cli_stop_requested) {
+        snprintf(c->err, ERR_MAX, "interrupted while loading positions; nothing stored");
+        c->interrupted = true;
+        return 1;
+    }
     Position pos;
     char perr[ERR_MAX];
     if (c->game->pos_from_fen(&pos, p->fen, perr) != 0) {
@@ -88,13 +168,21 @@ static int on_position(void *ctx, const DbPosition *p)
         if (k) c->keys = k;
         int32_t *s = realloc(c->scores, c->keys_cap * sizeof *s);
         if (s) c->scores = s;
-        if (!k || !s) {
+        int32_t *pl = realloc(c->plies, c->keys_cap * sizeof *pl);
+        if (pl) c->plies = pl;
+        if (!k || !s || !pl) {
             snprintf(c->err, ERR_MAX, "out of memory");
             return 1;
         }
     }
+    const GameKey *gk = game_key_find(c->games, p->game_id);
+    if (!gk) {
+        snprintf(c->err, ERR_MAX, "position %lld: its game %lld was not read", (long long)p->id, (long long)p->game_id);
+        return 1;
+    }
     c->scores[c->len] = p->has_score ? p->score : INT32_MIN;
-    c->keys[c->len++] = (uint64_t)p->game_id; /* split by game: positions of one game stay together */
+    c->plies[c->len] = p->ply;
+    c->keys[c->len++] = gk->key; /* split by game: positions of one game stay together */
     return 0;
 }
 
@@ -105,6 +193,7 @@ typedef struct EpochCtx {
     int last_printed;
     char err[ERR_MAX];
     int failed;
+    int stopped; /* epoch after which a signal stopped the run, or -1 */
 } EpochCtx;
 
 static int on_epoch(void *ctx, const TexelEpoch *e)
@@ -114,12 +203,13 @@ static int on_epoch(void *ctx, const TexelEpoch *e)
         c->failed = 1;
         return 1;
     }
-    if (c->verbose || e->epoch % 25 == 0) {
+    if (cli_stop_requested) c->stopped = e->epoch; /* the first signal: stop after this epoch */
+    if (c->verbose || e->epoch % 25 == 0 || cli_stop_requested) {
         fprintf(stderr, "epoch %4d: train %.6f  valid %.6f%s\n", e->epoch, e->train_loss, e->valid_loss,
                 e->best ? "  *" : "");
         c->last_printed = e->epoch;
     }
-    return 0;
+    return cli_stop_requested ? 1 : 0;
 }
 
 /* "3" or "1,2,5": run ids separated by single commas. */
@@ -163,6 +253,10 @@ static int run(CliArgs *a)
     LoadCtx lc = {.game = g, .weights = start, .data = data, .quiet_only = !cli_flag(a, "all-positions")};
     int rc = names && data ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
+    /* SIGINT/SIGTERM: the first stops after the current epoch with the best
+     * weights so far stored and the run marked interrupted; a second one
+     * ends the process at once (cli_install_stop_handler). */
+    cli_install_stop_handler();
     if (rc == 0) rc = db_open(cli_str(a, "db"), false, &db, err);
     if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "weights"), db, start, NULL, err);
 
@@ -173,6 +267,18 @@ static int run(CliArgs *a)
     if (runs) n += (size_t)snprintf(filter + n, sizeof filter - n, " AND g.run_id IN (%s)", runs);
     if (cli_str(a, "filter")) snprintf(filter + n, sizeof filter - n, " AND (%s)", cli_str(a, "filter"));
     double t0 = run_now_s();
+    GameKeys gkeys = {0};
+    lc.games = &gkeys;
+    if (rc == 0) {
+        char gfilter[1024];
+        snprintf(gfilter, sizeof gfilter, "g.game = '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')%s%s%s",
+                 g->name, runs ? " AND g.run_id IN (" : "", runs ? runs : "", runs ? ")" : "");
+        rc = db_games_each(db, gfilter, on_game, &gkeys, err);
+        if (rc > 0) {
+            snprintf(err, ERR_MAX, "out of memory for the game keys");
+            rc = -1;
+        }
+    }
     if (rc == 0) {
         rc = db_positions_each(db, g->name, filter, on_position, &lc, err);
         if (rc > 0) {
@@ -184,8 +290,48 @@ static int run(CliArgs *a)
         snprintf(err, ERR_MAX, "only %zu positions match in %.150s: run dama selfplay first", lc.len, cli_str(a, "db"));
         rc = -1;
     }
+    /* The canonical order (what the positions are, not their ids): the
+     * sums, the split and the mini-batch order then depend only on which
+     * games are stored. */
+    char terr[TEXEL_ERR_MAX] = "";
+    if (rc == 0) {
+        PosOrder *po = malloc(lc.len * sizeof *po);
+        uint32_t *order = malloc(lc.len * sizeof *order);
+        uint64_t *keys = malloc(lc.len * sizeof *keys);
+        int32_t *scores = malloc(lc.len * sizeof *scores);
+        if (!po || !order || !keys || !scores) {
+            snprintf(err, ERR_MAX, "out of memory");
+            rc = -1;
+        }
+        for (size_t i = 0; rc == 0 && i < lc.len; i++)
+            po[i] = (PosOrder){lc.keys[i], lc.plies[i], lc.scores[i], (uint32_t)i};
+        if (rc == 0) qsort(po, lc.len, sizeof *po, pos_order_cmp);
+        for (size_t i = 0; rc == 0 && i < lc.len; i++) {
+            order[i] = po[i].index;
+            keys[i] = lc.keys[po[i].index];
+            scores[i] = lc.scores[po[i].index];
+        }
+        if (rc == 0 && texel_data_reorder(data, order, terr) != 0) {
+            snprintf(err, ERR_MAX, "%.200s", terr);
+            rc = -1;
+        }
+        if (rc == 0) {
+            free(lc.keys);
+            free(lc.scores);
+            lc.keys = keys;
+            lc.scores = scores;
+            keys = NULL;
+            scores = NULL;
+        }
+        free(po);
+        free(order);
+        free(keys);
+        free(scores);
+    }
+    free(lc.plies);
+    lc.plies = NULL;
+    free(gkeys.items);
     size_t bad = 0;
-    char terr[TEXEL_ERR_MAX];
     if (rc == 0 && texel_data_check(data, start, 0, &bad, terr) != 0) {
         snprintf(err, ERR_MAX, "trace check failed: %.200s", terr);
         rc = -1;
@@ -197,7 +343,7 @@ static int run(CliArgs *a)
         free(lc.scores);
         free((void *)names);
         db_close(db);
-        return 1;
+        return lc.interrupted ? 3 : 1;
     }
     texel_data_shrink(data);
     fprintf(stderr, "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position; %lld skipped: a capture pending), %d threads\n",
@@ -263,7 +409,7 @@ static int run(CliArgs *a)
         db_close(db);
         return 1;
     }
-    EpochCtx ec = {.db = db, .tuning_id = tuning_id, .verbose = cli_flag(a, "verbose")};
+    EpochCtx ec = {.db = db, .tuning_id = tuning_id, .verbose = cli_flag(a, "verbose"), .stopped = -1};
     cfg.progress = on_epoch;
     cfg.progress_ctx = &ec;
     /* The game's scale weight (a man, a shatra = 100) fixes the scale of
@@ -275,14 +421,19 @@ static int run(CliArgs *a)
     rc = texel_tune(data, &split, &cfg, start, frozen, tuned, &res, terr);
     double dt = run_now_s() - t0;
     if (ec.failed) rc = -1;
+    bool interrupted = rc == 0 && ec.stopped >= 0 && res.stop == TEXEL_STOP_CALLER;
+    if (interrupted)
+        fprintf(stderr, "dama tune: interrupted after epoch %d; storing the best weights so far (epoch %d)\n",
+                ec.stopped, res.best_epoch);
     if (rc != 0) {
         fprintf(stderr, "dama tune: %s\n", ec.failed ? ec.err : terr);
         db_run_finish(db, run_id, "interrupted", err);
     } else if (cli_str(a, "out")) {
         /* The weight file first: if it cannot be written nothing is stored. */
         char comment[256];
-        snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %.6f",
-                 (long long)tuning_id, (long long)base_id, res.k, res.valid_loss);
+        snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %.6f%s",
+                 (long long)tuning_id, (long long)base_id, res.k, res.valid_loss,
+                 interrupted ? " (interrupted: best epoch so far)" : "");
         rc = weights_file_write(g, tuned, comment, cli_str(a, "out"), err);
         if (rc != 0) {
             fprintf(stderr, "dama tune: %s\n", err);
@@ -291,8 +442,9 @@ static int run(CliArgs *a)
     }
     if (rc == 0 && !ec.failed) {
         char how[200], name[64];
-        snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f)",
-                 (long long)tuning_id, (long long)base_id, res.k, res.valid_loss);
+        snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f%s)",
+                 (long long)tuning_id, (long long)base_id, res.k, res.valid_loss,
+                 interrupted ? ", interrupted" : "");
         snprintf(name, sizeof name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
         if (!name[0]) snprintf(name, sizeof name, "tuned-%lld", (long long)tuning_id);
         t.result_ws = 0;
@@ -304,7 +456,7 @@ static int run(CliArgs *a)
                                             &result_id, err);
         t.result_ws = result_id;
         if (rc == 0) rc = db_tuning_update(db, tuning_id, &t, err);
-        if (rc == 0) rc = db_run_finish(db, run_id, "done", err);
+        if (rc == 0) rc = db_run_finish(db, run_id, interrupted ? "interrupted" : "done", err);
         if (rc == 0) rc = db_commit(db, err);
         else db_rollback(db);
         if (rc != 0) fprintf(stderr, "dama tune: %s\n", err);
@@ -315,7 +467,8 @@ static int run(CliArgs *a)
                (long long)tuning_id, res.k, res.train_loss_start, res.train_loss, res.valid_loss_start,
                res.valid_loss, res.best_epoch, res.epochs, dt,
                dt > 0 ? (double)res.epochs * (double)lc.len / dt / 1e6 : 0.0);
-        printf("weight set %lld stored (parent %lld)\n", (long long)result_id, (long long)base_id);
+        printf("weight set %lld stored (parent %lld)%s\n", (long long)result_id, (long long)base_id,
+               interrupted ? "; run interrupted" : "");
         for (int i = 0; i < g->terms_len; i++) {
             const EvalTerm *term = &g->terms[i];
             if (term->count != 1) continue;
@@ -327,7 +480,7 @@ static int run(CliArgs *a)
     texel_data_free(data);
     free((void *)names);
     db_close(db);
-    return rc == 0 ? 0 : 1;
+    return rc != 0 ? 1 : interrupted ? 3 : 0;
 }
 
 const CliCommand cmd_tune = {

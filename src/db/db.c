@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,9 +66,32 @@ static const char MIGRATION_2_SPSA[] =
     "    PRIMARY KEY (spsa_run_id, iter)\n"
     ");\n";
 
+/* Schema 3: who owns a run (so a run left 'running' by a dead process can
+ * be told), weight sets identified by their content hash, and the member
+ * weight sets of a run in their own table (equal contents share one row, so
+ * weight_sets.run_id, the run that first stored a set, no longer lists a
+ * run's members). dama_weights_hash is registered on every connection. */
+static const char MIGRATION_3_RUNS_WEIGHTS[] =
+    "ALTER TABLE runs ADD COLUMN owner_pid INTEGER;\n"
+    "ALTER TABLE runs ADD COLUMN owner_host TEXT;\n"
+    "ALTER TABLE runs ADD COLUMN owner_start INTEGER;\n"
+    "ALTER TABLE weight_sets ADD COLUMN hash TEXT;\n"
+    "UPDATE weight_sets SET hash = dama_weights_hash(game, terms, weights);\n"
+    "CREATE INDEX weight_sets_hash ON weight_sets(game, hash);\n"
+    "CREATE TABLE run_weight_sets (\n"
+    "    run_id INTEGER NOT NULL REFERENCES runs(id),\n"
+    "    member INTEGER NOT NULL CHECK (member >= 0),\n"
+    "    ws_id  INTEGER NOT NULL REFERENCES weight_sets(id),\n"
+    "    PRIMARY KEY (run_id, member)\n"
+    ");\n"
+    "INSERT INTO run_weight_sets(run_id, member, ws_id)\n"
+    "    SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY id) - 1, id\n"
+    "    FROM weight_sets WHERE run_id IS NOT NULL;\n";
+
 static const Migration migrations[] = {
     {1, "create the schema (schema.sql)", schema_sql},
     {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
+    {3, "run owners, weight-set hashes, run members", MIGRATION_3_RUNS_WEIGHTS},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");
@@ -298,7 +322,96 @@ fail:
     return -1;
 }
 
-int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
+/* dama_weights_hash(game, terms, weights): db_weights_hash of stored text. */
+static void sql_weights_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+    (void)argc;
+    const char *game = (const char *)sqlite3_value_text(argv[0]);
+    const char *terms = (const char *)sqlite3_value_text(argv[1]);
+    const char *values = (const char *)sqlite3_value_text(argv[2]);
+    if (!game || !terms || !values) {
+        sqlite3_result_null(ctx);
+        return;
+    }
+    char hex[DB_HASH_HEX];
+    dbi_hash_text(game, terms, values, hex);
+    sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
+}
+
+void dbi_remove_files(const char *path)
+{
+    char side[4096];
+    (void)remove(path); /* our own files: nothing to report */
+    snprintf(side, sizeof side, "%s-wal", path);
+    (void)remove(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    (void)remove(side);
+}
+
+/* Is the owner of a run alive? Unknown (no /proc) counts as alive. */
+static bool owner_alive(int64_t pid, int64_t start, bool has_start)
+{
+    if (pid <= 0 || pid > INT32_MAX)
+        return false;
+    if (pid == (int64_t)getpid())
+        return true;
+    if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
+        return false;
+    int64_t now_start = 0;
+    if (has_start && dbi_process_start((int)pid, &now_start) == 0 && now_start != start)
+        return false; /* the pid was reused by another process */
+    return true;
+}
+
+static const char SQL_RUN_ORPHANED[] =
+    "UPDATE runs SET status = 'interrupted', finished = " NOW_SQL " WHERE id = ?1 AND status = 'running'";
+
+/* Mark 'interrupted' the runs of this host left 'running' by dead owners. */
+static int sweep_dead_runs(Db *db, char err[ERR_MAX])
+{
+    char host[DBI_HOST_MAX];
+    dbi_hostname(host);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h,
+                                "SELECT id, owner_pid, owner_start FROM runs WHERE status = 'running' "
+                                "AND owner_host = ?1 AND owner_pid IS NOT NULL",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+    int64_t dead[64];
+    int dead_len = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        bool has_start = sqlite3_column_type(st, 2) != SQLITE_NULL;
+        if (!owner_alive(sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), has_start) && dead_len < 64)
+            dead[dead_len++] = sqlite3_column_int64(st, 0);
+        rc = SQLITE_OK;
+    }
+    (void)sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "looking for runs of dead processes");
+        return -1;
+    }
+    if (dead_len == 0)
+        return 0;
+    if (db_begin(db, err) != 0)
+        return -1;
+    sqlite3_stmt *up = dbi_stmt(db, SQL_RUN_ORPHANED, err);
+    for (int i = 0; up && i < dead_len; i++) {
+        rc = SQLITE_OK;
+        bind_i64(up, 1, dead[i], &rc);
+        if (dbi_step_write(db, up, rc, err, "marking a run of a dead process interrupted") != 0)
+            up = NULL;
+    }
+    if (!up) {
+        db_rollback(db);
+        return -1;
+    }
+    return db_commit(db, err);
+}
+
+typedef enum OpenMode { OPEN_READ, OPEN_WRITE, OPEN_CREATE } OpenMode;
+
+static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
 {
     *out = NULL;
     if (!path) {
@@ -306,14 +419,23 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
         return -1;
     }
     bool memory = path[0] == '\0' || strcmp(path, ":memory:") == 0;
+    bool created = false;
     if (!memory) {
         int kind = probe_file(path, err);
         if (kind < 0)
             return -1;
-        if (kind == 0 && !create) {
+        if (kind == 0 && mode != OPEN_CREATE) {
             set_err(err, "%s: no such database file", path);
             return -1;
         }
+        if (kind == 1 && mode == OPEN_READ) {
+            set_err(err, "%s: empty file: no dama data", path);
+            return -1;
+        }
+        created = kind == 0;
+    } else if (mode == OPEN_READ) {
+        set_err(err, "'%s': no database file to read", path);
+        return -1;
     }
 
     Db *db = calloc(1, sizeof *db);
@@ -323,15 +445,21 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
         return -1;
     }
     db->busy_ms = DB_BUSY_TIMEOUT_MS;
-    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    db->read_only = mode == OPEN_READ;
+    int flags = mode == OPEN_READ ? SQLITE_OPEN_READONLY
+                                  : SQLITE_OPEN_READWRITE | (mode == OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
     int rc = sqlite3_open_v2(path, &db->h, flags, NULL);
     if (rc != SQLITE_OK) {
         dbi_fail(db, rc, err, "opening");
         goto fail;
     }
+    db->created = created;
     rc = sqlite3_extended_result_codes(db->h, 1);
     if (rc == SQLITE_OK)
         rc = sqlite3_busy_timeout(db->h, db->busy_ms);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_create_function_v2(db->h, "dama_weights_hash", 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+                                        sql_weights_hash, NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         dbi_fail(db, rc, err, "configuring the connection");
         goto fail;
@@ -340,14 +468,24 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
     int64_t version = 0;
     if (check_identity(db, &version, err) != 0)
         goto fail;
-    if (!memory) {
-        char mode[16];
-        if (dbi_query_text(db, "PRAGMA journal_mode = WAL", mode, sizeof mode, err) != 0)
+    if (mode == OPEN_READ) {
+        if (version == 0) {
+            set_err(err, "%s: no dama data (an SQLite database without dama's schema)", path);
             goto fail;
-        if (strcmp(mode, "wal") != 0) {
+        }
+        if (dbi_exec(db, "PRAGMA foreign_keys = ON", err, "configuring the connection") != 0)
+            goto fail;
+        *out = db;
+        return 0;
+    }
+    if (!memory) {
+        char jmode[16];
+        if (dbi_query_text(db, "PRAGMA journal_mode = WAL", jmode, sizeof jmode, err) != 0)
+            goto fail;
+        if (strcmp(jmode, "wal") != 0) {
             set_err(err,
                     "%s: cannot use WAL mode (journal mode stays '%s'; a network file system?)",
-                    path, mode);
+                    path, jmode);
             goto fail;
         }
     }
@@ -357,11 +495,55 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
         goto fail;
     if (version < DB_SCHEMA_VERSION && migrate(db, err) != 0)
         goto fail;
+    if (sweep_dead_runs(db, err) != 0)
+        goto fail;
     *out = db;
     return 0;
 fail:
-    db_close(db);
+    db->created = created;
+    db_close_discard_new(db);
     return -1;
+}
+
+int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
+{
+    return open_db(path, create ? OPEN_CREATE : OPEN_WRITE, out, err);
+}
+
+int db_open_readonly(const char *path, Db **out, char err[ERR_MAX])
+{
+    return open_db(path, OPEN_READ, out, err);
+}
+
+void db_close_discard_new(Db *db)
+{
+    if (!db)
+        return;
+    bool remove_it = db->created;
+    if (remove_it && db->h) {
+        int64_t rows = 0;
+        char ignored[ERR_MAX];
+        db_rollback(db);
+        /* Only a database with no data is ours to remove. */
+        int64_t tables = 0;
+        if (dbi_query_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'runs'", &tables,
+                          ignored)
+            != 0)
+            remove_it = false;
+        else if (tables > 0
+                 && (dbi_query_int(db,
+                                   "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM weight_sets) "
+                                   "+ (SELECT count(*) FROM games)",
+                                   &rows, ignored)
+                         != 0
+                     || rows != 0))
+            remove_it = false;
+    }
+    char *path = remove_it ? dup_str(db->path) : NULL;
+    db_close(db);
+    if (path)
+        dbi_remove_files(path);
+    free(path);
 }
 
 void db_close(Db *db)

@@ -37,9 +37,10 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 2,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 3,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
-    DB_STATUS_MAX = 16          /* run status text with its NUL ("interrupted") */
+    DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
+    DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
 };
 
 /* PRAGMA application_id of a dama database: 'DAMA' in ASCII. */
@@ -121,8 +122,29 @@ typedef struct DbMatch {
  * newer than DB_SCHEMA_VERSION. Applies pending migrations (each numbered
  * step in one BEGIN IMMEDIATE transaction, safe against a concurrent
  * opener). Sets WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
- * On success *out owns the connection (free with db_close). */
+ * On success *out owns the connection (free with db_close).
+ *
+ * A writing open also marks 'interrupted' every run left 'running' by a
+ * process that is gone: one on this host (runs.owner_host) whose pid
+ * (owner_pid) no longer exists, or exists with another start time
+ * (owner_start, from /proc/PID/stat; the pid was reused). Runs of other
+ * hosts, and runs without an owner (stored by dama before schema 3), are
+ * left as they are. When the open fails after creating the file, the file
+ * is removed again. */
 int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
+
+/* Open an existing dama database for reading only (SQLITE_OPEN_READONLY):
+ * for commands that only read (export). Nothing is created, migrated or
+ * marked; a missing file is an error saying so ("no such database file"),
+ * an empty one ("no dama data"). A database of an older schema is read as
+ * it is (the read functions use only columns of schema 1). */
+int db_open_readonly(const char *path, Db **out, char err[ERR_MAX]);
+
+/* Close like db_close; and when this connection created the file (it did
+ * not exist before db_open) and the database still holds no run, weight set
+ * or game, remove it (with its -wal and -shm files), so a command that fails
+ * leaves no empty database behind. NULL is a no-op. */
+void db_close_discard_new(Db *db);
 
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */
 void db_close(Db *db);
@@ -154,12 +176,15 @@ void db_rollback(Db *db);
 bool db_in_transaction(const Db *db);
 
 /* New run (status 'running', created now). kind: "selfplay", "tune" or
- * "match"; config_text: the effective configuration; note may be NULL. */
+ * "match"; config_text: the effective configuration; note may be NULL.
+ * The calling process is recorded as its owner (pid, host, start time), so
+ * a later writing db_open can tell a run whose process died. */
 int db_run_create(Db *db, const char *kind, const char *game, uint64_t seed,
                   const char *config_text, const char *note, int64_t *run_id, char err[ERR_MAX]);
 
 /* Set a run's status: "done" or "interrupted" stamp finished with now;
- * "running" (a resumed run) clears finished. Error if the run does not exist. */
+ * "running" (a resumed run) clears finished and makes the calling process
+ * the run's owner. Error if the run does not exist. */
 int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX]);
 
 /* The newest run with exactly this kind, game, seed and configuration text
@@ -176,7 +201,13 @@ void db_run_clear(DbRun *run);
 
 /* Store a weight set: names[i] is the name of weights[i] (i < len; no comma,
  * space or empty name). parent_id and run_id 0 for NULL; name may be NULL;
- * how (lineage) is required. *id receives the new id. */
+ * how (lineage) is required. *id receives the new id.
+ *
+ * A weight set is its content: when a set of the same game with the same
+ * names and values is already stored, nothing is stored and *id receives
+ * the oldest such row (its name, parent, lineage and run stay as they
+ * were). Rows carry their content hash (db_weights_hash) in
+ * weight_sets.hash. */
 int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
                       const char *how, int64_t run_id, const char *const *names,
                       const int32_t *weights, int len, int64_t *id, char err[ERR_MAX]);
@@ -259,7 +290,26 @@ typedef struct DbWeightsInfo {
 int db_weights_info(Db *db, int64_t id, DbWeightsInfo *info, char err[ERR_MAX]);
 void db_weights_info_clear(DbWeightsInfo *info);
 
-/* Ids of the weight sets made by run run_id, in id order (at most max). */
+/* The content hash of a weight set: 64-bit FNV-1a (Fowler, Noll, Vo;
+ * offset basis 14695981039346656037, prime 1099511628211) of the bytes
+ * game NUL terms NUL weights, where terms and weights are the comma-joined
+ * names and decimal values exactly as stored, written as 16 lower-case hex
+ * digits. Pure; thread-safe. The generated weights.h of a game carries the
+ * hash of the set it was exported from. */
+void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
+                     char out[DB_HASH_HEX]);
+
+/* The oldest weight set of game with content hash `hash`; *id = 0 if none. */
+int db_weights_find_hash(Db *db, const char *game, const char *hash, int64_t *id, char err[ERR_MAX]);
+
+/* Make weight set ws_id member number `member` (0-based) of run run_id
+ * (table run_weight_sets): a run's members may be rows stored earlier by
+ * another run, since equal contents share one row. Error if that member
+ * number is taken. */
+int db_run_weights_add(Db *db, int64_t run_id, int member, int64_t ws_id, char err[ERR_MAX]);
+
+/* Ids of the member weight sets of run run_id, in member order (at most
+ * max). */
 int db_weights_by_run(Db *db, int64_t run_id, int64_t *ids, int max, int *len, char err[ERR_MAX]);
 
 /* The newest weight set of game whose lineage text starts with how_prefix

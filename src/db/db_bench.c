@@ -19,16 +19,6 @@
 
 /* ---- benchmark ------------------------------------------------------------ */
 
-static void remove_db_files(const char *path)
-{
-    char side[4096];
-    (void)remove(path); /* cleanup of our own scratch files: nothing to report */
-    snprintf(side, sizeof side, "%s-wal", path);
-    (void)remove(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    (void)remove(side);
-}
-
 int db_bench_insert(const char *path, int positions, double *positions_per_s, char err[ERR_MAX])
 {
     enum { PLIES = 80 };
@@ -44,7 +34,7 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
     }
     Db *db = NULL;
     if (db_open(path, true, &db, err) != 0) {
-        remove_db_files(path); /* it did not exist: whatever is there is ours */
+        dbi_remove_files(path); /* it did not exist: whatever is there is ours */
         return -1;
     }
     int out = -1;
@@ -95,6 +85,6 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
     out = 0;
 done:
     db_close(db);
-    remove_db_files(path);
+    dbi_remove_files(path);
     return out;
 }

@@ -34,6 +34,8 @@ struct Db {
     sqlite3 *h;
     char *path;
     int busy_ms;
+    bool read_only; /* db_open_readonly */
+    bool created;   /* the file did not exist before this open */
     int stmt_len;
     DbStmt stmt[DB_STMT_MAX];
 };
@@ -72,6 +74,21 @@ int dbi_row_insert(Db *db, const char *sql, RowBinder bind, const void *row, int
                    char err[ERR_MAX]);
 int dbi_row_update(Db *db, const char *sql, RowBinder bind, const void *row, int id_param, int64_t id,
                    const char *noun, char err[ERR_MAX]);
+
+/* Remove a database file with its -wal and -shm files (our own scratch or
+ * just-created files; errors ignored). */
+void dbi_remove_files(const char *path);
+
+/* db_weights_hash of the stored text (game, comma-joined terms, comma-joined
+ * values). */
+void dbi_hash_text(const char *game, const char *terms, const char *values, char out[DB_HASH_HEX]);
+
+/* The calling process as a run owner: host name (truncated, never empty:
+ * "?" when unknown) and the start time of process pid in clock ticks since
+ * boot (field 22 of /proc/PID/stat, proc(5)); -1 when unknown. */
+enum { DBI_HOST_MAX = 256 };
+void dbi_hostname(char host[DBI_HOST_MAX]);
+int dbi_process_start(int pid, int64_t *start);
 
 /* Binders: do nothing once *rc holds an error, so a chain is checked once. */
 static inline void bind_i64(sqlite3_stmt *st, int i, int64_t v, int *rc)

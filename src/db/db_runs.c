@@ -7,23 +7,82 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "db/db_internal.h"
 
 static const char SQL_RUN_INSERT[] =
-    "INSERT INTO runs(kind, game, status, seed, config, note) "
-    "VALUES(?1, ?2, 'running', ?3, ?4, ?5)";
+    "INSERT INTO runs(kind, game, status, seed, config, note, owner_pid, owner_host, owner_start) "
+    "VALUES(?1, ?2, 'running', ?3, ?4, ?5, ?6, ?7, ?8)";
 static const char SQL_RUN_FINISH[] =
     "UPDATE runs SET status = ?2, finished = CASE WHEN ?2 = 'running' "
-    "THEN NULL ELSE " NOW_SQL " END WHERE id = ?1";
+    "THEN NULL ELSE " NOW_SQL " END, "
+    "owner_pid = CASE WHEN ?2 = 'running' THEN ?3 ELSE owner_pid END, "
+    "owner_host = CASE WHEN ?2 = 'running' THEN ?4 ELSE owner_host END, "
+    "owner_start = CASE WHEN ?2 = 'running' THEN ?5 ELSE owner_start END WHERE id = ?1";
+static const char SQL_RUN_MEMBER[] =
+    "INSERT INTO run_weight_sets(run_id, member, ws_id) VALUES(?1, ?2, ?3)";
 static const char SQL_RUN_FIND[] =
     "SELECT id, status FROM runs WHERE kind = ?1 AND game = ?2 AND seed = ?3 "
     "AND config IS ?4 ORDER BY id DESC LIMIT 1";
 static const char SQL_RUN_GET[] =
     "SELECT kind, game, status, seed, config, note, created, finished "
     "FROM runs WHERE id = ?1";
+
+/* ---- owners --------------------------------------------------------------- */
+
+void dbi_hostname(char host[DBI_HOST_MAX])
+{
+    if (gethostname(host, DBI_HOST_MAX) != 0 || !host[0])
+        snprintf(host, DBI_HOST_MAX, "?");
+    host[DBI_HOST_MAX - 1] = '\0';
+}
+
+int dbi_process_start(int pid, int64_t *start)
+{
+    *start = -1;
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    /* pid (comm) state ppid ...: comm may hold spaces and ')', so count the
+     * fields after the last ')'; starttime is field 22, the 20th after it. */
+    char *p = strrchr(buf, ')');
+    if (!p)
+        return -1;
+    p++;
+    for (int field = 3; field < 22; field++) {
+        while (*p == ' ')
+            p++;
+        while (*p && *p != ' ')
+            p++;
+    }
+    char *end = NULL;
+    long long v = strtoll(p, &end, 10);
+    if (end == p || v < 0)
+        return -1;
+    *start = v;
+    return 0;
+}
+
+/* Bind the calling process as owner: pid, host, start at parameters i..i+2. */
+static void bind_owner(sqlite3_stmt *st, int i, char host[DBI_HOST_MAX], int *rc)
+{
+    int64_t start = -1;
+    dbi_hostname(host);
+    bind_i64(st, i, (int64_t)getpid(), rc);
+    bind_text(st, i + 1, host, rc);
+    if (dbi_process_start((int)getpid(), &start) == 0)
+        bind_i64(st, i + 2, start, rc);
+    else if (*rc == SQLITE_OK)
+        *rc = sqlite3_bind_null(st, i + 2);
+}
 
 /* ---- runs ----------------------------------------------------------------- */
 
@@ -52,6 +111,8 @@ static int run_create(Db *db, const char *kind, const char *game, uint64_t seed,
     bind_i64(st, 3, (int64_t)seed, &rc);
     bind_text(st, 4, config_text, &rc);
     bind_text(st, 5, note, &rc);
+    char host[DBI_HOST_MAX];
+    bind_owner(st, 6, host, &rc);
     if (dbi_step_write(db, st, rc, err, "creating a run") != 0)
         return -1;
     *run_id = sqlite3_last_insert_rowid(db->h);
@@ -77,6 +138,8 @@ static int run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_M
     int rc = SQLITE_OK;
     bind_i64(st, 1, run_id, &rc);
     bind_text(st, 2, status, &rc);
+    char host[DBI_HOST_MAX];
+    bind_owner(st, 3, host, &rc);
     char what[64];
     snprintf(what, sizeof what, "setting run %" PRId64 " to %s", run_id, status);
     if (dbi_step_write(db, st, rc, err, what) != 0)
@@ -172,4 +235,24 @@ void db_run_clear(DbRun *run)
     free(run->created);
     free(run->finished);
     memset(run, 0, sizeof *run);
+}
+
+static int run_weights_add(Db *db, int64_t run_id, int member, int64_t ws_id, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = dbi_stmt(db, SQL_RUN_MEMBER, err);
+    if (!st)
+        return -1;
+    int rc = SQLITE_OK;
+    bind_i64(st, 1, run_id, &rc);
+    bind_i64(st, 2, member, &rc);
+    bind_i64(st, 3, ws_id, &rc);
+    char what[96];
+    snprintf(what, sizeof what, "storing member %d (weight set %" PRId64 ") of run %" PRId64, member, ws_id,
+             run_id);
+    return dbi_step_write(db, st, rc, err, what);
+}
+
+int db_run_weights_add(Db *db, int64_t run_id, int member, int64_t ws_id, char err[ERR_MAX])
+{
+    return write_end(db, run_weights_add(db, run_id, member, ws_id, err));
 }

@@ -13,8 +13,11 @@
 #include "db/db_internal.h"
 
 static const char SQL_WS_INSERT[] =
-    "INSERT INTO weight_sets(game, name, parent_id, how, run_id, terms, weights) "
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+    "INSERT INTO weight_sets(game, name, parent_id, how, run_id, terms, weights, hash) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+static const char SQL_WS_FIND[] =
+    "SELECT id FROM weight_sets WHERE game = ?1 AND hash = ?2 AND terms = ?3 AND weights = ?4 "
+    "ORDER BY id LIMIT 1";
 static const char SQL_WS_LOAD[] =
     "SELECT game, terms, weights FROM weight_sets WHERE id = ?1";
 
@@ -30,6 +33,113 @@ static bool valid_weight_name(const char *s)
     return true;
 }
 
+/* FNV-1a 64 (Fowler, Noll, Vo), continuing from h over n bytes. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+void dbi_hash_text(const char *game, const char *terms, const char *values, char out[DB_HASH_HEX])
+{
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv1a(h, game, strlen(game) + 1); /* with the NUL as separator */
+    h = fnv1a(h, terms, strlen(terms) + 1);
+    h = fnv1a(h, values, strlen(values));
+    snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
+}
+
+/* The stored text of names and values: comma-joined (allocated, free both). */
+static int weights_text(const char *const *names, const int32_t *weights, int len, char **terms_out,
+                        char **values_out)
+{
+    *terms_out = *values_out = NULL;
+    size_t names_size = 1;
+    for (int i = 0; i < len; i++)
+        names_size += strlen(names[i]) + 1;
+    size_t values_size = (size_t)len * 12 + 1; /* "-2147483648," is 12 bytes */
+    char *terms = malloc(names_size), *values = malloc(values_size);
+    if (!terms || !values) {
+        free(terms);
+        free(values);
+        return -1;
+    }
+    size_t tp = 0, vp = 0;
+    values[0] = '\0';
+    for (int i = 0; i < len; i++) {
+        size_t n = strlen(names[i]);
+        if (i)
+            terms[tp++] = ',';
+        memcpy(terms + tp, names[i], n);
+        tp += n;
+        vp += (size_t)snprintf(values + vp, values_size - vp, i ? ",%" PRId32 : "%" PRId32,
+                               weights[i]);
+    }
+    terms[tp] = '\0';
+    *terms_out = terms;
+    *values_out = values;
+    return 0;
+}
+
+void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
+                     char out[DB_HASH_HEX])
+{
+    char *terms = NULL, *values = NULL;
+    if (weights_text(names, weights, len, &terms, &values) != 0) {
+        /* Out of memory: hash the same bytes piecewise. */
+        uint64_t h = 14695981039346656037ULL;
+        h = fnv1a(h, game, strlen(game) + 1);
+        for (int i = 0; i < len; i++) {
+            if (i)
+                h = fnv1a(h, ",", 1);
+            h = fnv1a(h, names[i], strlen(names[i]));
+        }
+        h = fnv1a(h, "", 1);
+        for (int i = 0; i < len; i++) {
+            char v[16];
+            int n = snprintf(v, sizeof v, i ? ",%" PRId32 : "%" PRId32, weights[i]);
+            h = fnv1a(h, v, (size_t)n);
+        }
+        snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
+        return;
+    }
+    dbi_hash_text(game, terms, values, out);
+    free(terms);
+    free(values);
+}
+
+/* The oldest row with exactly this content; *id = 0 if none. */
+static int find_content(Db *db, const char *game, const char *hash, const char *terms, const char *values,
+                        int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_WS_FIND, err);
+    if (!st)
+        return -1;
+    int rc = SQLITE_OK;
+    bind_text(st, 1, game, &rc);
+    bind_text(st, 2, hash, &rc);
+    bind_text(st, 3, terms, &rc);
+    bind_text(st, 4, values, &rc);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    int out = 0;
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "looking up a weight set by content");
+        out = -1;
+    }
+    stmt_done(st);
+    return out;
+}
+
 static int weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
                           const char *how, int64_t run_id, const char *const *names,
                           const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
@@ -41,7 +151,6 @@ static int weights_insert(Db *db, const char *game, const char *name, int64_t pa
                 name ? name : "");
         return -1;
     }
-    size_t names_size = 1;
     for (int i = 0; i < len; i++) {
         if (!valid_weight_name(names[i])) {
             set_err(err,
@@ -50,29 +159,23 @@ static int weights_insert(Db *db, const char *game, const char *name, int64_t pa
                     name ? name : "", i, names[i] ? names[i] : "(null)");
             return -1;
         }
-        names_size += strlen(names[i]) + 1;
     }
-    size_t values_size = (size_t)len * 12 + 1; /* "-2147483648," is 12 bytes */
-    char *terms = malloc(names_size), *values = malloc(values_size);
-    if (!terms || !values) {
-        free(terms);
-        free(values);
+    char *terms = NULL, *values = NULL;
+    if (weights_text(names, weights, len, &terms, &values) != 0) {
         set_err(err, "storing weight set '%s': out of memory", name ? name : "");
         return -1;
     }
-    size_t tp = 0, vp = 0;
-    for (int i = 0; i < len; i++) {
-        size_t n = strlen(names[i]);
-        if (i)
-            terms[tp++] = ',';
-        memcpy(terms + tp, names[i], n);
-        tp += n;
-        vp += (size_t)snprintf(values + vp, values_size - vp, i ? ",%" PRId32 : "%" PRId32,
-                               weights[i]);
+    char hash[DB_HASH_HEX];
+    dbi_hash_text(game, terms, values, hash);
+    int64_t existing = 0;
+    int out = find_content(db, game, hash, terms, values, &existing, err);
+    if (out == 0 && existing) {
+        *id = existing;
+        free(terms);
+        free(values);
+        return 0;
     }
-    terms[tp] = '\0';
-
-    int out = -1;
+    out = -1;
     sqlite3_stmt *st = dbi_stmt(db, SQL_WS_INSERT, err);
     if (st) {
         int rc = SQLITE_OK;
@@ -83,6 +186,7 @@ static int weights_insert(Db *db, const char *game, const char *name, int64_t pa
         bind_id(st, 5, run_id, &rc);
         bind_text(st, 6, terms, &rc);
         bind_text(st, 7, values, &rc);
+        bind_text(st, 8, hash, &rc);
         out = dbi_step_write(db, st, rc, err, "storing a weight set");
         if (out == 0)
             *id = sqlite3_last_insert_rowid(db->h);
@@ -270,7 +374,7 @@ int db_weights_by_run(Db *db, int64_t run_id, int64_t *ids, int max, int *len, c
 {
     *len = 0;
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db->h, "SELECT id FROM weight_sets WHERE run_id = ?1 ORDER BY id", -1, &st, NULL);
+    int rc = sqlite3_prepare_v2(db->h, "SELECT ws_id FROM run_weight_sets WHERE run_id = ?1 ORDER BY member", -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_int64(st, 1, run_id);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -307,6 +411,30 @@ int db_weights_newest(Db *db, const char *game, const char *how_prefix, int64_t 
     sqlite3_finalize(st);
     if (rc != SQLITE_DONE) {
         dbi_fail(db, rc, err, "looking up weight sets");
+        return -1;
+    }
+    return 0;
+}
+
+int db_weights_find_hash(Db *db, const char *game, const char *hash, int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, "SELECT id FROM weight_sets WHERE game = ?1 AND hash = ?2 ORDER BY id LIMIT 1",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, game, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "looking up weight set %.20s", hash);
         return -1;
     }
     return 0;

@@ -296,6 +296,66 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
     return 0;
 }
 
+int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ERR_MAX])
+{
+    const size_t n = data->len;
+    uint8_t *seen = calloc(n ? n : 1, 1);
+    uint32_t *offset = malloc((n + 1) * sizeof *offset);
+    uint8_t *result = malloc(n ? n : 1);
+    int32_t *eval = malloc((n ? n : 1) * sizeof *eval);
+    uint16_t *index = malloc((data->entries_len ? data->entries_len : 1) * sizeof *index);
+    int8_t *coef = malloc(data->entries_len ? data->entries_len : 1);
+    int rc = seen && offset && result && eval && index && coef ? 0 : -1;
+    if (rc != 0)
+        set_err(err, "reorder: out of memory for %zu positions", n);
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        if (order[i] >= n || seen[order[i]]) {
+            set_err(err, "reorder: order[%zu] = %u is not a permutation of 0..%zu", i, (unsigned)order[i],
+                    n ? n - 1 : 0);
+            rc = -1;
+        } else {
+            seen[order[i]] = 1;
+        }
+    }
+    if (rc == 0) {
+        size_t e = 0;
+        offset[0] = 0;
+        for (size_t i = 0; i < n; i++) {
+            const size_t from = order[i], first = data->offset[from], end = data->offset[from + 1];
+            result[i] = data->result[from];
+            eval[i] = data->eval[from];
+            memcpy(index + e, data->index + first, (end - first) * sizeof *index);
+            memcpy(coef + e, data->coef + first, end - first);
+            e += end - first;
+            offset[i + 1] = (uint32_t)e;
+        }
+        free(data->offset);
+        free(data->result);
+        free(data->eval);
+        free(data->index);
+        free(data->coef);
+        data->offset = offset;
+        data->result = result;
+        data->eval = eval;
+        data->index = index;
+        data->coef = coef;
+        data->cap = n;
+        data->entries_cap = data->entries_len ? data->entries_len : 1;
+        offset = NULL;
+        result = NULL;
+        eval = NULL;
+        index = NULL;
+        coef = NULL;
+    }
+    free(seen);
+    free(offset);
+    free(result);
+    free(eval);
+    free(index);
+    free(coef);
+    return rc;
+}
+
 /* ================================================================== split */
 
 int texel_split_make(TexelSplit *split, size_t positions, const uint64_t *keys,

@@ -120,6 +120,15 @@ int texel_data_check(const TexelData *data, const int32_t *weights, int toleranc
 int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k, uint64_t seed,
                          int32_t *true_weights, char err[TEXEL_ERR_MAX]);
 
+/* Put the positions in the order given: position i becomes the old
+ * position order[i] (order is a permutation of 0..len-1; anything else is
+ * an error and leaves the data as it was). The tuner's sums run in
+ * position order, so callers put positions in an order that depends on what
+ * they are, not on where they came from, for results that do not depend on
+ * storage order. Returns 0, or -1 with a message (not a permutation, out of
+ * memory). Not thread-safe. */
+int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ERR_MAX]);
+
 /* ------------------------------------------------------------------ split */
 
 /* Positions split into a training and a validation set, as ascending

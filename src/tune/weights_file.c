@@ -212,8 +212,10 @@ int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *inf
                 info->loss, info->date ? info->date : "-");
     else
         fprintf(f, " * positions: 0; K: -; loss: -; date: %s\n", info->date ? info->date : "-");
+    if (info->hash) fprintf(f, " * hash: %s\n", info->hash);
     fprintf(f, " */\n#ifndef DAMA_%s_WEIGHTS_H\n#define DAMA_%s_WEIGHTS_H\n\n#include <stdint.h>\n\n", upper, upper);
     fprintf(f, "#define %s_WEIGHTS_LEN %d\n", upper, g->weights_len);
+    if (info->hash) fprintf(f, "#define %s_WEIGHTS_HASH \"%s\" /* content hash of the set (db_weights_hash) */\n", upper, info->hash);
     fprintf(f, "_Static_assert(%s_WEIGHTS_LEN == %s_WEIGHTS_LEN_TERMS, \"weights.h does not match eval_terms.def: run dama export\");\n\n",
             upper, upper);
     fprintf(f, "static const int32_t %s_weights[%s_WEIGHTS_LEN] = {\n", g->name, upper);

@@ -31,6 +31,8 @@ typedef struct ExportInfo {
     double k;              /* sigmoid scale, 0 if none */
     double loss;           /* validation loss, 0 if none */
     const char *date;      /* creation date of the weight set (not "now": repeat exports are identical) */
+    const char *hash;      /* content hash of the set (db_weights_hash), or NULL: written as
+                            * the banner line "hash: H" and #define <GAME>_WEIGHTS_HASH "H" */
 } ExportInfo;
 
 /* Write the game's compiled-in weights header (games/<name>/weights.h):

@@ -2,6 +2,7 @@
  * game: russian (Russian draughts)
  * weight set: 4003 "tuned-1" (tuned by tuning run 1 from weight set 4002 (K 0.6881, valid loss 0.086135))
  * positions: 229791; K: 0.688076; loss: 0.08613544; date: 2026-11-30T03:23:59Z
+ * hash: 3bc38117b76a73a9
  */
 #ifndef DAMA_RUSSIAN_WEIGHTS_H
 #define DAMA_RUSSIAN_WEIGHTS_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #define RUSSIAN_WEIGHTS_LEN 43
+#define RUSSIAN_WEIGHTS_HASH "3bc38117b76a73a9" /* content hash of the set (db_weights_hash) */
 _Static_assert(RUSSIAN_WEIGHTS_LEN == RUSSIAN_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
 
 static const int32_t russian_weights[RUSSIAN_WEIGHTS_LEN] = {

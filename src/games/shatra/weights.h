@@ -2,6 +2,7 @@
  * game: shatra (Shatra)
  * weight set: 4003 "tuned-1" (tuned by tuning run 1 from weight set 4002 (K 0.1853, valid loss 0.125736))
  * positions: 169456; K: 0.185329; loss: 0.12573620; date: 2026-11-30T04:40:52Z
+ * hash: 7ec3f90d762629ac
  */
 #ifndef DAMA_SHATRA_WEIGHTS_H
 #define DAMA_SHATRA_WEIGHTS_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #define SHATRA_WEIGHTS_LEN 332
+#define SHATRA_WEIGHTS_HASH "7ec3f90d762629ac" /* content hash of the set (db_weights_hash) */
 _Static_assert(SHATRA_WEIGHTS_LEN == SHATRA_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
 
 static const int32_t shatra_weights[SHATRA_WEIGHTS_LEN] = {

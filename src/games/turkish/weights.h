@@ -2,6 +2,7 @@
  * game: turkish (Turkish draughts)
  * weight set: 4003 "tuned-1" (tuned by tuning run 1 from weight set 4002 (K 0.8336, valid loss 0.132123))
  * positions: 400307; K: 0.833590; loss: 0.13212271; date: 2026-11-30T03:35:55Z
+ * hash: 3af3d950616b78ac
  */
 #ifndef DAMA_TURKISH_WEIGHTS_H
 #define DAMA_TURKISH_WEIGHTS_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 
 #define TURKISH_WEIGHTS_LEN 75
+#define TURKISH_WEIGHTS_HASH "3af3d950616b78ac" /* content hash of the set (db_weights_hash) */
 _Static_assert(TURKISH_WEIGHTS_LEN == TURKISH_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
 
 static const int32_t turkish_weights[TURKISH_WEIGHTS_LEN] = {
