@@ -428,7 +428,7 @@ static int run(CliArgs *a)
     free(idx);
     free(start);
     free((void *)names);
-    db_close(db);
+    db_close_discard_new(db);
     openings_free(&book);
     if (rc == -2) return 2;
     if (rc != 0) {

@@ -312,7 +312,7 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     int32_t w[EVAL_WEIGHTS_MAX];
     if (needs_db(h->weights)) {
         Db *db = NULL;
-        if (db_open(h->db, false, &db, err) != 0) return -1;
+        if (db_open_readonly(h->db, &db, err) != 0) return -1;
         int rc = weights_resolve_db(g, h->weights, db, w, NULL, err);
         db_close(db);
         if (rc != 0) return -1;

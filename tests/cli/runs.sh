@@ -105,6 +105,8 @@ last="SELECT status FROM runs WHERE kind = 'tune' ORDER BY id DESC LIMIT 1"
 # --- a failed command leaves no empty database --------------------------------
 "$DAMA" match --db missing.sqlite --a db:5 --pairs 1 >/dev/null 2>m.err && bad "match with a missing weight set" || ok
 [ ! -e missing.sqlite ] && [ ! -e missing.sqlite-wal ] && ok || bad "failed match left $(ls missing.sqlite*)"
+"$DAMA" spsa --db missing.sqlite --weights db:5 --params KING --iterations 1 >/dev/null 2>&1 && bad "spsa with a missing weight set" || ok
+[ ! -e missing.sqlite ] && ok || bad "failed spsa left a database"
 "$DAMA" export --db missing.sqlite --no-header --file x.cfg >/dev/null 2>e.err && bad "export from a missing db" || ok
 grep -q "no such database file" e.err && ok || bad "export message: $(cat e.err)"
 [ ! -e missing.sqlite ] && ok || bad "export created the database"
