@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# `dama play` with scripted input: moves (full and short forms), bad moves,
+# takeback, resign, draw offers accepted and declined, the end of a game,
+# the engine playing first, Shatra's threatened Biy in red, bad options.
+# Usage: play.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(tail -c 800 "$1")"; }
+hasnt() { grep -q -- "$2" "$1" && bad "$3: unexpected '$2'" || ok; }
+# play NAME INPUT ARGS...: stdin INPUT, output in $T/NAME.out, exit status must be 0
+play() {
+  printf '%b' "$2" | timeout 60 "$DAMA" play "${@:3}" >"$T/$1.out" 2>"$T/$1.err"
+  rc=$?
+  [ "$rc" = 0 ] && ok || bad "play $1 exit $rc: $(head -c 300 "$T/$1.err")"
+}
+
+# 1. a Russian game: list, a short form, a bad move, takeback, resign
+play ru 'moves\ncd4\nzz\nundo\nundo\nc3-d4\nresign\n' --level beginner --seed 3
+has "$T/ru.out" 'you play White, dama plays Black at level beginner' "banner"
+has "$T/ru.out" '^  a3-b4 c3-d4 e3-f4 g3-h4 c3-b4 e3-d4 g3-f4$' "moves listed"
+has "$T/ru.out" "^ 8    ●   ●   ●   ●" "board top rank (Black's men)"
+has "$T/ru.out" "^ 1  ○   ○   ○   ○" "board bottom rank (White's men)"
+has "$T/ru.out" '^    a b c d e f g h$' "files"
+has "$T/ru.out" "move 'zz'" "bad move named"
+has "$T/ru.out" '^took back 2 plies$' "takeback"
+has "$T/ru.out" '^nothing of yours to take back$' "nothing to take back at the start"
+has "$T/ru.out" '^you resign: 0-1 (dama wins)$' "resign"
+[ "$(grep -c '^dama plays ' "$T/ru.out")" = 2 ] && ok || bad "two engine moves: $(grep '^dama plays' "$T/ru.out")"
+has "$T/ru.out" '^moves: 1\. c3-d4 [a-h][1-8]-[a-h][1-8]$' "movetext after takeback"
+# same seed, same game; the engine's replies are legal moves
+play ru2 'moves\ncd4\nzz\nundo\nundo\nc3-d4\nresign\n' --level beginner --seed 3
+[ "$(grep '^dama plays' "$T/ru.out")" = "$(grep '^dama plays' "$T/ru2.out")" ] && ok || bad "seeded level not deterministic"
+reply=$(grep '^dama plays' "$T/ru.out" | tail -1 | cut -d' ' -f3)
+"$DAMA" moves --fen 'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8' | grep -qx -- "$reply" && ok || bad "reply '$reply' legal"
+
+# 2. draw offers: accepted when the engine is lost, declined when it wins
+play drawlost 'draw\n' --fen 'W:WKa1,Kc1,Ke1,Kg1:Bh8' --level depth=6
+has "$T/drawlost.out" '^dama accepts the draw (its score -' "lost engine accepts"
+play drawwon 'draw\nquit\n' --fen 'W:Wa1:BKh8,Kf8,Kd8,Kb8' --level depth=6
+has "$T/drawwon.out" '^dama declines the draw (its score +' "winning engine declines"
+has "$T/drawwon.out" '^game left unfinished$' "quit"
+play drawshatra 'draw\n' --game shatra --side black --fen '3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 b - - - - 0 1' --level club
+has "$T/drawshatra.out" '^dama declines the draw' "shatra: Batyr up declines"
+
+# 3. the game ends by play: the capture leaves Black without a move
+play win 'c3:e5\n' --fen 'W:Wc3:Bd4'
+has "$T/win.out" '^game over: 1-0 no-moves (you win)$' "win by play"
+has "$T/win.out" '^moves: 1\. c3:e5$' "final movetext"
+play lose 'h2-g3\n' --fen 'W:Wh2:Bf4,Kd8' --level depth=4
+has "$T/lose.out" '^game over: 0-1' "loss by play"
+
+# 4. the engine moves first when you take Black; Turkish notation
+play tk 'moves\nquit\n' --game turkish --side black --level depth=3
+head -c 600 "$T/tk.out" | grep -q 'you play Black' && ok || bad "side black"
+first=$(grep -m1 '^dama plays' "$T/tk.out" | cut -d' ' -f3)
+"$DAMA" moves --game turkish | grep -qx -- "$first" && ok || bad "engine's first Turkish move '$first'"
+has "$T/tk.out" '^ 1  ● ● ● ● ● ● ● ●$\|^ 1 ' "Black's view: rank 1 at the top"
+[ "$(grep -n '^ 1 ' "$T/tk.out" | head -1 | cut -d: -f1)" -lt "$(grep -n '^ 8 ' "$T/tk.out" | head -1 | cut -d: -f1)" ] && ok || bad "flipped board"
+
+# 5. Shatra: a threatened Biy in red with colour, plain without
+F='3/3/3/1/4Qk1/7/7/7/7/K6/1/3/3/3 b - - - - 0 1'
+play red 'quit\n' --game shatra --fen "$F" --side black --color always
+grep -q $'\e\[1;31m♚\e\[0m' "$T/red.out" && ok || bad "red Biy with --color always"
+has "$T/red.out" "Black's Biy can be captured" "threat line"
+play plain 'quit\n' --game shatra --fen "$F" --side black
+grep -q $'\e' "$T/plain.out" && bad "escape codes when not a terminal" || ok
+has "$T/plain.out" "Black's Biy can be captured" "threat line without colour"
+play nocolor 'quit\n' --game shatra --fen "$F" --side black --color always --no-color
+grep -q $'\e' "$T/nocolor.out" && bad "--no-color" || ok
+play shmove '49-42\nquit\n' --game shatra --level beginner
+has "$T/shmove.out" '^moves: 1\. 49-42 [0-9]' "shatra move and reply"
+has "$T/shmove.out" '^  state: w 1-10,53-62 ' "shatra state line"
+
+# 6. end of input and bad options
+play eof 'c3-d4\n' --level depth=2
+has "$T/eof.out" 'end of input: game left unfinished' "eof"
+expect_rc() { "${@:3}" </dev/null >"$T/o" 2>"$T/e"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1)"; }
+expect_rc 2 "bad side" "$DAMA" play --side green
+grep -q "side 'green'" "$T/e" && ok || bad "bad side message"
+expect_rc 2 "bad level" "$DAMA" play --level wizard
+grep -q "level 'wizard'" "$T/e" && ok || bad "bad level message"
+expect_rc 2 "bad level number" "$DAMA" play --level depth=x
+expect_rc 2 "bad colour" "$DAMA" play --color sometimes
+expect_rc 1 "bad fen" "$DAMA" play --fen 'W:Wz9:Bb8'
+grep -q "z9" "$T/e" && ok || bad "bad fen message"
+expect_rc 1 "bad weights" "$DAMA" play --weights /nonexistent
+expect_rc 0 "help" "$DAMA" play --help
+
+echo "play: $pass passed, $fail failed"
+[ "$fail" = 0 ]
