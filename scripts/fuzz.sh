@@ -23,7 +23,9 @@ out=${FUZZ_OUT:-$(mktemp -d)}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"; [ -n "${FUZZ_OUT:-}" ] || rm -rf "$out"' EXIT
 mkdir -p build-fuzz/crashes
-export TMPDIR=${TMPDIR:-/tmp}
+# scratch files of the config and weight targets: in memory when possible (twice the executions)
+if [ -z "${TMPDIR:-}" ]; then if [ -w /dev/shm ]; then TMPDIR=/dev/shm; else TMPDIR=/tmp; fi; fi
+export TMPDIR
 export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 run_one() {
   local t=$1
