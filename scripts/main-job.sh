@@ -17,7 +17,7 @@ DAMA="$ROOT/build/dama"
 echo "== 1. self-play ($GAME) into $DB"
 "$DAMA" selfplay --game "$GAME" --db "$DB"
 echo "== 2. tuning"
-"$DAMA" tune --game "$GAME" --db "$DB" --out "$HERE/$GAME-tuned.cfg"
+"$DAMA" tune --game "$GAME" --db "$DB" --out "$HERE/$GAME-tuned.cfg" --force
 echo "== 3. export: compiled-in weights, rebuild"
 "$DAMA" export --game "$GAME" --db "$DB" --weights tuned
 bash scripts/build.sh

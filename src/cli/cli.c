@@ -10,6 +10,8 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "util/num.h"
+
 volatile int cli_stop_requested;
 
 static const CliCommand *const *known_commands;
@@ -60,24 +62,45 @@ static int opt_index(const CliArgs *a, const char *name)
     return -1;
 }
 
-static bool valid_value(const CliOpt *o, const char *v, const char *where)
+/* The option as the user wrote it: "--depth" on the command line, "depth
+ * (FILE)" from a config file. */
+static void opt_where(const CliOpt *o, const char *where, char *out, size_t size)
 {
-    char *end;
-    errno = 0;
+    if (where) snprintf(out, size, "%s (%s)", o->name, where);
+    else snprintf(out, size, "--%s", o->name);
+}
+
+/* Check one value against its option's type and range; where is the config
+ * file it came from, NULL for the command line. */
+static bool valid_value(const char *command, const CliOpt *o, const char *v, const char *where)
+{
+    char what[600], msg[800];
+    opt_where(o, where, what, sizeof what);
+    if ((o->type == OPT_INT || o->type == OPT_REAL) && !(o->max > o->min)) {
+        fprintf(stderr, "dama %s: internal error: option --%s has no range\n", command, o->name);
+        return false;
+    }
+    NumStatus st = NUM_OK;
     if (o->type == OPT_INT) {
-        long long x = strtoll(v, &end, 10);
-        (void)x;
-        if (!*v || *end || errno) {
-            fprintf(stderr, "dama: %s --%s: '%s' is not an integer\n", where, o->name, v);
-            return false;
-        }
+        int64_t x;
+        st = num_parse_int(v, (int64_t)o->min, (int64_t)o->max, &x);
     } else if (o->type == OPT_REAL) {
-        double x = strtod(v, &end);
-        (void)x;
-        if (!*v || *end || errno) {
-            fprintf(stderr, "dama: %s --%s: '%s' is not a number\n", where, o->name, v);
+        double x;
+        st = num_parse_real(v, o->min, o->max, &x);
+    } else if (o->type == OPT_DB) {
+        const char *why = NULL;
+        if (!*v) why = "an empty path makes SQLite use a temporary database, lost on exit";
+        else if (strcmp(v, ":memory:") == 0) why = "':memory:' is a database in memory, lost on exit";
+        else if (strncasecmp(v, "file:", 5) == 0) why = "SQLite URIs are not accepted";
+        if (why) {
+            fprintf(stderr, "dama %s: %s: '%.200s': %s; name a database file\n", command, what, v, why);
             return false;
         }
+    }
+    if (st != NUM_OK) {
+        num_format_error(msg, sizeof msg, what, v, strlen(v), st, o->min, o->max, o->type == OPT_REAL);
+        fprintf(stderr, "dama %s: %s\n", command, msg);
+        return false;
     }
     return true;
 }
@@ -88,43 +111,59 @@ static void set_value(CliArgs *a, int i, const char *v)
     a->values[i] = strdup(v);
 }
 
-/* Read one libconfig setting into option i (as text). */
+/* Read one libconfig setting into option i (as text), checked like a
+ * command-line value. Integer literals libconfig would misread were
+ * refused before (num_check_config_file). */
 static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path)
 {
     const CliOpt *o = &a->opts[i];
     char buf[64];
+    int line = config_setting_source_line(s);
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", path, line);
     switch (config_setting_type(s)) {
     case CONFIG_TYPE_INT:
     case CONFIG_TYPE_INT64:
-        snprintf(buf, sizeof buf, "%lld", config_setting_get_int64(s));
         if (o->type == OPT_FLAG) snprintf(buf, sizeof buf, "%d", config_setting_get_int64(s) != 0);
-        set_value(a, i, buf);
+        else snprintf(buf, sizeof buf, "%lld", (long long)config_setting_get_int64(s));
         break;
     case CONFIG_TYPE_FLOAT:
-        if (o->type == OPT_INT) {
-            fprintf(stderr, "dama: %s:%d: %s must be an integer\n", path, config_setting_source_line(s), o->name);
+        if (o->type != OPT_REAL) {
+            fprintf(stderr, "dama: %s: %s must be %s\n", where, o->name,
+                    o->type == OPT_INT ? "an integer" : o->type == OPT_FLAG ? "true or false" : "a string");
             return -1;
         }
         snprintf(buf, sizeof buf, "%.17g", config_setting_get_float(s));
-        set_value(a, i, buf);
         break;
     case CONFIG_TYPE_BOOL:
-        set_value(a, i, config_setting_get_bool(s) ? "1" : "0");
+        if (o->type != OPT_FLAG) {
+            fprintf(stderr, "dama: %s: %s must be %s, not true/false\n", where, o->name,
+                    o->type == OPT_INT ? "an integer" : o->type == OPT_REAL ? "a number" : "a string");
+            return -1;
+        }
+        snprintf(buf, sizeof buf, "%s", config_setting_get_bool(s) ? "1" : "0");
         break;
     case CONFIG_TYPE_STRING:
-        if (!valid_value(o, config_setting_get_string(s), path)) return -1;
+        if (!valid_value(a->command, o, config_setting_get_string(s), where)) return -1;
         set_value(a, i, config_setting_get_string(s));
-        break;
+        return 0;
     default:
-        fprintf(stderr, "dama: %s:%d: %s must be a scalar value\n", path, config_setting_source_line(s), o->name);
+        fprintf(stderr, "dama: %s: %s must be a scalar value\n", where, o->name);
         return -1;
     }
+    if (!valid_value(a->command, o, buf, where)) return -1;
+    set_value(a, i, buf);
     return 0;
 }
 
 static int load_config(CliArgs *a, const char *path, bool required)
 {
     if (!required && access(path, R_OK) != 0) return 0;
+    char nerr[600];
+    if (num_check_config_file(path, nerr, sizeof nerr) < 0) {
+        fprintf(stderr, "dama: %s\n", nerr);
+        return -1;
+    }
     config_t cfg;
     config_init(&cfg);
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
@@ -180,10 +219,23 @@ static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
     for (const CliOpt *o = cmd->opts; o && o->name; o++, i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s", o->name,
-                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : " TEXT");
+                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : o->type == OPT_DB ? " FILE" : " TEXT");
         fprintf(out, "  %-24s %s", left, o->help);
+        if (o->type == OPT_INT && o->max >= CLI_INT_MAX) fprintf(out, " [%.0f..]", o->min);
+        else if (o->type == OPT_INT) fprintf(out, " [%.0f..%.0f]", o->min, o->max);
+        else if (o->type == OPT_REAL) fprintf(out, " [%g..%g]", o->min, o->max);
         const char *now = a ? a->values[i] : NULL;
         bool changed = now && (!o->defval || strcmp(now, o->defval) != 0);
+        char shown[64];
+        if (changed && o->type == OPT_REAL) { /* as written: 0.05, not 0.050000000000000003 */
+            double v = strtod(now, NULL);
+            for (int prec = 6; prec <= 17; prec++) { /* the shortest text that reads back as v */
+                snprintf(shown, sizeof shown, "%.*g", prec, v);
+                if (strtod(shown, NULL) == v) break;
+            }
+            changed = !o->defval || strtod(o->defval, NULL) != v;
+            now = shown;
+        }
         if (o->defval && !changed) fprintf(out, " (default: %s)", o->defval);
         if (changed) fprintf(out, " (%s%s; %s: %s)", o->defval ? "default: " : "no default", o->defval ? o->defval : "",
                              a->config_path, now);
@@ -239,7 +291,7 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
         }
         int i = c - 1000;
         const char *v = cmd->opts[i].type == OPT_FLAG ? "1" : optarg;
-        if (!valid_value(&cmd->opts[i], v, cmd->name)) return -1;
+        if (!valid_value(cmd->name, &cmd->opts[i], v, NULL)) return -1;
         set_value(out, i, v);
         out->from_cli[i] = true;
     }

@@ -15,13 +15,24 @@
 
 #include "engine/game.h"
 
-typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG } CliType;
+/* OPT_DB: a database file that a command reads or stores into: an empty
+ * path, ":memory:" or an SQLite URI ("file:...") would be a temporary or
+ * re-interpreted database, so cli_parse refuses them. */
+typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG, OPT_DB } CliType;
+
+/* Largest integer an option range may name (exact in a double). */
+#define CLI_INT_MAX 9007199254740991.0
 
 typedef struct CliOpt {
     const char *name;   /* long option name, also the config key */
     CliType type;
     const char *defval; /* default as text, NULL for none */
     const char *help;
+    /* OPT_INT / OPT_REAL: the inclusive range every value must be in (from
+     * the command line or a config file), shown in --help. An OPT_INT or
+     * OPT_REAL option without one (min == max == 0) is a programming error
+     * that cli_parse reports. */
+    double min, max;
 } CliOpt;
 
 enum { CLI_OPTS_MAX = 48 };
@@ -54,7 +65,8 @@ void cli_print_help(const CliCommand *cmd, FILE *out);
 
 const char *cli_str(const CliArgs *a, const char *name); /* NULL if unset */
 bool cli_isset(const CliArgs *a, const char *name);
-/* Typed accessors: values were validated by cli_parse. */
+/* Typed accessors: values were validated by cli_parse (through the
+ * checked parser of util/num.h, against the option's range). */
 int64_t cli_int(const CliArgs *a, const char *name);
 double cli_real(const CliArgs *a, const char *name);
 bool cli_flag(const CliArgs *a, const char *name);

@@ -13,16 +13,16 @@
 #include <unistd.h>
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"depth", OPT_INT, NULL, "search depth (default: the game's bench depth)"},
-    {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)"},
-    {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)"},
-    {"store", OPT_FLAG, NULL, "also time storing positions in SQLite (a temporary database)"},
-    {"tuner", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)"},
-    {"all", OPT_FLAG, NULL, "every benchmark: search, perft, store, tuner"},
-    {"threads", OPT_INT, "0", "threads of the tuner benchmark (0: all cores)"},
-    {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"depth", OPT_INT, NULL, "search depth (default: the game's bench depth)", 1, 64},
+    {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)", 0, 0},
+    {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)", 1, 20},
+    {"store", OPT_FLAG, NULL, "also time storing positions in SQLite (a temporary database)", 0, 0},
+    {"tuner", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)", 0, 0},
+    {"all", OPT_FLAG, NULL, "every benchmark: search, perft, store, tuner", 0, 0},
+    {"threads", OPT_INT, "0", "threads of the tuner benchmark (0: all cores)", 0, 256},
+    {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate", 1, 100},
+    {0},
 };
 
 static double now_s(void)

@@ -9,19 +9,21 @@
 #include "db/db.h"
 #include "engine/eval.h"
 #include "tune/weights_file.h"
+#include "util/atomic_file.h"
 
 #ifndef DAMA_SOURCE_DIR
 #define DAMA_SOURCE_DIR "."
 #endif
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
-    {"weights", OPT_STR, "tuned", "weight set: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
-    {"header", OPT_STR, NULL, "header to write (default: src/games/<game>/weights.h of the source tree this dama was built from)"},
-    {"file", OPT_STR, NULL, "also write a weight file"},
-    {"no-header", OPT_FLAG, NULL, "do not write the header (only --file)"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"db", OPT_STR, "dama.sqlite", "SQLite database file", 0, 0},
+    {"weights", OPT_STR, "tuned", "weight set: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'", 0, 0},
+    {"header", OPT_STR, NULL, "header to write (default: src/games/<game>/weights.h of the source tree this dama was built from)", 0, 0},
+    {"file", OPT_STR, NULL, "also write a weight file", 0, 0},
+    {"no-header", OPT_FLAG, NULL, "do not write the header (only --file)", 0, 0},
+    {"force", OPT_FLAG, NULL, "replace an existing --header or --file (never the database itself)", 0, 0},
+    {0},
 };
 
 static int run(CliArgs *a)
@@ -60,11 +62,25 @@ static int run(CliArgs *a)
     ExportInfo ei = {.hash = hash, .weight_set_id = id, .weight_set_name = id ? info.name : spec, .how = id ? info.how : strcmp(spec, "default") == 0 ? "compiled-in" : "weight file",
                      .positions = info.tuned ? info.positions : 0, .k = info.k, .loss = info.valid_loss,
                      .date = info.created};
+    /* --file and --header replace an existing file only with --force; the
+     * default header (the generated weights.h of the source tree) is what
+     * export is for. Neither ever replaces the database (or its -wal/-shm),
+     * whatever path names it. Both are checked before anything is written. */
+    AtomicOptions file_opts = {.replace = cli_flag(a, "force"), .protect_db = cli_str(a, "db")};
+    AtomicOptions header_opts = {.replace = cli_flag(a, "force") || !cli_str(a, "header"), .protect_db = cli_str(a, "db")};
+    char path[1024];
+    if (cli_str(a, "header")) snprintf(path, sizeof path, "%s", cli_str(a, "header"));
+    else snprintf(path, sizeof path, "%s/src/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
+    char aerr[ATOMIC_ERR_MAX];
+    if ((!cli_flag(a, "no-header") && atomic_file_check(path, &header_opts, aerr) != 0) ||
+        (cli_str(a, "file") && atomic_file_check(cli_str(a, "file"), &file_opts, aerr) != 0)) {
+        fprintf(stderr, "dama export: %s\n", aerr);
+        db_weights_info_clear(&info);
+        db_close(db);
+        return 1;
+    }
     if (!cli_flag(a, "no-header")) {
-        char path[1024];
-        if (cli_str(a, "header")) snprintf(path, sizeof path, "%s", cli_str(a, "header"));
-        else snprintf(path, sizeof path, "%s/src/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
-        rc = weights_export_header(g, w, &ei, path, err);
+        rc = weights_export_header(g, w, &ei, path, &header_opts, err);
         if (rc == 0 && id) printf("wrote %s (weight set %lld)\n", path, (long long)id);
         else if (rc == 0) printf("wrote %s (weights %s)\n", path, spec);
     }
@@ -72,7 +88,7 @@ static int run(CliArgs *a)
         char comment[512];
         snprintf(comment, sizeof comment, "%s weights: weight set %lld (%.400s)", g->name, (long long)id,
                  ei.how ? ei.how : "");
-        rc = weights_file_write(g, w, comment, cli_str(a, "file"), err);
+        rc = weights_file_write(g, w, comment, cli_str(a, "file"), &file_opts, err);
         if (rc == 0) printf("wrote %s\n", cli_str(a, "file"));
     }
     if (rc != 0) fprintf(stderr, "dama export: %s\n", err);
@@ -83,5 +99,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_export = {
     "export", "write a weight set as the compiled-in weights header (and/or a weight file)",
-    "[--game G] [--db FILE] [--weights tuned|ID|FILE] [--header PATH] [--file PATH]", OPTS, run, 0,
+    "[--game G] [--db FILE] [--weights tuned|ID|FILE] [--header PATH] [--file PATH] [--force]", OPTS, run, 0,
 };

@@ -18,20 +18,20 @@
 enum { SPRT_MIN_PAIRS = 20 };
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
-    {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'"},
-    {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')"},
-    {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
+    {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'", 0, 0},
+    {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')", 0, 0},
+    {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
-    {"seed", OPT_INT, "1", "seed (opening order, random openings)"},
-    {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)"},
-    {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)"},
-    {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)"},
-    {"alpha", OPT_REAL, "0.05", "SPRT false-positive rate"},
-    {"beta", OPT_REAL, "0.05", "SPRT false-negative rate"},
-    {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)"},
-    {NULL, 0, NULL, NULL},
+    {"seed", OPT_INT, "1", "seed (opening order, random openings)", 0, CLI_INT_MAX},
+    {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)", 0, 0},
+    {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)", -2000, 2000},
+    {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)", -2000, 2000},
+    {"alpha", OPT_REAL, "0.05", "SPRT false-positive rate", 1e-6, 0.5},
+    {"beta", OPT_REAL, "0.05", "SPRT false-negative rate", 1e-6, 0.5},
+    {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)", 0, 86400},
+    {0},
 };
 
 static void fill_match(DbMatch *m, const MatchStats *st, const SprtParams *sp, bool sprt, SprtDecision d)

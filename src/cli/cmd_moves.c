@@ -6,10 +6,10 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"fen", OPT_STR, NULL, "position string (default: the start position)"},
-    {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves", 0, 0},
+    {0},
 };
 
 static void print_moves(const Game *g, const Position *pos, char sep, FILE *out)

@@ -9,8 +9,8 @@
 #include "pdn/pdn.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game of the games that have no GameType tag: russian, turkish or shatra"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game of the games that have no GameType tag: russian, turkish or shatra", 0, 0},
+    {0},
 };
 
 /* " (White - Black, Event)" from the tags present, or "". */

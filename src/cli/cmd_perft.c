@@ -4,12 +4,12 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"fen", OPT_STR, NULL, "position string (default: the start position)"},
-    {"depth", OPT_INT, "6", "depth in plies"},
-    {"divide", OPT_FLAG, NULL, "print the count below each root move"},
-    {"paths", OPT_FLAG, NULL, "count every landing path (P convention) instead of distinct moves (D)"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {"depth", OPT_INT, "6", "depth in plies", 0, 64},
+    {"divide", OPT_FLAG, NULL, "print the count below each root move", 0, 0},
+    {"paths", OPT_FLAG, NULL, "count every landing path (P convention) instead of distinct moves (D)", 0, 0},
+    {0},
 };
 
 static double now_s(void)

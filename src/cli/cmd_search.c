@@ -6,15 +6,15 @@
 #include "engine/search.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"fen", OPT_STR, NULL, "position string (default: the start position)"},
-    {"depth", OPT_INT, NULL, "search depth in plies"},
-    {"nodes", OPT_INT, NULL, "node budget (deterministic)"},
-    {"movetime", OPT_INT, NULL, "time budget in milliseconds"},
-    {"hash", OPT_INT, "64", "transposition table size in MiB"},
-    {"weights", OPT_STR, NULL, "weights: a weight file or 'default' (compiled in)"},
-    {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {"depth", OPT_INT, NULL, "search depth in plies", 0, 100},
+    {"nodes", OPT_INT, NULL, "node budget (deterministic)", 0, 1e15},
+    {"movetime", OPT_INT, NULL, "time budget in milliseconds", 0, 86400000},
+    {"hash", OPT_INT, "64", "transposition table size in MiB", 1, 65536},
+    {"weights", OPT_STR, NULL, "weights: a weight file or 'default' (compiled in)", 0, 0},
+    {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
+    {0},
 };
 
 static void print_pv(const Game *g, const Position *root, const Move *pv, int len)

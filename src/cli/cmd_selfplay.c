@@ -28,19 +28,19 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
-    {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
+    {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)", 2, 100000000},
     RUN_PLAY_OPTS,
-    {"seed", OPT_INT, "1", "run seed"},
-    {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID"},
-    {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population"},
-    {"population", OPT_INT, "8", "--perturb population: the base and population-1 perturbed copies"},
-    {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)"},
-    {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men"},
-    {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)"},
-    {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)"},
-    {NULL, 0, NULL, NULL},
+    {"seed", OPT_INT, "1", "run seed", 0, CLI_INT_MAX},
+    {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID", 0, 0},
+    {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population", 0, 0},
+    {"population", OPT_INT, "8", "--perturb population: the base and population-1 perturbed copies", 2, 64},
+    {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)", 0, 10},
+    {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men", 0, 1000},
+    {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)", 1, 100000},
+    {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)", 0, 86400},
+    {0},
 };
 
 /* Options that do not change which games are played (left out of the run's

@@ -6,9 +6,9 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"fen", OPT_STR, NULL, "position string (default: the start position)"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {0},
 };
 
 static int run(CliArgs *a)

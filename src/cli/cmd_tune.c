@@ -14,28 +14,30 @@
 #include "engine/eval.h"
 #include "tune/texel.h"
 #include "tune/weights_file.h"
+#include "util/atomic_file.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"db", OPT_STR, "dama.sqlite", "SQLite database file"},
-    {"weights", OPT_STR, "default", "starting weights: 'default' (compiled in), a weight file, db:ID or 'tuned'"},
-    {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)"},
-    {"filter", OPT_STR, NULL, "extra SQL condition on positions p / games g (e.g. \"p.ply >= 8\")"},
-    {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: only positions where neither side can capture)"},
-    {"valid", OPT_REAL, "0.1", "fraction of games held out for validation"},
-    {"epochs", OPT_INT, "400", "most epochs"},
-    {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)"},
-    {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the starting weights"},
-    {"batch", OPT_INT, "0", "mini-batch size (0: full batch)"},
-    {"patience", OPT_INT, "30", "stop after this many epochs without a better validation loss"},
-    {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it first)"},
-    {"score-weight", OPT_REAL, "0", "target = (1-w) * result + w * expected score of the stored search score"},
-    {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it"},
-    {"seed", OPT_INT, "1", "seed of the split and mini-batch order"},
-    {"out", OPT_STR, NULL, "also write the tuned weights to this weight file"},
-    {"name", OPT_STR, NULL, "name of the new weight set"},
-    {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "SQLite database file", 0, 0},
+    {"weights", OPT_STR, "default", "starting weights: 'default' (compiled in), a weight file, db:ID or 'tuned'", 0, 0},
+    {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)", 0, 0},
+    {"filter", OPT_STR, NULL, "extra SQL condition on positions p / games g (e.g. \"p.ply >= 8\")", 0, 0},
+    {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: only positions where neither side can capture)", 0, 0},
+    {"valid", OPT_REAL, "0.1", "fraction of games held out for validation", 0.001, 0.5},
+    {"epochs", OPT_INT, "400", "most epochs", 0, 1000000},
+    {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)", 1e-6, 1000},
+    {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the starting weights", 0, 1e6},
+    {"batch", OPT_INT, "0", "mini-batch size (0: full batch)", 0, 1000000000},
+    {"patience", OPT_INT, "30", "stop after this many epochs without a better validation loss", 1, 1000000},
+    {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it first)", 0, 100},
+    {"score-weight", OPT_REAL, "0", "target = (1-w) * result + w * expected score of the stored search score", 0, 1},
+    {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it", 0, 256},
+    {"seed", OPT_INT, "1", "seed of the split and mini-batch order", 0, CLI_INT_MAX},
+    {"out", OPT_STR, NULL, "also write the tuned weights to this weight file", 0, 0},
+    {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
+    {"name", OPT_STR, NULL, "name of the new weight set", 0, 0},
+    {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},
+    {0},
 };
 
 /* What a stored game is, as a 64-bit key: FNV-1a of its game, start
@@ -241,6 +243,14 @@ static int run(CliArgs *a)
                         "--score-weight in [0, 1]\n");
         return 2;
     }
+    /* --out is checked before the (long) tuning, and written before anything
+     * is stored. */
+    AtomicOptions out_opts = {.replace = cli_flag(a, "force"), .protect_db = cli_str(a, "db")};
+    char aerr[ATOMIC_ERR_MAX];
+    if (cli_str(a, "out") && atomic_file_check(cli_str(a, "out"), &out_opts, aerr) != 0) {
+        fprintf(stderr, "dama tune: --out: %s\n", aerr);
+        return 1;
+    }
     const char *runs = cli_str(a, "runs");
     if (runs && !valid_id_list(runs)) {
         fprintf(stderr, "dama tune: --runs takes comma-separated run ids, not '%s'\n", runs);
@@ -434,7 +444,7 @@ static int run(CliArgs *a)
         snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %.6f%s",
                  (long long)tuning_id, (long long)base_id, res.k, res.valid_loss,
                  interrupted ? " (interrupted: best epoch so far)" : "");
-        rc = weights_file_write(g, tuned, comment, cli_str(a, "out"), err);
+        rc = weights_file_write(g, tuned, comment, cli_str(a, "out"), &out_opts, err);
         if (rc != 0) {
             fprintf(stderr, "dama tune: %s\n", err);
             db_run_finish(db, run_id, "interrupted", err);

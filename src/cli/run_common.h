@@ -19,14 +19,14 @@ double run_now_s(void);
 
 /* The options every command that plays games has (selfplay, match). */
 #define RUN_PLAY_OPTS                                                                                                  \
-    {"nodes", OPT_INT, "4000", "search nodes per move"},                                                               \
-        {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)"},                              \
-        {"threads", OPT_INT, "0", "concurrent games (0: all cores)"},                                                  \
-        {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)"},                 \
-        {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random"},  \
-        {"random-plies", OPT_INT, "4", "plies of random openings when there is no book"},                              \
-        {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men"},   \
-        {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'"}
+    {"nodes", OPT_INT, "4000", "search nodes per move", 1, 1e12},                                                               \
+        {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)", 0, 100},                              \
+        {"threads", OPT_INT, "0", "concurrent games (0: all cores)", 0, 256},                                                  \
+        {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)", 1, 65536},                 \
+        {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random", 0, 0},  \
+        {"random-plies", OPT_INT, "4", "plies of random openings when there is no book", 0, 40},                              \
+        {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men", 0, 30000},   \
+        {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'", 1, PLAY_PLIES_MAX}
 
 /* Check the RUN_PLAY_OPTS values (message to stderr naming the command).
  * Returns 0, or 2 (a usage error). */

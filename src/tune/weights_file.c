@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/atomic_file.h"
+
 static const EvalTerm *find_term(const Game *g, const char *name)
 {
     for (int i = 0; i < g->terms_len; i++)
@@ -96,39 +98,6 @@ out:
     return rc;
 }
 
-/* Write to path.tmp then rename: a reader never sees half a file. */
-static FILE *open_tmp(const char *path, char tmp[1024], char err[ERR_MAX])
-{
-    /* The rename below replaces what is at path: only ever a regular file
-     * (never a device, FIFO, directory or symbolic link). */
-    struct stat st;
-    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-        snprintf(err, ERR_MAX, "refusing to write '%.200s': not a regular file", path);
-        return NULL;
-    }
-    snprintf(tmp, 1024, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) snprintf(err, ERR_MAX, "cannot write '%.150s': %.80s", tmp, strerror(errno));
-    return f;
-}
-
-static int close_tmp(FILE *f, const char *tmp, const char *path, char err[ERR_MAX])
-{
-    bool bad = ferror(f) != 0;
-    if (fclose(f) != 0) bad = true;
-    if (bad) {
-        snprintf(err, ERR_MAX, "writing '%.200s' failed (disk full?)", tmp);
-        remove(tmp);
-        return -1;
-    }
-    if (rename(tmp, path) != 0) {
-        snprintf(err, ERR_MAX, "cannot rename '%.100s' to '%.80s': %.50s", tmp, path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
-}
-
 /* Board-shaped tables. Russian and Turkish tables (32, 64 weights) start on
  * the owner's first rank, so their far rank is their last row; a Shatra
  * table (62 weights, docs/rules/shatra.md section 1) starts at square 1 on
@@ -154,10 +123,27 @@ static void table_row(int count, int i, int *first, int *len)
 /* Row printed in place p (far rank first). */
 static int table_far_row(int count, int p) { return count == 62 ? p : table_rows(count) - 1 - p; }
 
-int weights_file_write(const Game *g, const int32_t *w, const char *comment, const char *path, char err[ERR_MAX])
+static int commit(AtomicFile *af, char err[ERR_MAX])
 {
-    char tmp[1024];
-    FILE *f = open_tmp(path, tmp, err);
+    char aerr[ATOMIC_ERR_MAX];
+    if (atomic_file_commit(af, aerr) == 0) return 0;
+    snprintf(err, ERR_MAX, "%s", aerr);
+    return -1;
+}
+
+static FILE *open_atomic(AtomicFile *af, const char *path, const AtomicOptions *opts, char err[ERR_MAX])
+{
+    char aerr[ATOMIC_ERR_MAX];
+    if (atomic_file_open(af, path, opts, aerr) == 0) return af->f;
+    snprintf(err, ERR_MAX, "%s", aerr);
+    return NULL;
+}
+
+int weights_file_write(const Game *g, const int32_t *w, const char *comment, const char *path,
+                       const AtomicOptions *opts, char err[ERR_MAX])
+{
+    AtomicFile af;
+    FILE *f = open_atomic(&af, path, opts, err);
     if (!f) return -1;
     if (comment) {
         const char *c = comment;
@@ -186,14 +172,14 @@ int weights_file_write(const Game *g, const int32_t *w, const char *comment, con
         fprintf(f, "  ];\n");
     }
     fprintf(f, "};\n");
-    return close_tmp(f, tmp, path, err);
+    return commit(&af, err);
 }
 
 int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *info, const char *path,
-                          char err[ERR_MAX])
+                          const AtomicOptions *opts, char err[ERR_MAX])
 {
-    char tmp[1024];
-    FILE *f = open_tmp(path, tmp, err);
+    AtomicFile af;
+    FILE *f = open_atomic(&af, path, opts, err);
     if (!f) return -1;
     char upper[64];
     size_t n = 0;
@@ -238,5 +224,5 @@ int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *inf
         }
     }
     fprintf(f, "};\n\n#endif\n");
-    return close_tmp(f, tmp, path, err);
+    return commit(&af, err);
 }

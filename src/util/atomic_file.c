@@ -1,0 +1,132 @@
+/* atomic_file.c — temp file, fsync, rename (see atomic_file.h). */
+#include "util/atomic_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static bool same_file(const struct stat *a, const char *path)
+{
+    struct stat b;
+    return stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
+}
+
+int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX])
+{
+    static const AtomicOptions none = {0};
+    if (!opts) opts = &none;
+    if (!path || !*path) {
+        snprintf(err, ATOMIC_ERR_MAX, "an empty file name");
+        return -1;
+    }
+    if (strlen(path) > ATOMIC_PATH_MAX - 32) {
+        snprintf(err, ATOMIC_ERR_MAX, "file name '%.60s...' is too long", path);
+        return -1;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno == ENOENT) return 0;
+        snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.150s': %.80s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, ATOMIC_ERR_MAX, "refusing to replace '%.180s': not a regular file", path);
+        return -1;
+    }
+    if (opts->protect_db) {
+        static const char *const SUFFIX[] = {"", "-wal", "-shm", "-journal"};
+        for (int i = 0; i < 4; i++) {
+            char p[ATOMIC_PATH_MAX];
+            snprintf(p, sizeof p, "%s%s", opts->protect_db, SUFFIX[i]);
+            if (same_file(&st, p)) {
+                snprintf(err, ATOMIC_ERR_MAX, "refusing to write '%.100s': it is the database %.100s%s", path,
+                         opts->protect_db, SUFFIX[i]);
+                return -1;
+            }
+        }
+    }
+    if (!opts->replace) {
+        snprintf(err, ATOMIC_ERR_MAX, "'%.180s' exists (%s replaces it)", path,
+                 opts->force_hint ? opts->force_hint : "--force");
+        return -1;
+    }
+    return 0;
+}
+
+int atomic_file_open(AtomicFile *af, const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX])
+{
+    memset(af, 0, sizeof *af);
+    if (atomic_file_check(path, opts, err) != 0) return -1;
+    snprintf(af->path, sizeof af->path, "%s", path);
+    snprintf(af->tmp, sizeof af->tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(af->tmp);
+    if (fd < 0) {
+        snprintf(err, ATOMIC_ERR_MAX, "cannot write next to '%.150s': %.80s", path, strerror(errno));
+        af->tmp[0] = '\0';
+        return -1;
+    }
+    /* mkstemp makes 0600; a weight file or header is an ordinary file. */
+    mode_t mask = umask(0);
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
+    af->f = fdopen(fd, "w");
+    if (!af->f) {
+        snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.150s': %.80s", af->tmp, strerror(errno));
+        close(fd);
+        unlink(af->tmp);
+        af->tmp[0] = '\0';
+        return -1;
+    }
+    return 0;
+}
+
+void atomic_file_abort(AtomicFile *af)
+{
+    if (af->f) fclose(af->f);
+    af->f = NULL;
+    if (af->tmp[0]) unlink(af->tmp);
+    af->tmp[0] = '\0';
+}
+
+int atomic_file_commit(AtomicFile *af, char err[ATOMIC_ERR_MAX])
+{
+    if (!af->f) {
+        snprintf(err, ATOMIC_ERR_MAX, "'%.180s' is not open for writing", af->path);
+        return -1;
+    }
+    bool bad = fflush(af->f) != 0 || ferror(af->f) != 0;
+    int saved = errno;
+    if (!bad && fsync(fileno(af->f)) != 0) {
+        bad = true;
+        saved = errno;
+    }
+    if (fclose(af->f) != 0 && !bad) {
+        bad = true;
+        saved = errno;
+    }
+    af->f = NULL;
+    if (bad) {
+        snprintf(err, ATOMIC_ERR_MAX, "writing '%.150s' failed: %.80s", af->path, strerror(saved));
+        atomic_file_abort(af);
+        return -1;
+    }
+    if (rename(af->tmp, af->path) != 0) {
+        snprintf(err, ATOMIC_ERR_MAX, "cannot rename '%.100s' to '%.80s': %.50s", af->tmp, af->path, strerror(errno));
+        atomic_file_abort(af);
+        return -1;
+    }
+    af->tmp[0] = '\0';
+    /* The rename itself is durable once the folder is synced. */
+    char dir[ATOMIC_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", af->path);
+    int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}

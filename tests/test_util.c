@@ -1,0 +1,299 @@
+/* test_util.c — the checked number parser (util/num.h) and the atomic file
+ * writer (util/atomic_file.h). Table-driven. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "util/atomic_file.h"
+#include "util/num.h"
+
+typedef struct IntCase {
+    const char *text;
+    int64_t min, max;
+    NumStatus status;
+    int64_t value;
+} IntCase;
+
+static const IntCase INT_CASES[] = {
+    {"0", 0, 100, NUM_OK, 0},
+    {"100", 0, 100, NUM_OK, 100},
+    {"+7", 0, 100, NUM_OK, 7},
+    {"-1", 0, 100, NUM_RANGE, 0},
+    {"101", 0, 100, NUM_RANGE, 0},
+    {"4294967297", 0, 100, NUM_RANGE, 0},          /* would wrap to 1 in an int */
+    {"4294967298", 0, 1000000, NUM_RANGE, 0},      /* would wrap to 2 */
+    {"99999999999999999999", INT64_MIN, INT64_MAX, NUM_RANGE, 0}, /* beyond int64 */
+    {"9223372036854775807", INT64_MIN, INT64_MAX, NUM_OK, INT64_MAX},
+    {"-9223372036854775808", INT64_MIN, INT64_MAX, NUM_OK, INT64_MIN},
+    {"", 0, 100, NUM_EMPTY, 0},
+    {" 5", 0, 100, NUM_MALFORMED, 0},
+    {"5 ", 0, 100, NUM_MALFORMED, 0},
+    {"5x", 0, 100, NUM_MALFORMED, 0},
+    {"0x10", 0, 100, NUM_MALFORMED, 0},
+    {"1e3", 0, 10000, NUM_MALFORMED, 0},
+    {"-", 0, 100, NUM_MALFORMED, 0},
+    {"abc", 0, 100, NUM_MALFORMED, 0},
+};
+
+static void test_parse_int(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof INT_CASES / sizeof INT_CASES[0]; i++) {
+        const IntCase *c = &INT_CASES[i];
+        int64_t v = -12345;
+        NumStatus st = num_parse_int(c->text, c->min, c->max, &v);
+        if (st != c->status) fail_msg("'%s': status %d, expected %d", c->text, st, c->status);
+        if (st == NUM_OK && v != c->value) fail_msg("'%s': %lld", c->text, (long long)v);
+        if (st != NUM_OK && v != -12345) fail_msg("'%s': output written on failure", c->text);
+    }
+}
+
+typedef struct RealCase {
+    const char *text;
+    double min, max;
+    NumStatus status;
+    double value;
+} RealCase;
+
+static const RealCase REAL_CASES[] = {
+    {"0.05", 0, 1, NUM_OK, 0.05},
+    {"1e-7", 0, 1, NUM_OK, 1e-7},
+    {"-1", 0, 86400, NUM_RANGE, 0},
+    {"1e400", 0, 1e9, NUM_RANGE, 0},
+    {"nan", 0, 1, NUM_MALFORMED, 0},
+    {"inf", 0, 1, NUM_MALFORMED, 0},
+    {"0x1p3", 0, 100, NUM_MALFORMED, 0},
+    {"", 0, 1, NUM_EMPTY, 0},
+    {"0.5.5", 0, 1, NUM_MALFORMED, 0},
+    {" 1", 0, 2, NUM_MALFORMED, 0},
+};
+
+static void test_parse_real(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof REAL_CASES / sizeof REAL_CASES[0]; i++) {
+        const RealCase *c = &REAL_CASES[i];
+        double v = -1;
+        NumStatus st = num_parse_real(c->text, c->min, c->max, &v);
+        if (st != c->status) fail_msg("'%s': status %d, expected %d", c->text, st, c->status);
+        if (st == NUM_OK && v != c->value) fail_msg("'%s': %g", c->text, v);
+    }
+}
+
+static void test_scan_digits(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        NumStatus status;
+        int64_t value;
+        int used;
+    } cases[] = {
+        {"32,", NUM_OK, 32, 2}, {"4294967328,", NUM_RANGE, 0, 10}, {"0", NUM_RANGE, 0, 1},
+        {"a1", NUM_MALFORMED, 0, 0}, {"99999999999999999999999", NUM_RANGE, 0, 23},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *s = cases[i].text;
+        int64_t v = 0;
+        NumStatus st = num_scan_digits(&s, 1, 32, &v);
+        if (st != cases[i].status) fail_msg("'%s': status %d", cases[i].text, st);
+        if (st == NUM_OK && v != cases[i].value) fail_msg("'%s': %lld", cases[i].text, (long long)v);
+        if (s - cases[i].text != cases[i].used) fail_msg("'%s': used %d", cases[i].text, (int)(s - cases[i].text));
+    }
+}
+
+static void test_error_text(void **state)
+{
+    (void)state;
+    char err[256];
+    num_format_error(err, sizeof err, "--depth", "4294967297", 10, NUM_RANGE, 0, 100, 0);
+    assert_string_equal(err, "--depth: '4294967297' is out of range 0..100");
+    num_format_error(err, sizeof err, "--lr", "x", 1, NUM_MALFORMED, 0, 1, 1);
+    assert_string_equal(err, "--lr: 'x' is not a number");
+    num_format_error(err, sizeof err, "--alpha", "2", 1, NUM_RANGE, 1e-6, 0.5, 1);
+    assert_string_equal(err, "--alpha: '2' is out of range 1e-06..0.5");
+}
+
+/* libconfig text: 0 = accepted, else the line of the literal refused. */
+static void test_config_literals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int line; /* 0: accepted */
+    } cases[] = {
+        {"a = 5;\nb = -2147483648;\nc = 2147483647;", 0},
+        {"selfplay = { games = 4294967298; };", 1},
+        {"weights = {\n  KING = 4294967396;\n};", 2},
+        {"x = 99999999999999999999;", 1},
+        {"x = 99999999999999999999L;", 1},
+        {"x = 4294967298L;", 0},
+        {"x = 0x100000000;", 1},
+        {"x = 1e400;", 1},
+        {"x = 1e-7; y = .5; z = -0.25e+3;", 0},
+        {"# 4294967298 in a comment\nx = \"4294967298\"; /* 99999999999999999999 */ // 1e999", 0},
+        {"MAN_PST = [1, 2, 3];\nKING2X = 3;", 0},
+        {"s = \"a \\\" 4294967298\";\nt = 3000000000;", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[256] = "";
+        int rc = num_check_config_text(cases[i].text, strlen(cases[i].text), err, sizeof err);
+        if (cases[i].line == 0 && rc != 0) fail_msg("case %zu refused: %s", i, err);
+        if (cases[i].line != 0) {
+            if (rc == 0) fail_msg("case %zu accepted", i);
+            if (atoi(err) != cases[i].line) fail_msg("case %zu: '%s', expected line %d", i, err, cases[i].line);
+        }
+    }
+}
+
+static char dir[256];
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    snprintf(dir, sizeof dir, "/tmp/dama_test_util_XXXXXX");
+    return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void read_text(const char *path, char *out, size_t size)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, size - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+static int count_files(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "ls -A '%s' | wc -l", dir);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (p && fscanf(p, "%d", &n) != 1) n = -1;
+    if (p) pclose(p);
+    return n;
+}
+
+static void test_atomic_replace_rules(void **state)
+{
+    (void)state;
+    char db[300], other[300], link_to_db[300], newfile[300], text[64], err[ATOMIC_ERR_MAX];
+    snprintf(db, sizeof db, "%s/d.sqlite", dir);
+    snprintf(other, sizeof other, "%s/w.cfg", dir);
+    snprintf(link_to_db, sizeof link_to_db, "%s/hard.cfg", dir);
+    snprintf(newfile, sizeof newfile, "%s/new.cfg", dir);
+    write_text(db, "database");
+    write_text(other, "old");
+    assert_int_equal(link(db, link_to_db), 0); /* another name, same inode */
+    char db_dots[300];
+    snprintf(db_dots, sizeof db_dots, "%s/./d.sqlite", dir);
+    static const struct {
+        int target; /* 0 new, 1 existing, 2 db itself, 3 db by a hard link, 4 db via ./ */
+        bool replace;
+        int rc;
+        const char *msg;
+    } cases[] = {
+        {0, false, 0, NULL},
+        {1, false, -1, "exists"},
+        {1, true, 0, NULL},
+        {2, true, -1, "is the database"},
+        {3, true, -1, "is the database"},
+        {4, true, -1, "is the database"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *paths[] = {newfile, other, db, link_to_db, db_dots};
+        const char *path = paths[cases[i].target];
+        AtomicOptions o = {.replace = cases[i].replace, .protect_db = db};
+        AtomicFile af;
+        int rc = atomic_file_open(&af, path, &o, err);
+        if (rc != cases[i].rc) fail_msg("case %zu: rc %d (%s)", i, rc, err);
+        if (rc != 0) {
+            if (!strstr(err, cases[i].msg)) fail_msg("case %zu: message '%s'", i, err);
+            continue;
+        }
+        fprintf(af.f, "new %zu", i);
+        assert_int_equal(atomic_file_commit(&af, err), 0);
+        read_text(path, text, sizeof text);
+        char want[16];
+        snprintf(want, sizeof want, "new %zu", i);
+        assert_string_equal(text, want);
+        unlink(newfile);
+    }
+    read_text(db, text, sizeof text);
+    assert_string_equal(text, "database");
+    /* an aborted write leaves the old file and no temporary file */
+    AtomicOptions o = {.replace = true};
+    AtomicFile af;
+    int before = count_files();
+    assert_int_equal(atomic_file_open(&af, other, &o, err), 0);
+    assert_int_equal(count_files(), before + 1);
+    fprintf(af.f, "half");
+    atomic_file_abort(&af);
+    read_text(other, text, sizeof text);
+    assert_string_equal(text, "new 2");
+    assert_int_equal(count_files(), before);
+    /* a directory is never replaced */
+    assert_int_equal(atomic_file_check(dir, &o, err), -1);
+    assert_non_null(strstr(err, "not a regular file"));
+}
+
+/* A full disk: the stream is pointed at /dev/full, which fails every write
+ * with ENOSPC; the commit reports it and the target stays as it was. */
+static void test_atomic_write_error(void **state)
+{
+    (void)state;
+    char path[300], text[64], err[ATOMIC_ERR_MAX];
+    snprintf(path, sizeof path, "%s/keep.cfg", dir);
+    write_text(path, "keep");
+    AtomicOptions o = {.replace = true};
+    AtomicFile af;
+    assert_int_equal(atomic_file_open(&af, path, &o, err), 0);
+    /* make every later write fail, as a full disk does */
+    FILE *full = freopen("/dev/full", "w", af.f);
+    assert_non_null(full);
+    af.f = full;
+    fprintf(af.f, "%*s", 100000, "x");
+    assert_int_equal(atomic_file_commit(&af, err), -1);
+    assert_non_null(strstr(err, "failed"));
+    read_text(path, text, sizeof text);
+    assert_string_equal(text, "keep");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_int),
+        cmocka_unit_test(test_parse_real),
+        cmocka_unit_test(test_scan_digits),
+        cmocka_unit_test(test_error_text),
+        cmocka_unit_test(test_config_literals),
+        cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_atomic_write_error, setup_dir, teardown_dir),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
