@@ -17,29 +17,31 @@
 #include "play/play.h"
 #include "tune/spsa.h"
 #include "tune/weights_file.h"
+#include "util/atomic_file.h"
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"db", OPT_STR, "dama.sqlite", "SQLite database file (created if missing)"},
-    {"weights", OPT_STR, "default", "weights to start from: 'default', 'tuned', db:ID or a weight file"},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
+    {"weights", OPT_STR, "default", "weights to start from: 'default', 'tuned', db:ID or a weight file", 0, 0},
     {"params", OPT_STR, NULL,
      "weights to tune, comma-separated: a term name (all its weights) or NAME[i] (default: every scalar term but the "
-     "scale weight)"},
-    {"iterations", OPT_INT, "200", "SPSA iterations N (1..1000000)"},
-    {"pairs", OPT_INT, "8", "game pairs per iteration (1..100000), each with its own signs"},
-    {"A", OPT_REAL, "-1", "stability constant A (-1: 10% of the iterations)"},
-    {"alpha", OPT_REAL, "0.602", "learning-rate decay exponent"},
-    {"gamma", OPT_REAL, "0.101", "perturbation decay exponent"},
-    {"c-frac", OPT_REAL, "0.05", "final perturbation c_end as a fraction of |start value| ..."},
-    {"c-min", OPT_REAL, "2", "... but at least this many centi-men"},
-    {"r-end", OPT_REAL, "0.002", "final a_N / c_N^2"},
-    {"range", OPT_REAL, "1", "each weight stays within start +- max(100, range * |start|)"},
+     "scale weight)", 0, 0},
+    {"iterations", OPT_INT, "200", "SPSA iterations N", 1, 1000000},
+    {"pairs", OPT_INT, "8", "game pairs per iteration, each with its own signs", 1, 100000},
+    {"A", OPT_REAL, "-1", "stability constant A (-1: 10% of the iterations)", -1, 1e7},
+    {"alpha", OPT_REAL, "0.602", "learning-rate decay exponent", 0, 2},
+    {"gamma", OPT_REAL, "0.101", "perturbation decay exponent", 0, 2},
+    {"c-frac", OPT_REAL, "0.05", "final perturbation c_end as a fraction of |start value| ...", 0, 10},
+    {"c-min", OPT_REAL, "2", "... but at least this many centi-men", 0, 1000},
+    {"r-end", OPT_REAL, "0.002", "final a_N / c_N^2", 0, 10},
+    {"range", OPT_REAL, "1", "each weight stays within start +- max(100, range * |start|)", 0, 100},
     RUN_PLAY_OPTS,
-    {"seed", OPT_INT, "1", "seed (signs, opening order, random openings)"},
-    {"out", OPT_STR, NULL, "also write the result as a weight file"},
-    {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)"},
-    {NULL, 0, NULL, NULL},
+    {"seed", OPT_INT, "1", "seed (signs, opening order, random openings)", 0, CLI_INT_MAX},
+    {"out", OPT_STR, NULL, "also write the result as a weight file", 0, 0},
+    {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
+    {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)", 0, 86400},
+    {0},
 };
 
 /* Index of the weight named `name` (a term name with count 1, or NAME[i]),
@@ -210,6 +212,15 @@ static int run(CliArgs *a)
                           .gamma = cli_real(a, "gamma")};
     if (sched.A == -1) sched.A = 0.1 * (double)iterations;
     uint64_t seed = (uint64_t)cli_int(a, "seed");
+    {
+        /* --out is checked before the games are played. */
+        AtomicOptions out_opts = {.replace = cli_flag(a, "force"), .protect_db = cli_str(a, "db")};
+        char aerr[ATOMIC_ERR_MAX];
+        if (cli_str(a, "out") && atomic_file_check(cli_str(a, "out"), &out_opts, aerr) != 0) {
+            fprintf(stderr, "dama spsa: --out: %s\n", aerr);
+            return 1;
+        }
+    }
 
     OpeningBook book;
     if (run_openings(g, a, seed, &book, err) != 0) {
@@ -403,7 +414,8 @@ static int run(CliArgs *a)
                 char comment[256];
                 snprintf(comment, sizeof comment, "SPSA run %lld (weight set %lld): %s", (long long)spsa_id,
                          (long long)ws, how);
-                rc = weights_file_write(g, w, comment, cli_str(a, "out"), err);
+                AtomicOptions out_opts = {.replace = cli_flag(a, "force"), .protect_db = cli_str(a, "db")};
+                rc = weights_file_write(g, w, comment, cli_str(a, "out"), &out_opts, err);
             }
             if (rc == 0) {
                 printf("spsa %lld: weight set %lld after %d of %lld iterations (%s)\n", (long long)spsa_id,

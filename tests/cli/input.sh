@@ -48,7 +48,10 @@ expect_err 2 "epochs must be an integer" "$DAMA" tune --config e.cfg
 printf 'tune = { lr = true; };\n' >b.cfg
 expect_err 2 "lr must be a number" "$DAMA" tune --config b.cfg
 # --help: every numeric option shows its range; reals as written (%g)
-for c in moves perft search bench selfplay tune export match pdn status; do
+# every command dama lists (a new command is covered without editing this)
+cmds=$("$DAMA" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
+[ "$(echo "$cmds" | wc -w)" -ge 10 ] && ok || bad "command list: $cmds"
+for c in $cmds; do
   "$DAMA" $c --help >h.txt 2>&1
   n=$(grep -cE -- '^  --[a-z0-9-]+ [NX] ' h.txt)
   r=$(grep -cE -- '^  --[a-z0-9-]+ [NX] .*\[-?[0-9.e+-]+\.\.' h.txt)
