@@ -459,4 +459,24 @@ static inline void prop_check_random(PropRun *run, const PropGame *pg, const Pro
     prop_end(run);
 }
 
+
+/* A position string of about 100 KB (prefix repeated) is refused as longer
+ * than FEN_MAX, never read in part. */
+static inline void check_long_fen_rejected(const Game *g, const char *prefix)
+{
+    size_t n = strlen(prefix), size = 100000;
+    char *fen = malloc(size + 1);
+    assert_non_null(fen);
+    for (size_t i = 0; i < size; i++) fen[i] = prefix[i % n];
+    fen[size] = '\0';
+    Position pos;
+    char err[ERR_MAX] = "";
+    int rc = g->pos_from_fen(&pos, fen, err);
+    free(fen);
+    if (rc == 0 || !strstr(err, "longer than 255 bytes")) {
+        print_error("%s: a 100 KB position string: rc %d, message '%s'\n", g->name, rc, err);
+        fail();
+    }
+}
+
 #endif

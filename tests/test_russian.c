@@ -489,6 +489,15 @@ static void test_fen_rejected(void **state)
         {"W:W1-4:B5", "crowning rank"},   /* numbers 1-4 are b8 d8 f8 h8: White men there */
         {"B:W5:B29-32", "crowning rank"}, /* numbers 29-32 are a1 c1 e1 g1: Black men there */
         {"W:Wf2-2:Bb6", "range"},         /* fuzz_position_russian: an algebraic start is no range (was a shift by -1) */
+        /* positions that cannot arise, and numbers that would wrap */
+        {"W:W5-18:B1", "White has 14 pieces (men and kings), more than the 12"},
+        {"W:WK1:B9-28", "Black has 20 pieces"},
+        {"W:WK1,K2,K3,K4,5-12,Ka1,Kc1:Bb2", "White has 14 pieces"}, /* kings count too */
+        {"W:W4294967328:B20", "bad square number '4294967328' at character 4 (squares are 1..32)"}, /* not square 32 */
+        {"W:W99999999999999999999:B1", "squares are 1..32"},
+        {"W:W5-4294967300:B1", "bad square range"},
+        {"W:Wa1:Bb6:Wc3", "a second white section"},
+        {"W:Wa1:Bb6:Bd6", "a second black section"},
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -501,6 +510,13 @@ static void test_fen_rejected(void **state)
         }
     }
     assert_int_equal(failures, 0);
+    check_long_fen_rejected(G, "W:");
+    /* the most a side can have is accepted: 12 men, or 12 pieces with kings */
+    Position pos;
+    char err[ERR_MAX];
+    assert_int_equal(G->pos_from_fen(&pos, "W:W5-16:B17-28", err), 0);
+    assert_int_equal(G->pos_from_fen(&pos, "W:WK1,K2,K3,K4,5-12:B21-32", err), -1); /* Black men on 29-32 */
+    assert_int_equal(G->pos_from_fen(&pos, "W:WK1,K2,K3,K4,5-12:B17-28", err), 0);
 }
 
 /* ------------------------------------------------------------------ */

@@ -677,6 +677,17 @@ static const BadFen BAD_FENS[] = {
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 0", "move-number field"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62", "needs the fields"},
     {"kqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w - - - - 0 1", "two Biys"},
+    /* more of a kind than a side starts with (section 2; promotion only
+     * brings back a captured kind, section 6) */
+    {"qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1", "Black has 9 Batyrs, more than the 1"},
+    {"3/3/3/1/6k/7/7/7/7/K6/1/RRR/3/3 w - - - - 0 1", "White has 3 Turas, more than the 2"},
+    {"3/3/3/1/bbb3k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1", "Black has 3 Yalkyns"},
+    {"3/3/3/1/6k/7/7/7/SSSSSS1/SSSSSSK/1/3/3/3 w - - - - 0 1", "White has 12 shatras, more than the 11"},
+    /* numbers that would wrap or overflow */
+    {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-4294967358 - - - 0 1", "reserve field"},
+    {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - 4294967328 - 0 1", "ep field"},
+    {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 99999999999999999999 1", "quiet-plies field"},
+    {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - 4294967307-4294967308 0 1", "sidestep field"},
 };
 
 static void test_fen_errors(void **state)
@@ -694,6 +705,7 @@ static void test_fen_errors(void **state)
             fail();
         }
     }
+    check_long_fen_rejected(G, "sqs/");
 }
 
 /* ------------------------------------------------------------------ */

@@ -589,6 +589,10 @@ static void test_fen_rejected(void **state)
         {"W:Wa2:Bb6 junk", "unexpected"},
         {"W:Wa2;Bb6", "unexpected"},
         {"W:Xa2", "W or B"},
+        /* positions that cannot arise */
+        {"W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba7", "White has 17 pieces (men and kings), more than the 16"},
+        {"W:Wa2:Ba3,b3,c3,d3,e3,f3,g3,h3,a4,b4,c4,d4,e4,f4,g4,h4,Ka5", "Black has 17 pieces"},
+        {"W:Wa2:Bb6:Wc3", "a second white section"},
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -601,6 +605,10 @@ static void test_fen_rejected(void **state)
         }
     }
     assert_int_equal(failures, 0);
+    check_long_fen_rejected(G, "W:");
+    Position pos;
+    char err[ERR_MAX];
+    assert_int_equal(G->pos_from_fen(&pos, G->start_fen, err), 0); /* 16 a side: the most */
 }
 
 /* ------------------------------------------------------------------ */

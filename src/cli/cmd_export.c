@@ -8,6 +8,7 @@
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
+#include "tune/weight_sets.h"
 #include "tune/weights_file.h"
 #include "util/atomic_file.h"
 
@@ -36,7 +37,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama export: --no-header needs --file (nothing to write)\n");
         return 2;
     }
-    bool needs_db = strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 || strspn(spec, "0123456789") == strlen(spec);
+    bool needs_db = weights_spec_uses_db(g, spec);
     Db *db = NULL;
     int32_t w[EVAL_WEIGHTS_MAX];
     int64_t id = 0;

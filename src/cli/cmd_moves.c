@@ -7,7 +7,7 @@
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
-    {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {"fen", OPT_STR, NULL, "position string, or 'start' (default: the start position; an empty string is an error)", 0, 0},
     {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves", 0, 0},
     {0},
 };
@@ -53,8 +53,14 @@ static int run(CliArgs *a)
     size_t cap = 0;
     long lineno = 0;
     int rc = 0;
-    while (getline(&line, &cap, in) > 0) {
+    ssize_t got;
+    while ((got = getline(&line, &cap, in)) > 0) {
         lineno++;
+        if (strlen(line) < (size_t)got) { /* never read a line cut at a NUL byte as a shorter one */
+            fprintf(stderr, "dama moves: %s line %ld: contains a NUL byte\n", file, lineno);
+            rc = 1;
+            continue;
+        }
         line[strcspn(line, "\r\n")] = '\0';
         if (!line[strspn(line, " \t")]) continue;
         if (g->pos_from_fen(&pos, line, err) != 0) {

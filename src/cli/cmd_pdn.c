@@ -48,6 +48,7 @@ static int check_file(const char *path, const Game *fallback)
     pdn_game_init(&game);
     PdnReplay replay;
     long games = 0, ok = 0, failed = 0, warnings = 0;
+    char first_failed[96] = "";
     int rc = 0;
     char err[ERR_MAX];
     for (;;) {
@@ -66,6 +67,10 @@ static int check_file(const char *path, const Game *fallback)
         } else {
             failed++;
             printf("game %ld%s: %s", game.index, who, replay.error);
+            if (failed <= 3) { /* the first failures, for the stderr summary */
+                size_t len = strlen(first_failed);
+                snprintf(first_failed + len, sizeof first_failed - len, "%s%ld", len ? ", " : "", game.index);
+            }
         }
         if (replay.warning[0]) {
             warnings++;
@@ -82,6 +87,9 @@ static int check_file(const char *path, const Game *fallback)
         if (warnings) printf(", %ld warning%s", warnings, warnings == 1 ? "" : "s");
         putchar('\n');
     }
+    if (failed) /* the report is on stdout; a one-line summary for whoever reads stderr only */
+        fprintf(stderr, "dama pdn check: %s: %ld of %ld games failed (game%s %s%s; see the report on stdout)\n",
+                path, failed, games, failed == 1 ? "" : "s", first_failed, failed > 3 ? ", ..." : "");
     pdn_game_free(&game);
     pdn_reader_free(r);
     if (!std_in) fclose(in);

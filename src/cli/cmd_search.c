@@ -12,7 +12,8 @@ static const CliOpt OPTS[] = {
     {"nodes", OPT_INT, NULL, "node budget (deterministic)", 0, 1e15},
     {"movetime", OPT_INT, NULL, "time budget in milliseconds", 0, 86400000},
     {"hash", OPT_INT, "64", "transposition table size in MiB", 1, 65536},
-    {"weights", OPT_STR, NULL, "weights: a weight file or 'default' (compiled in)", 0, 0},
+    {"weights", OPT_STR, NULL, "weights: 'default' (compiled in), 'tuned', db:ID or a weight file", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
     {0},
 };
@@ -63,7 +64,7 @@ static int run(CliArgs *a)
     }
     if (!lim.depth && !lim.nodes && !lim.movetime_ms) lim.depth = 10;
     int32_t weights[EVAL_WEIGHTS_MAX];
-    if (weights_resolve(g, cli_str(a, "weights"), weights, err) != 0) {
+    if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
         fprintf(stderr, "dama search: %s\n", err);
         return 1;
     }

@@ -15,6 +15,9 @@
 #include "tune/texel.h"
 #include "tune/weights_file.h"
 #include "util/atomic_file.h"
+#include "util/num.h"
+
+enum { TUNE_NAME_MAX = 200 }; /* bytes of a weight set name given with --name */
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
@@ -35,7 +38,7 @@ static const CliOpt OPTS[] = {
     {"seed", OPT_INT, "1", "seed of the split and mini-batch order", 0, CLI_INT_MAX},
     {"out", OPT_STR, NULL, "also write the tuned weights to this weight file", 0, 0},
     {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
-    {"name", OPT_STR, NULL, "name of the new weight set", 0, 0},
+    {"name", OPT_STR, NULL, "name of the new weight set (at most 200 bytes, stored whole)", 0, 0},
     {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},
     {0},
 };
@@ -243,6 +246,14 @@ static int run(CliArgs *a)
                         "--score-weight in [0, 1]\n");
         return 2;
     }
+    /* --name is stored whole or refused (never cut inside a character). */
+    const char *wname = cli_str(a, "name");
+    if (wname && (strlen(wname) > TUNE_NAME_MAX || !*wname || strpbrk(wname, "\n\r\t"))) {
+        fprintf(stderr, "dama tune: --name: %s (at most %d bytes, no tab or line break)\n",
+                !*wname ? "an empty name" : strlen(wname) > TUNE_NAME_MAX ? "too long" : "a control character",
+                TUNE_NAME_MAX);
+        return 2;
+    }
     /* --out is checked before the (long) tuning, and written before anything
      * is stored. */
     AtomicOptions out_opts = {.replace = cli_flag(a, "force"), .protect_db = cli_str(a, "db")};
@@ -269,6 +280,28 @@ static int run(CliArgs *a)
     cli_install_stop_handler();
     if (rc == 0) rc = db_open(cli_str(a, "db"), false, &db, err);
     if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "weights"), db, start, NULL, err);
+    /* Every run named by --runs exists and is a self-play run of this game
+     * (else "only 0 positions match" would hide a typo). */
+    for (const char *r = runs; rc == 0 && r && *r;) {
+        int64_t id = 0;
+        const char *at = r;
+        bool in_range = num_scan_digits(&r, 1, INT64_MAX, &id) == NUM_OK; /* valid_id_list checked the syntax */
+        int len = (int)(r - at);
+        if (*r == ',') r++;
+        DbRun run;
+        if (!in_range || db_run_get(db, id, &run, err) != 0) {
+            snprintf(err, ERR_MAX, "--runs: run %.*s does not exist in %.150s", len < 24 ? len : 24, at,
+                     cli_str(a, "db"));
+            rc = -1;
+            break;
+        }
+        if (strcmp(run.kind ? run.kind : "", "selfplay") != 0 || strcmp(run.game ? run.game : "", g->name) != 0) {
+            snprintf(err, ERR_MAX, "--runs: run %lld is a %.20s %.20s run, not a %s self-play run", (long long)id,
+                     run.game ? run.game : "?", run.kind ? run.kind : "?", g->name);
+            rc = -1;
+        }
+        db_run_clear(&run);
+    }
 
     /* Load positions (traced once; the tuner never calls the engine again). */
     char filter[2048];
@@ -451,11 +484,11 @@ static int run(CliArgs *a)
         }
     }
     if (rc == 0 && !ec.failed) {
-        char how[200], name[64];
+        char how[200], name[TUNE_NAME_MAX + 1];
         snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f%s)",
                  (long long)tuning_id, (long long)base_id, res.k, res.valid_loss,
                  interrupted ? ", interrupted" : "");
-        snprintf(name, sizeof name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
+        snprintf(name, sizeof name, "%s", cli_str(a, "name") ? cli_str(a, "name") : ""); /* checked: fits whole */
         if (!name[0]) snprintf(name, sizeof name, "tuned-%lld", (long long)tuning_id);
         t.result_ws = 0;
         t.k = res.k;

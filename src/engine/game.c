@@ -38,7 +38,11 @@ Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *hist
 
 int game_parse_position(const Game *game, const char *fen, Position *pos, char err[ERR_MAX])
 {
-    if (!fen || !*fen || strcmp(fen, "start") == 0 || strcmp(fen, "startpos") == 0) fen = game->start_fen;
+    if (fen && !*fen) { /* an empty string is a mistake, never "the start position" */
+        snprintf(err, ERR_MAX, "an empty position string (write 'start', or leave it out, for the start position)");
+        return -1;
+    }
+    if (!fen || strcmp(fen, "start") == 0 || strcmp(fen, "startpos") == 0) fen = game->start_fen;
     return game->pos_from_fen(pos, fen, err);
 }
 

@@ -180,7 +180,9 @@ const Game *const *game_list(void);
 Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *history, int len,
                      const char **reason, MoveList *moves);
 
-/* Parse a position string, or the start position when fen is NULL or "start". */
+/* Parse a position string, or the start position when fen is NULL, "start"
+ * or "startpos". An empty string is an error (-1 with err), like any
+ * position the game's parser refuses. */
 int game_parse_position(const Game *game, const char *fen, Position *pos, char err[ERR_MAX]);
 
 static inline int outcome_score_white(Outcome o)

@@ -27,6 +27,7 @@ typedef struct DraughtsRules {
     bool crown_mid_capture;   /* a man crowned mid-capture goes on as a king (Russian) */
     bool no_reversal;         /* no 180-degree turn between two jumps (Turkish) */
     bool must_land_to_continue; /* a flying king must land where it can capture again (Russian) */
+    int pieces_per_side;      /* men each side starts with: no position has more men + kings of a side */
 } DraughtsRules;
 
 /* A draughts position: 40 bytes. */

@@ -27,6 +27,7 @@
 
 #include "engine/game.h"
 #include "games/draughts.h"
+#include "util/num.h"
 
 #define D_FILE_A 0x0101010101010101ULL
 #define D_FILE_H (D_FILE_A << 7)
@@ -503,15 +504,15 @@ static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
     return -1;
 }
 
-/* Parse one square token (algebraic, or 1..32 when NUMBERED32) at *s. */
+/* Parse one square token (algebraic, or 1..32 when NUMBERED32) at *s.
+ * Numbers go through the checked parser: 4294967328 is no square 32. */
 static int d_parse_square_token(const char **s)
 {
     const char *t = *s;
     if (isdigit((unsigned char)*t)) {
         if (!NUMBERED32) return -1;
-        char *end;
-        long n = strtol(t, &end, 10);
-        *s = end;
+        int64_t n;
+        if (num_scan_digits(s, 1, 32, &n) != NUM_OK) return -1;
         return draughts_square_from_number32((int)n);
     }
     int used = 0;
@@ -520,12 +521,35 @@ static int d_parse_square_token(const char **s)
     return sq;
 }
 
+/* A parsed board that cannot arise in a game: more men and kings of a side
+ * than it starts with (promotion turns a man into a king, nothing adds a
+ * piece). Men on their crowning rank are refused while parsing. 0, or -1
+ * with msg. */
+static int d_check_possible(const DraughtsPos *p, char msg[160])
+{
+    for (int c = 0; c < 2; c++) {
+        int n = __builtin_popcountll(p->pieces[c]);
+        if (n > RULES.pieces_per_side) {
+            snprintf(msg, 160, "%s has %d pieces (men and kings), more than the %d it starts with",
+                     c == COLOR_WHITE ? "White" : "Black", n, RULES.pieces_per_side);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
 {
     memset(pos, 0, sizeof *pos);
     DraughtsPos *p = dpw(pos);
     const char *s = fen;
     char msg[160];
+    size_t flen = strnlen(fen, FEN_MAX);
+    if (flen >= FEN_MAX) {
+        snprintf(msg, sizeof msg, "longer than %d bytes", FEN_MAX - 1);
+        return d_fen_error(err, fen, msg);
+    }
+    bool section_seen[2] = {false, false};
     while (isspace((unsigned char)*s) || *s == '"' || *s == '[') s++;
     char side = (char)toupper((unsigned char)*s);
     if (side != 'W' && side != 'B') return d_fen_error(err, fen, "side to move must be W or B");
@@ -539,6 +563,12 @@ static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
             return d_fen_error(err, fen, msg);
         }
         int c = col == 'W' ? COLOR_WHITE : COLOR_BLACK;
+        if (section_seen[c]) {
+            snprintf(msg, sizeof msg, "a second %s section at character %d", c == COLOR_WHITE ? "white" : "black",
+                     (int)(s - fen) + 1);
+            return d_fen_error(err, fen, msg);
+        }
+        section_seen[c] = true;
         s++;
         while (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
             bool king = false;
@@ -548,18 +578,27 @@ static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
             }
             const char *tok = s;
             int sq = d_parse_square_token(&s);
+            if (sq < 0 && NUMBERED32 && isdigit((unsigned char)*tok)) {
+                int digits = (int)strspn(tok, "0123456789");
+                snprintf(msg, sizeof msg, "bad square number '%.*s%s' at character %d (squares are 1..32)", digits < 24 ? digits : 24,
+                         tok, digits < 24 ? "" : "...", (int)(tok - fen) + 1);
+                return d_fen_error(err, fen, msg);
+            }
             if (sq < 0) {
                 snprintf(msg, sizeof msg, "bad square at character %d", (int)(tok - fen) + 1);
                 return d_fen_error(err, fen, msg);
             }
             int last = sq;
-            if (*s == '-' && NUMBERED32 && isdigit((unsigned char)s[1])) { /* numeric range 1-12 */
+            if (*s == '-' && NUMBERED32 && !isdigit((unsigned char)*tok)) /* "f2-2" is no range */
+                return d_fen_error(err, fen, "bad square range (a range joins two square numbers)");
+            if (*s == '-' && NUMBERED32 && isdigit((unsigned char)s[1]) && isdigit((unsigned char)*tok)) {
+                /* numeric range 1-12 */
                 s++;
-                char *end;
-                long hi = strtol(s, &end, 10);
-                long lo = isdigit((unsigned char)*tok) ? strtol(tok, NULL, 10) : 0; /* "f2-2" is no range */
-                if (lo < 1 || hi < lo || hi > 32) return d_fen_error(err, fen, "bad square range");
-                s = end;
+                int64_t lo = 0, hi = 0;
+                const char *t = tok;
+                num_scan_digits(&t, 1, 32, &lo); /* read above */
+                if (num_scan_digits(&s, 1, 32, &hi) != NUM_OK || hi < lo)
+                    return d_fen_error(err, fen, "bad square range (squares are 1..32)");
                 last = -1;
                 for (long n = lo; n <= hi; n++) {
                     int q = draughts_square_from_number32((int)n);
@@ -600,6 +639,7 @@ static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
         snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
         return d_fen_error(err, fen, msg);
     }
+    if (d_check_possible(p, msg) != 0) return d_fen_error(err, fen, msg);
     p->key = draughts_hash_full(p);
     return 0;
 }

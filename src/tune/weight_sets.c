@@ -10,14 +10,19 @@
 
 #include "db/db.h"
 #include "tune/weights_file.h"
+#include "util/num.h"
+
+static bool all_digits(const char *s)
+{
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s)) return false;
+    return true;
+}
 
 int weights_resolve(const Game *g, const char *spec, int32_t *w, char err[ERR_MAX])
 {
-    if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) {
-        memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
-        return 0;
-    }
-    return weights_file_read(g, spec, w, err);
+    return weights_resolve_db(g, spec, NULL, w, NULL, err);
 }
 
 const char **weight_names_new(const Game *g)
@@ -38,12 +43,43 @@ const char **weight_names_new(const Game *g)
     return names;
 }
 
-static bool all_digits(const char *s)
+
+/* A weight file, its left-out terms from its base (a db: base needs db). */
+static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, char err[ERR_MAX])
 {
-    if (!*s) return false;
-    for (; *s; s++)
-        if (!isdigit((unsigned char)*s)) return false;
-    return true;
+    uint8_t given[EVAL_WEIGHTS_MAX];
+    char base[WEIGHTS_BASE_MAX];
+    int32_t v[EVAL_WEIGHTS_MAX];
+    if (weights_file_parse(g, path, v, given, base, err) != 0) return -1;
+    if (strncmp(base, "db:", 3) == 0) {
+        char berr[ERR_MAX];
+        if (weights_resolve_db(g, base, db, w, NULL, berr) != 0) {
+            snprintf(err, ERR_MAX, "weight file %.60s: base \"%.31s\": %.120s", path, base, berr);
+            return -1;
+        }
+    } else {
+        memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+    }
+    for (int i = 0; i < g->weights_len; i++)
+        if (given[i]) w[i] = v[i];
+    return 0;
+}
+
+bool weights_spec_needs_db(const char *spec)
+{
+    if (!spec) return false;
+    const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
+    return all_digits(num) || strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0;
+}
+
+bool weights_spec_uses_db(const Game *g, const char *spec)
+{
+    if (weights_spec_needs_db(spec)) return true;
+    if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) return false;
+    uint8_t given[EVAL_WEIGHTS_MAX];
+    char base[WEIGHTS_BASE_MAX], err[ERR_MAX];
+    int32_t v[EVAL_WEIGHTS_MAX];
+    return weights_file_parse(g, spec, v, given, base, err) == 0 && strncmp(base, "db:", 3) == 0;
 }
 
 int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
@@ -53,9 +89,7 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
         memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
         return 0;
     }
-    const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
-    bool from_db = all_digits(num) || strcmp(spec, "tuned") == 0;
-    if (!from_db) return weights_file_read(g, spec, w, err);
+    if (!weights_spec_needs_db(spec)) return resolve_file(g, spec, db, w, err);
     if (!db) {
         snprintf(err, ERR_MAX, "weights '%.60s' need a database (--db)", spec);
         return -1;
@@ -68,7 +102,12 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
             return -1;
         }
     } else {
-        wid = strtoll(num, NULL, 10);
+        const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
+        NumStatus st = num_parse_int(num, 1, INT64_MAX, &wid);
+        if (st != NUM_OK) {
+            num_format_error(err, ERR_MAX, "weight set id", num, strlen(num), st, 1, 9.2e18, 0);
+            return -1;
+        }
     }
     const char **names = weight_names_new(g);
     if (!names) {
@@ -81,12 +120,22 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
     return rc;
 }
 
+int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *w, int64_t *id,
+                         char err[ERR_MAX])
+{
+    Db *db = NULL;
+    if (weights_spec_uses_db(g, spec) && db_open(db_path, false, &db, err) != 0) return -1;
+    int rc = weights_resolve_db(g, spec, db, w, id, err);
+    db_close(db);
+    return rc;
+}
+
 int weights_store_base(Db *db, const Game *g, const char *spec, const int32_t *w, const char **names, int64_t run_id,
                    int64_t *id, char err[ERR_MAX])
 {
     int32_t tmp[1024];
     int64_t wid = 0;
-    if (spec && (strncmp(spec, "db:", 3) == 0 || all_digits(spec) || strcmp(spec, "tuned") == 0)) {
+    if (weights_spec_needs_db(spec)) {
         if (weights_resolve_db(g, spec, db, tmp, &wid, err) != 0) return -1;
         *id = wid;
         return 0;

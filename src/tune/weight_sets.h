@@ -5,6 +5,7 @@
 #ifndef DAMA_WEIGHT_SETS_H
 #define DAMA_WEIGHT_SETS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/eval.h"
@@ -13,20 +14,34 @@
 struct Db;
 
 
-/* Without a database: spec NULL or "default" = the compiled-in weights;
- * anything else = a weight file. Fills weights[0..game->weights_len).
- * Returns 0 or -1 with err. */
+/* The one weight resolver every command uses (through one of the three
+ * entry points below): spec NULL, "default" or "compiled-in" = the
+ * compiled-in weights; "db:ID" or "ID" = weight set ID of the database;
+ * "tuned" = its newest tuned set; anything else = a weight file (whose
+ * left-out terms come from its base, weights_file.h). Each fills
+ * weights[0..game->weights_len) and returns 0, or -1 with err.
+ *
+ * weights_resolve: without a database (a db spec is an error). */
 int weights_resolve(const Game *game, const char *spec, int32_t *weights, char err[ERR_MAX]);
 
 /* Names of the game's weights ("MAN", "MAN_PST[3]", ...): one allocation,
  * free() it. NULL if out of memory. */
 const char **weight_names_new(const Game *g);
 
-/* Weights named by spec: "default" (compiled in), "db:ID" or "ID" (weight set
- * in db), "tuned" (newest tuned weight set in db), or a weight file. *id
+/* With an open database db (may be NULL: then as weights_resolve). *id
  * (may be NULL) receives the weight set id, 0 if not from db. */
 int weights_resolve_db(const Game *g, const char *spec, struct Db *db, int32_t *weights, int64_t *id,
                        char err[ERR_MAX]);
+
+/* With the database at db_path, opened (must exist) only when spec needs
+ * it, and closed again: for commands that have no database open. */
+int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *weights, int64_t *id,
+                         char err[ERR_MAX]);
+
+/* Does spec name a weight set of the database ("db:ID", "ID", "tuned")? */
+bool weights_spec_needs_db(const char *spec);
+/* The same, or spec is a weight file with base = "db:ID". */
+bool weights_spec_uses_db(const Game *g, const char *spec);
 
 /* Make sure the weights named by spec are a weight set in db: returns its id
  * (stored now with lineage "compiled-in" or "file PATH" if it was not from

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/eval.h"
 #include "util/atomic_file.h"
+#include "util/num.h"
 
 static const EvalTerm *find_term(const Game *g, const char *name)
 {
@@ -33,9 +35,16 @@ static int read_int(config_setting_t *s, int32_t *out)
     return 0;
 }
 
-int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_MAX])
+int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *given, char base[WEIGHTS_BASE_MAX],
+                       char err[ERR_MAX])
 {
-    memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+    memset(given, 0, (size_t)g->weights_len);
+    base[0] = '\0';
+    char nerr[ERR_MAX];
+    if (num_check_config_file(path, nerr, sizeof nerr) < 0) { /* libconfig would misread these numbers */
+        snprintf(err, ERR_MAX, "weight file %.240s", nerr);
+        return -1;
+    }
     config_t cfg;
     config_init(&cfg);
     int rc = -1;
@@ -54,6 +63,27 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
     if (strcmp(game, g->name) != 0) {
         snprintf(err, ERR_MAX, "weight file %s is for game '%s', not '%s'", path, game, g->name);
         goto out;
+    }
+    config_setting_t *bs = config_lookup(&cfg, "base");
+    if (bs) {
+        const char *b = config_setting_get_string(bs);
+        bool db_ref = b && strncmp(b, "db:", 3) == 0 && b[3] && strspn(b + 3, "0123456789") == strlen(b + 3) &&
+                      strlen(b) < WEIGHTS_BASE_MAX;
+        if (!b || (strcmp(b, "default") != 0 && !db_ref)) {
+            snprintf(err, ERR_MAX, "weight file %s:%d: base must be \"default\" or \"db:ID\"", path,
+                     config_setting_source_line(bs));
+            goto out;
+        }
+        snprintf(base, WEIGHTS_BASE_MAX, "%s", b);
+    }
+    for (int i = 0; i < config_setting_length(config_root_setting(&cfg)); i++) {
+        const char *key = config_setting_name(config_setting_get_elem(config_root_setting(&cfg), (unsigned)i));
+        if (strcmp(key, "game") != 0 && strcmp(key, "base") != 0 && strcmp(key, "weights") != 0) {
+            snprintf(err, ERR_MAX, "weight file %s:%d: unknown setting '%s' (game, base, weights)", path,
+                     config_setting_source_line(config_setting_get_elem(config_root_setting(&cfg), (unsigned)i)),
+                     key);
+            goto out;
+        }
     }
     config_setting_t *ws = config_lookup(&cfg, "weights");
     if (!ws || !config_setting_is_group(ws)) {
@@ -74,6 +104,7 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
                 snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs one integer in -5000..5000", path, line, name);
                 goto out;
             }
+            given[t->offset] = 1;
             continue;
         }
         if (!config_setting_is_array(s) && !config_setting_is_list(s)) {
@@ -90,12 +121,43 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
                 snprintf(err, ERR_MAX, "weight file %s:%d: term %s value %d is not an integer in -5000..5000", path, line, name, j + 1);
                 goto out;
             }
+            given[t->offset + j] = 1;
+        }
+    }
+    if (!base[0]) { /* no base: every term must be there */
+        char missing[ERR_MAX] = "";
+        int n = 0;
+        size_t len = 0;
+        for (int i = 0; i < g->terms_len; i++) {
+            if (given[g->terms[i].offset]) continue;
+            if (n++ < 8 && len < sizeof missing - 40) len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%s",
+                                                                              n > 1 ? ", " : "", g->terms[i].name);
+        }
+        if (n) {
+            snprintf(err, ERR_MAX, "weight file %.80s: %d term%s missing (%s%s); name every term, or say "
+                     "base = \"default\"; or base = \"db:ID\"; for the others",
+                     path, n, n == 1 ? "" : "s", missing, n > 8 ? ", ..." : "");
+            goto out;
         }
     }
     rc = 0;
 out:
     config_destroy(&cfg);
     return rc;
+}
+
+int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_MAX])
+{
+    uint8_t given[EVAL_WEIGHTS_MAX];
+    char base[WEIGHTS_BASE_MAX];
+    int32_t v[EVAL_WEIGHTS_MAX];
+    if (weights_file_parse(g, path, v, given, base, err) != 0) return -1;
+    if (base[0] && strcmp(base, "default") != 0) {
+        snprintf(err, ERR_MAX, "weight file %.100s: base = \"%s\" needs a database (--db)", path, base);
+        return -1;
+    }
+    for (int i = 0; i < g->weights_len; i++) w[i] = given[i] ? v[i] : g->weights_default[i];
+    return 0;
 }
 
 /* Board-shaped tables. Russian and Turkish tables (32, 64 weights) start on

@@ -3,9 +3,14 @@
  * Weight file (libconfig syntax, readable and editable):
  *     game = "russian";
  *     weights = { MAN = 100; KING = 300; MAN_PST = [0, 0, ...]; ... };
- * Every term of the game's term list may appear once; a scalar term takes
- * an integer, a table term a list of exactly `count` integers. Terms left
- * out keep the compiled-in value. */
+ * A file names every term of the game's term list, once each (a scalar
+ * term takes an integer in -5000..5000, a table term a list of exactly
+ * `count` of them), or says what the terms it leaves out are:
+ *     base = "default";   the compiled-in weights of this build
+ *     base = "db:ID";     weight set ID of the database (commands with --db)
+ * A file with missing terms and no base is an error listing them: the
+ * compiled-in weights change with every export, so a silent default would
+ * read the same file differently after each one. */
 #ifndef DAMA_WEIGHTS_FILE_H
 #define DAMA_WEIGHTS_FILE_H
 
@@ -15,7 +20,19 @@
 
 struct AtomicOptions;
 
-/* Read a weight file for `game` into weights[0..game->weights_len).
+enum { WEIGHTS_BASE_MAX = 32 };
+
+/* Parse a weight file for `game`: weights[i] for each weight the file
+ * gives (given[i] = 1; given has game->weights_len entries), base the
+ * file's base ("default", "db:ID", or "" when it has none; then every term
+ * was given). Returns 0, or -1 with a message naming the file, line and
+ * term (or the missing terms). */
+int weights_file_parse(const Game *game, const char *path, int32_t *weights, uint8_t *given,
+                       char base[WEIGHTS_BASE_MAX], char err[ERR_MAX]);
+
+/* Read a weight file for `game` into weights[0..game->weights_len): every
+ * term from the file, or the terms it leaves out from base = "default".
+ * A base = "db:ID" file is an error here (weights_resolve_db reads it).
  * Returns 0, or -1 with a message naming the file, line and term. */
 int weights_file_read(const Game *game, const char *path, int32_t *weights, char err[ERR_MAX]);
 

@@ -92,5 +92,62 @@ expect_err 1 "'w.cfg' exists" "$DAMA" tune --db d.sqlite --out w.cfg
 grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg not written"
 ls -A | grep -q '\.tmp\.' && bad "temporary file left: $(ls -A)" || ok
 
+# ---- positions: empty strings, NUL bytes ----
+expect_err 1 "an empty position string" "$DAMA" moves --fen ''
+expect_err 1 "an empty position string" "$DAMA" perft --fen '' --depth 1
+expect_err 1 "an empty position string" "$DAMA" search --fen '' --depth 1
+expect_err 1 "an empty position string" "$DAMA" status --fen ''
+"$DAMA" moves --fen start >/dev/null 2>&1 && ok || bad "--fen start"
+printf 'W:Wc3:Bd4\nW:Wc3\000:Bd4,e5\nW:Wc3:Bd4\n' >nul.txt
+expect_err 1 "nul.txt line 2: contains a NUL byte" "$DAMA" moves --file nul.txt
+[ "$(grep -c . out)" = 2 ] && ok || bad "lines 1 and 3 still answered: $(cat out)"
+expect_err 1 "longer than 255 bytes" "$DAMA" moves --fen "$(head -c 100000 /dev/zero | tr '\0' 'W' | sed 's/W/W:/g' | head -c 100000)"
+expect_err 1 "White has 14 pieces" "$DAMA" moves --fen 'W:W5-18:B1'
+expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1'
+
+# ---- weight files: every term, or an explicit base ----
+printf 'game = "russian";\nweights = { };\n' >empty.cfg
+expect_err 1 "terms missing (MAN, KING" "$DAMA" search --weights empty.cfg --depth 1
+printf 'game = "russian";\nbase = "default";\nweights = { KING = 320; };\n' >based.cfg
+"$DAMA" search --weights based.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = default: $(cat "$T/err")"
+printf 'game = "russian";\nbase = "tuned";\nweights = { KING = 320; };\n' >badbase.cfg
+expect_err 1 'base must be "default" or "db:ID"' "$DAMA" search --weights badbase.cfg --depth 1
+printf 'game = "russian";\nbase = "default";\nweights = { KING = 4294967396; };\n' >wrap.cfg
+expect_err 1 "integer '4294967396' is out of range" "$DAMA" search --weights wrap.cfg --depth 1
+printf 'game = "russian";\nbase = "default";\nweights = { KING = 99999999999999999999; };\n' >wrap2.cfg
+expect_err 1 "out of range" "$DAMA" search --weights wrap2.cfg --depth 1
+# base = "db:ID" and search --weights db:ID: the one resolver, with --db
+printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase.cfg
+"$DAMA" search --db d.sqlite --weights dbbase.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = db:1: $(cat "$T/err")"
+"$DAMA" search --db d.sqlite --weights db:1 --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "search --weights db:1: $(cat "$T/err")"
+expect_err 1 "weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
+expect_err 1 "no such database file" "$DAMA" search --db nope.sqlite --weights db:1 --depth 1
+[ -e nope.sqlite ] && bad "search made nope.sqlite" || ok
+# the shipped starting weights name every term
+for g in russian turkish shatra; do
+  "$DAMA" search --game $g --weights "$SRC/configs/weights/$g-start.cfg" --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "$g-start.cfg: $(cat "$T/err")"
+done
+
+# ---- tune: --runs that do not exist, --name limits ----
+expect_err 1 "--runs: run 99 does not exist" "$DAMA" tune --db d.sqlite --runs 99
+expect_err 1 "--runs: run 99999999999999999999 does not exist" "$DAMA" tune --db d.sqlite --runs 1,99999999999999999999
+"$DAMA" match --db d.sqlite --a default --b default --pairs 1 --nodes 50 --threads 1 --openings random --progress 0 >/dev/null 2>&1
+expect_err 1 "is a russian match run, not a russian self-play run" "$DAMA" tune --db d.sqlite --runs 2
+expect_err 2 "--name: too long (at most 200 bytes" "$DAMA" tune --db d.sqlite --name "$(printf 'é%.0s' $(seq 1 101))"
+
+# ---- pdn check: a summary on stderr too ----
+printf '[Event "a"]\n1. c3-d4 *\n\n[Event "b"]\n1. c3-c5 *\n' >bad.pdn
+expect_err 1 "bad.pdn: 1 of 2 games failed (game 2;" "$DAMA" pdn check bad.pdn
+grep -q "^game 2" out && ok || bad "report on stdout: $(cat out)"
+
+# ---- version ----
+"$DAMA" --version >v1.txt && "$DAMA" version >v2.txt && ok || bad "--version exit code"
+cmp -s v1.txt v2.txt && ok || bad "--version and version differ"
+grep -qE '^dama [0-9]+\.[0-9]+\.[0-9]+$' v1.txt && ok || bad "version line: $(head -1 v1.txt)"
+grep -qE '^commit ([0-9a-f]{40}(-dirty)?|unknown)$' v1.txt && ok || bad "commit line: $(sed -n 2p v1.txt)"
+for g in russian turkish shatra; do
+  grep -q "^  $g: weight set: " v1.txt && ok || bad "$g provenance missing: $(cat v1.txt)"
+done
+
 echo "input: $pass passed, $fail failed"
 [ "$fail" = 0 ]

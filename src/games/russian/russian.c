@@ -12,6 +12,7 @@ static const DraughtsRules RULES = {
     .majority = false,
     .crown_mid_capture = true,
     .no_reversal = false, /* a reversal would cross the piece just taken, which still blocks */
+    .pieces_per_side = 12,
     .must_land_to_continue = true,
 };
 static const bool NUMBERED32 = true;

@@ -12,6 +12,7 @@
 #include "games/shatra/shatra_board.h"
 #include "games/shatra/shatra_rules.h"
 #include "games/shatra/weights.h"
+#include "util/num.h"
 
 void shatra_init(void) { shatra_board_init(); }
 
@@ -50,7 +51,10 @@ static int parse_square_set(const char *field, const char *name, uint64_t *set, 
                      (int)(s - field) + 1);
             return -1;
         }
-        long lo = strtol(s, (char **)&s, 10), hi = lo;
+        const char *at = s;
+        int64_t lo = 0, hi = 0;
+        bool bad = num_scan_digits(&s, 1, 62, &lo) != NUM_OK;
+        hi = lo;
         if (*s == '-') {
             s++;
             if (!isdigit((unsigned char)*s)) {
@@ -58,10 +62,11 @@ static int parse_square_set(const char *field, const char *name, uint64_t *set, 
                          (int)(s - field) + 1);
                 return -1;
             }
-            hi = strtol(s, (char **)&s, 10);
+            bad |= num_scan_digits(&s, 1, 62, &hi) != NUM_OK;
         }
-        if (lo < 1 || hi > 62 || hi < lo) {
-            snprintf(msg, 160, "%s field '%.40s': bad square or range %ld-%ld (squares are 1-62)", name, field, lo, hi);
+        if (bad || hi < lo) {
+            snprintf(msg, 160, "%s field '%.40s': bad square or range '%.*s' at character %d (squares are 1-62)",
+                     name, field, (int)(s - at < 40 ? s - at : 40), at, (int)(at - field) + 1);
             return -1;
         }
         for (long n = lo; n <= hi; n++) *set |= sh_bit((int)n - 1);
@@ -96,22 +101,45 @@ static int write_square_set(uint64_t set, char *out, size_t size)
 
 static int parse_number(const char *field, const char *name, long lo, long hi, long *out, char msg[160])
 {
-    char *end;
     if (!isdigit((unsigned char)field[0])) {
         snprintf(msg, 160, "%s field '%.40s' is not a number", name, field);
         return -1;
     }
-    long v = strtol(field, &end, 10);
+    const char *end = field;
+    int64_t v = 0;
+    NumStatus st = num_scan_digits(&end, lo, hi, &v);
     if (*end) {
         snprintf(msg, 160, "%s field '%.40s': unexpected '%c' at character %d", name, field, *end,
                  (int)(end - field) + 1);
         return -1;
     }
-    if (v < lo || v > hi) {
-        snprintf(msg, 160, "%s field %ld out of range %ld-%ld", name, v, lo, hi);
+    if (st != NUM_OK) {
+        snprintf(msg, 160, "%s field '%.40s' out of range %ld-%ld", name, field, lo, hi);
         return -1;
     }
-    *out = v;
+    *out = (long)v;
+    return 0;
+}
+
+/* Section 2 and 6: no side has more pieces of a type than it starts with. */
+static int check_counts(const ShatraPos *p, char msg[160])
+{
+    static const char *const NAMES[SH_TYPES] = {"", "Biys", "Batyrs", "Turas", "Yalkyns", "shatras"};
+    for (int c = 0; c < 2; c++)
+        for (int t = SH_BIY; t < SH_TYPES; t++) {
+            int n = __builtin_popcountll(p->color[c] & p->type[t]);
+            if (t == SH_BIY && n > 1) {
+                snprintf(msg, 160, "board: %s has %s Biys", c == COLOR_WHITE ? "White" : "Black",
+                         n == 2 ? "two" : "more than two");
+                return -1;
+            }
+            if (n > SH_START_COUNT[t]) {
+                snprintf(msg, 160, "board: %s has %d %s, more than the %d it starts with (promotion only brings "
+                         "back a captured piece)", c == COLOR_WHITE ? "White" : "Black", n, NAMES[t],
+                         SH_START_COUNT[t]);
+                return -1;
+            }
+        }
     return 0;
 }
 
@@ -178,13 +206,23 @@ static int parse_sidestep(ShatraPos *p, const char *field, char msg[160])
     const char *s = field;
     for (;;) {
         char *end;
-        long x = isdigit((unsigned char)*s) ? strtol(s, &end, 10) : -1;
-        if (x < 0 || *end != '-' || !isdigit((unsigned char)end[1])) {
+        int64_t xv = 0, yv = 0;
+        const char *q = s;
+        bool in_range = num_scan_digits(&q, 1, 62, &xv) == NUM_OK;
+        if (q == s || *q != '-' || !isdigit((unsigned char)q[1])) {
             snprintf(msg, 160, "sidestep field '%.40s': expected X-Y at character %d", field, (int)(s - field) + 1);
             return -1;
         }
-        long y = strtol(end + 1, &end, 10);
-        if (x < 1 || x > 62 || y < 1 || y > 62 || !(t->nb[x - 1][SH_E] == y - 1 || t->nb[x - 1][SH_W] == y - 1)) {
+        q++;
+        in_range &= num_scan_digits(&q, 1, 62, &yv) == NUM_OK;
+        end = (char *)q;
+        long x = (long)xv, y = (long)yv;
+        if (!in_range) {
+            snprintf(msg, 160, "sidestep field '%.40s': a square at character %d is not 1-62", field,
+                     (int)(s - field) + 1);
+            return -1;
+        }
+        if (!(t->nb[x - 1][SH_E] == y - 1 || t->nb[x - 1][SH_W] == y - 1)) {
             snprintf(msg, 160, "sidestep field '%.40s': %ld-%ld is not a sideways step", field, x, y);
             return -1;
         }
@@ -225,7 +263,10 @@ static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
     char buf[FEN_MAX];
     const char *s = fen;
     while (isspace((unsigned char)*s)) s++;
-    if (strlen(s) >= sizeof buf) return fen_error(err, fen, "too long");
+    if (strnlen(s, sizeof buf) >= sizeof buf) {
+        snprintf(msg, sizeof msg, "longer than %d bytes", FEN_MAX - 1);
+        return fen_error(err, fen, msg);
+    }
     snprintf(buf, sizeof buf, "%s", s);
     char *fields[9];
     int n = 0;
@@ -238,9 +279,7 @@ static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
             err, fen,
             "needs the fields <board> <side> <reserve> <urgent> <ep> <sidestep> [<quiet-plies> <move-number>]");
     if (parse_board(p, fields[0], msg) != 0) return fen_error(err, fen, msg);
-    for (int c = 0; c < 2; c++)
-        if (__builtin_popcountll(p->color[c] & p->type[SH_BIY]) > 1)
-            return fen_error(err, fen, c == COLOR_WHITE ? "board: White has two Biys" : "board: Black has two Biys");
+    if (check_counts(p, msg) != 0) return fen_error(err, fen, msg);
     if (strcmp(fields[1], "w") == 0)
         p->side = COLOR_WHITE;
     else if (strcmp(fields[1], "b") == 0)

@@ -103,13 +103,17 @@ static inline int sh_type_at(const ShatraPos *p, int sq)
 /* Promotion pool of colour c (section 6): bit t set when a piece of type t
  * (Batyr, Tura, Yalkyn) may be promoted to — fewer than 1 / 2 / 2 of that
  * type of c stand on the board. */
+/* Pieces of each type a side starts with (section 2: one Biy, one Batyr,
+ * two Turas, two Yalkyns, eleven shatras). Promotion only brings back a
+ * captured kind (section 6), so no position has more of a type. */
+static const int SH_START_COUNT[SH_TYPES] = {0, 1, 1, 2, 2, 11};
+
 static inline unsigned sh_pool(const ShatraPos *p, int c)
 {
     uint64_t own = p->color[c];
     unsigned pool = 0;
-    if (__builtin_popcountll(own & p->type[SH_BATYR]) < 1) pool |= 1u << SH_BATYR;
-    if (__builtin_popcountll(own & p->type[SH_TURA]) < 2) pool |= 1u << SH_TURA;
-    if (__builtin_popcountll(own & p->type[SH_YALKYN]) < 2) pool |= 1u << SH_YALKYN;
+    for (int t = SH_BATYR; t <= SH_YALKYN; t++)
+        if (__builtin_popcountll(own & p->type[t]) < SH_START_COUNT[t]) pool |= 1u << t;
     return pool;
 }
 

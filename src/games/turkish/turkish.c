@@ -12,6 +12,7 @@ static const DraughtsRules RULES = {
     .majority = true,          /* the most pieces, men and kings alike */
     .crown_mid_capture = false, /* a man crowned only when the move ends */
     .no_reversal = true,       /* no 180-degree turn between two jumps */
+    .pieces_per_side = 16,
     .must_land_to_continue = false, /* implied by the majority rule */
 };
 static const bool NUMBERED32 = false;
