@@ -5,6 +5,7 @@
 #include "fuzz_common.h"
 
 #include "tune/weights_file.h"
+#include "util/atomic_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
@@ -25,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (weights_file_read(g, path, w, err) != 0) {
             fuzz_check_err("weights_file_read", err);
         } else {
-            if (weights_file_write(g, w, "fuzz", path, err) != 0) fuzz_fail("writing accepted weights: %s", err);
+            if (weights_file_write(g, w, "fuzz", path, &(AtomicOptions){.replace = true}, err) != 0) fuzz_fail("writing accepted weights: %s", err);
             if (weights_file_read(g, path, back, err) != 0) fuzz_fail("written weights rejected: %s", err);
             if (memcmp(w, back, sizeof *w * (size_t)g->weights_len) != 0) fuzz_fail("weights changed in a round trip");
             fuzz_write_temp(data, size); /* the next game reads the input again */
