@@ -25,6 +25,8 @@ static const CliOpt OPTS[] = {
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
     {"seed", OPT_INT, "1", "seed (opening order, random openings)", 0, CLI_INT_MAX},
+    {"repeat-book", OPT_FLAG, NULL, "allow --pairs beyond the opening book: each extra pair plays a book line followed by --repeat-plies distinct random plies", 0, 0},
+    {"repeat-plies", OPT_INT, "4", "--repeat-book: random plies after the book line", 1, 40},
     {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)", 0, 0},
     {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)", -2000, 2000},
     {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)", -2000, 2000},
@@ -53,6 +55,8 @@ static void fill_match(DbMatch *m, const MatchStats *st, const SprtParams *sp, b
     m->sprt_alpha = sp->alpha;
     m->sprt_beta = sp->beta;
     m->sprt_result = !sprt ? NULL : d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : NULL;
+    m->sprt_llr = 0.0 / 0.0; /* set by the caller once the SPRT decided */
+    m->sprt_pairs = 0;
 }
 
 static int run(CliArgs *a)
@@ -82,7 +86,24 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama match: %s\n", err);
         return 1;
     }
+    int book_len = book.len;
+    bool repeat = cli_flag(a, "repeat-book");
     if (pairs == 0) pairs = book.len;
+    if (pairs > book.len && !repeat) {
+        /* Deterministic engines replay a repeated opening move for move:
+         * the extra pairs would count the same games again. */
+        fprintf(stderr, "dama match: --pairs %lld: the opening book has %d line%s (one pair each); give --pairs %d "
+                        "or fewer, or --repeat-book to play each line again with distinct random plies after it\n",
+                (long long)pairs, book.len, book.len == 1 ? "" : "s", book.len);
+        openings_free(&book);
+        return 2;
+    }
+    if (pairs > book.len &&
+        openings_repeat(g, &book, pairs, (int)cli_int(a, "repeat-plies"), seed, err) != 0) {
+        fprintf(stderr, "dama match: --repeat-book: %s\n", err);
+        openings_free(&book);
+        return 1;
+    }
 
     Db *db = NULL;
     int32_t wa[EVAL_WEIGHTS_MAX], wb[EVAL_WEIGHTS_MAX];
@@ -151,7 +172,8 @@ static int run(CliArgs *a)
 #pragma omp for schedule(dynamic, 1)
         for (int64_t p = 0; p < pairs; p++) {
             if (!ok || stop || cli_stop_requested || wr.failed) continue;
-            const Opening *op = &book.items[(offset + p) % book.len];
+            /* the book's lines in a seeded order, then the repeats in theirs */
+            const Opening *op = p < book_len ? &book.items[(offset + p) % book_len] : &book.items[p];
             Position start;
             g->pos_from_fen(&start, op->fen, werr);
             StatsResult res[2];
@@ -198,6 +220,10 @@ static int run(CliArgs *a)
     }
     game_writer_flush(&wr);
     fill_match(&dm, &st, &sp, sprt, decision);
+    if (decision != SPRT_CONTINUE) { /* the LLR that decided, kept apart from the final one (llr) */
+        dm.sprt_llr = decided_llr;
+        dm.sprt_pairs = decided_pairs;
+    }
     char merr[ERR_MAX];
     rc = wr.failed ? -1 : db_match_update(db, match_id, &dm, merr);
     bool complete = stats_count_pairs(&st) == pairs || decision != SPRT_CONTINUE;
@@ -211,10 +237,14 @@ static int run(CliArgs *a)
         if (decision == SPRT_CONTINUE)
             printf("undecided\n");
         else
-            printf("%s after %lld pairs (LLR %.2f); pairs already under way were finished\n",
+            printf("%s after %lld pairs at LLR %.2f; the pairs already under way were finished: final LLR %.2f "
+                   "after %lld pairs\n",
                    decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)" : "H0 accepted (A is not stronger by elo1)",
-                   (long long)decided_pairs, decided_llr);
+                   (long long)decided_pairs, decided_llr, dm.llr, (long long)stats_count_pairs(&st));
     }
+    if (pairs > book_len)
+        printf("openings: %d book lines; pairs %d to %lld repeat them, each with %lld distinct random plies after the "
+               "line (--repeat-book)\n", book_len, book_len + 1, (long long)pairs, (long long)cli_int(a, "repeat-plies"));
     if (!complete) printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(&st), (long long)pairs);
     if (wr.failed) fprintf(stderr, "dama match: %s\n", wr.err);
     else if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);

@@ -88,10 +88,17 @@ static const char MIGRATION_3_RUNS_WEIGHTS[] =
     "    SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY id) - 1, id\n"
     "    FROM weight_sets WHERE run_id IS NOT NULL;\n";
 
+/* Version 4: the SPRT's decision kept apart from the final LLR (the pairs
+ * under way when it decided are finished and counted in llr). */
+static const char MIGRATION_4_SPRT_DECISION[] =
+    "ALTER TABLE matches ADD COLUMN sprt_llr REAL;      -- LLR when the SPRT decided, NULL while undecided\n"
+    "ALTER TABLE matches ADD COLUMN sprt_pairs INTEGER; -- pairs counted at that decision\n";
+
 static const Migration migrations[] = {
     {1, "create the schema (schema.sql)", schema_sql},
     {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
     {3, "run owners, weight-set hashes, run members", MIGRATION_3_RUNS_WEIGHTS},
+    {4, "matches: the SPRT's deciding LLR", MIGRATION_4_SPRT_DECISION},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");

@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 3,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 4,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -109,7 +109,9 @@ typedef struct DbMatch {
     int64_t games, wins, draws, losses;
     int64_t penta[5];
     double elo, elo_lo, elo_hi; /* Elo difference A-B and its 95% interval */
-    double llr;                 /* SPRT log-likelihood ratio */
+    double llr;                 /* SPRT log-likelihood ratio of all the pairs played (final) */
+    double sprt_llr;            /* the LLR when the SPRT decided (NaN while undecided) */
+    int64_t sprt_pairs;         /* pairs counted at that decision (0 while undecided) */
     double sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta;
     const char *sprt_result; /* NULL while undecided, e.g. "H0", "H1" */
 } DbMatch;

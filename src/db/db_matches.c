@@ -14,16 +14,16 @@
 static const char SQL_MATCH_INSERT[] =
     "INSERT INTO matches(run_id, game, ws_a, ws_b, games, wins, draws, losses, "
     "penta0, penta1, penta2, penta3, penta4, elo, elo_lo, elo_hi, llr, "
-    "sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_result) "
+    "sprt_elo0, sprt_elo1, sprt_alpha, sprt_beta, sprt_result, sprt_llr, sprt_pairs) "
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, "
-    "?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+    "?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)";
 static const char SQL_MATCH_UPDATE[] =
     "UPDATE matches SET run_id = ?1, game = ?2, ws_a = ?3, ws_b = ?4, "
     "games = ?5, wins = ?6, draws = ?7, losses = ?8, penta0 = ?9, "
     "penta1 = ?10, penta2 = ?11, penta3 = ?12, penta4 = ?13, elo = ?14, "
     "elo_lo = ?15, elo_hi = ?16, llr = ?17, sprt_elo0 = ?18, "
     "sprt_elo1 = ?19, sprt_alpha = ?20, sprt_beta = ?21, "
-    "sprt_result = ?22 WHERE id = ?23";
+    "sprt_result = ?22, sprt_llr = ?23, sprt_pairs = ?24 WHERE id = ?25";
 
 /* ---- matches -------------------------------------------------------------- */
 
@@ -49,6 +49,10 @@ static void bind_match(sqlite3_stmt *st, const void *row, int *rc)
     bind_real(st, 20, m->sprt_alpha, rc);
     bind_real(st, 21, m->sprt_beta, rc);
     bind_text(st, 22, m->sprt_result, rc);
+    /* the deciding LLR only with its pair count: NULL while undecided */
+    bind_real(st, 23, m->sprt_pairs > 0 ? m->sprt_llr : 0.0 / 0.0, rc);
+    if (m->sprt_pairs > 0) bind_i64(st, 24, m->sprt_pairs, rc);
+    else if (*rc == SQLITE_OK) *rc = sqlite3_bind_null(st, 24);
 }
 
 int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
@@ -58,5 +62,5 @@ int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
 
 int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
 {
-    return write_end(db, dbi_row_update(db, SQL_MATCH_UPDATE, bind_match, m, 23, id, "match", err));
+    return write_end(db, dbi_row_update(db, SQL_MATCH_UPDATE, bind_match, m, 25, id, "match", err));
 }

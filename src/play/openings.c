@@ -138,6 +138,94 @@ int openings_random(const Game *g, int count, int plies, uint64_t seed, int bala
     return 0;
 }
 
+/* Open-addressing set of position keys (0 marks an empty slot). */
+static bool key_insert(uint64_t *set, size_t mask, uint64_t key)
+{
+    key |= 1;
+    for (size_t i = key & mask;; i = (i + 1) & mask) {
+        if (set[i] == key) return false;
+        if (set[i] == 0) {
+            set[i] = key;
+            return true;
+        }
+    }
+}
+
+int openings_repeat(const Game *g, OpeningBook *book, int64_t total, int plies, uint64_t seed, char err[ERR_MAX])
+{
+    if (total <= book->len) return 0;
+    if (plies < 1 || total > OPENINGS_REPEAT_MAX || book->len < 1) {
+        snprintf(err, ERR_MAX, "repeating the book needs --random-plies >= 1 and at most %d pairs", OPENINGS_REPEAT_MAX);
+        return -1;
+    }
+    size_t cap = 1;
+    while (cap < 2 * (size_t)total) cap <<= 1;
+    uint64_t *keys = calloc(cap, sizeof *keys);
+    Opening *items = realloc(book->items, sizeof(Opening) * (size_t)total);
+    if (!keys || !items) {
+        free(keys);
+        if (items) book->items = items;
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    book->items = items;
+    int len = book->len;
+    Position pos, next;
+    for (int i = 0; i < len; i++) {
+        if (game_parse_position(g, items[i].fen, &pos, err) != 0) break;
+        key_insert(keys, cap - 1, g->hash(&pos));
+    }
+    MoveList moves;
+    int rc = 0;
+    for (int64_t k = len; k < total && rc == 0; k++) {
+        const Opening *base = &items[k % len];
+        Opening *o = &items[k];
+        uint64_t rng = rng_derive(seed ^ 0x7265706561742b00ULL, (uint64_t)k);
+        bool found = false;
+        for (int attempt = 0; attempt < 200 && !found; attempt++) {
+            if (game_parse_position(g, base->fen, &pos, err) != 0) break;
+            char line[256];
+            size_t n = 0;
+            bool ok = true;
+            for (int p = 0; p < plies && ok; p++) {
+                const char *reason;
+                if (game_outcome(g, &pos, NULL, 0, &reason, &moves) != OUTCOME_NONE) {
+                    ok = false;
+                    break;
+                }
+                int pool = 0;
+                for (int m = 0; m < moves.len; m++)
+                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[m])) moves.moves[pool++] = moves.moves[m];
+                if (pool == 0) {
+                    ok = false;
+                    break;
+                }
+                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)pool)];
+                char text[MOVE_STR_MAX];
+                g->move_to_str(&pos, m, text);
+                int w = snprintf(line + n, sizeof line - n, " %s", text);
+                if (w > 0 && (size_t)w < sizeof line - n) n += (size_t)w;
+                g->make_move(&pos, m, &next);
+                pos = next;
+            }
+            const char *reason;
+            if (!ok || game_outcome(g, &pos, NULL, 0, &reason, &moves) != OUTCOME_NONE) continue;
+            if (!key_insert(keys, cap - 1, g->hash(&pos))) continue; /* a position already in the book */
+            snprintf(o->label, sizeof o->label, "%.30s +%.31s", base->label, line);
+            g->pos_to_fen(&pos, o->fen);
+            found = true;
+        }
+        if (!found) {
+            snprintf(err, ERR_MAX, "repeating the book: no new position for pair %lld after 200 draws of %d random "
+                     "plies (more --random-plies, or fewer --pairs)", (long long)k, plies);
+            rc = -1;
+        }
+    }
+    free(keys);
+    if (rc == 0) book->len = (int)total;
+    return rc;
+}
+
 void openings_free(OpeningBook *book)
 {
     free(book->items);

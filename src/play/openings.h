@@ -3,6 +3,7 @@
 #ifndef DAMA_OPENINGS_H
 #define DAMA_OPENINGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/game.h"
@@ -34,6 +35,18 @@ int openings_read(const Game *game, const char *path, OpeningBook *book, char er
 int openings_random(const Game *game, int count, int plies, uint64_t seed, int balance_cp, uint64_t balance_nodes,
                     OpeningBook *book, char err[ERR_MAX]);
 void openings_free(OpeningBook *book);
+
+enum { OPENINGS_REPEAT_MAX = 1000000 };
+
+/* Extend book to `total` lines (a match of more pairs than the book has,
+ * asked for with --repeat-book): line k >= the book's length is book line
+ * k mod length followed by `plies` (>= 1) uniformly random legal plies,
+ * never a royal piece's, from a stream derived from (seed, k), redrawn
+ * until the position is none of the book's so far (so no two pairs replay
+ * the same games). Labels are "<book label> + <plies>". Deterministic for
+ * a seed. Returns 0, or -1 with err (the book is then unchanged in
+ * length). total <= OPENINGS_REPEAT_MAX. */
+int openings_repeat(const Game *game, OpeningBook *book, int64_t total, int plies, uint64_t seed, char err[ERR_MAX]);
 
 /* The book of a run: the file `path` when given (not "random"); else, when
  * path is NULL, the game's own book (Game.opening_book, looked up in the

@@ -140,6 +140,24 @@ printf '[Event "a"]\n1. c3-d4 *\n\n[Event "b"]\n1. c3-c5 *\n' >bad.pdn
 expect_err 1 "bad.pdn: 1 of 2 games failed (game 2;" "$DAMA" pdn check bad.pdn
 grep -q "^game 2" out && ok || bad "report on stdout: $(cat out)"
 
+# ---- match: pairs beyond the book, the SPRT's deciding LLR ----
+printf 'a\tW:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\nb\tB:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,h4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\n' >book.tsv
+expect_err 2 "--pairs 6: the opening book has 2 lines" "$DAMA" match --db m.sqlite --a default --b default --openings book.tsv --pairs 6 --nodes 100 --threads 1 --progress 0
+[ -e m.sqlite ] && bad "a refused match made m.sqlite" || ok
+"$DAMA" match --db m.sqlite --a default --b default --openings book.tsv --pairs 6 --repeat-book --nodes 100 --threads 1 --progress 0 >out 2>"$T/err" && ok || bad "--repeat-book: $(cat "$T/err")"
+grep -q "pairs 3 to 6 repeat them, each with 4 distinct random plies" out && ok || bad "summary names the repeats: $(cat out)"
+n=$(sqlite3 m.sqlite "SELECT count(DISTINCT start_fen) FROM games")
+[ "$n" = 6 ] && ok || bad "6 pairs from 6 distinct positions, got $n"
+n=$(sqlite3 m.sqlite "SELECT count(*) FROM games WHERE opening LIKE 'a + %' OR opening LIKE 'b + %'")
+[ "$n" = 8 ] && ok || bad "8 games of repeated lines, got $n"
+printf 'game = "russian";\nbase = "default";\nweights = { KING = 100; };\n' >other.cfg
+"$DAMA" match --db s.sqlite --a default --b other.cfg --sprt --elo0 0 --elo1 50 --nodes 300 --threads 2 --progress 0 --pairs 200 >out 2>"$T/err"
+line=$(grep '^SPRT' out)
+dec=$(echo "$line" | sed -n 's/.* after \([0-9]*\) pairs at LLR \(-\{0,1\}[0-9.]*\); .*final LLR \(-\{0,1\}[0-9.]*\) after \([0-9]*\) pairs$/\1 \2 \3 \4/p')
+[ -n "$dec" ] && ok || bad "SPRT line: $line"
+row=$(sqlite3 s.sqlite "SELECT sprt_pairs, printf('%.2f', sprt_llr), printf('%.2f', llr), games / 2 FROM matches" | tr '|' ' ')
+[ "$row" = "$dec" ] && ok || bad "stored decision and final LLR '$row', printed '$dec'"
+
 # ---- version ----
 "$DAMA" --version >v1.txt && "$DAMA" version >v2.txt && ok || bad "--version exit code"
 cmp -s v1.txt v2.txt && ok || bad "--version and version differ"

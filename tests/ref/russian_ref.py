@@ -276,6 +276,7 @@ def generate(seed, count):
     while len(out) < count:
         n_k, n_m = rng.randint(1, 3), rng.randint(0, 3)
         n_ek, n_em = rng.randint(0, 3), rng.randint(5, 11)
+        n_em = min(n_em, 12 - n_ek)  # no side has more than the 12 pieces it starts with
         if rng.random() < 0.5:
             pos = random_placement(rng, n_k, n_ek, n_m, n_em)
             pos.side = "W"

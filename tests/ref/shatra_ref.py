@@ -493,7 +493,7 @@ def random_placement(r):
     r.shuffle(free)
     for c in (W, B):
         n = r.randint(2, 12)
-        kinds = ["K"] + [r.choice("QRBSSSS") for _ in range(n - 1)]
+        kinds = possible_kinds(["K"] + [r.choice("QRBSSSS") for _ in range(n - 1)])
         for t in kinds:
             while True:
                 s = free.pop()
@@ -534,6 +534,21 @@ def random_placement(r):
     return p
 
 
+# Pieces of each kind a side starts with (section 2); promotion only brings
+# back a captured kind, so no position has more.
+START_COUNT = {"K": 1, "Q": 1, "R": 2, "B": 2, "S": 11}
+
+
+def possible_kinds(kinds):
+    """kinds with every kind beyond its start count dropped."""
+    seen, out = {}, []
+    for t in kinds:
+        if seen.get(t, 0) < START_COUNT[t]:
+            seen[t] = seen.get(t, 0) + 1
+            out.append(t)
+    return out
+
+
 def capture_rich(r):
     """Few attackers, many scattered victims: long chains, promotions."""
     p = Pos()
@@ -541,9 +556,9 @@ def capture_rich(r):
     r.shuffle(free)
     me = r.choice((W, B))
     you = other(me)
-    for t in ["K"] + [r.choice("QRBSS") for _ in range(r.randint(1, 3))]:
+    for t in possible_kinds(["K"] + [r.choice("QRBSS") for _ in range(r.randint(1, 3))]):
         p.board[free.pop()] = (me, t)
-    for t in ["K"] + [r.choice("QRBSSSS") for _ in range(r.randint(5, 14))]:
+    for t in possible_kinds(["K"] + [r.choice("QRBSSSS") for _ in range(r.randint(5, 14))]):
         p.board[free.pop()] = (you, t)
     p.side = me
     return p

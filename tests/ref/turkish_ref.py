@@ -289,6 +289,7 @@ def generate(seed, count):
         playout(rng, pos, rng.randint(1, 12), out, seen)
     while len(out) < 3 * count // 4:
         k, m, ek, em = rng.randint(1, 3), rng.randint(0, 3), rng.randint(0, 3), rng.randint(5, 14)
+        em = min(em, 16 - ek)  # no side has more than the 16 pieces it starts with
         if rng.random() < 0.5:
             pos = random_placement(rng, k, ek, m, em, side="W")
         else:
