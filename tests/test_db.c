@@ -1094,7 +1094,10 @@ static void test_migration_1_to_3(void **state)
     CHECK_OK(db_weights_insert(db, "russian", NULL, 0, "compiled-in", 0, two, v1, 2, &id, err));
     assert_int_equal(id, 1);
     db_close(db);
-    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 3);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), DB_SCHEMA_VERSION); /* through every later step */
+    /* step 4: the SPRT's deciding LLR apart from the final one */
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM pragma_table_info('matches') "
+                                     "WHERE name IN ('sprt_llr', 'sprt_pairs')"), 2);
     char hex[DB_HASH_HEX + 8];
     raw_text(t.path, "SELECT hash FROM weight_sets WHERE id = 1", hex, sizeof hex);
     assert_string_equal(hex, "eee94bb8c1aef694");
