@@ -18,17 +18,17 @@
 #include "tune/weight_sets.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra"},
-    {"fen", OPT_STR, NULL, "start position (default: the game's start)"},
-    {"side", OPT_STR, "white", "the side you play: white or black"},
-    {"level", OPT_STR, "club", "engine level: beginner, casual, club, strong, max, or depth=N, nodes=N, time=MS"},
-    {"seed", OPT_INT, "1", "seed of the levels' random choices (same seed, same game)"},
-    {"weights", OPT_STR, "default", "engine weights: default, tuned, db:ID, ID or a weight file"},
-    {"db", OPT_STR, "dama.sqlite", "database of tuned / db:ID weights"},
-    {"hash", OPT_INT, "32", "transposition table MiB"},
-    {"color", OPT_STR, "auto", "ANSI colour: auto (when the output is a terminal), always or never"},
-    {"no-color", OPT_FLAG, NULL, "same as --color never"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"fen", OPT_STR, NULL, "start position (default: the game's start)", 0, 0},
+    {"side", OPT_STR, "white", "the side you play: white or black", 0, 0},
+    {"level", OPT_STR, "club", "engine level: beginner, casual, club, strong, max, or depth=N, nodes=N, time=MS", 0, 0},
+    {"seed", OPT_INT, "1", "seed of the levels' random choices (same seed, same game)", 0, CLI_INT_MAX},
+    {"weights", OPT_STR, "default", "engine weights: default, tuned, db:ID, ID or a weight file", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "database of tuned / db:ID weights", 0, 0},
+    {"hash", OPT_INT, "32", "transposition table MiB", 1, 65536},
+    {"color", OPT_STR, "auto", "ANSI colour: auto (when the output is a terminal), always or never", 0, 0},
+    {"no-color", OPT_FLAG, NULL, "same as --color never", 0, 0},
+    {0},
 };
 
 /* ---- the board ------------------------------------------------------------ */
@@ -300,19 +300,7 @@ static int run(CliArgs *a)
     }
     char err[ERR_MAX];
     int32_t weights[EVAL_WEIGHTS_MAX];
-    const char *spec = cli_str(a, "weights");
-    bool from_db = strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 ||
-                   (spec[0] && strspn(spec, "0123456789") == strlen(spec));
-    if (from_db) {
-        Db *db = NULL;
-        int rc = db_open_readonly(cli_str(a, "db"), &db, err);
-        if (rc == 0) rc = weights_resolve_db(g, spec, db, weights, NULL, err);
-        db_close(db);
-        if (rc != 0) {
-            fprintf(stderr, "dama play: %s\n", err);
-            return 1;
-        }
-    } else if (weights_resolve(g, spec, weights, err) != 0) {
+    if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
         fprintf(stderr, "dama play: %s\n", err);
         return 1;
     }

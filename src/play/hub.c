@@ -294,12 +294,6 @@ static void ponder_hit(Hub *h)
 
 /* ---- commands ------------------------------------------------------------- */
 
-static bool needs_db(const char *spec)
-{
-    return strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 ||
-           (spec[0] && strspn(spec, "0123456789") == strlen(spec));
-}
-
 /* Build the engine from the parameters. Returns 0 or -1 with err (the
  * previous engine, if any, is kept on failure). */
 static int engine_init(Hub *h, char err[ERR_MAX])
@@ -310,15 +304,7 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         return -1;
     }
     int32_t w[EVAL_WEIGHTS_MAX];
-    if (needs_db(h->weights)) {
-        Db *db = NULL;
-        if (db_open_readonly(h->db, &db, err) != 0) return -1;
-        int rc = weights_resolve_db(g, h->weights, db, w, NULL, err);
-        db_close(db);
-        if (rc != 0) return -1;
-    } else if (weights_resolve(g, h->weights, w, err) != 0) {
-        return -1;
-    }
+    if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
     Engine *e = engine_new(g, (size_t)h->hash_mb);
     if (!e) {
         snprintf(err, ERR_MAX, "out of memory for a %d MiB transposition table", h->hash_mb);

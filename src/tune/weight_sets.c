@@ -124,7 +124,7 @@ int weights_resolve_path(const Game *g, const char *spec, const char *db_path, i
                          char err[ERR_MAX])
 {
     Db *db = NULL;
-    if (weights_spec_uses_db(g, spec) && db_open(db_path, false, &db, err) != 0) return -1;
+    if (weights_spec_uses_db(g, spec) && db_open_readonly(db_path, &db, err) != 0) return -1;
     int rc = weights_resolve_db(g, spec, db, w, id, err);
     db_close(db);
     return rc;

@@ -33,8 +33,9 @@ const char **weight_names_new(const Game *g);
 int weights_resolve_db(const Game *g, const char *spec, struct Db *db, int32_t *weights, int64_t *id,
                        char err[ERR_MAX]);
 
-/* With the database at db_path, opened (must exist) only when spec needs
- * it, and closed again: for commands that have no database open. */
+/* With the database at db_path, opened read-only (it must exist) only when
+ * spec needs it, and closed again: for commands that have no database open
+ * (search, play, hub). */
 int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *weights, int64_t *id,
                          char err[ERR_MAX]);
 
