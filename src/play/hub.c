@@ -192,13 +192,25 @@ static void line_pv(const Game *g, const Position *root, const Move *pv, int len
     }
 }
 
+/* Score in men, side to move's view, as Scan writes it: a win in n plies
+ * is 100 - n/100 (99.97: a win in 3 plies), a loss the negation; other
+ * scores are centi-men / 100, kept below 90. */
+static double hub_score(int score)
+{
+    int a = score < 0 ? -score : score;
+    double v;
+    if (a >= SCORE_WIN_MIN) v = 100.0 - (double)(SCORE_WIN - a) / 100.0;
+    else v = a > 8999 ? 89.99 : (double)a / 100.0;
+    return score < 0 ? -v : v;
+}
+
 static void send_info(Hub *h, const SearchResult *r)
 {
     char pv[4096];
     line_pv(h->game, &h->root, r->pv, r->pv_len, pv, sizeof pv);
     double mnps = r->seconds > 0 ? (double)r->nodes / r->seconds * 1e-6 : 0.0;
     send_line(h, "info depth=%d score=%.2f nodes=%" PRIu64 " time=%.3f nps=%.2f pv=\"%s\"", r->depth,
-              (double)r->score / 100.0, r->nodes, r->seconds, mnps, pv);
+              hub_score(r->score), r->nodes, r->seconds, mnps, pv);
 }
 
 static void on_info(void *ctx, const SearchResult *r) { send_info(ctx, r); }
@@ -209,7 +221,9 @@ static void *search_main(void *arg)
     SearchResult r;
     char err[ERR_MAX] = "";
     const SkillLevel *skill = skill_find(h->level);
+    pthread_mutex_lock(&h->lock);
     bool weakened = skill && skill->depth > 0 && h->mode != GO_ANALYZE;
+    pthread_mutex_unlock(&h->lock);
     int rc = 0;
     if (weakened) {
         /* A weakened level chooses in one go; while pondering it waits. */

@@ -56,6 +56,14 @@ printf 'set-param name=variant value=turkish\npos moves="d3-d4 e6-e5 d4-d5"\nlev
 session tk
 has "$T/tk.out" '^done move=[a-h][1-8]:[a-h][1-8] ' "turkish capture is compulsory after the moves"
 
+#    a won game scores as Scan writes it: 100 less a hundredth per ply
+printf 'pos pos=W:Wc3:Bd4\nlevel depth=3\ngo think\n' >"$T/win.in"
+session win
+has "$T/win.out" '^info depth=3 score=99.99 ' "win in one ply"
+printf 'pos pos=B:WKa1,Kc1,Ke1,Kg1:Bh8\nlevel depth=5\ngo think\n' >"$T/loss.in"
+session loss
+has "$T/loss.out" '^info depth=5 score=-99.98 ' "loss in two plies"
+
 # 4. the history counts: a threefold repetition is a draw the engine sees
 #    (Black's three kings against one: without the history White is lost)
 R='B:WKd2:BKe7,Kh8,Kb8'
