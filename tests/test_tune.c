@@ -162,6 +162,49 @@ static void test_check_catches_mismatch(void **state)
     texel_data_free(d);
 }
 
+static void test_reorder(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    int32_t truth[W_LEN];
+    TexelData *d = texel_data_new(W_LEN);
+    enum { N = 1001 };
+    assert_int_equal(texel_data_synthetic(d, N - 1, TERMS, K_TRUE, 5, truth, err), 0);
+    /* the last position's engine value is one unit off: the check finds it
+     * wherever the reordering puts it */
+    EvalTrace t = {.len = 2};
+    t.index[0] = 0, t.coef[0] = 2;
+    t.index[1] = 5, t.coef[1] = -1;
+    assert_int_equal(texel_data_append(d, &t, 1, 2 * truth[0] - truth[5] + 1, err), 0);
+    static double before[N];
+    static uint32_t order[N];
+    for (size_t i = 0; i < N; i++) {
+        before[i] = texel_data_target(d, i);
+        order[i] = (uint32_t)(N - 1 - i);
+    }
+    double loss_before = 0, loss_after = 0;
+    assert_int_equal(texel_loss(d, NULL, N, truth, K_TRUE, 1, &loss_before, err), 0);
+    size_t entries = texel_data_entries(d);
+
+    /* not a permutation (a repeat): refused, data unchanged */
+    order[7] = order[8];
+    assert_int_equal(texel_data_reorder(d, order, err), -1);
+    assert_non_null(strstr(err, "not a permutation"));
+    order[7] = (uint32_t)(N - 1 - 7);
+    for (size_t i = 0; i < N; i++) assert_true(texel_data_target(d, i) == before[i]);
+
+    assert_int_equal(texel_data_reorder(d, order, err), 0);
+    assert_int_equal(texel_data_len(d), N);
+    assert_int_equal(texel_data_entries(d), entries);
+    for (size_t i = 0; i < N; i++) assert_true(texel_data_target(d, i) == before[N - 1 - i]);
+    size_t bad = 77;
+    assert_int_equal(texel_data_check(d, truth, 0, &bad, err), -1);
+    assert_int_equal(bad, 0);
+    assert_int_equal(texel_loss(d, NULL, N, truth, K_TRUE, 1, &loss_after, err), 0);
+    assert_true(fabs(loss_after - loss_before) < 1e-12);
+    texel_data_free(d);
+}
+
 /* ---------------------------------------------------------------- split */
 
 static void test_split_deterministic(void **state)
@@ -471,6 +514,7 @@ int main(void)
         cmocka_unit_test(test_append_and_errors),
         cmocka_unit_test(test_bytes_per_position),
         cmocka_unit_test(test_check_catches_mismatch),
+        cmocka_unit_test(test_reorder),
         cmocka_unit_test(test_split_deterministic),
         cmocka_unit_test(test_fit_k),
         cmocka_unit_test(test_tune_full_batch),

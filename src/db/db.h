@@ -131,7 +131,8 @@ typedef struct DbMatch {
  * (owner_pid) no longer exists, or exists with another start time
  * (owner_start, from /proc/PID/stat; the pid was reused). Runs of other
  * hosts, and runs without an owner (stored by dama before schema 3), are
- * left as they are. When the open fails after creating the file, the file
+ * left as they are (64 runs at most per open; the rest on the next). When
+ * the open fails after creating the file, the file
  * is removed again. */
 int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
 
