@@ -262,13 +262,19 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     lopts[n++] = (struct option){"help", no_argument, NULL, 'h'};
     lopts[n] = (struct option){NULL, 0, NULL, 0};
 
+    /* "-o FILE" is short for --out FILE where a command has --out. */
+    int out_opt = -1;
+    for (int i = 0; i < out->opts_len; i++)
+        if (strcmp(cmd->opts[i].name, "out") == 0) out_opt = i;
+    const char *shorts = out_opt >= 0 ? "ho:" : "h";
+
     /* First pass: --help and --config only. */
     const char *config = NULL;
     bool help = false;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
         if (c == 'h') help = true;
         if (c == 'c') config = optarg;
     }
@@ -283,8 +289,9 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 
     optind = 1;
     opterr = 1;
-    while ((c = getopt_long(argc, argv, "h", lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
         if (c == 'c' || c == 'h') continue;
+        if (c == 'o' && out_opt >= 0) c = 1000 + out_opt;
         if (c < 1000) {
             fprintf(stderr, "dama %s: see 'dama %s --help'\n", cmd->name, cmd->name);
             return -1;

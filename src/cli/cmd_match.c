@@ -24,6 +24,8 @@ static const CliOpt OPTS[] = {
     {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
+    {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
+    {"tc", OPT_STR, NULL, "a game clock MS+INC (milliseconds) per side instead of nodes; a late move loses", 0, 0},
     {"seed", OPT_INT, "1", "seed (opening order, random openings)", 0, CLI_INT_MAX},
     {"repeat-book", OPT_FLAG, NULL, "allow --pairs beyond the opening book: each extra pair plays a book line followed by --repeat-plies distinct random plies", 0, 0},
     {"repeat-plies", OPT_INT, "4", "--repeat-book: random plies after the book line", 1, 40},
@@ -78,6 +80,22 @@ static int run(CliArgs *a)
     if (stats_check_sprt(&sp, err, sizeof err) != 0) {
         fprintf(stderr, "dama match: %s\n", err);
         return 2;
+    }
+    /* --movetime / --tc: the same limits as tournament engines (play/player.h) */
+    PlayerLimits clock_limits = {0};
+    if (cli_isset(a, "movetime") && cli_isset(a, "tc")) {
+        fprintf(stderr, "dama match: give --movetime or --tc, not both\n");
+        return 2;
+    }
+    for (int i = 0; i < 2; i++) {
+        const char *key = i ? "tc" : "movetime";
+        if (!cli_isset(a, key)) continue;
+        char v[64];
+        snprintf(v, sizeof v, "%s", cli_str(a, key));
+        if (player_limits_set(&clock_limits, i ? "time" : "movetime", v, err) != 0) {
+            fprintf(stderr, "dama match: --%s: %s\n", key, err);
+            return 2;
+        }
     }
     bool sprt = cli_flag(a, "sprt");
     uint64_t seed = (uint64_t)cli_int(a, "seed");
@@ -156,7 +174,8 @@ static int run(CliArgs *a)
     volatile int stop = 0;
     RunProgress prog;
     run_progress_init(&prog, "match", pairs * 2, cli_real(a, "progress"));
-    PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
+    PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies,
+                       .limits = clock_limits};
     SprtDecision decision = SPRT_CONTINUE;
     int64_t decided_pairs = 0;
     double decided_llr = 0;

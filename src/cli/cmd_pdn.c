@@ -1,17 +1,58 @@
 /* cmd_pdn.c — `dama pdn`: PDN files. `dama pdn check FILE` replays every
  * game of FILE and reports one line per game and a summary.
- * Exit: 0 every game replayed, 1 some game failed, 2 unreadable input. */
+ * Exit: 0 every game replayed, 1 some game failed, 2 unreadable input.
+ * `dama pdn export` writes stored games as PDN 3.0 (exit 0; 1 on a
+ * database or write error; 2 on bad usage). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/pdn_export.h"
+#include "db/db.h"
 #include "pdn/pdn.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game of the games that have no GameType tag: russian, turkish or shatra", 0, 0},
+    {"game", OPT_STR, "russian", "check: game of the games without a GameType or Variant tag (russian, turkish, shatra)", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "export: SQLite database file", 0, 0},
+    {"run", OPT_INT, NULL, "export: the games of run N", 1, CLI_INT_MAX},
+    {"match", OPT_INT, NULL, "export: the games of match N", 1, CLI_INT_MAX},
+    {"tournament", OPT_INT, NULL, "export: the games of tournament N", 1, CLI_INT_MAX},
+    {"filter", OPT_STR, NULL, "export: the games g for which this SQL condition holds, e.g. \"g.game = 'turkish'\"", 0, 0},
+    {"out", OPT_STR, NULL, "export: output file (also -o; default: standard output)", 0, 0},
     {0},
 };
+
+static int export_games(const CliArgs *a)
+{
+    const char *which[] = {"run", "match", "tournament", "filter"};
+    int chosen = -1, count = 0;
+    for (int i = 0; i < 4; i++)
+        if (cli_isset(a, which[i])) {
+            chosen = i;
+            count++;
+        }
+    if (count > 1) {
+        fprintf(stderr, "dama pdn export: give at most one of --run, --match, --tournament, --filter\n");
+        return 2;
+    }
+    DbSelect sel = chosen == 0 ? DB_SELECT_RUN : chosen == 1 ? DB_SELECT_MATCH : chosen == 2 ? DB_SELECT_TOURNAMENT
+                 : chosen == 3 ? DB_SELECT_FILTER : DB_SELECT_ALL;
+    int64_t id = chosen >= 0 && chosen < 3 ? cli_int(a, which[chosen]) : 0;
+    if (chosen >= 0 && chosen < 3 && id < 1) {
+        fprintf(stderr, "dama pdn export: --%s must be >= 1\n", which[chosen]);
+        return 2;
+    }
+    char err[ERR_MAX];
+    long games = 0;
+    const char *out = cli_str(a, "out");
+    if (pdn_export_file(cli_str(a, "db"), sel, id, cli_str(a, "filter"), out, &games, err) != 0) {
+        fprintf(stderr, "dama pdn export: %s\n", err);
+        return 1;
+    }
+    if (out) fprintf(stderr, "dama pdn export: %ld games written to %s\n", games, out);
+    return 0;
+}
 
 /* " (White - Black, Event)" from the tags present, or "". */
 static void describe_game(const PdnGame *g, char *out, size_t size)
@@ -107,6 +148,13 @@ static bool takes_value(const char *name, size_t len)
 
 static int run(CliArgs *a)
 {
+    if (a->positional_len >= 1 && strcmp(a->positional[0], "export") == 0) {
+        if (a->positional_len > 1) {
+            fprintf(stderr, "dama pdn export: unexpected argument '%s'\n", a->positional[1]);
+            return 2;
+        }
+        return export_games(a);
+    }
     if (a->positional_len < 1 || strcmp(a->positional[0], "check") != 0) {
         if (a->positional_len) fprintf(stderr, "dama pdn: unknown subcommand '%s'", a->positional[0]);
         else fprintf(stderr, "dama pdn: a subcommand is needed");
@@ -163,6 +211,7 @@ static int run(CliArgs *a)
 }
 
 const CliCommand cmd_pdn = {
-    "pdn", "PDN game files: check replays every game of FILE ('-': standard input) and reports its first bad move",
-    "check FILE [--game G]", OPTS, run, 2,
+    "pdn", "PDN game files: check replays every game of FILE ('-': standard input); export writes stored games",
+    "check FILE [--game G] | export [--db F] [--run N | --match N | --tournament N | --filter SQL] [-o FILE]", OPTS,
+    run, 2,
 };

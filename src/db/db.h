@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 4,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 5,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -349,5 +349,84 @@ int db_spsa_iteration_insert(Db *db, int64_t id, int iter, const int64_t wdl[3],
 /* Set a run's status ("running", "done", "interrupted") and its result
  * weight set (0: none). */
 int db_spsa_finish(Db *db, int64_t id, const char *status, int64_t result_ws, char err[ERR_MAX]);
+/* ---- tournaments (db_tournaments.c) ---------------------------------------
+ * A tournament is a run of kind "match" with one tournaments row and
+ * its participants; its games are ordinary games of that run, with the
+ * playing participants, the round and, when an engine failed, what it
+ * wrote (games.white_player, black_player, round, detail). */
+
+typedef struct DbTournament {
+    int64_t run_id;
+    const char *name;   /* may be NULL */
+    const char *format; /* "round-robin" or "gauntlet" */
+    int rounds;
+    int64_t games_total;
+} DbTournament;
+
+/* One participant. kind "dama" (in-process: spec names the weights) or
+ * "hub" (an external engine: spec is its command); limits is the time
+ * control as text ("nodes=1000"). weight_set 0 for none. */
+typedef struct DbParticipant {
+    int64_t id; /* participants.id (read only) */
+    int idx;    /* 0-based place in the tournament */
+    const char *name, *kind, *spec, *limits;
+    int64_t weight_set;
+} DbParticipant;
+
+/* Store a tournament; *id receives its id. */
+int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ERR_MAX]);
+
+/* The tournament of run run_id; *id = 0 if none. */
+int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX]);
+
+/* Store participant p of tournament tid; *id receives participants.id.
+ * Error if its idx or name is already taken in that tournament. */
+int db_participant_insert(Db *db, int64_t tid, const DbParticipant *p, int64_t *id, char err[ERR_MAX]);
+
+/* Call fn for each participant of tournament tid in idx order (strings valid
+ * during the call). A non-zero return of fn stops and is returned. */
+int db_participants_each(Db *db, int64_t tid, int (*fn)(void *ctx, const DbParticipant *p), void *ctx,
+                         char err[ERR_MAX]);
+
+/* Set the tournament fields of stored game game_id: the participants
+ * (ids, 0 for NULL), the 0-based round and detail (NULL: none; the
+ * offending engine output of a crash, timeout or illegal move). Joins the
+ * caller's transaction like every write. */
+int db_game_set_players(Db *db, int64_t game_id, int64_t white_player, int64_t black_player, int round,
+                        const char *detail, char err[ERR_MAX]);
+
+/* ---- reading games for export and ratings (db_tournaments.c) --------------- */
+
+typedef enum DbSelect {
+    DB_SELECT_ALL = 0,    /* every game */
+    DB_SELECT_RUN,        /* the games of run id */
+    DB_SELECT_MATCH,      /* the games of match id */
+    DB_SELECT_TOURNAMENT, /* the games of tournament id */
+    DB_SELECT_FILTER      /* the games g for which the SQL condition holds */
+} DbSelect;
+
+/* A stored game as export and ratings see it. white/black name the
+ * players: the participant's name in a tournament, else "weight set N"
+ * (or "?" when unknown). tournament_id and match_id are 0 when the game is
+ * not part of one; round is the tournament round, else the game index. */
+typedef struct DbGameRow {
+    int64_t id, run_id, game_index, round, tournament_id, match_id;
+    const char *run_kind, *game, *opening, *start_fen, *white, *black, *result, *reason, *movetext;
+    const char *created, *tournament_name, *detail;
+    int plies;
+} DbGameRow;
+
+/* Call fn for each selected game of the database at path, in id order,
+ * over a read-only connection of its own (the file must be a dama
+ * database; db_open it once first so that it is migrated). With
+ * DB_SELECT_FILTER, filter_sql is one SQL condition over games g (e.g.
+ * "g.game = 'turkish' AND g.plies > 100"); it may use functions and
+ * subqueries that read the database, nothing else: statements, comments,
+ * unbalanced parentheses and anything but reading are refused (an SQLite
+ * authorizer on a read-only connection). Strings are valid during the call;
+ * a non-zero return of fn stops the walk and is returned. A missing id
+ * (run, match or tournament) is an error naming it. */
+int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char *filter_sql,
+                      int (*fn)(void *ctx, const DbGameRow *g), void *ctx, char err[ERR_MAX]);
 
 #endif

@@ -154,4 +154,8 @@ static inline int tx_enter(Db *db, bool *own, char err[ERR_MAX])
     return *own ? db_begin(db, err) : 0;
 }
 
+/* Migration step 5 (db_tournaments.c): tournaments, participants, the
+ * players, round and detail of each game. */
+extern const char db_migration_tournaments_sql[];
+
 #endif

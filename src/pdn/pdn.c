@@ -550,9 +550,17 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     out->fail_move = -1;
     const Game *game = fallback;
     const char *type = pdn_game_tag(pgame, "GameType");
+    const char *variant = pdn_game_tag(pgame, "Variant");
     if (type) {
         game = game_of_type(type, pdn_game_tag_line(pgame, "GameType"), out->error);
         if (!game) return -1;
+    } else if (variant) {
+        game = game_find(variant);
+        if (!game) {
+            snprintf(out->error, sizeof out->error, "Variant tag \"%.40s\" (line %ld) is not a game dama plays",
+                     variant, pdn_game_tag_line(pgame, "Variant"));
+            return -1;
+        }
     }
     if (!game) {
         snprintf(out->error, sizeof out->error, "no GameType tag and no game given");
@@ -693,4 +701,46 @@ int pdn_write_game(FILE *out, const PdnTag *tags, int tags_len, const char *move
     put_unit(out, res, strlen(res), "", 0, &column);
     fputs("\n\n", out);
     return ferror(out) ? -1 : 0;
+}
+
+int pdn_write_game_info(FILE *out, const PdnGameInfo *info)
+{
+    const Game *g = info->game;
+    PdnTag tags[16];
+    int n = 0;
+    char gametype[16], date[16] = "????.??.??";
+    if (info->date && strlen(info->date) >= 10 && info->date[4] == '-' && info->date[7] == '-')
+        snprintf(date, sizeof date, "%.4s.%.2s.%.2s", info->date, info->date + 5, info->date + 8);
+    tags[n++] = (PdnTag){"Event", info->event ? info->event : "?", 0};
+    tags[n++] = (PdnTag){"Site", info->site ? info->site : "?", 0};
+    tags[n++] = (PdnTag){"Date", date, 0};
+    tags[n++] = (PdnTag){"Round", info->round ? info->round : "?", 0};
+    tags[n++] = (PdnTag){"White", info->white ? info->white : "?", 0};
+    tags[n++] = (PdnTag){"Black", info->black ? info->black : "?", 0};
+    tags[n++] = (PdnTag){"Result", info->result ? info->result : "*", 0};
+    if (g->pdn_gametype) {
+        snprintf(gametype, sizeof gametype, "%d", g->pdn_gametype);
+        tags[n++] = (PdnTag){"GameType", gametype, 0};
+    }
+    tags[n++] = (PdnTag){"Variant", g->name, 0};
+    char start[FEN_MAX] = "";
+    if (info->start_fen && *info->start_fen) {
+        Position pos, def;
+        char perr[ERR_MAX];
+        if (g->pos_from_fen(&pos, info->start_fen, perr) == 0 && game_parse_position(g, NULL, &def, perr) == 0) {
+            char a[FEN_MAX], b[FEN_MAX];
+            g->pos_to_fen(&pos, a);
+            g->pos_to_fen(&def, b);
+            if (strcmp(a, b) != 0) snprintf(start, sizeof start, "%s", info->start_fen);
+        } else {
+            snprintf(start, sizeof start, "%s", info->start_fen); /* the reader will name it */
+        }
+    }
+    if (start[0]) {
+        tags[n++] = (PdnTag){"SetUp", "1", 0};
+        tags[n++] = (PdnTag){"FEN", start, 0};
+    }
+    if (info->opening && *info->opening) tags[n++] = (PdnTag){"Opening", info->opening, 0};
+    if (info->termination && *info->termination) tags[n++] = (PdnTag){"Termination", info->termination, 0};
+    return pdn_write_game(out, tags, n, info->movetext, info->result);
 }

@@ -8,7 +8,7 @@
  *      section, then movetext up to its result. Variations, comments and
  *      NAGs are dropped; annotation suffixes are split off the moves.
  *   3. Replay (pdn_replay_game): sets up the game named by the GameType tag
- *      (or a fallback) at the FEN tag position, parses every move with the
+ *      (else by dama's Variant tag, else a fallback) at the FEN tag position, parses every move with the
  *      game's move_from_str against the current position and makes it.
  * And a writer (PdnMovetext, pdn_write_game) for self-play and export.
  *
@@ -152,7 +152,8 @@ typedef struct PdnReplay {
 
 /* Replay `pgame` from its FEN tag (or the start position). The game played
  * is the one whose pdn_gametype equals the GameType tag's first number when
- * the tag is present, else `fallback`. Each move is parsed with
+ * the tag is present, else the game a Variant tag names ("shatra"), else
+ * `fallback`. Each move is parsed with
  * game->move_from_str against the current position and made.
  * Returns 0 when every move was played (out->fen is then the final
  * position); -1 when the game could not be set up (unknown GameType, bad
@@ -194,5 +195,24 @@ void pdn_movetext_free(PdnMovetext *mt);
  * NULL) and a blank line. Returns 0, or -1 if writing failed (errno set by
  * stdio). */
 int pdn_write_game(FILE *out, const PdnTag *tags, int tags_len, const char *movetext, const char *result);
+
+/* A stored or just played game to write as PDN 3.0. Strings may be NULL
+ * ("?" is written; result "*"). */
+typedef struct PdnGameInfo {
+    const Game *game;
+    const char *event, *site, *date; /* date: ISO "YYYY-MM-DD..." (written "YYYY.MM.DD") */
+    const char *round, *white, *black, *result;
+    const char *start_fen;   /* written with SetUp "1" only when not the game's start position */
+    const char *opening;     /* the opening's label (Opening tag), may be NULL */
+    const char *termination; /* why the game ended: "no-moves", "D3", "crash", ... (Termination tag) */
+    const char *movetext;    /* PDN movetext as stored */
+} PdnGameInfo;
+
+/* Write one game with the tags Event, Site, Date, Round, White, Black,
+ * Result (the seven of PDN 3.0), GameType (when the game has a PDN number),
+ * Variant (dama's game name: Shatra has no GameType number; the reader
+ * uses Variant when GameType is missing), SetUp and FEN, Opening and
+ * Termination. Returns 0, or -1 if writing failed. */
+int pdn_write_game_info(FILE *out, const PdnGameInfo *info);
 
 #endif

@@ -24,7 +24,8 @@ q() { sqlite3 "$1" "$2"; }
 cp a.sqlite b.sqlite
 q b.sqlite "CREATE TEMP TABLE g AS SELECT * FROM games; CREATE TEMP TABLE p AS SELECT * FROM positions;
 DELETE FROM positions; DELETE FROM games;
-INSERT INTO games SELECT (SELECT max(id) FROM temp.g) + 1 - id, run_id, game_index, game, opening, start_fen,
+INSERT INTO games(id, run_id, game_index, game, opening, start_fen, white_ws, black_ws, seed, result, reason,
+  plies, movetext, created) SELECT (SELECT max(id) FROM temp.g) + 1 - id, run_id, game_index, game, opening, start_fen,
   white_ws, black_ws, seed, result, reason, plies, movetext, created FROM temp.g ORDER BY id DESC;
 INSERT INTO positions SELECT (SELECT max(id) FROM temp.p) + 1 - id, (SELECT max(id) FROM temp.g) + 1 - game_id,
   ply, fen, stm, score, result, quiet FROM temp.p ORDER BY id DESC;"

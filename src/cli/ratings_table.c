@@ -1,0 +1,64 @@
+/* ratings_table.c — printing rating fits; see ratings_table.h. */
+#include "cli/ratings_table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ratings_parse_anchor(const char *text, const char *const *names, int len, int *index, double *elo,
+                         char err[ERR_MAX])
+{
+    const char *eq = strrchr(text, '=');
+    size_t n = eq ? (size_t)(eq - text) : strlen(text);
+    *elo = 0;
+    if (eq) {
+        char *end = NULL;
+        errno = 0;
+        *elo = strtod(eq + 1, &end);
+        if (!eq[1] || *end || errno || !isfinite(*elo)) {
+            snprintf(err, ERR_MAX, "--anchor '%.100s': '%.40s' is not a rating", text, eq + 1);
+            return -1;
+        }
+    }
+    for (int i = 0; i < len; i++)
+        if (strlen(names[i]) == n && strncmp(names[i], text, n) == 0) {
+            *index = i;
+            return 0;
+        }
+    snprintf(err, ERR_MAX, "--anchor '%.100s': no player named '%.*s'", text, (int)(n > 80 ? 80 : n), text);
+    return -1;
+}
+
+static const RatingsFit *sort_fit;
+
+static int by_elo(const void *a, const void *b)
+{
+    double ea = sort_fit->elo[*(const int *)a], eb = sort_fit->elo[*(const int *)b];
+    return ea < eb ? 1 : ea > eb ? -1 : *(const int *)a - *(const int *)b;
+}
+
+void ratings_table_print(FILE *out, const RatingsFit *fit, const char *const *names, const RatingsOptions *opt)
+{
+    int order[RATINGS_PLAYERS_MAX];
+    for (int i = 0; i < fit->players; i++) order[i] = i;
+    sort_fit = fit; /* qsort has no context argument; printing is single-threaded */
+    qsort(order, (size_t)fit->players, sizeof order[0], by_elo);
+    int width = 4;
+    for (int i = 0; i < fit->players; i++)
+        if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
+    if (width > 40) width = 40;
+    fprintf(out, "%4s  %-*s %8s %7s  %-19s %7s %7s\n", "rank", width, "name", "Elo", "+/-", "95% interval", "games",
+            "score");
+    for (int k = 0; k < fit->players; k++) {
+        int i = order[k];
+        char interval[48];
+        snprintf(interval, sizeof interval, "[%.1f, %.1f]", fit->lower[i], fit->upper[i]);
+        double pct = fit->games[i] ? 100.0 * fit->score[i] / (double)fit->games[i] : 0;
+        fprintf(out, "%4d  %-*.*s %8.1f %7.1f  %-19s %7lld %6.1f%%\n", k + 1, width, width, names[i], fit->elo[i],
+                fit->error[i], interval, (long long)fit->games[i], pct);
+    }
+    fprintf(out, "White advantage %.1f +/- %.1f Elo%s, draw_elo %.1f +/- %.1f; %s, prior %g virtual games per pair\n",
+            fit->advantage, fit->advantage_error, opt->fit_advantage ? "" : " (not fitted)", fit->draw_elo,
+            fit->draw_elo_error, opt->anchor >= 0 ? "anchored" : "mean 0", opt->prior);
+}

@@ -1,0 +1,388 @@
+/* db_tournaments.c — tournaments, participants and the read-only game
+ * reader used by PDN export and ratings; see db.h. */
+#include "db/db.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db_internal.h"
+
+/* Migration step 5: tournaments and their participants; the players,
+ * round and failure detail of each game. A tournament's run has kind
+ * 'match' (a match is the two-player case of a tournament). */
+const char db_migration_tournaments_sql[] =
+    "-- A tournament: one run (kind 'match') with its participants.\n"
+    "CREATE TABLE tournaments (\n"
+    "    id          INTEGER PRIMARY KEY,\n"
+    "    run_id      INTEGER NOT NULL UNIQUE REFERENCES runs(id),\n"
+    "    name        TEXT,\n"
+    "    format      TEXT NOT NULL CHECK (format IN ('round-robin', 'gauntlet')),\n"
+    "    rounds      INTEGER NOT NULL CHECK (rounds >= 1),\n"
+    "    games_total INTEGER,\n"
+    "    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
+    ");\n"
+    "-- Its players: in-process dama engines (kind 'dama', spec = weights) or\n"
+    "-- external Hub engines (kind 'hub', spec = command).\n"
+    "CREATE TABLE participants (\n"
+    "    id            INTEGER PRIMARY KEY,\n"
+    "    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),\n"
+    "    idx           INTEGER NOT NULL CHECK (idx >= 0),\n"
+    "    name          TEXT NOT NULL,\n"
+    "    kind          TEXT NOT NULL CHECK (kind IN ('dama', 'hub')),\n"
+    "    spec          TEXT NOT NULL,\n"
+    "    limits        TEXT,\n"
+    "    weight_set    INTEGER REFERENCES weight_sets(id),\n"
+    "    UNIQUE (tournament_id, idx),\n"
+    "    UNIQUE (tournament_id, name)\n"
+    ");\n"
+    "ALTER TABLE games ADD COLUMN white_player INTEGER REFERENCES participants(id);\n"
+    "ALTER TABLE games ADD COLUMN black_player INTEGER REFERENCES participants(id);\n"
+    "ALTER TABLE games ADD COLUMN round INTEGER;\n"
+    "-- What a failing engine wrote (reason 'crash', 'timeout', 'illegal-move').\n"
+    "ALTER TABLE games ADD COLUMN detail TEXT;\n";
+
+/* Prepare sql on db, run binder-free steps: a tiny statement helper. */
+static sqlite3_stmt *prepare(Db *db, const char *sql, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK) {
+        set_err(err, "%s: preparing \"%.60s\": %s", db_path(db), sql, sqlite3_errmsg(db->h));
+        return NULL;
+    }
+    return st;
+}
+
+static int bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+    return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
+}
+
+static int bind_id_or_null(sqlite3_stmt *st, int i, int64_t v)
+{
+    return v ? sqlite3_bind_int64(st, i, v) : sqlite3_bind_null(st, i);
+}
+
+/* Step a write (bind status brc), finalize; own transaction when none is
+ * open. A failure rolls back the open transaction (db.h's rule). */
+static int write_one(Db *db, sqlite3_stmt *st, int brc, int64_t *id, const char *what, char err[ERR_MAX])
+{
+    bool own = !db_in_transaction(db);
+    if (own && db_begin(db, err) != 0) {
+        sqlite3_finalize(st);
+        return -1;
+    }
+    int rc = brc == SQLITE_OK ? sqlite3_step(st) : brc;
+    if (rc != SQLITE_DONE) {
+        set_err(err, "%s: %s: %s", db_path(db), what, sqlite3_errmsg(db->h));
+        sqlite3_finalize(st);
+        db_rollback(db);
+        return -1;
+    }
+    if (id) *id = sqlite3_last_insert_rowid(db->h);
+    sqlite3_finalize(st);
+    if (own && db_commit(db, err) != 0) return -1;
+    return 0;
+}
+
+int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ERR_MAX])
+{
+    if (!t->format || (strcmp(t->format, "round-robin") && strcmp(t->format, "gauntlet"))) {
+        set_err(err, "tournament format '%s': must be round-robin or gauntlet", t->format ? t->format : "(null)");
+        db_rollback(db);
+        return -1;
+    }
+    sqlite3_stmt *st = prepare(db,
+                               "INSERT INTO tournaments(run_id, name, format, rounds, games_total) "
+                               "VALUES(?1, ?2, ?3, ?4, ?5)",
+                               err);
+    if (!st) {
+        db_rollback(db);
+        return -1;
+    }
+    int rc = sqlite3_bind_int64(st, 1, t->run_id);
+    if (rc == SQLITE_OK) rc = bind_text_or_null(st, 2, t->name);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, t->format, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 4, t->rounds);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, t->games_total);
+    return write_one(db, st, rc, id, "storing a tournament", err);
+}
+
+int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    sqlite3_stmt *st = prepare(db, "SELECT id FROM tournaments WHERE run_id = ?1", err);
+    if (!st) return -1;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    if (rc != SQLITE_DONE) set_err(err, "%s: looking up the tournament of run %" PRId64 ": %s", db_path(db), run_id,
+                                   sqlite3_errmsg(db->h));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_participant_insert(Db *db, int64_t tid, const DbParticipant *p, int64_t *id, char err[ERR_MAX])
+{
+    if (!p->name || !p->kind || !p->spec || (strcmp(p->kind, "dama") && strcmp(p->kind, "hub"))) {
+        set_err(err, "participant %d: name, kind (dama or hub) and spec are required", p->idx);
+        db_rollback(db);
+        return -1;
+    }
+    sqlite3_stmt *st = prepare(db,
+                               "INSERT INTO participants(tournament_id, idx, name, kind, spec, limits, weight_set) "
+                               "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                               err);
+    if (!st) {
+        db_rollback(db);
+        return -1;
+    }
+    int rc = sqlite3_bind_int64(st, 1, tid);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 2, p->idx);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, p->name, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 4, p->kind, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 5, p->spec, -1, SQLITE_STATIC);
+    if (rc == SQLITE_OK) rc = bind_text_or_null(st, 6, p->limits);
+    if (rc == SQLITE_OK) rc = bind_id_or_null(st, 7, p->weight_set);
+    char what[128];
+    snprintf(what, sizeof what, "storing participant '%.60s'", p->name);
+    return write_one(db, st, rc, id, what, err);
+}
+
+int db_participants_each(Db *db, int64_t tid, int (*fn)(void *ctx, const DbParticipant *p), void *ctx,
+                         char err[ERR_MAX])
+{
+    sqlite3_stmt *st = prepare(db,
+                               "SELECT id, idx, name, kind, spec, limits, weight_set FROM participants "
+                               "WHERE tournament_id = ?1 ORDER BY idx",
+                               err);
+    if (!st) return -1;
+    int rc = sqlite3_bind_int64(st, 1, tid), out = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        DbParticipant p = {
+            .id = sqlite3_column_int64(st, 0),
+            .idx = sqlite3_column_int(st, 1),
+            .name = (const char *)sqlite3_column_text(st, 2),
+            .kind = (const char *)sqlite3_column_text(st, 3),
+            .spec = (const char *)sqlite3_column_text(st, 4),
+            .limits = (const char *)sqlite3_column_text(st, 5),
+            .weight_set = sqlite3_column_int64(st, 6),
+        };
+        if (!p.name || !p.kind || !p.spec) {
+            set_err(err, "%s: participant %" PRId64 ": name, kind or spec is NULL", db_path(db), p.id);
+            out = -1;
+            break;
+        }
+        if ((out = fn(ctx, &p)) != 0) break;
+        rc = SQLITE_OK;
+    }
+    if (out == 0 && rc != SQLITE_DONE) {
+        set_err(err, "%s: reading participants: %s", db_path(db), sqlite3_errmsg(db->h));
+        out = -1;
+    }
+    sqlite3_finalize(st);
+    return out;
+}
+
+int db_game_set_players(Db *db, int64_t game_id, int64_t white_player, int64_t black_player, int round,
+                        const char *detail, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = prepare(db,
+                               "UPDATE games SET white_player = ?2, black_player = ?3, round = ?4, detail = ?5 "
+                               "WHERE id = ?1",
+                               err);
+    if (!st) {
+        db_rollback(db);
+        return -1;
+    }
+    int rc = sqlite3_bind_int64(st, 1, game_id);
+    if (rc == SQLITE_OK) rc = bind_id_or_null(st, 2, white_player);
+    if (rc == SQLITE_OK) rc = bind_id_or_null(st, 3, black_player);
+    if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 4, round);
+    if (rc == SQLITE_OK) rc = bind_text_or_null(st, 5, detail);
+    if (write_one(db, st, rc, NULL, "storing a game's players", err) != 0) return -1;
+    if (sqlite3_changes(db->h) != 1) {
+        set_err(err, "%s: storing a game's players: no game %" PRId64, db_path(db), game_id);
+        db_rollback(db);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the read-only reader -------------------------------------------------- */
+
+/* Only reading is allowed while a filter is compiled: no writes, pragmas,
+ * attach, transactions or anything else. */
+static int authorize_read(void *ctx, int action, const char *a, const char *b, const char *c, const char *d)
+{
+    (void)ctx, (void)a, (void)b, (void)c, (void)d;
+    switch (action) {
+    case SQLITE_SELECT:
+    case SQLITE_READ:
+    case SQLITE_FUNCTION:
+    case SQLITE_RECURSIVE:
+        return SQLITE_OK;
+    default:
+        return SQLITE_DENY;
+    }
+}
+
+/* A filter is one expression: outside string literals and quoted names no
+ * ';', no comment, parentheses balanced and never closing more than open. */
+static int check_filter(const char *f, char err[ERR_MAX])
+{
+    int depth = 0;
+    for (const char *s = f; *s; s++) {
+        char q = *s;
+        if (q == '\'' || q == '"' || q == '`' || q == '[') {
+            char close = q == '[' ? ']' : q;
+            for (s++; *s && !(*s == close && s[1] != close); s++)
+                if (*s == close) s++; /* doubled quote */
+            if (!*s) {
+                set_err(err, "filter '%.80s': unterminated quote", f);
+                return -1;
+            }
+            continue;
+        }
+        if (q == ';' || (q == '-' && s[1] == '-') || (q == '/' && s[1] == '*')) {
+            set_err(err, "filter '%.80s': must be one SQL condition (no ';' or comments)", f);
+            return -1;
+        }
+        if (q == '(') depth++;
+        if (q == ')' && --depth < 0) {
+            set_err(err, "filter '%.80s': unbalanced ')'", f);
+            return -1;
+        }
+    }
+    if (depth != 0) {
+        set_err(err, "filter '%.80s': unbalanced '('", f);
+        return -1;
+    }
+    return 0;
+}
+
+int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char *filter_sql,
+                      int (*fn)(void *ctx, const DbGameRow *g), void *ctx, char err[ERR_MAX])
+{
+    static const char head[] =
+        "SELECT g.id, g.run_id, g.game_index, coalesce(g.round, g.game_index), coalesce(t.id, 0), "
+        "coalesce((SELECT m.id FROM matches m WHERE m.run_id = g.run_id ORDER BY m.id LIMIT 1), 0), "
+        "r.kind, g.game, g.opening, g.start_fen, "
+        "coalesce(pw.name, 'weight set ' || g.white_ws, '?'), coalesce(pb.name, 'weight set ' || g.black_ws, '?'), "
+        "g.result, g.reason, g.movetext, g.created, t.name, g.detail, g.plies "
+        "FROM games g JOIN runs r ON r.id = g.run_id "
+        "LEFT JOIN tournaments t ON t.run_id = g.run_id "
+        "LEFT JOIN participants pw ON pw.id = g.white_player "
+        "LEFT JOIN participants pb ON pb.id = g.black_player WHERE ";
+    const char *cond = "1";
+    const char *what = "run";
+    switch (select) {
+    case DB_SELECT_ALL: cond = "1"; break;
+    case DB_SELECT_RUN: cond = "g.run_id = ?1"; what = "run"; break;
+    case DB_SELECT_MATCH: cond = "g.run_id = (SELECT run_id FROM matches WHERE id = ?1)"; what = "match"; break;
+    case DB_SELECT_TOURNAMENT: cond = "g.run_id = (SELECT run_id FROM tournaments WHERE id = ?1)"; what = "tournament"; break;
+    case DB_SELECT_FILTER:
+        if (!filter_sql || !*filter_sql) {
+            set_err(err, "an empty filter");
+            return -1;
+        }
+        if (check_filter(filter_sql, err) != 0) return -1;
+        cond = filter_sql;
+        break;
+    default: set_err(err, "bad game selection %d", (int)select); return -1;
+    }
+    size_t n = strlen(head) + strlen(cond) + 32;
+    char *sql = malloc(n);
+    if (!sql) {
+        set_err(err, "out of memory");
+        return -1;
+    }
+    snprintf(sql, n, "%s(%s) ORDER BY g.id", head, cond);
+    sqlite3 *h = NULL;
+    int rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
+    sqlite3_stmt *st = NULL;
+    int out = 0;
+    if (rc != SQLITE_OK) {
+        set_err(err, "%s: cannot open read-only: %s", path, h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
+        out = -1;
+        goto done;
+    }
+    (void)sqlite3_busy_timeout(h, DB_BUSY_TIMEOUT_MS);
+    if (select == DB_SELECT_MATCH || select == DB_SELECT_TOURNAMENT || select == DB_SELECT_RUN) {
+        static const char *const exists[] = {[DB_SELECT_RUN] = "SELECT count(*) FROM runs WHERE id = ?1",
+                                             [DB_SELECT_MATCH] = "SELECT count(*) FROM matches WHERE id = ?1",
+                                             [DB_SELECT_TOURNAMENT] = "SELECT count(*) FROM tournaments WHERE id = ?1"};
+        rc = sqlite3_prepare_v2(h, exists[select], -1, &st, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 1, id);
+        if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0) {
+            set_err(err, "%s: no %s %" PRId64, path, what, id);
+            out = -1;
+        } else if (rc != SQLITE_OK) {
+            set_err(err, "%s: %s", path, sqlite3_errmsg(h));
+            out = -1;
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+        if (out) goto done;
+    }
+    if (select == DB_SELECT_FILTER) sqlite3_set_authorizer(h, authorize_read, NULL);
+    const char *tail = NULL;
+    rc = sqlite3_prepare_v2(h, sql, -1, &st, &tail);
+    if (select == DB_SELECT_FILTER) sqlite3_set_authorizer(h, NULL, NULL);
+    if (rc != SQLITE_OK || (tail && *tail) || !sqlite3_stmt_readonly(st)) {
+        if (select == DB_SELECT_FILTER)
+            set_err(err, "%s: filter '%.80s': %s", path, filter_sql,
+                    rc != SQLITE_OK ? sqlite3_errmsg(h) : "must be one read-only SQL condition");
+        else
+            set_err(err, "%s: reading games: %s", path, sqlite3_errmsg(h));
+        out = -1;
+        goto done;
+    }
+    if (select != DB_SELECT_ALL && select != DB_SELECT_FILTER) sqlite3_bind_int64(st, 1, id);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        DbGameRow g = {
+            .id = sqlite3_column_int64(st, 0),
+            .run_id = sqlite3_column_int64(st, 1),
+            .game_index = sqlite3_column_int64(st, 2),
+            .round = sqlite3_column_int64(st, 3),
+            .tournament_id = sqlite3_column_int64(st, 4),
+            .match_id = sqlite3_column_int64(st, 5),
+            .run_kind = (const char *)sqlite3_column_text(st, 6),
+            .game = (const char *)sqlite3_column_text(st, 7),
+            .opening = (const char *)sqlite3_column_text(st, 8),
+            .start_fen = (const char *)sqlite3_column_text(st, 9),
+            .white = (const char *)sqlite3_column_text(st, 10),
+            .black = (const char *)sqlite3_column_text(st, 11),
+            .result = (const char *)sqlite3_column_text(st, 12),
+            .reason = (const char *)sqlite3_column_text(st, 13),
+            .movetext = (const char *)sqlite3_column_text(st, 14),
+            .created = (const char *)sqlite3_column_text(st, 15),
+            .tournament_name = (const char *)sqlite3_column_text(st, 16),
+            .detail = (const char *)sqlite3_column_text(st, 17),
+            .plies = sqlite3_column_int(st, 18),
+        };
+        if (!g.game || !g.run_kind) {
+            set_err(err, "%s: game %" PRId64 ": no game name", path, g.id);
+            out = -1;
+            break;
+        }
+        if ((out = fn(ctx, &g)) != 0) break;
+    }
+    if (out == 0 && rc != SQLITE_DONE) {
+        if (select == DB_SELECT_FILTER)
+            set_err(err, "%s: filter '%.80s': %s", path, filter_sql, sqlite3_errmsg(h));
+        else
+            set_err(err, "%s: reading games: %s", path, sqlite3_errmsg(h));
+        out = -1;
+    }
+done:
+    sqlite3_finalize(st);
+    sqlite3_close_v2(h);
+    free(sql);
+    return out;
+}

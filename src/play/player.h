@@ -1,0 +1,153 @@
+/* player.h — one side of a game: an in-process dama engine or an external
+ * engine speaking the Hub protocol (version 2, as Scan 3.1 defines it) over
+ * its standard input and output. Self-play, match and tournament games all
+ * go through play_game_players (play.h) with two Players.
+ *
+ * External engines: the command runs under /bin/sh -c in its own process
+ * group, its standard input and output on a socket pair (a write to an
+ * engine that died fails with EPIPE instead of raising SIGPIPE), standard
+ * error discarded. Start-up: "hub" (until "wait"; a declared "variant"
+ * parameter is set to the game's name, and every param.NAME=VALUE of the
+ * spec is sent as set-param), "init" (until "ready"); each game starts with
+ * "new-game". A move: "pos pos=START moves=\"...\"" (the game's start
+ * position and every move since, in the game's own notation, so that the
+ * engine sees repetitions), "level ...", "go think"; then "info" lines
+ * (score in men, as Scan writes it) up to "done move=...". An engine that
+ * dies, does not answer in time or answers with a move that is not legal
+ * is killed (SIGKILL to its process group) and started again for its next
+ * game; what it wrote last is kept as the fault's detail.
+ *
+ * A Player is used by one thread at a time. Nothing here prints.
+ */
+#ifndef DAMA_PLAYER_H
+#define DAMA_PLAYER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "engine/game.h"
+
+struct Engine;
+struct GameRecord;
+
+enum {
+    PLAYER_NAME_MAX = 64,
+    PLAYER_SPEC_MAX = 512,
+    PLAYER_DETAIL_MAX = 512,   /* kept output of a failing engine, with its NUL */
+    PLAYER_PARAMS_MAX = 8,
+    PLAYER_LINE_MAX = 8192     /* longest line read from an engine */
+};
+
+/* What limits a player's moves. Exactly one of nodes, depth, movetime_ms
+ * or a clock (time_ms > 0) is in force (the first set in that order). */
+typedef struct PlayerLimits {
+    uint64_t nodes;
+    int depth;
+    int64_t movetime_ms;
+    int64_t time_ms, inc_ms; /* a game clock: time_ms at the start, inc_ms added after each move */
+    int64_t hang_ms;         /* without a clock: the longest a move may take beyond movetime (0: 10,000) */
+} PlayerLimits;
+
+/* Set one limit from "KEY=VALUE" text: nodes=N, depth=N, movetime=MS,
+ * time=MS+INC (or time=MS), timeout=MS (hang_ms). Setting one of the first
+ * four clears the others. Returns 0, 1 when key is not a limit, -1 with err
+ * naming the bad value. */
+int player_limits_set(PlayerLimits *l, const char *key, const char *value, char err[ERR_MAX]);
+
+/* The limits as text, e.g. "nodes=1000" or "time=10000+100". */
+void player_limits_text(const PlayerLimits *l, char *out, size_t size);
+
+typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1 } PlayerKind;
+
+/* A participant as given on the command line:
+ *   name=A,weights=tuned,nodes=1000            (in-process; weights default "default")
+ *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
+ * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), the
+ * limits of player_limits_set, and cmd — which takes the rest of the text,
+ * commas included, so it comes last. */
+typedef struct PlayerSpec {
+    char name[PLAYER_NAME_MAX];
+    PlayerKind kind;
+    char spec[PLAYER_SPEC_MAX]; /* weights spec, or the command */
+    PlayerLimits limits;
+    int64_t hash_mb;
+    int params_len;
+    char param_name[PLAYER_PARAMS_MAX][64];
+    char param_value[PLAYER_PARAMS_MAX][128];
+} PlayerSpec;
+
+/* Parse a participant; limits start as *defaults, hash as default_hash_mb.
+ * Returns 0, or -1 with err naming the bad key or value. A missing name is
+ * "engine N" with N = index + 1. */
+int player_spec_parse(const char *text, int index, const PlayerLimits *defaults, int64_t default_hash_mb,
+                      PlayerSpec *out, char err[ERR_MAX]);
+
+typedef enum PlayerFault {
+    PLAYER_OK = 0,
+    PLAYER_CRASH,        /* the engine died, or wrote something that is not the protocol at start-up */
+    PLAYER_TIMEOUT,      /* no answer in time (killed) */
+    PLAYER_TIME_FORFEIT, /* answered after its clock ran out */
+    PLAYER_ILLEGAL,      /* answered with a move that is not legal here */
+    PLAYER_STOPPED       /* the stop flag was raised */
+} PlayerFault;
+
+/* Reason id stored with a game lost by this fault ("crash", "timeout",
+ * "time-forfeit", "illegal-move"). */
+const char *player_fault_reason(PlayerFault f);
+
+typedef struct PlayerMove {
+    Move move;
+    int score;      /* centi-men, side to move's view (when has_score) */
+    bool has_score;
+    uint64_t nodes;
+    double seconds; /* wall time of the move */
+    char detail[PLAYER_DETAIL_MAX]; /* on a fault: what went wrong and the engine's last output */
+} PlayerMove;
+
+/* A player. Public for stack allocation by wrappers; fields are private. */
+typedef struct Player {
+    const Game *game;
+    PlayerKind kind;
+    PlayerLimits limits;
+    volatile int *stop;
+    /* in-process */
+    struct Engine *engine;
+    bool owns_engine;
+    int32_t *weights; /* owned copy, or NULL (the engine's own) */
+    /* external */
+    const PlayerSpec *spec;
+    pid_t pid;       /* 0: not running */
+    int fd;          /* our end of the socket pair */
+    bool has_variant;
+    char *buf;       /* PLAYER_LINE_MAX bytes of unread output */
+    size_t buf_len;
+    char last[PLAYER_DETAIL_MAX]; /* the last lines read, for fault details */
+    int starts;      /* how many times the process was started */
+} Player;
+
+/* A player around an existing engine (not owned; weights as the engine has
+ * them): self-play and match. */
+void player_wrap_engine(Player *p, const Game *game, struct Engine *engine, const PlayerLimits *limits);
+
+/* A new player for spec: in-process with its own engine (hash_mb MiB) and a
+ * copy of weights (game->weights_len values), or an external engine (not
+ * started until player_new_game). Both stop when *stop (may be NULL)
+ * becomes non-zero. spec must outlive the player. Returns NULL with err
+ * when out of memory. */
+Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weights, volatile int *stop,
+                   char err[ERR_MAX]);
+/* Stop the engine ("quit", then SIGKILL if it does not exit) and free. */
+void player_free(Player *p);
+
+/* Prepare a new game: clear the engine's tables; an external engine is
+ * started first if it is not running. Returns PLAYER_OK or the fault that
+ * kept the engine from starting (detail in out_detail). */
+PlayerFault player_new_game(Player *p, char out_detail[PLAYER_DETAIL_MAX]);
+
+/* Choose a move in the current position of rec (not over). clock_ms: the
+ * time left on the player's clock (ignored without a clock). Returns
+ * PLAYER_OK with out->move legal, or a fault (out->detail says what). */
+PlayerFault player_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
+
+#endif

@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""A deliberately faulty Hub engine for the tournament tests.
+
+Usage: faulty_engine.py MODE N DAMA [ARGS...]
+
+It passes every line between the tournament and `DAMA hub ARGS...` unchanged,
+except that at the N-th "go" of the process it fails instead:
+  crash    exits with status 3 (after printing a last line)
+  hang     stops answering (and ignores "stop")
+  illegal  answers "done move=a1-h8" (not a legal move anywhere)
+  garbage  answers "done move=???" after some noise
+  slow     waits 600 ms before passing the "go" on (a late but legal move)
+  none     never fails (a plain proxy)
+"""
+import os
+import select
+import subprocess
+import sys
+import time
+
+
+def main():
+    mode, at, dama = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    child = subprocess.Popen([dama, "hub"] + sys.argv[4:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             bufsize=0)
+    gos = 0
+    hung = False
+    ours, theirs = sys.stdin.buffer.raw, child.stdout
+    buf_in, buf_out = b"", b""
+    out = sys.stdout.buffer
+
+    def say(line):
+        out.write(line + b"\n")
+        out.flush()
+
+    while True:
+        r, _, _ = select.select([ours, theirs], [], [])
+        if ours in r:
+            data = os.read(ours.fileno(), 65536)
+            if not data:
+                child.kill()
+                return 0
+            buf_in += data
+            while b"\n" in buf_in:
+                line, buf_in = buf_in.split(b"\n", 1)
+                if hung:
+                    continue
+                if line.startswith(b"go"):
+                    gos += 1
+                    if gos == at and mode != "none":
+                        if mode == "crash":
+                            say(b"info string about to crash")
+                            child.kill()
+                            sys.exit(3)
+                        if mode == "hang":
+                            hung = True
+                            continue
+                        if mode == "illegal":
+                            say(b"done move=a1-h8")
+                            continue
+                        if mode == "slow":
+                            time.sleep(0.6)
+                        if mode == "garbage":
+                            say(b"info score=banana")
+                            say(b"done move=???")
+                            continue
+                child.stdin.write(line + b"\n")
+        if theirs in r:
+            data = os.read(theirs.fileno(), 65536)
+            if not data:
+                return 1
+            buf_out += data
+            while b"\n" in buf_out:
+                line, buf_out = buf_out.split(b"\n", 1)
+                if not hung:
+                    say(line)
+            if hung:
+                time.sleep(0.01)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

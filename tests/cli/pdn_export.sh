@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# PDN export and ratings of stored games: every game of the three games
+# exported and replayed by `dama pdn check`; tags; selections; a filter
+# that tries to leave its WHERE clause is refused; a version-1 database is
+# migrated; `dama ratings` on a match.
+# Usage: pdn_export.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
+expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+q() { sqlite3 "$T/d.sqlite" "$1"; }
+
+DB="$T/d.sqlite"
+for g in russian turkish shatra; do
+  "$DAMA" selfplay --game "$g" --games 4 --nodes 300 --threads 1 --db "$DB" --progress 0 >/dev/null 2>&1 || bad "selfplay $g"
+done
+"$DAMA" match --db "$DB" --a default --b "$2/configs/weights/russian-start.cfg" --pairs 2 --nodes 200 --threads 1 --progress 0 >/dev/null 2>&1
+total=$(q "SELECT count(*) FROM games")
+expect_eq "$total" 16 "games stored (12 self-play, 4 match)"
+
+# everything: one file, every game replays, the counts agree
+expect_rc 0 "export all" "$DAMA" pdn export --db "$DB" -o "$T/all.pdn"
+expect_eq "$(grep -c '^\[Event ' "$T/all.pdn")" "$total" "one Event per game"
+expect_rc 0 "check export" "$DAMA" pdn check "$T/all.pdn"
+expect_eq "$(tail -1 "$T/out")" "$total games, $total ok, 0 failed" "every exported game replays"
+# plies replayed = plies stored, per game (game order = id order)
+expect_eq "$(grep -o 'ok, [0-9]* pl' "$T/out" | grep -o '[0-9]*' | tr '\n' ' ')" \
+  "$(q "SELECT plies FROM games ORDER BY id" | tr '\n' ' ')" "replayed plies = stored plies"
+# the seven-tag roster, game type, termination
+for tag in Event Site Date Round White Black Result Termination Variant; do
+  expect_eq "$(grep -c "^\[$tag " "$T/all.pdn")" "$total" "tag $tag on every game"
+done
+expect_eq "$(grep -c '^\[GameType "25"\]' "$T/all.pdn")" 8 "GameType 25 (Russian: 4 self-play + 4 match games)"
+expect_eq "$(grep -c '^\[GameType "30"\]' "$T/all.pdn")" 4 "GameType 30 (Turkish)"
+expect_eq "$(grep -c '^\[Variant "shatra"\]' "$T/all.pdn")" 4 "Shatra named by Variant"
+expect_eq "$(grep -c '^\[SetUp "1"\]' "$T/all.pdn")" "$(grep -c '^\[FEN ' "$T/all.pdn")" "SetUp with every FEN"
+first_reason=$(q "SELECT reason FROM games ORDER BY id LIMIT 1")
+expect_eq "$(grep -m1 '^\[Termination ' "$T/all.pdn")" "[Termination \"$first_reason\"]" "Termination = stored reason"
+# Shatra alone, through a pipe; the match by its id
+"$DAMA" pdn export --db "$DB" --filter "g.game = 'shatra'" | "$DAMA" pdn check - >"$T/out" 2>&1
+expect_eq "$(tail -1 "$T/out")" "4 games, 4 ok, 0 failed" "Shatra round trip"
+"$DAMA" pdn export --db "$DB" --match 1 >"$T/m.pdn"
+expect_eq "$(grep -c '^\[Event "dama match 1"\]' "$T/m.pdn")" 4 "match export"
+expect_eq "$(grep -c '^\[Event "dama selfplay run 2"\]' <("$DAMA" pdn export --db "$DB" --run 2))" 4 "run export"
+expect_rc 1 "missing match" "$DAMA" pdn export --db "$DB" --match 99
+grep -q "no match 99" "$T/err" && ok || bad "missing match message: $(cat "$T/err")"
+expect_rc 2 "two selections" "$DAMA" pdn export --db "$DB" --match 1 --run 1
+expect_rc 1 "no database" "$DAMA" pdn export --db "$T/none.sqlite"
+# filters: one read-only condition over games, nothing else
+for f in "1) UNION SELECT 1 --" "1; DELETE FROM games" "g.id = 1 /* c */" "(1" "1) OR (1" "load_extension('x')"; do
+  expect_rc 1 "filter refused: $f" "$DAMA" pdn export --db "$DB" --filter "$f" -o "$T/x.pdn"
+  [ ! -e "$T/x.pdn" ] && ok || bad "refused filter left a file: $f"
+done
+expect_eq "$(q "SELECT count(*) FROM games")" "$total" "games intact after refused filters"
+expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SELECT game_id FROM positions WHERE ply = 0) AND ';' = ';'" | grep -c '^\[Event ')" "$total" "a filter with a subquery and a quoted ';'"
+
+# ratings of the match: two players, 4 games, mean 0
+"$DAMA" ratings --db "$DB" --match 1 >"$T/r" 2>&1
+expect_eq "$(head -1 "$T/r")" "4 games, 2 players" "ratings header"
+expect_rc 1 "ratings of disconnected self-play populations" "$DAMA" ratings --db "$DB" --run 1
+grep -q "never met" "$T/err" && ok || bad "disconnected message: $(cat "$T/err")"
+expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobody
+grep -q "no player named 'nobody'" "$T/err" && ok || bad "anchor message"
+
+# a version-1 database (as dama wrote it before tournaments) is migrated
+sqlite3 "$T/v1.sqlite" <"$2/src/db/schema.sql"
+sqlite3 "$T/v1.sqlite" "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;
+  INSERT INTO runs(kind, game) VALUES ('selfplay', 'russian');
+  INSERT INTO games(run_id, game_index, game, result, movetext, plies) VALUES (1, 0, 'russian', '1-0', '', 0);"
+expect_rc 0 "export migrates v1" "$DAMA" pdn export --db "$T/v1.sqlite"
+expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA user_version")" 5 "migrated to the newest version"
+expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA foreign_key_check")" "" "foreign keys intact after the migrations"
+expect_eq "$(sqlite3 "$T/v1.sqlite" "SELECT kind || ':' || count(*) FROM runs JOIN games ON games.run_id = runs.id")" "selfplay:1" "runs kept"
+
+echo "pdn_export.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# dama tournament: in-process engines, `dama hub` processes and a faulty
+# Hub engine (crash, illegal move, hang) in one round robin; Ctrl-C midway,
+# resume, then the crosstable, ratings, database and PDN output are checked.
+# Usage: tournament.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+SRC="$2"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
+expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+q() { sqlite3 "$T/t.sqlite" "$1"; }
+F="$SRC/tests/cli/faulty_engine.py"
+
+ENGINES=(name=A,weights=default
+  "name=B,weights=$SRC/configs/weights/russian-start.cfg,nodes=500"
+  "name=H,cmd=$DAMA hub"
+  "name=C,cmd=python3 $F crash 2 $DAMA"
+  "name=I,cmd=python3 $F illegal 3 $DAMA"
+  "name=G,timeout=700,cmd=python3 $F hang 2 $DAMA")
+ARGS=(--db "$T/t.sqlite" --nodes 300 --rounds 1 --progress 0 --pdn-out "$T/live.pdn" --name t1)
+# 6 engines, 15 pairings, 2 games each
+TOTAL=30
+
+# bad input
+expect_rc 2 "one engine" "$DAMA" tournament --db "$T/x.sqlite" name=A
+expect_rc 2 "bad key" "$DAMA" tournament --db "$T/x.sqlite" name=A,speed=3 name=B
+grep -q "unknown key 'speed'" "$T/err" && ok || bad "bad key message: $(cat "$T/err")"
+expect_rc 2 "bad tc" "$DAMA" tournament --db "$T/x.sqlite" name=A,time=fast name=B
+expect_rc 2 "same name" "$DAMA" tournament --db "$T/x.sqlite" name=A name=A
+expect_rc 2 "bad format" "$DAMA" tournament --db "$T/x.sqlite" --format swiss name=A name=B
+expect_rc 1 "resume without a tournament" "$DAMA" tournament --db "$T/x.sqlite" --resume name=A name=B
+grep -q "no tournament of this configuration" "$T/err" && ok || bad "resume message"
+
+# start, interrupt with SIGINT after a few games, resume
+"$DAMA" tournament "${ARGS[@]}" --concurrency 1 "${ENGINES[@]}" >"$T/first.out" 2>"$T/first.err" &
+pid=$!
+for _ in $(seq 1 300); do
+  n=$(q "SELECT count(*) FROM games" 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 6 ] && break
+  sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+expect_eq "$rc" 3 "interrupted tournament exits 3"
+stored=$(q "SELECT count(*) FROM games")
+[ "$stored" -ge 6 ] && [ "$stored" -lt "$TOTAL" ] && ok || bad "interrupted midway: $stored games stored"
+expect_eq "$(q "SELECT status FROM runs")" "interrupted" "run marked interrupted"
+grep -q "run the same command again" "$T/first.out" && ok || bad "interrupted message"
+
+expect_rc 0 "resume" "$DAMA" tournament "${ARGS[@]}" --concurrency 2 --resume --ratings-interval 10 "${ENGINES[@]}"
+cp "$T/out" "$T/final.out"
+grep -q "($stored already played)" "$T/err" && ok || bad "resume reports the games already played: $(head -1 "$T/err")"
+expect_eq "$(q "SELECT count(*) FROM games")" "$TOTAL" "every game stored once"
+expect_eq "$(q "SELECT count(DISTINCT game_index) FROM games")" "$TOTAL" "no game index twice"
+expect_eq "$(q "SELECT status FROM runs")" "done" "run done"
+expect_eq "$(q "SELECT count(*) FROM tournaments WHERE games_total = $TOTAL AND name = 't1'")" 1 "tournaments row"
+expect_eq "$(q "SELECT group_concat(name || ':' || kind, ' ') FROM (SELECT * FROM participants ORDER BY idx)")" \
+  "A:dama B:dama H:hub C:hub I:hub G:hub" "participants"
+expect_eq "$(q "SELECT count(*) FROM games WHERE white_player IS NULL OR black_player IS NULL OR round IS NULL")" 0 \
+  "every game names its players and round"
+grep -q "^ratings after 10 games" "$T/err" && ok || bad "--ratings-interval prints ratings"
+
+# faults: each faulty engine lost every game it failed in, with its reason and output
+for f in C:crash I:illegal-move G:timeout; do
+  who=${f%%:*}
+  reason=${f#*:}
+  n=$(q "SELECT count(*) FROM games g JOIN participants p ON p.id IN (g.white_player, g.black_player)
+         WHERE p.name = '$who' AND g.reason = '$reason'")
+  [ "$n" -ge 4 ] && ok || bad "$who: $n games lost by $reason"
+  expect_eq "$(q "SELECT count(*) FROM games g JOIN participants p ON p.id IN (g.white_player, g.black_player)
+         WHERE p.name = '$who' AND g.reason = '$reason' AND NOT (
+           (p.id = g.white_player AND g.result = '0-1') OR (p.id = g.black_player AND g.result = '1-0'))")" 0 \
+    "$who loses every game it failed in"
+  expect_eq "$(q "SELECT count(*) FROM games WHERE reason = '$reason' AND (detail IS NULL OR detail = '')")" 0 \
+    "$reason games keep the engine's output"
+done
+q "SELECT detail FROM games WHERE reason = 'crash' LIMIT 1" | grep -q "exit status 3" && ok || bad "crash detail names the exit status"
+q "SELECT detail FROM games WHERE reason = 'illegal-move' LIMIT 1" | grep -q "a1-h8" && ok || bad "illegal move kept"
+expect_eq "$(q "SELECT count(*) FROM games WHERE reason IN ('crash', 'illegal-move', 'timeout')
+   AND (white_player IN (SELECT id FROM participants WHERE name IN ('A', 'B', 'H'))
+    AND black_player IN (SELECT id FROM participants WHERE name IN ('A', 'B', 'H')))")" 0 "no fault between sound engines"
+
+# crosstable: 6 rows, points add up to the games
+expect_eq "$(grep -c '^[ABHCIG] ' "$T/final.out")" 6 "crosstable rows"
+expect_eq "$(grep -cE '^ +[1-6]  [ABHCIG] ' "$T/final.out")" 6 "ratings rows"
+total_points=$(grep -o '[0-9.]*/10' "$T/final.out" | cut -d/ -f1 | paste -sd+ | bc)
+expect_eq "$total_points" "$TOTAL.0" "crosstable points add up to the games"
+expect_eq "$(grep -c ' vs ' "$T/final.out")" 15 "one pentanomial line per pairing"
+# ratings: sound engines above every faulty one
+sound_min=$(grep -E '^ +[0-9]+  [ABH] ' "$T/final.out" | awk '{print $3}' | sort -g | head -1)
+faulty_max=$(grep -E '^ +[0-9]+  [CIG] ' "$T/final.out" | awk '{print $3}' | sort -g | tail -1)
+[ "$(echo "$sound_min > $faulty_max" | bc)" = 1 ] && ok || bad "ratings: sound $sound_min vs faulty $faulty_max"
+expect_rc 0 "dama ratings of the tournament" "$DAMA" ratings --db "$T/t.sqlite" --tournament 1 --anchor A=1000
+grep -qE '^ +[0-9]+  A +1000\.0 ' "$T/out" && ok || bad "anchor A=1000: $(cat "$T/out")"
+
+# PDN: the export and the live file replay; both hold every game
+expect_rc 0 "export" "$DAMA" pdn export --db "$T/t.sqlite" --tournament 1 -o "$T/t.pdn"
+expect_rc 0 "export replays" "$DAMA" pdn check "$T/t.pdn"
+expect_eq "$(tail -1 "$T/out")" "$TOTAL games, $TOTAL ok, 0 failed" "exported games replay"
+expect_rc 0 "live PDN replays" "$DAMA" pdn check "$T/live.pdn"
+expect_eq "$(tail -1 "$T/out")" "$TOTAL games, $TOTAL ok, 0 failed" "live PDN games replay"
+expect_eq "$(grep -c '^\[Termination "timeout"\]' "$T/t.pdn")" "$(q "SELECT count(*) FROM games WHERE reason = 'timeout'")" \
+  "Termination tags"
+expect_eq "$(grep -c '^\[Event "dama tournament 1 (t1)"\]' "$T/t.pdn")" "$TOTAL" "Event tags"
+
+# a finished tournament run again plays nothing and prints the same table
+expect_rc 0 "rerun a finished tournament" "$DAMA" tournament "${ARGS[@]}" "${ENGINES[@]}"
+expect_eq "$(grep -c '^[ABHCIG] ' "$T/out")" 6 "rerun prints the results"
+expect_eq "$(q "SELECT count(*) FROM games")" "$TOTAL" "rerun plays nothing"
+
+# a gauntlet with clocks: the first engine against each other, in-process and Hub
+expect_rc 0 "gauntlet with clocks" "$DAMA" tournament --db "$T/g.sqlite" --format gauntlet --rounds 2 --tc 2000+20 \
+  --max-plies 80 --progress 0 --resign-moves 3 --resign-score 400 name=A "name=B,depth=3" "name=H,movetime=20,cmd=$DAMA hub"
+expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games")" 8 "gauntlet: 2 opponents x 2 rounds x 2 games"
+# (a loaded machine may still make a move late: then it is a time forfeit with its figures)
+expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games WHERE reason IN ('timeout', 'crash', 'illegal-move')
+  OR (reason = 'time-forfeit' AND detail NOT LIKE 'used % ms with % ms on its clock')")" 0 "clocks: no fault but time forfeits"
+expect_eq "$(grep -c ' vs ' "$T/out")" 2 "gauntlet pairings"
+# a late answer on a real clock is a time forfeit (the engine is not killed: the move came within the grace)
+expect_rc 0 "late engine" "$DAMA" tournament --db "$T/s.sqlite" --rounds 1 --progress 0 --nodes 200 name=A \
+  "name=S,time=300+0,cmd=python3 $F slow 1 $DAMA"
+expect_eq "$(sqlite3 "$T/s.sqlite" "SELECT count(*) FROM games WHERE reason = 'time-forfeit' AND detail LIKE 'answered after % ms with 300 ms on its clock'")" 2 \
+  "late answers are time forfeits"
+
+# match keeps its job on the same game path, now also with a clock
+expect_rc 0 "match with a clock" "$DAMA" match --db "$T/m.sqlite" --a default --b "$SRC/configs/weights/russian-start.cfg" \
+  --pairs 1 --tc 2000+20 --threads 1 --progress 0
+grep -q "^Games 2: " "$T/out" && ok || bad "match line: $(cat "$T/out")"
+expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE reason NOT IN ('timeout', 'crash')")" 2 "match games stored"
+expect_rc 2 "match: --movetime and --tc" "$DAMA" match --db "$T/m.sqlite" --movetime 5 --tc 100+1
+
+echo "tournament.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]
