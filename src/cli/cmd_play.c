@@ -326,6 +326,7 @@ static int run(CliArgs *a)
     size_t cap = 0;
     int rc = 0;
     bool show = true;
+    int zero_run = 0; /* the engine's consecutive moves scored exactly 0 */
     for (;;) {
         const Position *pos = game_record_position(&rec);
         const char *reason = NULL;
@@ -350,6 +351,16 @@ static int run(CliArgs *a)
                 rc = 1;
                 break;
             }
+            /* The Shatra rules' computer opponent resigns a lost game and
+             * offers a draw it cannot avoid; dama does so for every game:
+             * it resigns when its search sees a forced loss, and offers a
+             * draw after three moves in a row scored exactly 0 (a
+             * repetition or a draw rule in all its lines). */
+            if (r.score <= -SCORE_WIN_MIN) {
+                fprintf(out, "dama resigns: %s (you win)\n", human == COLOR_WHITE ? "1-0" : "0-1");
+                break;
+            }
+            zero_run = r.score == 0 ? zero_run + 1 : 0;
             char text[MOVE_STR_MAX];
             g->move_to_str(pos, &r.best, text);
             if (game_record_apply(&rec, &r.best, err) != 0) {
@@ -359,6 +370,23 @@ static int run(CliArgs *a)
             }
             fprintf(out, "dama plays %s\n", text);
             show = true;
+            const char *ignored;
+            if (zero_run >= 3 && game_record_outcome(&rec, &ignored, NULL) == OUTCOME_NONE) {
+                zero_run = 0;
+                fprintf(out, "dama offers a draw: accept? (yes/no) ");
+                fflush(out);
+                if (getline(&line, &cap, stdin) < 0) {
+                    fprintf(out, "\nend of input: game left unfinished\n");
+                    break;
+                }
+                line[strcspn(line, "\r\n")] = '\0';
+                if (echo) fprintf(out, "%s\n", line);
+                if (strcmp(line, "yes") == 0 || strcmp(line, "y") == 0) {
+                    fprintf(out, "draw agreed: 1/2-1/2\n");
+                    break;
+                }
+                fprintf(out, "you decline the draw\n");
+            }
             continue;
         }
         fprintf(out, "your move (%s%s): ", colour_name(stm), g->has_capture(pos) ? ", capture" : "");

@@ -48,6 +48,17 @@ has "$T/drawwon.out" '^game left unfinished$' "quit"
 play drawshatra 'draw\n' --game shatra --side black --fen '3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 b - - - - 0 1' --level club
 has "$T/drawshatra.out" '^dama declines the draw' "shatra: Batyr up declines"
 
+#    the engine resigns a game its search sees lost, and offers a draw after
+#    three moves scored 0 (here: the kings can only repeat or run into D8)
+play resign 'quit\n' --fen 'B:WKa1,Kc1,Ke1,Kg1:Bh8' --level depth=6
+has "$T/resign.out" '^dama resigns: 1-0 (you win)$' "engine resigns"
+play offer 'a1-b2\nb2-a1\na1-b2\nyes\n' --fen 'W:WKa1:BKh2' --level depth=12
+has "$T/offer.out" '^dama offers a draw: accept? (yes/no) yes$' "engine offers a draw"
+has "$T/offer.out" '^draw agreed: 1/2-1/2$' "draw agreed"
+play offer2 'a1-b2\nb2-a1\na1-b2\nno\nb2-a1\n' --fen 'W:WKa1:BKh2' --level depth=12
+has "$T/offer2.out" '^you decline the draw$' "draw declined"
+has "$T/offer2.out" '^game over: 1/2-1/2 D3 (draw)$' "then the repetition ends it"
+
 # 3. the game ends by play: the capture leaves Black without a move
 play win 'c3:e5\n' --fen 'W:Wc3:Bd4'
 has "$T/win.out" '^game over: 1-0 no-moves (you win)$' "win by play"
