@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "util/num.h"
 #include "db/db.h"
 #include "engine/eval.h"
 #include "engine/game_record.h"
@@ -227,9 +228,8 @@ static int parse_level(const char *text, const SkillLevel **level, SearchLimits 
     const char *eq = strchr(text, '=');
     if (!eq) eq = strchr(text, ':');
     if (!eq) return -1;
-    char *end;
-    long long v = strtoll(eq + 1, &end, 10);
-    if (*end || end == eq + 1 || v <= 0) return -1;
+    int64_t v = 0; /* the checked parser: depth=4294967297 is no depth 1 */
+    if (num_parse_int(eq + 1, 1, 1000000000000000LL, &v) != NUM_OK) return -1;
     size_t n = (size_t)(eq - text);
     if (n == 5 && strncmp(text, "depth", 5) == 0 && v <= 100) lim->depth = (int)v;
     else if (n == 5 && strncmp(text, "nodes", 5) == 0) lim->nodes = (uint64_t)v;

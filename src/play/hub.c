@@ -19,6 +19,7 @@
 #include "engine/skill.h"
 #include "tune/weight_sets.h"
 #include "util/clock.h"
+#include "util/num.h"
 
 /* ---- lines ---------------------------------------------------------------- */
 
@@ -383,23 +384,14 @@ static void cmd_hub(Hub *h)
 /* A decimal integer in [lo, hi]. */
 static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
 {
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno || *end || v < lo || v > hi) return false;
-    *out = v;
-    return true;
+    return num_parse_int(s, lo, hi, out) == NUM_OK; /* the one checked parser */
 }
 
 /* Seconds (a real number >= 0) as milliseconds. */
 static bool parse_seconds(const char *s, int64_t *ms)
 {
-    if (!s || !*s) return false;
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || *end || !(v >= 0) || v > 1e9) return false;
+    double v;
+    if (num_parse_real(s, 0, 1e9, &v) != NUM_OK) return false;
     *ms = (int64_t)(v * 1000.0 + 0.5);
     return true;
 }

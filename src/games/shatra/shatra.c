@@ -460,12 +460,14 @@ static int parse_move_text(const char *text, ParsedMove *pm, char err[ERR_MAX])
             snprintf(err, ERR_MAX, "move '%.60s': expected a square number at character %d", text, (int)(s - text) + 1);
             return -1;
         }
-        char *end;
-        long v = strtol(s, &end, 10);
-        if (v < 1 || v > 62) {
-            snprintf(err, ERR_MAX, "move '%.60s': square %ld does not exist (squares are 1-62)", text, v);
+        const char *at = s;
+        int64_t v = 0;
+        if (num_scan_digits(&s, 1, 62, &v) != NUM_OK) {
+            snprintf(err, ERR_MAX, "move '%.60s': square %.*s does not exist (squares are 1-62)", text,
+                     (int)(s - at < 24 ? s - at : 24), at);
             return -1;
         }
+        const char *end = s;
         if (pm->n == PARSE_SQUARES_MAX) {
             snprintf(err, ERR_MAX, "move '%.60s' is too long", text);
             return -1;
