@@ -211,7 +211,10 @@ int openings_repeat(const Game *g, OpeningBook *book, int64_t total, int plies, 
             const char *reason;
             if (!ok || game_outcome(g, &pos, NULL, 0, &reason, &moves) != OUTCOME_NONE) continue;
             if (!key_insert(keys, cap - 1, g->hash(&pos))) continue; /* a position already in the book */
-            snprintf(o->label, sizeof o->label, "%.30s +%.31s", base->label, line);
+            char base_label[31];
+            memcpy(base_label, base->label, sizeof base_label - 1); /* items[k] and the base line are distinct */
+            base_label[sizeof base_label - 1] = '\0';
+            snprintf(o->label, sizeof o->label, "%s +%.31s", base_label, line);
             g->pos_to_fen(&pos, o->fen);
             found = true;
         }

@@ -134,8 +134,8 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
                                                                               n > 1 ? ", " : "", g->terms[i].name);
         }
         if (n) {
-            snprintf(err, ERR_MAX, "weight file %.80s: %d term%s missing (%s%s); name every term, or say "
-                     "base = \"default\"; or base = \"db:ID\"; for the others",
+            snprintf(err, ERR_MAX, "weight file %.40s: %d term%s missing (%.80s%s); name every term, or say "
+                     "base = \"default\"; or \"db:ID\";",
                      path, n, n == 1 ? "" : "s", missing, n > 8 ? ", ..." : "");
             goto out;
         }
