@@ -22,6 +22,7 @@
 #include "play/ratings.h"
 #include "play/stats.h"
 #include "util/rng.h"
+#include "util/atomic_file.h"
 
 enum { ENGINES_MAX = 64 };
 
@@ -433,6 +434,13 @@ static int run(CliArgs *a)
 
     StoreCtx sc = {.db = db, .pdn_path = cli_str(a, "pdn-out"), .tournament_id = tid};
     snprintf(sc.tournament_name, sizeof sc.tournament_name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
+    char aerr[ATOMIC_ERR_MAX];
+    if (sc.pdn_path && atomic_file_not_db(sc.pdn_path, cli_str(a, "db"), aerr) != 0) { /* appending to it would corrupt it */
+        fprintf(stderr, "dama tournament: --pdn-out: %s\n", aerr);
+        free(todo);
+        rc = 1;
+        goto done;
+    }
     if (sc.pdn_path && !(sc.pdn = fopen(sc.pdn_path, "a"))) {
         fprintf(stderr, "dama tournament: cannot write '%s'\n", sc.pdn_path);
         free(todo);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "pdn/pdn.h"
+#include "util/atomic_file.h"
 
 int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX])
 {
@@ -51,39 +52,38 @@ static int export_one(void *ctx, const DbGameRow *g)
 }
 
 int pdn_export_file(const char *db_path, DbSelect select, int64_t id, const char *filter_sql, const char *out_path,
-                    long *games, char err[ERR_MAX])
+                    bool replace, long *games, char err[ERR_MAX])
 {
     *games = 0;
     Db *db = NULL;
     if (db_open(db_path, false, &db, err) != 0) return -1; /* a dama database, migrated */
     db_close(db);
-    char tmp[1100] = "";
+    /* The file through the one atomic writer: replaced only with --force,
+     * never the database itself (or its -wal / -shm). */
+    AtomicOptions opts = {.replace = replace, .protect_db = db_path};
+    AtomicFile af = {0};
     FILE *out = stdout;
+    char aerr[ATOMIC_ERR_MAX];
     if (out_path) {
-        snprintf(tmp, sizeof tmp, "%.1000s.tmp.%ld", out_path, (long)getpid());
-        out = fopen(tmp, "w");
-        if (!out) {
-            snprintf(err, ERR_MAX, "cannot write '%.200s': %s", tmp, strerror(errno));
+        if (atomic_file_open(&af, out_path, &opts, aerr) != 0) {
+            snprintf(err, ERR_MAX, "%s", aerr);
             return -1;
         }
+        out = af.f;
     }
     ExportCtx c = {.out = out, .err = err};
     int rc = db_game_rows_each(db_path, select, id, filter_sql, export_one, &c, err);
     if (rc > 0) rc = -1;
-    if (fflush(out) != 0 && rc == 0) {
-        snprintf(err, ERR_MAX, "writing '%.200s': %s", out_path ? out_path : "(stdout)", strerror(errno));
+    if (!out_path && fflush(out) != 0 && rc == 0) {
+        snprintf(err, ERR_MAX, "writing (stdout): %s", strerror(errno));
         rc = -1;
     }
     if (out_path) {
-        if (fclose(out) != 0 && rc == 0) {
-            snprintf(err, ERR_MAX, "writing '%.200s': %s", out_path, strerror(errno));
+        if (rc == 0 && atomic_file_commit(&af, aerr) != 0) {
+            snprintf(err, ERR_MAX, "%s", aerr);
             rc = -1;
         }
-        if (rc == 0 && rename(tmp, out_path) != 0) {
-            snprintf(err, ERR_MAX, "cannot rename the temporary file to '%.150s': %s", out_path, strerror(errno));
-            rc = -1;
-        }
-        if (rc != 0) remove(tmp);
+        if (rc != 0) atomic_file_abort(&af);
     }
     *games = c.games;
     return rc;

@@ -3,6 +3,7 @@
 #ifndef DAMA_PDN_EXPORT_H
 #define DAMA_PDN_EXPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "db/db.h"
@@ -15,10 +16,11 @@
 int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX]);
 
 /* Write the selected games of the database at db_path (see
- * db_game_rows_each) to out_path (NULL: standard output). A file is
- * written whole or not at all (a temporary file renamed at the end).
+ * db_game_rows_each) to out_path (NULL: standard output) through the
+ * atomic writer (util/atomic_file.h): whole or not at all, an existing file
+ * replaced only when `replace` (--force), never the database itself.
  * *games receives the number written. Returns 0, or -1 with err. */
 int pdn_export_file(const char *db_path, DbSelect select, int64_t id, const char *filter_sql, const char *out_path,
-                    long *games, char err[ERR_MAX]);
+                    bool replace, long *games, char err[ERR_MAX]);
 
 #endif

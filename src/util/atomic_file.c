@@ -15,6 +15,28 @@ static bool same_file(const struct stat *a, const char *path)
     return stat(path, &b) == 0 && a->st_dev == b.st_dev && a->st_ino == b.st_ino;
 }
 
+static int check_not_db(const struct stat *st, const char *path, const char *db, char err[ATOMIC_ERR_MAX])
+{
+    static const char *const SUFFIX[] = {"", "-wal", "-shm", "-journal"};
+    for (int i = 0; db && i < 4; i++) {
+        char p[ATOMIC_PATH_MAX];
+        snprintf(p, sizeof p, "%s%s", db, SUFFIX[i]);
+        if (same_file(st, p)) {
+            snprintf(err, ATOMIC_ERR_MAX, "refusing to write '%.100s': it is the database %.100s%s", path, db,
+                     SUFFIX[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ERR_MAX])
+{
+    struct stat st;
+    if (!path || stat(path, &st) != 0) return 0; /* not there yet: not the database */
+    return check_not_db(&st, path, db_path, err);
+}
+
 int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX])
 {
     static const AtomicOptions none = {0};
@@ -37,18 +59,7 @@ int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOM
         snprintf(err, ATOMIC_ERR_MAX, "refusing to replace '%.180s': not a regular file", path);
         return -1;
     }
-    if (opts->protect_db) {
-        static const char *const SUFFIX[] = {"", "-wal", "-shm", "-journal"};
-        for (int i = 0; i < 4; i++) {
-            char p[ATOMIC_PATH_MAX];
-            snprintf(p, sizeof p, "%s%s", opts->protect_db, SUFFIX[i]);
-            if (same_file(&st, p)) {
-                snprintf(err, ATOMIC_ERR_MAX, "refusing to write '%.100s': it is the database %.100s%s", path,
-                         opts->protect_db, SUFFIX[i]);
-                return -1;
-            }
-        }
-    }
+    if (check_not_db(&st, path, opts->protect_db, err) != 0) return -1;
     if (!opts->replace) {
         snprintf(err, ATOMIC_ERR_MAX, "'%.180s' exists (%s replaces it)", path,
                  opts->force_hint ? opts->force_hint : "--force");

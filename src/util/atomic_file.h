@@ -42,6 +42,12 @@ int atomic_file_commit(AtomicFile *af, char err[ATOMIC_ERR_MAX]);
  * open or commit. */
 void atomic_file_abort(AtomicFile *af);
 
+/* Is path the database db_path or one of its -wal / -shm / -journal files
+ * (same device and inode, whatever path spells it)? Returns -1 with a
+ * message if so, else 0. For files a command appends to (never through
+ * the atomic writer), so that appending can never touch the database. */
+int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ERR_MAX]);
+
 /* Check only (no file made): would atomic_file_open accept path? Lets a
  * command refuse before it does any work. 0 or -1 with err. */
 int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX]);

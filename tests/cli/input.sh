@@ -92,6 +92,17 @@ expect_err 1 "'w.cfg' exists" "$DAMA" tune --db d.sqlite --out w.cfg
 grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg not written"
 ls -A | grep -q '\.tmp\.' && bad "temporary file left: $(ls -A)" || ok
 
+# pdn export -o and tournament --pdn-out: never the database either
+cp d.sqlite d.before
+expect_err 1 "is the database" "$DAMA" pdn export --db d.sqlite -o d.sqlite --force
+expect_err 1 "is the database" "$DAMA" pdn export --db d.sqlite --out hard.cfg --force
+echo keep >e.pdn
+expect_err 1 "'e.pdn' exists (--force replaces it)" "$DAMA" pdn export --db d.sqlite -o e.pdn
+"$DAMA" pdn export --db d.sqlite -o e.pdn --force 2>/dev/null && grep -q '^\[Event ' e.pdn && ok || bad "pdn export --force"
+cmp -s d.sqlite d.before && ok || bad "pdn export changed the database"
+expect_err 1 "--pdn-out: refusing to write 'd.sqlite': it is the database" "$DAMA" tournament --db d.sqlite --pdn-out d.sqlite --nodes 50 name=A name=B
+[ "$(sqlite3 d.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "database damaged by --pdn-out"
+
 # ---- positions: empty strings, NUL bytes ----
 expect_err 1 "an empty position string" "$DAMA" moves --fen ''
 expect_err 1 "an empty position string" "$DAMA" perft --fen '' --depth 1
