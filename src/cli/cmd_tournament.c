@@ -39,7 +39,7 @@ static const CliOpt OPTS[] = {
     {"tc", OPT_STR, NULL, "default limit: a game clock MS+INC (milliseconds), e.g. 10000+100", 0, 0},
     {"timeout", OPT_INT, NULL, "ms an engine may take beyond its movetime or clock (default 1000), or per move "
                                "without either (default 10000), before it loses by 'timeout'", 1, 86400000},
-    {"hash", OPT_INT, "8", "transposition table MiB per in-process engine (each concurrent game has its own)", 1, 65536},
+    {"hash", OPT_INT, "1", "transposition table MiB per in-process engine (each concurrent game has its own; a new game clears it, so keep it small at small node counts)", 1, 65536},
     {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random", 0, 0},
     {"random-plies", OPT_INT, "4", "plies of random openings when there is no book", 0, 40},
     {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men", 0, 100000},

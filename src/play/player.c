@@ -134,7 +134,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
                 snprintf(err, ERR_MAX, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
                 return -1;
             }
-            snprintf(out->name, sizeof out->name, "%s", value);
+            snprintf(out->name, sizeof out->name, "%.63s", value);
         } else if (strcmp(key, "weights") == 0) {
             out->kind = PLAYER_DAMA;
             snprintf(out->spec, sizeof out->spec, "%s", value);
@@ -287,7 +287,7 @@ static void fault_detail(Player *p, char *out, const char *what)
 {
     char how[64];
     exit_text(p, how, sizeof how);
-    snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%s%s; last output: %.380s", what, how[0] ? " (" : "", how,
+    snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%.60s%s; last output: %.300s", what, how[0] ? " (" : "", how,
              how[0] ? ")" : "", p->last[0] ? p->last : "(none)");
 }
 
