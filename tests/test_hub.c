@@ -90,7 +90,7 @@ static const BudgetCase BUDGETS[] = {
     {60000, 1000, 0, 2900},  /* + 9/10 of the increment */
     {60000, 0, 10, 6000},    /* 10 moves to go */
     {3000, 0, 1, 2655},      /* last move before the control: 9/10 of (time - 50 ms) */
-    {1000, 2000, 0, 1475},   /* never more than half of time + inc - 50 ms */
+    {1000, 2000, 0, 475},    /* never more than half of time - 50 ms, whatever the increment */
     {0, 0, 0, 1},            /* at least 1 ms */
     {40, 0, 0, 1},
 };

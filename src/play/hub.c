@@ -100,7 +100,10 @@ int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
     if (time_ms < 0) time_ms = 0;
     if (inc_ms < 0) inc_ms = 0;
     int mtg = moves_to_go > 0 ? moves_to_go : 30;
-    int64_t avail = time_ms + inc_ms - 50;
+    /* Whether the increment of this move is already on the clock differs
+     * between GUIs (pydraughts subtracts it, cutechess-style clocks add it
+     * after the move): the cap counts only the time on the clock. */
+    int64_t avail = time_ms - 50;
     int64_t budget = time_ms / mtg + inc_ms * 9 / 10;
     int64_t cap = moves_to_go == 1 ? avail * 9 / 10 : avail / 2;
     if (budget > cap) budget = cap;
