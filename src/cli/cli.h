@@ -93,7 +93,7 @@ void cli_register_commands(const CliCommand *const *commands);
 extern const CliCommand *const cli_commands[];
 
 /* Every subcommand, defined in cmd_*.c. */
-extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_play, cmd_version, cmd_ratings, cmd_tournament;
+extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_play, cmd_version, cmd_ratings, cmd_tournament, cmd_egtb;
 
 /* `dama --version`: version, build commit, compiled-in weights' provenance. */
 void cli_print_version(FILE *out);

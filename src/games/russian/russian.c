@@ -2,6 +2,8 @@
  * Rules: docs/rules/russian.md. */
 #include "games/russian/russian.h"
 
+#include <stdint.h>
+
 #include "engine/eval.h"
 #include "games/draughts.h"
 
@@ -55,6 +57,41 @@ static Outcome ru_rule_outcome(const Position *pos, const char **reason)
         if (limit && mp >= limit) return *reason = "D6", OUTCOME_DRAW;
     }
     return OUTCOME_NONE;
+}
+
+/* Plies the current material may last before one of D4-D8 draws the game,
+ * from the counters of pos (the same rules and counters as ru_rule_outcome);
+ * INT32_MAX if none applies. A line of d more plies that keeps the material
+ * ends in a rule draw unless d < this. The lone king stepping onto the main
+ * road switches D7 on with the counter it already has: off the road with 8
+ * or more plies counted, 0 is returned (the result is open). */
+int russian_rule_plies_left(const Position *pos)
+{
+    const DraughtsPos *p = dp(pos);
+    if (!p->pieces[0] || !p->pieces[1]) return INT32_MAX;
+    int total = __builtin_popcountll(p->pieces[0] | p->pieces[1]);
+    int kings[2], pieces[2];
+    for (int c = 0; c < 2; c++) {
+        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
+        pieces[c] = __builtin_popcountll(p->pieces[c]);
+    }
+    int mp = p->material_plies, left = 30 - p->reversible; /* D5 */
+    for (int strong = 0; strong < 2; strong++) {
+        int weak = strong ^ 1;
+        if (pieces[weak] != 1 || kings[weak] != 1) continue;
+        if (kings[strong] >= 3 && 30 - mp < left) left = 30 - mp; /* D4 */
+        bool on_road = (p->pieces[weak] & MAIN_ROAD) != 0;
+        if (pieces[strong] == 3 && kings[strong] >= 1) { /* D7 */
+            int d7 = on_road ? 10 - mp : mp >= 8 ? 0 : INT32_MAX;
+            if (d7 < left) left = d7;
+        }
+        if (pieces[strong] <= 2 && kings[strong] >= 1 && 10 - mp < left) left = 10 - mp; /* D8 */
+    }
+    if (kings[0] && kings[1]) { /* D6 */
+        int limit = total <= 3 ? 10 : total <= 5 ? 60 : total <= 7 ? 120 : 0;
+        if (limit && limit - mp < left) left = limit - mp;
+    }
+    return left < 0 ? 0 : left;
 }
 
 static int32_t ru_evaluate(const Position *pos, const int32_t *w) { return russian_evaluate(pos, w); }

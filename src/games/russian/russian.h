@@ -31,4 +31,10 @@ int32_t russian_evaluate(const Position *pos, const int32_t *weights);
  * (the caller clears it first). */
 int32_t russian_evaluate_traced(const Position *pos, const int32_t *weights, struct EvalScratch *scratch);
 
+/* Plies the position's material may still last before a move-count draw
+ * rule (D4-D8, shared/rules/russian.md) ends the game, from its counters;
+ * INT32_MAX if none applies. Pure, thread-safe. The endgame database wins
+ * only lines shorter than this (docs/egtb.md). */
+int russian_rule_plies_left(const Position *pos);
+
 #endif
