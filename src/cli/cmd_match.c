@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
@@ -26,6 +27,9 @@ static const CliOpt OPTS[] = {
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
     {"tc", OPT_STR, NULL, "a game clock MS+INC (milliseconds) per side instead of nodes; a late move loses", 0, 0},
+    CLI_EGTB_OPTS,
+    {"egtb-engines", OPT_STR, "both", "with --egtb: the engines whose search probes it: both, a or b", 0, 0},
+    {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
     {"seed", OPT_INT, "1", "seed (opening order, random openings)", 0, CLI_INT_MAX},
     {"repeat-book", OPT_FLAG, NULL, "allow --pairs beyond the opening book: each extra pair plays a book line followed by --repeat-plies distinct random plies", 0, 0},
     {"repeat-plies", OPT_INT, "4", "--repeat-book: random plies after the book line", 1, 40},
@@ -74,6 +78,15 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama match: --pairs must be >= 0\n");
         return 2;
     }
+    const char *probing = cli_str(a, "egtb-engines");
+    bool probe_a = strcmp(probing, "both") == 0 || strcmp(probing, "a") == 0;
+    bool probe_b = strcmp(probing, "both") == 0 || strcmp(probing, "b") == 0;
+    if (!probe_a && !probe_b) {
+        fprintf(stderr, "dama match: --egtb-engines must be both, a or b, not '%s'\n", probing);
+        return 2;
+    }
+    Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
+    if (cli_egtb_open(a, g, "match", &edb) != 0) return 1;
     if (threads == 0) threads = omp_get_num_procs();
     SprtParams sp = {.alpha = cli_real(a, "alpha"), .beta = cli_real(a, "beta"), .elo0 = cli_real(a, "elo0"),
                      .elo1 = cli_real(a, "elo1")};
@@ -188,6 +201,10 @@ static int run(CliArgs *a)
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
         char werr[ERR_MAX];
+        EgtbProber *prober = edb ? egtb_prober_new(edb, (int)cli_int(a, "egtb-pieces"), 1024) : NULL;
+        ok = ok && (!edb || prober);
+        PlaySettings mps = ps;
+        if (prober && cli_flag(a, "egtb-adjudicate")) mps.adjudicate = egtb_adjudicate, mps.adjudicate_ctx = prober;
 #pragma omp for schedule(dynamic, 1)
         for (int64_t p = 0; p < pairs; p++) {
             if (!ok || stop || cli_stop_requested || wr.failed) continue;
@@ -202,7 +219,9 @@ static int run(CliArgs *a)
                 Color a_color = k == 0 ? COLOR_WHITE : COLOR_BLACK;
                 engine_set_weights(eng[a_color], wa);
                 engine_set_weights(eng[a_color ^ 1], wb);
-                int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, rec, werr);
+                engine_set_probe(eng[a_color], prober && probe_a ? egtb_engine_probe : NULL, prober);
+                engine_set_probe(eng[a_color ^ 1], prober && probe_b ? egtb_engine_probe : NULL, prober);
+                int prc = play_game(g, eng, &start, &mps, &cli_stop_requested, rec, werr);
                 if (prc != 0) {
                     complete = false;
                     break;
@@ -236,7 +255,9 @@ static int run(CliArgs *a)
             }
         }
         if (ok) worker_free(&wk);
+        egtb_prober_free(prober);
     }
+    egtb_close(edb);
     game_writer_flush(&wr);
     fill_match(&dm, &st, &sp, sprt, decision);
     if (decision != SPRT_CONTINUE) { /* the LLR that decided, kept apart from the final one (llr) */

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/egtb_opts.h"
 #include "tune/weight_sets.h"
 #include "engine/search.h"
 
@@ -15,6 +16,7 @@ static const CliOpt OPTS[] = {
     {"weights", OPT_STR, NULL, "weights: 'default' (compiled in), 'tuned', db:ID or a weight file", 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
+    CLI_EGTB_OPTS,
     {0},
 };
 
@@ -74,11 +76,18 @@ static int run(CliArgs *a)
         printf("bestmove (none)\nresult %s %s\n", outcome_pdn(over), reason ? reason : "");
         return 0;
     }
+    Egtb *db;
+    if (cli_egtb_open(a, g, "search", &db) != 0) return 1;
+    EgtbProber *prober = db ? egtb_prober_new(db, (int)cli_int(a, "egtb-pieces"), 4096) : NULL;
     Engine *e = engine_new(g, (size_t)cli_int(a, "hash"));
-    if (!e) {
+    if (!e || (db && !prober)) {
         fprintf(stderr, "dama search: out of memory for the transposition table\n");
+        engine_free(e);
+        egtb_prober_free(prober);
+        egtb_close(db);
         return 1;
     }
+    if (prober) engine_set_probe(e, egtb_engine_probe, prober);
     engine_set_weights(e, weights);
     cli_install_stop_handler();
     engine_set_stop_flag(e, &cli_stop_requested);
@@ -93,7 +102,11 @@ static int run(CliArgs *a)
         print_pv(g, &pos, r.pv, r.pv_len);
         putchar('\n');
     }
+    if (prober)
+        printf("egtb %llu probes, %llu known\n", (unsigned long long)prober->probes, (unsigned long long)prober->hits);
     engine_free(e);
+    egtb_prober_free(prober);
+    egtb_close(db);
     return 0;
 }
 

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "tune/weight_sets.h"
 #include "db/db.h"
@@ -32,6 +33,8 @@ static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)", 2, 100000000},
     RUN_PLAY_OPTS,
+    CLI_EGTB_OPTS,
+    {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
     {"seed", OPT_INT, "1", "run seed", 0, CLI_INT_MAX},
     {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID", 0, 0},
     {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population", 0, 0},
@@ -89,6 +92,8 @@ static int run(CliArgs *a)
     int64_t hash = cli_int(a, "hash");
     double spread = cli_real(a, "spread"), spread_min = cli_real(a, "spread-min");
     if (run_check_play_opts(a) != 0) return 2;
+    Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
+    if (cli_egtb_open(a, g, "selfplay", &edb) != 0) return 1;
     if (games < 2 || games % 2 || population < 2 || population > 64 || batch < 1 || !(spread >= 0 && spread <= 10) ||
         !(spread_min >= 0 && spread_min <= 1000)) {
         fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --batch >= 1, --spread 0..10, "
@@ -229,6 +234,14 @@ static int run(CliArgs *a)
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
         char werr[ERR_MAX];
+        EgtbProber *prober = edb ? egtb_prober_new(edb, (int)cli_int(a, "egtb-pieces"), 1024) : NULL;
+        ok = ok && (!edb || prober);
+        PlaySettings mps = ps;
+        if (prober && cli_flag(a, "egtb-adjudicate")) mps.adjudicate = egtb_adjudicate, mps.adjudicate_ctx = prober;
+        if (ok && prober) {
+            engine_set_probe(eng[0], egtb_engine_probe, prober);
+            engine_set_probe(eng[1], egtb_engine_probe, prober);
+        }
 #pragma omp for schedule(dynamic, 1)
         for (int64_t i = 0; i < games; i++) {
             if (!ok || done[i] || cli_stop_requested || wr.failed) continue;
@@ -253,7 +266,7 @@ static int run(CliArgs *a)
             g->pos_from_fen(&start, op->fen, werr);
             engine_set_weights(eng[COLOR_WHITE], members + (size_t)ma * (size_t)g->weights_len);
             engine_set_weights(eng[COLOR_BLACK], members + (size_t)mb * (size_t)g->weights_len);
-            int prc = play_game(g, eng, &start, &ps, &cli_stop_requested, rec, werr);
+            int prc = play_game(g, eng, &start, &mps, &cli_stop_requested, rec, werr);
             if (prc != 0) {
                 if (prc < 0) {
 #pragma omp critical(game_writer)
@@ -278,7 +291,9 @@ static int run(CliArgs *a)
             }
         }
         if (ok) worker_free(&wk);
+        egtb_prober_free(prober);
     }
+    egtb_close(edb);
     game_writer_flush(&wr);
     run_progress_update(&prog, played, wdl, true);
     int64_t total_stored = already + wr.stored;

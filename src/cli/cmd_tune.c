@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
@@ -40,6 +41,8 @@ static const CliOpt OPTS[] = {
     {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
     {"name", OPT_STR, NULL, "name of the new weight set (at most 200 bytes, stored whole)", 0, 0},
     {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},
+    CLI_EGTB_OPTS,
+    {"egtb-mode", OPT_STR, "target", "with --egtb, positions the database holds: 'target' (its exact result replaces the game's) or 'skip' (left out)", 0, 0},
     {0},
 };
 
@@ -128,6 +131,9 @@ typedef struct LoadCtx {
     size_t keys_cap, len;
     int64_t bad_fen;
     bool interrupted; /* a signal came while loading */
+    EgtbProber *egtb;  /* NULL: no database */
+    bool egtb_skip;    /* leave database positions out instead of correcting their target */
+    int64_t egtb_known, egtb_changed;
     char err[ERR_MAX];
 } LoadCtx;
 
@@ -162,6 +168,18 @@ static int on_position(void *ctx, const DbPosition *p)
         return 1;
     }
     int half = p->result >= 0.75 ? 2 : p->result <= 0.25 ? 0 : 1;
+    uint8_t ev;
+    if (c->egtb && egtb_material_pieces(egtb_db_indexer(c->egtb->db)->material(&pos)) <=
+                       (c->egtb->max_pieces ? c->egtb->max_pieces : EGTB_PIECES_MAX) &&
+        egtb_probe(c->egtb->db, c->egtb->cache, &pos, &ev)) {
+        /* The theoretical result: a stored position has lost its counters. */
+        c->egtb_known++;
+        if (c->egtb_skip) return 0;
+        bool white = c->game->side_to_move(&pos) == COLOR_WHITE;
+        int exact = egtb_is_draw(ev) ? 1 : egtb_is_win(ev) == white ? 2 : 0;
+        if (exact != half) c->egtb_changed++;
+        half = exact;
+    }
     char terr[TEXEL_ERR_MAX];
     if (texel_data_append(c->data, &trace, half, engine, terr) != 0) {
         snprintf(c->err, ERR_MAX, "position %lld: %.200s", (long long)p->id, terr);
@@ -278,6 +296,18 @@ static int run(CliArgs *a)
      * weights so far stored and the run marked interrupted; a second one
      * ends the process at once (cli_install_stop_handler). */
     cli_install_stop_handler();
+    const char *emode = cli_str(a, "egtb-mode");
+    if (strcmp(emode, "target") != 0 && strcmp(emode, "skip") != 0) {
+        fprintf(stderr, "dama tune: --egtb-mode must be target or skip, not '%s'\n", emode);
+        return 2;
+    }
+    lc.egtb_skip = strcmp(emode, "skip") == 0;
+    Egtb *edb; /* closed at exit */
+    if (cli_egtb_open(a, g, "tune", &edb) != 0) return 1;
+    if (edb && !(lc.egtb = egtb_prober_new(edb, (int)cli_int(a, "egtb-pieces"), 1024))) {
+        fprintf(stderr, "dama tune: out of memory\n");
+        return 1;
+    }
     if (rc == 0) rc = db_open(cli_str(a, "db"), false, &db, err);
     if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "weights"), db, start, NULL, err);
     /* Every run named by --runs exists and is a self-play run of this game
@@ -391,6 +421,13 @@ static int run(CliArgs *a)
     texel_data_shrink(data);
     fprintf(stderr, "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position; %lld skipped: a capture pending), %d threads\n",
             g->name, lc.len, run_now_s() - t0, texel_data_bytes_per_position(data), (long long)lc.skipped, threads);
+    if (lc.egtb)
+        fprintf(stderr, "egtb: %lld positions in the database, %s (%lld had another game result)\n",
+                (long long)lc.egtb_known, lc.egtb_skip ? "left out" : "exact result as target",
+                (long long)lc.egtb_changed);
+    egtb_prober_free(lc.egtb);
+    lc.egtb = NULL;
+    egtb_close(edb);
 
     TexelSplit split;
     rc = texel_split_make(&split, lc.len, lc.keys, valid, (uint64_t)cli_int(a, "seed"), terr);

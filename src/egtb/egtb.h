@@ -197,4 +197,30 @@ EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value);
  * leave the result open. */
 EgtbVerdict egtb_probe_verdict(const Egtb *db, EgtbCache *cache, const Position *pos, int max_pieces, int *dist);
 
+/* ------------------------------------------------------------------ */
+/* Glue for search and games                                          */
+
+/* One thread's view of a database: what the search probe and the
+ * adjudicator need. Create one per thread (the cache is not shared). */
+typedef struct EgtbProber {
+    const Egtb *db;
+    EgtbCache *cache;
+    int max_pieces; /* probe positions with at most this many pieces (0: all the database has) */
+    uint64_t probes, hits;
+} EgtbProber;
+
+/* New prober over db with a cache of cache_blocks blocks; NULL if out of
+ * memory. */
+EgtbProber *egtb_prober_new(const Egtb *db, int max_pieces, int cache_blocks);
+void egtb_prober_free(EgtbProber *p);
+
+/* An EngineProbeFn (engine/search.h) over an EgtbProber (ctx): a known
+ * verdict (egtb_probe_verdict) becomes a draw or a win/loss score of its
+ * distance; unknown positions are left to the search. */
+bool egtb_engine_probe(void *ctx, const Position *pos, int *score);
+
+/* Adjudication of a game position by the database (ctx: an EgtbProber):
+ * the outcome for a known verdict (reason "egtb"), OUTCOME_NONE otherwise. */
+Outcome egtb_adjudicate(void *ctx, const Position *pos, const char **reason);
+
 #endif

@@ -323,7 +323,7 @@ static int write_table(const Game *game, const char *path, EgtbMaterial m, const
     uint64_t *len = malloc(nblocks * sizeof *len), *off = malloc((nblocks + 1) * sizeof *off);
     if (!frames || !len || !off) {
         free(frames), free(len), free(off);
-        snprintf(err, ERR_MAX, "out of memory compressing %s", path);
+        snprintf(err, ERR_MAX, "out of memory compressing %.200s", path);
         return -1;
     }
     int bad = 0;
@@ -341,7 +341,7 @@ static int write_table(const Game *game, const char *path, EgtbMaterial m, const
     }
     if (bad) {
         free(frames), free(len), free(off);
-        snprintf(err, ERR_MAX, "zstd compression failed for %s", path);
+        snprintf(err, ERR_MAX, "zstd compression failed for %.200s", path);
         return -1;
     }
     off[0] = (nblocks + 1) * 8;
@@ -378,7 +378,7 @@ static int write_table(const Game *game, const char *path, EgtbMaterial m, const
     *bytes = sizeof h + off[nblocks];
     free(frames), free(len), free(off);
     if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, ERR_MAX, "cannot write %s: %s", f ? path : tmp, strerror(errno));
+        snprintf(err, ERR_MAX, "cannot write %.200s: %s", f ? path : tmp, strerror(errno));
         unlink(tmp);
         return -1;
     }

@@ -15,6 +15,7 @@
 
 #include "egtb/egtb.h"
 #include "egtb/egtb_file.h"
+#include "engine/search.h"
 
 bool egtb_material_canonical(EgtbMaterial m)
 {
@@ -333,4 +334,49 @@ EgtbVerdict egtb_probe_verdict(const Egtb *db, EgtbCache *cache, const Position 
     EgtbVerdict r = egtb_verdict(db, pos, v);
     *dist = r == EGTB_DRAW || r == EGTB_UNKNOWN ? 0 : egtb_dist(v);
     return r;
+}
+
+EgtbProber *egtb_prober_new(const Egtb *db, int max_pieces, int cache_blocks)
+{
+    EgtbProber *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->db = db;
+    p->max_pieces = max_pieces;
+    p->cache = egtb_cache_new(cache_blocks);
+    if (!p->cache) {
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+void egtb_prober_free(EgtbProber *p)
+{
+    if (!p) return;
+    egtb_cache_free(p->cache);
+    free(p);
+}
+
+bool egtb_engine_probe(void *ctx, const Position *pos, int *score)
+{
+    EgtbProber *p = ctx;
+    int dist;
+    EgtbVerdict v = egtb_probe_verdict(p->db, p->cache, pos, p->max_pieces, &dist);
+    p->probes++;
+    if (v == EGTB_UNKNOWN) return false;
+    p->hits++;
+    *score = v == EGTB_DRAW ? 0 : v == EGTB_WIN ? SCORE_WIN - dist : -(SCORE_WIN - dist);
+    return true;
+}
+
+Outcome egtb_adjudicate(void *ctx, const Position *pos, const char **reason)
+{
+    EgtbProber *p = ctx;
+    int dist;
+    EgtbVerdict v = egtb_probe_verdict(p->db, p->cache, pos, p->max_pieces, &dist);
+    if (v == EGTB_UNKNOWN) return OUTCOME_NONE;
+    *reason = "egtb";
+    if (v == EGTB_DRAW) return OUTCOME_DRAW;
+    bool white = p->db->game->side_to_move(pos) == COLOR_WHITE;
+    return (v == EGTB_WIN) == white ? OUTCOME_WHITE_WINS : OUTCOME_BLACK_WINS;
 }

@@ -32,6 +32,8 @@ struct Engine {
     TTEntry *tt;
     uint64_t tt_mask;
     volatile int *stop_flag;
+    EngineProbeFn probe;
+    void *probe_ctx;
     /* per search */
     uint64_t nodes;
     uint64_t node_limit;
@@ -98,6 +100,12 @@ void engine_set_weights(Engine *e, const int32_t *weights)
 }
 
 void engine_set_stop_flag(Engine *e, volatile int *stop) { e->stop_flag = stop; }
+
+void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx)
+{
+    e->probe = fn;
+    e->probe_ctx = ctx;
+}
 
 void engine_clear(Engine *e)
 {
@@ -193,6 +201,8 @@ static int quiescence(Engine *e, int ply, int alpha, int beta, int evasions)
     e->nodes++;
     e->pv_len[ply] = 0;
     if (ply > 0 && is_draw(e, ply)) return 0;
+    int known;
+    if (ply > 0 && e->probe && e->probe(e->probe_ctx, &f->pos, &known)) return score_from_tt(known, ply);
     if (ply >= PLY_MAX) return engine_evaluate(e, &f->pos);
     bool threatened = evasions > 0 && e->game->royal_attacked &&
                       e->game->royal_attacked(&f->pos, e->game->side_to_move(&f->pos));
@@ -250,6 +260,8 @@ static int alphabeta(Engine *e, int ply, int depth, int alpha, int beta, bool pv
     if (depth <= 0 && !forced) return quiescence(e, ply, alpha, beta, QS_EVASIONS);
     if (depth < 0) depth = 0;
     e->nodes++;
+    int known;
+    if (ply > 0 && e->probe && e->probe(e->probe_ctx, &f->pos, &known)) return score_from_tt(known, ply);
 
     uint64_t key = e->keys[ply];
     TTEntry *te = &e->tt[key & e->tt_mask];

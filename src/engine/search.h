@@ -61,6 +61,16 @@ void engine_set_stop_flag(Engine *e, volatile int *stop);
 int engine_search(Engine *e, const Position *root, const uint64_t *history, int history_len,
                   const SearchLimits *limits, SearchResult *r, SearchInfoFn info, void *info_ctx);
 
+/* Optional probe of an exact oracle (an endgame database), called at every
+ * node below the root (whose moves are so scored exactly) after the draw
+ * rules: returns true and sets *score, side to move's view, when pos's
+ * value is known: 0 a draw, SCORE_WIN - d a win in d plies from pos,
+ * -(SCORE_WIN - d) a loss in d plies. fn decides which positions it knows
+ * (e.g. by piece count) and must be safe to call from the engine's thread;
+ * ctx belongs to the caller. fn NULL removes the probe. */
+typedef bool (*EngineProbeFn)(void *ctx, const Position *pos, int *score);
+void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx);
+
 /* Static evaluation from the side to move's view with the engine's weights. */
 int engine_evaluate(const Engine *e, const Position *pos);
 

@@ -93,6 +93,11 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
             r->reason = reason;
             break;
         }
+        if (s->adjudicate && (o = s->adjudicate(s->adjudicate_ctx, &pos, &reason)) != OUTCOME_NONE) {
+            r->outcome = o;
+            r->reason = reason;
+            break;
+        }
         if (r->plies >= max_plies) {
             r->outcome = OUTCOME_DRAW;
             r->reason = "move-cap";

@@ -30,6 +30,11 @@ typedef struct PlaySettings {
     int max_plies;  /* move cap: reaching it is an adjudicated draw "move-cap" */
     PlayAdjudication adj;
     PlayerLimits limits; /* play_game: a movetime or clock here replaces nodes/depth */
+    /* Optional adjudicator (e.g. egtb_adjudicate): asked before every move
+     * once the rules have not ended the game; an outcome other than
+     * OUTCOME_NONE ends it with *reason. ctx is the calling thread's. */
+    Outcome (*adjudicate)(void *ctx, const Position *pos, const char **reason);
+    void *adjudicate_ctx;
 } PlaySettings;
 
 enum { PLAY_PLIES_MAX = 1024 };

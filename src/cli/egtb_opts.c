@@ -1,0 +1,21 @@
+/* egtb_opts.c — opening the endgame database named on the command line. */
+#include "cli/egtb_opts.h"
+
+int cli_egtb_open(const CliArgs *a, const Game *g, const char *cmd, Egtb **db)
+{
+    *db = NULL;
+    int64_t pieces = cli_int(a, "egtb-pieces");
+    if (pieces < 0 || pieces > EGTB_PIECES_MAX) {
+        fprintf(stderr, "dama %s: --egtb-pieces must be 0..%d\n", cmd, EGTB_PIECES_MAX);
+        return 1;
+    }
+    const char *dir = cli_str(a, "egtb");
+    if (!dir || !*dir) return 0;
+    char err[ERR_MAX];
+    *db = egtb_open(g, dir, false, err);
+    if (!*db) {
+        fprintf(stderr, "dama %s: --egtb: %s\n", cmd, err);
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,455 @@
+/* test_egtb.c — endgame databases: indexing, retrograde build, the full
+ * consistency pass, known positions of the rule book, the move-count
+ * verdicts, probing through the search hook and adjudication, the file
+ * format (checksums, resume, no half-written file). Each test builds tiny
+ * databases (2-4 pieces) in a fresh temporary directory. */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "egtb/egtb.h"
+#include "engine/game.h"
+#include "engine/search.h"
+#include "games/draughts.h"
+#include "util/rng.h"
+
+#define MAIN_ROAD 0x8040201008040201ULL
+
+static const Game *game(const char *name)
+{
+    game_init_all();
+    const Game *g = game_find(name);
+    assert_non_null(g);
+    return g;
+}
+
+static void temp_dir(char out[64])
+{
+    snprintf(out, 64, "/tmp/dama-egtb-XXXXXX");
+    assert_non_null(mkdtemp(out));
+}
+
+static void remove_dir(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    struct dirent *e;
+    char path[512];
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            unlink(path);
+        }
+    closedir(d);
+    rmdir(dir);
+}
+
+static void on_built(void *ctx, const EgtbBuildStats *s)
+{
+    int *counts = ctx;
+    counts[0]++;
+    if (s->reused) counts[1]++;
+}
+
+static void build(const Game *g, const char *dir, int pieces, const char *material)
+{
+    char err[ERR_MAX];
+    EgtbMaterial m;
+    EgtbBuildOptions o = {.pieces = pieces, .zstd_level = 3};
+    if (material) {
+        assert_int_equal(egtb_material_parse(material, &m, err), 0);
+        o.only = &m;
+    }
+    int rc = egtb_build(g, dir, &o, err);
+    if (rc != 0) fprintf(stderr, "%s\n", err);
+    assert_int_equal(rc, 0);
+}
+
+static void pos_of(const Game *g, const char *fen, Position *pos)
+{
+    char err[ERR_MAX];
+    assert_int_equal(g->pos_from_fen(pos, fen, err), 0);
+}
+
+/* index(decode(i)) == i over random indices of 4- and 5-piece materials
+ * (no table needed), both games. */
+static void test_index_round_trip(void **state)
+{
+    (void)state;
+    const char *games[] = {"russian", "turkish"};
+    for (int gi = 0; gi < 2; gi++) {
+        const Game *g = game(games[gi]);
+        const EgtbIndexer *ix = egtb_indexer(g);
+        assert_non_null(ix);
+        EgtbMaterial mats[512];
+        int n = egtb_materials(5, mats, 512);
+        assert_true(n > 20 && n <= 512);
+        uint64_t rng = 7;
+        int decoded = 0;
+        for (int k = 0; k < 20000; k++) {
+            EgtbMaterial m = mats[rng_splitmix64(&rng) % (uint64_t)n];
+            uint64_t idx = rng_splitmix64(&rng) % ix->size(m), back;
+            Position pos;
+            if (!ix->decode(m, idx, &pos)) continue;
+            decoded++;
+            EgtbMaterial got = ix->material(&pos);
+            assert_memory_equal(&got, &m, sizeof m);
+            assert_true(ix->index(&pos, m, &back));
+            assert_int_equal(back, idx);
+            /* the decoded position is a legal one for the game's parser */
+            char fen[FEN_MAX], err[ERR_MAX];
+            Position again;
+            g->pos_to_fen(&pos, fen);
+            assert_int_equal(g->pos_from_fen(&again, fen, err), 0);
+            assert_int_equal(g->hash(&again), g->hash(&pos));
+        }
+        assert_true(decoded > 15000);
+    }
+    assert_null(egtb_indexer(game("shatra")));
+}
+
+static void test_material_parse(void **state)
+{
+    (void)state;
+    char err[ERR_MAX], name[32];
+    EgtbMaterial m;
+    assert_int_equal(egtb_material_parse("2k1m-1k", &m, err), 0);
+    assert_int_equal(m.kings[0], 2);
+    assert_int_equal(m.men[0], 1);
+    assert_int_equal(m.kings[1], 1);
+    assert_int_equal(m.men[1], 0);
+    egtb_material_name(m, name);
+    assert_string_equal(name, "2k1m-1k0m");
+    assert_int_equal(egtb_material_parse(name, &m, err), 0);
+    assert_int_equal(egtb_material_parse("3k", &m, err), -1);
+    assert_non_null(strstr(err, "3k"));
+    assert_int_equal(egtb_material_parse("2k-0k", &m, err), -1);
+    assert_int_equal(egtb_material_parse("5k-5k", &m, err), -1);
+    assert_int_equal(egtb_material_parse("2x-1k", &m, err), -1);
+    assert_true(egtb_material_reaches((EgtbMaterial){{1, 0}, {2, 1}}, (EgtbMaterial){{0, 0}, {3, 1}}));
+    assert_true(egtb_material_reaches((EgtbMaterial){{1, 0}, {2, 1}}, (EgtbMaterial){{0, 0}, {1, 1}}));
+    assert_false(egtb_material_reaches((EgtbMaterial){{0, 0}, {3, 1}}, (EgtbMaterial){{1, 0}, {2, 1}}));
+}
+
+typedef struct Verified {
+    int tables;
+    uint64_t checked, bad;
+} Verified;
+
+static void on_verified(void *ctx, const EgtbVerifyStats *s)
+{
+    Verified *v = ctx;
+    v->tables++;
+    v->checked += s->checked;
+    v->bad += s->mismatches + s->bad_index;
+}
+
+/* Every 2- and 3-piece Russian table, then the full consistency pass; a
+ * deliberately wrong value is caught. */
+static void test_russian_3_consistent(void **state)
+{
+    (void)state;
+    const Game *g = game("russian");
+    char dir[64], err[ERR_MAX];
+    temp_dir(dir);
+    build(g, dir, 3, NULL);
+    Verified v = {0};
+    assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
+    assert_int_equal(v.tables, 9); /* canonical materials with 2-3 pieces */
+    assert_int_equal(v.bad, 0);
+    assert_true(v.checked > 190000);
+
+    /* Known values. */
+    Egtb *db = egtb_open(g, dir, true, err);
+    assert_non_null(db);
+    assert_int_equal(egtb_pieces(db), 3);
+    Position pos;
+    uint8_t val;
+    pos_of(g, "W:WKa1:BKh8", &pos); /* the a1 king can only move along the main road, into h8's capture */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_loss(val));
+    assert_int_equal(egtb_dist(val), 2);
+    pos_of(g, "W:WKc1:BKh8", &pos); /* apart and free: a draw */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_draw(val));
+    pos_of(g, "W:WKa1:BKf6", &pos); /* a1 x f6, landing g7 or h8 */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_win(val));
+    assert_int_equal(egtb_dist(val), 1);
+    pos_of(g, "B:WKa1:BKf6", &pos); /* Black to move plays f6-h8: the position above */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_win(val));
+    assert_int_equal(egtb_dist(val), 3);
+    pos_of(g, "W:Wc3:Bd4", &pos); /* a man takes a man: White wins at once */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_win(val));
+    assert_int_equal(egtb_dist(val), 1);
+    pos_of(g, "B:Wc3:Bd4", &pos); /* Black to move takes c3 to b2 */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_int_equal(egtb_dist(val), 1);
+    egtb_close(db);
+
+    /* A changed byte is caught by the payload checksum. */
+    char path[512];
+    egtb_file_path(dir, g, (EgtbMaterial){{0, 0}, {1, 1}}, path, sizeof path);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    fseek(f, -3, SEEK_END);
+    int c = fgetc(f);
+    fseek(f, -3, SEEK_END);
+    fputc(c ^ 0x55, f);
+    fclose(f);
+    assert_null(egtb_open(g, dir, true, err));
+    assert_non_null(strstr(err, "checksum"));
+    assert_int_equal(egtb_verify(g, dir, NULL, NULL, err), -1);
+    remove_dir(dir);
+}
+
+/* Three kings against one (rule book D4/D7): with the lone king off the
+ * main road and a White king on it, every quiet position with White to
+ * move is a win, inside 15 moves; on the main road the lone king draws. */
+static void test_three_kings_against_one(void **state)
+{
+    (void)state;
+    const Game *g = game("russian");
+    char dir[64], err[ERR_MAX];
+    temp_dir(dir);
+    build(g, dir, 0, "3k-1k");
+    Egtb *db = egtb_open(g, dir, true, err);
+    assert_non_null(db);
+    assert_int_equal(egtb_pieces(db), 0); /* materials with men are absent: no piece count is complete */
+    const EgtbIndexer *ix = egtb_db_indexer(db);
+    EgtbMaterial m = {{0, 0}, {3, 1}};
+    EgtbCache *cache = egtb_cache_new(256);
+    assert_non_null(cache);
+    uint64_t held = 0, held_won = 0, longest = 0;
+    for (uint64_t i = 0; i < ix->size(m); i++) {
+        Position pos;
+        if (!ix->decode(m, i, &pos)) continue;
+        const DraughtsPos *p = (const DraughtsPos *)pos.data;
+        uint8_t v;
+        assert_true(egtb_probe(db, cache, &pos, &v));
+        if (egtb_is_win(v) && p->side == COLOR_WHITE && (uint64_t)egtb_dist(v) > longest)
+            longest = (uint64_t)egtb_dist(v);
+        if (p->side != COLOR_WHITE || (p->pieces[1] & MAIN_ROAD) || !(p->pieces[0] & MAIN_ROAD) || !g->is_quiet(&pos))
+            continue;
+        held++;
+        if (egtb_is_win(v)) held_won++;
+    }
+    egtb_cache_free(cache);
+    assert_true(held > 30000);
+    assert_int_equal(held_won, held);
+    assert_true(longest < 30); /* every win fits in D4's 15 moves */
+
+    Position pos;
+    uint8_t v;
+    pos_of(g, "W:WKc1,Ke1,Kg1:BKa1", &pos); /* lone king in the main road's corner */
+    assert_true(egtb_probe(db, NULL, &pos, &v));
+    assert_true(egtb_is_draw(v));
+    assert_int_equal(egtb_verdict(db, &pos, v), EGTB_DRAW);
+    pos_of(g, "W:WKa3,Kc1,Ke1:BKh8", &pos);
+    assert_true(egtb_probe(db, NULL, &pos, &v));
+    assert_true(egtb_is_draw(v));
+    pos_of(g, "W:WKa1,Kc1,Ke1:BKh2", &pos); /* White holds the main road */
+    assert_true(egtb_probe(db, NULL, &pos, &v));
+    assert_true(egtb_is_win(v));
+    int d = egtb_dist(v);
+    assert_true(d > 9 && d < 30);
+
+    /* The counters: D4 leaves 30 - material_plies plies, D7 strikes as soon
+     * as the lone king reaches the main road once 10 plies are counted. */
+    DraughtsPos *p = (DraughtsPos *)pos.data;
+    assert_int_equal(egtb_verdict(db, &pos, v), EGTB_WIN);
+    p->material_plies = 7;
+    assert_int_equal(egtb_verdict(db, &pos, v), d < 23 ? EGTB_WIN : EGTB_UNKNOWN);
+    p->material_plies = 8;
+    assert_int_equal(egtb_verdict(db, &pos, v), EGTB_UNKNOWN);
+    p->material_plies = 0;
+    p->reversible = (uint8_t)(30 - d); /* D5: only d - 1 more king plies */
+    assert_int_equal(egtb_verdict(db, &pos, v), EGTB_UNKNOWN);
+    p->reversible = (uint8_t)(29 - d);
+    assert_int_equal(egtb_verdict(db, &pos, v), EGTB_WIN);
+    p->reversible = 0;
+
+    /* The search hook: the engine sees the exact win at once. */
+    Engine *e = engine_new(g, 4);
+    EgtbProber *pr = egtb_prober_new(db, 0, 64);
+    assert_non_null(e);
+    assert_non_null(pr);
+    engine_set_probe(e, egtb_engine_probe, pr);
+    SearchLimits lim = {.depth = 4};
+    SearchResult r;
+    engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+    assert_int_equal(r.score, SCORE_WIN - d);
+    assert_true(pr->hits > 0);
+    /* its move keeps the shortest win */
+    Position child;
+    g->make_move(&pos, &r.best, &child);
+    assert_true(egtb_probe(db, NULL, &child, &v));
+    assert_true(egtb_is_loss(v));
+    assert_int_equal(egtb_dist(v), d - 1);
+    /* without the probe, the same depth sees no win */
+    engine_set_probe(e, NULL, NULL);
+    engine_clear(e);
+    engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+    assert_true(r.score < SCORE_WIN_MIN);
+
+    /* Adjudication. */
+    const char *reason = NULL;
+    assert_int_equal(egtb_adjudicate(pr, &pos, &reason), OUTCOME_WHITE_WINS);
+    assert_string_equal(reason, "egtb");
+    pos_of(g, "B:WKc1,Ke1,Kg1:BKa1", &pos); /* the lone king holds the main road */
+    assert_true(egtb_probe(db, NULL, &pos, &v));
+    assert_true(egtb_is_draw(v));
+    p = (DraughtsPos *)pos.data;
+    p->material_plies = 29; /* a draw stays a draw whatever the counters */
+    assert_int_equal(egtb_adjudicate(pr, &pos, &reason), OUTCOME_DRAW);
+    engine_free(e);
+    egtb_prober_free(pr);
+    egtb_close(db);
+    remove_dir(dir);
+}
+
+/* A killed build resumes: intact files are reused, a missing or damaged
+ * one is rebuilt, and no temporary file is left behind. */
+static void test_resume_and_atomic_files(void **state)
+{
+    (void)state;
+    const Game *g = game("russian");
+    char dir[64], err[ERR_MAX], path[512];
+    temp_dir(dir);
+    int counts[2] = {0, 0};
+    EgtbMaterial target = {{0, 0}, {2, 1}};
+    EgtbBuildOptions o = {.only = &target, .zstd_level = 3, .report = on_built, .ctx = counts};
+    assert_int_equal(egtb_build(g, dir, &o, err), 0);
+    assert_int_equal(counts[0], 2); /* 1k-1k, 2k-1k */
+    assert_int_equal(counts[1], 0);
+    egtb_file_path(dir, g, (EgtbMaterial){{0, 0}, {1, 1}}, path, sizeof path);
+    assert_int_equal(unlink(path), 0);
+    counts[0] = counts[1] = 0;
+    assert_int_equal(egtb_build(g, dir, &o, err), 0);
+    assert_int_equal(counts[0], 2);
+    assert_int_equal(counts[1], 1); /* 2k-1k reused */
+    /* a truncated file (as a crash mid-write would leave under the final
+     * name, which the builder never does) is rejected and rebuilt */
+    egtb_file_path(dir, g, target, path, sizeof path);
+    assert_int_equal(truncate(path, 200), 0);
+    assert_null(egtb_open(g, dir, false, err));
+    assert_non_null(strstr(err, path));
+    counts[0] = counts[1] = 0;
+    assert_int_equal(egtb_build(g, dir, &o, err), 0);
+    assert_int_equal(counts[1], 1);
+    Verified v = {0};
+    assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
+    assert_int_equal(v.tables, 2);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)))
+        if (e->d_name[0] != '.') {
+            files++;
+            assert_null(strstr(e->d_name, ".tmp"));
+        }
+    closedir(d);
+    assert_int_equal(files, 2);
+    /* a stop request before the first material */
+    volatile int stop = 1;
+    o.stop = &stop;
+    assert_int_equal(egtb_build(g, dir, &o, err), 1);
+    /* not a directory */
+    o.stop = NULL;
+    assert_int_equal(egtb_build(g, "/nonexistent/egtb", &o, err), -1);
+    assert_non_null(strstr(err, "/nonexistent/egtb"));
+    remove_dir(dir);
+}
+
+/* Turkish: the lone-man and one-each rules as dama applies them, two kings
+ * against one, and the consistency pass. */
+static void test_turkish(void **state)
+{
+    (void)state;
+    const Game *g = game("turkish");
+    char dir[64], err[ERR_MAX];
+    temp_dir(dir);
+    build(g, dir, 0, "2k-1k");
+    build(g, dir, 0, "1k1m-1m");
+    Verified v = {0};
+    assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
+    assert_int_equal(v.bad, 0);
+    Egtb *db = egtb_open(g, dir, true, err);
+    assert_non_null(db);
+    Position pos;
+    uint8_t val;
+    pos_of(g, "B:WKa1,b2:Bh6", &pos); /* lone man against a king and a man: lost at once */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_loss(val));
+    assert_int_equal(egtb_dist(val), 0);
+    pos_of(g, "W:WKa1:BKh8", &pos); /* one piece each, no capture: drawn at once */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_draw(val));
+    pos_of(g, "W:WKa1:BKa5", &pos); /* one each, but the side to move takes */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_win(val));
+    assert_int_equal(egtb_dist(val), 1);
+    pos_of(g, "W:WKa1,Kb1:BKh8", &pos); /* two kings win against one */
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_true(egtb_is_win(val));
+    int d = egtb_dist(val);
+    assert_true(d >= 3);
+    /* no move-count rules in Turkish draughts: the verdict is the value */
+    DraughtsPos *p = (DraughtsPos *)pos.data;
+    p->material_plies = 200;
+    p->reversible = 200;
+    assert_int_equal(egtb_verdict(db, &pos, val), EGTB_WIN);
+    /* a deep search that proves a result agrees with the database */
+    const EgtbIndexer *ix = egtb_db_indexer(db);
+    EgtbMaterial m = {{0, 0}, {2, 1}};
+    Engine *e = engine_new(g, 4);
+    uint64_t rng = 3;
+    int proven = 0;
+    for (int k = 0; k < 40; k++) {
+        Position q;
+        if (!ix->decode(m, rng_splitmix64(&rng) % ix->size(m), &q)) continue;
+        const char *why;
+        if (game_outcome(g, &q, NULL, 0, &why, NULL) != OUTCOME_NONE) continue;
+        assert_true(egtb_probe(db, NULL, &q, &val));
+        engine_clear(e);
+        SearchLimits lim = {.depth = 9};
+        SearchResult r;
+        engine_search(e, &q, NULL, 0, &lim, &r, NULL, NULL);
+        if (r.score >= SCORE_WIN_MIN) {
+            proven++;
+            assert_true(egtb_is_win(val));
+            assert_true(egtb_dist(val) <= SCORE_WIN - r.score);
+        } else if (r.score <= -SCORE_WIN_MIN) {
+            proven++;
+            assert_true(egtb_is_loss(val));
+        }
+    }
+    assert_true(proven > 5);
+    engine_free(e);
+    egtb_close(db);
+    remove_dir(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_index_round_trip),
+        cmocka_unit_test(test_material_parse),
+        cmocka_unit_test(test_russian_3_consistent),
+        cmocka_unit_test(test_three_kings_against_one),
+        cmocka_unit_test(test_resume_and_atomic_files),
+        cmocka_unit_test(test_turkish),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
