@@ -117,7 +117,7 @@ static int verify_sample(const Game *g, Egtb *db, int count, int depth, uint64_t
 {
     const EgtbIndexer *ix = egtb_db_indexer(db);
     EgtbMaterial mats[1024];
-    int nm = egtb_materials(egtb_pieces(db), mats, 1024);
+    int nm = egtb_db_materials(db, mats, 1024);
     Engine *e = engine_new(g, 16);
     if (!e || nm == 0) {
         engine_free(e);
@@ -254,7 +254,7 @@ static int do_bench(CliArgs *a, const Game *g, const char *dir)
     }
     const EgtbIndexer *ix = egtb_db_indexer(db);
     EgtbMaterial mats[1024];
-    int nm = egtb_materials(egtb_pieces(db), mats, 1024);
+    int nm = egtb_db_materials(db, mats, 1024);
     Position *pos = malloc(sizeof *pos * 4096);
     EgtbCache *cache = egtb_cache_new(1024);
     if (!pos || !cache || nm == 0) {
@@ -292,8 +292,10 @@ static int do_bench(CliArgs *a, const Game *g, const char *dir)
         sum += v;
     }
     double cac = (now_s() - t0) / (double)n * 1e9;
-    printf("probe: %.0f ns uncached (block decompressed each time), %.0f ns cached (%d-piece positions; checksum %llu)\n",
-           unc, cac, egtb_pieces(db), (unsigned long long)(sum & 0xFFFF));
+    char name[32];
+    egtb_material_name(mats[nm - 1], name);
+    printf("probe: %.0f ns uncached (block decompressed each time), %.0f ns cached (positions of the %d largest materials, up to %s; checksum %llu)\n",
+           unc, cac, nm < 8 ? nm : 8, name, (unsigned long long)(sum & 0xFFFF));
     free(pos);
     egtb_cache_free(cache);
     egtb_close(db);

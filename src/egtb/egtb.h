@@ -171,6 +171,8 @@ void egtb_close(Egtb *db);
  * many pieces or fewer is there). */
 int egtb_pieces(const Egtb *db);
 const Game *egtb_game(const Egtb *db);
+/* The materials present (up to cap written to out); returns how many. */
+int egtb_db_materials(const Egtb *db, EgtbMaterial *out, int cap);
 const EgtbIndexer *egtb_db_indexer(const Egtb *db);
 
 /* A per-thread cache of decompressed blocks (blocks: slot count, rounded

@@ -250,6 +250,12 @@ void egtb_close(Egtb *db)
 
 int egtb_pieces(const Egtb *db) { return db->pieces; }
 const Game *egtb_game(const Egtb *db) { return db->game; }
+
+int egtb_db_materials(const Egtb *db, EgtbMaterial *out, int cap)
+{
+    for (int i = 0; i < db->ntables && i < cap; i++) out[i] = db->tables[i].m;
+    return db->ntables;
+}
 const EgtbIndexer *egtb_db_indexer(const Egtb *db) { return db->ix; }
 
 EgtbCache *egtb_cache_new(int blocks)

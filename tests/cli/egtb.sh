@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# CLI tests of dama egtb: build, resume, verify, probe, bench, the --egtb
+# option of search, selfplay and match (adjudication 'egtb'), bad input.
+# Usage: egtb.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
+expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+
+D="$T/db"
+expect_rc 0 "build 3k-1k" "$DAMA" egtb build --material 3k-1k --dir "$D" --threads 2
+expect_eq "$(grep -c 'positions' "$T/out")" "4" "three tables and a total line"
+expect_eq "$(ls "$D" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb " "files"
+# resume: the same command reuses every file
+expect_rc 0 "rebuild" "$DAMA" egtb build --material 3k-1k --dir "$D"
+expect_eq "$(grep -c 'existing file' "$T/out")" "3" "resumed build reuses"
+expect_rc 0 "verify" "$DAMA" egtb verify --dir "$D" --sample 20 --sample-depth 8
+grep -q 'every value agrees' "$T/out" && ok || bad "verify: $(cat "$T/out")"
+grep -q ' 0 disagree' "$T/out" && ok || bad "verify sample: $(tail -1 "$T/out")"
+expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
+expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
+expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2' | head -1)" "not in the database" "probe outside"
+expect_rc 0 "bench" "$DAMA" egtb bench --dir "$D" --probes 20000
+grep -q 'ns uncached' "$T/out" && ok || bad "bench output: $(cat "$T/out")"
+# search with the database: the exact win at once
+s=$("$DAMA" search --fen 'W:WKa1,Kc1,Ke1:BKh2' --egtb "$D" --depth 3 --quiet)
+echo "$s" | grep -q '^score 29979$' && ok || bad "search --egtb: $s"
+# a match from a database position, adjudicated at once
+printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book"
+expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a default --b default --openings "$T/book" \
+  --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
+expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
+# bad input
+expect_rc 2 "no action" "$DAMA" egtb
+expect_rc 2 "unknown action" "$DAMA" egtb frobnicate
+expect_rc 2 "bad material" "$DAMA" egtb build --material 3q-1k --dir "$D"
+expect_rc 2 "bad pieces" "$DAMA" egtb build --pieces 9 --dir "$D"
+expect_rc 2 "shatra" "$DAMA" egtb build --game shatra --pieces 3 --dir "$D"
+expect_rc 1 "missing dir" "$DAMA" egtb probe --dir "$T/none" --fen 'W:WKa1:BKh8'
+grep -q "$T/none" "$T/err" && ok || bad "missing dir named: $(cat "$T/err")"
+expect_rc 1 "search --egtb missing" "$DAMA" search --egtb "$T/none" --depth 2
+head -c 1000 "$D/russian-2k0m-1k0m.egtb" >"$T/short" && cp "$T/short" "$D/russian-2k0m-1k0m.egtb"
+expect_rc 1 "damaged file" "$DAMA" egtb verify --dir "$D" --sample 0
+grep -q 'russian-2k0m-1k0m.egtb' "$T/err" && ok || bad "damaged file named: $(cat "$T/err")"
+expect_rc 2 "bad egtb-engines" "$DAMA" match --db "$T/m.sqlite" --egtb-engines c
+echo "egtb CLI: $pass passed, $fail failed"
+[ "$fail" = 0 ]
