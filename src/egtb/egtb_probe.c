@@ -178,10 +178,14 @@ struct Egtb {
     EgtbTable *tables;
 };
 
+/* 4-way set-associative: a block goes to one set of 4 slots, the set's
+ * slots replaced in turn. */
+enum { CACHE_WAYS = 4 };
 struct EgtbCache {
     ZSTD_DCtx *dctx;
-    uint64_t mask;
-    uint64_t *tag; /* (table + 1) << 40 | block; 0 = empty */
+    uint64_t mask;    /* sets - 1 */
+    uint64_t *tag;    /* (table + 1) << 40 | block; 0 = empty */
+    uint8_t *victim;  /* per set: the slot replaced next */
     unsigned char *data;
 };
 
@@ -261,14 +265,15 @@ const EgtbIndexer *egtb_db_indexer(const Egtb *db) { return db->ix; }
 EgtbCache *egtb_cache_new(int blocks)
 {
     uint64_t n = 1;
-    while ((int64_t)n < blocks) n *= 2;
+    while ((int64_t)(n * CACHE_WAYS) < blocks) n *= 2;
     EgtbCache *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->mask = n - 1;
-    c->tag = calloc(n, sizeof *c->tag);
-    c->data = malloc(n * EGTB_BLOCK);
+    c->tag = calloc(n * CACHE_WAYS, sizeof *c->tag);
+    c->victim = calloc(n, 1);
+    c->data = malloc(n * CACHE_WAYS * EGTB_BLOCK);
     c->dctx = ZSTD_createDCtx();
-    if (!c->tag || !c->data || !c->dctx) {
+    if (!c->tag || !c->victim || !c->data || !c->dctx) {
         egtb_cache_free(c);
         return NULL;
     }
@@ -280,6 +285,7 @@ void egtb_cache_free(EgtbCache *c)
     if (!c) return;
     ZSTD_freeDCtx(c->dctx);
     free(c->tag);
+    free(c->victim);
     free(c->data);
     free(c);
 }
@@ -309,15 +315,22 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
         return true;
     }
     uint64_t tag = ((uint64_t)slot << 40) | block;
-    uint64_t s = (tag * 0x9E3779B97F4A7C15ULL >> 20) & cache->mask;
-    unsigned char *data = cache->data + s * EGTB_BLOCK;
-    if (cache->tag[s] != tag) {
-        if (unpack_block(cache->dctx, t->map, block, data) != 0) {
-            cache->tag[s] = 0;
+    uint64_t set = ((tag * 0x9E3779B97F4A7C15ULL) >> 32) & cache->mask;
+    uint64_t *tags = cache->tag + set * CACHE_WAYS;
+    int way = -1;
+    for (int w = 0; w < CACHE_WAYS; w++)
+        if (tags[w] == tag) way = w;
+    if (way < 0) {
+        way = cache->victim[set];
+        cache->victim[set] = (uint8_t)((way + 1) % CACHE_WAYS);
+        unsigned char *fill = cache->data + (set * CACHE_WAYS + (uint64_t)way) * EGTB_BLOCK;
+        if (unpack_block(cache->dctx, t->map, block, fill) != 0) {
+            tags[way] = 0;
             return false;
         }
-        cache->tag[s] = tag;
+        tags[way] = tag;
     }
+    unsigned char *data = cache->data + (set * CACHE_WAYS + (uint64_t)way) * EGTB_BLOCK;
     *value = data[idx % EGTB_BLOCK];
     return true;
 }
