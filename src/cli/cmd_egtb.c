@@ -11,18 +11,18 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish"},
-    {"dir", OPT_STR, "egtb", "directory of the tables (build: created if missing)"},
-    {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8)"},
-    {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k"},
-    {"level", OPT_INT, "9", "build: zstd compression level (1..19)"},
-    {"threads", OPT_INT, "0", "build/verify: OpenMP threads (0: OpenMP's default)"},
-    {"fen", OPT_STR, NULL, "probe: position string"},
-    {"sample", OPT_INT, "200", "verify: positions compared with a deep search (0: none)"},
-    {"sample-depth", OPT_INT, "14", "verify: depth of each sample search, plies"},
-    {"seed", OPT_INT, "1", "verify/bench: random seed"},
-    {"probes", OPT_INT, "1000000", "bench: probes per measurement"},
-    {NULL, 0, NULL, NULL},
+    {"game", OPT_STR, "russian", "game: russian or turkish", 0, 0},
+    {"dir", OPT_STR, "egtb", "directory of the tables (build: created if missing)", 0, 0},
+    {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8)", 2, 8},
+    {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k", 0, 0},
+    {"level", OPT_INT, "9", "build: zstd compression level (1..19)", 1, 19},
+    {"threads", OPT_INT, "0", "build/verify: OpenMP threads (0: OpenMP's default)", 0, 256},
+    {"fen", OPT_STR, NULL, "probe: position string", 0, 0},
+    {"sample", OPT_INT, "200", "verify: positions compared with a deep search (0: none)", 0, 1000000},
+    {"sample-depth", OPT_INT, "14", "verify: depth of each sample search, plies", 1, 60},
+    {"seed", OPT_INT, "1", "verify/bench: random seed", 0, CLI_INT_MAX},
+    {"probes", OPT_INT, "1000000", "bench: probes per measurement", 1, 100000000},
+    {0},
 };
 
 static double now_s(void)
