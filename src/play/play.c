@@ -93,7 +93,7 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
             r->reason = reason;
             break;
         }
-        if (s->adjudicate && (o = s->adjudicate(s->adjudicate_ctx, &pos, &reason)) != OUTCOME_NONE) {
+        if (s->adjudicate && (o = s->adjudicate(s->adjudicate_ctx, game_record_position(&gr), &reason)) != OUTCOME_NONE) {
             r->outcome = o;
             r->reason = reason;
             break;
