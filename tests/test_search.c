@@ -118,6 +118,163 @@ static void test_depth_limit_and_pv_legal(void **state)
     }
 }
 
+/* Time manager: soft and hard limits from the clock (table). */
+static void test_time_budget(void **state)
+{
+    (void)state;
+    static const struct {
+        SearchLimits lim;
+        int64_t soft, hard;
+    } cases[] = {
+        {{.depth = 5}, 0, 0},
+        {{.movetime_ms = 100}, 100, 100},
+        {{.movetime_ms = 100, .time_ms = 5000}, 100, 100},        /* movetime wins */
+        {{.time_ms = 60000}, 2000, 8000},                        /* 60000/30, 4x */
+        {{.time_ms = 60000, .inc_ms = 1000}, 2750, 11000},       /* + 3/4 inc */
+        {{.time_ms = 10000, .movestogo = 10}, 1000, 3333},       /* hard: time/3 */
+        {{.time_ms = 1000, .movestogo = 1}, 950, 950},           /* margin 5% */
+        {{.time_ms = 100000, .movestogo = 2}, 50000, 50000},     /* soft over time/3 */
+        {{.time_ms = 1}, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t soft, hard;
+        engine_time_budget(&cases[i].lim, &soft, &hard);
+        assert_int_equal(soft, cases[i].soft);
+        assert_int_equal(hard, cases[i].hard);
+    }
+    static const struct {
+        SearchLimits lim;
+        size_t mb;
+    } sizes[] = {
+        {{.depth = 12}, 16},          {{.nodes = 1000}, 16},         {{.movetime_ms = 10}, 1},
+        {{.movetime_ms = 100}, 4},    {{.movetime_ms = 1000}, 32},   {{.movetime_ms = 100000}, 64},
+        {{.time_ms = 60000}, 64},     {{.time_ms = 3000}, 16},
+    };
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) assert_int_equal(engine_hash_mb_for(&sizes[i].lim), sizes[i].mb);
+}
+
+/* Search parameters: names, ranges and the NAME=VALUE text (table). */
+static void test_params_text(void **state)
+{
+    (void)state;
+    const Game *g = russian();
+    static const struct {
+        const char *text;
+        int rc;
+        const char *err_part; /* part of the message, or NULL */
+    } cases[] = {
+        {"", 0, NULL},
+        {"ASP_WINDOW=40", 0, NULL},
+        {"ASP_WINDOW=40, LMR_BASE = 80\n# comment\nPC_MARGIN=100 # trailing", 0, NULL},
+        {"NO_SUCH=1", -1, "unknown search parameter 'NO_SUCH'"},
+        {"ASP_WINDOW", -1, "expected NAME=VALUE"},
+        {"ASP_WINDOW=abc", -1, "'abc' is not an integer"},
+        {"ASP_WINDOW=4", -1, "outside its range 5..200"},
+        {"ASP_WINDOW=20,LMR_DIV=99", -1, "LMR_DIV=99 outside"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Engine *e = engine_new(g, 1);
+        char err[ERR_MAX] = "";
+        int rc = engine_set_params_text(e, cases[i].text, err);
+        assert_int_equal(rc, cases[i].rc);
+        if (cases[i].err_part) assert_non_null(strstr(err, cases[i].err_part));
+        engine_free(e);
+    }
+    Engine *e = engine_new(g, 1);
+    char err[ERR_MAX];
+    int asp = search_param_find("ASP_WINDOW"), pc = search_param_find("PC_MARGIN");
+    assert_true(asp >= 0 && pc >= 0);
+    assert_int_equal(engine_get_param(e, asp), search_param_default(g, asp));
+    assert_int_equal(engine_set_params_text(e, "ASP_WINDOW=40,PC_MARGIN=100", err), 0);
+    assert_int_equal(engine_get_param(e, asp), 40);
+    assert_int_equal(engine_get_param(e, pc), 100);
+    assert_int_equal(search_param_find("NOPE"), -1);
+    engine_free(e);
+    /* every default lies in its range, for every game */
+    const SearchParamInfo *p = search_params();
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
+        for (int k = 0; k < 3; k++) assert_true(p[i].def[k] >= p[i].min && p[i].def[k] <= p[i].max && p[i].step > 0);
+}
+
+/* A parameter changes the search (the reductions shape the tree). */
+static void test_params_change_search(void **state)
+{
+    (void)state;
+    const Game *g = russian();
+    Position pos;
+    char err[ERR_MAX];
+    game_parse_position(g, NULL, &pos, err);
+    SearchLimits lim = {.depth = 9};
+    SearchResult a, b;
+    Engine *e = engine_new(g, 4);
+    engine_search(e, &pos, NULL, 0, &lim, &a, NULL, NULL);
+    engine_clear(e);
+    assert_int_equal(engine_set_params_text(e, "LMR_BASE=0,LMR_DIV=600", err), 0);
+    engine_search(e, &pos, NULL, 0, &lim, &b, NULL, NULL);
+    assert_int_equal(a.depth, 9);
+    assert_int_equal(b.depth, 9);
+    assert_true(b.nodes > a.nodes); /* fewer reductions: more nodes */
+    engine_free(e);
+}
+
+/* Game-long tables: a second search of the same position after the first
+ * is cheaper (TT kept); engine_clear restores the first count exactly. */
+static void test_tables_kept_between_moves(void **state)
+{
+    (void)state;
+    const Game *g = russian();
+    Position pos;
+    char err[ERR_MAX];
+    game_parse_position(g, NULL, &pos, err);
+    SearchLimits lim = {.depth = 10};
+    SearchResult a, b, c;
+    Engine *e = engine_new(g, 4);
+    engine_search(e, &pos, NULL, 0, &lim, &a, NULL, NULL);
+    engine_search(e, &pos, NULL, 0, &lim, &b, NULL, NULL);
+    engine_clear(e);
+    engine_search(e, &pos, NULL, 0, &lim, &c, NULL, NULL);
+    assert_true(b.nodes < a.nodes);
+    assert_int_equal(c.nodes, a.nodes);
+    engine_free(e);
+}
+
+/* Lazy SMP: two threads find a legal move and complete the depth. */
+static void test_threads(void **state)
+{
+    (void)state;
+    const Game *g = russian();
+    Position pos;
+    char err[ERR_MAX];
+    game_parse_position(g, NULL, &pos, err);
+    SearchLimits lim = {.depth = 9};
+    SearchResult r;
+    Engine *e = engine_new(g, 4);
+    assert_int_equal(engine_set_threads(e, 2), 0);
+    engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+    assert_true(r.has_move);
+    assert_int_equal(r.depth, 9);
+    MoveList list;
+    g->gen_moves(&pos, &list, GEN_DISTINCT);
+    bool found = false;
+    for (int j = 0; j < list.len; j++) found |= memcmp(&list.moves[j], &r.best, sizeof(Move)) == 0;
+    assert_true(found);
+    assert_int_equal(engine_set_threads(e, 1), 0);
+    engine_free(e);
+}
+
+/* A movetime search stops near its budget. */
+static void test_movetime(void **state)
+{
+    (void)state;
+    SearchLimits lim = {.movetime_ms = 60};
+    SearchResult r;
+    char best[MOVE_STR_MAX];
+    search_fen("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8", &lim, &r, best);
+    assert_true(r.has_move);
+    assert_true(r.depth >= 1);
+    assert_true(r.seconds < 0.060 + 0.050); /* generous: a loaded machine */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -126,6 +283,12 @@ int main(void)
         cmocka_unit_test(test_quiescence_resolves_captures),
         cmocka_unit_test(test_node_limit_deterministic),
         cmocka_unit_test(test_depth_limit_and_pv_legal),
+        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_params_text),
+        cmocka_unit_test(test_params_change_search),
+        cmocka_unit_test(test_tables_kept_between_moves),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_movetime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -299,7 +299,19 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
         int i = c - 1000;
         const char *v = cmd->opts[i].type == OPT_FLAG ? "1" : optarg;
         if (!valid_value(cmd->name, &cmd->opts[i], v, NULL)) return -1;
-        set_value(out, i, v);
+        if (cmd->opts[i].type == OPT_LIST && out->from_cli[i] && out->values[i]) {
+            size_t len = strlen(out->values[i]) + strlen(v) + 2;
+            char *joined = malloc(len);
+            if (!joined) {
+                fprintf(stderr, "dama %s: out of memory\n", cmd->name);
+                return -1;
+            }
+            snprintf(joined, len, "%s,%s", out->values[i], v);
+            free(out->values[i]);
+            out->values[i] = joined;
+        } else {
+            set_value(out, i, v);
+        }
         out->from_cli[i] = true;
     }
     out->positional = argv + optind;

@@ -17,8 +17,10 @@
 
 /* OPT_DB: a database file that a command reads or stores into: an empty
  * path, ":memory:" or an SQLite URI ("file:...") would be a temporary or
- * re-interpreted database, so cli_parse refuses them. */
-typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG, OPT_DB } CliType;
+ * re-interpreted database, so cli_parse refuses them.
+ * OPT_LIST: a text option that may be repeated on the command line; the
+ * values are joined with ','. */
+typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG, OPT_DB, OPT_LIST } CliType;
 
 /* Largest integer an option range may name (exact in a double). */
 #define CLI_INT_MAX 9007199254740991.0
@@ -91,6 +93,12 @@ void cli_register_commands(const CliCommand *const *commands);
 /* Every subcommand in the order `dama --help` lists them, NULL-terminated
  * (commands.c). */
 extern const CliCommand *const cli_commands[];
+
+struct Engine;
+/* Apply search parameters to an engine: first the file (NAME=VALUE lines,
+ * '#' comments; may be NULL), then the list ("NAME=VALUE,..."; may be
+ * NULL). Returns 0, or -1 with err naming the file, item or parameter. */
+int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX]);
 
 /* Every subcommand, defined in cmd_*.c. */
 extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_play, cmd_version, cmd_ratings, cmd_tournament, cmd_egtb;

@@ -21,6 +21,9 @@ static const CliOpt OPTS[] = {
     {"tuner", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)", 0, 0},
     {"all", OPT_FLAG, NULL, "every benchmark: search, perft, store, tuner", 0, 0},
     {"threads", OPT_INT, "0", "threads of the tuner benchmark (0: all cores)", 0, 256},
+    {"search-param", OPT_LIST, NULL, "override a search constant: NAME=VALUE (repeatable; dama search --list-params)", 0, 0},
+    {"search-threads", OPT_INT, "1", "threads of each bench search (lazy SMP; node counts then vary)", 1, 64},
+    {"print-fens", OPT_FLAG, NULL, "print the bench positions (one per line) and exit", 0, 0},
     {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate", 1, 100},
     {0},
 };
@@ -54,12 +57,32 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama bench: --repeat must be 1..100 and --depth 1..64\n");
         return 2;
     }
-    double rates[100];
+    if (cli_flag(a, "print-fens")) {
+        for (int i = 0; g->bench_fens[i]; i++) printf("%s\n", g->bench_fens[i]);
+        return 0;
+    }
+    int sthreads = (int)cli_int(a, "search-threads");
+    if (sthreads < 1 || sthreads > 64) {
+        fprintf(stderr, "dama bench: --search-threads must be 1..64\n");
+        return 2;
+    }
+    double rates[100], secs[100];
     uint64_t total = 0;
     for (int rep = 0; rep < repeat; rep++) {
         Engine *e = engine_new(g, 16);
         if (!e) {
             fprintf(stderr, "dama bench: out of memory\n");
+            return 1;
+        }
+        char perr[ERR_MAX];
+        if (cli_search_params(e, NULL, cli_str(a, "search-param"), perr) != 0) {
+            fprintf(stderr, "dama bench: %s\n", perr);
+            engine_free(e);
+            return 2;
+        }
+        if (engine_set_threads(e, sthreads) != 0) {
+            fprintf(stderr, "dama bench: out of memory\n");
+            engine_free(e);
             return 1;
         }
         total = 0;
@@ -80,10 +103,12 @@ static int run(CliArgs *a)
         }
         double dt = now_s() - t0;
         rates[rep] = dt > 0 ? (double)total / dt : 0;
+        secs[rep] = dt;
         engine_free(e);
     }
     printf("bench %s depth %d: %llu nodes\n", g->name, depth, (unsigned long long)total);
-    printf("search: %.2f M nodes/s (median of %d)\n", median(rates, repeat) / 1e6, repeat);
+    printf("search: %.2f M nodes/s, %.3f s (medians of %d, %d search thread%s)\n", median(rates, repeat) / 1e6,
+           median(secs, repeat), repeat, sthreads, sthreads > 1 ? "s" : "");
     bool all = cli_flag(a, "all");
     if (all || cli_flag(a, "perft")) {
         int pd = cli_isset(a, "perft-depth") ? (int)cli_int(a, "perft-depth") : g->perft_bench_depth;

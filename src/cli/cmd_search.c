@@ -12,7 +12,14 @@ static const CliOpt OPTS[] = {
     {"depth", OPT_INT, NULL, "search depth in plies", 0, 100},
     {"nodes", OPT_INT, NULL, "node budget (deterministic)", 0, 1e15},
     {"movetime", OPT_INT, NULL, "time budget in milliseconds", 0, 86400000},
-    {"hash", OPT_INT, "64", "transposition table size in MiB", 1, 65536},
+    {"time", OPT_INT, NULL, "clock: milliseconds left for the side to move (time manager)", 0, 864000000},
+    {"inc", OPT_INT, NULL, "clock: increment per move in milliseconds", 0, 86400000},
+    {"movestogo", OPT_INT, NULL, "clock: moves to the next time control (default: unknown)", 0, 1000},
+    {"threads", OPT_INT, "1", "search threads (lazy SMP over the shared transposition table)", 1, 64},
+    {"search-param", OPT_LIST, NULL, "override a search constant: NAME=VALUE (repeatable; see --list-params)", 0, 0},
+    {"search-params", OPT_STR, NULL, "file of NAME=VALUE lines ('#' comments), applied before --search-param", 0, 0},
+    {"list-params", OPT_FLAG, NULL, "print the search parameters of the game (name, value, range, step) and exit", 0, 0},
+    {"hash", OPT_INT, NULL, "transposition table size in MiB (default: by the time budget, 4 at 100 ms; 16 for depth or nodes)", 1, 65536},
     {"weights", OPT_STR, NULL, "weights: 'default' (compiled in), 'tuned', db:ID or a weight file", 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
@@ -47,10 +54,59 @@ static void on_info(void *ctx, const SearchResult *r)
     fflush(stdout);
 }
 
+int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX])
+{
+    if (file) {
+        FILE *f = fopen(file, "r");
+        if (!f) {
+            snprintf(err, ERR_MAX, "cannot open search parameter file '%.200s'", file);
+            return -1;
+        }
+        char text[16384];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        bool more = fgetc(f) != EOF;
+        fclose(f);
+        text[n] = '\0';
+        if (more) {
+            snprintf(err, ERR_MAX, "search parameter file '%.200s' is over 16 KiB", file);
+            return -1;
+        }
+        char perr[ERR_MAX];
+        if (engine_set_params_text(e, text, perr) != 0) {
+            snprintf(err, ERR_MAX, "%.100s: %.150s", file, perr);
+            return -1;
+        }
+    }
+    if (list && engine_set_params_text(e, list, err) != 0) return -1;
+    return 0;
+}
+
+static void list_params(const Game *g, const Engine *e)
+{
+    const SearchParamInfo *p = search_params();
+    printf("# search parameters of %s: name value default min max step\n", g->name);
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
+        printf("%-16s %6d %6d %6d %6d %5d  %s\n", p[i].name, engine_get_param(e, i), search_param_default(g, i),
+               p[i].min, p[i].max, p[i].step, p[i].doc);
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_flag(a, "list-params")) {
+        Engine *e = engine_new(g, 1);
+        char perr[ERR_MAX];
+        if (!e) return 1;
+        if (cli_search_params(e, cli_str(a, "search-params"), cli_str(a, "search-param"), perr) != 0) {
+            fprintf(stderr, "dama search: %s\n", perr);
+            engine_free(e);
+            return 1;
+        }
+        list_params(g, e);
+        engine_free(e);
+        return 0;
+    }
     char err[ERR_MAX];
     Position pos;
     if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
@@ -58,13 +114,20 @@ static int run(CliArgs *a)
         return 1;
     }
     SearchLimits lim = {.depth = (int)cli_int(a, "depth"), .nodes = (uint64_t)cli_int(a, "nodes"),
-                        .movetime_ms = cli_int(a, "movetime")};
-    if (lim.depth < 0 || lim.depth > 100 || cli_int(a, "nodes") < 0 || lim.movetime_ms < 0 || cli_int(a, "hash") < 1 ||
-        cli_int(a, "hash") > 65536) {
-        fprintf(stderr, "dama search: need --depth 0..100, --nodes and --movetime >= 0, --hash 1..65536 (MiB)\n");
+                        .movetime_ms = cli_int(a, "movetime"), .time_ms = cli_int(a, "time"),
+                        .inc_ms = cli_int(a, "inc"), .movestogo = (int)cli_int(a, "movestogo")};
+    if (lim.depth < 0 || lim.depth > 100 || cli_int(a, "nodes") < 0 || lim.movetime_ms < 0 || (cli_isset(a, "hash") && (cli_int(a, "hash") < 1 ||
+        cli_int(a, "hash") > 65536)) || lim.time_ms < 0 || lim.inc_ms < 0 || cli_int(a, "movestogo") < 0 ||
+        cli_int(a, "movestogo") > 1000 || cli_int(a, "threads") < 1 || cli_int(a, "threads") > 64) {
+        fprintf(stderr, "dama search: need --depth 0..100, --nodes, --movetime, --time and --inc >= 0, --movestogo "
+                        "0..1000, --threads 1..64, --hash 1..65536 (MiB)\n");
         return 2;
     }
-    if (!lim.depth && !lim.nodes && !lim.movetime_ms) lim.depth = 10;
+    if ((cli_isset(a, "inc") || cli_isset(a, "movestogo")) && !lim.time_ms) {
+        fprintf(stderr, "dama search: --inc and --movestogo need --time (the clock)\n");
+        return 2;
+    }
+    if (!lim.depth && !lim.nodes && !lim.movetime_ms && !lim.time_ms) lim.depth = 10;
     int32_t weights[EVAL_WEIGHTS_MAX];
     if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
         fprintf(stderr, "dama search: %s\n", err);
@@ -79,7 +142,7 @@ static int run(CliArgs *a)
     Egtb *db;
     if (cli_egtb_open(a, g, "search", &db) != 0) return 1;
     EgtbProber *prober = db ? egtb_prober_new(db, (int)cli_int(a, "egtb-pieces"), 4096) : NULL;
-    Engine *e = engine_new(g, (size_t)cli_int(a, "hash"));
+    Engine *e = engine_new(g, cli_isset(a, "hash") ? (size_t)cli_int(a, "hash") : engine_hash_mb_for(&lim));
     if (!e || (db && !prober)) {
         fprintf(stderr, "dama search: out of memory for the transposition table\n");
         engine_free(e);
@@ -89,6 +152,23 @@ static int run(CliArgs *a)
     }
     if (prober) engine_set_probe(e, egtb_engine_probe, prober);
     engine_set_weights(e, weights);
+    int fail = 0;
+    if (cli_search_params(e, cli_str(a, "search-params"), cli_str(a, "search-param"), err) != 0) {
+        fprintf(stderr, "dama search: %s\n", err);
+        fail = 1;
+    } else if (prober && cli_int(a, "threads") > 1) {
+        fprintf(stderr, "dama search: --threads above 1 with an endgame database is not supported (its prober is not shared between threads)\n");
+        fail = 2;
+    } else if (engine_set_threads(e, (int)cli_int(a, "threads")) != 0) {
+        fprintf(stderr, "dama search: out of memory for %d threads\n", (int)cli_int(a, "threads"));
+        fail = 1;
+    }
+    if (fail) {
+        engine_free(e);
+        egtb_prober_free(prober);
+        egtb_close(db);
+        return fail;
+    }
     cli_install_stop_handler();
     engine_set_stop_flag(e, &cli_stop_requested);
     SearchResult r;
@@ -112,5 +192,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_search = {
     "search", "search a position: best move, score, depth, nodes, PV",
-    "[--game G] [--fen FEN] (--depth N | --nodes N | --movetime MS)", OPTS, run, 0,
+    "[--game G] [--fen FEN] (--depth N | --nodes N | --movetime MS | --time MS [--inc MS] [--movestogo N]) [--threads N] [--search-param NAME=VALUE]... [--list-params]", OPTS, run, 0,
 };

@@ -2,12 +2,22 @@
  * the result if the game is over (by the rules that need no history), the
  * side to move, the number of legal moves, whether a capture is compulsory
  * and, in games with a royal piece, whether either one can be captured now
- * (the Shatra program of the seed lights a threatened Biy red). */
+ * (the Shatra program of the seed lights a threatened Biy red).
+ *
+ * With --moves "m1 m2 ...", the moves are first played from the position
+ * (each checked against the legal moves, none after the game has ended)
+ * and the status is that of the final position with the whole game's
+ * history counted: threefold repetition as well as the rules' counters.
+ * The final position string is printed as "fen ...". */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {"moves", OPT_STR, NULL, "moves to play first, separated by spaces (full or short notation)", 0, 0},
     {0},
 };
 
@@ -21,10 +31,50 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama status: %s\n", err);
         return 1;
     }
-    MoveList moves;
+    const char *moves_text = cli_str(a, "moves");
+    size_t cap = moves_text ? strlen(moves_text) / 2 + 2 : 1;
+    uint64_t *keys = malloc(sizeof *keys * cap);
+    char *copy = moves_text ? strdup(moves_text) : NULL;
+    if (!keys || (moves_text && !copy)) {
+        fprintf(stderr, "dama status: out of memory\n");
+        free(keys);
+        free(copy);
+        return 1;
+    }
+    int plies = 0;
     const char *reason = NULL;
-    Outcome o = game_outcome(g, &pos, NULL, 0, &reason, NULL);
+    char *save = NULL;
+    for (char *tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok; tok = strtok_r(NULL, " \t\n", &save)) {
+        Outcome before = game_outcome(g, &pos, keys, plies, &reason, NULL);
+        if (before != OUTCOME_NONE) {
+            fprintf(stderr, "dama status: --moves: move %d '%s': the game is already over (%s %s)\n", plies + 1, tok,
+                    outcome_pdn(before), reason ? reason : "");
+            free(keys);
+            free(copy);
+            return 1;
+        }
+        Move m;
+        if (g->move_from_str(&pos, tok, &m, err) != 0) {
+            fprintf(stderr, "dama status: --moves: move %d '%s': %s\n", plies + 1, tok, err);
+            free(keys);
+            free(copy);
+            return 1;
+        }
+        keys[plies++] = g->hash(&pos);
+        Position next;
+        g->make_move(&pos, &m, &next);
+        pos = next;
+    }
+    free(copy);
+    MoveList moves;
+    Outcome o = game_outcome(g, &pos, keys, plies, &reason, NULL);
+    free(keys);
     g->gen_moves(&pos, &moves, GEN_DISTINCT);
+    if (moves_text) {
+        char fen[FEN_MAX];
+        g->pos_to_fen(&pos, fen);
+        printf("fen %s\nplies %d\n", fen, plies);
+    }
     printf("result %s%s%s\n", outcome_pdn(o), reason ? " " : "", reason ? reason : "");
     printf("side %s\n", g->side_to_move(&pos) == COLOR_WHITE ? "white" : "black");
     printf("moves %d\n", moves.len);
@@ -38,5 +88,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_status = {
     "status", "state of a position for a game app: result, side to move, moves, compulsory capture, threatened royal piece",
-    "[--game G] [--fen FEN]", OPTS, run, 0,
+    "[--game G] [--fen FEN] [--moves \"M1 M2 ...\"]", OPTS, run, 0,
 };

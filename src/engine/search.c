@@ -1,53 +1,206 @@
-/* search.c — PVS with a transposition table, capture-driven quiescence,
- * move ordering (TT move, captures by size, promotions, killers, history),
- * late-move reductions and iterative deepening. Game-independent: it sees
- * positions only through the Game table. */
+/* search.c — iterative-deepening PVS over any Game (it sees positions only
+ * through the Game table).
+ *
+ * - Transposition table of 64-byte buckets of four 16-byte entries: three
+ *   depth-preferred slots (the least valuable by depth and age is replaced
+ *   when the new entry is at least as deep or the old one is from an
+ *   earlier search) and one always-replace slot; entries age by search
+ *   generation. Entries are written and read as two 64-bit words, the key
+ *   stored XOR the data, so a torn write by another thread reads as a miss
+ *   (lazy SMP without locks; Hyatt and Mann's "lockless hashing").
+ * - Aspiration windows from ASP_DEPTH; enhanced transposition cutoff (a
+ *   child's TT bound refutes the node before any search); ProbCut (a
+ *   reduced-depth null-window search above beta cuts a non-PV node);
+ *   logarithmic late-move reductions; single-reply, royal-threat and
+ *   horizon threat extensions; compulsory captures never end a line.
+ * - Ordering: TT move, captures by size, promotions, two killers, the
+ *   counter-move of the opponent's last move, history with depth-squared
+ *   bonuses for the cutoff move and maluses for the quiet moves tried
+ *   before it (gravity-bounded).
+ * - Constants: src/engine/search_params.def. */
 #include "engine/search.h"
 
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
-enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, QS_EVASIONS = 2 };
+enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, TT_WAYS = 4, THREADS_MAX = 64, LMR_N = 64 };
 
+/* One TT entry: data packs score (16), depth (8), flag (2), generation (6),
+ * from (8), to (8), capture tag (16); check = key ^ data. */
 typedef struct TTEntry {
-    uint64_t key;
-    int16_t score;
-    int8_t depth;
-    uint8_t flag;
-    uint8_t from, to;
-    uint16_t capture_tag; /* low bits of a mix of the captured set and kind/promo */
+    _Atomic uint64_t check;
+    _Atomic uint64_t data;
 } TTEntry;
+
+typedef struct TTBucket {
+    TTEntry e[TT_WAYS];
+} TTBucket;
+
+typedef struct TTHit {
+    int score, depth, flag;
+    uint8_t from, to;
+    uint16_t tag;
+} TTHit;
 
 typedef struct Frame {
     Position pos;
     MoveList moves;
     int scores[MOVES_MAX];
     Move killers[2];
+    Move move;       /* the move that led to this frame's position */
+    int threat_ext;  /* threat extensions spent on the line to here */
+    int evasions;    /* royal-threat evasions left to quiescence */
 } Frame;
+
+typedef struct Worker {
+    struct Engine *eng;
+    int id;
+    uint64_t nodes;
+    bool aborted;
+    int root_depth;
+    uint64_t keys[PLY_MAX + 2];
+    int16_t hist[2][64][64];
+    Move counter[64][64];
+    Frame frames[PLY_MAX + 2];
+    int pv_len[PLY_MAX + 2];
+    Move pv[PLY_MAX + 2][PLY_MAX + 2];
+    /* result of the worker's last completed iteration */
+    int done_depth, done_score, done_pv_len;
+    Move done_pv[PLY_MAX + 1];
+    pthread_t thread;
+} Worker;
 
 struct Engine {
     const Game *game;
+    int game_index;
     const int32_t *weights;
-    TTEntry *tt;
+    int params[SEARCH_PARAMS_COUNT];
+    int8_t lmr[LMR_N][LMR_N];
+    TTBucket *tt; /* anonymous mapping (zero pages, huge pages where the kernel allows) */
+    size_t tt_bytes;
     uint64_t tt_mask;
+    unsigned generation;
     volatile int *stop_flag;
     EngineProbeFn probe;
     void *probe_ctx;
+    atomic_int stop_helpers;
+    int threads;
+    Worker *workers[THREADS_MAX];
     /* per search */
-    uint64_t nodes;
     uint64_t node_limit;
     int64_t deadline_ns;
-    bool aborted;
-    int root_depth;
     const uint64_t *history;
     int history_len;
-    uint64_t keys[PLY_MAX + 1];
-    int32_t hist[64][64];
-    Frame frames[PLY_MAX + 1];
-    int pv_len[PLY_MAX + 1];
-    Move pv[PLY_MAX + 1][PLY_MAX + 1];
+    Position root;
+    int root_moves_len;
+    int max_depth;
 };
+
+static const SearchParamInfo PARAMS[SEARCH_PARAMS_COUNT] = {
+#define SP(name, ru, tu, sh, lo, hi, step, doc) {#name, {ru, tu, sh}, lo, hi, step, doc},
+#include "engine/search_params.def"
+#undef SP
+};
+
+#define P(e, name) ((e)->params[SP_##name])
+
+const SearchParamInfo *search_params(void) { return PARAMS; }
+
+static int game_index(const Game *g)
+{
+    if (g && strcmp(g->name, "turkish") == 0) return 1;
+    if (g && strcmp(g->name, "shatra") == 0) return 2;
+    return 0;
+}
+
+int search_param_default(const Game *game, int i) { return PARAMS[i].def[game_index(game)]; }
+
+int search_param_find(const char *name)
+{
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
+        if (strcmp(PARAMS[i].name, name) == 0) return i;
+    return -1;
+}
+
+static void build_lmr(Engine *e)
+{
+    double base = P(e, LMR_BASE) / 100.0, div = P(e, LMR_DIV) / 100.0;
+    for (int d = 0; d < LMR_N; d++)
+        for (int m = 0; m < LMR_N; m++) {
+            double r = d && m ? base + log((double)d) * log((double)m) / div : 0;
+            e->lmr[d][m] = (int8_t)(r < 0 ? 0 : r > 30 ? 30 : (int)r);
+        }
+}
+
+int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX])
+{
+    int i = search_param_find(name);
+    if (i < 0) {
+        snprintf(err, ERR_MAX, "unknown search parameter '%.64s' (dama search --list-params)", name);
+        return -1;
+    }
+    if (value < PARAMS[i].min || value > PARAMS[i].max) {
+        snprintf(err, ERR_MAX, "search parameter %s=%d outside its range %d..%d", name, value, PARAMS[i].min,
+                 PARAMS[i].max);
+        return -1;
+    }
+    e->params[i] = value;
+    build_lmr(e);
+    return 0;
+}
+
+int engine_get_param(const Engine *e, int i) { return e->params[i]; }
+
+int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
+{
+    const char *p = text;
+    int item = 0;
+    while (*p) {
+        /* one item: up to ',' or newline; '#' starts a comment to the end of line */
+        const char *end = p + strcspn(p, ",\n");
+        char buf[128];
+        size_t n = (size_t)(end - p);
+        if (n >= sizeof buf) {
+            snprintf(err, ERR_MAX, "search parameter item %d too long: '%.40s...'", item + 1, p);
+            return -1;
+        }
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = '\0';
+        char *s = buf + strspn(buf, " \t\r");
+        size_t len = strlen(s);
+        while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r')) s[--len] = '\0';
+        if (*s) {
+            item++;
+            char *eq = strchr(s, '=');
+            if (!eq) {
+                snprintf(err, ERR_MAX, "search parameter '%.64s': expected NAME=VALUE", s);
+                return -1;
+            }
+            *eq = '\0';
+            char *name = s, *val = eq + 1;
+            size_t nl = strlen(name);
+            while (nl && (name[nl - 1] == ' ' || name[nl - 1] == '\t')) name[--nl] = '\0';
+            val += strspn(val, " \t");
+            char *vend;
+            long v = strtol(val, &vend, 10);
+            if (!*val || *vend || v < -1000000 || v > 1000000) {
+                snprintf(err, ERR_MAX, "search parameter %.64s: '%.32s' is not an integer", name, val);
+                return -1;
+            }
+            if (engine_set_param(e, name, (int)v, err) != 0) return -1;
+        }
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
 
 static int64_t now_ns(void)
 {
@@ -68,30 +221,69 @@ static bool same_move(const Move *a, const Move *b)
            a->promo == b->promo;
 }
 
+static Worker *worker_new(Engine *e, int id)
+{
+    Worker *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->eng = e;
+    w->id = id;
+    return w;
+}
+
 Engine *engine_new(const Game *game, size_t hash_mb)
 {
     Engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;
     if (hash_mb < 1) hash_mb = 1;
-    uint64_t entries = (uint64_t)hash_mb * 1024 * 1024 / sizeof(TTEntry);
+    uint64_t buckets = (uint64_t)hash_mb * 1024 * 1024 / sizeof(TTBucket);
     uint64_t pow2 = 1;
-    while (pow2 * 2 <= entries) pow2 *= 2;
-    e->tt = calloc(pow2, sizeof(TTEntry));
-    if (!e->tt) {
+    while (pow2 * 2 <= buckets) pow2 *= 2;
+    /* An anonymous mapping is zeroed by the kernel page by page on first
+     * touch, so a large table costs nothing at start-up (but each page
+     * touched costs a fault: keep the table small for short searches;
+     * huge pages were tried and stall on compaction). */
+    e->tt_bytes = (size_t)pow2 * sizeof(TTBucket);
+    void *map = mmap(NULL, e->tt_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    e->tt = map == MAP_FAILED ? NULL : map;
+    e->workers[0] = worker_new(e, 0);
+    if (!e->tt || !e->workers[0]) {
+        if (e->tt) munmap(e->tt, e->tt_bytes);
+        free(e->workers[0]);
         free(e);
         return NULL;
     }
+    e->threads = 1;
     e->tt_mask = pow2 - 1;
     e->game = game;
+    e->game_index = game_index(game);
     e->weights = game->weights_default;
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) e->params[i] = PARAMS[i].def[e->game_index];
+    build_lmr(e);
     return e;
 }
 
 void engine_free(Engine *e)
 {
     if (!e) return;
-    free(e->tt);
+    for (int i = 0; i < e->threads; i++) free(e->workers[i]);
+    munmap(e->tt, e->tt_bytes);
     free(e);
+}
+
+int engine_set_threads(Engine *e, int n)
+{
+    if (n < 1) n = 1;
+    if (n > THREADS_MAX) n = THREADS_MAX;
+    for (int i = e->threads; i < n; i++) {
+        e->workers[i] = worker_new(e, i);
+        if (!e->workers[i]) {
+            for (int j = e->threads; j < i; j++) free(e->workers[j]);
+            return -1;
+        }
+    }
+    for (int i = n; i < e->threads; i++) free(e->workers[i]);
+    e->threads = n;
+    return 0;
 }
 
 void engine_set_weights(Engine *e, const int32_t *weights)
@@ -109,9 +301,14 @@ void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx)
 
 void engine_clear(Engine *e)
 {
-    memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTEntry));
-    memset(e->hist, 0, sizeof e->hist);
-    for (int i = 0; i <= PLY_MAX; i++) memset(e->frames[i].killers, 0, sizeof e->frames[i].killers);
+    memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTBucket));
+    e->generation = 0;
+    for (int t = 0; t < e->threads; t++) {
+        Worker *w = e->workers[t];
+        memset(w->hist, 0, sizeof w->hist);
+        memset(w->counter, 0, sizeof w->counter);
+        for (int i = 0; i <= PLY_MAX + 1; i++) memset(w->frames[i].killers, 0, sizeof w->frames[i].killers);
+    }
 }
 
 int engine_evaluate(const Engine *e, const Position *pos)
@@ -127,10 +324,97 @@ int engine_evaluate(const Engine *e, const Position *pos)
 static int score_to_tt(int s, int ply) { return s >= SCORE_WIN_MIN ? s + ply : s <= -SCORE_WIN_MIN ? s - ply : s; }
 static int score_from_tt(int s, int ply) { return s >= SCORE_WIN_MIN ? s - ply : s <= -SCORE_WIN_MIN ? s + ply : s; }
 
-static bool time_up(Engine *e)
+static uint64_t tt_pack(int score, int depth, int flag, unsigned gen, const Move *m)
 {
-    if (e->node_limit && e->nodes >= e->node_limit) return true;
-    if ((e->nodes & 1023) == 0) {
+    if (depth < -1) depth = -1;
+    if (depth > 126) depth = 126;
+    uint64_t d = (uint64_t)(uint16_t)(int16_t)score;
+    d |= (uint64_t)(uint8_t)(int8_t)depth << 16;
+    d |= (uint64_t)(flag & 3) << 24;
+    d |= (uint64_t)(gen & 63) << 26;
+    if (m) {
+        d |= (uint64_t)m->from << 32;
+        d |= (uint64_t)m->to << 40;
+        d |= (uint64_t)capture_tag(m) << 48;
+    }
+    return d;
+}
+
+static void tt_unpack(uint64_t d, TTHit *h)
+{
+    h->score = (int16_t)(d & 0xFFFF);
+    h->depth = (int8_t)((d >> 16) & 0xFF);
+    h->flag = (int)((d >> 24) & 3);
+    h->from = (uint8_t)(d >> 32);
+    h->to = (uint8_t)(d >> 40);
+    h->tag = (uint16_t)(d >> 48);
+}
+
+static bool tt_probe(const Engine *e, uint64_t key, TTHit *h)
+{
+    TTBucket *b = &e->tt[key & e->tt_mask];
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
+        uint64_t c = atomic_load_explicit(&b->e[i].check, memory_order_relaxed);
+        if ((c ^ d) == key && ((d >> 24) & 3)) {
+            tt_unpack(d, h);
+            return true;
+        }
+    }
+    return false;
+}
+
+static void tt_store(Engine *e, uint64_t key, int score, int depth, int flag, const Move *m)
+{
+    TTBucket *b = &e->tt[key & e->tt_mask];
+    unsigned gen = e->generation & 63;
+    int slot = -1;
+    for (int i = 0; i < TT_WAYS; i++) {
+        uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
+        uint64_t c = atomic_load_explicit(&b->e[i].check, memory_order_relaxed);
+        if ((c ^ d) == key) {
+            slot = i;
+            TTHit old;
+            tt_unpack(d, &old);
+            /* keep a deeper bound of this search unless the new one is exact */
+            if (flag != TT_EXACT && old.depth > depth + 2 && ((d >> 26) & 63) == gen) return;
+            if (!m && old.flag) { /* no move of its own: keep the old one */
+                uint64_t nd = tt_pack(score, depth, flag, gen, NULL) | (d & 0xFFFFFFFF00000000ULL);
+                atomic_store_explicit(&b->e[i].data, nd, memory_order_relaxed);
+                atomic_store_explicit(&b->e[i].check, key ^ nd, memory_order_relaxed);
+                return;
+            }
+            break;
+        }
+    }
+    if (slot < 0) {
+        /* depth-preferred slots 0..2: the least valuable (shallow, old) */
+        int worst = 0, worst_val = 1 << 30;
+        for (int i = 0; i < TT_WAYS - 1; i++) {
+            uint64_t d = atomic_load_explicit(&b->e[i].data, memory_order_relaxed);
+            int dep = (int8_t)((d >> 16) & 0xFF), age = (int)((gen - ((d >> 26) & 63)) & 63);
+            int val = ((d >> 24) & 3) ? dep - 8 * age : -1000;
+            if (val < worst_val) {
+                worst_val = val;
+                worst = i;
+            }
+        }
+        uint64_t wd = atomic_load_explicit(&b->e[worst].data, memory_order_relaxed);
+        bool stale = !((wd >> 24) & 3) || ((wd >> 26) & 63) != gen;
+        slot = stale || depth >= (int8_t)((wd >> 16) & 0xFF) ? worst : TT_WAYS - 1; /* else: always-replace */
+    }
+    uint64_t nd = tt_pack(score, depth, flag, gen, m);
+    atomic_store_explicit(&b->e[slot].data, nd, memory_order_relaxed);
+    atomic_store_explicit(&b->e[slot].check, key ^ nd, memory_order_relaxed);
+}
+
+static bool time_up(Worker *w)
+{
+    Engine *e = w->eng;
+    if (w->id > 0) return (w->nodes & 1023) == 0 && atomic_load_explicit(&e->stop_helpers, memory_order_relaxed);
+    if (w->done_depth < 1) return false; /* depth 1 always completes */
+    if (e->node_limit && w->nodes >= e->node_limit) return true;
+    if ((w->nodes & 1023) == 0) {
         if (e->stop_flag && *e->stop_flag) return true;
         if (e->deadline_ns && now_ns() >= e->deadline_ns) return true;
     }
@@ -138,39 +422,48 @@ static bool time_up(Engine *e)
 }
 
 /* Repetition or a draw rule of the position at `ply`. */
-static bool is_draw(Engine *e, int ply)
+static bool is_draw(Worker *w, int ply)
 {
-    const Position *pos = &e->frames[ply].pos;
+    Engine *e = w->eng;
+    const Position *pos = &w->frames[ply].pos;
     const char *reason;
     if (e->game->rule_outcome(pos, &reason) == OUTCOME_DRAW) return true;
     int window = e->game->reversible_plies(pos);
-    uint64_t key = e->keys[ply];
+    uint64_t key = w->keys[ply];
     for (int back = 2; back <= window; back += 2) {
         int p = ply - back;
-        uint64_t k = p >= 0 ? e->keys[p] : (e->history_len + p >= 0 ? e->history[e->history_len + p] : 0);
         if (p < 0 && e->history_len + p < 0) break;
+        uint64_t k = p >= 0 ? w->keys[p] : e->history[e->history_len + p];
         if (k == key) return true;
     }
     return false;
 }
 
-static void score_moves(Engine *e, Frame *f, const Move *tt_move)
+enum { ORD_TT = 1 << 30, ORD_CAPTURE = 1 << 28, ORD_PROMO = 1 << 27, ORD_KILLER = 1 << 26 };
+
+static void score_moves(Worker *w, int ply, const Move *tt_move)
 {
+    Frame *f = &w->frames[ply];
+    Color side = w->eng->game->side_to_move(&f->pos);
+    const Move *prev = ply > 0 ? &w->frames[ply].move : NULL;
+    const Move *cm = prev ? &w->counter[prev->from & 63][prev->to & 63] : NULL;
     for (int i = 0; i < f->moves.len; i++) {
         const Move *m = &f->moves.moves[i];
         int s;
         if (tt_move && same_move(m, tt_move))
-            s = 1 << 30;
+            s = ORD_TT;
         else if (m->kind == MOVE_CAPTURE)
-            s = (1 << 28) + __builtin_popcountll(m->captured) * 1024 + m->promo * 512;
+            s = ORD_CAPTURE + __builtin_popcountll(m->captured) * 1024 + m->promo * 512;
         else if (m->promo)
-            s = 1 << 27;
+            s = ORD_PROMO;
         else if (same_move(m, &f->killers[0]))
-            s = (1 << 26) + 1;
+            s = ORD_KILLER + 3;
         else if (same_move(m, &f->killers[1]))
-            s = 1 << 26;
+            s = ORD_KILLER + 2;
+        else if (cm && same_move(m, cm))
+            s = ORD_KILLER + 1;
         else
-            s = e->hist[m->from & 63][m->to & 63];
+            s = w->hist[side][m->from & 63][m->to & 63];
         f->scores[i] = s;
     }
 }
@@ -191,35 +484,43 @@ static void pick_move(Frame *f, int i)
     }
 }
 
+static void make_child(Worker *w, int ply, const Move *m)
+{
+    Frame *child = &w->frames[ply + 1];
+    w->eng->game->make_move(&w->frames[ply].pos, m, &child->pos);
+    w->keys[ply + 1] = w->eng->game->hash(&child->pos);
+    child->move = *m;
+    child->threat_ext = w->frames[ply].threat_ext;
+    child->evasions = w->frames[ply].evasions;
+}
+
 /* Quiescence: compulsory captures are played out (no stand-pat while one is
  * pending); in games with a royal piece, a threatened royal piece is not
- * left to the static evaluation either: up to `evasions` times per line
+ * left to the static evaluation either: up to QS_EVASIONS times per line
  * every move is searched, like a check evasion. */
-static int quiescence(Engine *e, int ply, int alpha, int beta, int evasions)
+static int quiescence(Worker *w, int ply, int alpha, int beta)
 {
-    Frame *f = &e->frames[ply];
-    e->nodes++;
-    e->pv_len[ply] = 0;
-    if (ply > 0 && is_draw(e, ply)) return 0;
+    Engine *e = w->eng;
+    Frame *f = &w->frames[ply];
+    w->nodes++;
+    w->pv_len[ply] = 0;
+    if (ply > 0 && is_draw(w, ply)) return 0;
     int known;
     if (ply > 0 && e->probe && e->probe(e->probe_ctx, &f->pos, &known)) return score_from_tt(known, ply);
     if (ply >= PLY_MAX) return engine_evaluate(e, &f->pos);
-    bool threatened = evasions > 0 && e->game->royal_attacked &&
+    bool threatened = f->evasions > 0 && e->game->royal_attacked &&
                       e->game->royal_attacked(&f->pos, e->game->side_to_move(&f->pos));
-    if (threatened) evasions--;
+    if (threatened) f->evasions--;
     if (!threatened && !e->game->has_capture(&f->pos)) return engine_evaluate(e, &f->pos);
-    /* A capture is compulsory (or the royal piece must be saved): no
-     * stand-pat, search every move. */
     e->game->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
     if (f->moves.len == 0) return -SCORE_WIN + ply;
-    score_moves(e, f, NULL);
+    score_moves(w, ply, NULL);
     int best = -SCORE_INF;
     for (int i = 0; i < f->moves.len; i++) {
         pick_move(f, i);
-        e->game->make_move(&f->pos, &f->moves.moves[i], &e->frames[ply + 1].pos);
-        e->keys[ply + 1] = e->game->hash(&e->frames[ply + 1].pos);
-        int v = -quiescence(e, ply + 1, -beta, -alpha, evasions);
-        if (e->aborted) return 0;
+        make_child(w, ply, &f->moves.moves[i]);
+        int v = -quiescence(w, ply + 1, -beta, -alpha);
+        if (w->aborted) return 0;
         if (v > best) {
             best = v;
             if (v > alpha) {
@@ -231,135 +532,347 @@ static int quiescence(Engine *e, int ply, int alpha, int beta, int evasions)
     return best;
 }
 
-static void update_pv(Engine *e, int ply, const Move *m)
+static void update_pv(Worker *w, int ply, const Move *m)
 {
-    e->pv[ply][0] = *m;
-    int n = e->pv_len[ply + 1];
-    memcpy(&e->pv[ply][1], e->pv[ply + 1], sizeof(Move) * (size_t)n);
-    e->pv_len[ply] = n + 1;
+    w->pv[ply][0] = *m;
+    int n = w->pv_len[ply + 1];
+    memcpy(&w->pv[ply][1], w->pv[ply + 1], sizeof(Move) * (size_t)n);
+    w->pv_len[ply] = n + 1;
 }
 
-static int alphabeta(Engine *e, int ply, int depth, int alpha, int beta, bool pv_node)
+static void hist_update(Worker *w, int16_t *h, int bonus)
 {
-    Frame *f = &e->frames[ply];
-    e->pv_len[ply] = 0;
+    int max = P(w->eng, HIST_MAX);
+    int v = *h;
+    v += bonus - v * (bonus < 0 ? -bonus : bonus) / max;
+    if (v > max) v = max;
+    if (v < -max) v = -max;
+    *h = (int16_t)(v > 32767 ? 32767 : v < -32767 ? -32767 : v);
+}
+
+static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv_node, bool allow_pc);
+
+/* The opponent of the side to move could capture now (the side to move
+ * has no capture itself). */
+static bool opponent_threat(const Game *g, const Position *pos)
+{
+    return !g->has_capture(pos) && !g->is_quiet(pos);
+}
+
+static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv_node, bool allow_pc)
+{
+    Engine *e = w->eng;
+    const Game *g = e->game;
+    Frame *f = &w->frames[ply];
+    w->pv_len[ply] = 0;
     if (ply > 0) {
-        if (time_up(e)) {
-            e->aborted = true;
+        if (time_up(w)) {
+            w->aborted = true;
             return 0;
         }
-        if (is_draw(e, ply)) return 0;
+        if (is_draw(w, ply)) return 0;
         /* Mate-distance pruning. */
         int lo = -SCORE_WIN + ply, hi = SCORE_WIN - ply - 1;
         if (lo > alpha) alpha = lo;
         if (hi < beta) beta = hi;
         if (alpha >= beta) return alpha;
     }
-    if (ply >= PLY_MAX) return engine_evaluate(e, &f->pos);
-    bool forced = e->game->has_capture(&f->pos);
-    if (depth <= 0 && !forced) return quiescence(e, ply, alpha, beta, QS_EVASIONS);
+    if (ply >= PLY_MAX - 1) return engine_evaluate(e, &f->pos);
+    bool forced = g->has_capture(&f->pos);
+    if (depth <= 0 && !forced) {
+        /* Horizon: a capture threatened by the opponent is not left to the
+         * static evaluation; the line gets one more ply (bounded per line). */
+        if (P(e, THREAT_EXT) && f->threat_ext < P(e, THREAT_EXT_MAX) && opponent_threat(g, &f->pos)) {
+            f->threat_ext++;
+            depth = 1;
+        } else {
+            return quiescence(w, ply, alpha, beta);
+        }
+    }
     if (depth < 0) depth = 0;
-    e->nodes++;
+    w->nodes++;
     int known;
     if (ply > 0 && e->probe && e->probe(e->probe_ctx, &f->pos, &known)) return score_from_tt(known, ply);
 
-    uint64_t key = e->keys[ply];
-    TTEntry *te = &e->tt[key & e->tt_mask];
-    Move tt_move;
-    bool have_tt_move = false;
-    if (te->key == key) {
-        if (te->flag) {
-            tt_move = (Move){0};
-            have_tt_move = true;
-        }
-        if (!pv_node && te->depth >= depth && ply > 0) {
-            int s = score_from_tt(te->score, ply);
-            if (te->flag == TT_EXACT || (te->flag == TT_LOWER && s >= beta) || (te->flag == TT_UPPER && s <= alpha))
-                return s;
+    uint64_t key = w->keys[ply];
+    TTHit hit;
+    bool have_hit = tt_probe(e, key, &hit);
+    if (have_hit && !pv_node && hit.depth >= depth && ply > 0) {
+        int s = score_from_tt(hit.score, ply);
+        if (hit.flag == TT_EXACT || (hit.flag == TT_LOWER && s >= beta) || (hit.flag == TT_UPPER && s <= alpha))
+            return s;
+    }
+
+    /* Royal threat: a threatened royal piece costs no depth. */
+    bool royal = g->royal_attacked && P(e, ROYAL_EXT) && g->royal_attacked(&f->pos, g->side_to_move(&f->pos));
+
+    /* ProbCut: a shallower null-window search well above beta predicts a
+     * fail-high of the full one. */
+    if (!pv_node && allow_pc && ply > 0 && !forced && !royal && depth >= P(e, PC_DEPTH) &&
+        beta > -SCORE_WIN_MIN && beta < SCORE_WIN_MIN) {
+        int rbeta = beta + P(e, PC_MARGIN);
+        if (rbeta < SCORE_WIN_MIN) {
+            int v = alphabeta(w, ply, depth - P(e, PC_REDUCTION), rbeta - 1, rbeta, false, false);
+            if (w->aborted) return 0;
+            if (v >= rbeta) return v;
+            have_hit = tt_probe(e, key, &hit); /* the verification may have found a move */
         }
     }
 
-    e->game->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
+    g->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
     if (f->moves.len == 0) return -SCORE_WIN + ply;
+    Move tt_move;
     const Move *ttm = NULL;
-    if (have_tt_move) {
+    if (have_hit) {
         for (int i = 0; i < f->moves.len; i++) {
             const Move *m = &f->moves.moves[i];
-            if (m->from == te->from && m->to == te->to && capture_tag(m) == te->capture_tag) {
+            if (m->from == hit.from && m->to == hit.to && capture_tag(m) == hit.tag) {
                 tt_move = *m;
                 ttm = &tt_move;
                 break;
             }
         }
     }
-    score_moves(e, f, ttm);
 
-    /* A forced single reply costs no depth. */
-    if (f->moves.len == 1 && ply > 0) depth++;
+    /* Enhanced transposition cutoff: a child whose TT upper bound already
+     * refutes it (its value <= -beta) proves this node >= beta. */
+    if (!pv_node && ply > 0 && depth >= P(e, ETC_DEPTH)) {
+        Frame *child = &w->frames[ply + 1];
+        for (int i = 0; i < f->moves.len; i++) {
+            Position cp;
+            g->make_move(&f->pos, &f->moves.moves[i], &cp);
+            uint64_t ck = g->hash(&cp);
+            TTHit ch;
+            if (tt_probe(e, ck, &ch) && ch.depth >= depth - 1 && (ch.flag == TT_UPPER || ch.flag == TT_EXACT)) {
+                int s = -score_from_tt(ch.score, ply + 1);
+                if (s >= beta) {
+                    /* the child may be a repetition: only trust it when not a draw */
+                    child->pos = cp;
+                    w->keys[ply + 1] = ck;
+                    if (!is_draw(w, ply + 1)) {
+                        tt_store(e, key, score_to_tt(s, ply), depth, TT_LOWER, &f->moves.moves[i]);
+                        return s;
+                    }
+                }
+            }
+        }
+    }
 
+    score_moves(w, ply, ttm);
+
+    /* A forced single reply costs no depth; nor does a threatened royal piece. */
+    if (ply > 0 && ((f->moves.len == 1 && P(e, SINGLE_REPLY_EXT)) || royal) && ply < 2 * w->root_depth + 8) depth++;
+
+    Color side = g->side_to_move(&f->pos);
     int best = -SCORE_INF, orig_alpha = alpha;
     Move best_move = f->moves.moves[0];
-    Frame *child = &e->frames[ply + 1];
+    bool have_best = false;
+    int quiets_tried = 0;
+    Move quiets[64];
     for (int i = 0; i < f->moves.len; i++) {
         pick_move(f, i);
         const Move *m = &f->moves.moves[i];
-        e->game->make_move(&f->pos, m, &child->pos);
-        e->keys[ply + 1] = e->game->hash(&child->pos);
+        bool quiet = m->kind != MOVE_CAPTURE && !m->promo;
+        make_child(w, ply, m);
         int v;
         if (i == 0) {
-            v = -alphabeta(e, ply + 1, depth - 1, -beta, -alpha, pv_node);
+            v = -alphabeta(w, ply + 1, depth - 1, -beta, -alpha, pv_node, true);
         } else {
             int r = 0;
-            if (depth >= 3 && i >= 3 && !forced && !m->promo && f->scores[i] < (1 << 26)) r = i >= 8 ? 2 : 1;
-            v = -alphabeta(e, ply + 1, depth - 1 - r, -alpha - 1, -alpha, false);
-            if (!e->aborted && v > alpha && (r || (pv_node && v < beta)))
-                v = -alphabeta(e, ply + 1, depth - 1, -beta, -alpha, pv_node);
+            if (depth >= P(e, LMR_MIN_DEPTH) && i >= P(e, LMR_MIN_MOVE) && !forced && quiet &&
+                f->scores[i] < ORD_KILLER) {
+                r = e->lmr[depth < LMR_N ? depth : LMR_N - 1][i < LMR_N ? i : LMR_N - 1];
+                if (pv_node && r > 0) r--;
+                if (P(e, LMR_HIST)) {
+                    if (f->scores[i] < 0) r++;
+                    else if (f->scores[i] > P(e, HIST_MAX) / 2 && r > 0) r--;
+                }
+                if (r > depth - 2) r = depth - 2;
+                if (r < 0) r = 0;
+            }
+            v = -alphabeta(w, ply + 1, depth - 1 - r, -alpha - 1, -alpha, false, true);
+            if (!w->aborted && v > alpha && r)
+                v = -alphabeta(w, ply + 1, depth - 1, -alpha - 1, -alpha, false, true);
+            if (!w->aborted && v > alpha && pv_node && v < beta)
+                v = -alphabeta(w, ply + 1, depth - 1, -beta, -alpha, true, true);
         }
-        if (e->aborted) return 0;
+        if (w->aborted) return 0;
         if (v > best) {
             best = v;
             best_move = *m;
+            have_best = true;
             if (v > alpha) {
                 alpha = v;
-                update_pv(e, ply, m);
+                if (pv_node) update_pv(w, ply, m);
                 if (v >= beta) {
-                    if (m->kind == MOVE_QUIET && !m->promo) {
+                    if (quiet) {
                         if (!same_move(m, &f->killers[0])) {
                             f->killers[1] = f->killers[0];
                             f->killers[0] = *m;
                         }
-                        int32_t *h = &e->hist[m->from & 63][m->to & 63];
-                        *h += depth * depth;
-                        if (*h > (1 << 24)) {
-                            for (int a = 0; a < 64; a++)
-                                for (int b = 0; b < 64; b++) e->hist[a][b] /= 2;
-                        }
+                        if (ply > 0) w->counter[f->move.from & 63][f->move.to & 63] = *m;
+                        int bonus = depth * depth;
+                        if (bonus > P(e, HIST_BONUS_MAX)) bonus = P(e, HIST_BONUS_MAX);
+                        hist_update(w, &w->hist[side][m->from & 63][m->to & 63], bonus);
+                        for (int q = 0; q < quiets_tried; q++)
+                            hist_update(w, &w->hist[side][quiets[q].from & 63][quiets[q].to & 63], -bonus);
                     }
                     break;
                 }
             }
         }
+        if (quiet && quiets_tried < 64) quiets[quiets_tried++] = *m;
     }
-    te->key = key;
-    te->score = (int16_t)score_to_tt(best, ply);
-    te->depth = (int8_t)(depth > 127 ? 127 : depth);
-    te->flag = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
-    te->from = best_move.from;
-    te->to = best_move.to;
-    te->capture_tag = capture_tag(&best_move);
+    (void)have_best;
+    int flag = best >= beta ? TT_LOWER : best > orig_alpha ? TT_EXACT : TT_UPPER;
+    tt_store(e, key, score_to_tt(best, ply), depth, flag, flag == TT_UPPER && !ttm ? NULL : &best_move);
     return best;
 }
 
 int engine_quiescence(Engine *e, const Position *pos)
 {
-    memcpy(&e->frames[0].pos, pos, sizeof *pos);
-    e->keys[0] = e->game->hash(pos);
+    Worker *w = e->workers[0];
+    memcpy(&w->frames[0].pos, pos, sizeof *pos);
+    w->keys[0] = e->game->hash(pos);
+    w->frames[0].evasions = P(e, QS_EVASIONS);
     e->history = NULL;
     e->history_len = 0;
-    e->aborted = false;
+    w->aborted = false;
     e->node_limit = 0;
     e->deadline_ns = 0;
-    return quiescence(e, 0, -SCORE_INF, SCORE_INF, QS_EVASIONS);
+    return quiescence(w, 0, -SCORE_INF, SCORE_INF);
+}
+
+size_t engine_hash_mb_for(const SearchLimits *lim)
+{
+    int64_t soft, hard;
+    engine_time_budget(lim, &soft, &hard);
+    if (hard <= 0) return 16;
+    size_t mb = 1;
+    while (mb < 64 && (int64_t)(mb * 2) * 25 <= hard) mb *= 2;
+    return mb;
+}
+
+void engine_time_budget(const SearchLimits *lim, int64_t *soft_ms, int64_t *hard_ms)
+{
+    *soft_ms = *hard_ms = 0;
+    if (lim->movetime_ms > 0) {
+        *soft_ms = *hard_ms = lim->movetime_ms;
+        return;
+    }
+    if (lim->time_ms <= 0) return;
+    int64_t left = lim->time_ms, inc = lim->inc_ms > 0 ? lim->inc_ms : 0;
+    int64_t margin = left / 20 < 50 ? left / 20 : 50;
+    int mtg = lim->movestogo > 0 ? (lim->movestogo < 50 ? lim->movestogo : 50) : 30;
+    int64_t soft = left / mtg + inc * 3 / 4;
+    int64_t hard = soft * 4 < left / 3 + inc ? soft * 4 : left / 3 + inc;
+    if (hard < soft) hard = soft; /* few moves to go: the soft share may exceed a third */
+    int64_t cap = left - margin;
+    if (hard > cap) hard = cap;
+    if (soft > hard) soft = hard;
+    if (hard < 1) hard = 1;
+    if (soft < 1) soft = 1;
+    *soft_ms = soft;
+    *hard_ms = hard;
+}
+
+/* One worker's iterative deepening. Helpers (id > 0) start one ply deeper
+ * on odd ids and run until told to stop; the main worker (id 0) drives the
+ * result. Returns nothing; results are in w->done_*. */
+static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int64_t start, int64_t soft_ms,
+                    int64_t hard_ms, SearchInfoFn info, void *info_ctx)
+{
+    Engine *e = w->eng;
+    Frame *root = &w->frames[0];
+    memcpy(&root->pos, &e->root, sizeof e->root);
+    w->keys[0] = e->game->hash(&e->root);
+    root->threat_ext = 0;
+    root->evasions = P(e, QS_EVASIONS);
+    w->nodes = 0;
+    w->aborted = false;
+    w->done_depth = 0;
+    w->done_pv_len = 0;
+    int prev = 0;
+    Move prev_best = {0};
+    double soft_scale = 1.0;
+    for (int depth = 1 + (w->id & 1); depth <= e->max_depth; depth++) {
+        w->root_depth = depth;
+        int v;
+        int delta = P(e, ASP_WINDOW);
+        int alpha = -SCORE_INF, beta = SCORE_INF;
+        if (depth >= P(e, ASP_DEPTH) && w->done_depth > 0 && prev < SCORE_WIN_MIN && prev > -SCORE_WIN_MIN) {
+            alpha = prev - delta;
+            beta = prev + delta;
+        }
+        for (;;) {
+            v = alphabeta(w, 0, depth, alpha, beta, true, true);
+            if (w->aborted) break;
+            if (v <= alpha && alpha > -SCORE_INF) {
+                beta = (alpha + beta) / 2;
+                alpha = delta > 400 ? -SCORE_INF : v - delta;
+            } else if (v >= beta && beta < SCORE_INF) {
+                /* keep a fail-high's move: it is better than the old best */
+                if (w->id == 0 && w->pv_len[0] > 0) r->best = w->pv[0][0];
+                beta = delta > 400 ? SCORE_INF : v + delta;
+            } else {
+                break;
+            }
+            delta *= 2;
+            if (alpha < -SCORE_INF) alpha = -SCORE_INF;
+            if (beta > SCORE_INF) beta = SCORE_INF;
+        }
+        if (w->aborted) {
+            /* an interrupted iteration whose first move was searched gives a
+             * move at least as good as the last completed one */
+            if (w->id == 0 && w->pv_len[0] > 0) r->best = w->pv[0][0];
+            break;
+        }
+        w->done_depth = depth;
+        w->done_score = v;
+        w->done_pv_len = w->pv_len[0];
+        memcpy(w->done_pv, w->pv[0], sizeof(Move) * (size_t)w->done_pv_len);
+        if (w->id > 0) continue;
+        r->score = v;
+        r->depth = depth;
+        r->pv_len = w->pv_len[0];
+        memcpy(r->pv, w->pv[0], sizeof(Move) * (size_t)r->pv_len);
+        if (r->pv_len > 0) r->best = r->pv[0];
+        r->nodes = w->nodes;
+        for (int t = 1; t < e->threads; t++) r->nodes += e->workers[t]->nodes;
+        int64_t elapsed = now_ns() - start;
+        r->seconds = (double)elapsed * 1e-9;
+        if (info) info(info_ctx, r);
+        if (e->root_moves_len == 1 && !limits->depth) break; /* forced: no need to think */
+        if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
+            if (depth > SCORE_WIN - (v > 0 ? v : -v) + 2) break; /* win found and proven */
+        }
+        if (soft_ms > 0) {
+            if (limits->movetime_ms <= 0) {
+                /* clock: more time when the best move changed or the score dropped */
+                soft_scale = 1.0;
+                if (depth > 1 && r->pv_len > 0 && !same_move(&r->pv[0], &prev_best))
+                    soft_scale *= P(e, TM_CHANGE_PCT) / 100.0;
+                if (depth > 1 && v < prev - P(e, TM_DROP_CP)) soft_scale *= P(e, TM_DROP_PCT) / 100.0;
+                double soft = (double)soft_ms * soft_scale;
+                if (soft > (double)hard_ms) soft = (double)hard_ms;
+                /* the next iteration takes about as long as all before it */
+                if ((double)elapsed * 2 > soft * 1e6) break;
+            } else if ((double)elapsed > (double)hard_ms * 1e6 * 0.97) {
+                break;
+            }
+        }
+        prev = v;
+        if (r->pv_len > 0) prev_best = r->pv[0];
+    }
+}
+
+static void *helper_main(void *arg)
+{
+    Worker *w = arg;
+    SearchResult dummy;
+    SearchLimits none = {0};
+    iterate(w, &dummy, &none, now_ns(), 0, 0, NULL, NULL);
+    return NULL;
 }
 
 int engine_search(Engine *e, const Position *root, const uint64_t *history, int history_len,
@@ -367,44 +880,40 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
 {
     memset(r, 0, sizeof *r);
     int64_t start = now_ns();
-    e->nodes = 0;
+    int64_t soft_ms, hard_ms;
+    engine_time_budget(limits, &soft_ms, &hard_ms);
+    if (limits->movetime_ms > 0) hard_ms = hard_ms * P(e, TM_MOVETIME_PCT) / 100;
+    if (hard_ms > 2 && limits->movetime_ms > 0) hard_ms -= 1; /* process exit and output */
     e->node_limit = limits->nodes;
-    e->deadline_ns = limits->movetime_ms > 0 ? start + limits->movetime_ms * 1000000LL : 0;
+    e->deadline_ns = hard_ms > 0 ? start + hard_ms * 1000000LL : 0;
     e->history = history;
     e->history_len = history_len;
-    e->aborted = false;
-    memcpy(&e->frames[0].pos, root, sizeof *root);
-    e->keys[0] = e->game->hash(root);
-
-    MoveList *root_moves = &e->frames[0].moves;
+    e->generation++;
+    e->root = *root;
+    MoveList *root_moves = &e->workers[0]->frames[0].moves;
     e->game->gen_moves(root, root_moves, GEN_DISTINCT);
+    e->root_moves_len = root_moves->len;
     if (root_moves->len == 0) {
         r->score = -SCORE_WIN;
         return 0;
     }
     r->has_move = true;
     r->best = root_moves->moves[0];
-    int max_depth = limits->depth > 0 ? limits->depth : PLY_MAX - 1;
-    if (max_depth > PLY_MAX - 8) max_depth = PLY_MAX - 8;
-    for (int depth = 1; depth <= max_depth; depth++) {
-        e->root_depth = depth;
-        int v = alphabeta(e, 0, depth, -SCORE_INF, SCORE_INF, true);
-        if (e->aborted) break;
-        r->score = v;
-        r->depth = depth;
-        r->pv_len = e->pv_len[0];
-        memcpy(r->pv, e->pv[0], sizeof(Move) * (size_t)r->pv_len);
-        if (r->pv_len > 0) r->best = r->pv[0];
-        r->nodes = e->nodes;
-        r->seconds = (double)(now_ns() - start) * 1e-9;
-        if (info) info(info_ctx, r);
-        if (root_moves->len == 1 && !limits->depth) break; /* forced: no need to think */
-        if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
-            if (depth > SCORE_WIN - (v > 0 ? v : -v) + 2) break; /* win found and proven */
-        }
-        if (e->deadline_ns && (now_ns() - start) * 2 > limits->movetime_ms * 1000000LL) break;
+    e->max_depth = limits->depth > 0 ? limits->depth : PLY_MAX - 1;
+    if (e->max_depth > PLY_MAX - 8) e->max_depth = PLY_MAX - 8;
+    atomic_store(&e->stop_helpers, 0);
+    int started = 1;
+    for (int t = 1; t < e->threads; t++) {
+        if (pthread_create(&e->workers[t]->thread, NULL, helper_main, e->workers[t]) != 0) break;
+        started++;
     }
-    r->nodes = e->nodes;
+    iterate(e->workers[0], r, limits, start, soft_ms, hard_ms, info, info_ctx);
+    atomic_store(&e->stop_helpers, 1);
+    r->nodes = e->workers[0]->nodes;
+    for (int t = 1; t < started; t++) {
+        pthread_join(e->workers[t]->thread, NULL);
+        r->nodes += e->workers[t]->nodes;
+    }
     r->seconds = (double)(now_ns() - start) * 1e-9;
     return 0;
 }

@@ -1,8 +1,9 @@
 /* search.h — iterative-deepening alpha-beta (PVS) over any Game.
  *
- * One Engine per thread: it owns its transposition table, killer and
- * history tables and search stack; N engines run in one process without
- * locks. Scores are centi-men from the side to move's view; a won game is
+ * One Engine per game being played: it owns its transposition table,
+ * killer, counter-move and history tables and search stacks (one per
+ * search thread, engine_set_threads); N engines run in one process
+ * without locks. Scores are centi-men from the side to move's view; a won game is
  * SCORE_WIN - plies to the win, a lost one the negation. Searches limited by
  * depth or nodes are deterministic (same engine state in, same result out);
  * a movetime limit is not.
@@ -19,10 +20,34 @@
 enum { SCORE_WIN = 30000, SCORE_WIN_MIN = SCORE_WIN - 1000, SCORE_INF = 32000 };
 
 typedef struct SearchLimits {
-    int depth;          /* plies; 0 = no depth limit (then nodes or movetime must be set) */
+    int depth;          /* plies; 0 = no depth limit (then nodes, movetime or a clock must be set) */
     uint64_t nodes;     /* node budget; 0 = none */
-    int64_t movetime_ms; /* wall-clock budget in milliseconds; 0 = none */
+    int64_t movetime_ms; /* wall-clock budget for this move in milliseconds; 0 = none */
+    /* Clock (used when time_ms > 0 and movetime_ms is 0): time left on the
+     * mover's clock, increment per move, moves until the next time control
+     * (0 = sudden death / unknown). The time manager turns them into a soft
+     * and a hard limit (engine_time_budget). */
+    int64_t time_ms;
+    int64_t inc_ms;
+    int movestogo;
 } SearchLimits;
+
+/* Transposition table size (MiB) suited to one search of `limits` in a
+ * fresh process: a new table's pages cost a fault each on first touch and
+ * a large table misses the caches, so short searches get small tables:
+ * movetime (or the clock's hard limit) / 25 ms rounded down to a power of
+ * two, within 1..64; 16 for depth- or node-limited searches. (Measured: at
+ * 100 ms/move a 4 MiB table reached depth 12-14 where 64 MiB reached 9-10.) */
+size_t engine_hash_mb_for(const SearchLimits *limits);
+
+/* Time manager: the soft limit (no new iteration starts past it) and hard
+ * limit (the search stops) in milliseconds for `limits`; both 0 when the
+ * limits name no time. movetime: soft = hard = movetime. Clock: soft =
+ * time / moves-to-go (30 when unknown, at most 50) + 3/4 of the increment,
+ * hard = max(soft, min(4 x soft, time / 3 + increment)), both kept below
+ * time minus a safety margin (5% of it, at most 50 ms), at least 1 ms.
+ * Pure; thread-safe. */
+void engine_time_budget(const SearchLimits *limits, int64_t *soft_ms, int64_t *hard_ms);
 
 typedef struct SearchResult {
     bool has_move;   /* false when the root has no legal move */
@@ -49,7 +74,9 @@ void engine_free(Engine *e);
 /* Weights used by the evaluation (not copied: must outlive the engine's use;
  * NULL restores the compiled-in ones). */
 void engine_set_weights(Engine *e, const int32_t *weights);
-/* Forget the TT, killers and history (a new game). */
+/* Forget the TT, killers, counter-moves and history: call at a new game
+ * only; between the moves of one game the tables are kept (and TT entries
+ * age by search generation). Touches the whole TT (cost ~ hash size). */
 void engine_clear(Engine *e);
 /* Stop flag polled during the search (may be NULL): a non-zero value ends
  * the search as soon as one iteration has completed. */
@@ -66,10 +93,48 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
  * rules: returns true and sets *score, side to move's view, when pos's
  * value is known: 0 a draw, SCORE_WIN - d a win in d plies from pos,
  * -(SCORE_WIN - d) a loss in d plies. fn decides which positions it knows
- * (e.g. by piece count) and must be safe to call from the engine's thread;
- * ctx belongs to the caller. fn NULL removes the probe. */
+ * (e.g. by piece count) and must be safe to call from the engine's threads
+ * (every search thread calls it); ctx belongs to the caller. fn NULL
+ * removes the probe. */
 typedef bool (*EngineProbeFn)(void *ctx, const Position *pos, int *score);
 void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx);
+
+/* Search parameters (src/engine/search_params.def): one table for all
+ * games, with per-game defaults. Indices are stable within one build. */
+typedef enum SearchParamId {
+#define SP(name, ru, tu, sh, lo, hi, step, doc) SP_##name,
+#include "engine/search_params.def"
+#undef SP
+    SEARCH_PARAMS_COUNT
+} SearchParamId;
+
+typedef struct SearchParamInfo {
+    const char *name;
+    int def[3]; /* defaults: russian, turkish, shatra (other games: russian) */
+    int min, max, step;
+    const char *doc;
+} SearchParamInfo;
+
+/* The parameter table (SEARCH_PARAMS_COUNT entries, static storage). */
+const SearchParamInfo *search_params(void);
+/* Default of parameter i for `game`. */
+int search_param_default(const Game *game, int i);
+/* Index of the parameter named `name`, or -1. */
+int search_param_find(const char *name);
+/* Set parameter `name` to `value` for this engine's next searches. Returns
+ * 0, or -1 with a message naming the parameter (unknown, or the value
+ * outside its range). Not thread-safe against a running search. */
+int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX]);
+int engine_get_param(const Engine *e, int i);
+/* Parse "NAME=VALUE[,NAME=VALUE...]" (also newlines, '#' comments: a file's
+ * text) and apply each to e. Returns 0 or -1 with err naming the bad item. */
+int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX]);
+
+/* Threads for one search (lazy SMP): helpers search the same root over the
+ * shared transposition table (lock-free entries checked by key XOR data).
+ * n >= 1; returns 0, or -1 if out of memory (then the engine keeps its
+ * former count). With n > 1 no search is deterministic. */
+int engine_set_threads(Engine *e, int n);
 
 /* Static evaluation from the side to move's view with the engine's weights. */
 int engine_evaluate(const Engine *e, const Position *pos);

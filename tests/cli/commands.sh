@@ -80,6 +80,31 @@ expect_rc 1 "missing database for tune" "$DAMA" tune --db "$T/missing.sqlite"
 expect_eq "$("$DAMA" status | tr '\n' ' ')" "result * side white moves 7 capture no " "status start"
 expect_eq "$("$DAMA" status --fen 'W:WKa1:Bb2,c3' | head -1)" "result 0-1 no-moves" "status lost"
 expect_eq "$("$DAMA" status --game turkish --fen 'W:Wa2:Bh7' | head -1)" "result 1/2-1/2 one-each" "status one-each"
+# status --moves: replay with the whole history (threefold repetition counted)
+expect_eq "$("$DAMA" status --moves 'c3-d4 f6-e5 d4:f6 g7:e5' | head -3 | tr '\n' ' ')" "fen W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3:Be5,b6,d6,h6,a7,c7,e7,b8,d8,f8,h8 plies 4 result * " "status --moves"
+expect_eq "$("$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8 a1-b2 b8-a7 b2-a1 a7-b8' | sed -n 3p)" "result 1/2-1/2 D3" "status --moves threefold"
+expect_eq "$("$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8' | sed -n 3p)" "result *" "status --moves twofold"
+expect_rc 1 "status illegal move" "$DAMA" status --moves 'c3-d4 c3-d4'
+grep -q "move 2 'c3-d4'" "$T/err" && ok || bad "status names the bad move: $(cat "$T/err")"
+expect_rc 1 "status move after the end" "$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8 a1-b2 b8-a7 b2-a1 a7-b8 a1-b2'
+# search with a clock: the time manager spends a fraction of it
+expect_rc 0 "search --time" "$DAMA" search --time 2000 --inc 20 --quiet
+grep -q '^bestmove ' "$T/out" && ok || bad "search --time prints bestmove"
+expect_rc 2 "search --inc without --time" "$DAMA" search --inc 20
+# search parameters: listed, overridden, bad ones named
+"$DAMA" search --list-params | grep -q '^ASP_WINDOW  *20  *20  *5  *200  *5 ' && ok || bad "list-params ASP_WINDOW line"
+expect_eq "$("$DAMA" search --list-params --search-param ASP_WINDOW=40 --search-param LMR_BASE=0 | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "40 0 " "search-param repeatable"
+expect_rc 1 "unknown search parameter" "$DAMA" search --depth 2 --search-param NOPE=1
+grep -q "unknown search parameter 'NOPE'" "$T/err" && ok || bad "names the parameter: $(cat "$T/err")"
+expect_rc 1 "search parameter out of range" "$DAMA" search --depth 2 --search-param ASP_WINDOW=1
+printf 'ASP_WINDOW = 30  # wider\nLMR_BASE=50\n' >"$T/sp.txt"
+expect_eq "$("$DAMA" search --list-params --search-params "$T/sp.txt" | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "30 50 " "search-params file"
+printf 'ASP_WINDOW 30\n' >"$T/sp2.txt"
+expect_rc 1 "bad search-params file" "$DAMA" search --depth 2 --search-params "$T/sp2.txt"
+grep -q "sp2.txt: search parameter 'ASP_WINDOW 30': expected NAME=VALUE" "$T/err" && ok || bad "names the file item: $(cat "$T/err")"
+s3=$("$DAMA" search --depth 6 --threads 2 --quiet | head -1)
+echo "$s3" | grep -q '^bestmove [a-h][1-8]-[a-h][1-8]$' && ok || bad "search --threads 2: $s3"
+expect_eq "$("$DAMA" bench --print-fens | head -1)" "$START" "bench --print-fens"
 # Turkish: moves and published perft (P convention)
 expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"
 expect_eq "$("$DAMA" moves --game turkish | wc -l)" "8" "turkish start moves"

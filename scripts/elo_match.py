@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""elo_match.py — play two dama binaries against each other, one process per move.
+
+Each side is driven exactly as an outside referee would drive it: for every
+move, `BIN search --game G --fen FEN (--movetime MS | --depth D | --nodes N)
+--quiet`, from the bare position string (no game history, no tables kept
+between moves). The referee is the NEW binary's `dama status --fen OPENING
+--moves "..."`: it replays the whole game, so threefold repetition and the
+draw rules' counters are judged over the full history.
+
+Openings are paired: every opening is played twice, colours swapped.
+Russian: the 745 ballots (data/openings/russian_ballots_745.tsv); other
+games: random balanced lines (RANDOM_PLIES uniformly random plies from the
+start, redrawn while a 2000-node search of the new binary scores the line
+beyond +-BALANCE centi-men), seeded.
+
+Prints W/D/L from the new binary's view, the pentanomial counts of the game
+pairs (pair score 0, 1/2, 1, 3/2, 2) and the Elo with its 95% interval from
+the pentanomial variance; every game is appended to the log.
+"""
+import argparse
+import math
+import random
+import subprocess
+import sys
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+
+def run(cmd):
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()[:300]))
+    return p.stdout
+
+
+def status(binary, game, fen, moves):
+    out = run([binary, "status", "--game", game, "--fen", fen, "--moves", " ".join(moves)])
+    st = {}
+    for line in out.splitlines():
+        k, _, v = line.partition(" ")
+        st[k] = v
+    return st
+
+
+def search(binary, game, fen, limit):
+    out = run([binary, "search", "--game", game, "--fen", fen, "--quiet"] + limit)
+    best, score, depth = None, 0, 0
+    for line in out.splitlines():
+        if line.startswith("bestmove "):
+            best = line.split()[1]
+        elif line.startswith("score "):
+            score = int(line.split()[1])
+        elif line.startswith("depth "):
+            depth = int(line.split()[1])
+    if best is None or best == "(none)":
+        raise RuntimeError("no best move from %s for %s" % (binary, fen))
+    return best, score, depth
+
+
+def random_openings(new, game, count, plies, balance, seed):
+    rng = random.Random(seed)
+    start = status(new, game, "start", [])["fen"]
+    books = []
+    while len(books) < count:
+        moves = []
+        fen = start
+        ok = True
+        for _ in range(plies):
+            legal = run([new, "moves", "--game", game, "--fen", fen]).split()
+            if not legal:
+                ok = False
+                break
+            moves.append(rng.choice(legal))
+            st = status(new, game, start, moves)
+            if st["result"] != "*":
+                ok = False
+                break
+            fen = st["fen"]
+        if not ok:
+            continue
+        if balance > 0:
+            _, score, _ = search(new, game, fen, ["--nodes", "2000"])
+            if abs(score) > balance:
+                continue
+        books.append((" ".join(moves), fen))
+    return books
+
+
+def ballots(path):
+    items = []
+    with open(path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            label, _, fen = line.partition("\t")
+            items.append((label, fen))
+    return items
+
+
+def play(args, opening_fen, new_is_white):
+    """One game; returns (score for new in half points 0/1/2, reason, plies, depths dict)."""
+    moves = []
+    fen = opening_fen
+    depths = {"new": [], "old": []}
+    while True:
+        st = status(args.new, args.game, opening_fen, moves)
+        if st["result"] != "*":
+            res, _, reason = st["result"].partition(" ")
+            break
+        if len(moves) >= args.max_plies:
+            res, reason = "1/2-1/2", "move-cap"
+            break
+        fen = st["fen"]
+        white = st["side"] == "white"
+        who = "new" if white == new_is_white else "old"
+        limit = args.limit + (args.new_args.split() if who == "new" else args.old_args.split())
+        best, _, depth = search(args.new if who == "new" else args.old, args.game, fen, limit)
+        depths[who].append(depth)
+        moves.append(best)
+    if res == "1/2-1/2":
+        s = 1
+    elif (res == "1-0") == new_is_white:
+        s = 2
+    else:
+        s = 0
+    return s, reason, len(moves), depths, moves
+
+
+def elo(score):
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def summary(ptnml, wdl):
+    n = sum(ptnml)
+    if n == 0:
+        return "no pairs"
+    vals = [0.0, 0.25, 0.5, 0.75, 1.0]
+    mu = sum(p * v for p, v in zip(ptnml, vals)) / n
+    var = sum(p * (v - mu) ** 2 for p, v in zip(ptnml, vals)) / n
+    se = math.sqrt(var / n) if n > 1 else 0.0
+    e, lo, hi = elo(mu), elo(mu - 1.96 * se), elo(mu + 1.96 * se)
+    return "W %d D %d L %d | pentanomial %s | score %.3f | Elo %+.1f +- %.1f (95%%: %+.1f .. %+.1f) | %d pairs" % (
+        wdl[0], wdl[1], wdl[2], " ".join(str(x) for x in ptnml), mu, e, (hi - lo) / 2, lo, hi, n)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--new", required=True, help="binary under test")
+    ap.add_argument("--old", required=True, help="reference binary")
+    ap.add_argument("--game", default="russian")
+    ap.add_argument("--movetime", type=int, default=0, help="ms per move (equal for both)")
+    ap.add_argument("--depth", type=int, default=0, help="fixed depth per move instead")
+    ap.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead")
+    ap.add_argument("--pairs", type=int, default=100)
+    ap.add_argument("--concurrency", type=int, default=2)
+    ap.add_argument("--openings", default="", help="book file label<TAB>FEN (default: Russian ballots, else random)")
+    ap.add_argument("--random-plies", type=int, default=4)
+    ap.add_argument("--balance", type=int, default=60)
+    ap.add_argument("--max-plies", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--log", default="")
+    ap.add_argument("--new-args", default="", help="extra arguments for the new binary's search")
+    ap.add_argument("--old-args", default="", help="extra arguments for the old binary's search")
+    args = ap.parse_args()
+    if args.movetime > 0:
+        args.limit = ["--movetime", str(args.movetime)]
+    elif args.depth > 0:
+        args.limit = ["--depth", str(args.depth)]
+    elif args.nodes > 0:
+        args.limit = ["--nodes", str(args.nodes)]
+    else:
+        sys.exit("elo_match.py: give --movetime, --depth or --nodes")
+    if args.pairs < 1 or args.concurrency < 1:
+        sys.exit("elo_match.py: --pairs and --concurrency must be >= 1")
+
+    if args.openings:
+        book = ballots(args.openings)
+    elif args.game == "russian":
+        import os
+        book = ballots(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "openings",
+                                    "russian_ballots_745.tsv"))
+    else:
+        book = random_openings(args.new, args.game, args.pairs, args.random_plies, args.balance, args.seed)
+    rng = random.Random(args.seed)
+    order = list(range(len(book)))
+    rng.shuffle(order)
+    pairs = [book[order[i % len(order)]] for i in range(args.pairs)]
+
+    lock = threading.Lock()
+    ptnml = [0] * 5
+    wdl = [0, 0, 0]
+    depth_all = {"new": [], "old": []}
+    logf = open(args.log, "a") if args.log else None
+    t0 = time.time()
+    done = [0]
+
+    def log(line):
+        if logf:
+            logf.write(line + "\n")
+            logf.flush()
+
+    log("# %s new=%s old=%s game=%s limit=%s pairs=%d" % (time.strftime("%Y-%m-%d %H:%M:%S"), args.new, args.old,
+                                                          args.game, " ".join(args.limit), args.pairs))
+
+    def one_pair(i):
+        label, fen = pairs[i]
+        res = []
+        for new_white in (True, False):
+            s, reason, plies, depths, moves = play(args, fen, new_white)
+            res.append(s)
+            with lock:
+                wdl[0 if s == 2 else 1 if s == 1 else 2] += 1
+                for k in depths:
+                    depth_all[k].extend(depths[k])
+                log("game pair %d opening '%s' new %s: %s %s %d plies | %s" % (
+                    i, label, "white" if new_white else "black", ["0", "1/2", "1"][s], reason, plies,
+                    " ".join(moves)))
+        with lock:
+            ptnml[res[0] + res[1]] += 1
+            done[0] += 1
+            if done[0] % 10 == 0 or done[0] == args.pairs:
+                print("[%5.0fs] %s" % (time.time() - t0, summary(ptnml, wdl)), flush=True)
+
+    with ThreadPoolExecutor(max_workers=args.concurrency) as ex:
+        for f in [ex.submit(one_pair, i) for i in range(args.pairs)]:
+            f.result()
+
+    def med(v):
+        v = sorted(v)
+        return v[len(v) // 2] if v else 0
+
+    final = "%s | median depth new %d old %d | %.0f s" % (summary(ptnml, wdl), med(depth_all["new"]),
+                                                          med(depth_all["old"]), time.time() - t0)
+    print(final)
+    log("# result " + final)
+
+
+if __name__ == "__main__":
+    main()
