@@ -272,7 +272,11 @@ static void test_movetime(void **state)
     search_fen("W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8", &lim, &r, best);
     assert_true(r.has_move);
     assert_true(r.depth >= 1);
-    assert_true(r.seconds < 0.060 + 0.050); /* generous: a loaded machine */
+    /* it searches until the deadline (nothing here is forced or proven) and
+     * stops soon after it; the upper bound is generous for a loaded machine
+     * and sanitizer builds */
+    assert_true(r.seconds >= 0.050);
+    assert_true(r.seconds < 0.060 + 0.500);
 }
 
 int main(void)
