@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what dama needs on a Debian machine (run as root, or with sudo).
 set -euo pipefail
-PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcmocka-dev libzstd-dev libxxhash-dev python3"
+PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcjson-dev libcmocka-dev libzstd-dev libxxhash-dev python3"
 # Fuzzing (scripts/fuzz.sh sets FUZZ=1): clang's libFuzzer and sanitizer runtimes, LLVM's OpenMP.
 [ "${FUZZ:-0}" = 1 ] && PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
 missing=""

@@ -92,6 +92,8 @@ struct Engine {
     atomic_int stop_helpers;
     int threads;
     Worker *workers[THREADS_MAX];
+    int (*stop_fn)(void *ctx);
+    void *stop_ctx;
     /* per search */
     uint64_t node_limit;
     int64_t deadline_ns;
@@ -299,6 +301,12 @@ void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx)
     e->probe_ctx = ctx;
 }
 
+void engine_set_stop_fn(Engine *e, int (*fn)(void *ctx), void *ctx)
+{
+    e->stop_fn = fn;
+    e->stop_ctx = ctx;
+}
+
 void engine_clear(Engine *e)
 {
     memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTBucket));
@@ -416,6 +424,7 @@ static bool time_up(Worker *w)
     if (e->node_limit && w->nodes >= e->node_limit) return true;
     if ((w->nodes & 1023) == 0) {
         if (e->stop_flag && *e->stop_flag) return true;
+        if (e->stop_fn && e->stop_fn(e->stop_ctx)) return true;
         if (e->deadline_ns && now_ns() >= e->deadline_ns) return true;
     }
     return false;

@@ -81,6 +81,11 @@ void engine_clear(Engine *e);
 /* Stop flag polled during the search (may be NULL): a non-zero value ends
  * the search as soon as one iteration has completed. */
 void engine_set_stop_flag(Engine *e, volatile int *stop);
+/* Stop callback polled with the stop flag (every 1,024 nodes, on the
+ * searching thread; NULL: none): a non-zero return ends the search as the
+ * flag does. The engine library's API uses it for dama_stop and app
+ * callbacks. */
+void engine_set_stop_fn(Engine *e, int (*fn)(void *ctx), void *ctx);
 
 /* Search `root`. history[0..history_len) are the Zobrist keys of the game's
  * earlier positions (history[len-1] is root's parent), for repetition.

@@ -1,0 +1,328 @@
+/* dama/engine.h — the public API of libdama-engine: the rules, evaluation
+ * and search of Russian draughts, Turkish draughts and Shatra, for game
+ * apps. Compiles as C11 and as C++17; link with
+ * `pkg-config --cflags --libs dama-engine` or CMake's find_package(dama)
+ * (target dama::engine).
+ *
+ * Model. A DamaGame is one game in progress: its game (rules), start
+ * position, every move applied and every position reached (so threefold
+ * repetition and the draw counters are tracked inside), the weights of
+ * its evaluation, its search limits and level of play, and the engine
+ * (transposition table, about 16 MiB by default) that searches it. It is
+ * an opaque handle: no struct layout is part of the API, so later versions
+ * can change the internals without breaking apps built against this
+ * header (see CHANGELOG.md).
+ *
+ * Errors. Every function that can fail returns a DamaStatus (DAMA_OK = 0)
+ * and leaves a message naming the bad input in dama_last_error(game), e.g.
+ * "illegal move 'c3-e5' (legal: a3-b4 c3-b4 ...)"; a failed call leaves the
+ * game as it was. Nothing prints, nothing exits, nothing aborts on bad
+ * input.
+ *
+ * Threads. One DamaGame must be used by one thread at a time (no internal
+ * locks); different DamaGames may be used by different threads at once
+ * (nothing is shared but read-only tables). The one exception is
+ * dama_stop(), which any thread may call while a search runs.
+ *
+ * Text. Output buffers are (char *out, size_t size): the text is written
+ * NUL-terminated; if it does not fit, as much as fits is written and
+ * DAMA_E_BUFFER is returned. Move text is the game's full notation (every
+ * landing square: "c3:e5:g3"; Turkish "d4:d6:f6"; Shatra "41:27:13",
+ * "57*40", "13-3=R"); input move text may also be a short form the game
+ * accepts. Position strings: PDN 3.0 FEN for draughts
+ * ("W:Wa1,c3,Kd4:Bb6,f6"), the Shatra rule book's section 8 for Shatra.
+ *
+ * Squares. dama_move_from/to/captures use the game's own square indices:
+ * Russian and Turkish 0..63 with a1 = 0, b1 = 1, ..., h8 = 63 (rank * 8 +
+ * file); Shatra 0..61, the rule book's square number minus one.
+ */
+#ifndef DAMA_ENGINE_H
+#define DAMA_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DAMA_VERSION_MAJOR 0
+#define DAMA_VERSION_MINOR 1
+#define DAMA_VERSION_PATCH 0
+#define DAMA_VERSION_STRING "0.1.0"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define DAMA_API __attribute__((visibility("default")))
+#else
+#define DAMA_API
+#endif
+
+/* A game in progress (opaque). */
+typedef struct DamaGame DamaGame;
+
+enum {
+    DAMA_ERROR_MAX = 256,    /* bytes of a creation error message, with its NUL */
+    DAMA_MOVE_TEXT_MAX = 160, /* bytes of the longest move text, with its NUL */
+    DAMA_POSITION_MAX = 256  /* bytes of the longest position string, with its NUL */
+};
+
+typedef enum DamaStatus {
+    DAMA_OK = 0,
+    DAMA_E_ARGUMENT = 1, /* NULL pointer, index or value out of range */
+    DAMA_E_GAME = 2,     /* unknown game name */
+    DAMA_E_POSITION = 3, /* bad position string */
+    DAMA_E_MOVE = 4,     /* malformed, illegal or ambiguous move text or index */
+    DAMA_E_OVER = 5,     /* the game is over: no move may be applied or searched */
+    DAMA_E_UNDO = 6,     /* no move to take back */
+    DAMA_E_WEIGHTS = 7,  /* weights of another game or layout, wrong length, bad value, bad JSON */
+    DAMA_E_IO = 8,       /* a file could not be read */
+    DAMA_E_MEMORY = 9,   /* out of memory */
+    DAMA_E_BUFFER = 10,  /* output buffer too small (output truncated) */
+    DAMA_E_LEVEL = 11    /* unknown level of play */
+} DamaStatus;
+
+typedef enum DamaColor { DAMA_WHITE = 0, DAMA_BLACK = 1 } DamaColor;
+
+typedef enum DamaResult {
+    DAMA_ONGOING = 0,
+    DAMA_WHITE_WINS = 1,
+    DAMA_BLACK_WINS = 2,
+    DAMA_DRAW = 3
+} DamaResult;
+
+typedef enum DamaMoveKind {
+    DAMA_MOVE_QUIET = 0,   /* a step or a slide */
+    DAMA_MOVE_CAPTURE = 1, /* a complete capture */
+    DAMA_MOVE_DROP = 2,    /* Shatra: a reserve piece brought into play */
+    DAMA_MOVE_PROMOTE = 3  /* Shatra: a waiting shatra promotes in place */
+} DamaMoveKind;
+
+/* Search limits (dama_set_limit). 0 = not set. When several are set the
+ * search stops at the first one reached. With none set the level of play
+ * decides (DAMA_LEVEL_MAX: 1 second per move). The clock limits give the
+ * time left and the increment of each side; the time for this move is
+ * taken from the side to move's clock (left / moves-to-go, default 30,
+ * plus 3/4 of the increment, at most a third of what is left). */
+typedef enum DamaLimit {
+    DAMA_LIMIT_DEPTH = 0,        /* plies */
+    DAMA_LIMIT_NODES = 1,        /* nodes searched */
+    DAMA_LIMIT_MOVETIME_MS = 2,  /* milliseconds for this move */
+    DAMA_LIMIT_WHITE_TIME_MS = 3,
+    DAMA_LIMIT_BLACK_TIME_MS = 4,
+    DAMA_LIMIT_WHITE_INC_MS = 5,
+    DAMA_LIMIT_BLACK_INC_MS = 6,
+    DAMA_LIMIT_MOVES_TO_GO = 7   /* moves to the next time control */
+} DamaLimit;
+
+/* Levels of play. Below DAMA_LEVEL_MAX the engine searches less and picks
+ * at random (dama_set_seed) among the moves scoring within a margin of the
+ * best one, so that people can win: beginner (depth 2, margin 150
+ * centi-men), casual (depth 4, margin 60), club (depth 6, margin 25),
+ * expert (depth 10, margin 8); max plays its best move. */
+typedef enum DamaLevel {
+    DAMA_LEVEL_BEGINNER = 1,
+    DAMA_LEVEL_CASUAL = 2,
+    DAMA_LEVEL_CLUB = 3,
+    DAMA_LEVEL_EXPERT = 4,
+    DAMA_LEVEL_MAX = 5
+} DamaLevel;
+
+/* Stop callback: polled during a search (every 1,024 nodes); a non-zero
+ * return ends the search with the best move found so far. Runs on the
+ * searching thread. */
+typedef int (*DamaStopFn)(void *ctx);
+
+/* ---- library ---- */
+
+/* "0.1.0": the version of the library linked (may differ from
+ * DAMA_VERSION_STRING, the header's). */
+DAMA_API const char *dama_version(void);
+/* Static text of a status code ("illegal move", ...); never NULL. */
+DAMA_API const char *dama_status_text(int status);
+/* Number of games, and the name of game i ("russian", "turkish",
+ * "shatra"); NULL when i is out of range. */
+DAMA_API int dama_games_count(void);
+DAMA_API const char *dama_game_name_at(int i);
+
+/* ---- a game ---- */
+
+/* Start a game of `game` ("russian", "turkish", "shatra") from `position`
+ * (NULL, "" or "start": the game's start position). On DAMA_OK *out is a
+ * new game to free with dama_game_free; otherwise *out is NULL and, if err
+ * is not NULL, err receives the message (DAMA_ERROR_MAX bytes). */
+DAMA_API int dama_game_new(const char *game, const char *position, DamaGame **out, char *err);
+/* Free a game (NULL is allowed). */
+DAMA_API void dama_game_free(DamaGame *game);
+/* Message of the last failed call on this game ("" if none); valid until
+ * the next call on the game. */
+DAMA_API const char *dama_last_error(const DamaGame *game);
+/* Start again from `position` (as dama_game_new); history and the
+ * engine's tables are cleared; weights, limits and level are kept. */
+DAMA_API int dama_game_reset(DamaGame *game, const char *position);
+/* The game's name ("russian") and title ("Russian draughts"). */
+DAMA_API const char *dama_game_name(const DamaGame *game);
+DAMA_API const char *dama_game_title(const DamaGame *game);
+
+/* The current / start position string. */
+DAMA_API int dama_position(DamaGame *game, char *out, size_t size);
+DAMA_API int dama_start_position(DamaGame *game, char *out, size_t size);
+
+/* ---- moves ---- */
+
+/* Number of legal moves of the current position (D convention: routes
+ * with the same start, end, captured set and promotion are one move).
+ * When the game is over by a rule (dama_result) moves may remain, but
+ * none can be applied. Moves are indexed 0..count-1 in a fixed order. */
+DAMA_API int dama_moves_count(DamaGame *game);
+/* Text of legal move `index`. */
+DAMA_API int dama_move_text(DamaGame *game, int index, char *out, size_t size);
+/* Structured legal move `index`: start and end square, DamaMoveKind, the
+ * piece promoted to (0 for none; Shatra: 2 Batyr, 3 Tura, 4 Yalkyn;
+ * draughts: 1 when the man crowns) — each -1 for a bad index. */
+DAMA_API int dama_move_from(DamaGame *game, int index);
+DAMA_API int dama_move_to(DamaGame *game, int index);
+DAMA_API int dama_move_kind(DamaGame *game, int index);
+DAMA_API int dama_move_promotion(DamaGame *game, int index);
+/* Captured squares of move `index`, ascending, into squares[0..max);
+ * returns how many it captures (may exceed max), -1 for a bad index. */
+DAMA_API int dama_move_captures(DamaGame *game, int index, int *squares, int max);
+/* Index of the legal move written `text` (full or short form), into
+ * *index. DAMA_E_MOVE if malformed, illegal or ambiguous. */
+DAMA_API int dama_move_find(DamaGame *game, const char *text, int *index);
+
+/* Apply a legal move by text or by index; DAMA_E_OVER once the game is
+ * over (by rule, no move, or threefold repetition). */
+DAMA_API int dama_apply_move(DamaGame *game, const char *text);
+DAMA_API int dama_apply_index(DamaGame *game, int index);
+/* Take back the last move (DAMA_E_UNDO at the start). */
+DAMA_API int dama_undo(DamaGame *game);
+
+/* ---- history ---- */
+
+/* Plies applied since the start position. */
+DAMA_API int dama_ply_count(const DamaGame *game);
+/* Text of the move of ply `ply` (0-based). */
+DAMA_API int dama_history_move(DamaGame *game, int ply, char *out, size_t size);
+/* The game as PDN: tags (Event, White, Black, Result, GameType, FEN when
+ * not the start position) and movetext with the result. white/black may
+ * be NULL ("?"). *len (may be NULL) receives the full length without the
+ * NUL, so a second call can size the buffer. */
+DAMA_API int dama_pdn(DamaGame *game, const char *white, const char *black, char *out, size_t size,
+                      size_t *len);
+
+/* ---- status ---- */
+
+/* The result of the current position with the whole history: a rule of
+ * the game (Russian D4-D8, Turkish lone man, Shatra Biy captured, ...),
+ * no legal move (the side to move loses) or threefold repetition. *reason
+ * (may be NULL) receives a static id ("no-moves", "D3", "biy-captured",
+ * "repetition", ...) or NULL while the game goes on. */
+DAMA_API DamaResult dama_result(DamaGame *game, const char **reason);
+DAMA_API DamaColor dama_side_to_move(const DamaGame *game);
+/* 1 if the side to move must capture now, else 0. */
+DAMA_API int dama_must_capture(const DamaGame *game);
+/* 1 if the game has a royal piece (Shatra's Biy), else 0. */
+DAMA_API int dama_has_royal(const DamaGame *game);
+/* 1 if `side`'s royal piece could be captured now (as if the opponent
+ * were to move): a GUI shows a threatened Biy. 0 otherwise and in games
+ * without one. */
+DAMA_API int dama_royal_attacked(const DamaGame *game, DamaColor side);
+/* Draw counters: plies since the last irreversible move (capture, man
+ * move, drop: no earlier position can repeat), and how many times the
+ * current position has occurred in this game (1 = first time, 3 = draw). */
+DAMA_API int dama_reversible_plies(const DamaGame *game);
+DAMA_API int dama_repetitions(const DamaGame *game);
+
+/* ---- search ---- */
+
+/* Set one limit (DamaLimit; value >= 0, 0 clears it). */
+DAMA_API int dama_set_limit(DamaGame *game, int limit, int64_t value);
+/* Clear every limit. */
+DAMA_API void dama_clear_limits(DamaGame *game);
+/* Transposition table size in MiB (1..65536; default 16); the table is
+ * cleared. */
+DAMA_API int dama_set_hash_mb(DamaGame *game, int mb);
+/* Level of play (DamaLevel), or by name ("beginner", "casual", "club",
+ * "expert", "max"). Default DAMA_LEVEL_MAX. */
+DAMA_API int dama_set_level(DamaGame *game, int level);
+DAMA_API int dama_set_level_name(DamaGame *game, const char *name);
+DAMA_API int dama_level(const DamaGame *game);
+/* Name of a level ("club"), NULL if none. */
+DAMA_API const char *dama_level_name(int level);
+/* Seed of the level's random choices (default 0): same seed, limits
+ * without time and same moves give the same choices. */
+DAMA_API void dama_set_seed(DamaGame *game, uint64_t seed);
+/* A callback polled during the search (NULL: none). */
+DAMA_API void dama_set_stop_callback(DamaGame *game, DamaStopFn fn, void *ctx);
+/* Ask a running search of `game` to stop soon (any thread may call it);
+ * the flag is cleared when the next search starts. */
+DAMA_API void dama_stop(DamaGame *game);
+
+/* Search the current position for the side to move within the limits and
+ * the level; writes the chosen move's text to out (DAMA_MOVE_TEXT_MAX
+ * bytes suffice) and keeps the result for the dama_search_* accessors.
+ * Does not apply the move. DAMA_E_OVER if the game is over. Searches
+ * limited by depth or nodes only are deterministic. */
+DAMA_API int dama_search(DamaGame *game, char *out, size_t size);
+/* Search, then apply the chosen move (its text in out, may be NULL). */
+DAMA_API int dama_play(DamaGame *game, char *out, size_t size);
+/* Of the last search: index of the chosen move among the legal moves of
+ * the position searched, its score (centi-men, the side to move's view;
+ * beyond +-29000 a won/lost game), the depth completed (plies), the
+ * nodes searched, and the principal variation as text. */
+DAMA_API int dama_search_index(const DamaGame *game);
+DAMA_API int dama_search_score(const DamaGame *game);
+DAMA_API int dama_search_depth(const DamaGame *game);
+DAMA_API uint64_t dama_search_nodes(const DamaGame *game);
+DAMA_API int dama_search_pv(DamaGame *game, char *out, size_t size);
+
+/* Should the engine, playing `side`, accept a draw offered now? Searches
+ * the current position within the limits (a short search when none are
+ * set) and accepts when its score for `side` is at most the level's
+ * threshold (max and expert: -15 centi-men, i.e. only when worse; club 0;
+ * casual and beginner +40) or the game is already drawn. *accept gets 1
+ * or 0. */
+DAMA_API int dama_accept_draw(DamaGame *game, DamaColor side, int *accept);
+
+/* Static evaluation of the current position, centi-men, White's view. */
+DAMA_API int dama_evaluate(DamaGame *game);
+
+/* ---- weights ---- */
+
+/* The evaluation is linear in int32 weights, grouped in named terms (a
+ * scalar, or a table such as a value per square). */
+DAMA_API int dama_weights_len(const DamaGame *game);
+DAMA_API int dama_terms_count(const DamaGame *game);
+/* Term i: name ("MAN"), first weight, number of weights, documentation;
+ * NULL / -1 for a bad index. */
+DAMA_API const char *dama_term_name(const DamaGame *game, int i);
+DAMA_API int dama_term_offset(const DamaGame *game, int i);
+DAMA_API int dama_term_size(const DamaGame *game, int i);
+DAMA_API const char *dama_term_doc(const DamaGame *game, int i);
+/* Layout version of the game's term list (a hex id of the term names and
+ * sizes, as in exported JSON and C headers), and the hash of the weights
+ * in use ("fnv1a64:" and 16 hex digits, as exported). Static / per-game
+ * text, valid until the next weights call. */
+DAMA_API const char *dama_weights_layout(const DamaGame *game);
+DAMA_API const char *dama_weights_hash(DamaGame *game);
+
+/* Copy the weights in use into out[0..len); len must be dama_weights_len. */
+DAMA_API int dama_weights_get(DamaGame *game, int32_t *out, int len);
+/* Use weights[0..len) (copied; len must be dama_weights_len; each value in
+ * -5000..5000). */
+DAMA_API int dama_weights_set(DamaGame *game, const int32_t *weights, int len);
+/* Back to the compiled-in weights. */
+DAMA_API void dama_weights_default(DamaGame *game);
+/* Use the weights of a JSON export (`dama export --format json`), from a
+ * file or from text. Refused with DAMA_E_WEIGHTS (and a message saying
+ * which) when the JSON is of another game or another layout version, a
+ * term is missing, unknown or of the wrong size, a value is out of range,
+ * or its hash does not match its values. */
+DAMA_API int dama_weights_load_json(DamaGame *game, const char *path);
+DAMA_API int dama_weights_parse_json(DamaGame *game, const char *text);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Install check of libdama-engine: `cmake --install` into a temporary
+# prefix, then, from outside the tree, build the C and C++ examples with
+# pkg-config and with find_package(dama), run them (each plays whole games
+# through the API and prints PDN), and check with ldd/nm that the library
+# needs neither SQLite, libconfig nor OpenMP.
+# Usage: check.sh BUILD_DIR SOURCE_DIR
+set -u
+BUILD=$(cd "$1" && pwd)
+SRC=$(cd "$2" && pwd)
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+run() { "$@" >"$T/out" 2>"$T/err" || { bad "$*: exit $? $(head -c 400 "$T/err")"; return 1; }; }
+
+P="$T/prefix"
+if ! cmake --install "$BUILD" --prefix "$P" >"$T/install.log" 2>&1; then
+  echo "FAIL: cmake --install: $(tail -5 "$T/install.log")"
+  exit 1
+fi
+for f in include/dama/engine.h; do [ -f "$P/$f" ] && ok || bad "installed $f missing"; done
+so=$(find "$P" -name 'libdama-engine.so.*.*.*' | head -1)
+a=$(find "$P" -name 'libdama-engine.a' | head -1)
+pc=$(find "$P" -name dama-engine.pc | head -1)
+cfg=$(find "$P" -name damaConfig.cmake | head -1)
+[ -n "$so" ] && ok || bad "shared library not installed"
+[ -n "$a" ] && ok || bad "static library not installed"
+[ -n "$pc" ] && ok || bad "dama-engine.pc not installed"
+[ -n "$cfg" ] && ok || bad "damaConfig.cmake not installed"
+[ -n "$so" ] && [ -n "$a" ] && [ -n "$pc" ] && [ -n "$cfg" ] || { echo "install: $pass passed, $fail failed"; exit 1; }
+
+# SONAME and version
+soname=$(objdump -p "$so" | awk '/SONAME/ {print $2}')
+[ "$soname" = "libdama-engine.so.0" ] && ok || bad "SONAME '$soname' (expected libdama-engine.so.0)"
+export PKG_CONFIG_PATH="$(dirname "$pc")"
+[ "$(pkg-config --modversion dama-engine)" = "$(sed -n 's/^#define DAMA_VERSION_STRING "\(.*\)"/\1/p' "$SRC/include/dama/engine.h")" ] && ok \
+  || bad "pkg-config version $(pkg-config --modversion dama-engine) differs from the header's"
+
+# No SQLite, libconfig or OpenMP, neither linked nor referenced.
+ldd "$so" >"$T/ldd" 2>&1
+grep -Eiq 'sqlite|libconfig|gomp|libomp' "$T/ldd" && bad "libdama-engine.so links: $(grep -Ei 'sqlite|libconfig|gomp|libomp' "$T/ldd")" || ok
+nm -D --undefined-only "$so" >"$T/nm_so"
+nm --undefined-only "$a" 2>/dev/null >"$T/nm_a"
+for f in nm_so nm_a; do
+  grep -Eq ' (sqlite3_|config_|omp_|GOMP_)' "$T/$f" && bad "$f references: $(grep -E ' (sqlite3_|config_|omp_|GOMP_)' "$T/$f" | head -3 | tr '\n' ' ')" || ok
+done
+# Only the API is exported from the shared library.
+nm -D --defined-only "$so" | awk '{print $3}' | grep -v '^dama_' >"$T/extra"
+[ -s "$T/extra" ] && bad "exported beyond dama_*: $(head -5 "$T/extra" | tr '\n' ' ')" || ok
+
+# Build the examples from outside the tree with pkg-config only.
+cp "$SRC/examples/play.c" "$SRC/examples/play.cpp" "$T/"
+cd "$T"
+run cc -std=c11 -Wall -Wextra -pedantic -Werror play.c $(pkg-config --cflags --libs dama-engine) -o play_c
+run c++ -std=c++17 -Wall -Wextra -pedantic -Werror play.cpp $(pkg-config --cflags --libs dama-engine) -o play_cpp
+# and with CMake's find_package(dama)
+run cmake -S "$SRC/examples" -B "$T/ex" -DCMAKE_PREFIX_PATH="$P" -DCMAKE_BUILD_TYPE=Release
+run cmake --build "$T/ex"
+
+# Each program plays whole games of every game and prints PDN.
+check_pdn() { # label file
+  grep -q '^\[Result "\(1-0\|0-1\|1/2-1/2\)"\]$' "$2" && ok || bad "$1: no final [Result] tag: $(head -c 300 "$2")"
+  grep -Eq '(1-0|0-1|1/2-1/2)$' <(grep -v '^;' "$2" | grep -v '^\[' | tr -s '\n' | tail -1) && ok || bad "$1: movetext does not end with the result"
+  grep -q '^1\. ' "$2" && ok || bad "$1: no movetext"
+}
+for g in russian turkish shatra; do
+  for prog in ./play_c ./play_cpp ./ex/play ./ex/play_cpp ./ex/play_static; do
+    [ -x "$prog" ] || { bad "$prog not built"; continue; }
+    if "$prog" "$g" 2000 >"$T/pdn" 2>"$T/err"; then check_pdn "$prog $g" "$T/pdn"; else bad "$prog $g: exit $?: $(head -c 300 "$T/err")"; fi
+  done
+done
+# The programs use the installed shared library, not the build tree's.
+ldd ./play_c | grep -q "$P" && ok || bad "play_c does not load the installed library: $(ldd ./play_c | grep dama)"
+nm ./ex/play_static | grep -q ' T dama_game_new' && ok || bad "play_static is not statically linked"
+
+echo "install: $pass passed, $fail failed"
+[ "$fail" = 0 ]
