@@ -3,7 +3,9 @@
  *
  * Build against an installed library:
  *     cc -std=c11 play.c $(pkg-config --cflags --libs dama-engine) -o play
- * Run: ./play [GAME [NODES [LEVEL]]]   (russian, 20000 nodes per move, max) */
+ * Run: ./play [GAME [NODES [LEVEL [WEIGHTS.json]]]]
+ *      (russian, 20000 nodes per move, level max, compiled-in weights;
+ *      WEIGHTS.json from `dama export --format json`) */
 #include <dama/engine.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,7 @@ int main(int argc, char **argv)
     const char *name = argc > 1 ? argv[1] : "russian";
     long nodes = argc > 2 ? strtol(argv[2], NULL, 10) : 20000;
     const char *level = argc > 3 ? argv[3] : "max";
+    const char *weights = argc > 4 ? argv[4] : NULL;
     char err[DAMA_ERROR_MAX];
     DamaGame *game = NULL;
     if (dama_game_new(name, NULL, &game, err) != DAMA_OK) {
@@ -23,6 +26,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "play: %s\n", dama_last_error(game));
         dama_game_free(game);
         return 2;
+    }
+    if (weights && dama_weights_load_json(game, weights) != DAMA_OK) {
+        fprintf(stderr, "play: %s\n", dama_last_error(game));
+        dama_game_free(game);
+        return 1;
     }
     const char *reason = NULL;
     int plies = 0;
@@ -41,8 +49,8 @@ int main(int argc, char **argv)
     int rc = pdn ? dama_pdn(game, "dama-engine (C)", "dama-engine (C)", pdn, len + 1, NULL) : DAMA_E_MEMORY;
     if (rc == DAMA_OK) printf("%s", pdn);
     else fprintf(stderr, "play: %s\n", pdn ? dama_last_error(game) : "out of memory");
-    printf("; %s, %d plies, result reason %s, library %s\n", dama_game_title(game), dama_ply_count(game),
-           reason ? reason : "(move cap)", dama_version());
+    printf("; %s, %d plies, result reason %s, weights %s, library %s\n", dama_game_title(game), dama_ply_count(game),
+           reason ? reason : "(move cap)", dama_weights_hash(game), dama_version());
     free(pdn);
     dama_game_free(game);
     return rc == DAMA_OK ? 0 : 1;

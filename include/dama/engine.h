@@ -98,8 +98,8 @@ typedef enum DamaMoveKind {
 } DamaMoveKind;
 
 /* Search limits (dama_set_limit). 0 = not set. When several are set the
- * search stops at the first one reached. With none set the level of play
- * decides (DAMA_LEVEL_MAX: 1 second per move). The clock limits give the
+ * search stops at the first one reached; with none set, a second per
+ * move. Levels below max ignore them. The clock limits give the
  * time left and the increment of each side; the time for this move is
  * taken from the side to move's clock (left / moves-to-go, default 30,
  * plus 3/4 of the increment, at most a third of what is left). */
@@ -114,16 +114,18 @@ typedef enum DamaLimit {
     DAMA_LIMIT_MOVES_TO_GO = 7   /* moves to the next time control */
 } DamaLimit;
 
-/* Levels of play. Below DAMA_LEVEL_MAX the engine searches less and picks
- * at random (dama_set_seed) among the moves scoring within a margin of the
- * best one, so that people can win: beginner (depth 2, margin 150
- * centi-men), casual (depth 4, margin 60), club (depth 6, margin 25),
- * expert (depth 10, margin 8); max plays its best move. */
+/* Levels of play (dama_level_doc describes each). Below DAMA_LEVEL_MAX
+ * the engine searches every root move to a small fixed depth and picks at
+ * random (dama_set_seed) among the moves scoring within a margin of the
+ * best, so that people can win: beginner (1 ply per root move, within 3
+ * men), casual (2 plies, 1.5 men), club (4 plies, 0.6 men), strong (6
+ * plies, 0.2 men); these ignore the search limits. max plays its best move
+ * within the limits. */
 typedef enum DamaLevel {
     DAMA_LEVEL_BEGINNER = 1,
     DAMA_LEVEL_CASUAL = 2,
     DAMA_LEVEL_CLUB = 3,
-    DAMA_LEVEL_EXPERT = 4,
+    DAMA_LEVEL_STRONG = 4,
     DAMA_LEVEL_MAX = 5
 } DamaLevel;
 
@@ -243,12 +245,13 @@ DAMA_API void dama_clear_limits(DamaGame *game);
  * cleared. */
 DAMA_API int dama_set_hash_mb(DamaGame *game, int mb);
 /* Level of play (DamaLevel), or by name ("beginner", "casual", "club",
- * "expert", "max"). Default DAMA_LEVEL_MAX. */
+ * "strong", "max"). Default DAMA_LEVEL_MAX. */
 DAMA_API int dama_set_level(DamaGame *game, int level);
 DAMA_API int dama_set_level_name(DamaGame *game, const char *name);
 DAMA_API int dama_level(const DamaGame *game);
-/* Name of a level ("club"), NULL if none. */
+/* Name of a level ("club") and one line about it; NULL if none. */
 DAMA_API const char *dama_level_name(int level);
+DAMA_API const char *dama_level_doc(int level);
 /* Seed of the level's random choices (default 0): same seed, limits
  * without time and same moves give the same choices. */
 DAMA_API void dama_set_seed(DamaGame *game, uint64_t seed);
@@ -277,11 +280,10 @@ DAMA_API uint64_t dama_search_nodes(const DamaGame *game);
 DAMA_API int dama_search_pv(DamaGame *game, char *out, size_t size);
 
 /* Should the engine, playing `side`, accept a draw offered now? Searches
- * the current position within the limits (a short search when none are
- * set) and accepts when its score for `side` is at most the level's
- * threshold (max and expert: -15 centi-men, i.e. only when worse; club 0;
- * casual and beginner +40) or the game is already drawn. *accept gets 1
- * or 0. */
+ * the current position within the limits (200,000 nodes when none are
+ * set) and accepts when its score for `side` is at most 0 centi-men (level
+ * or worse for it), or when the game is already drawn. *accept gets 1 or
+ * 0. */
 DAMA_API int dama_accept_draw(DamaGame *game, DamaColor side, int *accept);
 
 /* Static evaluation of the current position, centi-men, White's view. */
@@ -301,7 +303,8 @@ DAMA_API int dama_term_size(const DamaGame *game, int i);
 DAMA_API const char *dama_term_doc(const DamaGame *game, int i);
 /* Layout version of the game's term list (a hex id of the term names and
  * sizes, as in exported JSON and C headers), and the hash of the weights
- * in use ("fnv1a64:" and 16 hex digits, as exported). Static / per-game
+ * in use (16 hex digits, the content hash dama's database keeps for the
+ * weight set, as exported). Static / per-game
  * text, valid until the next weights call. */
 DAMA_API const char *dama_weights_layout(const DamaGame *game);
 DAMA_API const char *dama_weights_hash(DamaGame *game);

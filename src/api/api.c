@@ -16,42 +16,33 @@
 #include "api/weights_json.h"
 #include "engine/eval.h"
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "engine/search.h"
+#include "engine/skill.h"
 #include "engine/weights_id.h"
 #include "util/rng.h"
 
 enum { HASH_MB_DEFAULT = 16, HASH_MB_MAX = 65536, LIMITS_LEN = 8, MOVES_TO_GO_DEFAULT = 30 };
 
-/* Levels of play: search caps, the margin of the random choice among
- * near-best moves, and the draw-offer threshold (centi-men, the engine's
- * view: accept at or below it). Documented in dama/engine.h. */
-typedef struct Level {
-    const char *name;
-    int depth;       /* most plies searched, 0 = no cap */
-    int margin;      /* choose among moves scoring within this of the best */
-    int draw_accept; /* accept a draw when the score is at most this */
-} Level;
+/* Levels of play are engine/skill.h's, weakest first: DamaLevel n is
+ * skill_list()[n - 1]. A draw offer is accepted when the engine's score is
+ * at most DRAW_ACCEPT_CP (level or worse for it). */
+enum { DRAW_ACCEPT_CP = 0 };
 
-static const Level LEVELS[] = {
-    {NULL, 0, 0, 0},
-    {"beginner", 2, 150, 40},
-    {"casual", 4, 60, 40},
-    {"club", 6, 25, 0},
-    {"expert", 10, 8, -15},
-    {"max", 0, 0, -15},
-};
-enum { LEVEL_COUNT = (int)(sizeof LEVELS / sizeof LEVELS[0]) };
+static const SkillLevel *level_at(int level)
+{
+    const SkillLevel *const *list = skill_list();
+    for (int i = 0; list[i]; i++)
+        if (i + 1 == level) return list[i];
+    return NULL;
+}
 
 /* Default search when no limit is set (level max): a second per move. */
 enum { DEFAULT_MOVETIME_MS = 1000, DRAW_OFFER_NODES = 200000 };
 
 struct DamaGame {
     const Game *game;
-    /* history: positions[0] = start .. positions[len] = current */
-    int len, cap;
-    Position *positions;
-    Move *moves;
-    uint64_t *keys; /* keys[i] = hash(positions[i]) */
+    GameRecord rec; /* start position, moves, positions and keys: the history */
     /* legal moves of the current position, built on demand */
     bool moves_valid;
     MoveList legal;
@@ -158,24 +149,7 @@ const char *dama_game_name_at(int i)
 
 /* ---- a game ---- */
 
-static int grow(DamaGame *g)
-{
-    if (g->len + 1 < g->cap) return 0;
-    int cap = g->cap ? g->cap * 2 : 256;
-    Position *p = realloc(g->positions, sizeof(Position) * (size_t)cap);
-    if (!p) return -1;
-    g->positions = p;
-    Move *m = realloc(g->moves, sizeof(Move) * (size_t)cap);
-    if (!m) return -1;
-    g->moves = m;
-    uint64_t *k = realloc(g->keys, sizeof(uint64_t) * (size_t)cap);
-    if (!k) return -1;
-    g->keys = k;
-    g->cap = cap;
-    return 0;
-}
-
-static const Position *current(const DamaGame *g) { return &g->positions[g->len]; }
+static const Position *current(const DamaGame *g) { return game_record_position(&g->rec); }
 
 static const MoveList *legal(DamaGame *g)
 {
@@ -196,13 +170,14 @@ static void game_names(char out[160])
 
 static int start_at(DamaGame *g, const char *position)
 {
-    Position pos;
+    GameRecord rec;
     char err[ERR_MAX];
-    if (game_parse_position(g->game, position, &pos, err) != 0)
-        return fail(g, DAMA_E_POSITION, "%s position '%.80s': %s", g->game->name, position, err);
-    g->positions[0] = pos;
-    g->keys[0] = g->game->hash(&pos);
-    g->len = 0;
+    if (game_record_init(&rec, g->game, position, err) != 0) {
+        if (strcmp(err, "out of memory") == 0) return fail(g, DAMA_E_MEMORY, "out of memory");
+        return fail(g, DAMA_E_POSITION, "%s position '%.80s': %s", g->game->name, position ? position : "start", err);
+    }
+    game_record_free(&g->rec);
+    g->rec = rec;
     g->moves_valid = false;
     g->has_result = false;
     if (g->engine) engine_clear(g->engine);
@@ -228,13 +203,7 @@ int dama_game_new(const char *name, const char *position, DamaGame **out, char *
         return DAMA_E_GAME;
     }
     DamaGame *g = calloc(1, sizeof *g);
-    if (!g || grow(g) != 0) {
-        if (g) {
-            free(g->positions);
-            free(g->moves);
-            free(g->keys);
-        }
-        free(g);
+    if (!g) {
         snprintf(err, DAMA_ERROR_MAX, "out of memory");
         return DAMA_E_MEMORY;
     }
@@ -258,9 +227,7 @@ void dama_game_free(DamaGame *g)
 {
     if (!g) return;
     engine_free(g->engine);
-    free(g->positions);
-    free(g->moves);
-    free(g->keys);
+    game_record_free(&g->rec);
     free(g);
 }
 
@@ -287,7 +254,7 @@ int dama_start_position(DamaGame *g, char *out, size_t size)
 {
     if (!g) return DAMA_E_ARGUMENT;
     char fen[FEN_MAX];
-    g->game->pos_to_fen(&g->positions[0], fen);
+    g->game->pos_to_fen(&g->rec.positions[0], fen);
     return put_text(g, fen, out, size);
 }
 
@@ -377,7 +344,7 @@ int dama_move_find(DamaGame *g, const char *text, int *index)
 static Outcome outcome(DamaGame *g, const char **reason)
 {
     const char *why = NULL;
-    Outcome o = game_outcome(g->game, current(g), g->keys, g->len, &why, NULL);
+    Outcome o = game_record_outcome(&g->rec, &why, NULL);
     if (reason) *reason = why;
     return o;
 }
@@ -390,11 +357,9 @@ static int apply(DamaGame *g, int index)
         return fail(g, DAMA_E_OVER, "the game is over (%s %s): no move can be played", outcome_pdn(o), reason ? reason : "");
     const Move *m = move_at(g, index);
     if (!m) return DAMA_E_MOVE;
-    if (grow(g) != 0) return fail(g, DAMA_E_MEMORY, "out of memory");
-    g->moves[g->len] = *m;
-    g->game->make_move(&g->positions[g->len], m, &g->positions[g->len + 1]);
-    g->len++;
-    g->keys[g->len] = g->game->hash(current(g));
+    Move move = *m;
+    char err[ERR_MAX];
+    if (game_record_apply(&g->rec, &move, err) != 0) return fail(g, DAMA_E_MEMORY, "%s", err);
     g->moves_valid = false;
     return ok(g);
 }
@@ -421,22 +386,21 @@ int dama_apply_move(DamaGame *g, const char *text)
 int dama_undo(DamaGame *g)
 {
     if (!g) return DAMA_E_ARGUMENT;
-    if (g->len == 0) return fail(g, DAMA_E_UNDO, "no move to take back (at the start position)");
-    g->len--;
+    if (game_record_undo(&g->rec, 1) != 0) return fail(g, DAMA_E_UNDO, "no move to take back (at the start position)");
     g->moves_valid = false;
     return ok(g);
 }
 
 /* ---- history ---- */
 
-int dama_ply_count(const DamaGame *g) { return g ? g->len : 0; }
+int dama_ply_count(const DamaGame *g) { return g ? g->rec.len : 0; }
 
 int dama_history_move(DamaGame *g, int ply, char *out, size_t size)
 {
     if (!g) return DAMA_E_ARGUMENT;
-    if (ply < 0 || ply >= g->len) return fail(g, DAMA_E_ARGUMENT, "ply %d out of range (%d played)", ply, g->len);
+    if (ply < 0 || ply >= g->rec.len) return fail(g, DAMA_E_ARGUMENT, "ply %d out of range (%d played)", ply, g->rec.len);
     char text[MOVE_STR_MAX];
-    g->game->move_to_str(&g->positions[ply], &g->moves[ply], text);
+    game_record_move_text(&g->rec, ply, text);
     return put_text(g, text, out, size);
 }
 
@@ -498,7 +462,7 @@ int dama_pdn(DamaGame *g, const char *white, const char *black, char *out, size_
         tag(&t, "GameType", type);
     }
     char fen[FEN_MAX], start[FEN_MAX];
-    g->game->pos_to_fen(&g->positions[0], fen);
+    g->game->pos_to_fen(&g->rec.positions[0], fen);
     Position sp;
     char err[ERR_MAX];
     if (game_parse_position(g->game, NULL, &sp, err) == 0) g->game->pos_to_fen(&sp, start);
@@ -507,13 +471,13 @@ int dama_pdn(DamaGame *g, const char *white, const char *black, char *out, size_
     text_add(&t, "\n");
     size_t column = 0;
     long number = 1;
-    for (int i = 0; i <= g->len; i++) {
+    for (int i = 0; i <= g->rec.len; i++) {
         char unit[MOVE_STR_MAX + 32];
-        if (i == g->len) snprintf(unit, sizeof unit, "%s", result);
+        if (i == g->rec.len) snprintf(unit, sizeof unit, "%s", result);
         else {
             char move[MOVE_STR_MAX];
-            g->game->move_to_str(&g->positions[i], &g->moves[i], move);
-            Color side = g->game->side_to_move(&g->positions[i]);
+            g->game->move_to_str(&g->rec.positions[i], &g->rec.moves[i], move);
+            Color side = g->game->side_to_move(&g->rec.positions[i]);
             if (side == COLOR_WHITE) snprintf(unit, sizeof unit, "%ld. %s", number, move);
             else if (i == 0) snprintf(unit, sizeof unit, "%ld... %s", number, move);
             else snprintf(unit, sizeof unit, "%s", move);
@@ -579,8 +543,8 @@ int dama_repetitions(const DamaGame *g)
     if (!g) return 0;
     int window = g->game->reversible_plies(current(g));
     int seen = 1;
-    for (int back = 2; back <= window && back <= g->len; back += 2)
-        if (g->keys[g->len - back] == g->keys[g->len]) seen++;
+    for (int back = 2; back <= window && back <= g->rec.len; back += 2)
+        if (g->rec.keys[g->rec.len - back] == g->rec.keys[g->rec.len]) seen++;
     return seen;
 }
 
@@ -615,23 +579,33 @@ int dama_set_hash_mb(DamaGame *g, int mb)
 int dama_set_level(DamaGame *g, int level)
 {
     if (!g) return DAMA_E_ARGUMENT;
-    if (level < DAMA_LEVEL_BEGINNER || level > DAMA_LEVEL_MAX)
+    if (!level_at(level))
         return fail(g, DAMA_E_LEVEL, "unknown level %d (%d beginner .. %d max)", level, DAMA_LEVEL_BEGINNER, DAMA_LEVEL_MAX);
     g->level = level;
     return ok(g);
 }
 
+static void level_names(char out[160])
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (const SkillLevel *const *l = skill_list(); *l; l++) n += (size_t)snprintf(out + n, 160 - n, "%s%s", n ? ", " : "", (*l)->name);
+}
+
 int dama_set_level_name(DamaGame *g, const char *name)
 {
     if (!g) return DAMA_E_ARGUMENT;
-    for (int i = 1; i < LEVEL_COUNT; i++)
-        if (name && strcmp(name, LEVELS[i].name) == 0) return dama_set_level(g, i);
-    return fail(g, DAMA_E_LEVEL, "unknown level '%.60s' (levels: beginner, casual, club, expert, max)", name ? name : "(null)");
+    for (int i = 1; level_at(i); i++)
+        if (name && strcmp(name, level_at(i)->name) == 0) return dama_set_level(g, i);
+    char names[160];
+    level_names(names);
+    return fail(g, DAMA_E_LEVEL, "unknown level '%.60s' (levels: %s)", name ? name : "(null)", names);
 }
 
 int dama_level(const DamaGame *g) { return g ? g->level : 0; }
 
-const char *dama_level_name(int level) { return level >= 1 && level < LEVEL_COUNT ? LEVELS[level].name : NULL; }
+const char *dama_level_name(int level) { return level_at(level) ? level_at(level)->name : NULL; }
+const char *dama_level_doc(int level) { return level_at(level) ? level_at(level)->doc : NULL; }
 
 void dama_set_seed(DamaGame *g, uint64_t seed)
 {
@@ -683,89 +657,24 @@ static SearchLimits effective_limits(const DamaGame *g, bool *timed)
         if (budget < 1) budget = 1;
         if (!l.movetime_ms || budget < l.movetime_ms) l.movetime_ms = budget;
     }
-    const Level *lv = &LEVELS[g->level];
-    if (lv->depth && (!l.depth || l.depth > lv->depth)) l.depth = lv->depth;
     if (!l.depth && !l.nodes && !l.movetime_ms) l.movetime_ms = DEFAULT_MOVETIME_MS;
     *timed = l.movetime_ms > 0;
     return l;
 }
 
-/* Best move by a plain search; fills g->result. */
-static void search_best(DamaGame *g, const SearchLimits *l)
+/* The move of the level (skill_choose: a plain search at max, a random
+ * pick among near-best moves below it); fills g->result. */
+static int choose(DamaGame *g, const SearchLimits *l)
 {
-    engine_search(g->engine, current(g), g->keys, g->len, l, &g->result, NULL, NULL);
+    char err[ERR_MAX];
+    if (skill_choose(g->engine, g->game, current(g), g->rec.keys, g->rec.len, level_at(g->level), l, &g->rng, &g->result, err) != 0)
+        return fail(g, DAMA_E_MEMORY, "%s", err);
     g->result_score = g->result.score;
     const MoveList *ml = legal(g);
     g->result_index = 0;
     for (int i = 0; i < ml->len; i++)
         if (same_move(&ml->moves[i], &g->result.best)) g->result_index = i;
-}
-
-/* Below the max level: score every root move by a search of its child
- * (the level's depth minus one ply), then pick at random among those
- * within the level's margin of the best. */
-static void search_level(DamaGame *g, const SearchLimits *l)
-{
-    const MoveList *ml = legal(g);
-    int n = ml->len;
-    const Level *lv = &LEVELS[g->level];
-    int *scores = malloc(sizeof(int) * (size_t)n);
-    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)(g->len + 1));
-    if (!scores || !keys) {
-        free(scores);
-        free(keys);
-        search_best(g, l);
-        return;
-    }
-    memcpy(keys, g->keys, sizeof(uint64_t) * (size_t)(g->len + 1));
-    SearchLimits child_limits = *l;
-    child_limits.depth = l->depth > 1 ? l->depth - 1 : 1;
-    if (l->nodes) child_limits.nodes = l->nodes / (uint64_t)n + 1;
-    if (l->movetime_ms) child_limits.movetime_ms = l->movetime_ms / n + 1;
-    uint64_t nodes = 0;
-    int best = -SCORE_INF;
-    SearchResult r;
-    for (int i = 0; i < n; i++) {
-        Position child;
-        g->game->make_move(current(g), &ml->moves[i], &child);
-        const char *reason;
-        Outcome o = game_outcome(g->game, &child, keys, g->len + 1, &reason, NULL);
-        if (o == OUTCOME_DRAW) scores[i] = 0;
-        else if (o != OUTCOME_NONE) scores[i] = SCORE_WIN - 1; /* the mover just won */
-        else {
-            engine_search(g->engine, &child, keys, g->len + 1, &child_limits, &r, NULL, NULL);
-            scores[i] = -r.score;
-            nodes += r.nodes;
-        }
-        if (scores[i] > best) best = scores[i];
-        if (poll_stop(g)) {
-            for (int j = i + 1; j < n; j++) scores[j] = -SCORE_INF;
-            break;
-        }
-    }
-    int candidates = 0;
-    for (int i = 0; i < n; i++) candidates += scores[i] >= best - lv->margin;
-    int pick = (int)rng_below(&g->rng, (uint64_t)candidates);
-    int chosen = 0;
-    for (int i = 0; i < n; i++) {
-        if (scores[i] < best - lv->margin) continue;
-        if (pick-- == 0) {
-            chosen = i;
-            break;
-        }
-    }
-    memset(&g->result, 0, sizeof g->result);
-    g->result.has_move = true;
-    g->result.best = ml->moves[chosen];
-    g->result.score = scores[chosen];
-    g->result.depth = child_limits.depth + 1;
-    g->result.nodes = nodes;
-    g->result.pv_len = 1;
-    g->result.pv[0] = ml->moves[chosen];
-    g->result_index = chosen;
-    g->result_score = scores[chosen];
-    free(scores);
-    free(keys);
+    return DAMA_OK;
 }
 
 static int run_search(DamaGame *g)
@@ -778,8 +687,8 @@ static int run_search(DamaGame *g)
     atomic_store(&g->stop, 0);
     bool timed;
     SearchLimits l = effective_limits(g, &timed);
-    if (g->level < DAMA_LEVEL_MAX && legal(g)->len > 1) search_level(g, &l);
-    else search_best(g, &l);
+    int rc = choose(g, &l);
+    if (rc != DAMA_OK) return rc;
     g->has_result = true;
     return ok(g);
 }
@@ -817,10 +726,10 @@ int dama_search_pv(DamaGame *g, char *out, size_t size)
     if (!g->has_result) return fail(g, DAMA_E_ARGUMENT, "no search yet");
     /* The PV starts at the position searched: the current one unless a
      * move was applied since (dama_play). */
-    int base = g->len;
-    if (base > 0 && same_move(&g->moves[base - 1], &g->result.best)) base--;
+    int base = g->rec.len;
+    if (base > 0 && same_move(&g->rec.moves[base - 1], &g->result.best)) base--;
     Text t = {0};
-    Position pos = g->positions[base];
+    Position pos = g->rec.positions[base];
     for (int i = 0; i < g->result.pv_len; i++) {
         char move[MOVE_STR_MAX];
         g->game->move_to_str(&pos, &g->result.pv[i], move);
@@ -855,11 +764,10 @@ int dama_accept_draw(DamaGame *g, DamaColor side, int *accept)
     if (!g->limits[DAMA_LIMIT_DEPTH] && !g->limits[DAMA_LIMIT_NODES] && !g->limits[DAMA_LIMIT_MOVETIME_MS] && !timed) {
         l.nodes = DRAW_OFFER_NODES;
     }
-    SearchResult r;
-    engine_search(g->engine, current(g), g->keys, g->len, &l, &r, NULL, NULL);
-    bool stm = (g->game->side_to_move(current(g)) == COLOR_BLACK) == (side == DAMA_BLACK);
-    int score = stm ? r.score : -r.score;
-    *accept = score <= LEVELS[g->level].draw_accept;
+    *accept = engine_accept_draw(g->engine, g->game, current(g), g->rec.keys, g->rec.len,
+                                 side == DAMA_BLACK ? COLOR_BLACK : COLOR_WHITE, &l, DRAW_ACCEPT_CP, NULL)
+                  ? 1
+                  : 0;
     return ok(g);
 }
 

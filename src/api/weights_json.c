@@ -61,7 +61,8 @@ static cJSON *provenance(const WeightsProvenance *p)
     return o;
 }
 
-/* cJSON_Print indents with tabs; two spaces read better in a diff. */
+/* cJSON_Print indents with tabs and puts one after each colon; two spaces
+ * (one after a colon) read better in a diff. */
 static char *retab(char *text)
 {
     if (!text) return NULL;
@@ -74,7 +75,8 @@ static char *retab(char *text)
     }
     size_t j = 0;
     for (size_t i = 0; i < len; i++) {
-        if (text[i] == '\t') {
+        if (text[i] == '\t' && i > 0 && text[i - 1] == ':') out[j++] = ' ';
+        else if (text[i] == '\t') {
             out[j++] = ' ';
             out[j++] = ' ';
         } else out[j++] = text[i];

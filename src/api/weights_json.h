@@ -4,7 +4,7 @@
  *     { "format": "dama-weights", "format_version": 1,
  *       "game": "russian", "title": "Russian draughts",
  *       "layout_version": "<16 hex>", "weights_len": 43,
- *       "hash": "fnv1a64:<16 hex>",
+ *       "hash": "<16 hex>",
  *       "terms": [ { "name": "MAN", "offset": 0, "count": 1,
  *                    "doc": "each man", "values": [100] }, ... ],
  *       "provenance": { "lineage": "...", "database": ..., "weight_set": ...,

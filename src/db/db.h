@@ -429,4 +429,22 @@ typedef struct DbGameRow {
 int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char *filter_sql,
                       int (*fn)(void *ctx, const DbGameRow *g), void *ctx, char err[ERR_MAX]);
 
+/* Where a weight set came from, for exports (owned strings; free with
+ * db_provenance_clear): the run that made it, the tuning run whose result
+ * it is, and its newest match as side A. Ids are 0 where there is none. */
+typedef struct DbProvenance {
+    int64_t run_id;
+    char *run_kind, *run_created, *run_status;
+    int64_t tuning_run_id;
+    double k, train_loss, valid_loss;
+    int64_t positions_train, positions_valid;
+    char *tuning_data;
+    int64_t match_id, match_opponent, games, wins, draws, losses;
+    double elo, elo_lo, elo_hi, llr;
+} DbProvenance;
+
+/* Read the provenance of weight set id. 0, or -1 with err. */
+int db_weights_provenance(Db *db, int64_t id, DbProvenance *p, char err[ERR_MAX]);
+void db_provenance_clear(DbProvenance *p);
+
 #endif

@@ -147,6 +147,7 @@ typedef struct Game {
     int weights_len;           /* total number of weights */
     int scale_weight;          /* the weight that fixes the scale (a man, a shatra = 100): never tuned or perturbed */
     const int32_t *weights_default; /* compiled-in weights (generated header) */
+    const char *weights_lineage;    /* where they came from (the header's <GAME>_WEIGHTS_LINEAGE) */
     int32_t (*evaluate)(const Position *pos, const int32_t *weights);
     /* Same value as evaluate, plus the sparse trace of coefficients. */
     int32_t (*evaluate_trace)(const Position *pos, const int32_t *weights, EvalTrace *trace);

@@ -29,10 +29,20 @@ uint64_t weights_layout_id(const Game *g)
 uint64_t weights_hash(const Game *g, const int32_t *w)
 {
     uint64_t h = fnv_str(FNV_BASIS, g->name);
+    for (int t = 0, first = 1; t < g->terms_len; t++) {
+        const EvalTerm *term = &g->terms[t];
+        for (int j = 0; j < term->count; j++, first = 0) {
+            char name[160];
+            int n = term->count == 1 ? snprintf(name, sizeof name, "%s%s", first ? "" : ",", term->name)
+                                     : snprintf(name, sizeof name, "%s%s[%d]", first ? "" : ",", term->name, j);
+            h = fnv_bytes(h, name, (size_t)n);
+        }
+    }
+    h = fnv_bytes(h, "", 1);
     for (int i = 0; i < g->weights_len; i++) {
-        uint32_t v = (uint32_t)w[i];
-        unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
-        h = fnv_bytes(h, b, 4);
+        char v[16];
+        int n = snprintf(v, sizeof v, i ? ",%d" : "%d", (int)w[i]);
+        h = fnv_bytes(h, v, (size_t)n);
     }
     return h;
 }
@@ -44,5 +54,5 @@ void weights_layout_text(const Game *g, char out[WEIGHTS_ID_MAX])
 
 void weights_hash_text(const Game *g, const int32_t *w, char out[WEIGHTS_ID_MAX])
 {
-    snprintf(out, WEIGHTS_ID_MAX, "fnv1a64:%016llx", (unsigned long long)weights_hash(g, w));
+    snprintf(out, WEIGHTS_ID_MAX, "%016llx", (unsigned long long)weights_hash(g, w));
 }

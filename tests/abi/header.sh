@@ -3,7 +3,8 @@
 # alone as C11 and as C++17 (pedantic, warnings as errors); it exposes no
 # struct or union layout (opaque handles only: an app cannot depend on a
 # size or a field); the functions it declares are exactly the symbols the
-# shared library exports; CHANGELOG.md has an entry for its version.
+# shared library exports; CHANGELOG.md has an entry for its version; the
+# generated weights headers compile alone as C and C++.
 # Usage: header.sh SOURCE_DIR SHARED_LIBRARY
 set -u
 SRC=$(cd "$1" && pwd)
@@ -43,6 +44,16 @@ extra=$(comm -13 "$T/declared" "$T/exported" | tr '\n' ' ')
 # Every declaration is marked DAMA_API.
 undecorated=$(grep -Eo '(^|;|\}) *(const )?(char|int|void|uint64_t|size_t|DamaResult|DamaColor) \**dama_[a-z0-9_]+\(' "$T/code" | head -3)
 [ -z "$undecorated" ] && ok || bad "prototypes without DAMA_API: $undecorated"
+
+# The compiled-in weights of each game (written by dama export) are
+# self-contained too: only <stdint.h>, C99/C11 and C++11/C++17.
+for w in "$SRC"/src/games/*/weights.h; do
+  grep '^#include' "$w" | grep -vq '<stdint.h>' && bad "$w includes more than <stdint.h>" || ok
+  for std in "cc -std=c99 -x c" "cc -std=c11 -x c" "c++ -std=c++11 -x c++" "c++ -std=c++17 -x c++"; do
+    command -v "${std%% *}" >/dev/null || continue
+    $std -pedantic -Wall -Wextra -Werror -fsyntax-only "$w" 2>"$T/err" && ok || bad "$w does not compile alone ($std): $(head -c 300 "$T/err")"
+  done
+done
 
 version=$(sed -n 's/^#define DAMA_VERSION_STRING "\(.*\)"/\1/p' "$H")
 grep -q "^## $version\b" "$SRC/CHANGELOG.md" && ok || bad "CHANGELOG.md has no '## $version' entry"

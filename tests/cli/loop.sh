@@ -68,5 +68,32 @@ grep -q "^Games 12:" "$T/match.out" && ok || bad "match summary: $(cat "$T/match
 "$DAMA" match --db "$T/d.sqlite" --pairs 4 --nodes 800 --sprt --progress 0 >"$T/sprt.out" 2>&1
 grep -q "undecided" "$T/sprt.out" && ok || bad "SPRT decided on 4 pairs: $(cat "$T/sprt.out")"
 
+# export as JSON for apps: the weight set with its provenance (database,
+# run, tuning, its newest match), twice identical; cfg as --file writes it
+"$DAMA" export --db "$T/d.sqlite" --format json --out "$T/w1.json" >/dev/null && "$DAMA" export --db "$T/d.sqlite" --format json --out "$T/w2.json" >/dev/null
+cmp -s "$T/w1.json" "$T/w2.json" && ok || bad "JSON export not byte-identical"
+"$DAMA" export --db "$T/d.sqlite" --format json --out - 2>/dev/null | cmp -s - "$T/w1.json" && ok || bad "JSON to standard output differs"
+ws=$(q "SELECT id FROM weight_sets WHERE how LIKE 'tuned%'")
+games=$(q "SELECT games FROM matches WHERE ws_a = $ws ORDER BY id DESC LIMIT 1")
+layout=$(sed -n 's/^#define RUSSIAN_WEIGHTS_LAYOUT "\([0-9a-f]*\)".*/\1/p' "$T/h1.h")
+hash=$(sed -n 's/^#define RUSSIAN_WEIGHTS_HASH "\(.*\)"/\1/p' "$T/h1.h")
+python3 - "$T/w1.json" "$ws" "$games" "$layout" "$hash" "$T/d.sqlite" <<'PY' && ok || bad "JSON export content"
+import json, sys
+d = json.load(open(sys.argv[1]))
+ws, games, layout, hash_, db = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6]
+p = d["provenance"]
+checks = [d["format"] == "dama-weights", d["game"] == "russian", d["layout_version"] == layout, d["hash"] == hash_,
+          sum(t["count"] for t in d["terms"]) == d["weights_len"], all(len(t["values"]) == t["count"] and t["doc"] for t in d["terms"]),
+          p["weight_set"]["id"] == ws, p["database"] == db, p["tuning"]["k"] > 0, p["tuning"]["positions_train"] > 0,
+          p["match"]["games"] == games, p["run"]["kind"] == "tune", str(ws) in p["lineage"]]
+if not all(checks):
+    print("checks", checks, file=sys.stderr)
+    sys.exit(1)
+PY
+"$DAMA" export --db "$T/d.sqlite" --format cfg --out "$T/w.cfg" >/dev/null
+diff <(grep -v '^#' "$T/tuned.cfg") <(grep -v '^#' "$T/w.cfg") >/dev/null && ok || bad "--format cfg differs from the tuner's weight file"
+"$DAMA" export --db "$T/d.sqlite" --format xml --out "$T/x" >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q "xml" "$T/err" && ok || bad "--format xml accepted"
+"$DAMA" export --db "$T/d.sqlite" --format json >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "--out" "$T/err" && ok || bad "--format json without --out accepted"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -72,6 +72,23 @@ for g in russian turkish shatra; do
     if "$prog" "$g" 2000 >"$T/pdn" 2>"$T/err"; then check_pdn "$prog $g" "$T/pdn"; else bad "$prog $g: exit $?: $(head -c 300 "$T/err")"; fi
   done
 done
+# Weights exported as JSON by the installed dama load into the library;
+# another game's JSON is refused, naming both games.
+for g in russian turkish shatra; do
+  run "$P/bin/dama" export --game "$g" --weights default --format json --out "$T/$g.json" || continue
+  ./play_c "$g" 500 max "$T/$g.json" >"$T/pdn" 2>"$T/err" && grep -q "weights $(sed -n 's/.*"hash": *"\([^"]*\)".*/\1/p' "$T/$g.json")" "$T/pdn" && ok \
+    || bad "play_c $g with exported JSON: $(head -c 300 "$T/err")"
+done
+./play_c turkish 500 max "$T/russian.json" >/dev/null 2>"$T/err" && bad "turkish game loaded russian JSON" || { grep -q "russian" "$T/err" && grep -q "turkish" "$T/err" && ok || bad "refusal does not name the games: $(cat "$T/err")"; }
+# The exported C header compiles alone, as C and as C++, with only <stdint.h>.
+run "$P/bin/dama" export --game shatra --weights default --format c --out "$T/shatra_weights.h"
+grep '#include' "$T/shatra_weights.h" | grep -vq '<stdint.h>' && bad "exported header includes more than <stdint.h>" || ok
+printf '#include "shatra_weights.h"\n#include <stdio.h>\nint main(void) { printf("%%s %%d %%s %%d\\n", SHATRA_WEIGHTS_GAME, SHATRA_WEIGHTS_LEN, shatra_weights_term_names[0], (int)shatra_weights[0]); return 0; }\n' >"$T/hdr.c"
+cp "$T/hdr.c" "$T/hdr.cpp"
+run cc -std=c99 -pedantic -Wall -Wextra -Werror -I"$T" "$T/hdr.c" -o "$T/hdr_c"
+run c++ -std=c++17 -pedantic -Wall -Wextra -Werror -I"$T" "$T/hdr.cpp" -o "$T/hdr_cpp"
+[ -x "$T/hdr_c" ] && [ "$("$T/hdr_c")" = "$("$T/hdr_cpp")" ] && "$T/hdr_c" | grep -q '^shatra [0-9]' && ok || bad "exported header programs disagree"
+
 # The programs use the installed shared library, not the build tree's.
 ldd ./play_c | grep -q "$P" && ok || bad "play_c does not load the installed library: $(ldd ./play_c | grep dama)"
 nm ./ex/play_static | grep -q ' T dama_game_new' && ok || bad "play_static is not statically linked"

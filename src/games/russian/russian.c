@@ -23,6 +23,10 @@ static const bool NUMBERED32 = true;
 
 #include "games/russian/weights.h"
 
+/* The generated header is self-contained; its length is checked here,
+ * against the term list. */
+_Static_assert(RUSSIAN_WEIGHTS_LEN == RUSSIAN_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+
 #define MAIN_ROAD 0x8040201008040201ULL /* a1, b2, ..., h8 */
 
 /* Draw rules D4-D8 (russian.md, "End of the game"). "n moves" = 2n plies.
@@ -131,6 +135,7 @@ const Game russian_game = {
     .weights_len = RU_WEIGHTS_LEN,
     .scale_weight = RU_MAN,
     .weights_default = russian_weights,
+    .weights_lineage = RUSSIAN_WEIGHTS_LINEAGE,
     .evaluate = ru_evaluate,
     .evaluate_trace = ru_evaluate_trace,
     .bench_fens = RU_BENCH,

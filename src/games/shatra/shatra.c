@@ -14,6 +14,10 @@
 #include "games/shatra/weights.h"
 #include "util/num.h"
 
+/* The generated header is self-contained; its length is checked here,
+ * against the term list. */
+_Static_assert(SHATRA_WEIGHTS_LEN == SHATRA_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+
 void shatra_init(void) { shatra_board_init(); }
 
 static const char PIECE_CHARS[SH_TYPES] = {'?', 'K', 'Q', 'R', 'B', 'S'};
@@ -746,6 +750,7 @@ const Game shatra_game = {
     .weights_len = ST_WEIGHTS_LEN,
     .scale_weight = ST_SHATRA, /* a shatra in play = 100; the BIY term is 0 in every live position */
     .weights_default = shatra_weights,
+    .weights_lineage = SHATRA_WEIGHTS_LINEAGE,
     .evaluate = sh_evaluate,
     .evaluate_trace = sh_evaluate_trace,
     .pos_mirror = sh_pos_mirror,

@@ -25,6 +25,10 @@ static const bool LONE_MAN_WIN = true;
 
 #include "games/turkish/weights.h"
 
+/* The generated header is self-contained; its length is checked here,
+ * against the term list. */
+_Static_assert(TURKISH_WEIGHTS_LEN == TURKISH_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+
 /* turkish.md, "End of the game": one piece each is a draw unless the side to
  * move can capture; a single man against two or more pieces including a
  * king loses at once (switch). No pieces or no move: game_outcome. */
@@ -110,6 +114,7 @@ const Game turkish_game = {
     .weights_len = TU_WEIGHTS_LEN,
     .scale_weight = TU_MAN,
     .weights_default = turkish_weights,
+    .weights_lineage = TURKISH_WEIGHTS_LINEAGE,
     .evaluate = tu_evaluate,
     .evaluate_trace = tu_evaluate_trace,
     .bench_fens = TU_BENCH,

@@ -1,0 +1,594 @@
+/* test_api.c — libdama-engine's public API (include/dama/engine.h):
+ * moves against `dama moves` on thousands of positions of every game,
+ * structured moves, apply/undo, history and draw counters, errors, PDN,
+ * search limits, stop, levels, draw offers, weights (array and JSON,
+ * refusals), and two games searching on two threads at once. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "api/weights_json.h"
+#include "db/db.h"
+#include "dama/engine.h"
+#include "engine/game.h"
+#include "engine/weights_id.h"
+#include "games/russian/weights.h"
+#include "games/shatra/weights.h"
+#include "games/turkish/weights.h"
+#include "tune/weight_sets.h"
+#include "util/rng.h"
+
+#ifndef DAMA_BINARY
+#define DAMA_BINARY "dama"
+#endif
+
+static const char *const GAMES[] = {"russian", "turkish", "shatra"};
+
+static DamaGame *new_game(const char *name, const char *fen)
+{
+    char err[DAMA_ERROR_MAX];
+    DamaGame *g = NULL;
+    int rc = dama_game_new(name, fen, &g, err);
+    if (rc != DAMA_OK) fail_msg("dama_game_new(%s, %s): %s", name, fen ? fen : "start", err);
+    return g;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The API's moves of the current position, sorted, space-separated. */
+static void api_moves(DamaGame *g, char *out, size_t size)
+{
+    int n = dama_moves_count(g);
+    char **moves = calloc((size_t)n + 1, sizeof *moves);
+    assert_non_null(moves);
+    for (int i = 0; i < n; i++) {
+        moves[i] = malloc(DAMA_MOVE_TEXT_MAX);
+        assert_int_equal(dama_move_text(g, i, moves[i], DAMA_MOVE_TEXT_MAX), DAMA_OK);
+    }
+    qsort(moves, (size_t)n, sizeof *moves, cmp_str);
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", moves[i]);
+        assert_true(len < size);
+        free(moves[i]);
+    }
+    free(moves);
+}
+
+/* Sort the words of a line in place. */
+static void sort_words(char *line, char *out, size_t size)
+{
+    char *words[4096];
+    int n = 0;
+    for (char *w = strtok(line, " "); w && n < 4096; w = strtok(NULL, " ")) words[n++] = w;
+    qsort(words, (size_t)n, sizeof *words, cmp_str);
+    size_t len = 0;
+    out[0] = '\0';
+    for (int i = 0; i < n; i++) len += (size_t)snprintf(out + len, size - len, "%s%s", i ? " " : "", words[i]);
+}
+
+enum { PLAYOUT_PLIES = 80, LINE_MAX_BYTES = 65536 };
+
+/* Random playouts through the API (moves applied by index); every position
+ * reached and the API's moves there are compared with `dama moves --file`.
+ * Each move is also checked structurally: found again from its text,
+ * captures as many squares as its kind says, and apply + undo restores
+ * the position. */
+static void check_moves_against_cli(const char *name, int playouts)
+{
+    char fens_path[] = "/tmp/dama_api_fens_XXXXXX";
+    int fd = mkstemp(fens_path);
+    assert_true(fd >= 0);
+    FILE *fens = fdopen(fd, "w");
+    assert_non_null(fens);
+    char **expected = NULL;
+    int len = 0, cap = 0;
+    uint64_t rng = 12345 + (uint64_t)strlen(name);
+    static char moves[LINE_MAX_BYTES];
+    for (int p = 0; p < playouts; p++) {
+        DamaGame *g = new_game(name, NULL);
+        for (int ply = 0; ply < PLAYOUT_PLIES && dama_result(g, NULL) == DAMA_ONGOING; ply++) {
+            char fen[DAMA_POSITION_MAX];
+            assert_int_equal(dama_position(g, fen, sizeof fen), DAMA_OK);
+            api_moves(g, moves, sizeof moves);
+            fprintf(fens, "%s\n", fen);
+            if (len == cap) {
+                cap = cap ? cap * 2 : 1024;
+                expected = realloc(expected, sizeof *expected * (size_t)cap);
+                assert_non_null(expected);
+            }
+            expected[len] = malloc(strlen(fen) + strlen(moves) + 2);
+            sprintf(expected[len++], "%s\t%s", fen, moves);
+
+            int n = dama_moves_count(g);
+            int pick = (int)rng_below(&rng, (uint64_t)n);
+            for (int i = 0; i < n; i += 1 + n / 8) {
+                char text[DAMA_MOVE_TEXT_MAX];
+                assert_int_equal(dama_move_text(g, i, text, sizeof text), DAMA_OK);
+                int found = -1;
+                assert_int_equal(dama_move_find(g, text, &found), DAMA_OK);
+                assert_int_equal(found, i);
+                int caps = dama_move_captures(g, i, NULL, 0);
+                assert_true((caps > 0) == (dama_move_kind(g, i) == DAMA_MOVE_CAPTURE));
+                assert_true(dama_move_from(g, i) >= 0 && dama_move_to(g, i) >= 0);
+                assert_int_equal(dama_apply_index(g, i), DAMA_OK);
+                assert_int_equal(dama_ply_count(g), ply + 1);
+                assert_int_equal(dama_undo(g), DAMA_OK);
+                char back[DAMA_POSITION_MAX];
+                assert_int_equal(dama_position(g, back, sizeof back), DAMA_OK);
+                assert_string_equal(back, fen);
+            }
+            assert_int_equal(dama_apply_index(g, pick), DAMA_OK);
+        }
+        dama_game_free(g);
+    }
+    fclose(fens);
+    assert_true(len > playouts * 10);
+
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "'%s' moves --game %s --file '%s'", DAMA_BINARY, name, fens_path);
+    FILE *out = popen(cmd, "r");
+    assert_non_null(out);
+    static char line[LINE_MAX_BYTES], sorted[LINE_MAX_BYTES];
+    int i = 0;
+    while (fgets(line, sizeof line, out)) {
+        line[strcspn(line, "\n")] = '\0';
+        char *tab = strchr(line, '\t');
+        assert_non_null(tab);
+        *tab = '\0';
+        sort_words(tab + 1, sorted, sizeof sorted);
+        static char got[2 * LINE_MAX_BYTES + 2];
+        snprintf(got, sizeof got, "%s\t%s", line, sorted);
+        assert_true(i < len);
+        if (strcmp(got, expected[i]) != 0) fail_msg("%s position %d:\n  dama moves: %s\n  API:        %s", name, i, got, expected[i]);
+        free(expected[i]);
+        i++;
+    }
+    assert_int_equal(pclose(out), 0);
+    assert_int_equal(i, len);
+    free(expected);
+    unlink(fens_path);
+    print_message("%s: %d positions agree with dama moves\n", name, len);
+}
+
+static void test_moves_russian(void **state)
+{
+    (void)state;
+    check_moves_against_cli("russian", 40);
+}
+
+static void test_moves_turkish(void **state)
+{
+    (void)state;
+    check_moves_against_cli("turkish", 40);
+}
+
+static void test_moves_shatra(void **state)
+{
+    (void)state;
+    check_moves_against_cli("shatra", 160);
+}
+
+/* Bad input: codes and messages that name it; the game is unchanged. */
+static void test_errors(void **state)
+{
+    (void)state;
+    char err[DAMA_ERROR_MAX];
+    DamaGame *g = (DamaGame *)&err; /* must be reset to NULL on failure */
+    assert_int_equal(dama_game_new("chess", NULL, &g, err), DAMA_E_GAME);
+    assert_null(g);
+    assert_non_null(strstr(err, "chess"));
+    assert_non_null(strstr(err, "shatra"));
+    assert_int_equal(dama_game_new("russian", "W:Wz9:Bb6", &g, err), DAMA_E_POSITION);
+    assert_null(g);
+    assert_non_null(strstr(err, "z9"));
+    assert_int_equal(dama_game_new("russian", NULL, NULL, NULL), DAMA_E_ARGUMENT);
+
+    g = new_game("russian", NULL);
+    char before[DAMA_POSITION_MAX], after[DAMA_POSITION_MAX];
+    dama_position(g, before, sizeof before);
+    static const struct {
+        const char *text;
+        const char *needle;
+    } bad[] = {{"c3-e5", "c3-e5"}, {"zz", "zz"}, {"", ""}, {"a1-b2", "a1-b2"}};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(dama_apply_move(g, bad[i].text), DAMA_E_MOVE);
+        assert_true(strlen(dama_last_error(g)) > 0);
+        assert_non_null(strstr(dama_last_error(g), bad[i].needle));
+    }
+    assert_int_equal(dama_apply_move(g, NULL), DAMA_E_MOVE);
+    assert_int_equal(dama_apply_index(g, 7), DAMA_E_MOVE);
+    assert_int_equal(dama_apply_index(g, -1), DAMA_E_MOVE);
+    assert_int_equal(dama_move_from(g, 99), -1);
+    assert_int_equal(dama_undo(g), DAMA_E_UNDO);
+    dama_position(g, after, sizeof after);
+    assert_string_equal(before, after);
+    char tiny[4];
+    assert_int_equal(dama_position(g, tiny, sizeof tiny), DAMA_E_BUFFER);
+    assert_int_equal(strlen(tiny), 3);
+    assert_int_equal(dama_set_limit(g, 42, 1), DAMA_E_ARGUMENT);
+    assert_int_equal(dama_set_limit(g, DAMA_LIMIT_NODES, -5), DAMA_E_ARGUMENT);
+    assert_int_equal(dama_set_level_name(g, "grandmaster"), DAMA_E_LEVEL);
+    assert_int_equal(dama_set_level(g, 9), DAMA_E_LEVEL);
+    assert_int_equal(dama_set_hash_mb(g, 0), DAMA_E_ARGUMENT);
+    assert_string_equal(dama_status_text(DAMA_E_OVER), "game over");
+    dama_game_free(g);
+    dama_game_free(NULL);
+}
+
+/* Status of positions of each game, as the rule books define them. */
+static void test_status(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *fen;
+        DamaResult result;
+        const char *reason;
+        DamaColor side;
+        int capture, moves;
+    } rows[] = {
+        {"russian", NULL, DAMA_ONGOING, NULL, DAMA_WHITE, 0, 7},
+        {"russian", "W:Wc3:Bd4,f6,d6", DAMA_ONGOING, NULL, DAMA_WHITE, 1, 2},
+        {"russian", "W:WKa1:Bb2,c3", DAMA_BLACK_WINS, "no-moves", DAMA_WHITE, 0, 0},
+        {"turkish", NULL, DAMA_ONGOING, NULL, DAMA_WHITE, 0, 0},
+        {"shatra", NULL, DAMA_ONGOING, NULL, DAMA_WHITE, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        DamaGame *g = new_game(rows[i].game, rows[i].fen);
+        const char *reason = "unset";
+        assert_int_equal(dama_result(g, &reason), rows[i].result);
+        if (rows[i].reason) assert_string_equal(reason, rows[i].reason);
+        else assert_null(reason);
+        assert_int_equal(dama_side_to_move(g), rows[i].side);
+        assert_int_equal(dama_must_capture(g), rows[i].capture);
+        if (rows[i].moves) assert_int_equal(dama_moves_count(g), rows[i].moves);
+        assert_int_equal(dama_has_royal(g), strcmp(rows[i].game, "shatra") == 0);
+        assert_int_equal(dama_royal_attacked(g, DAMA_WHITE), 0);
+        if (rows[i].result != DAMA_ONGOING) {
+            assert_int_equal(dama_apply_index(g, 0), DAMA_E_OVER);
+            char move[DAMA_MOVE_TEXT_MAX];
+            assert_int_equal(dama_search(g, move, sizeof move), DAMA_E_OVER);
+        }
+        dama_game_free(g);
+    }
+}
+
+/* Threefold repetition is judged from the history kept inside: kings
+ * shuffling reach the start position a third time (D3 in Russian). */
+static void test_repetition(void **state)
+{
+    (void)state;
+    DamaGame *g = new_game("russian", "W:WKc1,h2:BKf8,a7");
+    static const char *const cycle[] = {"c1-d2", "f8-e7", "d2-c1", "e7-f8"};
+    assert_int_equal(dama_repetitions(g), 1);
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(dama_result(g, NULL), DAMA_ONGOING);
+            assert_int_equal(dama_apply_move(g, cycle[i]), DAMA_OK);
+        }
+        assert_int_equal(dama_repetitions(g), round + 2);
+    }
+    assert_int_equal(dama_reversible_plies(g), 8);
+    const char *reason = NULL;
+    assert_int_equal(dama_result(g, &reason), DAMA_DRAW);
+    assert_string_equal(reason, "D3");
+    assert_int_equal(dama_apply_move(g, "c1-d2"), DAMA_E_OVER);
+    assert_int_equal(dama_undo(g), DAMA_OK);
+    assert_int_equal(dama_result(g, NULL), DAMA_ONGOING);
+    char move[DAMA_MOVE_TEXT_MAX];
+    assert_int_equal(dama_history_move(g, 0, move, sizeof move), DAMA_OK);
+    assert_string_equal(move, "c1-d2");
+    assert_int_equal(dama_history_move(g, 7, move, sizeof move), DAMA_E_ARGUMENT);
+    assert_int_equal(dama_game_reset(g, NULL), DAMA_OK);
+    assert_int_equal(dama_ply_count(g), 0);
+    assert_int_equal(dama_moves_count(g), 7);
+    dama_game_free(g);
+}
+
+static void test_pdn(void **state)
+{
+    (void)state;
+    DamaGame *g = new_game("russian", NULL);
+    assert_int_equal(dama_apply_move(g, "c3-d4"), DAMA_OK);
+    assert_int_equal(dama_apply_move(g, "f6-g5"), DAMA_OK);
+    assert_int_equal(dama_apply_move(g, "g3-f4"), DAMA_OK);
+    size_t len = 0;
+    assert_int_equal(dama_pdn(g, "A \"x\"", NULL, NULL, 0, &len), DAMA_E_ARGUMENT);
+    char small[16];
+    assert_int_equal(dama_pdn(g, "A \"x\"", NULL, small, sizeof small, &len), DAMA_E_BUFFER);
+    char pdn[1024];
+    assert_true(len < sizeof pdn);
+    assert_int_equal(dama_pdn(g, "A \"x\"", NULL, pdn, sizeof pdn, NULL), DAMA_OK);
+    assert_int_equal(strlen(pdn), len);
+    assert_non_null(strstr(pdn, "[White \"A \\\"x\\\"\"]\n"));
+    assert_non_null(strstr(pdn, "[Black \"?\"]\n"));
+    assert_non_null(strstr(pdn, "[Result \"*\"]\n"));
+    assert_non_null(strstr(pdn, "[GameType \"25\"]\n"));
+    assert_null(strstr(pdn, "[FEN"));
+    assert_non_null(strstr(pdn, "\n1. c3-d4 f6-g5 2. g3-f4 *\n"));
+    dama_game_free(g);
+
+    g = new_game("russian", "B:Wc3:Bf6,h8");
+    assert_int_equal(dama_apply_move(g, "f6-e5"), DAMA_OK);
+    assert_int_equal(dama_pdn(g, NULL, NULL, pdn, sizeof pdn, NULL), DAMA_OK);
+    assert_non_null(strstr(pdn, "[FEN \"B:Wc3:Bf6,h8\"]"));
+    assert_non_null(strstr(pdn, "\n1... f6-e5 *\n"));
+    dama_game_free(g);
+}
+
+/* Search: a forced capture, determinism under depth and node limits, a
+ * stop callback, the clock. */
+static int stop_now(void *ctx)
+{
+    (*(int *)ctx)++;
+    return 1;
+}
+
+static void test_search(void **state)
+{
+    (void)state;
+    DamaGame *g = new_game("russian", "W:Wc3:Bd4");
+    char move[DAMA_MOVE_TEXT_MAX];
+    assert_int_equal(dama_set_limit(g, DAMA_LIMIT_DEPTH, 3), DAMA_OK);
+    assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+    assert_string_equal(move, "c3:e5");
+    assert_true(dama_search_score(g) > 29000);
+    assert_int_equal(dama_play(g, move, sizeof move), DAMA_OK);
+    assert_int_equal(dama_result(g, NULL), DAMA_WHITE_WINS);
+    dama_game_free(g);
+
+    for (size_t k = 0; k < 3; k++) {
+        char a[DAMA_MOVE_TEXT_MAX], b[DAMA_MOVE_TEXT_MAX], pv[1024];
+        DamaGame *x = new_game(GAMES[k], NULL), *y = new_game(GAMES[k], NULL);
+        dama_set_limit(x, DAMA_LIMIT_NODES, 30000);
+        dama_set_limit(y, DAMA_LIMIT_NODES, 30000);
+        assert_int_equal(dama_search(x, a, sizeof a), DAMA_OK);
+        assert_int_equal(dama_search(y, b, sizeof b), DAMA_OK);
+        assert_string_equal(a, b);
+        assert_int_equal(dama_search_score(x), dama_search_score(y));
+        assert_true(dama_search_depth(x) >= 2);
+        assert_true(dama_search_nodes(x) >= 30000 && dama_search_nodes(x) < 31100);
+        assert_int_equal(dama_search_pv(x, pv, sizeof pv), DAMA_OK);
+        assert_int_equal(strncmp(pv, a, strlen(a)), 0);
+        int idx = dama_search_index(x);
+        char text[DAMA_MOVE_TEXT_MAX];
+        assert_int_equal(dama_move_text(x, idx, text, sizeof text), DAMA_OK);
+        assert_string_equal(text, a);
+        /* a stop callback that says stop at once: a legal move all the same */
+        int calls = 0;
+        dama_clear_limits(x);
+        dama_set_limit(x, DAMA_LIMIT_DEPTH, 60);
+        dama_set_stop_callback(x, stop_now, &calls);
+        assert_int_equal(dama_search(x, a, sizeof a), DAMA_OK);
+        assert_true(calls > 0);
+        assert_true(dama_search_nodes(x) < 5000);
+        assert_int_equal(dama_move_find(x, a, &idx), DAMA_OK);
+        dama_set_stop_callback(x, NULL, NULL);
+        /* the clock: 2 s left and no increment, 30 moves to go: ~66 ms */
+        dama_clear_limits(x);
+        dama_set_limit(x, DAMA_LIMIT_WHITE_TIME_MS, 2000);
+        dama_set_limit(x, DAMA_LIMIT_BLACK_TIME_MS, 1);
+        assert_int_equal(dama_search(x, a, sizeof a), DAMA_OK);
+        assert_int_equal(dama_move_find(x, a, &idx), DAMA_OK);
+        dama_game_free(x);
+        dama_game_free(y);
+    }
+}
+
+/* Levels: below max the choice is random among near-best moves — the
+ * same seed gives the same move, different seeds give different moves;
+ * every choice is legal. */
+static void test_levels(void **state)
+{
+    (void)state;
+    assert_string_equal(dama_level_name(DAMA_LEVEL_CLUB), "club");
+    assert_null(dama_level_name(0));
+    for (size_t k = 0; k < 3; k++) {
+        DamaGame *g = new_game(GAMES[k], NULL);
+        assert_int_equal(dama_level(g), DAMA_LEVEL_MAX);
+        assert_int_equal(dama_set_level_name(g, "beginner"), DAMA_OK);
+        assert_int_equal(dama_level(g), DAMA_LEVEL_BEGINNER);
+        char first[DAMA_MOVE_TEXT_MAX] = "", move[DAMA_MOVE_TEXT_MAX];
+        int distinct = 0;
+        for (uint64_t seed = 0; seed < 12; seed++) {
+            dama_set_seed(g, seed);
+            assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+            int idx;
+            assert_int_equal(dama_move_find(g, move, &idx), DAMA_OK);
+            char again[DAMA_MOVE_TEXT_MAX];
+            dama_set_seed(g, seed);
+            assert_int_equal(dama_search(g, again, sizeof again), DAMA_OK);
+            assert_string_equal(move, again);
+            if (seed == 0) strcpy(first, move);
+            else distinct += strcmp(first, move) != 0;
+        }
+        assert_true(distinct > 0);
+        dama_game_free(g);
+    }
+}
+
+/* Draw offers: the side that is a king up declines, the other accepts; a
+ * drawn game is accepted. */
+static void test_draw_offer(void **state)
+{
+    (void)state;
+    DamaGame *g = new_game("russian", "W:WKa1,Kc1,Ke1,g3:BKh8");
+    dama_set_limit(g, DAMA_LIMIT_DEPTH, 6);
+    int accept = -1;
+    assert_int_equal(dama_accept_draw(g, DAMA_WHITE, &accept), DAMA_OK);
+    assert_int_equal(accept, 0);
+    assert_int_equal(dama_accept_draw(g, DAMA_BLACK, &accept), DAMA_OK);
+    assert_int_equal(accept, 1);
+    assert_int_equal(dama_accept_draw(g, DAMA_BLACK, NULL), DAMA_E_ARGUMENT);
+    dama_game_free(g);
+}
+
+/* Weights: compiled-in, set from an array, JSON round trip and refusals. */
+static void test_weights(void **state)
+{
+    (void)state;
+    game_init_all();
+    for (size_t k = 0; k < 3; k++) {
+        DamaGame *g = new_game(GAMES[k], NULL);
+        const Game *game = game_find(GAMES[k]);
+        int n = dama_weights_len(g);
+        assert_int_equal(n, game->weights_len);
+        int32_t w[1024];
+        assert_int_equal(dama_weights_get(g, w, n), DAMA_OK);
+        assert_memory_equal(w, game->weights_default, sizeof(int32_t) * (size_t)n);
+        assert_int_equal(dama_weights_get(g, w, n - 1), DAMA_E_ARGUMENT);
+        int terms = dama_terms_count(g), total = 0;
+        for (int i = 0; i < terms; i++) {
+            assert_int_equal(dama_term_offset(g, i), total);
+            total += dama_term_size(g, i);
+            assert_non_null(dama_term_name(g, i));
+            assert_non_null(dama_term_doc(g, i));
+        }
+        assert_int_equal(total, n);
+        assert_null(dama_term_name(g, terms));
+        char hash[WEIGHTS_ID_MAX];
+        weights_hash_text(game, game->weights_default, hash);
+        assert_string_equal(dama_weights_hash(g), hash);
+        /* one hash: the database's content hash of the same set, and the
+         * one the committed weights.h carries */
+        const char **names = weight_names_new(game);
+        assert_non_null(names);
+        char db_hash[DB_HASH_HEX];
+        db_weights_hash(game->name, names, game->weights_default, n, db_hash);
+        free((void *)names);
+        assert_string_equal(hash, db_hash);
+        static const char *const header_hash[] = {RUSSIAN_WEIGHTS_HASH, TURKISH_WEIGHTS_HASH, SHATRA_WEIGHTS_HASH};
+        static const char *const header_layout[] = {RUSSIAN_WEIGHTS_LAYOUT, TURKISH_WEIGHTS_LAYOUT, SHATRA_WEIGHTS_LAYOUT};
+        assert_string_equal(hash, header_hash[k]);
+        assert_string_equal(dama_weights_layout(g), header_layout[k]);
+
+        /* an array: the scale weight doubled changes the evaluation */
+        DamaGame *ref = new_game(GAMES[k], "start");
+        int32_t changed[1024];
+        memcpy(changed, w, sizeof(int32_t) * (size_t)n);
+        for (int i = 0; i < n; i++) changed[i] = w[i] / 2;
+        assert_int_equal(dama_weights_set(g, changed, n), DAMA_OK);
+        assert_string_not_equal(dama_weights_hash(g), hash);
+        changed[0] = 6000;
+        assert_int_equal(dama_weights_set(g, changed, n), DAMA_E_WEIGHTS);
+        assert_non_null(strstr(dama_last_error(g), "6000"));
+        assert_int_equal(dama_weights_set(g, changed, n + 1), DAMA_E_WEIGHTS);
+        dama_weights_default(g);
+        assert_string_equal(dama_weights_hash(g), hash);
+
+        /* JSON round trip: half the weights, exported and read back */
+        for (int i = 0; i < n; i++) changed[i] = w[i] / 2;
+        WeightsProvenance prov = {.lineage = "test", .weight_set_id = 7, .name = "half", .how = "halved"};
+        char *json = weights_json_format(game, changed, &prov);
+        assert_non_null(json);
+        char *json2 = weights_json_format(game, changed, &prov);
+        assert_string_equal(json, json2); /* same input, same bytes */
+        free(json2);
+        assert_int_equal(dama_weights_parse_json(g, json), DAMA_OK);
+        int32_t back[1024];
+        dama_weights_get(g, back, n);
+        assert_memory_equal(back, changed, sizeof(int32_t) * (size_t)n);
+        /* ... from a file */
+        char path[] = "/tmp/dama_api_json_XXXXXX";
+        int fd = mkstemp(path);
+        assert_true(fd >= 0);
+        assert_int_equal(write(fd, json, strlen(json)), (ssize_t)strlen(json));
+        close(fd);
+        dama_weights_default(g);
+        assert_int_equal(dama_weights_load_json(g, path), DAMA_OK);
+        dama_weights_get(g, back, n);
+        assert_memory_equal(back, changed, sizeof(int32_t) * (size_t)n);
+        unlink(path);
+        assert_int_equal(dama_weights_load_json(g, path), DAMA_E_IO);
+        /* another game's JSON is refused, naming both games */
+        const char *other = GAMES[(k + 1) % 3];
+        DamaGame *o = new_game(other, NULL);
+        assert_int_equal(dama_weights_parse_json(o, json), DAMA_E_WEIGHTS);
+        assert_non_null(strstr(dama_last_error(o), GAMES[k]));
+        assert_non_null(strstr(dama_last_error(o), other));
+        dama_game_free(o);
+        /* another layout version is refused */
+        char layout[WEIGHTS_ID_MAX];
+        weights_layout_text(game, layout);
+        char *at = strstr(json, layout);
+        assert_non_null(at);
+        at[0] = at[0] == '0' ? '1' : '0';
+        dama_weights_default(g);
+        assert_int_equal(dama_weights_parse_json(g, json), DAMA_E_WEIGHTS);
+        assert_non_null(strstr(dama_last_error(g), "layout version"));
+        at[0] = layout[0];
+        /* an edited value no longer matches the hash */
+        char *values = strstr(json, "\"values\": [");
+        assert_non_null(values);
+        char *digit = values + strlen("\"values\": [");
+        while (*digit && !(*digit >= '1' && *digit <= '8')) digit++;
+        assert_true(*digit);
+        (*digit)++;
+        assert_int_equal(dama_weights_parse_json(g, json), DAMA_E_WEIGHTS);
+        assert_non_null(strstr(dama_last_error(g), "hash"));
+        assert_int_equal(dama_weights_parse_json(g, "{ \"format\": "), DAMA_E_WEIGHTS);
+        assert_non_null(strstr(dama_last_error(g), "syntax error"));
+        assert_int_equal(dama_weights_parse_json(g, "[1, 2]"), DAMA_E_WEIGHTS);
+        /* failures left the compiled-in weights in place */
+        assert_string_equal(dama_weights_hash(g), hash);
+        free(json);
+        dama_game_free(ref);
+        dama_game_free(g);
+    }
+}
+
+/* Two games searched on two threads at once give the results of the same
+ * searches one after the other (no shared mutable state). */
+typedef struct ThreadJob {
+    const char *game;
+    char move[DAMA_MOVE_TEXT_MAX];
+    int score;
+} ThreadJob;
+
+static void *thread_search(void *arg)
+{
+    ThreadJob *job = arg;
+    DamaGame *g = NULL;
+    if (dama_game_new(job->game, NULL, &g, NULL) != DAMA_OK) return NULL;
+    dama_set_limit(g, DAMA_LIMIT_NODES, 40000);
+    for (int i = 0; i < 6 && dama_result(g, NULL) == DAMA_ONGOING; i++) dama_play(g, NULL, 0);
+    dama_search(g, job->move, sizeof job->move);
+    job->score = dama_search_score(g);
+    dama_game_free(g);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    (void)state;
+    ThreadJob seq[2] = {{.game = "russian"}, {.game = "shatra"}}, par[2] = {{.game = "russian"}, {.game = "shatra"}};
+    for (int i = 0; i < 2; i++) thread_search(&seq[i]);
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++) assert_int_equal(pthread_create(&t[i], NULL, thread_search, &par[i]), 0);
+    for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        assert_true(strlen(seq[i].move) > 0);
+        assert_string_equal(seq[i].move, par[i].move);
+        assert_int_equal(seq[i].score, par[i].score);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
