@@ -63,6 +63,8 @@ struct DamaGame {
     SearchResult result;
     int result_index;
     int result_score;
+    int result_ply;      /* plies played when the search ran */
+    uint64_t result_key; /* and the key of the position searched */
 };
 
 /* ---- one-time initialisation of the games' tables ---- */
@@ -690,6 +692,8 @@ static int run_search(DamaGame *g)
     int rc = choose(g, &l);
     if (rc != DAMA_OK) return rc;
     g->has_result = true;
+    g->result_ply = g->rec.len;
+    g->result_key = g->rec.keys[g->rec.len];
     return ok(g);
 }
 
@@ -724,10 +728,10 @@ int dama_search_pv(DamaGame *g, char *out, size_t size)
 {
     if (!g) return DAMA_E_ARGUMENT;
     if (!g->has_result) return fail(g, DAMA_E_ARGUMENT, "no search yet");
-    /* The PV starts at the position searched: the current one unless a
-     * move was applied since (dama_play). */
-    int base = g->rec.len;
-    if (base > 0 && same_move(&g->rec.moves[base - 1], &g->result.best)) base--;
+    /* The PV starts at the position searched (before dama_play's move). */
+    int base = g->result_ply;
+    if (base > g->rec.len || g->rec.keys[base] != g->result_key)
+        return fail(g, DAMA_E_ARGUMENT, "the position searched is no longer in the game (taken back)");
     Text t = {0};
     Position pos = g->rec.positions[base];
     for (int i = 0; i < g->result.pv_len; i++) {
