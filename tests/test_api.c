@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <pthread.h>
 #include <unistd.h>
 
@@ -487,11 +488,16 @@ static void test_weights(void **state)
 
         /* JSON round trip: half the weights, exported and read back */
         for (int i = 0; i < n; i++) changed[i] = w[i] / 2;
-        WeightsProvenance prov = {.lineage = "test", .weight_set_id = 7, .name = "half", .how = "halved"};
+        /* a match won 100%: an infinite Elo is written null, the JSON stays valid */
+        WeightsProvenance prov = {.lineage = "test", .weight_set_id = 7, .name = "half", .how = "halved",
+                                  .match_id = 3, .games = 8, .wins = 8, .elo = INFINITY, .elo_lo = -INFINITY, .llr = NAN};
         char *json = weights_json_format(game, changed, &prov);
         assert_non_null(json);
         char *json2 = weights_json_format(game, changed, &prov);
         assert_string_equal(json, json2); /* same input, same bytes */
+        assert_non_null(strstr(json, "\"elo\": null"));
+        assert_non_null(strstr(json, "\"llr\": null"));
+        assert_null(strstr(json, "inf"));
         free(json2);
         assert_int_equal(dama_weights_parse_json(g, json), DAMA_OK);
         int32_t back[1024];

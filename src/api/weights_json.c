@@ -17,9 +17,11 @@ static bool add_str(cJSON *o, const char *key, const char *v)
 
 static bool add_int(cJSON *o, const char *key, int64_t v) { return cJSON_AddNumberToObject(o, key, (double)v) != NULL; }
 
-/* Reals with a fixed number of digits, so that repeat exports are identical. */
+/* Reals with a fixed number of digits, so that repeat exports are
+ * identical; null when not finite (an Elo of a match won or lost 100%). */
 static bool add_real(cJSON *o, const char *key, double v, int digits)
 {
+    if (!isfinite(v)) return cJSON_AddNullToObject(o, key) != NULL;
     char text[64];
     snprintf(text, sizeof text, "%.*f", digits, v);
     return cJSON_AddRawToObject(o, key, text) != NULL;
