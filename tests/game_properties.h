@@ -161,10 +161,14 @@ static inline int move_cmp(const void *pa, const void *pb)
     return (int)a->kind - (int)b->kind;
 }
 
-/* Arbitrary weights in [-100, 100] (the rest of w left as it is). */
-static inline void prop_random_weights(const Game *g, uint64_t *rng, int32_t w[EVAL_WEIGHTS_MAX])
+/* Arbitrary weights in [-100, 100], g->weights_len of them on the heap (the
+ * caller frees them; fails the test when out of memory). */
+static inline int32_t *prop_random_weights(const Game *g, uint64_t *rng)
 {
+    int32_t *w = eval_weights_new(g);
+    assert_non_null(w);
     for (int i = 0; i < g->weights_len; i++) w[i] = (int32_t)rng_below(rng, 201) - 100;
+    return w;
 }
 
 /* ------------------------------------------------------------------ */
@@ -283,7 +287,7 @@ static inline void prop_check_eval(PropRun *run, const Position *pos, const Posi
     int64_t sum = 0;
     bool indices_ok = true;
     for (int k = 0; k < trace.len; k++) {
-        if (trace.index[k] >= g->weights_len) {
+        if (trace.index[k] >= (uint32_t)g->weights_len) {
             indices_ok = false;
             break;
         }

@@ -796,8 +796,7 @@ static void test_random_games(void **state)
 {
     (void)state;
     uint64_t seed = 0x5348415452410001ULL;
-    static int32_t w[EVAL_WEIGHTS_MAX];
-    prop_random_weights(G, &seed, w);
+    EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &seed);
     const PropGame pg = {.game = G, .mirror_sq = mirror_sq, .capture_compulsory = false, .weights_extra = w};
     PropRun run;
     prop_begin(&run, &pg);

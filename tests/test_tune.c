@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "engine/eval.h"
 #include "engine/game.h"
 #include "tune/texel.h"
 #include "util/rng.h"
@@ -112,19 +113,93 @@ static void test_append_and_errors(void **state)
     texel_data_free(d);
 }
 
+/* The traced scratch (engine/eval.h): pairs appended in any order come out
+ * sorted by index, equal indices added, zero sums and zero counts dropped;
+ * an overflowing scratch or an int16 overflow is refused. */
+static void test_scratch_merge(void **state)
+{
+    (void)state;
+    static const struct {
+        int n;
+        uint32_t index[6];
+        int32_t coef[6];
+        int want_rc, want_len;
+        uint32_t want_index[4];
+        int16_t want_coef[4];
+    } cases[] = {
+        {0, {0}, {0}, 0, 0, {0}, {0}},
+        {3, {5, 1, 5}, {2, 3, -1}, 0, 2, {1, 5}, {3, 1}},
+        {4, {9, 2, 9, 2}, {1, -1, -1, 0}, 0, 1, {2}, {-1}},            /* 9 cancels out */
+        {3, {16777215, 70000, 0}, {1, -2, 4}, 0, 3, {0, 70000, 16777215}, {4, -2, 1}},
+        {2, {3, 3}, {30000, 30000}, -1, 0, {0}, {0}},                   /* past int16 */
+        {6, {6, 5, 4, 3, 2, 1}, {1, 1, 1, 1, 1, 1}, 0, 4, {1, 2, 3, 4}, {1, 1, 1, 1}},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        EvalScratch sc;
+        eval_scratch_clear(&sc);
+        for (int i = 0; i < cases[c].n; i++) eval_scratch_add(&sc, cases[c].index[i], cases[c].coef[i]);
+        EvalTrace t;
+        int rc = eval_scratch_to_trace(&sc, &t);
+        assert_int_equal(rc, cases[c].want_rc);
+        if (rc != 0) continue;
+        int want_len = c == 5 ? 6 : cases[c].want_len;
+        assert_int_equal(t.len, want_len);
+        for (int i = 0; i < cases[c].want_len; i++) {
+            assert_int_equal(t.index[i], cases[c].want_index[i]);
+            assert_int_equal(t.coef[i], cases[c].want_coef[i]);
+        }
+    }
+    /* more pairs than the scratch holds: refused, not truncated */
+    EvalScratch sc;
+    eval_scratch_clear(&sc);
+    for (int i = 0; i <= EVAL_SCRATCH_MAX; i++) eval_scratch_add(&sc, (uint32_t)i, 1);
+    EvalTrace t;
+    assert_int_equal(eval_scratch_to_trace(&sc, &t), -1);
+}
+
+/* Weights of any size: indices up to TEXEL_WEIGHTS_MAX - 1 (24 bits) are
+ * stored whole, with their coefficients' signs, next to small ones. */
+static void test_large_model(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    const int n = TEXEL_WEIGHTS_MAX;
+    TexelData *d = texel_data_new(n);
+    assert_non_null(d);
+    int32_t *w = calloc((size_t)n, sizeof *w);
+    assert_non_null(w);
+    w[0] = 100, w[65536] = -3, w[n - 1] = 11, w[n - 2] = 5;
+    EvalTrace t = {.len = 4};
+    t.index[0] = 0, t.coef[0] = 2;
+    t.index[1] = 65536, t.coef[1] = -129; /* past uint16, two entries */
+    t.index[2] = (uint32_t)n - 2, t.coef[2] = -1;
+    t.index[3] = (uint32_t)n - 1, t.coef[3] = 127;
+    const int32_t e = 200 + 129 * 3 - 5 + 127 * 11;
+    assert_int_equal(texel_data_append(d, &t, 1, e, err), 0);
+    assert_int_equal(texel_data_entries(d), 5);
+    assert_int_equal(texel_data_check(d, w, 0, NULL, err), 0);
+    w[n - 1] = 12; /* the top index is read, not wrapped */
+    assert_int_equal(texel_data_check(d, w, 0, NULL, err), -1);
+    t.index[3] = (uint32_t)n; /* one past */
+    assert_int_equal(texel_data_append(d, &t, 1, e, err), -1);
+    assert_non_null(strstr(err, "index 16777216"));
+    free(w);
+    texel_data_free(d);
+}
+
 static void test_bytes_per_position(void **state)
 {
     (void)state;
     char err[TEXEL_ERR_MAX];
     int32_t truth[256];
-    /* 24 non-zero terms plus material (a Russian middle game has about as
-     * many men) must stay within the budget of 100 bytes */
+    /* 20 non-zero terms plus material stay within the budget of 100 bytes:
+     * 9 bytes a position and 4 an entry */
     TexelData *d = texel_data_new(256);
-    assert_int_equal(texel_data_synthetic(d, 10000, 24, 1.0, 7, truth, err), 0);
+    assert_int_equal(texel_data_synthetic(d, 10000, 20, 1.0, 7, truth, err), 0);
     double bytes = texel_data_bytes_per_position(d);
-    printf("bytes per position (24 terms + material): %.2f\n", bytes);
+    printf("bytes per position (20 terms + material): %.2f\n", bytes);
     assert_true(bytes <= 100.0);
-    assert_true(bytes >= 9 + 3 * 24);
+    assert_true(bytes >= 9 + 4 * 20);
     assert_int_equal(texel_data_check(d, truth, 0, NULL, err), 0);
     texel_data_free(d);
 }
@@ -512,6 +587,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_append_and_errors),
+        cmocka_unit_test(test_scratch_merge),
+        cmocka_unit_test(test_large_model),
         cmocka_unit_test(test_bytes_per_position),
         cmocka_unit_test(test_check_catches_mismatch),
         cmocka_unit_test(test_reorder),

@@ -819,9 +819,8 @@ static bool has_king(const Position *pos)
 static void test_properties(void **state)
 {
     (void)state;
-    static int32_t w[EVAL_WEIGHTS_MAX];
     uint64_t wrng = rng_derive(0x57454947ULL, 1);
-    prop_random_weights(G, &wrng, w);
+    EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &wrng);
     const PropGame pg = {.game = G,
                          .mirror_sq = mirror_sq,
                          .capture_compulsory = true,

@@ -47,7 +47,7 @@ struct DamaGame {
     bool moves_valid;
     MoveList legal;
     char error[ERR_MAX];
-    int32_t weights[EVAL_WEIGHTS_MAX];
+    int32_t *weights; /* game->weights_len of them, owned */
     char hash_text[WEIGHTS_ID_MAX];
     char layout_text[WEIGHTS_ID_MAX];
     /* search */
@@ -210,6 +210,12 @@ int dama_game_new(const char *name, const char *position, DamaGame **out, char *
         return DAMA_E_MEMORY;
     }
     g->game = game;
+    g->weights = eval_weights_new(game);
+    if (!g->weights) {
+        free(g);
+        snprintf(err, DAMA_ERROR_MAX, "out of memory");
+        return DAMA_E_MEMORY;
+    }
     g->hash_mb = HASH_MB_DEFAULT;
     g->level = DAMA_LEVEL_MAX;
     memcpy(g->weights, game->weights_default, sizeof(int32_t) * (size_t)game->weights_len);
@@ -230,6 +236,7 @@ void dama_game_free(DamaGame *g)
     if (!g) return;
     engine_free(g->engine);
     game_record_free(&g->rec);
+    free(g->weights);
     free(g);
 }
 
@@ -837,7 +844,8 @@ int dama_weights_parse_json(DamaGame *g, const char *text)
 {
     if (!g) return DAMA_E_ARGUMENT;
     char err[ERR_MAX];
-    int32_t w[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g->game);
+    if (!w) return fail(g, DAMA_E_MEMORY, "out of memory");
     if (weights_json_parse(g->game, text, w, err) != 0) return fail(g, DAMA_E_WEIGHTS, "%s", err);
     memcpy(g->weights, w, sizeof(int32_t) * (size_t)g->game->weights_len);
     weights_changed(g);
@@ -880,8 +888,9 @@ int dama_weights_load_json(DamaGame *g, const char *path)
     }
     if (rc == DAMA_OK) {
         char err[ERR_MAX];
-        int32_t w[EVAL_WEIGHTS_MAX];
-        if (weights_json_parse(g->game, text, w, err) != 0) rc = fail(g, DAMA_E_WEIGHTS, "%.200s: %s", path, err);
+        EVAL_AUTO_FREE int32_t *w = eval_weights_new(g->game);
+        if (!w) rc = fail(g, DAMA_E_MEMORY, "out of memory");
+        else if (weights_json_parse(g->game, text, w, err) != 0) rc = fail(g, DAMA_E_WEIGHTS, "%.200s: %s", path, err);
         else {
             memcpy(g->weights, w, sizeof(int32_t) * (size_t)g->game->weights_len);
             weights_changed(g);

@@ -143,10 +143,14 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
         return -1;
     }
     int rc = -1;
-    int32_t w[EVAL_WEIGHTS_MAX];
-    bool seen[EVAL_WEIGHTS_MAX] = {false};
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+    bool *seen = calloc((size_t)(g->weights_len > 0 ? g->weights_len : 1), sizeof *seen);
     char layout[WEIGHTS_ID_MAX], hash[WEIGHTS_ID_MAX];
     const cJSON *v;
+    if (!w || !seen) {
+        snprintf(err, ERR_MAX, "weights JSON: out of memory");
+        goto out;
+    }
     if (!cJSON_IsObject(root)) {
         snprintf(err, ERR_MAX, "weights JSON: the top level is %s, not an object", type_name(root));
         goto out;
@@ -248,6 +252,7 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
     memcpy(weights, w, sizeof(int32_t) * (size_t)g->weights_len);
     rc = 0;
 out:
+    free(seen);
     cJSON_Delete(root);
     return rc;
 }

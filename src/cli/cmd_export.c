@@ -69,7 +69,11 @@ static int run(CliArgs *a)
     }
     bool needs_db = weights_spec_uses_db(g, spec);
     Db *db = NULL;
-    int32_t w[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+    if (!w) {
+        fprintf(stderr, "dama export: out of memory for %d weights\n", g->weights_len);
+        return 1;
+    }
     int64_t id = 0;
     int rc = needs_db ? db_open_readonly(cli_str(a, "db"), &db, err) : 0;
     if (rc == 0) rc = weights_resolve_db(g, spec, db, w, &id, err);

@@ -137,10 +137,11 @@ static int run(CliArgs *a)
     }
 
     Db *db = NULL;
-    int32_t wa[EVAL_WEIGHTS_MAX], wb[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *wa = eval_weights_new(g);
+    EVAL_AUTO_FREE int32_t *wb = eval_weights_new(g);
     int64_t ida = 0, idb = 0, run_id = 0, match_id = 0;
     const char **names = weight_names_new(g);
-    int rc = names ? 0 : -1;
+    int rc = names && wa && wb ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
     if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);

@@ -299,7 +299,11 @@ static int run(CliArgs *a)
         return 2;
     }
     char err[ERR_MAX];
-    int32_t weights[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *weights = eval_weights_new(g);
+    if (!weights) {
+        fprintf(stderr, "dama play: out of memory for %d weights\n", g->weights_len);
+        return 1;
+    }
     if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
         fprintf(stderr, "dama play: %s\n", err);
         return 1;

@@ -4,6 +4,7 @@
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
 #include "tune/weight_sets.h"
+#include "engine/eval.h"
 #include "engine/search.h"
 
 static const CliOpt OPTS[] = {
@@ -128,7 +129,11 @@ static int run(CliArgs *a)
         return 2;
     }
     if (!lim.depth && !lim.nodes && !lim.movetime_ms && !lim.time_ms) lim.depth = 10;
-    int32_t weights[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *weights = eval_weights_new(g);
+    if (!weights) {
+        fprintf(stderr, "dama search: out of memory for %d weights\n", g->weights_len);
+        return 1;
+    }
     if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
         fprintf(stderr, "dama search: %s\n", err);
         return 1;

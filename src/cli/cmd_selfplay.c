@@ -24,6 +24,7 @@
 #include "cli/run_common.h"
 #include "tune/weight_sets.h"
 #include "db/db.h"
+#include "engine/eval.h"
 #include "engine/search.h"
 #include "play/play.h"
 #include "util/rng.h"
@@ -108,7 +109,11 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama selfplay: %s\n", err);
         return 1;
     }
-    int32_t base[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *base = eval_weights_new(g);
+    if (!base) {
+        fprintf(stderr, "dama selfplay: out of memory for %d weights\n", g->weights_len);
+        return 1;
+    }
     Db *db = NULL;
     if (db_open(cli_str(a, "db"), true, &db, err) != 0 ||
         weights_resolve_db(g, cli_str(a, "weights"), db, base, NULL, err) != 0) {

@@ -367,7 +367,7 @@ static int run(CliArgs *a)
     if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
     for (int i = 0; rc == 0 && i < t.n; i++) {
         if (t.specs[i].kind != PLAYER_DAMA) continue;
-        t.weights[i] = malloc(sizeof(int32_t) * EVAL_WEIGHTS_MAX);
+        t.weights[i] = eval_weights_new(g);
         if (!t.weights[i]) {
             snprintf(err, ERR_MAX, "out of memory");
             rc = -1;

@@ -286,11 +286,13 @@ static int run(CliArgs *a)
         return 2;
     }
     Db *db = NULL;
-    int32_t start[EVAL_WEIGHTS_MAX], tuned[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *start = eval_weights_new(g);
+    EVAL_AUTO_FREE int32_t *tuned = eval_weights_new(g);
+    EVAL_AUTO_FREE uint8_t *frozen = calloc((size_t)g->weights_len, 1);
     const char **names = weight_names_new(g);
     TexelData *data = texel_data_new(g->weights_len);
     LoadCtx lc = {.game = g, .weights = start, .data = data, .quiet_only = !cli_flag(a, "all-positions")};
-    int rc = names && data ? 0 : -1;
+    int rc = names && data && start && tuned && frozen ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     /* SIGINT/SIGTERM: the first stops after the current epoch with the best
      * weights so far stored and the run marked interrupted; a second one
@@ -494,7 +496,6 @@ static int run(CliArgs *a)
     cfg.progress_ctx = &ec;
     /* The game's scale weight (a man, a shatra = 100) fixes the scale of
      * the evaluation and stays frozen. */
-    uint8_t frozen[EVAL_WEIGHTS_MAX] = {0};
     frozen[g->scale_weight] = 1;
     TexelResult res;
     t0 = run_now_s();

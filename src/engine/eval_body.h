@@ -3,7 +3,7 @@
  *   EVAL_FUNCTION(plain, traced) — the function header: plain(pos, w) or
  *       traced(pos, w, scratch), both returning the score (White's view);
  *   EVAL_ADD(index, count) — the one primitive: score += count * w[index],
- *       and in the traced build scratch->coef[index] += count.
+ *       and in the traced build (index, count) is appended to the scratch.
  * The body declares `int32_t score = 0;` and returns it. */
 #include "engine/eval.h"
 
@@ -15,7 +15,7 @@
     do {                                                                                           \
         int32_t c_ = (count);                                                                      \
         score += c_ * w[idx];                                                                      \
-        scratch->coef[idx] += c_;                                                                  \
+        eval_scratch_add(scratch, (uint32_t)(idx), c_);                                            \
     } while (0)
 #else
 #define EVAL_FUNCTION(plain, traced) int32_t plain(const Position *pos, const int32_t *w)

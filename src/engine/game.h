@@ -70,7 +70,7 @@ typedef enum Outcome {
  * equals sum(coef[i] * weights[index[i]]) over i < len, exactly. */
 typedef struct EvalTrace {
     int len;
-    uint16_t index[TRACE_MAX];
+    uint32_t index[TRACE_MAX]; /* weight index (any model size) */
     int16_t coef[TRACE_MAX];
 } EvalTrace;
 

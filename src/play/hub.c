@@ -131,7 +131,7 @@ typedef struct Hub {
     bool ready;
     const Game *game;
     Engine *engine;
-    int32_t weights_buf[EVAL_WEIGHTS_MAX];
+    int32_t *weights_buf; /* the engine's weights (game->weights_len, heap) */
     GameRecord rec;
     uint64_t rng;
 
@@ -321,7 +321,11 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         snprintf(err, ERR_MAX, "unknown variant '%s'", h->variant);
         return -1;
     }
-    int32_t w[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+    if (!w) {
+        snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
+        return -1;
+    }
     if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
     Engine *e = engine_new(g, (size_t)h->hash_mb);
     if (!e) {
@@ -340,7 +344,9 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     engine_free(h->engine);
     h->engine = e;
     h->game = g;
-    memcpy(h->weights_buf, w, sizeof w);
+    free(h->weights_buf);
+    h->weights_buf = w;
+    w = NULL; /* kept: the engine reads it */
     engine_set_weights(e, h->weights_buf);
     engine_set_stop_flag(e, &h->stop);
     h->rng = h->seed;
@@ -724,6 +730,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     engine_free(h->engine);
     if (h->ready) game_record_free(&h->rec);
     free(h->history);
+    free(h->weights_buf);
     pthread_cond_destroy(&h->wake);
     pthread_mutex_destroy(&h->lock);
     free(h), free(line), free(buf);

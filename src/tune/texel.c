@@ -12,7 +12,7 @@
 #include "util/rng.h"
 
 _Static_assert((int)TEXEL_ERR_MAX == (int)ERR_MAX, "error buffers must agree with game.h");
-_Static_assert(TEXEL_WEIGHTS_MAX == 1 << 16, "trace indices are uint16");
+_Static_assert(TEXEL_WEIGHTS_MAX == 1 << 24, "stored entries hold a 24-bit index");
 
 enum {
     ROUND_BLOCKS = 32 /* blocks summed per parallel round (bounds the buffers) */
@@ -26,9 +26,14 @@ struct TexelData {
     uint8_t *result;           /* target, White's expected score * TEXEL_TARGET_SCALE */
     int32_t *eval;             /* engine evaluation given on append */
     size_t entries_len, entries_cap;
-    uint16_t *index;           /* trace entries as two parallel arrays: */
-    int8_t *coef;              /* 3 bytes an entry (see texel_data_append) */
+    uint32_t *entry;           /* trace entries, 4 bytes each: weight index in
+                                * the high 24 bits, int8 coefficient in the low
+                                * 8 (see texel_data_append) */
 };
+
+static inline uint32_t entry_make(uint32_t index, int coef) { return index << 8 | (uint8_t)(int8_t)coef; }
+static inline uint32_t entry_index(uint32_t e) { return e >> 8; }
+static inline int entry_coef(uint32_t e) { return (int8_t)(uint8_t)(e & 0xFFu); }
 
 enum { COEF_MAX = 127 }; /* larger coefficients span several entries */
 
@@ -78,8 +83,7 @@ void texel_data_free(TexelData *data)
     free(data->offset);
     free(data->result);
     free(data->eval);
-    free(data->index);
-    free(data->coef);
+    free(data->entry);
     free(data);
 }
 
@@ -105,14 +109,10 @@ static int resize_positions(TexelData *d, size_t cap)
 
 static int resize_entries(TexelData *d, size_t cap)
 {
-    uint16_t *index = realloc(d->index, (cap ? cap : 1) * sizeof *index);
-    if (!index)
+    uint32_t *entry = realloc(d->entry, (cap ? cap : 1) * sizeof *entry);
+    if (!entry)
         return -1;
-    d->index = index;
-    int8_t *coef = realloc(d->coef, cap ? cap : 1);
-    if (!coef)
-        return -1;
-    d->coef = coef;
+    d->entry = entry;
     d->entries_cap = cap;
     return 0;
 }
@@ -167,7 +167,7 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
     }
     size_t entries = 0;
     for (int i = 0; i < trace->len; i++) {
-        if (trace->index[i] >= data->weights_len) {
+        if (trace->index[i] >= (uint32_t)data->weights_len) {
             set_err(err, "tuning data: position %zu: trace index %u >= %d weights", data->len,
                     (unsigned)trace->index[i], data->weights_len);
             return -1;
@@ -181,8 +181,7 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
         int rest = trace->coef[i];
         while (rest != 0) { /* int16 coefficient as int8 pieces of one index */
             int piece = rest > COEF_MAX ? COEF_MAX : rest < -COEF_MAX ? -COEF_MAX : rest;
-            data->index[out] = trace->index[i];
-            data->coef[out++] = (int8_t)piece;
+            data->entry[out++] = entry_make(trace->index[i], piece);
             rest -= piece;
         }
     }
@@ -224,7 +223,7 @@ double texel_data_bytes_per_position(const TexelData *data)
     if (data->len == 0)
         return 0;
     double per = sizeof *data->offset + sizeof *data->result + sizeof *data->eval;
-    per += (double)(data->entries_len * (sizeof *data->index + sizeof *data->coef)) / (double)data->len;
+    per += (double)(data->entries_len * sizeof *data->entry) / (double)data->len;
     return per;
 }
 
@@ -234,7 +233,7 @@ int texel_data_check(const TexelData *data, const int32_t *weights, int toleranc
     for (size_t i = 0; i < data->len; i++) {
         int64_t sum = 0;
         for (uint32_t e = data->offset[i]; e < data->offset[i + 1]; e++)
-            sum += (int64_t)data->coef[e] * weights[data->index[e]];
+            sum += (int64_t)entry_coef(data->entry[e]) * weights[entry_index(data->entry[e])];
         int64_t diff = sum - data->eval[i];
         if (diff > tolerance || diff < -tolerance) {
             if (bad)
@@ -275,10 +274,10 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
         trace.coef[trace.len++] = (int16_t)material;
         int64_t e = 100 * (int64_t)material;
         for (int t = 0; t < terms; t++) {
-            uint16_t j;
+            uint32_t j;
             bool seen;
             do { /* distinct indices: rejection, terms <= w_len - 1 */
-                j = (uint16_t)(1 + rng_below(&s, (uint64_t)w_len - 1));
+                j = (uint32_t)(1 + rng_below(&s, (uint64_t)w_len - 1));
                 seen = false;
                 for (int u = 1; u < trace.len; u++)
                     seen |= trace.index[u] == j;
@@ -303,9 +302,8 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
     uint32_t *offset = malloc((n + 1) * sizeof *offset);
     uint8_t *result = malloc(n ? n : 1);
     int32_t *eval = malloc((n ? n : 1) * sizeof *eval);
-    uint16_t *index = malloc((data->entries_len ? data->entries_len : 1) * sizeof *index);
-    int8_t *coef = malloc(data->entries_len ? data->entries_len : 1);
-    int rc = seen && offset && result && eval && index && coef ? 0 : -1;
+    uint32_t *entry = malloc((data->entries_len ? data->entries_len : 1) * sizeof *entry);
+    int rc = seen && offset && result && eval && entry ? 0 : -1;
     if (rc != 0)
         set_err(err, "reorder: out of memory for %zu positions", n);
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -324,35 +322,30 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
             const size_t from = order[i], first = data->offset[from], end = data->offset[from + 1];
             result[i] = data->result[from];
             eval[i] = data->eval[from];
-            memcpy(index + e, data->index + first, (end - first) * sizeof *index);
-            memcpy(coef + e, data->coef + first, end - first);
+            memcpy(entry + e, data->entry + first, (end - first) * sizeof *entry);
             e += end - first;
             offset[i + 1] = (uint32_t)e;
         }
         free(data->offset);
         free(data->result);
         free(data->eval);
-        free(data->index);
-        free(data->coef);
+        free(data->entry);
         data->offset = offset;
         data->result = result;
         data->eval = eval;
-        data->index = index;
-        data->coef = coef;
+        data->entry = entry;
         data->cap = n;
         data->entries_cap = data->entries_len ? data->entries_len : 1;
         offset = NULL;
         result = NULL;
         eval = NULL;
-        index = NULL;
-        coef = NULL;
+        entry = NULL;
     }
     free(seen);
     free(offset);
     free(result);
     free(eval);
-    free(index);
-    free(coef);
+    free(entry);
     return rc;
 }
 
@@ -406,8 +399,7 @@ void texel_split_free(TexelSplit *split)
 static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size_t hi,
                         const double *w, double c, double *g)
 {
-    const uint16_t *index = d->index;
-    const int8_t *coef = d->coef;
+    const uint32_t *entry = d->entry;
     const uint32_t *offset = d->offset;
     double loss = 0;
     for (size_t p = lo; p < hi; p++) {
@@ -415,14 +407,14 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
         const uint32_t b = offset[i], end = offset[i + 1];
         double e = 0;
         for (uint32_t t = b; t < end; t++)
-            e += coef[t] * w[index[t]];
+            e += entry_coef(entry[t]) * w[entry_index(entry[t])];
         const double s = 1.0 / (1.0 + exp(-c * e));
         const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
         loss += diff * diff;
         if (g) {
             const double f = diff * s * (1.0 - s);
             for (uint32_t t = b; t < end; t++)
-                g[index[t]] += f * coef[t];
+                g[entry_index(entry[t])] += f * entry_coef(entry[t]);
         }
     }
     return loss;

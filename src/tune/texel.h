@@ -39,18 +39,19 @@ enum {
     TEXEL_ERR_MAX = 256,          /* error message buffers (== ERR_MAX of game.h) */
     TEXEL_BLOCK_POSITIONS = 2048, /* positions per summation block (see above); a
                                    * batch runs on at most batch / 2048 threads */
-    TEXEL_WEIGHTS_MAX = 65536     /* trace indices are uint16 */
+    TEXEL_WEIGHTS_MAX = 1 << 24   /* stored entries hold a 24-bit weight index */
 };
 
 /* ---------------------------------------------------------------- dataset */
 
 /* A compact in-memory set of positions: per position a uint32 offset into
  * the trace entries, a uint8 result in half points and the int32 engine
- * evaluation recorded at load (for texel_data_check); the entries are two
- * parallel arrays, uint16 index and int8 coefficient (3 bytes an entry; a
- * coefficient beyond +-127 is stored as several entries of the same index,
- * which add up). Cost: 9 + 3 * (entries) bytes per position, e.g. 81 bytes
- * for 24 non-zero terms. Opaque; owned by the caller through new/free. */
+ * evaluation recorded at load (for texel_data_check); each entry is one
+ * uint32, the weight index in its high 24 bits and an int8 coefficient in
+ * its low 8 (a coefficient beyond +-127 is stored as several entries of the
+ * same index, which add up). Cost: 9 + 4 * (entries) bytes per position,
+ * e.g. 89 bytes for 20 non-zero terms. Opaque; owned by the caller through
+ * new/free. */
 typedef struct TexelData TexelData;
 
 /* An empty dataset for evaluations with `weights_len` weights

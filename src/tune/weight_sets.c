@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "engine/eval.h"
 #include "tune/weights_file.h"
 #include "util/num.h"
 
@@ -47,9 +48,13 @@ const char **weight_names_new(const Game *g)
 /* A weight file, its left-out terms from its base (a db: base needs db). */
 static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, char err[ERR_MAX])
 {
-    uint8_t given[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE uint8_t *given = calloc((size_t)g->weights_len, 1);
     char base[WEIGHTS_BASE_MAX];
-    int32_t v[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *v = eval_weights_new(g);
+    if (!given || !v) {
+        snprintf(err, ERR_MAX, "weight file %.100s: out of memory for %d weights", path, g->weights_len);
+        return -1;
+    }
     if (weights_file_parse(g, path, v, given, base, err) != 0) return -1;
     if (strncmp(base, "db:", 3) == 0) {
         char berr[ERR_MAX];
@@ -76,10 +81,10 @@ bool weights_spec_uses_db(const Game *g, const char *spec)
 {
     if (weights_spec_needs_db(spec)) return true;
     if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) return false;
-    uint8_t given[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE uint8_t *given = calloc((size_t)g->weights_len, 1);
     char base[WEIGHTS_BASE_MAX], err[ERR_MAX];
-    int32_t v[EVAL_WEIGHTS_MAX];
-    return weights_file_parse(g, spec, v, given, base, err) == 0 && strncmp(base, "db:", 3) == 0;
+    EVAL_AUTO_FREE int32_t *v = eval_weights_new(g);
+    return given && v && weights_file_parse(g, spec, v, given, base, err) == 0 && strncmp(base, "db:", 3) == 0;
 }
 
 int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])

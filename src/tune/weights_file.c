@@ -150,9 +150,13 @@ out:
 
 int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_MAX])
 {
-    uint8_t given[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE uint8_t *given = calloc((size_t)g->weights_len, 1);
     char base[WEIGHTS_BASE_MAX];
-    int32_t v[EVAL_WEIGHTS_MAX];
+    EVAL_AUTO_FREE int32_t *v = eval_weights_new(g);
+    if (!given || !v) {
+        snprintf(err, ERR_MAX, "weight file %.100s: out of memory for %d weights", path, g->weights_len);
+        return -1;
+    }
     if (weights_file_parse(g, path, v, given, base, err) != 0) return -1;
     if (base[0] && strcmp(base, "default") != 0) {
         snprintf(err, ERR_MAX, "weight file %.100s: base = \"%s\" needs a database (--db)", path, base);

@@ -102,7 +102,7 @@ static int32_t ru_evaluate(const Position *pos, const int32_t *w) { return russi
 
 static int32_t ru_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
 {
-    return eval_trace_with(russian_evaluate_traced, RU_WEIGHTS_LEN, pos, w, trace);
+    return eval_trace_with(russian_evaluate_traced, pos, w, trace);
 }
 
 static const EvalTerm RU_TERMS[] = {

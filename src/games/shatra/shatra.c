@@ -698,7 +698,7 @@ static int32_t sh_evaluate(const Position *pos, const int32_t *w) { return shatr
 
 static int32_t sh_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
 {
-    return eval_trace_with(shatra_evaluate_traced, ST_WEIGHTS_LEN, pos, w, trace);
+    return eval_trace_with(shatra_evaluate_traced, pos, w, trace);
 }
 
 static const EvalTerm SH_TERMS[] = {

@@ -82,7 +82,7 @@ static int32_t tu_evaluate(const Position *pos, const int32_t *w) { return turki
 
 static int32_t tu_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
 {
-    return eval_trace_with(turkish_evaluate_traced, TU_WEIGHTS_LEN, pos, w, trace);
+    return eval_trace_with(turkish_evaluate_traced, pos, w, trace);
 }
 
 static const EvalTerm TU_TERMS[] = {
