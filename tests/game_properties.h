@@ -285,14 +285,14 @@ static inline void prop_check_eval(PropRun *run, const Position *pos, const Posi
     EvalTrace trace;
     int32_t vt = g->evaluate_trace(pos, w, &trace);
     int64_t sum = 0;
-    bool indices_ok = true;
+    bool indices_ok = g->weights_len == 2 * g->eg_offset && trace.phase >= 0 && trace.phase <= g->phase_max;
     for (int k = 0; k < trace.len; k++) {
-        if (trace.index[k] >= (uint32_t)g->weights_len) {
+        if (trace.index[k] >= (uint32_t)g->eg_offset) { /* opening weights only */
             indices_ok = false;
             break;
         }
-        sum += (int64_t)trace.coef[k] * w[trace.index[k]];
     }
+    if (indices_ok && trace.len >= 0) sum = eval_trace_value(&trace, w, g->eg_offset, g->phase_max);
     if (vt != v || trace.len < 0 || !indices_ok || sum != v) {
         snprintf(detail, sizeof detail, "%s weights: evaluate %d, evaluate_trace %d, trace len %d sums to %lld%s",
                  which, (int)v, (int)vt, trace.len, (long long)sum, indices_ok ? "" : ", index out of range");

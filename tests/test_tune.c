@@ -280,6 +280,78 @@ static void test_reorder(void **state)
     texel_data_free(d);
 }
 
+/* Tapered data: traces of opening indices plus a phase; the value and the
+ * check follow eval_taper (engine/eval.h) exactly; endgame indices and
+ * phases out of range are refused; reordering moves the phases; with
+ * EG = OP the loss is that of the plain model. */
+static void test_tapered(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    assert_null(texel_data_new_tapered(10, 4, 24)); /* not 2 * eg_offset */
+    assert_null(texel_data_new_tapered(8, 4, 0));
+    assert_null(texel_data_new_tapered(8, 4, TEXEL_PHASE_MAX + 1));
+    TexelData *d = texel_data_new_tapered(8, 4, 24);
+    TexelData *plain = texel_data_new(4);
+    assert_non_null(d);
+    assert_non_null(plain);
+    const int32_t w[8] = {100, 0, 7, 0, /* endgame: */ 120, 0, -5, 0};
+    static const struct {
+        int phase, c0, c2;
+        int32_t value; /* (op * phase + eg * (24 - phase)) / 24, toward zero */
+    } cases[] = {
+        {10, 3, -1, 335},  /* op 293, eg 365: 8040 / 24 */
+        {24, 3, -1, 293},  /* opening */
+        {0, 3, -1, 365},   /* bare endgame */
+        {7, -1, 2, -117},  /* op -86, eg -130: -2812 / 24 = -117.2 -> -117 */
+        {5, -1, 1, -118},  /* op -93, eg -125: -2840 / 24 = -118.3 -> -118 */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        EvalTrace t = {.len = 2, .phase = cases[i].phase};
+        t.index[0] = 0, t.coef[0] = (int16_t)cases[i].c0;
+        t.index[1] = 2, t.coef[1] = (int16_t)cases[i].c2;
+        int32_t v = eval_trace_value(&t, w, 4, 24);
+        assert_int_equal(v, cases[i].value);
+        assert_int_equal(texel_data_append(d, &t, 1, v, err), 0);
+        assert_int_equal(texel_data_append(plain, &t, 1, 0, err), 0);
+    }
+    assert_int_equal(texel_data_check(d, w, 0, NULL, err), 0);
+    /* 9 + 1 (phase) + 4 per entry */
+    assert_true(fabs(texel_data_bytes_per_position(d) - (10 + 4 * 2)) < 1e-9);
+    EvalTrace t = {.len = 1, .phase = 12};
+    t.index[0] = 4, t.coef[0] = 1; /* an endgame weight: not a trace index */
+    assert_int_equal(texel_data_append(d, &t, 1, 0, err), -1);
+    assert_non_null(strstr(err, "opening weights"));
+    t.index[0] = 1, t.phase = 25;
+    assert_int_equal(texel_data_append(d, &t, 1, 0, err), -1);
+    assert_non_null(strstr(err, "phase 25"));
+    t.phase = -1;
+    assert_int_equal(texel_data_append(d, &t, 1, 0, err), -1);
+    t.phase = 12; /* a wrong engine value is caught, at its position */
+    assert_int_equal(texel_data_append(d, &t, 1, 1, err), 0);
+    size_t bad = 0;
+    assert_int_equal(texel_data_check(d, w, 0, &bad, err), -1);
+    assert_int_equal(bad, 5);
+    /* reversed: every phase moves with its position (the check still holds
+     * for the first five, now at 1..5, and finds the bad one at 0) */
+    uint32_t order[6] = {5, 4, 3, 2, 1, 0};
+    assert_int_equal(texel_data_reorder(d, order, err), 0);
+    assert_int_equal(texel_data_check(d, w, 0, &bad, err), -1);
+    assert_int_equal(bad, 0);
+    assert_int_equal(texel_data_reorder(d, order, err), 0);
+    /* EG = OP: the tapered loss is the plain loss (positions 0..4) */
+    const int32_t same[8] = {100, 0, 7, 0, 100, 0, 7, 0};
+    double lt = 0, lp = 0;
+    assert_int_equal(texel_loss(d, NULL, 5, same, 1.0, 1, &lt, err), 0);
+    assert_int_equal(texel_loss(plain, NULL, 5, same, 1.0, 1, &lp, err), 0);
+    assert_true(fabs(lt - lp) < 1e-12);
+    /* and EG != OP changes it */
+    assert_int_equal(texel_loss(d, NULL, 5, w, 1.0, 1, &lt, err), 0);
+    assert_true(fabs(lt - lp) > 1e-6);
+    texel_data_free(d);
+    texel_data_free(plain);
+}
+
 /* ---------------------------------------------------------------- split */
 
 static void test_split_deterministic(void **state)
@@ -592,6 +664,7 @@ int main(void)
         cmocka_unit_test(test_bytes_per_position),
         cmocka_unit_test(test_check_catches_mismatch),
         cmocka_unit_test(test_reorder),
+        cmocka_unit_test(test_tapered),
         cmocka_unit_test(test_split_deterministic),
         cmocka_unit_test(test_fit_k),
         cmocka_unit_test(test_tune_full_batch),

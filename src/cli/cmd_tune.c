@@ -290,7 +290,7 @@ static int run(CliArgs *a)
     EVAL_AUTO_FREE int32_t *tuned = eval_weights_new(g);
     EVAL_AUTO_FREE uint8_t *frozen = calloc((size_t)g->weights_len, 1);
     const char **names = weight_names_new(g);
-    TexelData *data = texel_data_new(g->weights_len);
+    TexelData *data = texel_data_new_tapered(g->weights_len, g->eg_offset, g->phase_max);
     LoadCtx lc = {.game = g, .weights = start, .data = data, .quiet_only = !cli_flag(a, "all-positions")};
     int rc = names && data && start && tuned && frozen ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");

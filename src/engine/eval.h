@@ -29,11 +29,33 @@ enum { EVAL_SCRATCH_MAX = 1024 }; /* most EVAL_ADD calls of one traced evaluatio
  * len > EVAL_SCRATCH_MAX means it overflowed (the trace is then refused). */
 typedef struct EvalScratch {
     int len;
+    int phase; /* set by the traced evaluation (EVAL_RETURN) */
     uint32_t index[EVAL_SCRATCH_MAX];
     int32_t coef[EVAL_SCRATCH_MAX];
 } EvalScratch;
 
-static inline void eval_scratch_clear(EvalScratch *s) { s->len = 0; }
+static inline void eval_scratch_clear(EvalScratch *s) { s->len = 0, s->phase = 0; }
+
+/* The tapered value of opening sum op and endgame sum eg at phase
+ * 0..phase_max (phase_max > 0): (op * phase + eg * (phase_max - phase)) /
+ * phase_max, C division (toward zero: the value of the mirrored position is
+ * exactly the negation). Equal sums give op itself. */
+static inline int32_t eval_taper(int64_t op, int64_t eg, int phase, int phase_max)
+{
+    return (int32_t)((op * phase + eg * (phase_max - phase)) / phase_max);
+}
+
+/* The value a trace stands for with weights w (see EvalTrace), exactly as
+ * the evaluation computes it; indices must be < eg_offset. */
+static inline int32_t eval_trace_value(const EvalTrace *t, const int32_t *w, int eg_offset, int phase_max)
+{
+    int64_t op = 0, eg = 0;
+    for (int i = 0; i < t->len; i++) {
+        op += (int64_t)t->coef[i] * w[t->index[i]];
+        eg += (int64_t)t->coef[i] * w[t->index[i] + (uint32_t)eg_offset];
+    }
+    return eval_taper(op, eg, t->phase, phase_max);
+}
 
 static inline void eval_scratch_add(EvalScratch *s, uint32_t index, int32_t coef)
 {
@@ -88,6 +110,7 @@ static inline int32_t eval_trace_with(int32_t (*traced)(const Position *, const 
     eval_scratch_clear(&scratch);
     int32_t v = traced(pos, w, &scratch);
     if (eval_scratch_to_trace(&scratch, trace) != 0) trace->len = -1;
+    trace->phase = scratch.phase;
     return v;
 }
 

@@ -66,10 +66,14 @@ typedef enum Outcome {
     OUTCOME_DRAW = 3
 } Outcome;
 
-/* Sparse evaluation trace: the static evaluation (White's view, centi-men)
- * equals sum(coef[i] * weights[index[i]]) over i < len, exactly. */
+/* Sparse evaluation trace of a tapered evaluation (see Game.eg_offset):
+ * with op = sum(coef[i] * weights[index[i]]) and eg = sum(coef[i] *
+ * weights[index[i] + eg_offset]) over i < len, the static evaluation
+ * (White's view, centi-men) is exactly eval_taper(op, eg, phase, phase_max)
+ * of engine/eval.h. Indices are those of the opening weights (< eg_offset). */
 typedef struct EvalTrace {
     int len;
+    int phase; /* the position's material phase, 0 (bare endgame) .. phase_max */
     uint32_t index[TRACE_MAX]; /* weight index (any model size) */
     int16_t coef[TRACE_MAX];
 } EvalTrace;
@@ -148,6 +152,15 @@ typedef struct Game {
     int scale_weight;          /* the weight that fixes the scale (a man, a shatra = 100): never tuned or perturbed */
     const int32_t *weights_default; /* compiled-in weights (generated header) */
     const char *weights_lineage;    /* where they came from (the header's <GAME>_WEIGHTS_LINEAGE) */
+    /* Tapered evaluation (as Fruit, Ethereal and Scan: see
+     * chessprogramming.org/Tapered_Eval): every term group has an opening
+     * group NAME at weights [0, eg_offset) and an endgame twin NAME_EG at the
+     * same place + eg_offset (weights_len == 2 * eg_offset); a position's
+     * value is (op * phase + eg * (phase_max - phase)) / phase_max (C
+     * division, truncating toward zero, so mirrored positions stay exactly
+     * opposite), phase = its material, capped at phase_max. */
+    int eg_offset;
+    int phase_max;
     int32_t (*evaluate)(const Position *pos, const int32_t *weights);
     /* Same value as evaluate, plus the sparse trace of coefficients. */
     int32_t (*evaluate_trace)(const Position *pos, const int32_t *weights, EvalTrace *trace);

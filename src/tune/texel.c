@@ -20,11 +20,13 @@ enum {
 
 struct TexelData {
     int weights_len;
+    int eg_offset, phase_max;  /* tapered (eg_offset > 0) or plain (0, 0) */
     size_t len, cap;           /* positions */
     uint32_t *offset;          /* cap + 1 slots; position i owns entries
                                 * offset[i] .. offset[i + 1] - 1 */
     uint8_t *result;           /* target, White's expected score * TEXEL_TARGET_SCALE */
     int32_t *eval;             /* engine evaluation given on append */
+    uint8_t *phase;            /* tapered: each position's phase (else NULL) */
     size_t entries_len, entries_cap;
     uint32_t *entry;           /* trace entries, 4 bytes each: weight index in
                                 * the high 24 bits, int8 coefficient in the low
@@ -76,6 +78,23 @@ TexelData *texel_data_new(int weights_len)
     return d;
 }
 
+TexelData *texel_data_new_tapered(int weights_len, int eg_offset, int phase_max)
+{
+    if (eg_offset < 1 || weights_len != 2 * eg_offset || phase_max < 1 || phase_max > TEXEL_PHASE_MAX)
+        return NULL;
+    TexelData *d = texel_data_new(weights_len);
+    if (!d)
+        return NULL;
+    d->eg_offset = eg_offset;
+    d->phase_max = phase_max;
+    d->phase = malloc(1);
+    if (!d->phase) {
+        texel_data_free(d);
+        return NULL;
+    }
+    return d;
+}
+
 void texel_data_free(TexelData *data)
 {
     if (!data)
@@ -83,6 +102,7 @@ void texel_data_free(TexelData *data)
     free(data->offset);
     free(data->result);
     free(data->eval);
+    free(data->phase);
     free(data->entry);
     free(data);
 }
@@ -103,6 +123,12 @@ static int resize_positions(TexelData *d, size_t cap)
     if (!eval)
         return -1;
     d->eval = eval;
+    if (d->phase) {
+        uint8_t *phase = realloc(d->phase, cap ? cap : 1);
+        if (!phase)
+            return -1;
+        d->phase = phase;
+    }
     d->cap = cap;
     return 0;
 }
@@ -165,11 +191,18 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
                 trace->len, TRACE_MAX);
         return -1;
     }
+    const uint32_t index_end = (uint32_t)(data->eg_offset ? data->eg_offset : data->weights_len);
+    if (data->eg_offset && (trace->phase < 0 || trace->phase > data->phase_max)) {
+        set_err(err, "tuning data: position %zu: phase %d out of 0..%d", data->len, trace->phase,
+                data->phase_max);
+        return -1;
+    }
     size_t entries = 0;
     for (int i = 0; i < trace->len; i++) {
-        if (trace->index[i] >= (uint32_t)data->weights_len) {
-            set_err(err, "tuning data: position %zu: trace index %u >= %d weights", data->len,
-                    (unsigned)trace->index[i], data->weights_len);
+        if (trace->index[i] >= index_end) {
+            set_err(err, "tuning data: position %zu: trace index %u >= %u %s", data->len,
+                    (unsigned)trace->index[i], (unsigned)index_end,
+                    data->eg_offset ? "opening weights" : "weights");
             return -1;
         }
         entries += ((size_t)abs(trace->coef[i]) + COEF_MAX - 1) / COEF_MAX;
@@ -188,6 +221,8 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
     data->entries_len = out;
     data->result[data->len] = (uint8_t)(result_half * (TEXEL_TARGET_SCALE / 2));
     data->eval[data->len] = eval;
+    if (data->phase)
+        data->phase[data->len] = (uint8_t)trace->phase;
     data->len++;
     data->offset[data->len] = (uint32_t)data->entries_len;
     return 0;
@@ -222,7 +257,7 @@ double texel_data_bytes_per_position(const TexelData *data)
 {
     if (data->len == 0)
         return 0;
-    double per = sizeof *data->offset + sizeof *data->result + sizeof *data->eval;
+    double per = sizeof *data->offset + sizeof *data->result + sizeof *data->eval + (data->phase ? 1 : 0);
     per += (double)(data->entries_len * sizeof *data->entry) / (double)data->len;
     return per;
 }
@@ -231,9 +266,14 @@ int texel_data_check(const TexelData *data, const int32_t *weights, int toleranc
                      char err[TEXEL_ERR_MAX])
 {
     for (size_t i = 0; i < data->len; i++) {
-        int64_t sum = 0;
-        for (uint32_t e = data->offset[i]; e < data->offset[i + 1]; e++)
+        int64_t sum = 0, eg = 0;
+        for (uint32_t e = data->offset[i]; e < data->offset[i + 1]; e++) {
             sum += (int64_t)entry_coef(data->entry[e]) * weights[entry_index(data->entry[e])];
+            if (data->phase)
+                eg += (int64_t)entry_coef(data->entry[e]) * weights[entry_index(data->entry[e]) + (uint32_t)data->eg_offset];
+        }
+        if (data->phase) /* as eval_taper of engine/eval.h: C division */
+            sum = (sum * data->phase[i] + eg * (data->phase_max - data->phase[i])) / data->phase_max;
         int64_t diff = sum - data->eval[i];
         if (diff > tolerance || diff < -tolerance) {
             if (bad)
@@ -265,7 +305,7 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
         return -1;
     static const int16_t coefs[4] = {-2, -1, 1, 2};
     const double c = k * LN10 / 400.0;
-    EvalTrace trace;
+    EvalTrace trace = {.phase = 0};
     for (size_t p = 0; p < positions; p++) {
         uint64_t s = rng_derive(seed, p + 1);
         trace.len = 0;
@@ -302,8 +342,9 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
     uint32_t *offset = malloc((n + 1) * sizeof *offset);
     uint8_t *result = malloc(n ? n : 1);
     int32_t *eval = malloc((n ? n : 1) * sizeof *eval);
+    uint8_t *phase = data->phase ? malloc(n ? n : 1) : NULL;
     uint32_t *entry = malloc((data->entries_len ? data->entries_len : 1) * sizeof *entry);
-    int rc = seen && offset && result && eval && entry ? 0 : -1;
+    int rc = seen && offset && result && eval && entry && (phase || !data->phase) ? 0 : -1;
     if (rc != 0)
         set_err(err, "reorder: out of memory for %zu positions", n);
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -322,6 +363,8 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
             const size_t from = order[i], first = data->offset[from], end = data->offset[from + 1];
             result[i] = data->result[from];
             eval[i] = data->eval[from];
+            if (phase)
+                phase[i] = data->phase[from];
             memcpy(entry + e, data->entry + first, (end - first) * sizeof *entry);
             e += end - first;
             offset[i + 1] = (uint32_t)e;
@@ -330,6 +373,8 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
         free(data->result);
         free(data->eval);
         free(data->entry);
+        free(data->phase);
+        data->phase = phase;
         data->offset = offset;
         data->result = result;
         data->eval = eval;
@@ -340,12 +385,14 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
         result = NULL;
         eval = NULL;
         entry = NULL;
+        phase = NULL;
     }
     free(seen);
     free(offset);
     free(result);
     free(eval);
     free(entry);
+    free(phase);
     return rc;
 }
 
@@ -402,6 +449,37 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
     const uint32_t *entry = d->entry;
     const uint32_t *offset = d->offset;
     double loss = 0;
+    if (d->phase) { /* tapered: e = (ph * op + (P - ph) * eg) / P */
+        const double *w_eg = w + d->eg_offset;
+        double *g_eg = g ? g + d->eg_offset : NULL;
+        const double inv_p = 1.0 / d->phase_max;
+        for (size_t p = lo; p < hi; p++) {
+            const size_t i = idx ? idx[p] : p;
+            const uint32_t b = offset[i], end = offset[i + 1];
+            const double f_op = d->phase[i] * inv_p, f_eg = 1.0 - f_op;
+            double op = 0, eg = 0;
+            for (uint32_t t = b; t < end; t++) {
+                const uint32_t j = entry_index(entry[t]);
+                const int cf = entry_coef(entry[t]);
+                op += cf * w[j];
+                eg += cf * w_eg[j];
+            }
+            const double e = f_op * op + f_eg * eg;
+            const double s = 1.0 / (1.0 + exp(-c * e));
+            const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
+            loss += diff * diff;
+            if (g) {
+                const double f = diff * s * (1.0 - s);
+                for (uint32_t t = b; t < end; t++) {
+                    const uint32_t j = entry_index(entry[t]);
+                    const double fc = f * entry_coef(entry[t]);
+                    g[j] += fc * f_op;
+                    g_eg[j] += fc * f_eg;
+                }
+            }
+        }
+        return loss;
+    }
     for (size_t p = lo; p < hi; p++) {
         const size_t i = idx ? idx[p] : p;
         const uint32_t b = offset[i], end = offset[i + 1];

@@ -39,7 +39,8 @@ enum {
     TEXEL_ERR_MAX = 256,          /* error message buffers (== ERR_MAX of game.h) */
     TEXEL_BLOCK_POSITIONS = 2048, /* positions per summation block (see above); a
                                    * batch runs on at most batch / 2048 threads */
-    TEXEL_WEIGHTS_MAX = 1 << 24   /* stored entries hold a 24-bit weight index */
+    TEXEL_WEIGHTS_MAX = 1 << 24,  /* stored entries hold a 24-bit weight index */
+    TEXEL_PHASE_MAX = 255         /* a tapered position's phase is stored in a byte */
 };
 
 /* ---------------------------------------------------------------- dataset */
@@ -55,9 +56,20 @@ enum {
 typedef struct TexelData TexelData;
 
 /* An empty dataset for evaluations with `weights_len` weights
- * (1..TEXEL_WEIGHTS_MAX). Returns NULL if out of memory or weights_len is
- * out of range. */
+ * (1..TEXEL_WEIGHTS_MAX), the model e_p(w) above. Returns NULL if out of
+ * memory or weights_len is out of range. */
 TexelData *texel_data_new(int weights_len);
+
+/* An empty dataset for a tapered evaluation (Game.eg_offset of
+ * engine/game.h): weights_len == 2 * eg_offset, traces index the opening
+ * weights (< eg_offset) and carry the position's phase (0..phase_max,
+ * phase_max 1..TEXEL_PHASE_MAX), stored as one more byte a position. The
+ * model is e_p(w) = (ph * op_p + (P - ph) * eg_p) / P with op_p = sum_i
+ * coef_i * w[index_i] and eg_p = sum_i coef_i * w[index_i + eg_offset]; the
+ * tuner fits the real-valued e_p, texel_data_check rebuilds it with the
+ * engine's C division (eval_taper). Returns NULL if out of memory or the
+ * sizes are out of range. */
+TexelData *texel_data_new_tapered(int weights_len, int eg_offset, int phase_max);
 void texel_data_free(TexelData *data); /* NULL is fine */
 
 /* Reserve room for `positions` more positions and `entries` more trace
@@ -67,12 +79,14 @@ int texel_data_reserve(TexelData *data, size_t positions, size_t entries,
                        char err[TEXEL_ERR_MAX]);
 
 /* Append one position: its trace (zero coefficients are dropped; repeated
- * indices are kept and add up), White's result in half points (2 win,
+ * indices are kept and add up; tapered data also stores trace->phase),
+ * White's result in half points (2 win,
  * 1 draw, 0 loss, as outcome_score_white of game.h) and the engine's
  * evaluation (White's view, centi-men) of the same position with the weights
  * the trace will be checked against. Returns 0, or -1 with a message (index
  * >= weights_len, result not 0..2, negative trace length, out of memory,
- * more than UINT32_MAX - 1 positions or entries). The data is unchanged on
+ * more than UINT32_MAX - 1 positions or entries; tapered: an index of an
+ * endgame weight, a phase out of 0..phase_max). The data is unchanged on
  * error. Not thread-safe. */
 int texel_data_append(TexelData *data, const struct EvalTrace *trace, int result_half,
                       int32_t eval, char err[TEXEL_ERR_MAX]);

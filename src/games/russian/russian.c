@@ -109,6 +109,9 @@ static const EvalTerm RU_TERMS[] = {
 #define TERM(name, count, doc) {#name, RU_##name, count, doc},
 #include "games/russian/eval_terms.def"
 #undef TERM
+#define TERM(name, count, doc) {#name "_EG", RU_##name##_EG, count, "endgame twin of " #name " (taper: Game.eg_offset): " doc},
+#include "games/russian/eval_terms.def"
+#undef TERM
 };
 
 static const char *const RU_BENCH[] = {
@@ -133,6 +136,8 @@ const Game russian_game = {
     .terms_len = (int)(sizeof RU_TERMS / sizeof RU_TERMS[0]),
     .terms = RU_TERMS,
     .weights_len = RU_WEIGHTS_LEN,
+    .eg_offset = RU_EG_OFFSET,
+    .phase_max = RU_PHASE_MAX,
     .scale_weight = RU_MAN,
     .weights_default = russian_weights,
     .weights_lineage = RUSSIAN_WEIGHTS_LINEAGE,

@@ -12,8 +12,15 @@ enum RussianTerm {
 #define TERM(name, count, doc) RU_##name, RU_##name##_LAST = RU_##name + (count)-1,
 #include "games/russian/eval_terms.def"
 #undef TERM
+    RU_EG_OFFSET, /* opening weights; the endgame twins (NAME_EG) follow */
+    RU_EG_BEFORE_ = RU_EG_OFFSET - 1,
+#define TERM(name, count, doc) RU_##name##_EG, RU_##name##_EG_LAST = RU_##name##_EG + (count)-1,
+#include "games/russian/eval_terms.def"
+#undef TERM
     RU_WEIGHTS_LEN
 };
+/* Tapered evaluation (Game.eg_offset): the phase is the material, men and kings on the board (24 at the start). */
+enum { RU_PHASE_MAX = 24 };
 enum { RUSSIAN_WEIGHTS_LEN_TERMS = RU_WEIGHTS_LEN
 };
 

@@ -18,10 +18,13 @@
 extern uint64_t russian_runaway_cone[2][64];
 int russian_count_quiet(const DraughtsPos *p, int side);
 
+#undef EVAL_EG_OFFSET
+#define EVAL_EG_OFFSET RU_EG_OFFSET
+
 EVAL_FUNCTION(russian_evaluate, russian_evaluate_traced)
 {
     const DraughtsPos *p = (const DraughtsPos *)pos->data;
-    int32_t score = 0;
+    int32_t score = 0, score_eg = 0;
     uint64_t all = p->pieces[0] | p->pieces[1];
     int total = __builtin_popcountll(all);
     for (int c = 0; c < 2; c++) {
@@ -51,6 +54,7 @@ EVAL_FUNCTION(russian_evaluate, russian_evaluate_traced)
         if (!opp_kings) EVAL_ADD(RU_KING_VS_MEN, sign * __builtin_popcountll(kings));
     }
     EVAL_ADD(RU_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
-    return score;
+    EVAL_RETURN(total < RU_PHASE_MAX ? total : RU_PHASE_MAX, RU_PHASE_MAX);
 }
 #undef EVAL_ADD
+#undef EVAL_RETURN

@@ -705,6 +705,9 @@ static const EvalTerm SH_TERMS[] = {
 #define TERM(name, count, doc) {#name, ST_##name, count, doc},
 #include "games/shatra/eval_terms.def"
 #undef TERM
+#define TERM(name, count, doc) {#name "_EG", ST_##name##_EG, count, "endgame twin of " #name " (taper: Game.eg_offset): " doc},
+#include "games/shatra/eval_terms.def"
+#undef TERM
 };
 
 #define SHATRA_START "sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1"
@@ -748,6 +751,8 @@ const Game shatra_game = {
     .terms_len = (int)(sizeof SH_TERMS / sizeof SH_TERMS[0]),
     .terms = SH_TERMS,
     .weights_len = ST_WEIGHTS_LEN,
+    .eg_offset = ST_EG_OFFSET,
+    .phase_max = ST_PHASE_MAX,
     .scale_weight = ST_SHATRA, /* a shatra in play = 100; the BIY term is 0 in every live position */
     .weights_default = shatra_weights,
     .weights_lineage = SHATRA_WEIGHTS_LINEAGE,

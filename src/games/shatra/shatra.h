@@ -12,8 +12,15 @@ enum ShatraTerm {
 #define TERM(name, count, doc) ST_##name, ST_##name##_LAST = ST_##name + (count)-1,
 #include "games/shatra/eval_terms.def"
 #undef TERM
+    ST_EG_OFFSET, /* opening weights; the endgame twins (NAME_EG) follow */
+    ST_EG_BEFORE_ = ST_EG_OFFSET - 1,
+#define TERM(name, count, doc) ST_##name##_EG, ST_##name##_EG_LAST = ST_##name##_EG + (count)-1,
+#include "games/shatra/eval_terms.def"
+#undef TERM
     ST_WEIGHTS_LEN
 };
+/* Tapered evaluation (Game.eg_offset): the phase is the material, pieces on the board and in reserve, capped at 36. */
+enum { ST_PHASE_MAX = 36 };
 enum { SHATRA_WEIGHTS_LEN_TERMS = ST_WEIGHTS_LEN };
 
 struct EvalScratch;

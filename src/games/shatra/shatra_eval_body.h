@@ -23,11 +23,14 @@ static inline bool shatra_road_open(const ShatraPos *p, int c)
 }
 #endif
 
+#undef EVAL_EG_OFFSET
+#define EVAL_EG_OFFSET ST_EG_OFFSET
+
 EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
 {
     const ShatraPos *p = shp(pos);
     const ShatraTables *t = &shatra_tables;
-    int32_t score = 0;
+    int32_t score = 0, score_eg = 0;
     uint64_t occ = p->color[0] | p->color[1];
     for (int c = 0; c < 2; c++) {
         int sign = c == COLOR_WHITE ? 1 : -1;
@@ -71,6 +74,7 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
                                                                   t->great_road & ~t->fort_gate[c]));
     }
     EVAL_ADD(ST_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
-    return score;
+    EVAL_RETURN(__builtin_popcountll(occ) < ST_PHASE_MAX ? __builtin_popcountll(occ) : ST_PHASE_MAX, ST_PHASE_MAX);
 }
 #undef EVAL_ADD
+#undef EVAL_RETURN

@@ -89,6 +89,9 @@ static const EvalTerm TU_TERMS[] = {
 #define TERM(name, count, doc) {#name, TU_##name, count, doc},
 #include "games/turkish/eval_terms.def"
 #undef TERM
+#define TERM(name, count, doc) {#name "_EG", TU_##name##_EG, count, "endgame twin of " #name " (taper: Game.eg_offset): " doc},
+#include "games/turkish/eval_terms.def"
+#undef TERM
 };
 
 static const char *const TU_BENCH[] = {
@@ -112,6 +115,8 @@ const Game turkish_game = {
     .terms_len = (int)(sizeof TU_TERMS / sizeof TU_TERMS[0]),
     .terms = TU_TERMS,
     .weights_len = TU_WEIGHTS_LEN,
+    .eg_offset = TU_EG_OFFSET,
+    .phase_max = TU_PHASE_MAX,
     .scale_weight = TU_MAN,
     .weights_default = turkish_weights,
     .weights_lineage = TURKISH_WEIGHTS_LINEAGE,

@@ -12,8 +12,15 @@ enum TurkishTerm {
 #define TERM(name, count, doc) TU_##name, TU_##name##_LAST = TU_##name + (count)-1,
 #include "games/turkish/eval_terms.def"
 #undef TERM
+    TU_EG_OFFSET, /* opening weights; the endgame twins (NAME_EG) follow */
+    TU_EG_BEFORE_ = TU_EG_OFFSET - 1,
+#define TERM(name, count, doc) TU_##name##_EG, TU_##name##_EG_LAST = TU_##name##_EG + (count)-1,
+#include "games/turkish/eval_terms.def"
+#undef TERM
     TU_WEIGHTS_LEN
 };
+/* Tapered evaluation (Game.eg_offset): the phase is the material, men and kings on the board (32 at the start). */
+enum { TU_PHASE_MAX = 32 };
 enum { TURKISH_WEIGHTS_LEN_TERMS = TU_WEIGHTS_LEN };
 
 struct EvalScratch;

@@ -8,10 +8,13 @@
 #define TU_FILE_A 0x0101010101010101ULL
 #define TU_FILE_H (TU_FILE_A << 7)
 
+#undef EVAL_EG_OFFSET
+#define EVAL_EG_OFFSET TU_EG_OFFSET
+
 EVAL_FUNCTION(turkish_evaluate, turkish_evaluate_traced)
 {
     const DraughtsPos *p = (const DraughtsPos *)pos->data;
-    int32_t score = 0;
+    int32_t score = 0, score_eg = 0;
     uint64_t all = p->pieces[0] | p->pieces[1];
     int total = __builtin_popcountll(all);
     for (int c = 0; c < 2; c++) {
@@ -51,6 +54,7 @@ EVAL_FUNCTION(turkish_evaluate, turkish_evaluate_traced)
         if (!opp_kings) EVAL_ADD(TU_KING_VS_MEN, sign * __builtin_popcountll(kings));
     }
     EVAL_ADD(TU_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
-    return score;
+    EVAL_RETURN(total < TU_PHASE_MAX ? total : TU_PHASE_MAX, TU_PHASE_MAX);
 }
 #undef EVAL_ADD
+#undef EVAL_RETURN
