@@ -382,3 +382,27 @@ void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_
         n += (size_t)w;
     }
 }
+
+int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id)
+{
+    static const char *const which[] = {"run", "match", "tournament", "filter"};
+    int chosen = -1, count = all ? 1 : 0;
+    for (int i = 0; i < 4; i++)
+        if (cli_isset(a, which[i])) {
+            chosen = i;
+            count++;
+        }
+    if (count > 1) {
+        fprintf(stderr, "dama %s: give at most one of --run, --match, --tournament, --filter%s\n", a->command,
+                all ? ", --all" : "");
+        return 2;
+    }
+    *sel = chosen == 0 ? DB_SELECT_RUN : chosen == 1 ? DB_SELECT_MATCH : chosen == 2 ? DB_SELECT_TOURNAMENT
+         : chosen == 3 ? DB_SELECT_FILTER : DB_SELECT_ALL;
+    *id = chosen >= 0 && chosen < 3 ? cli_int(a, which[chosen]) : 0;
+    if (chosen >= 0 && chosen < 3 && *id < 1) {
+        fprintf(stderr, "dama %s: --%s must be >= 1\n", a->command, which[chosen]);
+        return 2;
+    }
+    return 0;
+}

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "db/db.h"
 #include "engine/game.h"
 
 /* OPT_DB: a database file that a command reads or stores into: an empty
@@ -105,5 +106,11 @@ extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cm
 
 /* `dama --version`: version, build commit, compiled-in weights' provenance. */
 void cli_print_version(FILE *out);
+
+/* Which stored games a command reads: at most one of --run, --match,
+ * --tournament (an id >= 1) or --filter, and with all = true also --all (the
+ * caller's flag). Fills *sel and *id (0 unless an id option). Returns 0, or
+ * 2 after a message on stderr naming the command. */
+int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id);
 
 #endif

@@ -26,24 +26,9 @@ static const CliOpt OPTS[] = {
 
 static int export_games(const CliArgs *a)
 {
-    const char *which[] = {"run", "match", "tournament", "filter"};
-    int chosen = -1, count = 0;
-    for (int i = 0; i < 4; i++)
-        if (cli_isset(a, which[i])) {
-            chosen = i;
-            count++;
-        }
-    if (count > 1) {
-        fprintf(stderr, "dama pdn export: give at most one of --run, --match, --tournament, --filter\n");
-        return 2;
-    }
-    DbSelect sel = chosen == 0 ? DB_SELECT_RUN : chosen == 1 ? DB_SELECT_MATCH : chosen == 2 ? DB_SELECT_TOURNAMENT
-                 : chosen == 3 ? DB_SELECT_FILTER : DB_SELECT_ALL;
-    int64_t id = chosen >= 0 && chosen < 3 ? cli_int(a, which[chosen]) : 0;
-    if (chosen >= 0 && chosen < 3 && id < 1) {
-        fprintf(stderr, "dama pdn export: --%s must be >= 1\n", which[chosen]);
-        return 2;
-    }
+    DbSelect sel;
+    int64_t id;
+    if (cli_game_selection(a, false, &sel, &id) != 0) return 2;
     char err[ERR_MAX];
     long games = 0;
     const char *out = cli_str(a, "out");
