@@ -118,6 +118,47 @@ static void test_depth_limit_and_pv_legal(void **state)
     }
 }
 
+/* A node budget that ends an iteration after a better first root move was
+ * found: the best move is that move, and the PV must start with it (it
+ * used to keep the line of the last completed iteration: Russian start at
+ * 511 nodes gave bestmove c3-d4 with pv e3-f4 ...). Every budget of the
+ * sweep checks the same, in Russian and Shatra. */
+static void test_pv_starts_with_best(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game;
+        uint64_t first, step, last;
+    } cases[] = {
+        {"russian", 511, 1, 511},
+        {"russian", 648, 1, 648},
+        {"shatra", 1059, 1, 1059},
+        {"russian", 100, 137, 8000},
+        {"shatra", 100, 137, 8000},
+    };
+    game_init_all();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const Game *g = game_find(cases[i].game);
+        assert_non_null(g);
+        Position pos;
+        char err[ERR_MAX];
+        assert_int_equal(game_parse_position(g, NULL, &pos, err), 0);
+        for (uint64_t n = cases[i].first; n <= cases[i].last; n += cases[i].step) {
+            Engine *e = engine_new(g, 1);
+            assert_non_null(e);
+            SearchLimits lim = {.nodes = n};
+            SearchResult r;
+            engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+            engine_free(e);
+            assert_true(r.has_move);
+            if (r.pv_len == 0) continue; /* no iteration searched a move */
+            if (memcmp(&r.pv[0], &r.best, sizeof r.best) != 0)
+                fail_msg("%s, %llu nodes: the PV does not start with the best move", g->name,
+                         (unsigned long long)n);
+        }
+    }
+}
+
 /* Time manager: soft and hard limits from the clock (table). */
 static void test_time_budget(void **state)
 {
@@ -287,6 +328,7 @@ int main(void)
         cmocka_unit_test(test_quiescence_resolves_captures),
         cmocka_unit_test(test_node_limit_deterministic),
         cmocka_unit_test(test_depth_limit_and_pv_legal),
+        cmocka_unit_test(test_pv_starts_with_best),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_params_text),
         cmocka_unit_test(test_params_change_search),

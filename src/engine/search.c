@@ -785,6 +785,18 @@ void engine_time_budget(const SearchLimits *lim, int64_t *soft_ms, int64_t *hard
     *hard_ms = hard;
 }
 
+/* A move of an unfinished iteration (a fail-high, or an interrupted
+ * iteration whose first root move was searched) becomes the best move, and
+ * its line the PV, so that the PV always starts with the best move; score
+ * and depth stay those of the last completed iteration. */
+static void keep_partial_pv(const Worker *w, SearchResult *r)
+{
+    if (w->pv_len[0] <= 0) return;
+    r->best = w->pv[0][0];
+    r->pv_len = w->pv_len[0];
+    memcpy(r->pv, w->pv[0], sizeof(Move) * (size_t)r->pv_len);
+}
+
 /* One worker's iterative deepening. Helpers (id > 0) start one ply deeper
  * on odd ids and run until told to stop; the main worker (id 0) drives the
  * result. Returns nothing; results are in w->done_*. */
@@ -821,7 +833,7 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
                 alpha = delta > 400 ? -SCORE_INF : v - delta;
             } else if (v >= beta && beta < SCORE_INF) {
                 /* keep a fail-high's move: it is better than the old best */
-                if (w->id == 0 && w->pv_len[0] > 0) r->best = w->pv[0][0];
+                if (w->id == 0) keep_partial_pv(w, r);
                 beta = delta > 400 ? SCORE_INF : v + delta;
             } else {
                 break;
@@ -833,7 +845,7 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
         if (w->aborted) {
             /* an interrupted iteration whose first move was searched gives a
              * move at least as good as the last completed one */
-            if (w->id == 0 && w->pv_len[0] > 0) r->best = w->pv[0][0];
+            if (w->id == 0) keep_partial_pv(w, r);
             break;
         }
         w->done_depth = depth;

@@ -56,7 +56,8 @@ typedef struct SearchResult {
     int depth;       /* last completed iteration */
     uint64_t nodes;  /* all nodes visited, quiescence included */
     double seconds;
-    int pv_len;
+    int pv_len;      /* pv[0] is best: the line of the last completed iteration, or of
+                      * an unfinished one (fail-high, stop) whose move replaced it */
     Move pv[PLY_MAX];
 } SearchResult;
 
