@@ -80,7 +80,7 @@ static int run(CliArgs *a)
     }
     char err[ERR_MAX];
     Db *db = NULL;
-    if (db_open(cli_str(a, "db"), false, &db, err) != 0) {
+    if (db_open_for_reading(cli_str(a, "db"), &db, err) != 0) {
         fprintf(stderr, "dama ratings: %s\n", err);
         return 1;
     }

@@ -56,7 +56,7 @@ int pdn_export_file(const char *db_path, DbSelect select, int64_t id, const char
 {
     *games = 0;
     Db *db = NULL;
-    if (db_open(db_path, false, &db, err) != 0) return -1; /* a dama database, migrated */
+    if (db_open_for_reading(db_path, &db, err) != 0) return -1; /* a dama database, migrated if writable */
     db_close(db);
     /* The file through the one atomic writer: replaced only with --force,
      * never the database itself (or its -wal / -shm). */

@@ -155,6 +155,12 @@ void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
     case SQLITE_NOTADB:
         set_err(err, "%s: not a dama database (not an SQLite file)", db->path);
         break;
+    case SQLITE_READONLY:
+        set_err(err,
+                "%s: %s: cannot write the database: no write permission on the file, or on its folder "
+                "(where SQLite keeps %s-wal and %s-shm)",
+                db->path, what, db->path, db->path);
+        break;
     default:
         set_err(err, "%s: %s: %s", db->path, what, msg);
         break;
@@ -417,6 +423,95 @@ static int sweep_dead_runs(Db *db, char err[ERR_MAX])
     return db_commit(db, err);
 }
 
+/* The folder of path ("." for a bare file name). */
+static void parent_dir(const char *path, char *dir, size_t size)
+{
+    snprintf(dir, size, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        snprintf(dir, size, ".");
+    else if (slash == dir)
+        dir[1] = '\0';
+    else
+        *slash = '\0';
+}
+
+/* file:PATH?immutable=1 with PATH percent-encoded (RFC 3986 unreserved
+ * characters and '/' kept); -1 if it does not fit. */
+static int immutable_uri(const char *path, char *out, size_t size)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = 0;
+    const char *head = "file:";
+    for (const char *c = head; *c; c++) {
+        if (n + 1 >= size) return -1;
+        out[n++] = *c;
+    }
+    for (const unsigned char *c = (const unsigned char *)path; *c; c++) {
+        bool plain = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                     strchr("-._~/", *c) != NULL;
+        if (n + (plain ? 1 : 3) >= size) return -1;
+        if (plain) {
+            out[n++] = (char)*c;
+        } else {
+            out[n++] = '%';
+            out[n++] = hex[*c >> 4];
+            out[n++] = hex[*c & 15];
+        }
+    }
+    const char *tail = "?immutable=1";
+    for (const char *c = tail; *c; c++) {
+        if (n + 1 >= size) return -1;
+        out[n++] = *c;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, char err[ERR_MAX])
+{
+    *h = NULL;
+    int rc = sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(*h, busy_ms);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(*h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    if (rc == SQLITE_OK) return 0;
+    /* SQLITE_READONLY without a -wal file, SQLITE_CANTOPEN with one */
+    char dir[4096];
+    parent_dir(path, dir, sizeof dir);
+    if (((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN) || access(dir, W_OK) == 0) {
+        set_err(err, "%s: cannot open read-only: %s", path, *h ? sqlite3_errmsg(*h) : sqlite3_errstr(rc));
+        sqlite3_close(*h);
+        *h = NULL;
+        return -1;
+    }
+    sqlite3_close(*h);
+    *h = NULL;
+    char side[4096];
+    struct stat sb;
+    snprintf(side, sizeof side, "%s-wal", path);
+    if (stat(side, &sb) == 0 && sb.st_size > 0) {
+        set_err(err,
+                "%s: cannot read: its write-ahead log %s is pending and this process cannot create %s-shm "
+                "(no write permission on the folder); open it once where it can be written",
+                path, side, path);
+        return -1;
+    }
+    char uri[3 * 4096 + 32];
+    if (immutable_uri(path, uri, sizeof uri) != 0) {
+        set_err(err, "%s: path too long", path);
+        return -1;
+    }
+    rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_exec(*h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
+    if (rc != SQLITE_OK) {
+        set_err(err, "%s: cannot open read-only: %s", path, *h ? sqlite3_errmsg(*h) : sqlite3_errstr(rc));
+        sqlite3_close(*h);
+        *h = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 typedef enum OpenMode { OPEN_READ, OPEN_WRITE, OPEN_CREATE } OpenMode;
 
 static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
@@ -454,12 +549,17 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
     }
     db->busy_ms = DB_BUSY_TIMEOUT_MS;
     db->read_only = mode == OPEN_READ;
-    int flags = mode == OPEN_READ ? SQLITE_OPEN_READONLY
-                                  : SQLITE_OPEN_READWRITE | (mode == OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
-    int rc = sqlite3_open_v2(path, &db->h, flags, NULL);
-    if (rc != SQLITE_OK) {
-        dbi_fail(db, rc, err, "opening");
-        goto fail;
+    int rc;
+    if (mode == OPEN_READ && !memory) {
+        if (dbi_open_read_handle(path, db->busy_ms, &db->h, err) != 0) goto fail;
+    } else {
+        int flags = mode == OPEN_READ ? SQLITE_OPEN_READONLY
+                                      : SQLITE_OPEN_READWRITE | (mode == OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
+        rc = sqlite3_open_v2(path, &db->h, flags, NULL);
+        if (rc != SQLITE_OK) {
+            dbi_fail(db, rc, err, "opening");
+            goto fail;
+        }
     }
     db->created = created;
     rc = sqlite3_extended_result_codes(db->h, 1);
@@ -521,6 +621,32 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
 int db_open_readonly(const char *path, Db **out, char err[ERR_MAX])
 {
     return open_db(path, OPEN_READ, out, err);
+}
+
+int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX])
+{
+    *out = NULL;
+    if (!path || !*path || access(path, F_OK) != 0) return open_db(path, OPEN_WRITE, out, err);
+    char dir[4096];
+    parent_dir(path, dir, sizeof dir);
+    if (access(path, W_OK) == 0 && access(dir, W_OK) == 0) return open_db(path, OPEN_WRITE, out, err);
+    if (open_db(path, OPEN_READ, out, err) != 0) return -1;
+    int64_t version = 0;
+    if (dbi_query_int(*out, "PRAGMA user_version", &version, err) != 0) {
+        db_close(*out);
+        *out = NULL;
+        return -1;
+    }
+    if (version < DB_SCHEMA_VERSION) {
+        set_err(err,
+                "%s: database schema version %" PRId64 " is older than this dama's (%d) and the file is "
+                "read-only here: open it once with write permission to upgrade it",
+                path, version, DB_SCHEMA_VERSION);
+        db_close(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 void db_close_discard_new(Db *db)

@@ -143,6 +143,13 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
  * it is (the read functions use only columns of schema 1). */
 int db_open_readonly(const char *path, Db **out, char err[ERR_MAX]);
 
+/* Open an existing dama database for a command that only reads it (pdn
+ * export, ratings): as db_open(path, false) when this process may write the
+ * file and its folder (an older schema is upgraded, dead runs marked), else
+ * as db_open_readonly, which then needs the current schema (an older one is
+ * an error saying to open it once with write permission). Errors as those. */
+int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX]);
+
 /* Close like db_close; and when this connection created the file (it did
  * not exist before db_open) and the database still holds no run, weight set
  * or game, remove it (with its -wal and -shm files), so a command that fails

@@ -75,6 +75,19 @@ int dbi_row_insert(Db *db, const char *sql, RowBinder bind, const void *row, int
 int dbi_row_update(Db *db, const char *sql, RowBinder bind, const void *row, int id_param, int64_t id,
                    const char *noun, char err[ERR_MAX]);
 
+/* Open the database file at path read-only into *h (SQLITE_OPEN_READONLY,
+ * busy timeout set). SQLite reads a WAL database through its -shm file,
+ * which it must be able to create: in a folder this process cannot write
+ * (an archive, a read-only mount, another user's files) and with no -shm
+ * there, the first read fails with SQLITE_READONLY. Then, when no write-ahead
+ * log is pending (no -wal file, or an empty one: everything is in the
+ * database file), the file is opened again as immutable (the URI parameter
+ * immutable=1: no locks, no -shm), which reads it exactly; with a pending
+ * log it cannot be read, and the message says why. 0, or -1 with err
+ * naming the file (*h closed and NULL). Not safe against a writer that
+ * starts while an immutable connection reads. */
+int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, char err[ERR_MAX]);
+
 /* Remove a database file with its -wal and -shm files (our own scratch or
  * just-created files; errors ignored). */
 void dbi_remove_files(const char *path);

@@ -304,15 +304,13 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
     }
     snprintf(sql, n, "%s(%s) ORDER BY g.id", head, cond);
     sqlite3 *h = NULL;
-    int rc = sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
+    int rc;
     sqlite3_stmt *st = NULL;
     int out = 0;
-    if (rc != SQLITE_OK) {
-        set_err(err, "%s: cannot open read-only: %s", path, h ? sqlite3_errmsg(h) : sqlite3_errstr(rc));
+    if (dbi_open_read_handle(path, DB_BUSY_TIMEOUT_MS, &h, err) != 0) {
         out = -1;
         goto done;
     }
-    (void)sqlite3_busy_timeout(h, DB_BUSY_TIMEOUT_MS);
     if (select == DB_SELECT_MATCH || select == DB_SELECT_TOURNAMENT || select == DB_SELECT_RUN) {
         static const char *const exists[] = {[DB_SELECT_RUN] = "SELECT count(*) FROM runs WHERE id = ?1",
                                              [DB_SELECT_MATCH] = "SELECT count(*) FROM matches WHERE id = ?1",

@@ -103,6 +103,34 @@ cmp -s d.sqlite d.before && ok || bad "pdn export changed the database"
 expect_err 1 "--pdn-out: refusing to write 'd.sqlite': it is the database" "$DAMA" tournament --db d.sqlite --pdn-out d.sqlite --nodes 50 name=A name=B
 [ "$(sqlite3 d.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "database damaged by --pdn-out"
 
+# ---- a database in a folder this user cannot write (an archive, a read-only
+# mount): the commands that only read it work, writing ones say why not, and a
+# pending write-ahead log is never skipped. Root writes anywhere, so as root
+# the commands run as nobody (setpriv); without setpriv the checks are skipped.
+RUN_AS=()
+[ "$(id -u)" = 0 ] && RUN_AS=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+if [ "$(id -u)" != 0 ] || command -v setpriv >/dev/null; then
+  sqlite3 d.sqlite "PRAGMA wal_checkpoint(TRUNCATE)" >/dev/null
+  mkdir ro ro-wal rw
+  chmod 711 "$T" && chmod 777 rw
+  cp "$DAMA" ro-bin && chmod 755 ro-bin
+  cp d.sqlite ro/d.sqlite
+  # a copy taken while a writer's log was not yet checkpointed: d.sqlite-wal holds a change
+  sqlite3 d.sqlite "PRAGMA wal_autocheckpoint = 0; UPDATE runs SET note = 'in the log'" ".system cp d.sqlite d.sqlite-wal ro-wal/" >/dev/null
+  [ -s ro-wal/d.sqlite-wal ] && ok || bad "no pending log in the copy"
+  chmod 444 ro/d.sqlite ro-wal/d.sqlite ro-wal/d.sqlite-wal && chmod 555 ro ro-wal
+  R=("${RUN_AS[@]}" "$T/ro-bin")
+  "${R[@]}" pdn export --db "$T/ro/d.sqlite" -o "$T/rw/ro.pdn" 2>"$T/err" && grep -q '^\[Event ' rw/ro.pdn && ok || bad "pdn export of a read-only folder: $(cat "$T/err")"
+  "${R[@]}" ratings --db "$T/ro/d.sqlite" --all >"$T/rw/r.txt" 2>"$T/err" && grep -q '^2 games, 2 players' rw/r.txt && ok || bad "ratings of a read-only folder: $(cat "$T/err")"
+  "${R[@]}" search --db "$T/ro/d.sqlite" --weights db:1 --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "search --weights db:1 of a read-only folder: $(cat "$T/err")"
+  "${R[@]}" export --db "$T/ro/d.sqlite" --weights db:1 --format cfg --out "$T/rw/w.cfg" >/dev/null 2>"$T/err" && grep -q '^weights = {' rw/w.cfg && ok || bad "export of a read-only folder: $(cat "$T/err")"
+  expect_err 1 "cannot write the database: no write permission on the file, or on its folder" "${R[@]}" selfplay --db "$T/ro/d.sqlite" --games 4 --nodes 50 --progress 0
+  expect_err 1 "its write-ahead log $T/ro-wal/d.sqlite-wal is pending" "${R[@]}" pdn export --db "$T/ro-wal/d.sqlite"
+  expect_err 1 "is pending" "${R[@]}" export --db "$T/ro-wal/d.sqlite" --weights db:1 --format cfg --out "$T/rw/w2.cfg"
+  [ ! -e ro/d.sqlite-shm ] && [ ! -e ro-wal/d.sqlite-shm ] && ok || bad "files made in a read-only folder"
+  chmod 755 ro ro-wal
+fi
+
 # ---- positions: empty strings, NUL bytes ----
 expect_err 1 "an empty position string" "$DAMA" moves --fen ''
 expect_err 1 "an empty position string" "$DAMA" perft --fen '' --depth 1
