@@ -1,0 +1,514 @@
+/* tune_job.c — the tuning pipeline of tune_job.h: positions from the
+ * database, canonical order, split, K, Adam (tune/texel.c), storage. */
+#include "tune/tune_job.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "egtb/egtb.h"
+#include "engine/eval.h"
+#include "tune/weight_sets.h"
+#include "tune/weights_file.h"
+#include "util/atomic_file.h"
+#include "util/clock.h"
+#include "util/num.h"
+
+/* What a stored game is, as a 64-bit key: FNV-1a of its game, start
+ * position, movetext and result (NUL-separated). Games with the same key
+ * are the same game, so ordering and splitting by it do not depend on the
+ * order the games were stored in (games.id). */
+typedef struct GameKey {
+    int64_t id;   /* games.id */
+    uint64_t key;
+} GameKey;
+
+typedef struct GameKeys {
+    GameKey *items; /* ascending id (db_games_each reads in id order) */
+    size_t len, cap;
+} GameKeys;
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)(s ? s : "");
+    do {
+        h ^= *p;
+        h *= 1099511628211ULL;
+    } while (*p++);
+    return h;
+}
+
+static int on_game(void *ctx, int64_t game_id, const DbGame *g)
+{
+    GameKeys *k = ctx;
+    if (k->len == k->cap) {
+        size_t cap = k->cap ? k->cap * 2 : 4096;
+        GameKey *items = realloc(k->items, cap * sizeof *items);
+        if (!items) return 1;
+        k->items = items;
+        k->cap = cap;
+    }
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv1a(h, g->game);
+    h = fnv1a(h, g->start_fen);
+    h = fnv1a(h, g->movetext);
+    h = fnv1a(h, g->result);
+    k->items[k->len++] = (GameKey){game_id, h};
+    return 0;
+}
+
+static const GameKey *game_key_find(const GameKeys *k, int64_t id)
+{
+    size_t lo = 0, hi = k->len;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->items[mid].id < id) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < k->len && k->items[lo].id == id ? &k->items[lo] : NULL;
+}
+
+/* A loaded position's place in the canonical order: by game key, then ply,
+ * then search score. Positions equal in all three are the same position of
+ * the same game with the same target, so their relative order is moot. */
+typedef struct PosOrder {
+    uint64_t key;
+    int32_t ply, score;
+    uint32_t index;
+} PosOrder;
+
+static int pos_order_cmp(const void *pa, const void *pb)
+{
+    const PosOrder *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    if (a->ply != b->ply) return a->ply < b->ply ? -1 : 1;
+    if (a->score != b->score) return a->score < b->score ? -1 : 1;
+    return 0;
+}
+
+typedef struct LoadCtx {
+    const Game *game;
+    const int32_t *weights;
+    bool quiet_only; /* skip positions with a capture pending for either side */
+    int64_t skipped;
+    TexelData *data;
+    const GameKeys *games;
+    uint64_t *keys;  /* the game's key (GameKey) */
+    int32_t *plies;
+    int32_t *scores; /* search score, White's view; INT32_MIN if none */
+    size_t keys_cap, len;
+    int64_t bad_fen;
+    bool interrupted; /* *stop was raised while loading */
+    volatile int *stop;
+    EgtbProber *egtb;  /* NULL: no database */
+    bool egtb_skip;    /* leave database positions out instead of correcting their target */
+    int64_t egtb_known, egtb_changed;
+    char err[ERR_MAX];
+} LoadCtx;
+
+static int on_position(void *ctx, const DbPosition *p)
+{
+    LoadCtx *c = ctx;
+    if (c->stop && *c->stop) {
+        snprintf(c->err, ERR_MAX, "interrupted while loading positions; nothing stored");
+        c->interrupted = true;
+        return 1;
+    }
+    Position pos;
+    char perr[ERR_MAX];
+    if (c->game->pos_from_fen(&pos, p->fen, perr) != 0) {
+        snprintf(c->err, ERR_MAX, "position %lld: %.200s", (long long)p->id, perr);
+        return 1;
+    }
+    if (c->quiet_only && !c->game->is_quiet(&pos)) {
+        c->skipped++;
+        return 0;
+    }
+    EvalTrace trace;
+    int32_t traced = c->game->evaluate_trace(&pos, c->weights, &trace);
+    int32_t engine = c->game->evaluate(&pos, c->weights);
+    if (trace.len < 0) {
+        snprintf(c->err, ERR_MAX, "position %lld (%.120s): trace overflow", (long long)p->id, p->fen);
+        return 1;
+    }
+    if (traced != engine) {
+        snprintf(c->err, ERR_MAX, "position %lld (%.120s): traced evaluation %d != engine evaluation %d",
+                 (long long)p->id, p->fen, traced, engine);
+        return 1;
+    }
+    int half = p->result >= 0.75 ? 2 : p->result <= 0.25 ? 0 : 1;
+    uint8_t ev;
+    if (c->egtb && egtb_material_pieces(egtb_db_indexer(c->egtb->db)->material(&pos)) <=
+                       (c->egtb->max_pieces ? c->egtb->max_pieces : EGTB_PIECES_MAX) &&
+        egtb_probe(c->egtb->db, c->egtb->cache, &pos, &ev)) {
+        /* The theoretical result: a stored position has lost its counters. */
+        c->egtb_known++;
+        if (c->egtb_skip) return 0;
+        bool white = c->game->side_to_move(&pos) == COLOR_WHITE;
+        int exact = egtb_is_draw(ev) ? 1 : egtb_is_win(ev) == white ? 2 : 0;
+        if (exact != half) c->egtb_changed++;
+        half = exact;
+    }
+    char terr[TEXEL_ERR_MAX];
+    if (texel_data_append(c->data, &trace, half, engine, terr) != 0) {
+        snprintf(c->err, ERR_MAX, "position %lld: %.200s", (long long)p->id, terr);
+        return 1;
+    }
+    if (c->len == c->keys_cap) {
+        c->keys_cap = c->keys_cap ? c->keys_cap * 2 : 65536;
+        uint64_t *k = realloc(c->keys, c->keys_cap * sizeof *k);
+        if (k) c->keys = k;
+        int32_t *s = realloc(c->scores, c->keys_cap * sizeof *s);
+        if (s) c->scores = s;
+        int32_t *pl = realloc(c->plies, c->keys_cap * sizeof *pl);
+        if (pl) c->plies = pl;
+        if (!k || !s || !pl) {
+            snprintf(c->err, ERR_MAX, "out of memory");
+            return 1;
+        }
+    }
+    const GameKey *gk = game_key_find(c->games, p->game_id);
+    if (!gk) {
+        snprintf(c->err, ERR_MAX, "position %lld: its game %lld was not read", (long long)p->id, (long long)p->game_id);
+        return 1;
+    }
+    c->scores[c->len] = p->has_score ? p->score : INT32_MIN;
+    c->plies[c->len] = p->ply;
+    c->keys[c->len++] = gk->key; /* split by game: positions of one game stay together */
+    return 0;
+}
+
+typedef struct EpochCtx {
+    Db *db;
+    int64_t tuning_id;
+    bool verbose;
+    FILE *log;
+    volatile int *stop;
+    int last_printed;
+    char err[ERR_MAX];
+    int failed;
+    int stopped; /* epoch after which a signal stopped the run, or -1 */
+} EpochCtx;
+
+static int on_epoch(void *ctx, const TexelEpoch *e)
+{
+    EpochCtx *c = ctx;
+    if (db_tuning_epoch_insert(c->db, c->tuning_id, e->epoch, e->train_loss, e->valid_loss, c->err) != 0) {
+        c->failed = 1;
+        return 1;
+    }
+    bool stop = c->stop && *c->stop;
+    if (stop) c->stopped = e->epoch; /* the first signal: stop after this epoch */
+    if (c->log && (c->verbose || e->epoch % 25 == 0 || stop)) {
+        fprintf(c->log, "epoch %4d: train %.6f  valid %.6f%s\n", e->epoch, e->train_loss, e->valid_loss,
+                e->best ? "  *" : "");
+        c->last_printed = e->epoch;
+    }
+    return stop ? 1 : 0;
+}
+
+/* "3" or "1,2,5": run ids separated by single commas. */
+bool tune_job_valid_runs(const char *s)
+{
+    bool digit = false;
+    for (; *s; s++) {
+        if (*s >= '0' && *s <= '9') digit = true;
+        else if (*s == ',' && digit) digit = false;
+        else return false;
+    }
+    return digit;
+}
+
+void tune_job_options_default(TuneJobOptions *o, const Game *game)
+{
+    *o = (TuneJobOptions){.game = game, .start_spec = "default", .valid = 0.1, .epochs = 400, .lr = 2,
+                          .lambda = 1e-7, .patience = 30, .threads = 1, .seed = 1};
+}
+
+/* Every run named by o->runs exists and is a self-play run of this game
+ * (else "only 0 positions match" would hide a typo). */
+static int check_runs(const TuneJobOptions *o, char err[ERR_MAX])
+{
+    const char *runs = o->runs;
+    if (runs && !tune_job_valid_runs(runs)) {
+        snprintf(err, ERR_MAX, "--runs takes comma-separated run ids, not '%.150s'", runs);
+        return -1;
+    }
+    for (const char *r = runs; r && *r;) {
+        int64_t id = 0;
+        const char *at = r;
+        bool in_range = num_scan_digits(&r, 1, INT64_MAX, &id) == NUM_OK; /* tune_job_valid_runs checked the syntax */
+        int len = (int)(r - at);
+        if (*r == ',') r++;
+        DbRun run;
+        if (!in_range || db_run_get(o->db, id, &run, err) != 0) {
+            snprintf(err, ERR_MAX, "--runs: run %.*s does not exist in %.150s", len < 24 ? len : 24, at,
+                     o->db_path ? o->db_path : "the database");
+            return -1;
+        }
+        int rc = 0;
+        if (strcmp(run.kind ? run.kind : "", "selfplay") != 0 ||
+            strcmp(run.game ? run.game : "", o->game->name) != 0) {
+            snprintf(err, ERR_MAX, "--runs: run %lld is a %.20s %.20s run, not a %s self-play run", (long long)id,
+                     run.game ? run.game : "?", run.kind ? run.kind : "?", o->game->name);
+            rc = -1;
+        }
+        db_run_clear(&run);
+        if (rc != 0) return rc;
+    }
+    return 0;
+}
+
+/* Load the positions into data (traced once; the tuner never calls the
+ * engine again) in the canonical order; *keys and *scores (owned by the
+ * caller afterwards) hold each position's game key and search score. */
+static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter, size_t filter_size, LoadCtx *lc,
+                          char err[ERR_MAX])
+{
+    const Game *g = o->game;
+    size_t n = (size_t)snprintf(filter, filter_size, "g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')");
+    if (!o->all_positions) n += (size_t)snprintf(filter + n, filter_size - n, " AND p.quiet = 1");
+    if (o->runs) n += (size_t)snprintf(filter + n, filter_size - n, " AND g.run_id IN (%s)", o->runs);
+    if (o->filter) snprintf(filter + n, filter_size - n, " AND (%s)", o->filter);
+    GameKeys gkeys = {0};
+    lc->games = &gkeys;
+    char gfilter[1024];
+    snprintf(gfilter, sizeof gfilter, "g.game = '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')%s%s%s",
+             g->name, o->runs ? " AND g.run_id IN (" : "", o->runs ? o->runs : "", o->runs ? ")" : "");
+    int rc = db_games_each(o->db, gfilter, on_game, &gkeys, err);
+    if (rc > 0) {
+        snprintf(err, ERR_MAX, "out of memory for the game keys");
+        rc = -1;
+    }
+    if (rc == 0) {
+        rc = db_positions_each(o->db, g->name, filter, on_position, lc, err);
+        if (rc > 0) {
+            snprintf(err, ERR_MAX, "%s", lc->err);
+            rc = -1;
+        }
+    }
+    if (rc == 0 && lc->len < 100) {
+        snprintf(err, ERR_MAX, "only %zu positions match in %.150s: run dama selfplay first", lc->len,
+                 o->db_path ? o->db_path : "the database");
+        rc = -1;
+    }
+    /* The canonical order (what the positions are, not their ids): the
+     * sums, the split and the mini-batch order then depend only on which
+     * games are stored. */
+    char terr[TEXEL_ERR_MAX] = "";
+    if (rc == 0) {
+        PosOrder *po = malloc(lc->len * sizeof *po);
+        uint32_t *order = malloc(lc->len * sizeof *order);
+        uint64_t *keys = malloc(lc->len * sizeof *keys);
+        int32_t *scores = malloc(lc->len * sizeof *scores);
+        if (!po || !order || !keys || !scores) {
+            snprintf(err, ERR_MAX, "out of memory");
+            rc = -1;
+        }
+        for (size_t i = 0; rc == 0 && i < lc->len; i++)
+            po[i] = (PosOrder){lc->keys[i], lc->plies[i], lc->scores[i], (uint32_t)i};
+        if (rc == 0) qsort(po, lc->len, sizeof *po, pos_order_cmp);
+        for (size_t i = 0; rc == 0 && i < lc->len; i++) {
+            order[i] = po[i].index;
+            keys[i] = lc->keys[po[i].index];
+            scores[i] = lc->scores[po[i].index];
+        }
+        if (rc == 0 && texel_data_reorder(data, order, terr) != 0) {
+            snprintf(err, ERR_MAX, "%.200s", terr);
+            rc = -1;
+        }
+        if (rc == 0) {
+            free(lc->keys);
+            free(lc->scores);
+            lc->keys = keys;
+            lc->scores = scores;
+            keys = NULL;
+            scores = NULL;
+        }
+        free(po);
+        free(order);
+        free(keys);
+        free(scores);
+    }
+    free(lc->plies);
+    lc->plies = NULL;
+    free(gkeys.items);
+    lc->games = NULL;
+    size_t bad = 0;
+    if (rc == 0 && texel_data_check(data, o->start, 0, &bad, terr) != 0) {
+        snprintf(err, ERR_MAX, "trace check failed: %.200s", terr);
+        rc = -1;
+    }
+    return rc;
+}
+
+TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResult *r, char err[ERR_MAX])
+{
+    const Game *g = o->game;
+    *r = (TuneJobResult){0};
+    err[0] = '\0';
+    uint8_t *frozen = calloc((size_t)g->weights_len, 1);
+    const char **names = weight_names_new(g);
+    TexelData *data = texel_data_new_tapered(g->weights_len, g->eg_offset, g->phase_max);
+    LoadCtx lc = {.game = g, .weights = o->start, .data = data, .quiet_only = !o->all_positions, .stop = o->stop,
+                  .egtb = o->egtb, .egtb_skip = o->egtb_skip};
+    int rc = names && data && frozen ? 0 : -1;
+    if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
+    if (rc == 0) rc = check_runs(o, err);
+
+    char filter[2048];
+    double t0 = clock_now_s();
+    if (rc == 0) rc = load_positions(o, data, filter, sizeof filter, &lc, err);
+    r->positions = lc.len;
+    r->skipped = lc.skipped;
+    r->egtb_known = lc.egtb_known;
+    r->egtb_changed = lc.egtb_changed;
+    if (rc != 0) {
+        texel_data_free(data);
+        free(lc.keys);
+        free(lc.scores);
+        free(lc.plies);
+        free((void *)names);
+        free(frozen);
+        return lc.interrupted ? TUNE_JOB_STOPPED_LOADING : TUNE_JOB_FAILED;
+    }
+    texel_data_shrink(data);
+    r->load_seconds = clock_now_s() - t0;
+    r->bytes_per_position = texel_data_bytes_per_position(data);
+    if (o->log) {
+        fprintf(o->log,
+                "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position; %lld skipped: a capture "
+                "pending), %d threads\n",
+                g->name, lc.len, r->load_seconds, r->bytes_per_position, (long long)lc.skipped, o->threads);
+        if (o->egtb)
+            fprintf(o->log, "egtb: %lld positions in the database, %s (%lld had another game result)\n",
+                    (long long)lc.egtb_known, o->egtb_skip ? "left out" : "exact result as target",
+                    (long long)lc.egtb_changed);
+    }
+
+    char terr[TEXEL_ERR_MAX] = "";
+    TexelSplit split;
+    rc = texel_split_make(&split, lc.len, lc.keys, o->valid, o->seed, terr);
+    free(lc.keys);
+    lc.keys = NULL;
+    /* Blended targets: K is fitted on the game results first, then each
+     * target mixes the result with the expected score of the search score,
+     * 1 / (1 + 10^(-K score / 400)), scores of won games clamped. */
+    double k = o->k;
+    if (rc == 0 && o->score_weight > 0) {
+        double kfit = k, kloss;
+        if (kfit <= 0)
+            rc = texel_fit_k(data, split.train, split.train_len, o->start, 0.01, 10, o->threads, &kfit, &kloss, terr);
+        for (size_t i = 0; rc == 0 && i < lc.len; i++) {
+            if (lc.scores[i] == INT32_MIN) continue;
+            double s = lc.scores[i] > 3000 ? 3000 : lc.scores[i] < -3000 ? -3000 : lc.scores[i];
+            double expected = 1.0 / (1.0 + pow(10.0, -kfit * s / 400.0));
+            double target = (1 - o->score_weight) * texel_data_target(data, i) + o->score_weight * expected;
+            texel_data_set_target(data, i, target);
+        }
+        k = kfit;
+        if (rc == 0 && o->log)
+            fprintf(o->log, "targets: %.2f x result + %.2f x expected score of the search score (K %.4f)\n",
+                    1 - o->score_weight, o->score_weight, kfit);
+    }
+    free(lc.scores);
+    lc.scores = NULL;
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.k = k;
+    cfg.epochs = o->epochs;
+    cfg.lr = o->lr;
+    cfg.lambda = o->lambda;
+    cfg.batch_size = o->batch;
+    cfg.patience = o->patience;
+    cfg.threads = o->threads;
+    cfg.seed = o->seed;
+    cfg.anchor = TEXEL_L2_START;
+
+    /* The run, the base weight set and the tuning run row come first, so
+     * every epoch's losses can be stored as they come. */
+    int64_t run_id = 0, base_id = 0, tuning_id = 0, result_id = 0;
+    DbTuning t = {.game = g->name, .k = 0.0 / 0.0, .train_loss = 0.0 / 0.0, .valid_loss = 0.0 / 0.0,
+                  .positions_train = (int64_t)split.train_len, .positions_valid = (int64_t)split.valid_len,
+                  .data = filter};
+    if (rc != 0) snprintf(err, ERR_MAX, "%.200s", terr);
+    if (rc == 0) rc = db_begin(o->db, err);
+    if (rc == 0) {
+        rc = db_run_create(o->db, "tune", g->name, cfg.seed, o->config ? o->config : "", NULL, &run_id, err);
+        if (rc == 0)
+            rc = weights_store_base(o->db, g, o->start_spec ? o->start_spec : "default", o->start, names, run_id,
+                                    &base_id, err);
+        t.run_id = run_id;
+        t.base_ws = base_id;
+        if (rc == 0) rc = db_tuning_insert(o->db, &t, &tuning_id, err);
+        if (rc == 0) rc = db_commit(o->db, err);
+        else db_rollback(o->db);
+    }
+    r->run_id = run_id;
+    r->base_ws = base_id;
+    r->tuning_id = tuning_id;
+    if (rc != 0) {
+        texel_split_free(&split);
+        texel_data_free(data);
+        free((void *)names);
+        free(frozen);
+        return TUNE_JOB_FAILED;
+    }
+    EpochCtx ec = {.db = o->db, .tuning_id = tuning_id, .verbose = o->verbose, .log = o->log, .stop = o->stop,
+                   .stopped = -1};
+    cfg.progress = on_epoch;
+    cfg.progress_ctx = &ec;
+    /* The game's scale weight (a man, a shatra = 100) fixes the scale of
+     * the evaluation and stays frozen. */
+    frozen[g->scale_weight] = 1;
+    TexelResult *res = &r->texel;
+    t0 = clock_now_s();
+    rc = texel_tune(data, &split, &cfg, o->start, frozen, tuned, res, terr);
+    r->tune_seconds = clock_now_s() - t0;
+    if (ec.failed) rc = -1;
+    bool interrupted = rc == 0 && ec.stopped >= 0 && res->stop == TEXEL_STOP_CALLER;
+    if (interrupted && o->log)
+        fprintf(o->log, "tune: interrupted after epoch %d; storing the best weights so far (epoch %d)\n", ec.stopped,
+                res->best_epoch);
+    char ferr[ERR_MAX];
+    if (rc != 0) {
+        snprintf(err, ERR_MAX, "%s", ec.failed ? ec.err : terr);
+        db_run_finish(o->db, run_id, "interrupted", ferr);
+    } else if (o->out_path) {
+        /* The weight file first: if it cannot be written nothing is stored. */
+        char comment[256];
+        snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %.6f%s",
+                 (long long)tuning_id, (long long)base_id, res->k, res->valid_loss,
+                 interrupted ? " (interrupted: best epoch so far)" : "");
+        rc = weights_file_write(g, tuned, comment, o->out_path, o->out_opts, err);
+        if (rc != 0) db_run_finish(o->db, run_id, "interrupted", ferr);
+    }
+    if (rc == 0) {
+        char how[200], name[TUNE_JOB_NAME_MAX + 1];
+        snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f%s)",
+                 (long long)tuning_id, (long long)base_id, res->k, res->valid_loss, interrupted ? ", interrupted" : "");
+        snprintf(name, sizeof name, "%s", o->name ? o->name : ""); /* the caller checked that it fits whole */
+        if (!name[0]) snprintf(name, sizeof name, "tuned-%lld", (long long)tuning_id);
+        t.result_ws = 0;
+        t.k = res->k;
+        t.train_loss = res->train_loss;
+        t.valid_loss = res->valid_loss;
+        rc = db_begin(o->db, err);
+        if (rc == 0) {
+            rc = db_weights_insert(o->db, g->name, name, base_id, how, run_id, names, tuned, g->weights_len,
+                                   &result_id, err);
+            t.result_ws = result_id;
+            if (rc == 0) rc = db_tuning_update(o->db, tuning_id, &t, err);
+            if (rc == 0) rc = db_run_finish(o->db, run_id, interrupted ? "interrupted" : "done", err);
+            if (rc == 0) rc = db_commit(o->db, err);
+            else db_rollback(o->db);
+        }
+    }
+    r->result_ws = rc == 0 ? result_id : 0;
+    texel_split_free(&split);
+    texel_data_free(data);
+    free((void *)names);
+    free(frozen);
+    return rc != 0 ? TUNE_JOB_FAILED : interrupted ? TUNE_JOB_INTERRUPTED : TUNE_JOB_DONE;
+}

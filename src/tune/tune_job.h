@@ -1,0 +1,97 @@
+/* tune_job.h — one Texel tuning job from the database, as a library call:
+ * load the stored self-play positions (traced once, checked against the
+ * engine), put them in a canonical order, split them by game, fit K, run
+ * Adam (tune/texel.h) from start weights, and store the result as a weight
+ * set with its lineage, K and the losses of every epoch (a `tune` run and
+ * a tuning row). `dama tune` and `dama train` are thin clients of it. */
+#ifndef DAMA_TUNE_JOB_H
+#define DAMA_TUNE_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engine/game.h"
+#include "tune/texel.h"
+
+struct Db;
+struct EgtbProber;
+struct AtomicOptions;
+
+enum { TUNE_JOB_NAME_MAX = 200 }; /* bytes of a weight set name */
+
+typedef struct TuneJobOptions {
+    const Game *game;
+    struct Db *db;         /* open for writing; not owned */
+    const char *db_path;   /* the database's path, for messages */
+    const int32_t *start;  /* start weights, game->weights_len; also the L2 anchor */
+    const char *start_spec; /* how start was named ("default", "db:ID", a file), for its lineage */
+    /* Which positions: those of these self-play runs ("3" or "1,2,5", run
+     * ids separated by single commas; NULL: every self-play run of the
+     * game), plus an optional extra SQL condition on positions p / games g
+     * (NULL: none). Each named run must exist and be a self-play run of
+     * the game. */
+    const char *runs;
+    const char *filter;
+    bool all_positions; /* also positions with a capture pending (default: only quiet ones) */
+    double valid;       /* share of games held out for validation, (0, 0.5] */
+    int epochs;         /* most epochs, >= 0 */
+    double lr;          /* Adam learning rate, centi-men per step */
+    double lambda;      /* L2 toward the start weights */
+    size_t batch;       /* mini-batch size, 0 = full batch */
+    int patience;       /* epochs without a better validation loss before stopping */
+    double k;           /* sigmoid scale; 0 = fit it first */
+    double score_weight; /* target = (1-w) result + w expected score of the search score, [0, 1] */
+    int threads;        /* >= 1; results do not depend on it */
+    uint64_t seed;      /* split and mini-batch order */
+    struct EgtbProber *egtb; /* NULL: none; else exact results of the positions it holds (not owned) */
+    bool egtb_skip;     /* with egtb: leave its positions out instead of correcting their target */
+    const char *name;   /* name of the new weight set (checked by the caller), NULL: "tuned-<tuning id>" */
+    const char *config; /* configuration text stored with the tune run */
+    /* Also write the result to this weight file (NULL: none), before
+     * anything is stored; out_opts as atomic_file_write's. */
+    const char *out_path;
+    const struct AtomicOptions *out_opts;
+    /* Polled while loading and after every epoch: non-zero stops the job
+     * (may be NULL). */
+    volatile int *stop;
+    FILE *log;    /* progress lines (loading, K, epochs); NULL: silent */
+    bool verbose; /* log every epoch (default: every 25th, the last and improvements at a stop) */
+} TuneJobOptions;
+
+typedef enum TuneJobStatus {
+    TUNE_JOB_FAILED = -1,      /* err says why; a started run is marked interrupted */
+    TUNE_JOB_DONE = 0,         /* tuned weights stored */
+    TUNE_JOB_INTERRUPTED = 1,  /* *stop after an epoch: the best weights so far stored, run "interrupted" */
+    TUNE_JOB_STOPPED_LOADING = 2, /* *stop while loading positions: nothing stored */
+} TuneJobStatus;
+
+typedef struct TuneJobResult {
+    TexelResult texel;        /* K, losses, epochs */
+    size_t positions;         /* positions loaded */
+    int64_t skipped;          /* positions left out: a capture pending */
+    int64_t egtb_known, egtb_changed; /* positions the egtb held; of them, with another game result */
+    double bytes_per_position; /* memory of the stored traces */
+    double load_seconds, tune_seconds;
+    int64_t run_id;    /* the `tune` run */
+    int64_t tuning_id; /* tuning_runs row */
+    int64_t base_ws;   /* weight set of the start weights */
+    int64_t result_ws; /* weight set of the tuned weights (0 if none was stored) */
+} TuneJobResult;
+
+/* Default options (as `dama tune`'s defaults) for game: every field not
+ * named here must be set by the caller (db, db_path, start). */
+void tune_job_options_default(TuneJobOptions *o, const Game *game);
+
+/* Is s a run-id list as TuneJobOptions.runs takes ("3", "1,2,5")? */
+bool tune_job_valid_runs(const char *s);
+
+/* Run the job: tuned[0..weights_len) receives the tuned weights, *r what
+ * happened. The game's scale weight stays frozen. Fewer than 100 matching
+ * positions is an error. Returns a TuneJobStatus; TUNE_JOB_FAILED with err
+ * naming the bad run, position or database failure. Not thread-safe on one
+ * db; uses o->threads OpenMP threads. */
+TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResult *r, char err[ERR_MAX]);
+
+#endif
