@@ -286,8 +286,16 @@ static void y_axis(SvgBuf *b, const SvgTicks *t, const SvgScale *ys)
 static void x_categories(SvgBuf *b, const char *const *labels, int n, const SvgScale *xs)
 {
     svg_raw(b, "<g class=\"axis x\">");
-    int every = n > 12 ? (n + 11) / 12 : 1;
-    size_t cut = n > 8 ? 10 : 18;
+    size_t cut = n > 8 ? 10 : 18, widest = 1;
+    for (int i = 0; i < n; i++) {
+        size_t l = labels[i] ? strlen(labels[i]) : 0;
+        if (l > widest) widest = l < cut ? l : cut + 1;
+    }
+    /* every k-th label, so that labels about 7 units a character apart do
+     * not overlap */
+    double slot = n > 0 ? (double)(AREA_RIGHT - AREA_LEFT) / n : 1;
+    int every = (int)ceil((7.0 * (double)widest + 8) / slot);
+    if (every < 1) every = 1;
     for (int i = 0; i < n; i++) {
         double x = svg_scale(xs, i);
         svg_raw(b, "<line class=\"tick\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>", x, AREA_BOTTOM, x,
@@ -648,7 +656,7 @@ int svg_tree(SvgBuf *b, const SvgPlot *p, const SvgTreeNode *nodes, int len, cha
                 (y0 + y1) / 2, x1, (y0 + y1) / 2, x1, y1);
         if (nodes[i].edge) {
             svg_raw(b, "<text class=\"elabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">", x1, y1 - 8);
-            svg_text_cut(b, nodes[i].edge, 26);
+            svg_text_cut(b, nodes[i].edge, 20);
             svg_raw(b, "<title>");
             svg_text(b, nodes[i].edge);
             svg_raw(b, "</title></text>");

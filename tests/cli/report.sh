@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# dama report as a command: the page is written atomically and only with
+# --force over an existing file (never over the database), the database is
+# opened read-only (its bytes do not change, a missing one is not created),
+# bad options are errors naming them, the page is well-formed XML with
+# every section, and its numbers are the database's (sqlite3). The browser
+# test (tests/browser/report.sh) renders it in headless Chromium.
+# Usage: report.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+expect_err() {
+  local want="$1" msg="$2"
+  shift 2
+  "$@" >out 2>err
+  local rc=$?
+  if [ "$rc" != "$want" ]; then bad "$*: exit $rc (expected $want): $(head -c 300 err)"; return; fi
+  if ! grep -qF -- "$msg" err; then bad "$*: stderr lacks '$msg': $(head -c 300 err)"; return; fi
+  ok
+}
+q() { sqlite3 t.sqlite "$1"; }
+
+# A small database with every kind of row: self-play, tuning, a match with
+# the SPRT, a tournament (a name with markup in it).
+"$DAMA" selfplay --db t.sqlite --games 40 --nodes 300 --threads 2 --progress 0 >/dev/null 2>&1 || bad "selfplay"
+"$DAMA" tune --db t.sqlite --seed 3 --epochs 20 --lr 10 --batch 256 >/dev/null 2>&1 || bad "tune"
+"$DAMA" match --db t.sqlite --a tuned --b default --pairs 4 --nodes 300 --sprt --elo0 0 --elo1 10 --progress 0 \
+  >/dev/null 2>&1 || bad "match"
+"$DAMA" tournament --db t.sqlite --rounds 1 --concurrency 1 --nodes 200 --progress 0 \
+  'name=tuned <b>&amp;,weights=tuned' name=start,weights=default >/dev/null 2>&1 || bad "tournament"
+
+sum() { cat t.sqlite t.sqlite-wal 2>/dev/null | cksum; }
+before=$(sum)
+"$DAMA" report --db t.sqlite -o r.html >out 2>err && ok || bad "report: $(cat err)"
+grep -q "^wrote r.html (" out && ok || bad "report says what it wrote: $(cat out)"
+[ "$(sum)" = "$before" ] && ok || bad "report changed the database"
+
+# ---- files: refuse to overwrite without --force, never the database ----
+cp r.html keep.html
+expect_err 1 "exists (--force replaces it)" "$DAMA" report --db t.sqlite -o r.html
+cmp -s r.html keep.html && ok || bad "a refused report touched the file"
+"$DAMA" report --db t.sqlite -o r.html --force >/dev/null 2>&1 && ok || bad "--force"
+expect_err 1 "t.sqlite" "$DAMA" report --db t.sqlite -o t.sqlite --force
+ln -s t.sqlite link.sqlite
+expect_err 1 "" "$DAMA" report --db t.sqlite -o ./link.sqlite --force
+[ "$(sum)" = "$before" ] && ok || bad "the database was replaced"
+ls ./*.tmp* .*.tmp* 2>/dev/null | grep -q . && bad "temporary files left: $(ls -a)" || ok
+"$DAMA" report --db t.sqlite -o - >stdout.html 2>err && ok || bad "-o -: $(cat err)"
+grep -q '</html>' stdout.html && ok || bad "-o - writes the page to standard output"
+
+# ---- bad input ----
+expect_err 1 "no such database file" "$DAMA" report --db missing.sqlite -o m.html
+[ ! -e missing.sqlite ] && [ ! -e m.html ] && ok || bad "a missing database was created or a page written"
+expect_err 2 "--game 'chess': unknown game" "$DAMA" report --db t.sqlite --game chess -o g.html
+expect_err 2 "--db" "$DAMA" report --db ':memory:' -o g.html
+expect_err 2 "--watch" "$DAMA" report --db t.sqlite --watch -1 -o g.html
+expect_err 2 "--watch rewrites a file" "$DAMA" report --db t.sqlite --watch 5 -o -
+printf 'not a database' >junk.sqlite
+expect_err 1 "junk.sqlite" "$DAMA" report --db junk.sqlite -o j.html
+[ ! -e j.html ] && ok || bad "a failed report wrote a page"
+
+# ---- the page: well-formed, every section, no script, no network ----
+python3 - r.html <<'PY' && ok || bad "the page is not well-formed XML"
+import sys, xml.etree.ElementTree as ET
+ET.parse(sys.argv[1])
+PY
+for s in selfplay tuning weights matches tournaments generations; do
+  grep -q "<section id=\"$s\">" r.html && ok || bad "section $s missing"
+done
+grep -qi '<script\|src=\|https\?://[a-z]' <(sed 's|http://www.w3.org/2000/svg||g' r.html) \
+  && bad "the page has a script or loads something" || ok
+grep -q "tuned &lt;b&gt;&amp;amp;" r.html && ok || bad "participant names are escaped"
+grep -q "tuned <b>" r.html && bad "a raw name from the database in the page" || ok
+
+# ---- numbers against sqlite3 ----
+w=$(q "SELECT count(*) FROM games WHERE run_id = 1 AND result = '1-0'")
+grep -q "data-label=\"White wins\" data-value=\"$w\"" r.html && ok || bad "self-play White wins ($w)"
+e=$(q "SELECT count(*) FROM tuning_epochs WHERE tuning_run_id = 1")
+n=$(grep -o '<figure class="plot" id="tuning-1-loss">.*</figure>' r.html | grep -o 'data-series="0"[^>]*data-points="[0-9]*"' | grep -o '[0-9]*"$' | tr -d '"')
+[ "$n" = "$e" ] && ok || bad "tuning run 1: $n training-loss points, $e epochs stored"
+gm=$(q "SELECT games FROM matches WHERE id = 1")
+grep -q "The $gm games of match 1" r.html && ok || bad "match 1 games ($gm)"
+grep -q '<figure class="plot" id="match-1-llr">' r.html && ok || bad "match 1 LLR path"
+
+# ---- --game: only that game's rows ----
+"$DAMA" report --db t.sqlite --game turkish -o tk.html >/dev/null 2>&1 && ok || bad "--game turkish"
+grep -q "No self-play runs in this database." tk.html && ok || bad "--game turkish shows Russian runs"
+grep -q 'id="selfplay-1-results"' tk.html && bad "--game turkish plots run 1" || ok
+
+# ---- --watch: rewrites until stopped, the page reloads itself ----
+"$DAMA" report --db t.sqlite --watch 1 -o w.html >wout 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do [ "$(grep -c '^wrote' wout 2>/dev/null)" -ge 2 ] && break; sleep 0.1; done
+kill -INT $pid
+wait $pid
+rc=$?
+[ "$rc" = 0 ] && ok || bad "--watch stopped by SIGINT: exit $rc"
+[ "$(grep -c '^wrote w.html' wout)" -ge 2 ] && ok || bad "--watch rewrote the page: $(cat wout)"
+grep -q '<meta http-equiv="refresh" content="1"/>' w.html && ok || bad "--watch page reloads itself"
+
+echo "report: $pass passed, $fail failed"
+[ "$fail" = 0 ]
