@@ -4,6 +4,10 @@ set -euo pipefail
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcjson-dev libcmocka-dev libzstd-dev libxxhash-dev python3"
 # Fuzzing (scripts/fuzz.sh sets FUZZ=1): clang's libFuzzer and sanitizer runtimes, LLVM's OpenMP.
 [ "${FUZZ:-0}" = 1 ] && PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
+# The test suite (scripts/test.sh and CI set TESTS=1): Debian's chromium, in which
+# tests/browser/report.sh renders `dama report` headless (about 30 s and 360 MB).
+TEST_PKGS=""
+[ "${TESTS:-0}" = 1 ] && TEST_PKGS="chromium fonts-dejavu-core"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -14,4 +18,15 @@ if [ -n "$missing" ]; then
   echo "installing:$missing"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing >/dev/null
+fi
+missing=""
+for p in $TEST_PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  echo "installing for the tests:$missing"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi

@@ -1044,17 +1044,162 @@ static int section_tournaments(R *r)
 
 /* ---- generations ---------------------------------------------------------------------- */
 
+/* The columns of the generations table (schema 6, `dama train`) that the
+ * section reads; a database whose table lacks one says so. */
+static const char *const GEN_COLUMNS[] = {"train_id",    "generation",   "stage",         "parent_generation",
+                                          "candidate_ws", "tuning_run",  "gate_match",    "gate_elo",
+                                          "gate_elo_lo",  "gate_elo_hi", "gate_games",    "accepted",
+                                          "reason",       "ladder_match", "ladder_elo",   "ladder_elo_lo",
+                                          "ladder_elo_hi", "ladder_games", "game"};
+enum {
+    G_TRAIN, G_GEN, G_STAGE, G_PARENT, G_CAND, G_TUNING, G_GATE, G_GATE_ELO, G_GATE_LO, G_GATE_HI, G_GATE_GAMES,
+    G_ACCEPTED, G_REASON, G_LADDER, G_LADDER_ELO, G_LADDER_LO, G_LADDER_HI, G_LADDER_GAMES, G_GAME, G_COLS
+};
+_Static_assert(sizeof GEN_COLUMNS / sizeof GEN_COLUMNS[0] == G_COLS, "one name per generations column");
+
+static const char SQL_GENERATIONS[] =
+    "SELECT train_id, generation, stage, parent_generation, candidate_ws, tuning_run, gate_match, gate_elo, "
+    "gate_elo_lo, gate_elo_hi, gate_games, accepted, reason, ladder_match, ladder_elo, ladder_elo_lo, ladder_elo_hi, "
+    "ladder_games, game FROM generations WHERE (?1 IS NULL OR game = ?1) ORDER BY train_id, generation";
+
+/* The ladder of one train: the Elo of every accepted generation against
+ * generation 0 with its 95% interval; and the gate Elo of every
+ * generation that played its gate. */
+static int ladder_plots(R *r, const Rows *t, int from, int to)
+{
+    int64_t train = cell(t, from, G_TRAIN)->i;
+    int len = to - from;
+    double *y = malloc(sizeof *y * ((size_t)len * 6 + 1));
+    char **labels = calloc((size_t)len * 2 + 1, sizeof *labels);
+    if (!y || !labels) {
+        free(y), free(labels);
+        snprintf(r->err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    double *ly = y, *llo = y + len, *lhi = y + 2 * len, *gy = y + 3 * len, *glo = y + 4 * len, *ghi = y + 5 * len;
+    char **ll = labels, **gl = labels + len;
+    int nl = 0, ng = 0;
+    bool oom = false;
+    for (int i = from; i < to && !oom; i++) {
+        int64_t gen = cell(t, i, G_GEN)->i;
+        double e = cell(t, i, G_LADDER_ELO)->r, lo = cell(t, i, G_LADDER_LO)->r, hi = cell(t, i, G_LADDER_HI)->r;
+        if (gen == 0 && isfinite(e) && (!isfinite(lo) || !isfinite(hi))) lo = hi = e; /* the ladder's origin */
+        if (cell(t, i, G_ACCEPTED)->i == 1 && isfinite(e) && isfinite(lo) && isfinite(hi)) {
+            if (asprintf(&ll[nl], "gen %lld", (long long)gen) < 0) ll[nl] = NULL, oom = true;
+            else ly[nl] = e, llo[nl] = lo, lhi[nl] = hi, nl++;
+        }
+        e = cell(t, i, G_GATE_ELO)->r, lo = cell(t, i, G_GATE_LO)->r, hi = cell(t, i, G_GATE_HI)->r;
+        if (!oom && isfinite(e) && isfinite(lo) && isfinite(hi)) {
+            if (asprintf(&gl[ng], "gen %lld%s", (long long)gen, cell(t, i, G_ACCEPTED)->i == 1 ? " ✓" : "") < 0)
+                gl[ng] = NULL, oom = true;
+            else gy[ng] = e, glo[ng] = lo, ghi[ng] = hi, ng++;
+        }
+    }
+    if (!oom) {
+        static const double zero[] = {0};
+        static const char *const zl[] = {"generation 0"};
+        char fid[64], title[96], caption[400];
+        snprintf(fid, sizeof fid, "train-%lld-ladder", (long long)train);
+        snprintf(title, sizeof title, "Elo ladder, train %lld", (long long)train);
+        snprintf(caption, sizeof caption,
+                 "Elo of each accepted generation against generation 0 (its ladder match, paired openings) with the "
+                 "95%% interval; generation 0 is the origin.");
+        svg_raw(r->b, "<div class=\"figs\">\n");
+        SvgSeries s = {.name = "Elo vs generation 0", .y = ly, .lo = llo, .hi = lhi, .len = nl};
+        SvgPlot p = {.id = fid, .title = title, .caption = caption, .x_label = "generation",
+                     .y_label = "Elo vs generation 0", .x_labels = (const char *const *)ll, .x_labels_len = nl,
+                     .y_refs = zero, .y_ref_labels = zl, .y_refs_len = 1};
+        char serr[SVG_ERR_MAX];
+        if (svg_line_plot(r->b, &p, &s, 1, serr) != 0) plot_failed(r, serr);
+        static const char *const gz[] = {"no change"};
+        snprintf(fid, sizeof fid, "train-%lld-gates", (long long)train);
+        snprintf(title, sizeof title, "Gate matches, train %lld", (long long)train);
+        snprintf(caption, sizeof caption,
+                 "Elo of each generation's candidate against the best weights before it (the gate match, SPRT) with "
+                 "the 95%% interval; ✓: accepted.");
+        SvgSeries gs = {.name = "gate Elo", .y = gy, .lo = glo, .hi = ghi, .len = ng, .points_only = true};
+        SvgPlot gp = {.id = fid, .title = title, .caption = caption, .x_label = "generation",
+                      .y_label = "Elo vs the parent", .x_labels = (const char *const *)gl, .x_labels_len = ng,
+                      .y_refs = zero, .y_ref_labels = gz, .y_refs_len = 1};
+        if (svg_line_plot(r->b, &gp, &gs, 1, serr) != 0) plot_failed(r, serr);
+        svg_raw(r->b, "</div>\n");
+    }
+    for (int i = 0; i < 2 * len; i++) free(labels[i]);
+    free(labels), free(y);
+    if (oom) snprintf(r->err, ERR_MAX, "out of memory");
+    return oom ? -1 : 0;
+}
+
 static int section_generations(R *r)
 {
     section_open(r, "generations", "Generations",
-                 "The gated generations of dama train: each candidate's gate match against the best so far, and "
-                 "the Elo ladder of the accepted generations against generation 0.");
+                 "The gated generations of dama train: each candidate tuned from the best weights so far, its gate "
+                 "match against them (only a candidate that passes becomes the best), and the Elo ladder of the "
+                 "accepted generations against generation 0.");
     bool exists;
     if (db_has_column(r->db, "generations", NULL, &exists, r->err) != 0) return -1;
-    if (!exists) p_text(r, "none", "No generations table in this database: no generations.");
-    else p_text(r, "none", "This dama does not know the generations table of this database yet.");
+    if (!exists) {
+        p_text(r, "none", "No generations table in this database: no generations.");
+        section_close(r);
+        return 0;
+    }
+    for (int k = 0; k < G_COLS; k++) {
+        if (db_has_column(r->db, "generations", GEN_COLUMNS[k], &exists, r->err) != 0) return -1;
+        if (!exists) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "The generations table of this database has no column %s: not shown.",
+                     GEN_COLUMNS[k]);
+            p_text(r, "none", msg);
+            section_close(r);
+            return 0;
+        }
+    }
+    Rows t;
+    if (q(r, &t, G_COLS, SQL_GENERATIONS, 0) != 0) return -1;
+    if (t.len == 0) p_text(r, "none", "No generations in this database.");
+    static const char *const head[] = {"train", "generation", "from", "stage", "candidate", "tuning run",
+                                       "gate match", "gate Elo", "95% interval", "accepted", "why",
+                                       "ladder Elo vs gen 0", "95% interval", "ladder games"};
+    int rc = 0;
+    for (int from = 0; rc == 0 && from < t.len;) {
+        int to = from;
+        while (to < t.len && cell(&t, to, G_TRAIN)->i == cell(&t, from, G_TRAIN)->i) to++;
+        svg_raw(r->b, "<h3>Train %lld (", (long long)cell(&t, from, G_TRAIN)->i);
+        svg_text(r->b, str(&t, from, G_GAME));
+        svg_raw(r->b, ")</h3>\n");
+        Cells c = {0};
+        for (int i = from; i < to; i++) {
+            add(&c, "%lld", (long long)cell(&t, i, G_TRAIN)->i);
+            add(&c, "%lld", (long long)cell(&t, i, G_GEN)->i);
+            add(&c, "%s", str(&t, i, G_PARENT));
+            add(&c, "%s", str(&t, i, G_STAGE));
+            add(&c, "%s", str(&t, i, G_CAND));
+            add(&c, "%s", str(&t, i, G_TUNING));
+            add(&c, "%s", str(&t, i, G_GATE));
+            add_real(&c, cell(&t, i, G_GATE_ELO)->r, 1);
+            if (cell(&t, i, G_GATE_LO)->null) add(&c, "–");
+            else add(&c, "[%.1f, %.1f]", cell(&t, i, G_GATE_LO)->r, cell(&t, i, G_GATE_HI)->r);
+            add(&c, "%s", cell(&t, i, G_ACCEPTED)->null ? "–" : cell(&t, i, G_ACCEPTED)->i ? "yes" : "no");
+            add(&c, "%s", str(&t, i, G_REASON));
+            add_real(&c, cell(&t, i, G_LADDER_ELO)->r, 1);
+            if (cell(&t, i, G_LADDER_LO)->null) add(&c, "–");
+            else add(&c, "[%.1f, %.1f]", cell(&t, i, G_LADDER_LO)->r, cell(&t, i, G_LADDER_HI)->r);
+            add(&c, "%s", str(&t, i, G_LADDER_GAMES));
+        }
+        svg_raw(r->b, "<div id=\"train-%lld-table\">", (long long)cell(&t, from, G_TRAIN)->i);
+        table(r, "generations", NULL, head, 14, &c);
+        svg_raw(r->b, "</div>\n");
+        bool oom = c.oom;
+        cells_free(&c);
+        if (oom) {
+            snprintf(r->err, ERR_MAX, "out of memory");
+            rc = -1;
+        } else rc = ladder_plots(r, &t, from, to);
+        from = to;
+    }
     section_close(r);
-    return 0;
+    rows_free(&t);
+    return rc;
 }
 
 /* ---- the page ---------------------------------------------------------------------------- */

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The report in a real browser: headless Chromium (Debian's chromium,
+# installed by scripts/install-deps.sh) renders the page of a test database
+# with scripts disabled; the page must load with no console error and no
+# refused request (it loads nothing), keep every section, SVG and figure,
+# give non-blank screenshots at phone (390 px) and desktop (1280 px) width,
+# and show the database's numbers (tests/browser/check_report.py compares
+# every plotted point with queries on the same file).
+# Exits 77 (ctest SKIP_RETURN_CODE) only when chromium is not installed.
+# Usage: report.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+SRC="$2"
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$CHROMIUM" ]; then
+  echo "SKIP: chromium is not installed (scripts/install-deps.sh installs it)"
+  exit 77
+fi
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T" || exit 1
+fail=0
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+"$DAMA" selfplay --db t.sqlite --games 40 --nodes 300 --threads 2 --progress 0 >/dev/null 2>&1 || bad "selfplay"
+"$DAMA" tune --db t.sqlite --seed 3 --epochs 20 --lr 10 --batch 256 >/dev/null 2>&1 || bad "tune"
+"$DAMA" match --db t.sqlite --a tuned --b default --pairs 8 --nodes 300 --sprt --elo0 0 --elo1 10 --progress 0 \
+  >/dev/null 2>&1 || bad "match"
+"$DAMA" tournament --db t.sqlite --rounds 2 --concurrency 1 --nodes 200 --progress 0 \
+  'name=tuned <b>&amp;,weights=tuned' name=start,weights=default name=deep,depth=2 >/dev/null 2>&1 || bad "tournament"
+"$DAMA" report --db t.sqlite -o report.html >/dev/null 2>err || bad "report: $(cat err)"
+
+# One browser profile per run (tests run in parallel); no GPU, no sandbox
+# (CI runs as root), no first-run work. Headless Chromium needs script for
+# --dump-dom itself, so scripts are off by the page's own Content Security
+# Policy (default-src 'none'): checked below with a script put into a copy.
+chrome() {
+  timeout 120 "$CHROMIUM" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --no-first-run \
+    --disable-extensions --user-data-dir="$T/profile" --enable-logging=stderr --v=0 "$@"
+}
+chrome --dump-dom "file://$T/report.html" >dom.html 2>dom.err || bad "chromium --dump-dom: exit $? $(tail -3 dom.err)"
+grep -q '</html>' dom.html || bad "no page dumped: $(tail -3 dom.err)"
+for size in 1280x2400 390x2400; do
+  chrome --hide-scrollbars --window-size="${size/x/,}" --screenshot="$T/shot-$size.png" "file://$T/report.html" \
+    >/dev/null 2>"shot-$size.err" || bad "chromium --screenshot $size: exit $?"
+  [ -s "shot-$size.png" ] || bad "no screenshot at $size: $(tail -3 "shot-$size.err")"
+done
+# The page itself must cause no console message and no refused load (the
+# browser's own D-Bus and GPU chatter is not the page's).
+if grep -hE 'CONSOLE|Refused to|Uncaught|Failed to load resource|net::ERR' dom.err shot-*.err >page.err; then
+  bad "the page caused browser errors: $(head -5 page.err)"
+fi
+# Scripts are refused by the page itself, and what it shows needs none.
+sed 's|</body>|<script>document.body.setAttribute("data-js", "ran")</script></body>|' report.html >js.html
+chrome --dump-dom "file://$T/js.html" >js-dom.html 2>js.err || bad "chromium --dump-dom js.html: exit $?"
+grep -q '</html>' js-dom.html || bad "no page dumped for js.html"
+grep -q 'data-js="ran"' js-dom.html && bad "a script put into the page ran (its Content Security Policy should refuse it)"
+grep -q "violates the following Content Security Policy" js.err || bad "chromium did not report the refused script"
+python3 "$SRC/tests/browser/check_report.py" dom.html report.html t.sqlite "$DAMA" shot-1280x2400.png shot-390x2400.png \
+  || bad "the page does not show the database's numbers"
+if [ -n "${REPORT_KEEP:-}" ]; then cp report.html dom.html shot-*.png "$REPORT_KEEP"/; fi
+echo "browser report: $fail failed"
+[ "$fail" = 0 ]
