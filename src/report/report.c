@@ -537,7 +537,11 @@ static int piece_values(R *r, const Rows *t, const Game *g)
             s[ns] = (SvgSeries){.name = names[j], .y = ys + ns * len, .len = len};
             ns++;
         }
-        if (ys) {
+        if (ys && ns == 0) {
+            char msg[500];
+            snprintf(msg, sizeof msg, "No piece value differs between these weight sets (%s): nothing to plot.", fixed);
+            p_text(r, "none", msg);
+        } else if (ys) {
             char fid[64], title[96], caption[700];
             snprintf(fid, sizeof fid, "pieces-%s", g->name);
             snprintf(title, sizeof title, "%s: piece values by weight set", g->title);

@@ -93,6 +93,9 @@ grep -q '<figure class="plot" id="match-1-llr">' r.html && ok || bad "match 1 LL
 grep -q "No self-play runs in this database." tk.html && ok || bad "--game turkish shows Russian runs"
 grep -q 'id="selfplay-1-results"' tk.html && bad "--game turkish plots run 1" || ok
 
+"$DAMA" report --db t.sqlite --game all -o all.html >/dev/null 2>&1 && ok || bad "--game all"
+grep -q 'id="selfplay-1-results"' all.html && ok || bad "--game all shows run 1"
+
 # ---- --watch: rewrites until stopped, the page reloads itself ----
 "$DAMA" report --db t.sqlite --watch 1 -o w.html >wout 2>&1 &
 pid=$!
