@@ -866,6 +866,142 @@ static void test_tuning_and_matches(void **state)
     temp_remove(&t);
 }
 
+/* ---- trains and generations (dama train) ---------------------------------- */
+
+static int collect_gen(void *ctx, const DbGeneration *g)
+{
+    DbGeneration *out = ctx;
+    out[g->generation] = *g;
+    out[g->generation].stage = NULL; /* valid only during the call */
+    out[g->generation].game = NULL;
+    return 0;
+}
+
+static void test_trains_and_generations(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t ws[4], train = 0, start = 0, id = 0;
+    for (int i = 0; i < 4; i++) {
+        int32_t v[WS_LEN];
+        memcpy(v, ws_values, sizeof v);
+        v[0] += i; /* four distinct weight sets */
+        CHECK_OK(db_weights_insert(db, "russian", "w", i ? ws[0] : 0, "test", 0, ws_names, v, WS_LEN, &ws[i], err));
+    }
+    CHECK_OK(db_train_find(db, "russian", 7, "a = 1\n", &train, &start, err));
+    assert_int_equal(train, 0);
+    CHECK_OK(db_train_insert(db, "russian", 7, "a = 1\n", ws[0], 3, &train, err));
+    CHECK_OK(db_train_find(db, "russian", 7, "a = 1\n", &id, &start, err));
+    assert_int_equal(id, train);
+    assert_int_equal(start, ws[0]);
+    CHECK_OK(db_train_find(db, "russian", 8, "a = 1\n", &id, &start, err)); /* another seed: another train */
+    assert_int_equal(id, 0);
+    CHECK_OK(db_train_find(db, "russian", 7, "a = 2\n", &id, &start, err)); /* another configuration */
+    assert_int_equal(id, 0);
+
+    /* generation, stage, accepted, candidate, best: 0 is the start; 1 fails
+     * its gate; 2 passes; 3 is still playing its self-play games */
+    static const struct {
+        int gen;
+        const char *stage;
+        int accepted, cand, best;
+    } rows[] = {
+        {0, "done", 1, 0, 0},
+        {1, "done", 0, 1, 0},
+        {2, "ladder", 1, 2, 2},
+        {3, "selfplay", -1, -1, -1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        DbGeneration g = {.train_id = train, .game = "russian", .generation = rows[i].gen, .stage = rows[i].stage,
+                          .parent_generation = rows[i].gen ? 0 : -1, .parent_ws = rows[i].gen ? ws[0] : 0,
+                          .accepted = rows[i].accepted, .candidate_ws = rows[i].cand >= 0 ? ws[rows[i].cand] : 0,
+                          .best_ws = rows[i].best >= 0 ? ws[rows[i].best] : 0, .gate_elo = NAN,
+                          .gate_elo_lo = NAN, .gate_elo_hi = NAN, .ladder_elo = rows[i].gen == 0 ? 0 : NAN,
+                          .ladder_elo_lo = NAN, .ladder_elo_hi = NAN};
+        snprintf(g.data_runs, sizeof g.data_runs, rows[i].gen ? "%d,%d" : "", rows[i].gen, rows[i].gen + 10);
+        snprintf(g.reason, sizeof g.reason, "row %zu", i);
+        CHECK_OK(db_generation_put(db, &g, err));
+    }
+    int generation = 0;
+    int64_t best = 0, of = 0;
+    CHECK_OK(db_train_best(db, "russian", 0, &best, &generation, &of, err));
+    assert_int_equal(best, ws[2]);
+    assert_int_equal(generation, 2);
+    assert_int_equal(of, train);
+    /* the ladder stage done: an update keeps the row and stamps finished */
+    DbGeneration back[4];
+    memset(back, 0, sizeof back);
+    CHECK_OK(db_generations_each(db, train, collect_gen, back, err));
+    assert_int_equal(back[1].accepted, 0);
+    assert_int_equal(back[3].accepted, -1);
+    assert_int_equal(back[0].parent_generation, -1);
+    assert_string_equal(back[2].data_runs, "2,12");
+    assert_string_equal(back[0].data_runs, "");
+    assert_true(isnan(back[2].ladder_elo));
+    assert_true(back[0].ladder_elo == 0);
+    back[2].game = "russian";
+    back[2].stage = "done";
+    back[2].ladder_match = 0;
+    back[2].ladder_elo = 31.5;
+    CHECK_OK(db_generation_put(db, &back[2], err));
+    back[2].stage = "tuned"; /* not a stage */
+    assert_int_equal(db_generation_put(db, &back[2], err), -1);
+    assert_contains(err, "stage 'tuned' is not");
+    /* train:ID of a missing train, and a game without trains */
+    assert_int_equal(db_train_best(db, "russian", 99, &best, &generation, &of, err), -1);
+    assert_contains(err, "no russian train 99");
+    assert_int_equal(db_train_best(db, "turkish", 0, &best, &generation, &of, err), -1);
+    assert_contains(err, "no turkish train");
+    CHECK_OK(db_train_newest(db, "russian", &id, err));
+    assert_int_equal(id, train);
+    char game[DB_GAME_NAME_MAX];
+    CHECK_OK(db_train_game(db, train, game, err));
+    assert_string_equal(game, "russian");
+    assert_int_equal(db_train_game(db, 42, game, err), -1);
+    assert_contains(err, "train 42 does not exist");
+    CHECK_OK(db_train_set_status(db, train, "done", 5, err));
+
+    /* the newest match of A vs B after an id, with its run's status */
+    int64_t run = 0, m1 = 0, m2 = 0, max = 0;
+    CHECK_OK(db_run_create(db, "match", "russian", 3, NULL, NULL, &run, err));
+    DbMatch m = {.run_id = run, .game = "russian", .ws_a = ws[2], .ws_b = ws[0], .games = 40, .elo = 12.5,
+                 .elo_lo = -3, .elo_hi = 28, .llr = 3.1, .sprt_llr = 2.95, .sprt_pairs = 18, .sprt_result = "H1"};
+    CHECK_OK(db_match_insert(db, &m, &m1, err));
+    CHECK_OK(db_match_insert(db, &m, &m2, err));
+    CHECK_OK(db_run_finish(db, run, "done", err));
+    CHECK_OK(db_matches_max_id(db, &max, err));
+    assert_int_equal(max, m2);
+    DbMatchSummary ms;
+    CHECK_OK(db_match_newest(db, ws[2], ws[0], 0, &ms, err));
+    assert_int_equal(ms.id, m2);
+    assert_string_equal(ms.status, "done");
+    assert_string_equal(ms.sprt_result, "H1");
+    assert_int_equal(ms.sprt_pairs, 18);
+    assert_true(ms.elo == 12.5 && ms.sprt_llr == 2.95);
+    CHECK_OK(db_match_newest(db, ws[2], ws[0], m2, &ms, err));
+    assert_int_equal(ms.id, 0);
+    CHECK_OK(db_match_newest(db, ws[0], ws[2], 0, &ms, err)); /* A and B are not interchangeable */
+    assert_int_equal(ms.id, 0);
+    char status[DB_STATUS_MAX];
+    CHECK_OK(db_run_newest(db, "match", "russian", 3, &id, status, err));
+    assert_int_equal(id, run);
+    assert_string_equal(status, "done");
+    CHECK_OK(db_run_newest(db, "selfplay", "russian", 3, &id, status, err));
+    assert_int_equal(id, 0);
+    db_close(db);
+
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM generations"), 4);
+    assert_int_equal(raw_int(t.path, "SELECT ladder_elo = 31.5 AND finished IS NOT NULL FROM generations "
+                                     "WHERE generation = 2"),
+                     1);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM generations WHERE finished IS NULL"), 1);
+    assert_int_equal(raw_int(t.path, "SELECT generations * 10 + (status = 'done') FROM trains"), 51);
+    temp_remove(&t);
+}
+
 /* ---- failures --------------------------------------------------------------- */
 
 static void test_disk_full_keeps_committed(void **state)
@@ -1257,6 +1393,7 @@ int main(void)
         cmocka_unit_test(test_rollback_leaves_nothing),
         cmocka_unit_test(test_resume_indices),
         cmocka_unit_test(test_tuning_and_matches),
+        cmocka_unit_test(test_trains_and_generations),
         cmocka_unit_test(test_disk_full_keeps_committed),
         cmocka_unit_test(test_locked_by_other_writer),
         cmocka_unit_test(test_killed_mid_transaction),

@@ -100,6 +100,7 @@ static const Migration migrations[] = {
     {3, "run owners, weight-set hashes, run members", MIGRATION_3_RUNS_WEIGHTS},
     {4, "matches: the SPRT's deciding LLR", MIGRATION_4_SPRT_DECISION},
     {5, "tournaments and participants", db_migration_tournaments_sql},
+    {6, "trains and generations", db_migration_train_sql},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");

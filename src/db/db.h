@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 5,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 6,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -489,5 +489,79 @@ int db_has_column(Db *db, const char *table, const char *column, bool *exists, c
 
 /* PRAGMA user_version: the schema version of the open database. */
 int db_schema_version(Db *db, int64_t *version, char err[ERR_MAX]);
+
+/* ---- gated generations (`dama train`; db_train.c) ------------------------ */
+
+enum { DB_GAME_NAME_MAX = 32, DB_DATA_RUNS_MAX = 512, DB_REASON_MAX = 256 };
+
+/* The train with exactly this game, seed and configuration text (the
+ * resume key): *id and *start_ws (its generation 0), 0 if none. */
+int db_train_find(Db *db, const char *game, uint64_t seed, const char *config, int64_t *id, int64_t *start_ws,
+                  char err[ERR_MAX]);
+/* A new train (status 'running') starting from weight set start_ws. */
+int db_train_insert(Db *db, const char *game, uint64_t seed, const char *config, int64_t start_ws, int generations,
+                    int64_t *id, char err[ERR_MAX]);
+/* Status 'running' (clears finished), 'done' or 'interrupted' (stamps it);
+ * generations > 0 also records the generations asked for. */
+int db_train_set_status(Db *db, int64_t id, const char *status, int generations, char err[ERR_MAX]);
+/* The newest train of game (*id 0 if none). */
+int db_train_newest(Db *db, const char *game, int64_t *id, char err[ERR_MAX]);
+/* The game of train id; an error naming it when it does not exist. */
+int db_train_game(Db *db, int64_t id, char game[DB_GAME_NAME_MAX], char err[ERR_MAX]);
+
+/* One row of generations (schema 6; the columns are documented there).
+ * Ids are 0 for NULL, Elo values NaN for NULL; accepted is -1 while the
+ * gate has not decided; parent_generation is -1 for generation 0. */
+typedef struct DbGeneration {
+    int64_t train_id;
+    const char *game;
+    int generation;
+    const char *stage; /* "selfplay", "tune", "gate", "ladder" or "done": the next stage to run */
+    int parent_generation;
+    int64_t parent_ws, selfplay_run;
+    char data_runs[DB_DATA_RUNS_MAX]; /* comma-separated self-play run ids ("" for NULL) */
+    int64_t tuning_run, candidate_ws, gate_match;
+    double gate_elo, gate_elo_lo, gate_elo_hi;
+    int64_t gate_games;
+    int accepted;
+    char reason[DB_REASON_MAX]; /* "" for NULL */
+    int64_t best_ws, ladder_match;
+    double ladder_elo, ladder_elo_lo, ladder_elo_hi;
+    int64_t ladder_games;
+} DbGeneration;
+
+/* Insert or overwrite the row (train_id, generation); finished is stamped
+ * the first time stage is 'done'. An unknown stage is an error. */
+int db_generation_put(Db *db, const DbGeneration *g, char err[ERR_MAX]);
+/* Every generation of a train in order; strings are valid during the call;
+ * a non-zero return of fn stops the walk and is returned. */
+int db_generations_each(Db *db, int64_t train_id, int (*fn)(void *ctx, const DbGeneration *g), void *ctx,
+                        char err[ERR_MAX]);
+
+/* The best weights of a train: the candidate of its highest accepted
+ * generation (generation 0, the start weights, when no gate passed).
+ * train_id 0: the newest train of game. *ws, *generation and *train (the
+ * train's id) are set; an error names a missing train. */
+int db_train_best(Db *db, const char *game, int64_t train_id, int64_t *ws, int *generation, int64_t *train,
+                  char err[ERR_MAX]);
+
+/* The newest run of this kind, game and seed (*id 0 if none); status may be
+ * NULL. */
+int db_run_newest(Db *db, const char *kind, const char *game, uint64_t seed, int64_t *id,
+                  char status[DB_STATUS_MAX], char err[ERR_MAX]);
+
+/* A match as train reads it back. */
+typedef struct DbMatchSummary {
+    int64_t id;             /* 0: no such match */
+    char status[DB_STATUS_MAX]; /* its run's status */
+    int64_t games;
+    double elo, elo_lo, elo_hi, llr, sprt_llr; /* NaN for NULL */
+    char sprt_result[8];    /* "H0", "H1" or "" (undecided) */
+    int64_t sprt_pairs;
+} DbMatchSummary;
+/* The newest match of A = ws_a against B = ws_b with id > after_id. */
+int db_match_newest(Db *db, int64_t ws_a, int64_t ws_b, int64_t after_id, DbMatchSummary *m, char err[ERR_MAX]);
+/* The largest matches.id (0 if none). */
+int db_matches_max_id(Db *db, int64_t *id, char err[ERR_MAX]);
 
 #endif

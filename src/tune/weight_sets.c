@@ -74,7 +74,8 @@ bool weights_spec_needs_db(const char *spec)
 {
     if (!spec) return false;
     const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
-    return all_digits(num) || strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0;
+    return all_digits(num) || strcmp(spec, "tuned") == 0 || strncmp(spec, "db:", 3) == 0 ||
+           strcmp(spec, "best") == 0 || strncmp(spec, "train:", 6) == 0;
 }
 
 bool weights_spec_uses_db(const Game *g, const char *spec)
@@ -106,6 +107,19 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
             snprintf(err, ERR_MAX, "no tuned %s weight set in %.150s (run dama tune first)", g->name, db_path(db));
             return -1;
         }
+    } else if (strcmp(spec, "best") == 0 || strncmp(spec, "train:", 6) == 0) {
+        /* the best accepted generation of a train (dama train) */
+        int64_t train = 0;
+        if (spec[0] == 't') {
+            NumStatus st = num_parse_int(spec + 6, 1, INT64_MAX, &train);
+            if (st != NUM_OK) {
+                num_format_error(err, ERR_MAX, "train id", spec + 6, strlen(spec + 6), st, 1, 9.2e18, 0);
+                return -1;
+            }
+        }
+        int generation = 0;
+        int64_t found = 0;
+        if (db_train_best(db, g->name, train, &wid, &generation, &found, err) != 0) return -1;
     } else {
         const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
         NumStatus st = num_parse_int(num, 1, INT64_MAX, &wid);
@@ -138,9 +152,14 @@ int weights_resolve_path(const Game *g, const char *spec, const char *db_path, i
 int weights_store_base(Db *db, const Game *g, const char *spec, const int32_t *w, const char **names, int64_t run_id,
                    int64_t *id, char err[ERR_MAX])
 {
-    int32_t tmp[1024];
     int64_t wid = 0;
     if (weights_spec_needs_db(spec)) {
+        /* only the id is wanted, but resolving checks the set (any size) */
+        EVAL_AUTO_FREE int32_t *tmp = eval_weights_new(g);
+        if (!tmp) {
+            snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
+            return -1;
+        }
         if (weights_resolve_db(g, spec, db, tmp, &wid, err) != 0) return -1;
         *id = wid;
         return 0;

@@ -17,7 +17,9 @@ struct Db;
 /* The one weight resolver every command uses (through one of the three
  * entry points below): spec NULL, "default" or "compiled-in" = the
  * compiled-in weights; "db:ID" or "ID" = weight set ID of the database;
- * "tuned" = its newest tuned set; anything else = a weight file (whose
+ * "tuned" = its newest tuned set; "best" = the best accepted generation of
+ * the newest train of the game, "train:ID" = that of train ID (dama train;
+ * generation 0 when no gate passed); anything else = a weight file (whose
  * left-out terms come from its base, weights_file.h). Each fills
  * weights[0..game->weights_len) and returns 0, or -1 with err.
  *
@@ -39,7 +41,8 @@ int weights_resolve_db(const Game *g, const char *spec, struct Db *db, int32_t *
 int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *weights, int64_t *id,
                          char err[ERR_MAX]);
 
-/* Does spec name a weight set of the database ("db:ID", "ID", "tuned")? */
+/* Does spec name a weight set of the database ("db:ID", "ID", "tuned",
+ * "best", "train:ID")? */
 bool weights_spec_needs_db(const char *spec);
 /* The same, or spec is a weight file with base = "db:ID". */
 bool weights_spec_uses_db(const Game *g, const char *spec);

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# dama train on a tiny scale: gated generations killed midway and resumed
+# (completed stages not redone), the generations table checked with sqlite3,
+# a gate that fails leaving the best unchanged, a candidate equal to its
+# parent rejected without a match, the ladder, and export --weights best.
+# Usage: train.sh DAMA_BINARY SOURCE_DIR
+set -u
+DAMA="$1"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+cd "$T"
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+q() { sqlite3 "$T/$1" "$2"; }
+
+# Tiny generations; the gate SPRT [-400, -200] passes any candidate about
+# as strong as its parent (H1 after the first 20 pairs), so this train
+# accepts and climbs the ladder.
+TINY=(--game russian --games-per-gen 20 --nodes 200 --epochs 40 --lr 5 --gate-pairs 24 --ladder-pairs 8 --threads 1 --progress 0)
+PASS=(--elo0 -400 --elo1 -200)
+
+# ---- killed midway (kill -9 while generation 2 plays its self-play games,
+# generation 1 complete), then resumed ----
+"$DAMA" train --db "$T/a.sqlite" --generations 2 "${TINY[@]}" "${PASS[@]}" >"$T/a1.out" 2>"$T/a1.err" &
+pid=$!
+for _ in $(seq 1 3000); do
+    [ "$(q a.sqlite "SELECT count(*) = 2 AND sum(status = 'running') = 1 FROM runs WHERE kind = 'selfplay'" 2>/dev/null)" = 1 ] && break
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.02
+done
+kill -9 "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ "$(q a.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity after kill -9"
+sp1=$(q a.sqlite "SELECT selfplay_run FROM generations WHERE generation = 1")
+tr1=$(q a.sqlite "SELECT tuning_run FROM generations WHERE generation = 1")
+sp2=$(q a.sqlite "SELECT max(id) FROM runs WHERE kind = 'selfplay'")
+n2=$(q a.sqlite "SELECT count(*) FROM games WHERE run_id = $sp2")
+[ -n "$sp1" ] && [ -n "$tr1" ] && ok || bad "generation 1 not recorded before the kill: $(tail -3 "$T/a1.err")"
+[ "$(q a.sqlite "SELECT stage FROM generations WHERE generation = 2")" = selfplay ] && [ "$n2" -lt 20 ] && ok || bad "the kill did not land in generation 2's self-play ($n2 games): $(cat "$T/a1.out")"
+"$DAMA" train --db "$T/a.sqlite" --generations 2 "${TINY[@]}" "${PASS[@]}" >"$T/a2.out" 2>"$T/a2.err"
+rc=$?
+[ "$rc" = 0 ] && ok || bad "resumed train exited $rc: $(tail -3 "$T/a2.err")"
+grep -q "resumed" "$T/a2.out" && ok || bad "resume not reported: $(head -2 "$T/a2.out")"
+[ "$(q a.sqlite "SELECT count(*) FROM trains")" = 1 ] && ok || bad "the rerun made a second train"
+[ "$(q a.sqlite "SELECT status FROM trains")" = done ] && ok || bad "train not done"
+[ "$(q a.sqlite "SELECT count(*) FROM generations")" = 3 ] && ok || bad "expected generations 0..2"
+[ "$(q a.sqlite "SELECT count(*) FROM generations WHERE stage != 'done'")" = 0 ] && ok || bad "unfinished generations"
+# completed stages are not redone: one self-play run per generation, gen 1's
+# self-play run and tuning run kept
+[ "$(q a.sqlite "SELECT count(*) FROM runs WHERE kind = 'selfplay'")" = 2 ] && ok || bad "self-play redone: $(q a.sqlite "SELECT count(*) FROM runs WHERE kind = 'selfplay'") runs"
+[ "$(q a.sqlite "SELECT selfplay_run FROM generations WHERE generation = 1")" = "$sp1" ] && ok || bad "generation 1's self-play run changed"
+[ "$(q a.sqlite "SELECT selfplay_run FROM generations WHERE generation = 2")" = "$sp2" ] && ok || bad "generation 2's self-play run was not resumed"
+grep -q "run $sp2 resumed" "$T/a2.err" && ok || bad "self-play resume not reported: $(grep selfplay "$T/a2.err" | head -2)"
+[ "$(q a.sqlite "SELECT tuning_run FROM generations WHERE generation = 1")" = "$tr1" ] && ok || bad "generation 1 re-tuned"
+[ "$(q a.sqlite "SELECT count(*) FROM runs WHERE kind = 'tune'")" = 2 ] && ok || bad "tuning redone: $(q a.sqlite "SELECT count(*) FROM runs WHERE kind = 'tune'") tune runs"
+[ "$(q a.sqlite "SELECT count(*) FROM runs WHERE status = 'running'")" = 0 ] && ok || bad "runs left running"
+# lineage: every generation after 0 names its parent, data, tuning run; a
+# candidate's weight set descends from the parent it was tuned from
+[ "$(q a.sqlite "SELECT count(*) FROM generations WHERE generation > 0 AND (parent_ws IS NULL OR selfplay_run IS NULL OR data_runs IS NULL OR tuning_run IS NULL OR candidate_ws IS NULL OR accepted IS NULL OR reason IS NULL OR best_ws IS NULL)")" = 0 ] && ok || bad "generation rows with missing lineage"
+[ "$(q a.sqlite "SELECT data_runs FROM generations WHERE generation = 2")" = "$(q a.sqlite "SELECT group_concat(selfplay_run, ',') FROM (SELECT selfplay_run FROM generations WHERE generation IN (1, 2) ORDER BY generation)")" ] && ok || bad "generation 2 not tuned on the window of generations 1-2"
+[ "$(q a.sqlite "SELECT count(*) FROM generations g JOIN weight_sets w ON w.id = g.candidate_ws WHERE g.generation > 0 AND g.candidate_ws != g.parent_ws AND w.parent_id != g.parent_ws")" = 0 ] && ok || bad "candidate weight set without its parent as lineage"
+# a gated, accepted generation: SPRT H1 in its gate match, a ladder match
+# against generation 0, and it is the best from then on
+acc=$(q a.sqlite "SELECT count(*) FROM generations WHERE generation > 0 AND accepted = 1")
+[ "$acc" -ge 1 ] && ok || bad "no generation passed the easy gate: $(cat "$T/a2.out")"
+[ "$(q a.sqlite "SELECT count(*) FROM generations g JOIN matches m ON m.id = g.gate_match WHERE g.accepted = 1 AND g.generation > 0 AND (m.sprt_result IS NOT 'H1' OR m.ws_a != g.candidate_ws OR m.ws_b != g.parent_ws)")" = 0 ] && ok || bad "an accepted generation without an H1 gate match of candidate vs parent"
+[ "$(q a.sqlite "SELECT count(*) FROM generations g JOIN matches m ON m.id = g.ladder_match WHERE g.accepted = 1 AND g.generation > 0 AND m.ws_b = (SELECT candidate_ws FROM generations WHERE generation = 0) AND m.games = 16 AND g.ladder_elo IS NOT NULL")" = "$acc" ] && ok || bad "accepted generations without a ladder match of 8 pairs against generation 0"
+[ "$(q a.sqlite "SELECT count(*) FROM generations g WHERE generation > 0 AND best_ws != CASE WHEN accepted = 1 THEN candidate_ws ELSE parent_ws END")" = 0 ] && ok || bad "best_ws is not the accepted candidate or the parent"
+[ "$(q a.sqlite "SELECT count(*) FROM generations g JOIN generations p ON p.train_id = g.train_id AND p.generation = g.generation - 1 WHERE g.parent_ws != p.best_ws")" = 0 ] && ok || bad "a generation did not start from the best weights so far"
+best=$(q a.sqlite "SELECT candidate_ws FROM generations WHERE accepted = 1 ORDER BY generation DESC LIMIT 1")
+grep -q "best: generation .* (weight set $best)" "$T/a2.out" && ok || bad "ladder table does not name the best: $(tail -4 "$T/a2.out")"
+"$DAMA" train --db "$T/a.sqlite" --game russian --ladder >"$T/ladder.out" 2>&1 && ok || bad "--ladder failed: $(cat "$T/ladder.out")"
+[ "$(grep -c '^ *[0-9]' "$T/ladder.out")" = 3 ] && ok || bad "--ladder prints 3 generation rows: $(cat "$T/ladder.out")"
+# export --weights best: the best accepted generation's weights
+"$DAMA" export --db "$T/a.sqlite" --game russian --weights best --format json --out best.json >/dev/null 2>&1 && ok || bad "export --weights best failed"
+"$DAMA" export --db "$T/a.sqlite" --game russian --weights "db:$best" --format json --out ws.json >/dev/null 2>&1
+cmp -s best.json ws.json && ok || bad "export --weights best is not weight set $best"
+"$DAMA" export --db "$T/a.sqlite" --game russian --weights train:1 --format json --out t1.json >/dev/null 2>&1
+cmp -s best.json t1.json && ok || bad "export --weights train:1 differs from best"
+"$DAMA" export --db "$T/a.sqlite" --game russian --weights train:9 --format json --out t9.json 2>"$T/t9.err"
+[ $? = 1 ] && grep -q "no russian train 9" "$T/t9.err" && ok || bad "train:9: $(cat "$T/t9.err")"
+# rerunning a finished train does nothing new; a larger --generations extends it
+runs_before=$(q a.sqlite "SELECT count(*) FROM runs")
+"$DAMA" train --db "$T/a.sqlite" --generations 2 "${TINY[@]}" "${PASS[@]}" >"$T/a3.out" 2>&1
+[ "$(q a.sqlite "SELECT count(*) FROM runs")" = "$runs_before" ] && [ "$(grep -c '^generation' "$T/a3.out")" = 0 ] && ok || bad "a finished train ran stages again: $(grep '^generation' "$T/a3.out")"
+
+# ---- a gate that fails: SPRT [200, 400] cannot pass; the best never moves ----
+"$DAMA" train --db "$T/b.sqlite" --generations 2 "${TINY[@]}" --elo0 200 --elo1 400 >"$T/b.out" 2>"$T/b.err"
+rc=$?
+[ "$rc" = 0 ] && ok || bad "failing-gate train exited $rc: $(tail -3 "$T/b.err")"
+g0=$(q b.sqlite "SELECT candidate_ws FROM generations WHERE generation = 0")
+[ "$(q b.sqlite "SELECT count(*) FROM generations WHERE generation > 0 AND accepted = 0 AND best_ws = $g0 AND parent_ws = $g0")" = 2 ] && ok || bad "a failed gate moved the best: $(q b.sqlite 'SELECT generation, accepted, parent_ws, best_ws FROM generations')"
+[ "$(q b.sqlite "SELECT count(*) FROM generations WHERE ladder_match IS NOT NULL")" = 0 ] && ok || bad "a rejected generation was laddered"
+[ "$(q b.sqlite "SELECT count(*) FROM generations g JOIN matches m ON m.id = g.gate_match WHERE m.sprt_result = 'H1'")" = 0 ] && ok || bad "an H1 gate in the failing train"
+"$DAMA" export --db "$T/b.sqlite" --game russian --weights best --format json --out b.json >/dev/null 2>&1
+"$DAMA" export --db "$T/b.sqlite" --game russian --weights "db:$g0" --format json --out b0.json >/dev/null 2>&1
+cmp -s b.json b0.json && ok || bad "export --weights best after failed gates is not generation 0"
+
+# ---- a candidate equal to its parent (no epochs): rejected without a match ----
+"$DAMA" train --db "$T/c.sqlite" --generations 1 "${TINY[@]}" "${PASS[@]}" --epochs 0 >"$T/c.out" 2>"$T/c.err"
+[ "$(q c.sqlite "SELECT accepted || ' ' || (gate_match IS NULL) || ' ' || (candidate_ws = parent_ws) FROM generations WHERE generation = 1")" = "0 1 1" ] && ok || bad "equal candidate: $(q c.sqlite 'SELECT * FROM generations')"
+grep -q "equals its parent" "$T/c.out" && ok || bad "equal candidate not reported: $(cat "$T/c.out")"
+
+# ---- bad input ----
+"$DAMA" train --db "$T/a.sqlite" --games-per-gen 21 >/dev/null 2>"$T/e.err"
+[ $? = 2 ] && grep -q "games-per-gen must be even" "$T/e.err" && ok || bad "odd --games-per-gen: $(cat "$T/e.err")"
+"$DAMA" train --db "$T/a.sqlite" --elo0 5 --elo1 5 >/dev/null 2>"$T/e.err"
+[ $? = 2 ] && grep -q "elo1 (5) must be above --elo0 (5)" "$T/e.err" && ok || bad "elo1 <= elo0: $(cat "$T/e.err")"
+"$DAMA" train --db "$T/a.sqlite" --game turkish --ladder >/dev/null 2>"$T/e.err"
+[ $? = 1 ] && grep -q "no turkish train" "$T/e.err" && ok || bad "--ladder without a train: $(cat "$T/e.err")"
+"$DAMA" train --db "$T/missing.sqlite" --ladder >/dev/null 2>"$T/e.err"
+[ $? = 1 ] && ok || bad "--ladder on a missing database: $(cat "$T/e.err")"
+[ ! -e "$T/missing.sqlite" ] && ok || bad "--ladder created a database"
+
+echo "train.sh: $pass passed, $fail failed"
+[ "$fail" = 0 ]
