@@ -1376,6 +1376,81 @@ static void test_readonly_and_discard(void **state)
     temp_remove(&t);
 }
 
+/* Schema 7 rebuilds runs for kind 'tournament'. A database of the schema
+ * before it is made from a new one by putting back the old runs table
+ * (step 7 is the newest step: a later one must be undone here too). */
+static void test_migration_tournament_runs(void **state)
+{
+    (void)state;
+    enum { STEP = 7 };
+    assert_int_equal(DB_SCHEMA_VERSION, STEP);
+    TempDb t;
+    temp_make(&t, false);
+    db_close(open_ok(t.path, true));
+    char sql[4096];
+    snprintf(sql, sizeof sql,
+             "DROP TABLE runs;\n"
+             "CREATE TABLE runs (\n"
+             "    id       INTEGER PRIMARY KEY,\n"
+             "    kind     TEXT NOT NULL CHECK (kind IN ('selfplay', 'tune', 'match')),\n"
+             "    game     TEXT NOT NULL,\n"
+             "    created  TEXT NOT NULL DEFAULT (strftime('%%Y-%%m-%%dT%%H:%%M:%%SZ', 'now')),\n"
+             "    finished TEXT,\n"
+             "    status   TEXT NOT NULL DEFAULT 'running'\n"
+             "             CHECK (status IN ('running', 'done', 'interrupted')),\n"
+             "    seed     INTEGER,\n"
+             "    config   TEXT,\n"
+             "    note     TEXT\n"
+             ", owner_pid INTEGER, owner_host TEXT, owner_start INTEGER);\n"
+             "PRAGMA user_version = %d;\n"
+             "INSERT INTO runs(id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host,"
+             " owner_start) VALUES"
+             " (3, 'selfplay', 'russian', '2026-01-02T03:04:05Z', '2026-01-02T04:00:00Z', 'done', 11, 'a = 1', 'n', 1, 'h', 9),"
+             " (5, 'match', 'turkish', '2026-01-03T00:00:00Z', NULL, 'interrupted', 12, 'b = 2', NULL, NULL, NULL, NULL),"
+             " (8, 'match', 'shatra', '2026-01-04T00:00:00Z', NULL, 'done', 13, 'c = 3', 'cup', NULL, NULL, NULL);\n"
+             "INSERT INTO tournaments(id, run_id, name, format, rounds, games_total) VALUES (2, 8, 'cup', 'gauntlet', 1, 2);\n"
+             "INSERT INTO participants(tournament_id, idx, name, kind, spec, limits) VALUES"
+             " (2, 0, 'A', 'dama', 'default', 'nodes=10'), (2, 1, 'B', 'hub', 'dama hub', 'nodes=10');\n"
+             "INSERT INTO games(run_id, game_index, game, result, plies, movetext) VALUES"
+             " (3, 0, 'russian', '1-0', 1, '1. c3-d4 1-0'), (8, 0, 'shatra', '0-1', 0, '0-1');\n"
+             "INSERT INTO matches(run_id, game, games) VALUES (5, 'turkish', 4);\n",
+             STEP - 1);
+    raw_exec(t.path, sql);
+    char before[4096], after[4096];
+    raw_text(t.path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type = 'index' "
+                     "ORDER BY name)", before, sizeof before);
+    Db *db = open_ok(t.path, false);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), STEP);
+    /* every row and column kept; the tournament's run has its own kind */
+    raw_text(t.path, "SELECT group_concat(r, ';') FROM (SELECT printf('%d|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s', "
+                     "id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host, "
+                     "owner_start) AS r FROM runs ORDER BY id)",
+             after, sizeof after);
+    assert_string_equal(after, "3|selfplay|russian|2026-01-02T03:04:05Z|2026-01-02T04:00:00Z|done|11|a = 1|n|1|h|9;"
+                               "5|match|turkish|2026-01-03T00:00:00Z||interrupted|12|b = 2||||;"
+                               "8|tournament|shatra|2026-01-04T00:00:00Z||done|13|c = 3|cup|||");
+    raw_text(t.path, "SELECT group_concat(name, ',') FROM (SELECT name FROM sqlite_master WHERE type = 'index' "
+                     "ORDER BY name)", after, sizeof after);
+    assert_string_equal(after, before);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM games"), 2);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM participants"), 2);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM sqlite_master WHERE name = 'runs_new'"), 0);
+    /* the new kind is accepted, others still refused, and the references to runs hold */
+    db = open_ok(t.path, false);
+    char err[ERR_MAX] = "";
+    int64_t id = 0;
+    CHECK_OK(db_run_create(db, "tournament", "russian", 1, "x", NULL, &id, err));
+    assert_int_equal(id, 9);
+    assert_int_not_equal(db_run_create(db, "bogus", "russian", 1, "x", NULL, &id, err), 0);
+    assert_contains(err, "must be selfplay, tune, match or tournament");
+    db_close(db);
+    raw_exec(t.path, "PRAGMA foreign_keys = ON");
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM pragma_foreign_key_list('games') WHERE \"table\" = 'runs'"), 1);
+    temp_remove(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1403,6 +1478,7 @@ int main(void)
         cmocka_unit_test(test_run_members),
         cmocka_unit_test(test_dead_owner_runs),
         cmocka_unit_test(test_readonly_and_discard),
+        cmocka_unit_test(test_migration_tournament_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

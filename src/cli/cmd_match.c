@@ -12,11 +12,10 @@
 #include "db/db.h"
 #include "engine/eval.h"
 #include "engine/search.h"
+#include "play/match.h"
 #include "play/play.h"
 #include "play/stats.h"
 #include "util/rng.h"
-
-enum { SPRT_MIN_PAIRS = 20 };
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
@@ -42,27 +41,10 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
-static void fill_match(DbMatch *m, const MatchStats *st, const SprtParams *sp, bool sprt, SprtDecision d)
+static void progress(void *ctx, const MatchStats *st)
 {
-    EloEstimate e;
-    bool pairs = stats_count_pairs(st) > 0;
-    int ok = pairs ? stats_estimate_ptnml(st, &e) : stats_estimate_wdl(st, &e);
-    m->games = stats_count_games(st);
-    m->wins = st->wins;
-    m->draws = st->draws;
-    m->losses = st->losses;
-    for (int i = 0; i < 5; i++) m->penta[i] = st->penta[i];
-    m->elo = ok == 0 ? e.elo : 0.0 / 0.0;
-    m->elo_lo = ok == 0 ? e.elo_lower : 0.0 / 0.0;
-    m->elo_hi = ok == 0 ? e.elo_upper : 0.0 / 0.0;
-    m->llr = pairs ? stats_compute_llr_ptnml(st, sp) : stats_compute_llr_wdl(st, sp);
-    m->sprt_elo0 = sp->elo0;
-    m->sprt_elo1 = sp->elo1;
-    m->sprt_alpha = sp->alpha;
-    m->sprt_beta = sp->beta;
-    m->sprt_result = !sprt ? NULL : d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : NULL;
-    m->sprt_llr = 0.0 / 0.0; /* set by the caller once the SPRT decided */
-    m->sprt_pairs = 0;
+    int64_t wdl[3] = {st->wins, st->draws, st->losses};
+    run_progress_update(ctx, stats_count_games(st), wdl, false);
 }
 
 static int run(CliArgs *a)
@@ -164,10 +146,15 @@ static int run(CliArgs *a)
     if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
     if (rc == 0) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
     if (rc == 0) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
+    MatchPlan plan = {.game = g, .weights = {wa, wb}, .ws_id = {ida, idb}, .book = &book, .book_len = book_len,
+                      .pairs = pairs, .threads = (int)threads, .max_plies = (int)max_plies, .seed = seed,
+                      .sprt = sprt, .sprt_params = sp, .egtb = edb, .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
+                      .probe = {probe_a, probe_b}, .egtb_adjudicate = cli_flag(a, "egtb-adjudicate"),
+                      .stop = &cli_stop_requested};
+    MatchResult res = {.decision = SPRT_CONTINUE};
+    stats_init(&res.st);
     DbMatch dm = {.run_id = run_id, .game = g->name, .ws_a = ida, .ws_b = idb};
-    MatchStats st;
-    stats_init(&st);
-    fill_match(&dm, &st, &sp, sprt, SPRT_CONTINUE);
+    match_fill_row(&dm, &res, &plan);
     if (rc == 0) rc = db_match_insert(db, &dm, &match_id, err);
     if (rc == 0) rc = db_commit(db, err);
     else db_rollback(db);
@@ -182,93 +169,32 @@ static int run(CliArgs *a)
             g->name, (long long)run_id, (long long)ida, (long long)idb, (long long)pairs, (long long)nodes,
             (long long)threads);
 
-    GameWriter wr;
-    game_writer_init(&wr, db, 64, 1.0);
+    /* both engines in-process, hash split between them as in self-play; the
+     * limits: --movetime or --tc, else --depth, else --nodes */
+    PlayerLimits lim = clock_limits;
+    if (!lim.movetime_ms && !lim.time_ms) {
+        if (depth) lim.depth = (int)depth;
+        else lim.nodes = (uint64_t)nodes;
+    }
+    const char *labels[2] = {"A", "B"};
+    for (int i = 0; i < 2; i++) {
+        plan.specs[i] = (PlayerSpec){.kind = PLAYER_DAMA, .limits = lim, .hash_mb = hash / 2 > 0 ? hash / 2 : 1};
+        snprintf(plan.specs[i].name, sizeof plan.specs[i].name, "%s", labels[i]);
+    }
     cli_install_stop_handler();
-    volatile int stop = 0;
     RunProgress prog;
     run_progress_init(&prog, "match", pairs * 2, cli_real(a, "progress"));
-    PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies,
-                       .limits = clock_limits};
-    SprtDecision decision = SPRT_CONTINUE;
-    int64_t decided_pairs = 0;
-    double decided_llr = 0;
-    int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
-
-#pragma omp parallel num_threads((int)threads)
-    {
-        Worker wk;
-        bool ok = worker_init(&wk, g, hash, &cli_stop_requested, &wr);
-        Engine **eng = wk.eng;
-        PlayRecord *rec = &wk.rec;
-        char werr[ERR_MAX];
-        EgtbProber *prober = edb ? egtb_prober_new(edb, (int)cli_int(a, "egtb-pieces"), 1024) : NULL;
-        ok = ok && (!edb || prober);
-        PlaySettings mps = ps;
-        if (prober && cli_flag(a, "egtb-adjudicate")) mps.adjudicate = egtb_adjudicate, mps.adjudicate_ctx = prober;
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t p = 0; p < pairs; p++) {
-            if (!ok || stop || cli_stop_requested || wr.failed) continue;
-            /* the book's lines in a seeded order, then the repeats in theirs */
-            const Opening *op = p < book_len ? &book.items[(offset + p) % book_len] : &book.items[p];
-            Position start;
-            g->pos_from_fen(&start, op->fen, werr);
-            StatsResult res[2];
-            bool complete = true;
-            for (int k = 0; k < 2 && complete; k++) {
-                /* game 2p: A plays White; game 2p+1: A plays Black */
-                Color a_color = k == 0 ? COLOR_WHITE : COLOR_BLACK;
-                engine_set_weights(eng[a_color], wa);
-                engine_set_weights(eng[a_color ^ 1], wb);
-                engine_set_probe(eng[a_color], prober && probe_a ? egtb_engine_probe : NULL, prober);
-                engine_set_probe(eng[a_color ^ 1], prober && probe_b ? egtb_engine_probe : NULL, prober);
-                int prc = play_game(g, eng, &start, &mps, &cli_stop_requested, rec, werr);
-                if (prc != 0) {
-                    complete = false;
-                    break;
-                }
-                int white_half = outcome_score_white(rec->outcome);
-                res[k] = (StatsResult)(a_color == COLOR_WHITE ? white_half : 2 - white_half);
-                DbGame meta = {.run_id = run_id, .game_index = 2 * p + k, .game = g->name, .opening = op->label,
-                               .start_fen = op->fen, .white_ws = a_color == COLOR_WHITE ? ida : idb,
-                               .black_ws = a_color == COLOR_WHITE ? idb : ida, .seed = seed};
-#pragma omp critical(game_writer)
-                game_writer_add(&wr, g, rec, &meta);
-            }
-            if (!complete) continue;
-#pragma omp critical(game_writer)
-            {
-                stats_add_pair(&st, res[0], res[1]);
-                if (sprt && decision == SPRT_CONTINUE) {
-                    /* The normal approximation of the LLR is meaningless on a
-                     * handful of pairs (one kind of pair result has ~zero
-                     * variance): no decision before SPRT_MIN_PAIRS. */
-                    double llr = stats_compute_llr_ptnml(&st, &sp);
-                    if (stats_count_pairs(&st) >= SPRT_MIN_PAIRS) decision = stats_decide_sprt(&sp, llr);
-                    if (decision != SPRT_CONTINUE) {
-                        stop = 1;
-                        decided_pairs = stats_count_pairs(&st);
-                        decided_llr = llr;
-                    }
-                }
-                int64_t wdl[3] = {st.wins, st.draws, st.losses};
-                run_progress_update(&prog, stats_count_games(&st), wdl, false);
-            }
-        }
-        if (ok) worker_free(&wk);
-        egtb_prober_free(prober);
-    }
-    egtb_close(edb);
-    game_writer_flush(&wr);
-    fill_match(&dm, &st, &sp, sprt, decision);
-    if (decision != SPRT_CONTINUE) { /* the LLR that decided, kept apart from the final one (llr) */
-        dm.sprt_llr = decided_llr;
-        dm.sprt_pairs = decided_pairs;
-    }
+    plan.progress = progress;
+    plan.progress_ctx = &prog;
     char merr[ERR_MAX];
-    rc = wr.failed ? -1 : db_match_update(db, match_id, &dm, merr);
-    bool complete = stats_count_pairs(&st) == pairs || decision != SPRT_CONTINUE;
-    if (rc == 0) rc = db_run_finish(db, run_id, complete ? "done" : "interrupted", merr);
+    rc = match_play(db, run_id, match_id, &plan, &res, merr);
+    egtb_close(edb);
+    match_fill_row(&dm, &res, &plan);
+    const MatchStats st = res.st;
+    SprtDecision decision = res.decision;
+    int64_t decided_pairs = res.decided_pairs;
+    double decided_llr = res.decided_llr;
+    bool complete = res.complete;
     char line[STATS_LINE_MAX];
     stats_format_line(&st, &sp, line);
     printf("match %lld (run %lld): A = weight set %lld vs B = weight set %lld\n%s\n", (long long)match_id,
@@ -287,9 +213,7 @@ static int run(CliArgs *a)
         printf("openings: %d book lines; pairs %d to %lld repeat them, each with %lld distinct random plies after the "
                "line (--repeat-book)\n", book_len, book_len + 1, (long long)pairs, (long long)cli_int(a, "repeat-plies"));
     if (!complete) printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(&st), (long long)pairs);
-    if (wr.failed) fprintf(stderr, "dama match: %s\n", wr.err);
-    else if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);
-    game_writer_free(&wr);
+    if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);
     free((void *)names);
     db_close_discard_new(db);
     openings_free(&book);

@@ -20,6 +20,7 @@
 #include "play/play.h"
 #include "play/player.h"
 #include "play/ratings.h"
+#include "play/schedule.h"
 #include "play/stats.h"
 #include "util/rng.h"
 #include "util/atomic_file.h"
@@ -54,8 +55,10 @@ static const CliOpt OPTS[] = {
     {"anchor", OPT_STR, NULL, "ratings: NAME or NAME=ELO fixed (default: the mean is 0)", 0, 0},
     {"prior", OPT_REAL, "2", "ratings: virtual games per pair of players who met", 0, 1000000},
     {"pdn-out", OPT_STR, NULL, "append every game to this PDN file as it ends", 0, 0},
-    {"resume", OPT_FLAG, NULL, "continue the tournament of this same command (rerunning it does too); an error "
-                               "if there is none", 0, 0},
+    {"resume", OPT_FLAG, NULL, "continue the tournament of this same command (rerunning it does too; an error "
+                               "if there is none), or without engines the newest unfinished one (or --tournament N) "
+                               "with its stored engines and options", 0, 0},
+    {"tournament", OPT_INT, NULL, "with --resume: the tournament to continue", 1, CLI_INT_MAX},
     {"progress", OPT_REAL, "10", "seconds between progress lines (0: none)", 0, 86400},
     {0},
 };
@@ -63,7 +66,182 @@ static const CliOpt OPTS[] = {
 /* Options that do not change which games are played: left out of the
  * configuration that identifies a tournament for resume. */
 static const char *const NOT_IDENTITY[] = {"db", "concurrency", "progress", "ratings-interval", "anchor",
-                                           "prior", "pdn-out", "resume", NULL};
+                                           "prior", "pdn-out", "resume", "tournament", NULL};
+
+static bool is_identity(const char *name)
+{
+    for (int i = 0; NOT_IDENTITY[i]; i++)
+        if (strcmp(NOT_IDENTITY[i], name) == 0) return false;
+    return true;
+}
+
+/* The value of line "key = value" in a stored configuration (NULL if none). */
+static const char *config_value(const char *line, const char *key, size_t *len)
+{
+    size_t k = strlen(key);
+    if (strncmp(line, key, k) != 0 || strncmp(line + k, " = ", 3) != 0) return NULL;
+    const char *v = line + k + 3, *end = strchr(v, '\n');
+    *len = end ? (size_t)(end - v) : strlen(v);
+    return v;
+}
+
+/* Line n (0-based) of text that starts with prefix, without its end;
+ * NULL if none. */
+static const char *nth_line(const char *text, const char *prefix, int n, int *len)
+{
+    size_t pl = strlen(prefix);
+    for (const char *l = text; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        if (strncmp(l, prefix, pl) != 0 || n-- > 0) continue;
+        *len = (int)strcspn(l, "\n");
+        return l;
+    }
+    return NULL;
+}
+
+/* The line of text whose key is the key of line (up to " = "). */
+static const char *same_key(const char *text, const char *line, int *len)
+{
+    const char *eq = strstr(line, " = ");
+    char key[80];
+    snprintf(key, sizeof key, "%.*s = ", eq ? (int)(eq - line) : 0, line);
+    return nth_line(text, key, 0, len);
+}
+
+/* Why configuration `given` is not the stored one of tournament tid: the
+ * first engine, then the first option that differs. */
+static void config_diff(const char *given, const char *stored, int64_t tid, char err[ERR_MAX])
+{
+    enum { W = 120 };
+    for (int i = 0;; i++) {
+        int gl = 0, sl = 0;
+        const char *ge = nth_line(given, "engine = ", i, &gl), *se = nth_line(stored, "engine = ", i, &sl);
+        if (!ge && !se) break;
+        if (ge) ge += 9, gl -= 9;
+        if (se) se += 9, sl -= 9;
+        if (ge && se && gl == sl && strncmp(ge, se, (size_t)gl) == 0) continue;
+        if (ge && se)
+            snprintf(err, ERR_MAX, "--resume: engine %d is '%.*s' here but '%.*s' in tournament %lld", i + 1,
+                     gl < W ? gl : W, ge, sl < W ? sl : W, se, (long long)tid);
+        else if (ge)
+            snprintf(err, ERR_MAX, "--resume: engine %d '%.*s' is given here, but tournament %lld has %d engines",
+                     i + 1, gl < W ? gl : W, ge, (long long)tid, i);
+        else
+            snprintf(err, ERR_MAX, "--resume: tournament %lld also has engine %d '%.*s'", (long long)tid, i + 1,
+                     sl < W ? sl : W, se);
+        return;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const char *from = pass ? given : stored, *other = pass ? stored : given;
+        for (const char *l = from; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+            int n = (int)strcspn(l, "\n"), on = 0;
+            if (strncmp(l, "engine = ", 9) == 0) continue;
+            const char *o = same_key(other, l, &on);
+            if (o && on == n && strncmp(o, l, (size_t)n) == 0) continue;
+            if (!o && pass)
+                snprintf(err, ERR_MAX, "--resume: '%.*s' is given here, but tournament %lld has no such option",
+                         n < W ? n : W, l, (long long)tid);
+            else if (!o)
+                snprintf(err, ERR_MAX, "--resume: tournament %lld has '%.*s', not given here", (long long)tid,
+                         n < W ? n : W, l);
+            else
+                snprintf(err, ERR_MAX, "--resume: '%.*s' here, but '%.*s' in tournament %lld", on < W ? on : W, o,
+                         n < W ? n : W, l, (long long)tid);
+            return;
+        }
+    }
+    snprintf(err, ERR_MAX, "--resume: the configuration of tournament %lld is not this one", (long long)tid);
+}
+
+/* --resume without engines: take the engines and identity options of the
+ * stored tournament (--tournament N, else the newest unfinished one). An
+ * identity option given here must agree with the stored one. On success
+ * a->positional points to *owned (free with free_owned). Returns 0 or -1
+ * with err. */
+static int resume_args(CliArgs *a, char ***owned, int *owned_len, int64_t *want_run, char err[ERR_MAX])
+{
+    Db *db = NULL;
+    int64_t tid = cli_isset(a, "tournament") ? cli_int(a, "tournament") : 0, run_id = 0;
+    DbRun run = {0};
+    int rc = db_open(cli_str(a, "db"), false, &db, err);
+    if (rc == 0) rc = db_tournament_find(db, &tid, &run_id, err);
+    if (rc == 0 && !run_id) {
+        if (cli_isset(a, "tournament"))
+            snprintf(err, ERR_MAX, "--resume: no tournament %lld in %.200s", (long long)cli_int(a, "tournament"),
+                     cli_str(a, "db"));
+        else
+            snprintf(err, ERR_MAX, "--resume: no unfinished tournament in %.150s (give its engines, or --tournament N)",
+                     cli_str(a, "db"));
+        rc = -1;
+    }
+    if (rc == 0) rc = db_run_get(db, run_id, &run, err);
+    db_close(db);
+    if (rc != 0) {
+        db_run_clear(&run);
+        return -1;
+    }
+    const char *cfg = run.config ? run.config : "";
+    int engines = 0;
+    for (const char *l = cfg; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) engines += strncmp(l, "engine = ", 9) == 0;
+    *owned = calloc((size_t)(engines ? engines : 1), sizeof **owned);
+    *owned_len = 0;
+    if (!*owned) {
+        snprintf(err, ERR_MAX, "out of memory");
+        rc = -1;
+    }
+    /* every identity option: the stored value, or unset when the stored configuration has none */
+    for (int i = 0; rc == 0 && i < a->opts_len; i++) {
+        const char *name = a->opts[i].name;
+        if (!is_identity(name)) continue;
+        const char *v = NULL;
+        size_t vlen = 0;
+        for (const char *l = cfg; *l && !v; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) v = config_value(l, name, &vlen);
+        if (a->from_cli[i] && (!v || strlen(a->values[i]) != vlen || strncmp(a->values[i], v, vlen) != 0)) {
+            snprintf(err, ERR_MAX, "--resume: --%s %.60s contradicts tournament %lld, which has %s%.*s", name,
+                     a->values[i], (long long)tid, v ? "" : "no --", v ? (int)(vlen < 100 ? vlen : 100) : (int)strlen(name),
+                     v ? v : name);
+            rc = -1;
+            break;
+        }
+        free(a->values[i]);
+        a->values[i] = v ? strndup(v, vlen) : NULL;
+        if (v && !a->values[i]) {
+            snprintf(err, ERR_MAX, "out of memory");
+            rc = -1;
+        }
+    }
+    for (const char *l = cfg; rc == 0 && *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+        size_t n = strcspn(l, "\n");
+        if (strncmp(l, "engine = ", 9) == 0) {
+            if (!((*owned)[(*owned_len)++] = strndup(l + 9, n - 9))) {
+                snprintf(err, ERR_MAX, "out of memory");
+                rc = -1;
+            }
+            continue;
+        }
+        bool known = false;
+        for (int i = 0; i < a->opts_len && !known; i++) {
+            size_t k = strlen(a->opts[i].name);
+            known = n > k + 3 && strncmp(l, a->opts[i].name, k) == 0 && strncmp(l + k, " = ", 3) == 0;
+        }
+        if (!known) {
+            snprintf(err, ERR_MAX, "--resume: tournament %lld was stored with '%.*s', which this dama does not know",
+                     (long long)tid, (int)(n < 100 ? n : 100), l);
+            rc = -1;
+        }
+    }
+    db_run_clear(&run);
+    if (rc != 0) return -1;
+    a->positional = *owned;
+    a->positional_len = *owned_len;
+    *want_run = run_id;
+    return 0;
+}
+
+static void free_owned(char **owned, int len)
+{
+    for (int i = 0; owned && i < len; i++) free(owned[i]);
+    free(owned);
+}
 
 typedef struct Tour {
     const Game *g;
@@ -77,9 +255,7 @@ typedef struct Tour {
     int rounds;
     int64_t games_total;
     signed char *result; /* per game index: -1 not played, else White's half points */
-    /* statistics */
     int64_t done_games;
-    double engine_seconds;
 } Tour;
 
 /* game index -> round, pairing, colour (0: pair_a plays White). */
@@ -239,7 +415,7 @@ static int store_game(StoreCtx *sc, Tour *t, int64_t run_id, int64_t gi, const O
     if (rc != 0) return -1;
     if (sc->pdn) {
         DbGameRow row = {.id = game_id, .run_id = run_id, .game_index = gi, .round = r,
-                         .tournament_id = sc->tournament_id, .run_kind = "match", .game = t->g->name,
+                         .tournament_id = sc->tournament_id, .run_kind = "tournament", .game = t->g->name,
                          .opening = op->label, .start_fen = op->fen, .white = t->specs[w].name,
                          .black = t->specs[b].name, .result = meta.result, .reason = rec->reason,
                          .movetext = meta.movetext, .created = NULL,
@@ -260,6 +436,51 @@ static int fill_participant(void *ctx, const DbParticipant *p)
     if (p->idx < 0 || p->idx >= t->n || strcmp(p->name, t->specs[p->idx].name) != 0) return 1;
     t->pid[p->idx] = p->id;
     t->ws_id[p->idx] = p->weight_set;
+    return 0;
+}
+
+/* The scheduler's view of a tournament: one job per game still to play. */
+typedef struct TourRun {
+    Tour *t;
+    const CliArgs *a;
+    StoreCtx *sc;
+    const OpeningBook *book;
+    const int64_t *todo;
+    int64_t run_id, offset, interval;
+    uint64_t seed;
+    RunProgress *prog;
+} TourRun;
+
+static const Opening *tour_opening(const TourRun *tr, int64_t gi)
+{
+    int r, k, c;
+    game_slot(tr->t, gi, &r, &k, &c);
+    return &tr->book->items[(tr->offset + r) % tr->book->len];
+}
+
+static void tour_job_game(void *ctx, int64_t job, int k, int *white, int *black, Position *start)
+{
+    (void)k;
+    const TourRun *tr = ctx;
+    int64_t gi = tr->todo[job];
+    game_players(tr->t, gi, white, black);
+    char err[ERR_MAX];
+    tr->t->g->pos_from_fen(start, tour_opening(tr, gi)->fen, err); /* the book's lines were checked when read */
+}
+
+static int tour_game_done(void *ctx, int64_t job, int k, int white, int black, const PlayRecord *rec, char err[ERR_MAX])
+{
+    (void)k;
+    TourRun *tr = ctx;
+    Tour *t = tr->t;
+    int64_t gi = tr->todo[job];
+    if (store_game(tr->sc, t, tr->run_id, gi, tour_opening(tr, gi), rec, tr->seed, err) != 0) return -1;
+    t->done_games++;
+    if (rec->fault != PLAYER_OK)
+        fprintf(stderr, "game %lld: %s loses by %s: %.300s\n", (long long)gi,
+                t->specs[rec->fault_side == COLOR_WHITE ? white : black].name, rec->reason, rec->detail);
+    run_progress_update(tr->prog, t->done_games, NULL, false);
+    if (tr->interval > 0 && t->done_games % tr->interval == 0) print_ratings(stderr, t, tr->a);
     return 0;
 }
 
@@ -308,9 +529,29 @@ static int run(CliArgs *a)
     char err[ERR_MAX];
     Tour t;
     memset(&t, 0, sizeof t);
+    char **owned = NULL;
+    int owned_len = 0;
+    int64_t want_run = 0; /* --resume without engines: the stored tournament's run */
+    if (cli_isset(a, "tournament") && !cli_flag(a, "resume")) {
+        fprintf(stderr, "dama tournament: --tournament N goes with --resume\n");
+        return 2;
+    }
+    if (cli_flag(a, "resume") && a->positional_len == 0) {
+        if (resume_args(a, &owned, &owned_len, &want_run, err) != 0) {
+            fprintf(stderr, "dama tournament: %s\n", err);
+            free_owned(owned, owned_len);
+            return 1;
+        }
+        g = cli_game(a);
+        if (!g) {
+            free_owned(owned, owned_len);
+            return 2;
+        }
+    }
     t.g = g;
     if (parse_engines(&t, a, err) != 0) {
         fprintf(stderr, "dama tournament: %s\n", err);
+        free_owned(owned, owned_len);
         return 2;
     }
     const char *format = cli_str(a, "format");
@@ -381,16 +622,39 @@ static int run(CliArgs *a)
         }
     }
     char status[DB_STATUS_MAX] = "";
-    if (rc == 0) rc = db_run_find(db, "match", g->name, seed, config, &run_id, status, err);
+    if (rc == 0 && want_run) { /* the stored tournament itself: its configuration was rebuilt above */
+        DbRun run = {0};
+        rc = db_run_get(db, want_run, &run, err);
+        if (rc == 0 && strcmp(run.config ? run.config : "", config) == 0) run_id = want_run;
+        db_run_clear(&run);
+    } else if (rc == 0) {
+        rc = db_run_find(db, "tournament", g->name, seed, config, &run_id, status, err);
+    }
     if (rc == 0 && run_id) rc = db_tournament_by_run(db, run_id, &tid, err);
     bool resumed = run_id && tid;
-    if (rc == 0 && cli_flag(a, "resume") && !resumed) {
-        snprintf(err, ERR_MAX, "--resume: no tournament of this configuration in %.200s", cli_str(a, "db"));
+    if (rc == 0 && cli_flag(a, "resume") && (!resumed || (cli_isset(a, "tournament") && tid != cli_int(a, "tournament")))) {
+        /* name what differs from the tournament meant */
+        int64_t ctid = cli_isset(a, "tournament") ? cli_int(a, "tournament") : 0, crun = 0;
+        DbRun run = {0};
+        if (want_run) crun = want_run, rc = db_tournament_by_run(db, crun, &ctid, err);
+        else rc = db_tournament_find(db, &ctid, &crun, err);
+        if (rc == 0 && !crun && !cli_isset(a, "tournament")) {
+            ctid = -1; /* none unfinished: compare with the newest */
+            rc = db_tournament_find(db, &ctid, &crun, err);
+        }
+        if (rc == 0 && crun) rc = db_run_get(db, crun, &run, err);
+        if (rc == 0 && crun) config_diff(config, run.config ? run.config : "", ctid, err);
+        else if (rc == 0 && cli_isset(a, "tournament"))
+            snprintf(err, ERR_MAX, "--resume: no tournament %lld in %.200s", (long long)cli_int(a, "tournament"),
+                     cli_str(a, "db"));
+        else if (rc == 0)
+            snprintf(err, ERR_MAX, "--resume: no tournament of this configuration in %.200s", cli_str(a, "db"));
+        db_run_clear(&run);
         rc = -1;
     }
     if (rc == 0 && !resumed) {
         rc = db_begin(db, err);
-        if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, cli_str(a, "name"), &run_id, err);
+        if (rc == 0) rc = db_run_create(db, "tournament", g->name, seed, config, cli_str(a, "name"), &run_id, err);
         DbTournament dt = {.run_id = run_id, .name = cli_str(a, "name"), .format = gauntlet ? "gauntlet" : "round-robin",
                            .rounds = t.rounds, .games_total = t.games_total};
         if (rc == 0) rc = db_tournament_insert(db, &dt, &tid, err);
@@ -408,6 +672,13 @@ static int run(CliArgs *a)
     }
     Loaded ld = {.t = &t, .run_id = run_id};
     if (rc == 0 && resumed) rc = db_participants_each(db, tid, fill_participant, &t, err);
+    /* the weights the tournament started with, even if "tuned" now names newer ones */
+    for (int i = 0; rc == 0 && resumed && i < t.n; i++) {
+        if (t.specs[i].kind != PLAYER_DAMA || !t.ws_id[i]) continue;
+        char spec[32];
+        snprintf(spec, sizeof spec, "db:%lld", (long long)t.ws_id[i]);
+        rc = weights_resolve_db(g, spec, db, t.weights[i], NULL, err);
+    }
     if (rc == 0 && resumed) rc = db_game_rows_each(db_path(db), DB_SELECT_RUN, run_id, NULL, load_result, &ld, err);
     if (rc == 0 && resumed) rc = db_run_finish(db, run_id, "running", err);
     if (rc != 0) {
@@ -453,88 +724,18 @@ static int run(CliArgs *a)
                                .draw_moves = (int)cli_int(a, "draw-moves"),
                                .draw_score = (int)cli_int(a, "draw-score"),
                                .draw_after = (int)cli_int(a, "draw-after")}};
-    int64_t interval = cli_int(a, "ratings-interval");
-    int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
     cli_install_stop_handler();
-    bool failed = false;
-    char fail_msg[ERR_MAX] = "";
     RunProgress prog;
     run_progress_init(&prog, "tournament", t.games_total, cli_real(a, "progress"));
-    double t0 = run_now_s();
-    int64_t played = 0, faults = 0;
-
-#pragma omp parallel num_threads((int)concurrency)
-    {
-        Player *inst[ENGINES_MAX] = {0};
-        PlayRecord rec;
-        char werr[ERR_MAX];
-        bool ok = play_record_init(&rec) == 0;
-        if (!ok) {
-#pragma omp critical(tournament)
-            {
-                failed = true;
-                snprintf(fail_msg, sizeof fail_msg, "out of memory");
-            }
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t ti = 0; ti < todo_len; ti++) {
-            if (!ok || failed || cli_stop_requested) continue;
-            int64_t gi = todo[ti];
-            int w, b, r, k, c;
-            game_players(&t, gi, &w, &b);
-            game_slot(&t, gi, &r, &k, &c);
-            for (int s2 = 0; s2 < 2 && ok; s2++) {
-                int who = s2 ? b : w;
-                if (!inst[who] && !(inst[who] = player_new(g, &t.specs[who], t.weights[who], &cli_stop_requested, werr)))
-                    ok = false;
-            }
-            if (!ok) {
-#pragma omp critical(tournament)
-                {
-                    failed = true;
-                    snprintf(fail_msg, sizeof fail_msg, "%s", werr);
-                }
-                continue;
-            }
-            const Opening *op = &book.items[(offset + r) % book.len];
-            Position start;
-            g->pos_from_fen(&start, op->fen, werr);
-            Player *pl[2] = {inst[w], inst[b]};
-            int prc = play_game_players(g, pl, &start, &ps, &cli_stop_requested, &rec, werr);
-            if (prc != 0) {
-                if (prc < 0) {
-#pragma omp critical(tournament)
-                    {
-                        failed = true;
-                        snprintf(fail_msg, sizeof fail_msg, "%s", werr);
-                    }
-                }
-                continue;
-            }
-#pragma omp critical(tournament)
-            {
-                if (!failed && store_game(&sc, &t, run_id, gi, op, &rec, seed, werr) != 0) {
-                    failed = true;
-                    snprintf(fail_msg, sizeof fail_msg, "%s", werr);
-                }
-                if (!failed) {
-                    played++;
-                    t.done_games++;
-                    t.engine_seconds += rec.engine_seconds;
-                    if (rec.fault != PLAYER_OK) {
-                        faults++;
-                        fprintf(stderr, "game %lld: %s loses by %s: %.300s\n", (long long)gi,
-                                t.specs[rec.fault_side == COLOR_WHITE ? w : b].name, rec.reason, rec.detail);
-                    }
-                    run_progress_update(&prog, t.done_games, NULL, false);
-                    if (interval > 0 && t.done_games % interval == 0) print_ratings(stderr, &t, a);
-                }
-            }
-        }
-        for (int i = 0; i < t.n; i++) player_free(inst[i]);
-        if (ok) play_record_free(&rec);
-    }
-    double wall = run_now_s() - t0;
+    TourRun tr = {.t = &t, .a = a, .sc = &sc, .book = &book, .todo = todo, .run_id = run_id, .seed = seed,
+                  .interval = cli_int(a, "ratings-interval"),
+                  .offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len), .prog = &prog};
+    Schedule sch = {.game = g, .players_len = t.n, .specs = t.specs, .weights = t.weights, .jobs_len = todo_len,
+                    .games_per_job = 1, .concurrency = (int)concurrency, .settings = ps, .stop = &cli_stop_requested,
+                    .ctx = &tr, .job_game = tour_job_game, .game_done = tour_game_done};
+    ScheduleStats sst;
+    char fail_msg[ERR_MAX] = "";
+    bool failed = schedule_run(&sch, &sst, fail_msg) < 0;
     free(todo);
     if (sc.pdn) fclose(sc.pdn);
     bool complete = t.done_games == t.games_total;
@@ -545,12 +746,11 @@ static int run(CliArgs *a)
     }
     printf("tournament %lld (run %lld): %lld of %lld games", (long long)tid, (long long)run_id,
            (long long)t.done_games, (long long)t.games_total);
-    if (played > 0)
+    if (sst.games > 0)
         printf("; this session %lld games in %.1f s (%.2f games/s), %.1f%% of the game slots' time outside the "
                "engines, %lld lost by an engine fault",
-               (long long)played, wall, (double)played / wall,
-               100.0 * (1.0 - t.engine_seconds / (wall * (double)(concurrency < todo_len ? concurrency : todo_len))),
-               (long long)faults);
+               (long long)sst.games, sst.wall_s, (double)sst.games / sst.wall_s, 100.0 * schedule_outside_share(&sst),
+               (long long)sst.faults);
     printf("\n");
     print_results(stdout, &t);
     print_ratings(stdout, &t, a);
@@ -564,6 +764,7 @@ done:
     openings_free(&book);
     free(config);
     free(t.result);
+    free_owned(owned, owned_len);
     return rc;
 }
 

@@ -94,6 +94,36 @@ static const char MIGRATION_4_SPRT_DECISION[] =
     "ALTER TABLE matches ADD COLUMN sprt_llr REAL;      -- LLR when the SPRT decided, NULL while undecided\n"
     "ALTER TABLE matches ADD COLUMN sprt_pairs INTEGER; -- pairs counted at that decision\n";
 
+/* Version 7: runs of kind 'tournament' (tournaments were stored as runs of
+ * kind 'match'). SQLite cannot change a CHECK constraint in place, so the
+ * table is rebuilt (https://www.sqlite.org/lang_altertable.html, "Making
+ * Other Kinds Of Table Schema Changes"): migrate() runs every step with
+ * foreign keys off and checks them before it commits. Every row and column
+ * is copied; runs has no index of its own (its rowid serves the lookups). */
+static const char MIGRATION_7_TOURNAMENT_RUNS[] =
+    "CREATE TABLE runs_new (\n"
+    "    id       INTEGER PRIMARY KEY,\n"
+    "    kind     TEXT NOT NULL CHECK (kind IN ('selfplay', 'tune', 'match', 'tournament')),\n"
+    "    game     TEXT NOT NULL,                       -- 'russian', 'turkish', 'shatra'\n"
+    "    created  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
+    "    finished TEXT,                                -- NULL while running\n"
+    "    status   TEXT NOT NULL DEFAULT 'running'\n"
+    "             CHECK (status IN ('running', 'done', 'interrupted')),\n"
+    "    seed     INTEGER,\n"
+    "    config   TEXT,                                -- effective configuration, as text\n"
+    "    note     TEXT,\n"
+    "    owner_pid INTEGER,\n"
+    "    owner_host TEXT,\n"
+    "    owner_start INTEGER\n"
+    ");\n"
+    "INSERT INTO runs_new(id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host,\n"
+    "                     owner_start)\n"
+    "    SELECT id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host, owner_start\n"
+    "    FROM runs;\n"
+    "DROP TABLE runs;\n"
+    "ALTER TABLE runs_new RENAME TO runs;\n"
+    "UPDATE runs SET kind = 'tournament' WHERE id IN (SELECT run_id FROM tournaments);\n";
+
 static const Migration migrations[] = {
     {1, "create the schema (schema.sql)", schema_sql},
     {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
@@ -101,6 +131,7 @@ static const Migration migrations[] = {
     {4, "matches: the SPRT's deciding LLR", MIGRATION_4_SPRT_DECISION},
     {5, "tournaments and participants", db_migration_tournaments_sql},
     {6, "trains and generations", db_migration_train_sql},
+    {7, "runs of kind 'tournament'", MIGRATION_7_TOURNAMENT_RUNS},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");
@@ -309,8 +340,26 @@ static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
     return 0;
 }
 
-/* Apply the migration steps after the current version, in one transaction. */
+static int migrate_steps(Db *db, char err[ERR_MAX]);
+
+/* Apply the migration steps after the current version, in one transaction,
+ * with foreign keys off (a step may rebuild a table that others reference:
+ * the pragma cannot change inside a transaction) and checked before the
+ * commit. */
 static int migrate(Db *db, char err[ERR_MAX])
+{
+    if (dbi_exec(db, "PRAGMA foreign_keys = OFF", err, "migrating") != 0)
+        return -1;
+    int rc = migrate_steps(db, err);
+    char err2[ERR_MAX];
+    if (dbi_exec(db, "PRAGMA foreign_keys = ON", err2, "migrating") != 0 && rc == 0) {
+        memcpy(err, err2, ERR_MAX);
+        rc = -1;
+    }
+    return rc;
+}
+
+static int migrate_steps(Db *db, char err[ERR_MAX])
 {
     if (db_begin(db, err) != 0)
         return -1;
@@ -330,6 +379,14 @@ static int migrate(Db *db, char err[ERR_MAX])
                  m->version, DB_APPLICATION_ID);
         if (dbi_exec(db, sql, err, what) != 0)
             goto fail;
+    }
+    int64_t broken = 0;
+    if (dbi_query_int(db, "SELECT count(*) FROM pragma_foreign_key_check", &broken, err) != 0)
+        goto fail;
+    if (broken) {
+        set_err(err, "%s: migrating to schema version %d: %" PRId64 " rows break a foreign key", db->path,
+                DB_SCHEMA_VERSION, broken);
+        goto fail;
     }
     return db_commit(db, err);
 fail:

@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 6,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 7,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -185,7 +185,7 @@ void db_rollback(Db *db);
 /* True between db_begin and db_commit/db_rollback. */
 bool db_in_transaction(const Db *db);
 
-/* New run (status 'running', created now). kind: "selfplay", "tune" or
+/* New run (status 'running', created now). kind: "selfplay", "tune", "tournament" or
  * "match"; config_text: the effective configuration; note may be NULL.
  * The calling process is recorded as its owner (pid, host, start time), so
  * a later writing db_open can tell a run whose process died. */
@@ -357,7 +357,7 @@ int db_spsa_iteration_insert(Db *db, int64_t id, int iter, const int64_t wdl[3],
  * weight set (0: none). */
 int db_spsa_finish(Db *db, int64_t id, const char *status, int64_t result_ws, char err[ERR_MAX]);
 /* ---- tournaments (db_tournaments.c) ---------------------------------------
- * A tournament is a run of kind "match" with one tournaments row and
+ * A tournament is a run of kind "tournament" with one tournaments row and
  * its participants; its games are ordinary games of that run, with the
  * playing participants, the round and, when an engine failed, what it
  * wrote (games.white_player, black_player, round, detail). */
@@ -385,6 +385,11 @@ int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ER
 
 /* The tournament of run run_id; *id = 0 if none. */
 int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX]);
+
+/* The run of tournament *id (> 0); with *id = 0 the newest tournament whose
+ * run is not 'done', with *id = -1 the newest of all (*id receives it).
+ * *id = *run_id = 0 when there is no such tournament (not an error). */
+int db_tournament_find(Db *db, int64_t *id, int64_t *run_id, char err[ERR_MAX]);
 
 /* Store participant p of tournament tid; *id receives participants.id.
  * Error if its idx or name is already taken in that tournament. */

@@ -94,8 +94,9 @@ static bool valid_status(const char *s)
 static int run_create(Db *db, const char *kind, const char *game, uint64_t seed,
                       const char *config_text, const char *note, int64_t *run_id, char err[ERR_MAX])
 {
-    if (!kind || (strcmp(kind, "selfplay") && strcmp(kind, "tune") && strcmp(kind, "match"))) {
-        set_err(err, "run kind '%s': must be selfplay, tune or match", kind ? kind : "(null)");
+    if (!kind || (strcmp(kind, "selfplay") && strcmp(kind, "tune") && strcmp(kind, "match") &&
+                  strcmp(kind, "tournament"))) {
+        set_err(err, "run kind '%s': must be selfplay, tune, match or tournament", kind ? kind : "(null)");
         return -1;
     }
     if (!game) {

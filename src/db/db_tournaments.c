@@ -10,8 +10,8 @@
 #include "db/db_internal.h"
 
 /* Migration step 5: tournaments and their participants; the players,
- * round and failure detail of each game. A tournament's run has kind
- * 'match' (a match is the two-player case of a tournament). */
+ * round and failure detail of each game. A tournament's run had kind
+ * 'match' here; schema 7 (db.c) gives it kind 'tournament'. */
 const char db_migration_tournaments_sql[] =
     "-- A tournament: one run (kind 'match') with its participants.\n"
     "CREATE TABLE tournaments (\n"
@@ -123,6 +123,29 @@ int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX])
     }
     if (rc != SQLITE_DONE) set_err(err, "%s: looking up the tournament of run %" PRId64 ": %s", db_path(db), run_id,
                                    sqlite3_errmsg(db->h));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int db_tournament_find(Db *db, int64_t *id, int64_t *run_id, char err[ERR_MAX])
+{
+    int64_t want = *id;
+    *id = *run_id = 0;
+    sqlite3_stmt *st = prepare(db,
+                               want > 0 ? "SELECT id, run_id FROM tournaments WHERE id = ?1"
+                               : want < 0 ? "SELECT id, run_id FROM tournaments ORDER BY id DESC LIMIT 1"
+                                          : "SELECT t.id, t.run_id FROM tournaments t JOIN runs r ON r.id = t.run_id "
+                                            "WHERE r.status <> 'done' ORDER BY t.id DESC LIMIT 1",
+                               err);
+    if (!st) return -1;
+    int rc = want > 0 ? sqlite3_bind_int64(st, 1, want) : SQLITE_OK;
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        *run_id = sqlite3_column_int64(st, 1);
+        rc = SQLITE_DONE;
+    }
+    if (rc != SQLITE_DONE) set_err(err, "%s: looking up a tournament: %s", db_path(db), sqlite3_errmsg(db->h));
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -619,6 +619,11 @@ PlayerFault player_think(Player *p, const GameRecord *rec, int64_t clock_ms, Pla
     return think_hub(p, rec, clock_ms, out);
 }
 
+Engine *player_engine(Player *p)
+{
+    return p->kind == PLAYER_DAMA ? p->engine : NULL;
+}
+
 void player_free(Player *p)
 {
     if (!p) return;

@@ -137,6 +137,10 @@ void player_wrap_engine(Player *p, const Game *game, struct Engine *engine, cons
  * when out of memory. */
 Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weights, volatile int *stop,
                    char err[ERR_MAX]);
+/* The in-process engine of p (to set a probe or options), or NULL for an
+ * external engine. Not owned by the caller. */
+struct Engine *player_engine(Player *p);
+
 /* Stop the engine ("quit", then SIGKILL if it does not exit) and free. */
 void player_free(Player *p);
 

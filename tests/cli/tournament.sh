@@ -54,12 +54,26 @@ stored=$(q "SELECT count(*) FROM games")
 expect_eq "$(q "SELECT status FROM runs")" "interrupted" "run marked interrupted"
 grep -q "run the same command again" "$T/first.out" && ok || bad "interrupted message"
 
-expect_rc 0 "resume" "$DAMA" tournament "${ARGS[@]}" --concurrency 2 --resume --ratings-interval 10 "${ENGINES[@]}"
+# a resume that contradicts the stored tournament is refused, naming what differs
+CHANGED=("${ENGINES[@]}")
+CHANGED[1]="name=B,weights=default"
+expect_rc 1 "resume with other engines" "$DAMA" tournament "${ARGS[@]}" --resume "${CHANGED[@]}"
+grep -q "engine 2 is 'name=B,weights=default' here but 'name=B,weights=.*russian-start.cfg,nodes=500' in tournament 1" "$T/err" \
+  && ok || bad "contradicting engines message: $(cat "$T/err")"
+expect_rc 1 "resume with other rounds" "$DAMA" tournament --db "$T/t.sqlite" --resume --rounds 2
+grep -q "rounds 2 contradicts tournament 1, which has 1" "$T/err" && ok || bad "contradicting option message: $(cat "$T/err")"
+expect_rc 1 "resume of a missing tournament" "$DAMA" tournament --db "$T/t.sqlite" --resume --tournament 7
+grep -q "no tournament 7 in" "$T/err" && ok || bad "missing tournament message: $(cat "$T/err")"
+expect_eq "$(q "SELECT count(*) FROM games")" "$stored" "refused resumes played nothing"
+# resume without repeating the engines: they and the options come from the database
+expect_rc 0 "resume" "$DAMA" tournament --db "$T/t.sqlite" --pdn-out "$T/live.pdn" --progress 0 --concurrency 2 --resume \
+  --ratings-interval 10
 cp "$T/out" "$T/final.out"
 grep -q "($stored already played)" "$T/err" && ok || bad "resume reports the games already played: $(head -1 "$T/err")"
 expect_eq "$(q "SELECT count(*) FROM games")" "$TOTAL" "every game stored once"
 expect_eq "$(q "SELECT count(DISTINCT game_index) FROM games")" "$TOTAL" "no game index twice"
 expect_eq "$(q "SELECT status FROM runs")" "done" "run done"
+expect_eq "$(q "SELECT kind FROM runs")" "tournament" "a run of kind tournament"
 expect_eq "$(q "SELECT count(*) FROM tournaments WHERE games_total = $TOTAL AND name = 't1'")" 1 "tournaments row"
 expect_eq "$(q "SELECT group_concat(name || ':' || kind, ' ') FROM (SELECT * FROM participants ORDER BY idx)")" \
   "A:dama B:dama H:hub C:hub I:hub G:hub" "participants"
@@ -117,7 +131,8 @@ expect_eq "$(q "SELECT count(*) FROM games")" "$TOTAL" "rerun plays nothing"
 
 # a gauntlet with clocks: the first engine against each other, in-process and Hub
 expect_rc 0 "gauntlet with clocks" "$DAMA" tournament --db "$T/g.sqlite" --format gauntlet --rounds 2 --tc 2000+20 \
-  --max-plies 80 --progress 0 --resign-moves 3 --resign-score 400 name=A "name=B,depth=3" "name=H,movetime=20,cmd=$DAMA hub"
+  --max-plies 80 --progress 0 --resign-moves 3 --resign-score 400 name=A "name=B,depth=3" \
+  "name=H,movetime=20,timeout=20000,cmd=$DAMA hub" # (a generous timeout: a loaded machine delays answers)
 expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games")" 8 "gauntlet: 2 opponents x 2 rounds x 2 games"
 # (a loaded machine may still make a move late: then it is a time forfeit with its figures)
 expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games WHERE reason IN ('timeout', 'crash', 'illegal-move')
@@ -125,7 +140,7 @@ expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games WHERE reason IN (
 expect_eq "$(grep -c ' vs ' "$T/out")" 2 "gauntlet pairings"
 # a late answer on a real clock is a time forfeit (the engine is not killed: the move came within the grace)
 expect_rc 0 "late engine" "$DAMA" tournament --db "$T/s.sqlite" --rounds 1 --progress 0 --nodes 200 name=A \
-  "name=S,time=300+0,cmd=python3 $F slow 1 $DAMA"
+  "name=S,time=300+0,timeout=20000,cmd=python3 $F slow 1 $DAMA" # late, but well within the timeout even under load
 expect_eq "$(sqlite3 "$T/s.sqlite" "SELECT count(*) FROM games WHERE reason = 'time-forfeit' AND detail LIKE 'answered after % ms with 300 ms on its clock'")" 2 \
   "late answers are time forfeits"
 
