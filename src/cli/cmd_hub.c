@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/egtb_opts.h"
 #include "engine/skill.h"
 #include "play/hub.h"
 
@@ -14,6 +15,7 @@ static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "initial db param: the database of tuned / db:ID weights", 0, 0},
     {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max", 0, 0},
     {"seed", OPT_INT, "0", "initial seed param of the levels' random choices", 0, CLI_INT_MAX},
+    CLI_EGTB_OPTS, /* the initial egtb-path and egtb-pieces params */
     {0},
 };
 
@@ -30,8 +32,12 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama hub: unknown --level '%s' (beginner, casual, club, strong, max)\n", cli_str(a, "level"));
         return 2;
     }
+    Egtb *edb; /* checked here, so that a bad directory fails at once; the session opens its own */
+    if (cli_egtb_open(a, g, "hub", &edb) != 0) return 1;
+    egtb_close(edb);
     HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),
-                    .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed};
+                    .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed,
+                    .egtb_path = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces")};
     char err[ERR_MAX];
     if (hub_run(STDIN_FILENO, stdout, &o, err) != 0) {
         fprintf(stderr, "dama hub: %s\n", err);

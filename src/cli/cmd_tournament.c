@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/egtb_opts.h"
 #include "cli/pdn_export.h"
 #include "cli/ratings_table.h"
 #include "cli/run_common.h"
@@ -54,6 +55,9 @@ static const CliOpt OPTS[] = {
     {"ratings-interval", OPT_INT, "0", "print ratings every N games (0: at the end only)", 0, CLI_INT_MAX},
     {"anchor", OPT_STR, NULL, "ratings: NAME or NAME=ELO fixed (default: the mean is 0)", 0, 0},
     {"prior", OPT_REAL, "2", "ratings: virtual games per pair of players who met", 0, 1000000},
+    CLI_EGTB_OPTS,
+    {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the "
+                                        "move-count rules cannot change (reason 'egtb')", 0, 0},
     {"pdn-out", OPT_STR, NULL, "append every game to this PDN file as it ends", 0, 0},
     {"resume", OPT_FLAG, NULL, "continue the tournament of this same command (rerunning it does too; an error "
                                "if there is none), or without engines the newest unfinished one (or --tournament N) "
@@ -570,6 +574,11 @@ static int run(CliArgs *a)
         return 2;
     }
     if (concurrency == 0) concurrency = omp_get_num_procs();
+    Egtb *edb = NULL; /* closed at the end (early returns before any game leave it to the process end) */
+    if (cli_egtb_open(a, g, "tournament", &edb) != 0) {
+        free_owned(owned, owned_len);
+        return 1;
+    }
     for (int i = 0; i < t.n; i++)
         for (int j = i + 1; j < t.n; j++) {
             if (gauntlet && i != 0) continue;
@@ -730,9 +739,12 @@ static int run(CliArgs *a)
     TourRun tr = {.t = &t, .a = a, .sc = &sc, .book = &book, .todo = todo, .run_id = run_id, .seed = seed,
                   .interval = cli_int(a, "ratings-interval"),
                   .offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len), .prog = &prog};
+    /* the in-process engines probe the endgame database (external ones have their own) */
     Schedule sch = {.game = g, .players_len = t.n, .specs = t.specs, .weights = t.weights, .jobs_len = todo_len,
                     .games_per_job = 1, .concurrency = (int)concurrency, .settings = ps, .stop = &cli_stop_requested,
-                    .ctx = &tr, .job_game = tour_job_game, .game_done = tour_game_done};
+                    .egtb = edb, .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
+                    .egtb_adjudicate = cli_flag(a, "egtb-adjudicate"), .ctx = &tr, .job_game = tour_job_game,
+                    .game_done = tour_game_done};
     ScheduleStats sst;
     char fail_msg[ERR_MAX] = "";
     bool failed = schedule_run(&sch, &sst, fail_msg) < 0;
@@ -758,6 +770,7 @@ static int run(CliArgs *a)
     if (failed) fprintf(stderr, "dama tournament: %s\n", fail_msg);
     rc = failed ? 1 : complete ? 0 : 3;
 done:
+    egtb_close(edb);
     for (int i = 0; i < t.n; i++) free(t.weights[i]);
     free((void *)names);
     db_close(db);

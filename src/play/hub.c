@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "db/db.h"
+#include "egtb/egtb.h"
 #include "engine/eval.h"
 #include "engine/game_record.h"
 #include "engine/search.h"
@@ -112,6 +113,8 @@ int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
 
 /* ---- the engine ----------------------------------------------------------- */
 
+enum { EGTB_CACHE_BLOCKS = 1024 }; /* the prober's cache, as self-play's */
+
 typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
 
 typedef struct Hub {
@@ -126,12 +129,16 @@ typedef struct Hub {
     char db[512];
     char level[32];
     uint64_t seed;
+    char egtb_path[512]; /* "": no endgame database */
+    int egtb_pieces;     /* 0: every table it holds */
 
     /* initialised engine */
     bool ready;
     const Game *game;
     Engine *engine;
     int32_t *weights_buf; /* the engine's weights (game->weights_len, heap) */
+    Egtb *egtb;           /* open endgame database of egtb_path, or NULL */
+    EgtbProber *prober;   /* its prober (used by the search thread only) */
     GameRecord rec;
     uint64_t rng;
 
@@ -327,8 +334,24 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         return -1;
     }
     if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
+    Egtb *edb = NULL;
+    EgtbProber *prober = NULL;
+    if (h->egtb_path[0]) {
+        char eerr[ERR_MAX];
+        if (!(edb = egtb_open(g, h->egtb_path, false, eerr))) {
+            snprintf(err, ERR_MAX, "egtb-path: %.240s", eerr);
+            return -1;
+        }
+        if (!(prober = egtb_prober_new(edb, h->egtb_pieces, EGTB_CACHE_BLOCKS))) {
+            egtb_close(edb);
+            snprintf(err, ERR_MAX, "out of memory for the endgame-database prober");
+            return -1;
+        }
+    }
     Engine *e = engine_new(g, (size_t)h->hash_mb);
     if (!e) {
+        egtb_prober_free(prober);
+        egtb_close(edb);
         snprintf(err, ERR_MAX, "out of memory for a %d MiB transposition table", h->hash_mb);
         return -1;
     }
@@ -336,6 +359,8 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         GameRecord rec;
         if (game_record_init(&rec, g, NULL, err) != 0) {
             engine_free(e);
+            egtb_prober_free(prober);
+            egtb_close(edb);
             return -1;
         }
         if (h->ready) game_record_free(&h->rec);
@@ -349,6 +374,11 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     w = NULL; /* kept: the engine reads it */
     engine_set_weights(e, h->weights_buf);
     engine_set_stop_flag(e, &h->stop);
+    egtb_prober_free(h->prober);
+    egtb_close(h->egtb);
+    h->egtb = edb;
+    h->prober = prober;
+    if (prober) engine_set_probe(e, egtb_engine_probe, prober);
     h->rng = h->seed;
     h->ready = true;
     return 0;
@@ -387,6 +417,8 @@ static void cmd_hub(Hub *h)
     }
     send_line(h, "param name=level value=%s type=enum values=\"%s\"", h->level, levels);
     send_line(h, "param name=seed value=%" PRIu64 " type=int min=0 max=9223372036854775807", h->seed);
+    send_line(h, "param name=egtb-path value=\"%s\" type=string", h->egtb_path);
+    send_line(h, "param name=egtb-pieces value=%d type=int min=0 max=%d", h->egtb_pieces, EGTB_PIECES_MAX);
     send_line(h, "wait");
 }
 
@@ -415,7 +447,9 @@ static void cmd_set_param(Hub *h, const HubLine *l)
     int64_t v;
     bool engine_param = false;
     char old_variant[sizeof h->variant], old_weights[sizeof h->weights], old_db[sizeof h->db];
-    int old_hash = h->hash_mb;
+    char old_egtb[sizeof h->egtb_path];
+    int old_hash = h->hash_mb, old_pieces = h->egtb_pieces;
+    memcpy(old_egtb, h->egtb_path, sizeof old_egtb);
     memcpy(old_variant, h->variant, sizeof old_variant);
     memcpy(old_weights, h->weights, sizeof old_weights);
     memcpy(old_db, h->db, sizeof old_db);
@@ -447,6 +481,20 @@ static void cmd_set_param(Hub *h, const HubLine *l)
         }
         snprintf(dst, size, "%s", value);
         engine_param = true;
+    } else if (strcmp(name, "egtb-path") == 0) {
+        if (strlen(value) >= sizeof h->egtb_path) { /* "" turns the database off */
+            send_error(h, "set-param egtb-path: value too long");
+            return;
+        }
+        snprintf(h->egtb_path, sizeof h->egtb_path, "%s", value);
+        engine_param = true;
+    } else if (strcmp(name, "egtb-pieces") == 0) {
+        if (!parse_int(value, 0, EGTB_PIECES_MAX, &v)) {
+            send_error(h, "set-param egtb-pieces: '%.60s' is not an integer 0..%d (0: all)", value, EGTB_PIECES_MAX);
+            return;
+        }
+        h->egtb_pieces = (int)v;
+        engine_param = true;
     } else if (strcmp(name, "level") == 0 || strcmp(name, "skill") == 0) {
         if (!skill_find(value)) {
             send_error(h, "set-param level: unknown level '%.60s' (beginner, casual, club, strong, max)", value);
@@ -470,11 +518,14 @@ static void cmd_set_param(Hub *h, const HubLine *l)
             send_error(h, "set-param %s: %s (the value stays '%s')", name, err,
                        strcmp(name, "variant") == 0 ? old_variant : strcmp(name, "weights") == 0 ? old_weights
                                                                   : strcmp(name, "db") == 0    ? old_db
+                                                                  : strcmp(name, "egtb-path") == 0 ? old_egtb
                                                                                                : "");
             memcpy(h->variant, old_variant, sizeof old_variant);
             memcpy(h->weights, old_weights, sizeof old_weights);
             memcpy(h->db, old_db, sizeof old_db);
+            memcpy(h->egtb_path, old_egtb, sizeof old_egtb);
             h->hash_mb = old_hash;
+            h->egtb_pieces = old_pieces;
         }
     }
 }
@@ -645,6 +696,8 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     snprintf(h->level, sizeof h->level, "%s", d->level ? d->level : "max");
     h->seed = d->seed;
     h->rng = d->seed;
+    snprintf(h->egtb_path, sizeof h->egtb_path, "%s", d->egtb_path ? d->egtb_path : "");
+    h->egtb_pieces = d->egtb_pieces;
     h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
 
     size_t len = 0;
@@ -728,6 +781,8 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
         else stop_search(h);
     }
     engine_free(h->engine);
+    egtb_prober_free(h->prober);
+    egtb_close(h->egtb);
     if (h->ready) game_record_free(&h->rec);
     free(h->history);
     free(h->weights_buf);

@@ -56,6 +56,8 @@ typedef struct HubOptions {
     const char *db;       /* database for tuned / db:ID weights */
     const char *level;    /* skill level name (engine/skill.h) */
     uint64_t seed;        /* seed of the skill levels' random choices */
+    const char *egtb_path; /* endgame database directory (egtb/egtb.h); NULL or "": none */
+    int egtb_pieces;       /* probe it at most at this many pieces (0: all it holds) */
 } HubOptions;
 
 /* Run a session: read commands from file descriptor in_fd until "quit" or

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # CLI tests of dama egtb: build, resume, verify, probe, bench, the --egtb
-# option of search, selfplay and match (adjudication 'egtb'), bad input.
+# option of search, selfplay, match and tournament (adjudication 'egtb'), the
+# hub's egtb-path and egtb-pieces params, bad input.
 # Usage: egtb.sh DAMA_BINARY SOURCE_DIR
 set -u
 DAMA="$1"
@@ -36,6 +37,26 @@ printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book"
 expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a default --b default --openings "$T/book" \
   --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
+# a tournament with the database: its in-process engines adjudicated the same way
+expect_rc 0 "tournament --egtb-adjudicate" "$DAMA" tournament --db "$T/t.sqlite" --openings "$T/book" --rounds 1 \
+  --nodes 200 --concurrency 1 --egtb "$D" --egtb-adjudicate --progress 0 name=A name=B
+expect_eq "$(sqlite3 "$T/t.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" \
+  "tournament: adjudicated games"
+expect_rc 1 "tournament --egtb missing" "$DAMA" tournament --db "$T/t2.sqlite" --egtb "$T/none" name=A name=B
+# the hub engine: egtb-path and egtb-pieces params (and --egtb for their first values); the exact win
+hub_score() { printf 'hub\n%binit\npos pos=W:WKa1,Kc1,Ke1:BKh2\nlevel depth=3\ngo think\n' "$1" | "$DAMA" hub "${@:2}" |
+  grep '^info' | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/'; }
+expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\n")" "99.79" "hub egtb-path: win in 21 plies"
+expect_eq "$(hub_score "" --egtb "$D")" "99.79" "hub --egtb"
+[ "$(hub_score "")" != "99.79" ] && ok || bad "hub without a database knows the distance"
+expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=4\n")" "99.79" "hub egtb-pieces 4"
+[ "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=3\n")" != "99.79" ] && ok \
+  || bad "hub egtb-pieces 3 still probes 4 pieces"
+printf 'hub\nset-param name=egtb-path value="%s"\ninit\n' "$T/none" | "$DAMA" hub >"$T/out"
+grep -q "^error message=.*egtb-path: .*$T/none" "$T/out" && ok || bad "hub bad egtb-path: $(cat "$T/out")"
+printf 'hub\nset-param name=egtb-pieces value=9\n' | "$DAMA" hub >"$T/out"
+grep -q "^error message=\"set-param egtb-pieces: '9'" "$T/out" && ok || bad "hub bad egtb-pieces: $(cat "$T/out")"
+expect_rc 1 "hub --egtb missing" "$DAMA" hub --egtb "$T/none"
 # bad input
 expect_rc 2 "no action" "$DAMA" egtb
 expect_rc 2 "unknown action" "$DAMA" egtb frobnicate
