@@ -22,6 +22,8 @@ static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'", 0, 0},
     {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')", 0, 0},
+    {"a-cmd", OPT_STR, NULL, "engine A is this external Hub engine (run with /bin/sh -c, e.g. 'dama hub') instead of weights", 0, 0},
+    {"b-cmd", OPT_STR, NULL, "engine B is this external Hub engine instead of weights", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
@@ -60,6 +62,12 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama match: --pairs must be >= 0\n");
         return 2;
     }
+    const char *cmds[2] = {cli_str(a, "a-cmd"), cli_str(a, "b-cmd")};
+    for (int i = 0; i < 2; i++)
+        if (cmds[i] && (!*cmds[i] || strlen(cmds[i]) >= PLAYER_SPEC_MAX)) {
+            fprintf(stderr, "dama match: --%c-cmd: need a command of 1..%d bytes\n", 'a' + i, PLAYER_SPEC_MAX - 1);
+            return 2;
+        }
     const char *probing = cli_str(a, "egtb-engines");
     bool probe_a = strcmp(probing, "both") == 0 || strcmp(probing, "a") == 0;
     bool probe_b = strcmp(probing, "both") == 0 || strcmp(probing, "b") == 0;
@@ -126,9 +134,10 @@ static int run(CliArgs *a)
     int rc = names && wa && wb ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
-    if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
+    if (rc == 0 && !cmds[0]) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
     const char *bspec = cli_str(a, "b");
     char parent[32];
+    if (rc == 0 && !bspec && cmds[1]) bspec = "default"; /* not used */
     if (rc == 0 && !bspec) {
         DbWeightsInfo info = {0};
         if (ida && db_weights_info(db, ida, &info, err) == 0 && info.parent_id) {
@@ -139,13 +148,13 @@ static int run(CliArgs *a)
         }
         db_weights_info_clear(&info);
     }
-    if (rc == 0) rc = weights_resolve_db(g, bspec, db, wb, &idb, err);
+    if (rc == 0 && !cmds[1]) rc = weights_resolve_db(g, bspec, db, wb, &idb, err);
     char config[4096];
     cli_config_text(a, NULL, config, sizeof config);
     if (rc == 0) rc = db_begin(db, err);
     if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
-    if (rc == 0) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
-    if (rc == 0) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
+    if (rc == 0 && !cmds[0]) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
+    if (rc == 0 && !cmds[1]) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
     MatchPlan plan = {.game = g, .weights = {wa, wb}, .ws_id = {ida, idb}, .book = &book, .book_len = book_len,
                       .pairs = pairs, .threads = (int)threads, .max_plies = (int)max_plies, .seed = seed,
                       .sprt = sprt, .sprt_params = sp, .egtb = edb, .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
@@ -165,9 +174,13 @@ static int run(CliArgs *a)
         openings_free(&book);
         return 1;
     }
-    fprintf(stderr, "match %s: run %lld, A = weight set %lld, B = weight set %lld, %lld pairs, %lld nodes/move, %lld threads\n",
-            g->name, (long long)run_id, (long long)ida, (long long)idb, (long long)pairs, (long long)nodes,
-            (long long)threads);
+    char who[2][160]; /* "weight set 3" or "'dama hub'" */
+    for (int i = 0; i < 2; i++) {
+        if (cmds[i]) snprintf(who[i], sizeof who[i], "'%.150s'", cmds[i]);
+        else snprintf(who[i], sizeof who[i], "weight set %lld", (long long)(i ? idb : ida));
+    }
+    fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, %lld nodes/move, %lld threads\n", g->name,
+            (long long)run_id, who[0], who[1], (long long)pairs, (long long)nodes, (long long)threads);
 
     /* both engines in-process, hash split between them as in self-play; the
      * limits: --movetime or --tc, else --depth, else --nodes */
@@ -178,8 +191,10 @@ static int run(CliArgs *a)
     }
     const char *labels[2] = {"A", "B"};
     for (int i = 0; i < 2; i++) {
-        plan.specs[i] = (PlayerSpec){.kind = PLAYER_DAMA, .limits = lim, .hash_mb = hash / 2 > 0 ? hash / 2 : 1};
+        plan.specs[i] = (PlayerSpec){.kind = cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = lim,
+                                     .hash_mb = hash / 2 > 0 ? hash / 2 : 1};
         snprintf(plan.specs[i].name, sizeof plan.specs[i].name, "%s", labels[i]);
+        if (cmds[i]) snprintf(plan.specs[i].spec, sizeof plan.specs[i].spec, "%s", cmds[i]);
     }
     cli_install_stop_handler();
     RunProgress prog;
@@ -197,8 +212,8 @@ static int run(CliArgs *a)
     bool complete = res.complete;
     char line[STATS_LINE_MAX];
     stats_format_line(&st, &sp, line);
-    printf("match %lld (run %lld): A = weight set %lld vs B = weight set %lld\n%s\n", (long long)match_id,
-           (long long)run_id, (long long)ida, (long long)idb, line);
+    printf("match %lld (run %lld): A = %s vs B = %s\n%s\n", (long long)match_id, (long long)run_id, who[0], who[1],
+           line);
     if (sprt) {
         printf("SPRT [%g, %g] alpha %g beta %g: ", sp.elo0, sp.elo1, sp.alpha, sp.beta);
         if (decision == SPRT_CONTINUE)
@@ -221,6 +236,6 @@ static int run(CliArgs *a)
 }
 
 const CliCommand cmd_match = {
-    "match", "engine-vs-engine match of two weight sets: paired openings, Elo, SPRT",
-    "[--game G] [--db FILE] [--a W] [--b W] [--pairs N] [--nodes N] [--sprt]", OPTS, run, 0,
+    "match", "engine-vs-engine match of two weight sets (or Hub engines): paired openings, Elo, SPRT",
+    "[--game G] [--db FILE] [--a W | --a-cmd CMD] [--b W | --b-cmd CMD] [--pairs N] [--nodes N] [--sprt]", OPTS, run, 0,
 };

@@ -113,7 +113,11 @@ int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
 
 /* ---- the engine ----------------------------------------------------------- */
 
-enum { EGTB_CACHE_BLOCKS = 1024 }; /* the prober's cache, as self-play's */
+enum {
+    EGTB_CACHE_BLOCKS = 1024, /* the prober's cache, as self-play's */
+    HUB_PANIC_MS = 50         /* a clock this short (after the lag margin) gets a depth-1 move: the
+                                 * overhead hub_time_budget_ms keeps */
+};
 
 typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
 
@@ -147,6 +151,14 @@ typedef struct Hub {
     bool clock;
     int64_t time_ms, inc_ms;
     int moves_to_go;
+
+    /* the time a clock loses outside our search (see clock_lag) */
+    int64_t lag_ms;         /* estimate, ms */
+    bool last_clocked;      /* the previous `go think` had a clock: */
+    int64_t last_time_ms, last_inc_ms; /* its clock, */
+    int last_len;           /* the game's length then, */
+    double last_own_ms;     /* and our own time from reading `go` to writing `done` */
+    double go_read_s;       /* when the current `go` was read */
 
     /* the search */
     pthread_t thread;
@@ -265,6 +277,7 @@ static void *search_main(void *arg)
     pthread_mutex_lock(&h->lock);
     h->searching = false;
     h->deadline = 0;
+    h->last_own_ms = (clock_now_s() - h->go_read_s) * 1000.0;
     if (rc != 0) fprintf(h->out, "error message=\"%s\"\n", err);
     if (!move[0]) fprintf(h->out, "done\n");
     else if (ponder[0]) fprintf(h->out, "done move=%s ponder=%s\n", move, ponder);
@@ -583,8 +596,38 @@ static void cmd_level(Hub *h, const HubLine *l)
     h->moves_to_go = (int)mtg;
 }
 
+/* What a clock loses outside our search: our own time from reading `go`
+ * to writing `done` is known, the time the manager charged is the drop of
+ * the clock between two of our moves in one game (the clock of the
+ * previous `go think` plus its increment, less the clock now). The
+ * difference is the latency of the pipes, the manager and the scheduler;
+ * the estimate follows the largest recent one (it decays by 1/8 a move),
+ * kept to 0..2000 ms. Called at a `go think` with a clock, with the game's
+ * length len. */
+static void clock_lag(Hub *h, int len)
+{
+    if (!h->last_clocked || len != h->last_len + 2) return; /* not our next move of the same game */
+    double used = (double)(h->last_time_ms + h->last_inc_ms - h->time_ms);
+    double lag = used - h->last_own_ms;
+    int64_t decayed = h->lag_ms - h->lag_ms / 8;
+    int64_t obs = lag > 2000 ? 2000 : lag > 0 ? (int64_t)lag : 0;
+    h->lag_ms = obs > decayed ? obs : decayed;
+}
+
+/* The movetime of a `go think` on the clock: hub_time_budget_ms of the
+ * clock less twice the lag estimate (a safety margin against our own
+ * overhead). When that leaves under HUB_PANIC_MS, the search is cut to
+ * depth 1 (*depth) as well: a move in well under a millisecond of CPU. */
+static int64_t clock_budget(Hub *h, int *depth)
+{
+    int64_t usable = h->time_ms - 2 * h->lag_ms;
+    if (usable < HUB_PANIC_MS) *depth = 1;
+    return hub_time_budget_ms(usable, h->inc_ms, h->moves_to_go);
+}
+
 static void cmd_go(Hub *h, const HubLine *l)
 {
+    double read_s = clock_now_s();
     if (ensure_ready(h) != 0) {
         send_line(h, "done");
         return;
@@ -617,9 +660,15 @@ static void cmd_go(Hub *h, const HubLine *l)
     if (mode == GO_PONDER) {
         lim.movetime_ms = 0; /* the clock starts at ponder-hit */
     } else if (h->clock) {
-        lim.movetime_ms = hub_time_budget_ms(h->time_ms, h->inc_ms, h->moves_to_go);
+        clock_lag(h, len);
+        lim.movetime_ms = clock_budget(h, &lim.depth);
     }
+    h->last_clocked = mode == GO_THINK && h->clock;
     h->search_limits = lim;
+    h->last_time_ms = h->time_ms;
+    h->last_inc_ms = h->inc_ms;
+    h->last_len = len;
+    h->go_read_s = read_s;
     h->mode = mode;
     h->stop = 0;
     h->ponder_hit = false;

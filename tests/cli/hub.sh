@@ -21,7 +21,7 @@ session() { timeout 30 "$DAMA" hub "${@:2}" <"$T/$1.in" >"$T/$1.out" 2>"$T/$1.er
 printf 'hub\nset-param name=variant value=turkish\nset-param name=hash value=8\ninit\nping\nquit\n' >"$T/init.in"
 session init
 has "$T/init.out" '^id name=dama version=[^ ]* author=' "id line"
-for p in variant hash threads weights db level seed; do has "$T/init.out" "^param name=$p value=" "param $p"; done
+for p in variant hash threads weights db level seed egtb-path egtb-pieces; do has "$T/init.out" "^param name=$p value=" "param $p"; done
 has "$T/init.out" 'param name=variant value=russian type=enum values="russian turkish shatra"' "variant values"
 [ "$(sed -n '/^wait$/=' "$T/init.out")" -gt "$(grep -n '^param' "$T/init.out" | tail -1 | cut -d: -f1)" ] && ok || bad "wait after params"
 has "$T/init.out" '^ready$' "ready"
@@ -91,19 +91,51 @@ count "$T/stop.out" '^done move=' 1 "one done after stop"
 count "$T/stop.out" '^pong$' 2 "pong during and after the search"
 [ "$(grep -n '^pong$' "$T/stop.out" | head -1 | cut -d: -f1)" -lt "$(grep -n '^done' "$T/stop.out" | cut -d: -f1)" ] && ok || bad "pong while thinking"
 stamp() { while IFS= read -r l; do echo "$(date +%s%N) $l"; done; }
-t0=$(date +%s%N)
-{ printf 'init\nlevel time=20 inc=1\ngo ponder\n'; sleep 1; printf 'ping\nponder-hit\n'; sleep 3; printf 'quit\n'; } | timeout 30 "$DAMA" hub 2>&1 | stamp >"$T/ponder.out"
+# wait_for FILE PATTERN: until a line matches (events, not sleeps: a loaded machine is slow), at most 30 s
+wait_for() { for _ in $(seq 1 300); do grep -q -- "$2" "$1" && return 0; sleep 0.1; done; return 1; }
+mkfifo "$T/ponder.fifo"
+timeout 60 "$DAMA" hub <"$T/ponder.fifo" 2>&1 | stamp >"$T/ponder.out" &
+ppid=$!
+exec 7>"$T/ponder.fifo"
+printf 'init\nlevel time=20 inc=1\ngo ponder\nping\n' >&7
+wait_for "$T/ponder.out" ' pong$' || bad "ponder: no pong while pondering"
+sleep 0.3 # pondering for a while: the clock must start at ponder-hit, not at go
+hit=$(date +%s%N)
+printf 'ponder-hit\n' >&7
+wait_for "$T/ponder.out" ' done move=' || bad "ponder-hit: no done within 30 s"
+printf 'quit\n' >&7
+exec 7>&-
+wait "$ppid"
 count "$T/ponder.out" ' done move=' 1 "ponder then ponder-hit: one done"
-# after ponder-hit (at 1 s) the clock budget (20 s / 30 + 0.9 s = 1.57 s) ends the search, before quit (at 4 s)
-done_ms=$(( ($(grep ' done move=' "$T/ponder.out" | cut -d' ' -f1) - t0) / 1000000 ))
-[ "$done_ms" -gt 2000 ] && [ "$done_ms" -lt 3950 ] && ok || bad "ponder-hit budget: done after $done_ms ms (expected about 2570)"
+# after ponder-hit the clock budget (20 s / 30 + 0.9 s = 1.57 s) ends the search (bounded loosely above: load)
+done_ms=$(( ($(grep ' done move=' "$T/ponder.out" | cut -d' ' -f1) - hit) / 1000000 ))
+[ "$done_ms" -gt 1400 ] && [ "$done_ms" -lt 8000 ] && ok || bad "ponder-hit budget: done $done_ms ms after ponder-hit (expected about 1570)"
 { printf 'init\nlevel infinite\ngo ponder\n'; sleep 0.3; printf 'stop\n'; sleep 0.2; printf 'quit\n'; } | timeout 30 "$DAMA" hub >"$T/pstop.out" 2>&1
 count "$T/pstop.out" '^done move=' 1 "ponder stopped: done"
 #    move-time: a 300 ms search answers in about that time
 printf 'level move-time=0.3\ngo think\n' | { cat; sleep 2; } | timeout 30 "$DAMA" hub >"$T/mt.out" 2>&1
 grep -q '^done move=' "$T/mt.out" && ok || bad "move-time done"
 last=$(grep '^info' "$T/mt.out" | tail -1 | sed 's/.* time=\([0-9.]*\).*/\1/')
-awk -v t="$last" 'BEGIN { exit !(t <= 0.35) }' && ok || bad "move-time 0.3 s: last info time $last"
+# (the search's own time of its last completed iteration: a loaded machine can stall it between clock checks)
+awk -v t="$last" 'BEGIN { exit !(t <= 0.6) }' && ok || bad "move-time 0.3 s: last info time $last"
+#    short clocks: the drop of the clock between two of our moves shows the time lost outside our search
+#    (pipes, a loaded manager); twice that is kept back, and a clock that leaves nothing then gets a
+#    depth-1 move. Here the manager "charged" 4 s for a move we made in milliseconds.
+mkfifo "$T/lag.fifo"
+timeout 60 "$DAMA" hub <"$T/lag.fifo" >"$T/lag.out" 2>&1 &
+lpid=$!
+exec 7>"$T/lag.fifo"
+printf 'init\npos\nlevel time=5 inc=0\ngo think\n' >&7
+wait_for "$T/lag.out" '^done move=' || bad "lag: first move"
+printf 'pos moves="c3-d4 f6-g5"\nlevel time=1 inc=0\ngo think\nquit\n' >&7
+exec 7>&-
+wait "$lpid"
+count "$T/lag.out" '^done move=' 2 "lag: two moves"
+expect_depth=$(sed -n '/^done/,$p' "$T/lag.out" | grep '^info' | tail -1 | sed 's/^info depth=\([0-9]*\).*/\1/')
+[ "$expect_depth" = 1 ] && ok || bad "lag: a clock of 1 s after 4 s of lag: depth $expect_depth (expected 1)"
+printf 'pos moves="c3-d4 f6-g5"\nlevel time=1 inc=0\ngo think\n' | timeout 30 "$DAMA" hub >"$T/nolag.out" 2>&1
+d=$(grep '^info' "$T/nolag.out" | tail -1 | sed 's/^info depth=\([0-9]*\).*/\1/')
+[ "${d:-0}" -gt 1 ] && ok || bad "no lag: 1 s on the clock searched only to depth $d"
 #    end of input during an infinite search stops it cleanly; a bounded
 #    search finishes first (a piped script gets its result)
 { printf 'level infinite\ngo think\n'; sleep 0.3; } | timeout 30 "$DAMA" hub >"$T/eof.out" 2>&1

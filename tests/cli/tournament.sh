@@ -150,6 +150,20 @@ expect_rc 0 "match with a clock" "$DAMA" match --db "$T/m.sqlite" --a default --
 grep -q "^Games 2: " "$T/out" && ok || bad "match line: $(cat "$T/out")"
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE reason NOT IN ('timeout', 'crash')")" 2 "match games stored"
 expect_rc 2 "match: --movetime and --tc" "$DAMA" match --db "$T/m.sqlite" --movetime 5 --tc 100+1
+# match with an external engine: a dama hub process as A, a faulty one as B (it loses the games it crashes in)
+expect_rc 0 "match with a Hub engine" "$DAMA" match --db "$T/h.sqlite" --a-cmd "$DAMA hub --hash 8" --b default \
+  --pairs 2 --nodes 300 --threads 2 --progress 0
+grep -q "^match 1 (run 1): A = '.*dama hub --hash 8' vs B = weight set 1$" "$T/out" && ok || bad "match line: $(cat "$T/out")"
+expect_eq "$(sqlite3 "$T/h.sqlite" "SELECT count(*) || ' ' || count(white_ws) || ' ' || count(black_ws) FROM games")" "4 2 2" \
+  "the Hub engine's games have no weight set on its side"
+expect_eq "$(sqlite3 "$T/h.sqlite" "SELECT quote(ws_a) || ' ' || ws_b || ' ' || games FROM matches")" "NULL 1 4" "matches row"
+expect_rc 0 "match with a crashing Hub engine" "$DAMA" match --db "$T/hc.sqlite" --a default \
+  --b-cmd "python3 $F crash 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
+expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND
+  ((black_ws IS NULL AND result = '1-0') OR (white_ws IS NULL AND result = '0-1'))")" \
+  "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" "B loses every game it crashed in"
+[ "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" -ge 1 ] && ok || bad "no crash recorded"
+expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
 
 echo "tournament.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
