@@ -574,6 +574,12 @@ static int run(CliArgs *a)
         return 2;
     }
     if (concurrency == 0) concurrency = omp_get_num_procs();
+    char aerr[ATOMIC_ERR_MAX]; /* before anything is stored: a refused command leaves no tournament */
+    if (cli_str(a, "pdn-out") && atomic_file_not_db(cli_str(a, "pdn-out"), cli_str(a, "db"), aerr) != 0) {
+        fprintf(stderr, "dama tournament: --pdn-out: %s\n", aerr); /* appending to it would corrupt it */
+        free_owned(owned, owned_len);
+        return 1;
+    }
     Egtb *edb = NULL; /* closed at the end (early returns before any game leave it to the process end) */
     if (cli_egtb_open(a, g, "tournament", &edb) != 0) {
         free_owned(owned, owned_len);
@@ -601,7 +607,14 @@ static int run(CliArgs *a)
         return 1;
     }
     memset(t.result, -1, (size_t)t.games_total);
-    cli_config_text(a, NOT_IDENTITY, config, cfg_size);
+    /* without --egtb, --egtb-pieces changes nothing: left out, so that a
+     * tournament stored before these options existed is still this one */
+    const char *skip[sizeof NOT_IDENTITY / sizeof NOT_IDENTITY[0] + 1];
+    size_t skip_len = 0;
+    for (; NOT_IDENTITY[skip_len]; skip_len++) skip[skip_len] = NOT_IDENTITY[skip_len];
+    if (!cli_isset(a, "egtb")) skip[skip_len++] = "egtb-pieces";
+    skip[skip_len] = NULL;
+    cli_config_text(a, skip, config, cfg_size);
     for (int i = 0; i < t.n; i++) {
         size_t len = strlen(config);
         snprintf(config + len, cfg_size - len, "engine = %s\n", a->positional[i]);
@@ -714,13 +727,6 @@ static int run(CliArgs *a)
 
     StoreCtx sc = {.db = db, .pdn_path = cli_str(a, "pdn-out"), .tournament_id = tid};
     snprintf(sc.tournament_name, sizeof sc.tournament_name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
-    char aerr[ATOMIC_ERR_MAX];
-    if (sc.pdn_path && atomic_file_not_db(sc.pdn_path, cli_str(a, "db"), aerr) != 0) { /* appending to it would corrupt it */
-        fprintf(stderr, "dama tournament: --pdn-out: %s\n", aerr);
-        free(todo);
-        rc = 1;
-        goto done;
-    }
     if (sc.pdn_path && !(sc.pdn = fopen(sc.pdn_path, "a"))) {
         fprintf(stderr, "dama tournament: cannot write '%s'\n", sc.pdn_path);
         free(todo);

@@ -101,6 +101,7 @@ expect_err 1 "'e.pdn' exists (--force replaces it)" "$DAMA" pdn export --db d.sq
 "$DAMA" pdn export --db d.sqlite -o e.pdn --force 2>/dev/null && grep -q '^\[Event ' e.pdn && ok || bad "pdn export --force"
 cmp -s d.sqlite d.before && ok || bad "pdn export changed the database"
 expect_err 1 "--pdn-out: refusing to write 'd.sqlite': it is the database" "$DAMA" tournament --db d.sqlite --pdn-out d.sqlite --nodes 50 name=A name=B
+[ "$(sqlite3 d.sqlite 'SELECT count(*) FROM tournaments')" = 0 ] && ok || bad "a refused tournament was stored"
 [ "$(sqlite3 d.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "database damaged by --pdn-out"
 
 # ---- a database in a folder this user cannot write (an archive, a read-only
