@@ -1,0 +1,258 @@
+/* test_tune_job.c — the tuning pipeline as a library call (tune/tune_job.h)
+ * on a temporary database of real Russian self-play games: what it stores
+ * (tune run, tuning row, weight set with its parent, losses per epoch), that
+ * threads do not change the result, and the refusals and early stops it
+ * reports (table-driven). Games: 80 played at 300 nodes per move from
+ * random 4-ply openings (play/openings.h), stored through the game writer as
+ * `dama selfplay` stores them. */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "db/db.h"
+#include "engine/eval.h"
+#include "engine/game.h"
+#include "engine/search.h"
+#include "play/game_writer.h"
+#include "play/openings.h"
+#include "play/play.h"
+#include "tune/tune_job.h"
+#include "tune/weight_sets.h"
+
+enum { GAMES = 80, NODES = 300 };
+
+typedef struct Fixture {
+    char path[64];
+    const Game *g;
+    int64_t selfplay_run, match_run;
+    int32_t *start;
+} Fixture;
+
+static int64_t raw_int(const char *path, const char *sql)
+{
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int64_t v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return v;
+}
+
+static void remove_db(const char *path)
+{
+    char side[96];
+    unlink(path);
+    snprintf(side, sizeof side, "%s-wal", path);
+    unlink(side);
+    snprintf(side, sizeof side, "%s-shm", path);
+    unlink(side);
+}
+
+static int setup(void **state)
+{
+    Fixture *f = calloc(1, sizeof *f);
+    assert_non_null(f);
+    game_init_all();
+    f->g = game_find("russian");
+    assert_non_null(f->g);
+    snprintf(f->path, sizeof f->path, "/tmp/dama_test_tune_job_XXXXXX");
+    int fd = mkstemp(f->path);
+    assert_true(fd >= 0);
+    close(fd);
+    unlink(f->path);
+    char err[ERR_MAX] = "";
+    Db *db = NULL;
+    assert_int_equal(db_open(f->path, true, &db, err), 0);
+    f->start = eval_weights_new(f->g);
+    assert_non_null(f->start);
+    memcpy(f->start, f->g->weights_default, sizeof(int32_t) * (size_t)f->g->weights_len);
+    assert_int_equal(db_run_create(db, "selfplay", "russian", 1, "test", NULL, &f->selfplay_run, err), 0);
+    assert_int_equal(db_run_create(db, "match", "russian", 1, "test", NULL, &f->match_run, err), 0);
+    OpeningBook book;
+    if (openings_random(f->g, GAMES / 2, 4, 7, 0, 0, &book, err) != 0) fail_msg("openings: %s", err);
+    Engine *eng[2] = {engine_new(f->g, 1), engine_new(f->g, 1)};
+    assert_non_null(eng[0]);
+    assert_non_null(eng[1]);
+    engine_set_weights(eng[0], f->start);
+    engine_set_weights(eng[1], f->start);
+    PlayRecord rec;
+    assert_int_equal(play_record_init(&rec), 0);
+    GameWriter wr;
+    assert_int_equal(game_writer_init(&wr, db, 8, 1.0), 0);
+    PlaySettings ps = {.nodes = NODES, .max_plies = 200};
+    for (int i = 0; i < GAMES; i++) {
+        const Opening *op = &book.items[(i / 2) % book.len];
+        Position pos;
+        assert_int_equal(f->g->pos_from_fen(&pos, op->fen, err), 0);
+        assert_int_equal(play_game(f->g, eng, &pos, &ps, NULL, &rec, err), 0);
+        DbGame meta = {.run_id = f->selfplay_run, .game_index = i, .game = "russian", .opening = op->label,
+                       .start_fen = op->fen, .seed = (uint64_t)i};
+        assert_int_equal(game_writer_add(&wr, f->g, &rec, &meta), 0);
+    }
+    assert_int_equal(game_writer_flush(&wr), 0);
+    game_writer_free(&wr);
+    play_record_free(&rec);
+    engine_free(eng[0]);
+    engine_free(eng[1]);
+    openings_free(&book);
+    db_close(db);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    Fixture *f = *state;
+    remove_db(f->path);
+    free(f->start);
+    free(f);
+    return 0;
+}
+
+static Db *open_db(const Fixture *f)
+{
+    Db *db = NULL;
+    char err[ERR_MAX] = "";
+    if (db_open(f->path, false, &db, err) != 0) fail_msg("db_open: %s", err);
+    return db;
+}
+
+static TuneJobOptions options(const Fixture *f, Db *db)
+{
+    TuneJobOptions o;
+    tune_job_options_default(&o, f->g);
+    o.db = db;
+    o.db_path = f->path;
+    o.start = f->start;
+    o.epochs = 60;
+    o.lr = 5;
+    return o;
+}
+
+/* A full job: the stored rows and their lineage; 1 and 2 threads agree. */
+static void test_tune_job_stores(void **state)
+{
+    Fixture *f = *state;
+    const Game *g = f->g;
+    int32_t *w[2] = {eval_weights_new(g), eval_weights_new(g)};
+    TuneJobResult r[2];
+    for (int t = 0; t < 2; t++) {
+        Db *db = open_db(f);
+        TuneJobOptions o = options(f, db);
+        char runs[32], err[ERR_MAX] = "";
+        snprintf(runs, sizeof runs, "%lld", (long long)f->selfplay_run);
+        o.runs = runs;
+        o.threads = 1 + t;
+        o.name = "job-test";
+        if (tune_job_run(&o, w[t], &r[t], err) != TUNE_JOB_DONE) fail_msg("tune_job_run: %s", err);
+        db_close(db);
+        assert_true(r[t].positions >= 100);
+        assert_true(r[t].tuning_id > 0 && r[t].run_id > 0 && r[t].base_ws > 0);
+        assert_true(r[t].texel.valid_loss <= r[t].texel.valid_loss_start);
+        assert_true(r[t].texel.k > 0);
+    }
+    assert_memory_equal(w[0], w[1], sizeof(int32_t) * (size_t)g->weights_len);
+    assert_int_equal(r[0].result_ws, r[1].result_ws); /* equal values: one weight set */
+    assert_true(r[0].texel.valid_loss == r[1].texel.valid_loss);
+    assert_int_equal(w[0][g->scale_weight], f->start[g->scale_weight]); /* frozen */
+    /* the tuning moved weights and lowered the held-out loss */
+    assert_true(r[0].result_ws != r[0].base_ws);
+    assert_true(r[0].texel.valid_loss < r[0].texel.valid_loss_start);
+    char sql[256];
+    snprintf(sql, sizeof sql, "SELECT parent_id = %lld AND name = 'job-test' FROM weight_sets WHERE id = %lld",
+             (long long)r[0].base_ws, (long long)r[0].result_ws);
+    assert_int_equal(raw_int(f->path, sql), 1);
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM tuning_runs t JOIN runs r ON r.id = t.run_id WHERE t.id = %lld AND r.kind = 'tune' "
+             "AND r.status = 'done' AND t.result_ws = %lld AND t.base_ws = %lld AND t.positions_train + "
+             "t.positions_valid = %zu",
+             (long long)r[0].tuning_id, (long long)r[0].result_ws, (long long)r[0].base_ws, r[0].positions);
+    assert_int_equal(raw_int(f->path, sql), 1);
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM tuning_epochs WHERE tuning_run_id = %lld",
+             (long long)r[0].tuning_id);
+    assert_int_equal(raw_int(f->path, sql), r[0].texel.epochs + 1); /* epoch 0 (the start) and each epoch */
+    free(w[0]);
+    free(w[1]);
+}
+
+/* No epochs: the result is the start, the same weight set. */
+static void test_tune_job_no_epochs(void **state)
+{
+    Fixture *f = *state;
+    Db *db = open_db(f);
+    TuneJobOptions o = options(f, db);
+    o.epochs = 0;
+    int32_t *w = eval_weights_new(f->g);
+    TuneJobResult r;
+    char err[ERR_MAX] = "";
+    if (tune_job_run(&o, w, &r, err) != TUNE_JOB_DONE) fail_msg("tune_job_run: %s", err);
+    db_close(db);
+    assert_memory_equal(w, f->start, sizeof(int32_t) * (size_t)f->g->weights_len);
+    assert_int_equal(r.result_ws, r.base_ws);
+    free(w);
+}
+
+/* Refusals and early stops, each with its message; nothing is stored. */
+static void test_tune_job_refusals(void **state)
+{
+    Fixture *f = *state;
+    char match_run[32], both[64], selfplay[32];
+    snprintf(match_run, sizeof match_run, "%lld", (long long)f->match_run);
+    snprintf(selfplay, sizeof selfplay, "%lld", (long long)f->selfplay_run);
+    snprintf(both, sizeof both, "%lld,99", (long long)f->selfplay_run);
+    volatile int stop = 1;
+    static char few[] = "p.ply < 1"; /* one position a game at most: fewer than 100 */
+    const struct {
+        const char *runs, *filter;
+        volatile int *stop;
+        TuneJobStatus status;
+        const char *message;
+    } cases[] = {
+        {"1,,2", NULL, NULL, TUNE_JOB_FAILED, "--runs takes comma-separated run ids, not '1,,2'"},
+        {both, NULL, NULL, TUNE_JOB_FAILED, "--runs: run 99 does not exist"},
+        {match_run, NULL, NULL, TUNE_JOB_FAILED, "is a russian match run, not a russian self-play run"},
+        {selfplay, few, NULL, TUNE_JOB_FAILED, "positions match in"},
+        {selfplay, NULL, &stop, TUNE_JOB_STOPPED_LOADING, "interrupted while loading positions; nothing stored"},
+    };
+    int64_t tunings = raw_int(f->path, "SELECT count(*) FROM tuning_runs");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Db *db = open_db(f);
+        TuneJobOptions o = options(f, db);
+        o.runs = cases[i].runs;
+        o.filter = cases[i].filter;
+        o.stop = cases[i].stop;
+        int32_t *w = eval_weights_new(f->g);
+        TuneJobResult r;
+        char err[ERR_MAX] = "";
+        TuneJobStatus st = tune_job_run(&o, w, &r, err);
+        db_close(db);
+        free(w);
+        if (st != cases[i].status) fail_msg("case %zu: status %d, expected %d (%s)", i, st, cases[i].status, err);
+        if (!strstr(err, cases[i].message)) fail_msg("case %zu: message '%s' lacks '%s'", i, err, cases[i].message);
+    }
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM tuning_runs"), tunings);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tune_job_stores),
+        cmocka_unit_test(test_tune_job_no_epochs),
+        cmocka_unit_test(test_tune_job_refusals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
