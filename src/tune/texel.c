@@ -440,18 +440,149 @@ void texel_split_free(TexelSplit *split)
 
 /* ============================================================== the passes */
 
-/* Sum over positions idx[lo..hi) of (sigma - r)^2; if g is not NULL, also
- * add (sigma - r) * sigma * (1 - sigma) * coef_j into g[j] (the gradient of
- * the squared error up to the constant factor 2c, applied by the caller). */
+/* The sparse gradient of a pass and the scratch that builds it.
+ *
+ * A block's gradient is summed in position order into a thread's dense
+ * accumulator `acc` (zero outside the block's touched weights), then moved
+ * into the block's slot as a list of (weight, value) in first-touch order,
+ * clearing the accumulator behind it: a block costs its own entries, never
+ * the model's size. The slots of a round are then added into `grad` in block
+ * order; weight j is added by the thread that owns it ((j >> 4) % threads,
+ * so owners do not share cache lines), which also records it once in its
+ * touched list. The sums are those of the dense method (each block in
+ * position order, block sums in block order), bit for bit. */
+typedef struct BlockGrad {
+    uint32_t *idx;
+    double *val;
+    size_t len, cap;
+} BlockGrad;
+
+typedef struct Grad {
+    int threads;        /* owners; the team of every region here */
+    size_t wn;          /* weights */
+    double *acc;        /* threads * wn accumulators, zero between blocks */
+    uint8_t *mark;      /* threads * wn: touched in the current block */
+    BlockGrad slot[ROUND_BLOCKS];
+    double *grad;       /* wn: the pass's gradient, zero outside touched */
+    uint8_t *gmark;     /* wn: 1 on touched weights */
+    uint32_t **touched; /* per owner: touched weights, in no particular order */
+    size_t *touched_len;
+    bool oom;           /* a slot could not grow */
+} Grad;
+
+enum { OWNER_SHIFT = 4 }; /* 16 doubles (two cache lines) per owner run */
+
+static void grad_free(Grad *g)
+{
+    if (!g)
+        return;
+    free(g->acc), free(g->mark), free(g->grad), free(g->gmark);
+    for (int b = 0; b < ROUND_BLOCKS; b++)
+        free(g->slot[b].idx), free(g->slot[b].val);
+    if (g->touched)
+        for (int t = 0; t < g->threads; t++)
+            free(g->touched[t]);
+    free(g->touched), free(g->touched_len);
+    memset(g, 0, sizeof *g);
+}
+
+static int grad_init(Grad *g, size_t wn, int threads)
+{
+    memset(g, 0, sizeof *g);
+    g->threads = threads;
+    g->wn = wn;
+    g->acc = calloc((size_t)threads * wn, sizeof *g->acc);
+    g->mark = calloc((size_t)threads * wn, 1);
+    g->grad = calloc(wn, sizeof *g->grad);
+    g->gmark = calloc(wn, 1);
+    g->touched = calloc((size_t)threads, sizeof *g->touched);
+    g->touched_len = calloc((size_t)threads, sizeof *g->touched_len);
+    if (!g->acc || !g->mark || !g->grad || !g->gmark || !g->touched || !g->touched_len) {
+        grad_free(g);
+        return -1;
+    }
+    /* owner t holds the weights j with (j >> OWNER_SHIFT) % threads == t */
+    const size_t run = (size_t)1 << OWNER_SHIFT, per = (wn / run / (size_t)threads + 1) * run;
+    for (int t = 0; t < threads; t++)
+        if (!(g->touched[t] = malloc(per * sizeof **g->touched))) {
+            grad_free(g);
+            return -1;
+        }
+    return 0;
+}
+
+/* Zero the gradient of the last pass (its touched weights only). */
+static void grad_clear(Grad *g)
+{
+    for (int t = 0; t < g->threads; t++) {
+        for (size_t k = 0; k < g->touched_len[t]; k++) {
+            const uint32_t j = g->touched[t][k];
+            g->grad[j] = 0;
+            g->gmark[j] = 0;
+        }
+        g->touched_len[t] = 0;
+    }
+}
+
+static inline void acc_add(double *acc, uint8_t *mark, uint32_t *list, size_t *n, uint32_t j, double x)
+{
+    if (!mark[j]) {
+        mark[j] = 1;
+        list[(*n)++] = j;
+    }
+    acc[j] += x;
+}
+
+/* Sum over positions idx[lo..hi) of (sigma - r)^2; if gr is not NULL, also
+ * the block's gradient (sigma - r) * sigma * (1 - sigma) * coef_j (up to the
+ * constant factor 2c, applied by the caller) into gr's slot `slot`, summed
+ * in position order with the accumulator of thread `tid`. */
 static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size_t hi,
-                        const double *w, double c, double *g)
+                        const double *w, double c, Grad *gr, int slot, int tid)
 {
     const uint32_t *entry = d->entry;
     const uint32_t *offset = d->offset;
+    double *acc = NULL;
+    uint8_t *mark = NULL;
+    BlockGrad *bg = NULL;
+    size_t n = 0;
+    if (gr) {
+        acc = gr->acc + (size_t)tid * gr->wn;
+        mark = gr->mark + (size_t)tid * gr->wn;
+        bg = &gr->slot[slot];
+        /* a block touches at most (entries of the block) * (1 or 2) weights */
+        const size_t first = offset[idx ? idx[lo] : lo];
+        size_t entries = 0;
+        if (idx) {
+            for (size_t p = lo; p < hi; p++)
+                entries += offset[idx[p] + 1] - offset[idx[p]];
+        } else {
+            entries = offset[hi] - first;
+        }
+        size_t need = entries * (d->phase ? 2 : 1);
+        if (need > gr->wn)
+            need = gr->wn;
+        if (need > bg->cap) {
+            uint32_t *ni = realloc(bg->idx, need * sizeof *ni);
+            if (ni)
+                bg->idx = ni;
+            double *nv = realloc(bg->val, need * sizeof *nv);
+            if (nv)
+                bg->val = nv;
+            if (!ni || !nv) {
+#pragma omp atomic write
+                gr->oom = true;
+                bg->len = 0;
+                gr = NULL; /* loss only; the caller reports the failure */
+            } else {
+                bg->cap = need;
+            }
+        }
+    }
     double loss = 0;
     if (d->phase) { /* tapered: e = (ph * op + (P - ph) * eg) / P */
         const double *w_eg = w + d->eg_offset;
-        double *g_eg = g ? g + d->eg_offset : NULL;
+        const uint32_t eg_off = (uint32_t)d->eg_offset;
         const double inv_p = 1.0 / d->phase_max;
         for (size_t p = lo; p < hi; p++) {
             const size_t i = idx ? idx[p] : p;
@@ -468,77 +599,93 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
             const double s = 1.0 / (1.0 + exp(-c * e));
             const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
             loss += diff * diff;
-            if (g) {
+            if (gr) {
                 const double f = diff * s * (1.0 - s);
                 for (uint32_t t = b; t < end; t++) {
                     const uint32_t j = entry_index(entry[t]);
                     const double fc = f * entry_coef(entry[t]);
-                    g[j] += fc * f_op;
-                    g_eg[j] += fc * f_eg;
+                    acc_add(acc, mark, bg->idx, &n, j, fc * f_op);
+                    acc_add(acc, mark, bg->idx, &n, j + eg_off, fc * f_eg);
                 }
             }
         }
-        return loss;
-    }
-    for (size_t p = lo; p < hi; p++) {
-        const size_t i = idx ? idx[p] : p;
-        const uint32_t b = offset[i], end = offset[i + 1];
-        double e = 0;
-        for (uint32_t t = b; t < end; t++)
-            e += entry_coef(entry[t]) * w[entry_index(entry[t])];
-        const double s = 1.0 / (1.0 + exp(-c * e));
-        const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
-        loss += diff * diff;
-        if (g) {
-            const double f = diff * s * (1.0 - s);
+    } else {
+        for (size_t p = lo; p < hi; p++) {
+            const size_t i = idx ? idx[p] : p;
+            const uint32_t b = offset[i], end = offset[i + 1];
+            double e = 0;
             for (uint32_t t = b; t < end; t++)
-                g[entry_index(entry[t])] += f * entry_coef(entry[t]);
+                e += entry_coef(entry[t]) * w[entry_index(entry[t])];
+            const double s = 1.0 / (1.0 + exp(-c * e));
+            const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
+            loss += diff * diff;
+            if (gr) {
+                const double f = diff * s * (1.0 - s);
+                for (uint32_t t = b; t < end; t++)
+                    acc_add(acc, mark, bg->idx, &n, entry_index(entry[t]), f * entry_coef(entry[t]));
+            }
         }
+    }
+    if (gr) { /* move the block's sums into its slot, clearing behind */
+        for (size_t k = 0; k < n; k++) {
+            const uint32_t j = bg->idx[k];
+            bg->val[k] = acc[j];
+            acc[j] = 0;
+            mark[j] = 0;
+        }
+        bg->len = n;
     }
     return loss;
 }
 
 /* Sum of squared errors over idx[0..len) (idx NULL: positions 0..len-1)
- * with real weights w and c = K ln 10 / 400. If grad is not NULL it receives
- * sum (sigma - r) sigma (1 - sigma) coef_j per weight, and bufs must hold
- * ROUND_BLOCKS * weights_len doubles. Blocks of TEXEL_BLOCK_POSITIONS are
- * summed in block order: bit-identical for any thread count. */
+ * with real weights w and c = K ln 10 / 400. If gr is not NULL (its
+ * gradient cleared, grad_clear) it receives sum (sigma - r) sigma (1 -
+ * sigma) coef_j for every weight the positions touch, and gr->threads
+ * threads are used; otherwise `threads`. Blocks of TEXEL_BLOCK_POSITIONS
+ * are summed in block order: bit-identical for any thread count. Sets
+ * gr->oom (and the gradient is incomplete) if a slot could not grow. */
 static double pass(const TexelData *d, const uint32_t *idx, size_t len, const double *w, double c,
-                   int threads, double *grad, double *bufs)
+                   int threads, Grad *gr)
 {
-    const size_t w_len = (size_t)d->weights_len;
     const size_t blocks = (len + TEXEL_BLOCK_POSITIONS - 1) / TEXEL_BLOCK_POSITIONS;
     double total = 0;
-    if (grad)
-        memset(grad, 0, w_len * sizeof *grad);
+    if (gr)
+        threads = gr->threads;
     for (size_t first = 0; first < blocks; first += ROUND_BLOCKS) {
         const int round = (int)(blocks - first < ROUND_BLOCKS ? blocks - first : ROUND_BLOCKS);
         double sums[ROUND_BLOCKS];
-#pragma omp parallel num_threads(round < threads ? round : threads)
-        {
-#pragma omp for schedule(dynamic, 1)
-            for (int b = 0; b < round; b++) {
-                const size_t lo = (first + (size_t)b) * TEXEL_BLOCK_POSITIONS;
-                const size_t hi = lo + TEXEL_BLOCK_POSITIONS < len ? lo + TEXEL_BLOCK_POSITIONS : len;
-                double *g = NULL;
-                if (grad) {
-                    g = bufs + (size_t)b * w_len;
-                    memset(g, 0, w_len * sizeof *g);
-                }
-                sums[b] = block_sum(d, idx, lo, hi, w, c, g);
-            }
-            if (grad) {
-#pragma omp for schedule(static)
-                for (size_t j = 0; j < w_len; j++) {
-                    double s = grad[j];
-                    for (int b = 0; b < round; b++)
-                        s += bufs[(size_t)b * w_len + j];
-                    grad[j] = s;
-                }
-            }
+#pragma omp parallel for schedule(dynamic, 1) num_threads(round < threads ? round : threads)
+        for (int b = 0; b < round; b++) {
+            const size_t lo = (first + (size_t)b) * TEXEL_BLOCK_POSITIONS;
+            const size_t hi = lo + TEXEL_BLOCK_POSITIONS < len ? lo + TEXEL_BLOCK_POSITIONS : len;
+            sums[b] = block_sum(d, idx, lo, hi, w, c, gr, b, omp_get_thread_num());
         }
         for (int b = 0; b < round; b++)
             total += sums[b];
+        if (!gr)
+            continue;
+        /* merge the slots in block order, each weight by its owner */
+        const int owners = gr->threads;
+#pragma omp parallel for schedule(static, 1) num_threads(owners)
+        for (int o = 0; o < owners; o++) {
+            uint32_t *touched = gr->touched[o];
+            size_t tl = gr->touched_len[o];
+            for (int b = 0; b < round; b++) {
+                const BlockGrad *bg = &gr->slot[b];
+                for (size_t k = 0; k < bg->len; k++) {
+                    const uint32_t j = bg->idx[k];
+                    if ((int)((j >> OWNER_SHIFT) % (uint32_t)owners) != o)
+                        continue;
+                    if (!gr->gmark[j]) {
+                        gr->gmark[j] = 1;
+                        touched[tl++] = j;
+                    }
+                    gr->grad[j] += bg->val[k];
+                }
+            }
+            gr->touched_len[o] = tl;
+        }
     }
     return total;
 }
@@ -566,7 +713,7 @@ int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int
         set_err(err, "loss: out of memory");
         return -1;
     }
-    *loss = pass(data, idx, len, w, k_scale(k), thread_count(threads), NULL, NULL) / (double)len;
+    *loss = pass(data, idx, len, w, k_scale(k), thread_count(threads), NULL) / (double)len;
     free(w);
     return 0;
 }
@@ -581,24 +728,24 @@ static void fit_k(const TexelData *d, const uint32_t *idx, size_t len, const dou
     int best = 0;
     for (int i = 0; i < SCAN; i++) {
         ks[i] = lo * pow(hi / lo, (double)i / (SCAN - 1));
-        ls[i] = pass(d, idx, len, w, k_scale(ks[i]), threads, NULL, NULL) / n;
+        ls[i] = pass(d, idx, len, w, k_scale(ks[i]), threads, NULL) / n;
         if (ls[i] < ls[best])
             best = i;
     }
     double a = ks[best > 0 ? best - 1 : 0], b = ks[best < SCAN - 1 ? best + 1 : SCAN - 1];
     const double invphi = 0.61803398874989484820; /* (sqrt(5) - 1) / 2 */
     double x1 = b - invphi * (b - a), x2 = a + invphi * (b - a);
-    double f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL, NULL) / n;
-    double f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL, NULL) / n;
+    double f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL) / n;
+    double f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL) / n;
     for (int it = 0; it < 200 && b - a > 1e-7 * (a + b); it++) {
         if (f1 <= f2) {
             b = x2, x2 = x1, f2 = f1;
             x1 = b - invphi * (b - a);
-            f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL, NULL) / n;
+            f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL) / n;
         } else {
             a = x1, x1 = x2, f1 = f2;
             x2 = a + invphi * (b - a);
-            f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL, NULL) / n;
+            f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL) / n;
         }
     }
     /* the best of the points seen: the scan point or the final pair */
@@ -654,6 +801,7 @@ void texel_config_default(TexelConfig *cfg)
         .eps = 1e-10,
         .lambda = 0,
         .anchor = TEXEL_L2_START,
+        .adam = TEXEL_ADAM_LAZY,
         .patience = 20,
         .threads = 0,
         .seed = 1,
@@ -690,6 +838,10 @@ static int check_config(const TexelConfig *cfg, char err[TEXEL_ERR_MAX])
         set_err(err, "tuner: L2 lambda %g must be >= 0", cfg->lambda);
         return -1;
     }
+    if (cfg->adam != TEXEL_ADAM_LAZY && cfg->adam != TEXEL_ADAM_DENSE) {
+        set_err(err, "tuner: unknown Adam variant %d", (int)cfg->adam);
+        return -1;
+    }
     if (cfg->anchor != TEXEL_L2_START && cfg->anchor != TEXEL_L2_ZERO) {
         set_err(err, "tuner: unknown L2 anchor %d", (int)cfg->anchor);
         return -1;
@@ -711,14 +863,39 @@ static int check_indices(const uint32_t *idx, size_t len, size_t positions, cons
 
 /* Working memory of one tuning run. */
 typedef struct Work {
-    double *w, *best, *anchor, *m, *v, *grad, *bufs;
+    double *w, *best, *anchor, *m, *v;
+    uint64_t *last;  /* lazy Adam: the step of each weight's last update */
     uint32_t *order; /* shuffled training set (mini-batch only) */
+    Grad grad;
 } Work;
 
 static void work_free(Work *wk)
 {
     free(wk->w), free(wk->best), free(wk->anchor), free(wk->m), free(wk->v);
-    free(wk->grad), free(wk->bufs), free(wk->order);
+    free(wk->last), free(wk->order);
+    grad_free(&wk->grad);
+}
+
+/* beta^k for the lazy Adam's skipped steps: two table look-ups for k <
+ * 2^20 (beta^(1024 hi) * beta^lo), pow beyond. beta^0 is exactly 1. */
+enum { DECAY_LO = 1024 };
+typedef struct Decay {
+    double lo[DECAY_LO], hi[DECAY_LO];
+} Decay;
+
+static void decay_init(Decay *t, double beta)
+{
+    for (int i = 0; i < DECAY_LO; i++) {
+        t->lo[i] = pow(beta, (double)i);
+        t->hi[i] = pow(beta, (double)i * DECAY_LO);
+    }
+}
+
+static inline double decay_pow(const Decay *t, double beta, uint64_t k)
+{
+    if (k < (uint64_t)DECAY_LO * DECAY_LO)
+        return t->hi[k / DECAY_LO] * t->lo[k % DECAY_LO];
+    return pow(beta, (double)k);
 }
 
 /* lambda * sum (w_j - anchor_j)^2 over the free weights */
@@ -762,19 +939,30 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
                                                                            : cfg->batch_size;
     const bool mini = batch < n_train;
 
+    const bool lazy = cfg->adam == TEXEL_ADAM_LAZY;
     Work wk = {0};
     wk.w = malloc(wn * sizeof *wk.w);
     wk.best = malloc(wn * sizeof *wk.best);
     wk.anchor = malloc(wn * sizeof *wk.anchor);
     wk.m = calloc(wn, sizeof *wk.m);
     wk.v = calloc(wn, sizeof *wk.v);
-    wk.grad = malloc(wn * sizeof *wk.grad);
-    wk.bufs = malloc(ROUND_BLOCKS * wn * sizeof *wk.bufs);
+    wk.last = lazy ? calloc(wn, sizeof *wk.last) : NULL;
     wk.order = mini ? malloc(n_train * sizeof *wk.order) : NULL;
-    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || !wk.grad || !wk.bufs || (mini && !wk.order)) {
+    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || (lazy && !wk.last) || (mini && !wk.order) ||
+        grad_init(&wk.grad, wn, threads) != 0) {
         work_free(&wk);
         set_err(err, "tuner: out of memory for %d weights", w_len);
         return -1;
+    }
+    Decay *decay = NULL;
+    if (lazy && !(decay = malloc(2 * sizeof *decay))) {
+        work_free(&wk);
+        set_err(err, "tuner: out of memory");
+        return -1;
+    }
+    if (lazy) {
+        decay_init(&decay[0], cfg->beta1);
+        decay_init(&decay[1], cfg->beta2);
     }
     for (size_t j = 0; j < wn; j++) {
         wk.w[j] = wk.best[j] = start[j];
@@ -790,9 +978,9 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     const double c = k_scale(res.k);
 
     /* the loss of the current weights on both sets */
-#define TRAIN_LOSS(w) (pass(data, split->train, n_train, (w), c, threads, NULL, NULL) / (double)n_train)
+#define TRAIN_LOSS(w) (pass(data, split->train, n_train, (w), c, threads, NULL) / (double)n_train)
 #define VALID_LOSS(w) \
-    (n_valid ? pass(data, split->valid, n_valid, (w), c, threads, NULL, NULL) / (double)n_valid : NAN)
+    (n_valid ? pass(data, split->valid, n_valid, (w), c, threads, NULL) / (double)n_valid : NAN)
 
     res.train_loss_start = TRAIN_LOSS(wk.w);
     res.valid_loss_start = VALID_LOSS(wk.w);
@@ -823,19 +1011,64 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         }
         for (size_t first = 0; first < n_train; first += batch) {
             const size_t len = n_train - first < batch ? n_train - first : batch;
-            pass(data, order + first, len, wk.w, c, threads, wk.grad, wk.bufs);
+            pass(data, order + first, len, wk.w, c, threads, &wk.grad);
+            if (wk.grad.oom) {
+                free(decay);
+                work_free(&wk);
+                set_err(err, "tuner: out of memory for a block's gradient");
+                return -1;
+            }
             step++;
             const double scale = 2.0 * c / (double)len;
             const double bias1 = 1.0 - pow(cfg->beta1, (double)step);
             const double bias2 = 1.0 - pow(cfg->beta2, (double)step);
-            for (size_t j = 0; j < wn; j++) {
-                if (frozen && frozen[j])
-                    continue;
-                const double g = wk.grad[j] * scale + 2.0 * cfg->lambda * (wk.w[j] - wk.anchor[j]);
-                wk.m[j] = cfg->beta1 * wk.m[j] + (1.0 - cfg->beta1) * g;
-                wk.v[j] = cfg->beta2 * wk.v[j] + (1.0 - cfg->beta2) * g * g;
-                wk.w[j] -= cfg->lr * (wk.m[j] / bias1) / (sqrt(wk.v[j] / bias2) + cfg->eps);
+            const double *grad = wk.grad.grad;
+            if (lazy) {
+                /* Lazy Adam: only the weights this batch touches. A weight
+                 * last updated at step t0 < step - 1 skipped k = step - t0 - 1
+                 * steps in which dense Adam would have seen no data
+                 * gradient: its moments decay in closed form, m *= beta1^k,
+                 * v *= beta2^k (the moment update with g = 0, k times), and
+                 * the L2 gradient of those k steps, 2 lambda (w - a) each
+                 * (w did not move), is added to this step's, as lazy
+                 * regularisation does for sparse SGD (B. Carpenter, "Lazy
+                 * sparse stochastic gradient descent for regularized
+                 * multinomial logistic regression", 2008). The weight does
+                 * not take the momentum steps it skipped (as in TensorFlow's
+                 * LazyAdamOptimizer). Every weight touched every step: dense
+                 * Adam exactly. */
+                for (int o = 0; o < wk.grad.threads; o++) {
+                    const uint32_t *touched = wk.grad.touched[o];
+                    for (size_t t = 0; t < wk.grad.touched_len[o]; t++) {
+                        const uint32_t j = touched[t];
+                        if (frozen && frozen[j])
+                            continue;
+                        const uint64_t k = step - wk.last[j] - 1;
+                        double m = wk.m[j], v = wk.v[j];
+                        if (k > 0) {
+                            m *= decay_pow(&decay[0], cfg->beta1, k);
+                            v *= decay_pow(&decay[1], cfg->beta2, k);
+                        }
+                        const double g = grad[j] * scale +
+                                         2.0 * cfg->lambda * (double)(k + 1) * (wk.w[j] - wk.anchor[j]);
+                        m = cfg->beta1 * m + (1.0 - cfg->beta1) * g;
+                        v = cfg->beta2 * v + (1.0 - cfg->beta2) * g * g;
+                        wk.m[j] = m, wk.v[j] = v;
+                        wk.w[j] -= cfg->lr * (m / bias1) / (sqrt(v / bias2) + cfg->eps);
+                        wk.last[j] = step;
+                    }
+                }
+            } else {
+                for (size_t j = 0; j < wn; j++) {
+                    if (frozen && frozen[j])
+                        continue;
+                    const double g = grad[j] * scale + 2.0 * cfg->lambda * (wk.w[j] - wk.anchor[j]);
+                    wk.m[j] = cfg->beta1 * wk.m[j] + (1.0 - cfg->beta1) * g;
+                    wk.v[j] = cfg->beta2 * wk.v[j] + (1.0 - cfg->beta2) * g * g;
+                    wk.w[j] -= cfg->lr * (wk.m[j] / bias1) / (sqrt(wk.v[j] / bias2) + cfg->eps);
+                }
             }
+            grad_clear(&wk.grad);
         }
         res.epochs = epoch;
 
@@ -858,6 +1091,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     for (size_t j = 0; j < wn; j++) {
         if (!isfinite(wk.best[j])) {
             set_err(err, "tuner: weight %zu diverged (%g); lower the learning rate", j, wk.best[j]);
+            free(decay);
             work_free(&wk);
             return -1;
         }
@@ -871,6 +1105,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 #undef VALID_LOSS
     for (size_t j = 0; j < wn; j++)
         weights_out[j] = (int32_t)wk.best[j];
+    free(decay);
     work_free(&wk);
     *result = res;
     return 0;
@@ -886,23 +1121,30 @@ int texel_bench(const TexelData *data, const int32_t *weights, int threads, int 
                 data->len, passes);
         return -1;
     }
-    const size_t wn = (size_t)data->weights_len;
+    const int nt = thread_count(threads);
     double *w = to_double(weights, data->weights_len);
-    double *grad = malloc(wn * sizeof *grad);
-    double *bufs = malloc(ROUND_BLOCKS * wn * sizeof *bufs);
-    if (!w || !grad || !bufs) {
-        free(w), free(grad), free(bufs);
+    Grad gr;
+    if (!w || grad_init(&gr, (size_t)data->weights_len, nt) != 0) {
+        free(w);
         set_err(err, "tuner bench: out of memory");
         return -1;
     }
-    const int nt = thread_count(threads);
     const double c = k_scale(1.0);
-    pass(data, NULL, data->len, w, c, nt, grad, bufs); /* warm the caches and threads */
+    pass(data, NULL, data->len, w, c, nt, &gr); /* warm the caches and threads */
+    grad_clear(&gr);
     const double t0 = omp_get_wtime();
-    for (int i = 0; i < passes; i++)
-        pass(data, NULL, data->len, w, c, nt, grad, bufs);
+    for (int i = 0; i < passes; i++) {
+        pass(data, NULL, data->len, w, c, nt, &gr);
+        grad_clear(&gr);
+    }
     const double seconds = omp_get_wtime() - t0;
-    free(w), free(grad), free(bufs);
+    const bool oom = gr.oom;
+    free(w);
+    grad_free(&gr);
+    if (oom) {
+        set_err(err, "tuner bench: out of memory for a block's gradient");
+        return -1;
+    }
     bench->threads = nt;
     bench->evals = (uint64_t)passes * data->len;
     bench->seconds = seconds;

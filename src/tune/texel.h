@@ -15,6 +15,18 @@
  * a training set, keeping the weights of the best epoch on a held-out
  * validation set, and rounds them back to int32.
  *
+ * Sparse models. A pass costs its positions' entries, never the model's
+ * size: each block's gradient is a list of the weights it touches, and the
+ * default lazy Adam (TEXEL_ADAM_LAZY) updates only the weights a mini-batch
+ * touches. A weight skipped for k steps has its moments decayed by beta1^k
+ * and beta2^k (what k steps of zero data gradient do to them) and the L2
+ * gradient of the k skipped steps added to its next step (lazy
+ * regularisation, B. Carpenter, "Lazy sparse stochastic gradient descent for
+ * regularized multinomial logistic regression", 2008); it does not take the
+ * momentum steps it skipped (as TensorFlow's LazyAdamOptimizer). When every
+ * weight is touched every step this is dense Adam bit for bit. A weight no
+ * position touches keeps its start, whatever the L2 anchor.
+ *
  * Determinism. Every sum over positions is cut into blocks of
  * TEXEL_BLOCK_POSITIONS consecutive positions of the pass; each block is
  * summed in position order and the block sums are added in block order. The
@@ -191,6 +203,13 @@ typedef enum TexelL2Anchor {
     TEXEL_L2_ZERO = 1   /* pull the weights toward zero */
 } TexelL2Anchor;
 
+/* How Adam updates the weights after a mini-batch. */
+typedef enum TexelAdam {
+    TEXEL_ADAM_LAZY = 0, /* only the weights the batch touches (sparse, for
+                          * models of millions of weights; see texel.c) */
+    TEXEL_ADAM_DENSE = 1 /* every free weight every step (Kingma & Ba) */
+} TexelAdam;
+
 typedef enum TexelStop {
     TEXEL_STOP_EPOCHS = 0,   /* ran all epochs */
     TEXEL_STOP_PATIENCE = 1, /* early stop: validation loss stopped improving */
@@ -221,6 +240,7 @@ typedef struct TexelConfig {
     double eps;          /* Adam denominator guard (gradients here are small) */
     double lambda;       /* L2: adds lambda * sum (w_j - anchor_j)^2 over free weights */
     TexelL2Anchor anchor;
+    TexelAdam adam;      /* lazy (default) or dense updates */
     int patience;        /* stop after this many epochs without a better
                           * validation loss; 0: never stop early */
     int threads;         /* 0: OpenMP default */
@@ -230,7 +250,8 @@ typedef struct TexelConfig {
 } TexelConfig;
 
 /* Defaults: k 0 (fit), bracket [0.01, 10], 1000 epochs, full batch, lr 1,
- * beta1 0.9, beta2 0.999, eps 1e-10, lambda 0 toward the start, patience 20,
+ * beta1 0.9, beta2 0.999, eps 1e-10, lambda 0 toward the start, lazy Adam,
+ * patience 20,
  * threads 0, seed 1, no callback. */
 void texel_config_default(TexelConfig *cfg);
 
