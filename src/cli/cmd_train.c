@@ -40,6 +40,8 @@ static const CliOpt OPTS[] = {
     {"games-per-gen", OPT_INT, "200", "self-play games per generation (even)", 2, 100000000},
     {"nodes", OPT_INT, "2000", "search nodes per move in self-play, gate and ladder matches", 1, 1e12},
     {"window", OPT_INT, "2", "tune on the self-play data of the last W generations", 1, 1000},
+    {"perturb", OPT_STR, "pairs", "self-play perturbation (as dama selfplay): pairs (two weight sets stored per game pair) or population (a fixed population: for models of many weights)", 0, 0},
+    {"population", OPT_INT, "8", "--perturb population: the best weights and population-1 perturbed copies", 2, 64},
     {"spread", OPT_REAL, "0.25", "self-play perturbation (as dama selfplay --spread)", 0, 10},
     {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men (as dama selfplay)", 0, 1000},
     {"epochs", OPT_INT, "200", "most tuning epochs per generation", 0, 1000000},
@@ -270,6 +272,8 @@ static int stage_selfplay(Train *t, DbGeneration *gen)
     common_args(t, &v, "selfplay", seed);
     argv_add(&v, "--games", "%lld", (long long)cli_int(t->a, "games-per-gen"));
     argv_add(&v, "--weights", "db:%lld", (long long)gen->parent_ws);
+    argv_add(&v, "--perturb", "%s", cli_str(t->a, "perturb"));
+    argv_add(&v, "--population", "%lld", (long long)cli_int(t->a, "population"));
     argv_add(&v, "--spread", "%.17g", cli_real(t->a, "spread"));
     argv_add(&v, "--spread-min", "%.17g", cli_real(t->a, "spread-min"));
     int rc = run_command(&cmd_selfplay, &v, &t->db, t->db_path, t->err);
@@ -291,8 +295,9 @@ static int stage_selfplay(Train *t, DbGeneration *gen)
     gen->selfplay_run = run_id;
     gen->stage = "tune";
     if (db_generation_put(t->db, gen, t->err) != 0) return 1;
-    printf("generation %d selfplay: run %lld, %lld games with weight set %lld (perturbed per pair)\n",
-           gen->generation, (long long)run_id, (long long)cli_int(t->a, "games-per-gen"), (long long)gen->parent_ws);
+    printf("generation %d selfplay: run %lld, %lld games with weight set %lld (perturbed %s)\n", gen->generation,
+           (long long)run_id, (long long)cli_int(t->a, "games-per-gen"), (long long)gen->parent_ws,
+           strcmp(cli_str(t->a, "perturb"), "pairs") == 0 ? "per pair" : "as a fixed population");
     fflush(stdout);
     return 0;
 }
@@ -483,6 +488,10 @@ static int run(CliArgs *a)
     if (cli_int(a, "games-per-gen") % 2) {
         fprintf(stderr, "dama train: --games-per-gen must be even (pairs with colours swapped), not %lld\n",
                 (long long)cli_int(a, "games-per-gen"));
+        return 2;
+    }
+    if (strcmp(cli_str(a, "perturb"), "pairs") != 0 && strcmp(cli_str(a, "perturb"), "population") != 0) {
+        fprintf(stderr, "dama train: --perturb must be 'pairs' or 'population', not '%s'\n", cli_str(a, "perturb"));
         return 2;
     }
     if (!(cli_real(a, "elo1") > cli_real(a, "elo0"))) {

@@ -98,14 +98,19 @@ g0=$(q b.sqlite "SELECT candidate_ws FROM generations WHERE generation = 0")
 "$DAMA" export --db "$T/b.sqlite" --game russian --weights "db:$g0" --format json --out b0.json >/dev/null 2>&1
 cmp -s b.json b0.json && ok || bad "export --weights best after failed gates is not generation 0"
 
-# ---- a candidate equal to its parent (no epochs): rejected without a match ----
-"$DAMA" train --db "$T/c.sqlite" --generations 1 "${TINY[@]}" "${PASS[@]}" --epochs 0 >"$T/c.out" 2>"$T/c.err"
+# ---- a candidate equal to its parent (no epochs): rejected without a match;
+# self-play from a fixed population (for models of many weights: pairs mode
+# stores two weight sets per game pair) ----
+"$DAMA" train --db "$T/c.sqlite" --generations 1 "${TINY[@]}" "${PASS[@]}" --epochs 0 --perturb population --population 4 >"$T/c.out" 2>"$T/c.err"
+[ "$(q c.sqlite "SELECT count(*) FROM run_weight_sets WHERE run_id = (SELECT selfplay_run FROM generations WHERE generation = 1)")" = 4 ] && ok || bad "--perturb population --population 4: $(q c.sqlite "SELECT count(*) FROM run_weight_sets") members; $(tail -2 "$T/c.err")"
 [ "$(q c.sqlite "SELECT accepted || ' ' || (gate_match IS NULL) || ' ' || (candidate_ws = parent_ws) FROM generations WHERE generation = 1")" = "0 1 1" ] && ok || bad "equal candidate: $(q c.sqlite 'SELECT * FROM generations')"
 grep -q "equals its parent" "$T/c.out" && ok || bad "equal candidate not reported: $(cat "$T/c.out")"
 
 # ---- bad input ----
 "$DAMA" train --db "$T/a.sqlite" --games-per-gen 21 >/dev/null 2>"$T/e.err"
 [ $? = 2 ] && grep -q "games-per-gen must be even" "$T/e.err" && ok || bad "odd --games-per-gen: $(cat "$T/e.err")"
+"$DAMA" train --db "$T/a.sqlite" --perturb each >/dev/null 2>"$T/e.err"
+[ $? = 2 ] && grep -q "perturb must be 'pairs' or 'population', not 'each'" "$T/e.err" && ok || bad "bad --perturb: $(cat "$T/e.err")"
 "$DAMA" train --db "$T/a.sqlite" --elo0 5 --elo1 5 >/dev/null 2>"$T/e.err"
 [ $? = 2 ] && grep -q "elo1 (5) must be above --elo0 (5)" "$T/e.err" && ok || bad "elo1 <= elo0: $(cat "$T/e.err")"
 "$DAMA" train --db "$T/a.sqlite" --game turkish --ladder >/dev/null 2>"$T/e.err"
