@@ -1,4 +1,6 @@
 /* main.c — `dama`, one binary with git-style subcommands. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,7 +19,26 @@ static void usage(FILE *out)
     fprintf(out, "\n");
 }
 
-int main(int argc, char **argv)
+/* Standard output is flushed and closed before the exit code is decided:
+ * a write that failed (a full disk, a closed pipe's EIO, a quota) must not
+ * end in exit 0 with the output cut short. Returns rc, or 1 when rc was 0
+ * and the output was lost (message on stderr naming the command). */
+static int close_stdout(const char *command, int rc)
+{
+    errno = 0;
+    bool failed = ferror(stdout) != 0;
+    int saved = errno;
+    if (fclose(stdout) != 0) {
+        failed = true;
+        saved = errno;
+    }
+    if (!failed) return rc;
+    fprintf(stderr, "dama%s%s: writing standard output: %s\n", command ? " " : "", command ? command : "",
+            saved ? strerror(saved) : "write error");
+    return rc ? rc : 1;
+}
+
+static int run_main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
         cli_print_version(stdout);
@@ -48,4 +69,10 @@ int main(int argc, char **argv)
     fprintf(stderr, "dama: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run_main(argc, argv);
+    return close_stdout(argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL, rc);
 }

@@ -118,5 +118,16 @@ expect_rc 1 "shatra without the mover's Biy" "$DAMA" status --game shatra --fen 
 grep -q "has no Biy" "$T/err" && ok || bad "no-Biy message: $(cat "$T/err")"
 expect_eq "$("$DAMA" perft --game shatra --depth 3 2>/dev/null)" "perft 3 62761" "shatra perft 3"
 
+# standard output that cannot be written (a full disk): exit 1 and a message, never 0 with the output lost
+if [ -w /dev/full ]; then
+  expect_rc 1 "moves to a full disk" sh -c "'$DAMA' moves >/dev/full"
+  grep -q "dama moves: writing standard output: No space left on device" "$T/err" && ok || bad "full-disk message: $(cat "$T/err")"
+  expect_rc 1 "perft --divide to a full disk" sh -c "'$DAMA' perft --depth 3 --divide >/dev/full"
+  expect_rc 1 "status to a full disk" sh -c "'$DAMA' status >/dev/full"
+  expect_rc 1 "--version to a full disk" sh -c "'$DAMA' --version >/dev/full"
+  grep -q "^dama: writing standard output" "$T/err" && ok || bad "--version full-disk message: $(cat "$T/err")"
+  expect_rc 2 "a bad option keeps its exit code" sh -c "'$DAMA' moves --bogus >/dev/full"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
