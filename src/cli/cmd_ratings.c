@@ -34,7 +34,10 @@ static int player(Collect *c, const char *name)
     for (int i = 0; i < c->len; i++)
         if (strcmp(c->names[i], name) == 0) return i;
     if (c->len == RATINGS_PLAYERS_MAX) {
-        snprintf(c->err, ERR_MAX, "more than %d players", RATINGS_PLAYERS_MAX);
+        snprintf(c->err, ERR_MAX,
+                 "more than %d players (the most one fit takes): narrow the selection with --tournament, "
+                 "--match, --run or --filter",
+                 RATINGS_PLAYERS_MAX);
         return -1;
     }
     if (!(c->names[c->len] = strdup(name))) {
@@ -50,14 +53,14 @@ static int collect(void *ctx, const DbGameRow *g)
     if (!g->result) return 0; /* unfinished */
     int half = strcmp(g->result, "1-0") == 0 ? 2 : strcmp(g->result, "0-1") == 0 ? 0 : 1;
     int w = player(c, g->white), b = player(c, g->black);
-    if (w < 0 || b < 0) return -1;
+    if (w < 0 || b < 0) return 1; /* positive: the message is c->err */
     if (w == b) return 0; /* a player against itself tells nothing */
     if (c->games_len == c->games_cap) {
         c->games_cap = c->games_cap ? c->games_cap * 2 : 1024;
         RatingsGame *n = realloc(c->games, sizeof *n * (size_t)c->games_cap);
         if (!n) {
             snprintf(c->err, ERR_MAX, "out of memory");
-            return -1;
+            return 1;
         }
         c->games = n;
     }

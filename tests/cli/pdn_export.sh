@@ -79,5 +79,10 @@ expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA user_version")" "$newest" "migrated 
 expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA foreign_key_check")" "" "foreign keys intact after the migrations"
 expect_eq "$(sqlite3 "$T/v1.sqlite" "SELECT kind || ':' || count(*) FROM runs JOIN games ON games.run_id = runs.id")" "selfplay:1" "runs kept"
 
+# more players than one fit takes (a self-play run: a fresh weight set per game pair): a message saying so
+"$DAMA" selfplay --db "$T/many.sqlite" --games 130 --nodes 30 --max-plies 20 --threads 1 --progress 0 >/dev/null 2>&1 || bad "selfplay of 130 games"
+expect_rc 1 "ratings of 131 players" "$DAMA" ratings --db "$T/many.sqlite" --all
+grep -q "dama ratings: more than 128 players (the most one fit takes): narrow the selection" "$T/err" && ok || bad "too many players: '$(cat "$T/err")'"
+
 echo "pdn_export.sh: $pass passed, $fail failed"
 [ "$fail" = 0 ]
