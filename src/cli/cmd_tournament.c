@@ -779,7 +779,7 @@ done:
     egtb_close(edb);
     for (int i = 0; i < t.n; i++) free(t.weights[i]);
     free((void *)names);
-    db_close(db);
+    db_close_discard_new(db); /* a failed start leaves no empty database */
     openings_free(&book);
     free(config);
     free(t.result);

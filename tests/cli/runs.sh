@@ -111,6 +111,9 @@ last="SELECT status FROM runs WHERE kind = 'tune' ORDER BY id DESC LIMIT 1"
 "$DAMA" export --db missing.sqlite --no-header --file x.cfg >/dev/null 2>e.err && bad "export from a missing db" || ok
 grep -q "no such database file" e.err && ok || bad "export message: $(cat e.err)"
 [ ! -e missing.sqlite ] && ok || bad "export created the database"
+"$DAMA" tournament --db new.sqlite --nodes 50 name=A,weights=nothere.cfg name=B >/dev/null 2>e.err && bad "tournament with a missing weight file" || ok
+grep -q "engine 'A': cannot read weight file 'nothere.cfg'" e.err && ok || bad "tournament message: $(cat e.err)"
+[ ! -e new.sqlite ] && ok || bad "a failed tournament left an empty database"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
