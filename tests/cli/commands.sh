@@ -2,16 +2,7 @@
 # CLI contract tests: moves, perft, search, bench, and bad input handling.
 # Usage: commands.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-SRC="$2"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
-expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+. "$(dirname "$0")/lib.sh"
 
 START='W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8'
 # moves: the start position has 7 quiet moves.
@@ -129,5 +120,4 @@ if [ -w /dev/full ]; then
   expect_rc 2 "a bad option keeps its exit code" sh -c "'$DAMA' moves --bogus >/dev/full"
 fi
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "commands"

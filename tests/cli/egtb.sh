@@ -4,15 +4,7 @@
 # hub's egtb-path and egtb-pieces params, bad input.
 # Usage: egtb.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
-expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+. "$(dirname "$0")/lib.sh"
 
 D="$T/db"
 expect_rc 0 "build 3k-1k" "$DAMA" egtb build --material 3k-1k --dir "$D" --threads 2
@@ -70,5 +62,4 @@ head -c 1000 "$D/russian-2k0m-1k0m.egtb" >"$T/short" && cp "$T/short" "$D/russia
 expect_rc 1 "damaged file" "$DAMA" egtb verify --dir "$D" --sample 0
 grep -q 'russian-2k0m-1k0m.egtb' "$T/err" && ok || bad "damaged file named: $(cat "$T/err")"
 expect_rc 2 "bad egtb-engines" "$DAMA" match --db "$T/m.sqlite" --egtb-engines c
-echo "egtb CLI: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "egtb CLI"

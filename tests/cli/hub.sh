@@ -4,13 +4,7 @@
 # (repetition, the draw rules' counters), all three variants.
 # Usage: hub.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(head -c 600 "$1")"; }
 hasnt() { grep -q -- "$2" "$1" && bad "$3: unexpected '$2' in: $(head -c 600 "$1")" || ok; }
 count() { local n; n=$(grep -c -- "$2" "$1"); [ "$n" = "$3" ] && ok || bad "$4: $n lines '$2' (expected $3)"; }
@@ -221,5 +215,4 @@ printf 'hub\n' | "$DAMA" hub --game shatra --hash 4 >"$T/opt.out" 2>&1
 has "$T/opt.out" 'param name=variant value=shatra' "--game sets the variant param"
 has "$T/opt.out" 'param name=hash value=4 ' "--hash sets the hash param"
 
-echo "hub: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "hub"

@@ -4,14 +4,7 @@
 # export and tune may or may not replace.
 # Usage: input.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-SRC="$2"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 # expect_err RC 'message part' command...: exit code and a message on stderr
 expect_err() {
   local want="$1" msg="$2"
@@ -207,5 +200,4 @@ for g in russian turkish shatra; do
   grep -q "^  $g: weight set: " v1.txt && ok || bad "$g provenance missing: $(cat v1.txt)"
 done
 
-echo "input: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "input"

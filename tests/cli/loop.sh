@@ -3,14 +3,8 @@
 # export (twice: identical bytes), match; the database checked with sqlite3.
 # Usage: loop.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 q() { sqlite3 "$T/d.sqlite" "$1"; }
 
 # 1 thread and 2 threads give the same games
@@ -95,5 +89,4 @@ diff <(grep -v '^#' "$T/tuned.cfg") <(grep -v '^#' "$T/w.cfg") >/dev/null && ok 
 "$DAMA" export --db "$T/d.sqlite" --format xml --out "$T/x" >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q "xml" "$T/err" && ok || bad "--format xml accepted"
 "$DAMA" export --db "$T/d.sqlite" --format json >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "--out" "$T/err" && ok || bad "--format json without --out accepted"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "loop"

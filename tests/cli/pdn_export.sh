@@ -5,15 +5,7 @@
 # migrated; `dama ratings` on a match.
 # Usage: pdn_export.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
-expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+. "$(dirname "$0")/lib.sh"
 q() { sqlite3 "$T/d.sqlite" "$1"; }
 
 DB="$T/d.sqlite"
@@ -84,5 +76,4 @@ expect_eq "$(sqlite3 "$T/v1.sqlite" "SELECT kind || ':' || count(*) FROM runs JO
 expect_rc 1 "ratings of 131 players" "$DAMA" ratings --db "$T/many.sqlite" --all
 grep -q "dama ratings: more than 128 players (the most one fit takes): narrow the selection" "$T/err" && ok || bad "too many players: '$(cat "$T/err")'"
 
-echo "pdn_export.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "pdn_export.sh"

@@ -4,13 +4,7 @@
 # the engine playing first, Shatra's threatened Biy in red, bad options.
 # Usage: play.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(tail -c 800 "$1")"; }
 hasnt() { grep -q -- "$2" "$1" && bad "$3: unexpected '$2'" || ok; }
 # play NAME INPUT ARGS...: stdin INPUT, output in $T/NAME.out, exit status must be 0
@@ -103,5 +97,4 @@ grep -q "z9" "$T/e" && ok || bad "bad fen message"
 expect_rc 1 "bad weights" "$DAMA" play --weights /nonexistent
 expect_rc 0 "help" "$DAMA" play --help
 
-echo "play: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "play"

@@ -7,15 +7,8 @@
 # command leaves no empty database behind.
 # Usage: runs.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-SRC="$2"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 q() { sqlite3 "$1" "$2"; }
 
 "$DAMA" selfplay --db a.sqlite --games 40 --nodes 800 --threads 2 --progress 0 >/dev/null 2>&1 || bad "selfplay"
@@ -115,5 +108,4 @@ grep -q "no such database file" e.err && ok || bad "export message: $(cat e.err)
 grep -q "engine 'A': cannot read weight file 'nothere.cfg'" e.err && ok || bad "tournament message: $(cat e.err)"
 [ ! -e new.sqlite ] && ok || bad "a failed tournament left an empty database"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "runs"

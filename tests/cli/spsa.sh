@@ -4,14 +4,8 @@
 # and result weight set, bad parameter names.
 # Usage: spsa.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 ARGS=(--game russian --iterations 8 --pairs 2 --nodes 300 --params KING,MAN_PST[5],TEMPO --progress 0)
 theta() { sqlite3 "$1" "SELECT theta FROM spsa_iterations ORDER BY iter DESC LIMIT 1"; }
 
@@ -83,5 +77,4 @@ rc=$?
 "$DAMA" spsa --db e.sqlite --iterations 0 >e.out 2>&1
 [ $? = 2 ] && ok || bad "--iterations 0 accepted"
 
-echo "spsa: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "spsa"

@@ -4,16 +4,7 @@
 # resume, then the crosstable, ratings, database and PDN output are checked.
 # Usage: tournament.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-SRC="$2"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
-expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+. "$(dirname "$0")/lib.sh"
 q() { sqlite3 "$T/t.sqlite" "$1"; }
 F="$SRC/tests/cli/faulty_engine.py"
 
@@ -165,5 +156,4 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
 [ "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" -ge 1 ] && ok || bad "no crash recorded"
 expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
 
-echo "tournament.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "tournament.sh"
