@@ -1,4 +1,5 @@
 /* cmd_search.c — `dama search`: best move of a position. */
+#include <errno.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -10,10 +11,10 @@
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
-    {"depth", OPT_INT, NULL, "search depth in plies", 0, 100},
-    {"nodes", OPT_INT, NULL, "node budget (deterministic)", 0, 1e15},
-    {"movetime", OPT_INT, NULL, "time budget in milliseconds", 0, 86400000},
-    {"time", OPT_INT, NULL, "clock: milliseconds left for the side to move (time manager)", 0, 864000000},
+    {"depth", OPT_INT, NULL, "search depth in plies (no limit given at all: 10)", 1, 100},
+    {"nodes", OPT_INT, NULL, "node budget (deterministic)", 1, 1e15},
+    {"movetime", OPT_INT, NULL, "time budget in milliseconds", 1, 86400000},
+    {"time", OPT_INT, NULL, "clock: milliseconds left for the side to move (time manager)", 1, 864000000},
     {"inc", OPT_INT, NULL, "clock: increment per move in milliseconds", 0, 86400000},
     {"movestogo", OPT_INT, NULL, "clock: moves to the next time control (default: unknown)", 0, 1000},
     {"threads", OPT_INT, "1", "search threads (lazy SMP over the shared transposition table)", 1, 64},
@@ -60,14 +61,19 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
     if (file) {
         FILE *f = fopen(file, "r");
         if (!f) {
-            snprintf(err, ERR_MAX, "cannot open search parameter file '%.200s'", file);
+            snprintf(err, ERR_MAX, "cannot open search parameter file '%.200s': %s", file, strerror(errno));
             return -1;
         }
         char text[16384];
         size_t n = fread(text, 1, sizeof text - 1, f);
         bool more = fgetc(f) != EOF;
+        int read_errno = ferror(f) ? errno : 0; /* a folder opens, then reads EISDIR */
         fclose(f);
         text[n] = '\0';
+        if (read_errno) {
+            snprintf(err, ERR_MAX, "cannot read search parameter file '%.200s': %s", file, strerror(read_errno));
+            return -1;
+        }
         if (more) {
             snprintf(err, ERR_MAX, "search parameter file '%.200s' is over 16 KiB", file);
             return -1;

@@ -190,9 +190,13 @@ int num_check_config_file(const char *path, char *err, size_t size)
         if (got == 0) break;
     }
     if (!buf || !feof(f)) {
+        int read_errno = ferror(f) ? errno : 0; /* a folder: EISDIR */
         fclose(f);
         free(buf);
-        snprintf(err, size, "%.200s: cannot read the whole file (over 64 MiB, or a read error)", path);
+        if (read_errno)
+            snprintf(err, size, "%.200s: cannot read: %s", path, strerror(read_errno));
+        else
+            snprintf(err, size, "%.200s: cannot read the whole file (over 64 MiB, or out of memory)", path);
         return -1;
     }
     fclose(f);

@@ -18,7 +18,17 @@ expect_err() {
 cd "$T" || exit 1 # no configs/dama.cfg here: built-in defaults
 
 # ---- numbers: one checked parser, a range per option ----
-expect_err 2 "--depth: '4294967297' is out of range 0..100" "$DAMA" search --depth 4294967297
+expect_err 2 "--depth: '4294967297' is out of range 1..100" "$DAMA" search --depth 4294967297
+# a zero limit is not "no limit" (which searched to depth 10 without a word)
+expect_err 2 "--depth: '0' is out of range 1..100" "$DAMA" search --depth 0
+expect_err 2 "--nodes: '0' is out of range 1.." "$DAMA" search --nodes 0
+expect_err 2 "--movetime: '0' is out of range 1..86400000" "$DAMA" search --movetime 0
+expect_err 2 "--time: '0' is out of range 1..864000000" "$DAMA" search --time 0 --inc 10
+# a folder where a file is wanted: the read error, not an empty file
+expect_err 2 "cannot read: Is a directory" "$DAMA" moves --config "$T"
+expect_err 1 "weight file $T: cannot read: Is a directory" "$DAMA" search --weights "$T" --depth 1
+expect_err 1 "cannot read search parameter file '$T': Is a directory" "$DAMA" search --search-params "$T" --depth 1
+expect_err 1 "cannot open search parameter file 'nothere.txt': No such file or directory" "$DAMA" search --search-params nothere.txt --depth 1
 expect_err 2 "--depth: '99999999999999999999' is out of range" "$DAMA" perft --depth 99999999999999999999
 expect_err 2 "--epochs: '4294967298' is out of range 0..1000000" "$DAMA" tune --epochs 4294967298
 expect_err 2 "--max-plies: '4294967306' is out of range 1..1024" "$DAMA" selfplay --max-plies 4294967306
