@@ -93,8 +93,10 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
             while (*tok == ' ') tok++;
             int count = 0, first = find_weights(g, tok, &count);
             if (first < 0) {
-                snprintf(err, ERR_MAX, "--params: '%.60s' is not a %s weight (see `dama export --help` for names)", tok,
-                         g->name);
+                snprintf(err, ERR_MAX,
+                         "--params: '%.60s' is not a %s weight (the names: dama export --game %s --weights default "
+                         "--format cfg --out FILE)",
+                         tok, g->name, g->name);
                 free(copy);
                 free(chosen);
                 return -1;

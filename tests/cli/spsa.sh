@@ -70,6 +70,9 @@ wait "$pid" 2>/dev/null
 "$DAMA" spsa --db e.sqlite --params NO_SUCH_TERM --iterations 2 >e.out 2>&1
 rc=$?
 [ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q "NO_SUCH_TERM" e.out && ok || bad "unknown parameter: rc $rc $(cat e.out)"
+# the hint names a command that lists the names (it named export --help, which does not)
+grep -qF "(the names: dama export --game russian --weights default --format cfg --out FILE)" e.out && ok || bad "names hint: $(cat e.out)"
+"$DAMA" export --game russian --weights default --format cfg --out names.cfg >/dev/null 2>&1 && grep -q "^  TEMPO = " names.cfg && ok || bad "the hinted command lists no names"
 "$DAMA" spsa --db e.sqlite --params MAN --iterations 2 >e.out 2>&1
 [ $? -ne 0 ] && grep -q "scale weight" e.out && ok || bad "the scale weight was accepted"
 "$DAMA" spsa --db e.sqlite --params 'MAN_PST[32]' --iterations 2 >e.out 2>&1
