@@ -2,6 +2,7 @@
  * depends only on the binary (same binary, same count); the rates depend on
  * the machine. */
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "cli/cli.h"
@@ -18,7 +19,11 @@ static const CliOpt OPTS[] = {
     {"perft", OPT_FLAG, NULL, "also time perft from the start position (count-only last ply)", 0, 0},
     {"perft-depth", OPT_INT, NULL, "perft depth (default: the game's perft bench depth)", 1, 20},
     {"store", OPT_FLAG, NULL, "also time storing positions in SQLite (a temporary database)", 0, 0},
-    {"tuner", OPT_FLAG, NULL, "also time the tuner's evaluations from sparse traces (synthetic data)", 0, 0},
+    {"tuner", OPT_FLAG, NULL, "also time the tuner on synthetic positions: memory, passes and epochs on 1 and --threads threads", 0, 0},
+    {"tuner-only", OPT_FLAG, NULL, "only the tuner benchmark (no search)", 0, 0},
+    {"positions", OPT_INT, "500000", "tuner benchmark: synthetic positions in memory", 1000, 100000000},
+    {"model", OPT_STR, "small", "tuner benchmark model: small (256 weights, 25 entries), russian (today's tapered Russian evaluation: 2 x 43 weights, 10 entries) or patterns (2 x 59,092 weights: + 9 windows x 6,561 states, 28 entries)", 0, 0},
+    {"batch", OPT_INT, "16384", "tuner benchmark: mini-batch of the timed epoch", 1, 100000000},
     {"all", OPT_FLAG, NULL, "every benchmark: search, perft, store, tuner", 0, 0},
     {"threads", OPT_INT, "0", "threads of the tuner benchmark (0: all cores)", 0, 256},
     {"search-param", OPT_LIST, NULL, "override a search constant: NAME=VALUE (repeatable; dama search --list-params)", 0, 0},
@@ -44,6 +49,104 @@ static double cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+static double median(double *v, int n);
+
+/* The tuner on synthetic positions (texel_data_synthetic: uniform random
+ * distinct weight indices, coefficients +-1 and +-2, so the entry counts,
+ * not the index patterns, are realistic). Reports the memory, a loss and
+ * gradient pass and one epoch of lazy Adam on 1 and on --threads threads. */
+static int bench_tuner(CliArgs *a, int repeat)
+{
+    static const struct {
+        const char *name;
+        int index_len, terms; /* opening weights; entries = terms + material */
+    } models[] = {
+        {"small", 0, 24},      /* plain, 256 weights */
+        {"russian", 43, 9},    /* today's Russian evaluation: 10 entries a position */
+        {"patterns", 43 + 9 * 6561, 27}, /* + 9 windows of 6,561 states, each seen from both sides */
+    };
+    const char *mname = cli_str(a, "model");
+    int m = -1;
+    for (int i = 0; i < 3; i++)
+        if (strcmp(mname, models[i].name) == 0) m = i;
+    if (m < 0) {
+        fprintf(stderr, "dama bench: --model '%s': expected small, russian or patterns\n", mname);
+        return 2;
+    }
+    int threads = (int)cli_int(a, "threads");
+    if (threads <= 0) threads = omp_get_num_procs();
+    const size_t positions = (size_t)cli_int(a, "positions");
+    const size_t batch = (size_t)cli_int(a, "batch");
+    char err[TEXEL_ERR_MAX];
+    TexelData *data = m == 0 ? texel_data_new(256)
+                             : texel_data_new_tapered(2 * models[m].index_len, models[m].index_len, 24);
+    const int wn = m == 0 ? 256 : 2 * models[m].index_len;
+    int32_t *truth = malloc((size_t)wn * sizeof *truth), *start = calloc((size_t)wn, sizeof *start);
+    int32_t *out = malloc((size_t)wn * sizeof *out);
+    uint8_t *frozen = calloc((size_t)wn, 1);
+    double t0 = now_s();
+    if (!data || !truth || !start || !out || !frozen ||
+        texel_data_synthetic(data, positions, models[m].terms, 1.0, 1, truth, err) != 0 ||
+        texel_data_check(data, truth, 0, NULL, err) != 0) {
+        fprintf(stderr, "dama bench: %s\n", data && truth && start && out && frozen ? err : "out of memory");
+        texel_data_free(data);
+        free(truth), free(start), free(out), free(frozen);
+        return 1;
+    }
+    texel_data_drop_evals(data); /* as dama tune does after its check */
+    texel_data_shrink(data);
+    const double load_s = now_s() - t0;
+    printf("tune: model %s, %d weights%s, %zu positions, %.1f entries/position, %.1f bytes/position "
+           "(%.1f MiB), made in %.1f s\n",
+           mname, wn, m ? " (tapered)" : "", positions, (double)texel_data_entries(data) / (double)positions,
+           texel_data_bytes_per_position(data), texel_data_bytes_per_position(data) * (double)positions / 1048576.0,
+           load_s);
+    start[0] = 100, frozen[0] = 1;
+    if (m) start[wn / 2] = 100, frozen[wn / 2] = 1;
+    TexelSplit split;
+    if (texel_split_make(&split, positions, NULL, 0, 1, err) != 0) {
+        fprintf(stderr, "dama bench: %s\n", err);
+        texel_data_free(data);
+        free(truth), free(start), free(out), free(frozen);
+        return 1;
+    }
+    const int counts[2] = {1, threads};
+    int rc = 0;
+    for (int t = 0; t < (threads > 1 ? 2 : 1) && rc == 0; t++) {
+        double rates[100], epochs[100], cpu_pass[100], cpu_epoch[100];
+        TexelBench tb = {0};
+        for (int rep = 0; rep < repeat && rc == 0; rep++) {
+            TexelConfig cfg;
+            texel_config_default(&cfg);
+            cfg.k = 1.0;
+            cfg.epochs = 1;
+            cfg.batch_size = batch;
+            cfg.threads = counts[t];
+            TexelResult res;
+            if (texel_bench(data, truth, counts[t], 3, &tb, err) != 0 ||
+                texel_tune(data, &split, &cfg, start, frozen, out, &res, err) != 0) {
+                fprintf(stderr, "dama bench: %s\n", err);
+                rc = 1;
+                break;
+            }
+            rates[rep] = tb.evals_per_sec;
+            epochs[rep] = res.step_seconds;
+            cpu_pass[rep] = tb.cpu_seconds / 3;
+            cpu_epoch[rep] = res.step_cpu_seconds;
+        }
+        if (rc == 0)
+            printf("tune: %d thread%s: %.2f M position evaluations/s with gradient (a pass over all: %.3f s wall, "
+                   "%.3f s CPU), one epoch of lazy Adam in batches of %zu: %.3f s wall, %.3f s CPU (medians of %d)\n",
+                   counts[t], counts[t] == 1 ? "" : "s", median(rates, repeat) / 1e6,
+                   (double)positions / median(rates, repeat), median(cpu_pass, repeat), batch, median(epochs, repeat),
+                   median(cpu_epoch, repeat), repeat);
+    }
+    texel_split_free(&split);
+    texel_data_free(data);
+    free(truth), free(start), free(out), free(frozen);
+    return rc;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -66,6 +169,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama bench: --repeat must be 1..100 and --depth 1..64\n");
         return 2;
     }
+    const bool tuner_only = cli_flag(a, "tuner-only");
     if (cli_flag(a, "print-fens")) {
         for (int i = 0; g->bench_fens[i]; i++) printf("%s\n", g->bench_fens[i]);
         return 0;
@@ -76,6 +180,8 @@ static int run(CliArgs *a)
         return 2;
     }
     double rates[100], secs[100], cpu_rates[100];
+    if (tuner_only)
+        return bench_tuner(a, repeat);
     uint64_t total = 0;
     for (int rep = 0; rep < repeat; rep++) {
         Engine *e = engine_new(g, 16);
@@ -155,35 +261,12 @@ static int run(CliArgs *a)
         printf("db: %.0f positions stored/s (200000 positions, one transaction per 80-ply game, median of %d)\n",
                median(rates, repeat), repeat);
     }
-    if (all || cli_flag(a, "tuner")) {
-        int threads = (int)cli_int(a, "threads");
-        if (threads <= 0) threads = omp_get_num_procs();
-        char err[TEXEL_ERR_MAX];
-        TexelData *data = texel_data_new(256);
-        int32_t truth[256];
-        if (!data || texel_data_synthetic(data, 500000, 24, 1.3, 1, truth, err) != 0) {
-            fprintf(stderr, "dama bench: %s\n", data ? err : "out of memory");
-            texel_data_free(data);
-            return 1;
-        }
-        TexelBench tb = {0};
-        for (int rep = 0; rep < repeat; rep++) {
-            if (texel_bench(data, truth, threads, 10, &tb, err) != 0) {
-                fprintf(stderr, "dama bench: %s\n", err);
-                texel_data_free(data);
-                return 1;
-            }
-            rates[rep] = tb.evals_per_sec;
-        }
-        printf("tune: %.1f M position evaluations/s with gradient (%d threads, 500000 positions, 24 terms, "
-               "%.1f bytes/position, median of %d)\n",
-               median(rates, repeat) / 1e6, threads, tb.bytes_per_position, repeat);
-        texel_data_free(data);
-    }
+    if (all || cli_flag(a, "tuner"))
+        return bench_tuner(a, repeat);
     return 0;
 }
 
 const CliCommand cmd_bench = {
     "bench", "benchmarks: fixed-depth search node count and nodes/s; perft, database and tuner rates",
-    "[--game G] [--depth N] [--perft] [--store] [--tuner] [--all] [--repeat N]", OPTS, run, 0,
+    "[--game G] [--depth N] [--perft] [--store] [--tuner|--tuner-only [--model M] [--positions N]] [--all] [--repeat N]", OPTS, run, 0,
 };

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine/game.h"
 #include "util/rng.h"
@@ -22,22 +23,100 @@ struct TexelData {
     int weights_len;
     int eg_offset, phase_max;  /* tapered (eg_offset > 0) or plain (0, 0) */
     size_t len, cap;           /* positions */
-    uint32_t *offset;          /* cap + 1 slots; position i owns entries
+    uint32_t *offset;          /* cap + 1 slots; position i owns the code bytes
                                 * offset[i] .. offset[i + 1] - 1 */
     uint8_t *result;           /* target, White's expected score * TEXEL_TARGET_SCALE */
-    int32_t *eval;             /* engine evaluation given on append */
+    int32_t *eval;             /* engine evaluation given on append; NULL once
+                                * texel_data_drop_evals ran */
+    bool evals_dropped;
     uint8_t *phase;            /* tapered: each position's phase (else NULL) */
-    size_t entries_len, entries_cap;
-    uint32_t *entry;           /* trace entries, 4 bytes each: weight index in
-                                * the high 24 bits, int8 coefficient in the low
-                                * 8 (see texel_data_append) */
+    size_t entries;            /* entries stored in all (after merging) */
+    size_t code_len, code_cap;
+    uint8_t *code;             /* the entries, coded as texel.h describes */
 };
 
-static inline uint32_t entry_make(uint32_t index, int coef) { return index << 8 | (uint8_t)(int8_t)coef; }
-static inline uint32_t entry_index(uint32_t e) { return e >> 8; }
-static inline int entry_coef(uint32_t e) { return (int8_t)(uint8_t)(e & 0xFFu); }
+/* Entry coding (texel.h, "dataset"), a stream-VByte layout (D. Lemire,
+ * N. Kurz, C. Rupp, "Stream VByte: faster byte-oriented integer
+ * compression", 2018): per position a varint item count, then 2-bit
+ * lengths (1..4 bytes) of the items, four to a byte, then the items, little
+ * endian. An item is a token (delta << 3 | c), c < 7 naming a coefficient
+ * of COEF_OF_CODE; c == 7 says the next item is the zigzagged coefficient.
+ * The lengths are known before the items are read, so decoding has no
+ * load-to-load dependency. */
+enum {
+    CODE_ESCAPE = 7,
+    ITEMS_MAX = 2 * TRACE_MAX,                  /* a token and an escape per entry */
+    CODE_MAX = 2 + ITEMS_MAX / 4 + 4 * ITEMS_MAX, /* bytes of one position, at most */
+    CODE_PAD = 4                                /* readable bytes past the end */
+};
+static const int8_t COEF_OF_CODE[CODE_ESCAPE] = {1, -1, 2, -2, 3, -3, 4};
 
-enum { COEF_MAX = 127 }; /* larger coefficients span several entries */
+static inline uint32_t code_of_coef(int32_t c)
+{
+    return c >= 1 && c <= 4 ? (uint32_t)(2 * c - 2) : c <= -1 && c >= -3 ? (uint32_t)(-2 * c - 1) : CODE_ESCAPE;
+}
+
+static inline int item_bytes(uint32_t v) { return v < 1u << 8 ? 1 : v < 1u << 16 ? 2 : v < 1u << 24 ? 3 : 4; }
+
+static inline uint32_t load32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Code n items into out; returns the bytes written (<= CODE_MAX). */
+static size_t code_items(const uint32_t *item, int n, uint8_t *out)
+{
+    uint8_t *p = out;
+    if (n >= 0x80) {
+        *p++ = (uint8_t)(n | 0x80);
+        *p++ = (uint8_t)(n >> 7);
+    } else {
+        *p++ = (uint8_t)n;
+    }
+    uint8_t *ctrl = p, *data = p + (n + 3) / 4;
+    memset(ctrl, 0, (size_t)(n + 3) / 4);
+    for (int k = 0; k < n; k++) {
+        const int len = item_bytes(item[k]);
+        ctrl[k >> 2] |= (uint8_t)((len - 1) << 2 * (k & 3));
+        for (int b = 0; b < len; b++)
+            *data++ = (uint8_t)(item[k] >> 8 * b);
+    }
+    return (size_t)(data - out);
+}
+
+/* Decode position i's entries into idx[] and coef[] (at most TRACE_MAX
+ * each; the coding stores no more); returns how many. Reads up to 3 bytes
+ * past the position (the array keeps CODE_PAD bytes past its end). */
+static inline int decode(const TexelData *d, size_t i, uint32_t *idx, double *coef)
+{
+    static const uint32_t mask[4] = {0xFFu, 0xFFFFu, 0xFFFFFFu, 0xFFFFFFFFu};
+    const uint8_t *p = d->code + d->offset[i];
+    uint32_t items = *p++;
+    if (items >= 0x80)
+        items = (items & 0x7F) | (uint32_t)*p++ << 7;
+    const uint8_t *ctrl = p, *data = p + (items + 3) / 4;
+    uint32_t j = 0;
+    int n = 0;
+    for (uint32_t k = 0; k < items; k++) {
+        int len = ctrl[k >> 2] >> 2 * (k & 3) & 3;
+        const uint32_t t = load32(data) & mask[len];
+        data += len + 1;
+        j += t >> 3;
+        int32_t cf;
+        if ((t & 7) != CODE_ESCAPE) {
+            cf = COEF_OF_CODE[t & 7];
+        } else {
+            k++;
+            len = ctrl[k >> 2] >> 2 * (k & 3) & 3;
+            const uint32_t z = load32(data) & mask[len];
+            data += len + 1;
+            cf = (int32_t)(z >> 1) ^ -(int32_t)(z & 1);
+        }
+        idx[n] = j;
+        coef[n++] = cf;
+    }
+    return n;
+}
 
 #define LN10 2.302585092994045684
 
@@ -75,6 +154,12 @@ TexelData *texel_data_new(int weights_len)
         return NULL;
     }
     d->offset[0] = 0;
+    d->code = calloc(CODE_PAD, 1);
+    if (!d->code) {
+        free(d->offset);
+        free(d);
+        return NULL;
+    }
     return d;
 }
 
@@ -103,7 +188,7 @@ void texel_data_free(TexelData *data)
     free(data->result);
     free(data->eval);
     free(data->phase);
-    free(data->entry);
+    free(data->code);
     free(data);
 }
 
@@ -119,10 +204,12 @@ static int resize_positions(TexelData *d, size_t cap)
     if (!result)
         return -1;
     d->result = result;
-    int32_t *eval = realloc(d->eval, (cap ? cap : 1) * sizeof *eval);
-    if (!eval)
-        return -1;
-    d->eval = eval;
+    if (!d->evals_dropped) {
+        int32_t *eval = realloc(d->eval, (cap ? cap : 1) * sizeof *eval);
+        if (!eval)
+            return -1;
+        d->eval = eval;
+    }
     if (d->phase) {
         uint8_t *phase = realloc(d->phase, cap ? cap : 1);
         if (!phase)
@@ -133,23 +220,23 @@ static int resize_positions(TexelData *d, size_t cap)
     return 0;
 }
 
-static int resize_entries(TexelData *d, size_t cap)
+static int resize_code(TexelData *d, size_t cap)
 {
-    uint32_t *entry = realloc(d->entry, (cap ? cap : 1) * sizeof *entry);
-    if (!entry)
+    uint8_t *code = realloc(d->code, cap + CODE_PAD);
+    if (!code)
         return -1;
-    d->entry = entry;
-    d->entries_cap = cap;
+    d->code = code;
+    d->code_cap = cap;
     return 0;
 }
 
-/* Grow so that `positions` more positions and `entries` more entries fit;
+/* Grow so that `positions` more positions and `bytes` more code bytes fit;
  * `exact` reserves just that, otherwise capacity grows by half. */
-static int grow(TexelData *d, size_t positions, size_t entries, bool exact, char err[TEXEL_ERR_MAX])
+static int grow(TexelData *d, size_t positions, size_t bytes, bool exact, char err[TEXEL_ERR_MAX])
 {
     const size_t limit = (size_t)UINT32_MAX - 1;
-    if (positions > limit - d->len || entries > limit - d->entries_len) {
-        set_err(err, "tuning data: more than %zu positions or trace entries", limit);
+    if (positions > limit - d->len || bytes > limit - d->code_len) {
+        set_err(err, "tuning data: more than %zu positions or bytes of trace entries", limit);
         return -1;
     }
     size_t need = d->len + positions;
@@ -161,12 +248,12 @@ static int grow(TexelData *d, size_t positions, size_t entries, bool exact, char
             return -1;
         }
     }
-    need = d->entries_len + entries;
-    if (need > d->entries_cap) {
-        size_t cap = exact ? need : d->entries_cap + d->entries_cap / 2 + 16384;
+    need = d->code_len + bytes;
+    if (need > d->code_cap) {
+        size_t cap = exact ? need : d->code_cap + d->code_cap / 2 + 65536;
         cap = cap < need ? need : cap > limit ? limit : cap;
-        if (resize_entries(d, cap) != 0) {
-            set_err(err, "tuning data: out of memory for %zu trace entries", cap);
+        if (resize_code(d, cap) != 0) {
+            set_err(err, "tuning data: out of memory for %zu bytes of trace entries", cap);
             return -1;
         }
     }
@@ -175,7 +262,8 @@ static int grow(TexelData *d, size_t positions, size_t entries, bool exact, char
 
 int texel_data_reserve(TexelData *data, size_t positions, size_t entries, char err[TEXEL_ERR_MAX])
 {
-    return grow(data, positions, entries, true, err);
+    /* about two bytes an entry (texel.h); more grows as needed */
+    return grow(data, positions, entries > ((size_t)UINT32_MAX - 1) / 2 ? entries : 2 * entries, true, err);
 }
 
 int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, int32_t eval,
@@ -197,46 +285,78 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
                 data->phase_max);
         return -1;
     }
-    size_t entries = 0;
+    /* sort by index (insertion sort: a trace is short), merge equal ones */
+    uint32_t idx[TRACE_MAX];
+    int32_t coef[TRACE_MAX];
+    int n = 0;
     for (int i = 0; i < trace->len; i++) {
-        if (trace->index[i] >= index_end) {
-            set_err(err, "tuning data: position %zu: trace index %u >= %u %s", data->len,
-                    (unsigned)trace->index[i], (unsigned)index_end,
-                    data->eg_offset ? "opening weights" : "weights");
+        const uint32_t j = trace->index[i];
+        if (j >= index_end) {
+            set_err(err, "tuning data: position %zu: trace index %u >= %u %s", data->len, (unsigned)j,
+                    (unsigned)index_end, data->eg_offset ? "opening weights" : "weights");
             return -1;
         }
-        entries += ((size_t)abs(trace->coef[i]) + COEF_MAX - 1) / COEF_MAX;
-    }
-    if (grow(data, 1, entries, false, err) != 0)
-        return -1;
-    size_t out = data->entries_len;
-    for (int i = 0; i < trace->len; i++) {
-        int rest = trace->coef[i];
-        while (rest != 0) { /* int16 coefficient as int8 pieces of one index */
-            int piece = rest > COEF_MAX ? COEF_MAX : rest < -COEF_MAX ? -COEF_MAX : rest;
-            data->entry[out++] = entry_make(trace->index[i], piece);
-            rest -= piece;
+        int k = n;
+        while (k > 0 && idx[k - 1] > j)
+            k--;
+        if (k > 0 && idx[k - 1] == j) {
+            coef[k - 1] += trace->coef[i];
+            continue;
         }
+        memmove(idx + k + 1, idx + k, (size_t)(n - k) * sizeof *idx);
+        memmove(coef + k + 1, coef + k, (size_t)(n - k) * sizeof *coef);
+        idx[k] = j;
+        coef[k] = trace->coef[i];
+        n++;
     }
-    data->entries_len = out;
+    uint32_t item[ITEMS_MAX];
+    int items = 0;
+    uint32_t prev = 0;
+    size_t kept = 0;
+    for (int k = 0; k < n; k++) {
+        if (coef[k] == 0)
+            continue;
+        const uint32_t c = code_of_coef(coef[k]);
+        item[items++] = (idx[k] - prev) << 3 | c;
+        if (c == CODE_ESCAPE)
+            item[items++] = ((uint32_t)coef[k] << 1) ^ (coef[k] < 0 ? UINT32_MAX : 0);
+        prev = idx[k];
+        kept++;
+    }
+    uint8_t buf[CODE_MAX];
+    const size_t bytes = code_items(item, items, buf);
+    if (grow(data, 1, bytes, false, err) != 0)
+        return -1;
+    memcpy(data->code + data->code_len, buf, bytes);
+    data->code_len += bytes;
+    memset(data->code + data->code_len, 0, CODE_PAD); /* defined bytes for the 4-byte loads */
+    data->entries += kept;
     data->result[data->len] = (uint8_t)(result_half * (TEXEL_TARGET_SCALE / 2));
-    data->eval[data->len] = eval;
+    if (data->eval)
+        data->eval[data->len] = eval;
     if (data->phase)
         data->phase[data->len] = (uint8_t)trace->phase;
     data->len++;
-    data->offset[data->len] = (uint32_t)data->entries_len;
+    data->offset[data->len] = (uint32_t)data->code_len;
     return 0;
+}
+
+void texel_data_drop_evals(TexelData *data)
+{
+    free(data->eval);
+    data->eval = NULL;
+    data->evals_dropped = true;
 }
 
 int texel_data_shrink(TexelData *data)
 {
     if (resize_positions(data, data->len) != 0)
         return -1;
-    return resize_entries(data, data->entries_len);
+    return resize_code(data, data->code_len);
 }
 
 size_t texel_data_len(const TexelData *data) { return data->len; }
-size_t texel_data_entries(const TexelData *data) { return data->entries_len; }
+size_t texel_data_entries(const TexelData *data) { return data->entries; }
 int texel_data_weights_len(const TexelData *data) { return data->weights_len; }
 int texel_data_result(const TexelData *data, size_t i)
 {
@@ -257,20 +377,28 @@ double texel_data_bytes_per_position(const TexelData *data)
 {
     if (data->len == 0)
         return 0;
-    double per = sizeof *data->offset + sizeof *data->result + sizeof *data->eval + (data->phase ? 1 : 0);
-    per += (double)(data->entries_len * sizeof *data->entry) / (double)data->len;
+    double per = sizeof *data->offset + sizeof *data->result + (data->eval ? sizeof *data->eval : 0) +
+                 (data->phase ? 1 : 0);
+    per += (double)data->code_len / (double)data->len;
     return per;
 }
 
 int texel_data_check(const TexelData *data, const int32_t *weights, int tolerance, size_t *bad,
                      char err[TEXEL_ERR_MAX])
 {
+    if (!data->eval) {
+        set_err(err, "trace check: the engine evaluations were dropped (texel_data_drop_evals)");
+        return -1;
+    }
+    uint32_t idx[TRACE_MAX];
+    double coef[TRACE_MAX];
     for (size_t i = 0; i < data->len; i++) {
         int64_t sum = 0, eg = 0;
-        for (uint32_t e = data->offset[i]; e < data->offset[i + 1]; e++) {
-            sum += (int64_t)entry_coef(data->entry[e]) * weights[entry_index(data->entry[e])];
+        const int n = decode(data, i, idx, coef);
+        for (int t = 0; t < n; t++) {
+            sum += (int64_t)coef[t] * weights[idx[t]];
             if (data->phase)
-                eg += (int64_t)entry_coef(data->entry[e]) * weights[entry_index(data->entry[e]) + (uint32_t)data->eg_offset];
+                eg += (int64_t)coef[t] * weights[idx[t] + (uint32_t)data->eg_offset];
         }
         if (data->phase) /* as eval_taper of engine/eval.h: C division */
             sum = (sum * data->phase[i] + eg * (data->phase_max - data->phase[i])) / data->phase_max;
@@ -292,15 +420,18 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
                          int32_t *true_weights, char err[TEXEL_ERR_MAX])
 {
     const int w_len = data->weights_len;
-    if (w_len < 2 || terms < 0 || terms > w_len - 1 || terms + 1 > TRACE_MAX || !(k > 0)) {
+    const int index_len = data->eg_offset ? data->eg_offset : w_len; /* trace indices */
+    if (index_len < 2 || terms < 0 || terms > index_len - 1 || terms + 1 > TRACE_MAX || !(k > 0)) {
         set_err(err, "synthetic data: need >= 2 weights, 0 <= terms <= weights - 1 and K > 0 "
-                     "(weights %d, terms %d, K %g)", w_len, terms, k);
+                     "(weights %d, terms %d, K %g)", index_len, terms, k);
         return -1;
     }
     uint64_t rng = rng_derive(seed, 0);
     true_weights[0] = 100;
     for (int j = 1; j < w_len; j++)
         true_weights[j] = (int32_t)rng_below(&rng, 101) - 50;
+    if (data->eg_offset)
+        true_weights[data->eg_offset] = 100;
     if (texel_data_reserve(data, positions, positions * (size_t)(terms + 1), err) != 0)
         return -1;
     static const int16_t coefs[4] = {-2, -1, 1, 2};
@@ -312,12 +443,12 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
         int material = (int)rng_below(&s, 7) - 3;
         trace.index[trace.len] = 0;
         trace.coef[trace.len++] = (int16_t)material;
-        int64_t e = 100 * (int64_t)material;
+        int64_t e = 100 * (int64_t)material, e_eg = e;
         for (int t = 0; t < terms; t++) {
             uint32_t j;
             bool seen;
-            do { /* distinct indices: rejection, terms <= w_len - 1 */
-                j = (uint32_t)(1 + rng_below(&s, (uint64_t)w_len - 1));
+            do { /* distinct indices: rejection, terms <= index_len - 1 */
+                j = (uint32_t)(1 + rng_below(&s, (uint64_t)index_len - 1));
                 seen = false;
                 for (int u = 1; u < trace.len; u++)
                     seen |= trace.index[u] == j;
@@ -326,6 +457,12 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
             trace.index[trace.len] = j;
             trace.coef[trace.len++] = cf;
             e += (int64_t)cf * true_weights[j];
+            if (data->eg_offset)
+                e_eg += (int64_t)cf * true_weights[j + (uint32_t)data->eg_offset];
+        }
+        if (data->eg_offset) { /* as eval_taper: C division */
+            trace.phase = (int)rng_below(&s, (uint64_t)data->phase_max + 1);
+            e = (e * trace.phase + e_eg * (data->phase_max - trace.phase)) / data->phase_max;
         }
         double prob = 1.0 / (1.0 + exp(-c * (double)e));
         int result = (rng_unit(&s) < prob) + (rng_unit(&s) < prob);
@@ -341,10 +478,10 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
     uint8_t *seen = calloc(n ? n : 1, 1);
     uint32_t *offset = malloc((n + 1) * sizeof *offset);
     uint8_t *result = malloc(n ? n : 1);
-    int32_t *eval = malloc((n ? n : 1) * sizeof *eval);
+    int32_t *eval = data->eval ? malloc((n ? n : 1) * sizeof *eval) : NULL;
     uint8_t *phase = data->phase ? malloc(n ? n : 1) : NULL;
-    uint32_t *entry = malloc((data->entries_len ? data->entries_len : 1) * sizeof *entry);
-    int rc = seen && offset && result && eval && entry && (phase || !data->phase) ? 0 : -1;
+    uint8_t *code = calloc(data->code_len + CODE_PAD, 1);
+    int rc = seen && offset && result && (eval || !data->eval) && code && (phase || !data->phase) ? 0 : -1;
     if (rc != 0)
         set_err(err, "reorder: out of memory for %zu positions", n);
     for (size_t i = 0; rc == 0 && i < n; i++) {
@@ -362,36 +499,37 @@ int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ER
         for (size_t i = 0; i < n; i++) {
             const size_t from = order[i], first = data->offset[from], end = data->offset[from + 1];
             result[i] = data->result[from];
-            eval[i] = data->eval[from];
+            if (eval)
+                eval[i] = data->eval[from];
             if (phase)
                 phase[i] = data->phase[from];
-            memcpy(entry + e, data->entry + first, (end - first) * sizeof *entry);
+            memcpy(code + e, data->code + first, end - first);
             e += end - first;
             offset[i + 1] = (uint32_t)e;
         }
         free(data->offset);
         free(data->result);
         free(data->eval);
-        free(data->entry);
+        free(data->code);
         free(data->phase);
         data->phase = phase;
         data->offset = offset;
         data->result = result;
         data->eval = eval;
-        data->entry = entry;
+        data->code = code;
         data->cap = n;
-        data->entries_cap = data->entries_len ? data->entries_len : 1;
+        data->code_cap = data->code_len;
         offset = NULL;
         result = NULL;
         eval = NULL;
-        entry = NULL;
+        code = NULL;
         phase = NULL;
     }
     free(seen);
     free(offset);
     free(result);
     free(eval);
-    free(entry);
+    free(code);
     free(phase);
     return rc;
 }
@@ -540,7 +678,6 @@ static inline void acc_add(double *acc, uint8_t *mark, uint32_t *list, size_t *n
 static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size_t hi,
                         const double *w, double c, Grad *gr, int slot, int tid)
 {
-    const uint32_t *entry = d->entry;
     const uint32_t *offset = d->offset;
     double *acc = NULL;
     uint8_t *mark = NULL;
@@ -550,7 +687,8 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
         acc = gr->acc + (size_t)tid * gr->wn;
         mark = gr->mark + (size_t)tid * gr->wn;
         bg = &gr->slot[slot];
-        /* a block touches at most (entries of the block) * (1 or 2) weights */
+        /* a block touches at most (entries of the block) * (1 or 2)
+         * weights, and an entry takes at least one code byte */
         const size_t first = offset[idx ? idx[lo] : lo];
         size_t entries = 0;
         if (idx) {
@@ -580,20 +718,20 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
         }
     }
     double loss = 0;
+    uint32_t ix[TRACE_MAX];
+    double cf[TRACE_MAX];
     if (d->phase) { /* tapered: e = (ph * op + (P - ph) * eg) / P */
         const double *w_eg = w + d->eg_offset;
         const uint32_t eg_off = (uint32_t)d->eg_offset;
         const double inv_p = 1.0 / d->phase_max;
         for (size_t p = lo; p < hi; p++) {
             const size_t i = idx ? idx[p] : p;
-            const uint32_t b = offset[i], end = offset[i + 1];
+            const int len = decode(d, i, ix, cf);
             const double f_op = d->phase[i] * inv_p, f_eg = 1.0 - f_op;
             double op = 0, eg = 0;
-            for (uint32_t t = b; t < end; t++) {
-                const uint32_t j = entry_index(entry[t]);
-                const int cf = entry_coef(entry[t]);
-                op += cf * w[j];
-                eg += cf * w_eg[j];
+            for (int t = 0; t < len; t++) {
+                op += cf[t] * w[ix[t]];
+                eg += cf[t] * w_eg[ix[t]];
             }
             const double e = f_op * op + f_eg * eg;
             const double s = 1.0 / (1.0 + exp(-c * e));
@@ -601,28 +739,27 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
             loss += diff * diff;
             if (gr) {
                 const double f = diff * s * (1.0 - s);
-                for (uint32_t t = b; t < end; t++) {
-                    const uint32_t j = entry_index(entry[t]);
-                    const double fc = f * entry_coef(entry[t]);
-                    acc_add(acc, mark, bg->idx, &n, j, fc * f_op);
-                    acc_add(acc, mark, bg->idx, &n, j + eg_off, fc * f_eg);
+                for (int t = 0; t < len; t++) {
+                    const double fc = f * cf[t];
+                    acc_add(acc, mark, bg->idx, &n, ix[t], fc * f_op);
+                    acc_add(acc, mark, bg->idx, &n, ix[t] + eg_off, fc * f_eg);
                 }
             }
         }
     } else {
         for (size_t p = lo; p < hi; p++) {
             const size_t i = idx ? idx[p] : p;
-            const uint32_t b = offset[i], end = offset[i + 1];
+            const int len = decode(d, i, ix, cf);
             double e = 0;
-            for (uint32_t t = b; t < end; t++)
-                e += entry_coef(entry[t]) * w[entry_index(entry[t])];
+            for (int t = 0; t < len; t++)
+                e += cf[t] * w[ix[t]];
             const double s = 1.0 / (1.0 + exp(-c * e));
             const double diff = s - d->result[i] * (1.0 / TEXEL_TARGET_SCALE);
             loss += diff * diff;
             if (gr) {
                 const double f = diff * s * (1.0 - s);
-                for (uint32_t t = b; t < end; t++)
-                    acc_add(acc, mark, bg->idx, &n, entry_index(entry[t]), f * entry_coef(entry[t]));
+                for (int t = 0; t < len; t++)
+                    acc_add(acc, mark, bg->idx, &n, ix[t], f * cf[t]);
             }
         }
     }
@@ -1009,6 +1146,8 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
             }
             order = wk.order;
         }
+        const double t_steps = omp_get_wtime();
+        const clock_t c_steps = clock();
         for (size_t first = 0; first < n_train; first += batch) {
             const size_t len = n_train - first < batch ? n_train - first : batch;
             pass(data, order + first, len, wk.w, c, threads, &wk.grad);
@@ -1070,6 +1209,8 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
             }
             grad_clear(&wk.grad);
         }
+        res.step_seconds += omp_get_wtime() - t_steps;
+        res.step_cpu_seconds += (double)(clock() - c_steps) / CLOCKS_PER_SEC;
         res.epochs = epoch;
 
         TexelEpoch ep = {epoch, TRAIN_LOSS(wk.w), VALID_LOSS(wk.w), false};
@@ -1133,11 +1274,13 @@ int texel_bench(const TexelData *data, const int32_t *weights, int threads, int 
     pass(data, NULL, data->len, w, c, nt, &gr); /* warm the caches and threads */
     grad_clear(&gr);
     const double t0 = omp_get_wtime();
+    const clock_t c0 = clock();
     for (int i = 0; i < passes; i++) {
         pass(data, NULL, data->len, w, c, nt, &gr);
         grad_clear(&gr);
     }
     const double seconds = omp_get_wtime() - t0;
+    bench->cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
     const bool oom = gr.oom;
     free(w);
     grad_free(&gr);

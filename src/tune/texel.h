@@ -58,13 +58,20 @@ enum {
 /* ---------------------------------------------------------------- dataset */
 
 /* A compact in-memory set of positions: per position a uint32 offset into
- * the trace entries, a uint8 result in half points and the int32 engine
- * evaluation recorded at load (for texel_data_check); each entry is one
- * uint32, the weight index in its high 24 bits and an int8 coefficient in
- * its low 8 (a coefficient beyond +-127 is stored as several entries of the
- * same index, which add up). Cost: 9 + 4 * (entries) bytes per position,
- * e.g. 89 bytes for 20 non-zero terms. Opaque; owned by the caller through
- * new/free. */
+ * the coded trace entries, a uint8 target, the int32 engine evaluation
+ * recorded at load (for texel_data_check; texel_data_drop_evals frees it)
+ * and, tapered, a uint8 phase. A position's entries are sorted by weight
+ * index, equal indices merged (coefficients added, zeros dropped), and
+ * coded as varints (7 bits a byte, low group first, high bit: more
+ * follow): one token (delta << 3 | c) per entry, delta the index minus the
+ * previous entry's (the first: minus 0), c 0..6 the coefficient +1, -1,
+ * +2, -2, +3, -3, +4, c 7 an escape followed by a varint of the zigzagged
+ * coefficient (2|c| or 2|c|-1 for negative c). An entry of a small model
+ * takes one byte, one of a pattern table (deltas of thousands) three.
+ * Cost: 6 + code bytes a position (+1 tapered, +4 until the evaluations are
+ * dropped); 21 bytes for the Russian evaluation's traces (about 10 entries),
+ * see README "Tuner". At most UINT32_MAX - 1 positions and code bytes.
+ * Opaque; owned by the caller through new/free. */
 typedef struct TexelData TexelData;
 
 /* An empty dataset for evaluations with `weights_len` weights
@@ -84,16 +91,16 @@ TexelData *texel_data_new(int weights_len);
 TexelData *texel_data_new_tapered(int weights_len, int eg_offset, int phase_max);
 void texel_data_free(TexelData *data); /* NULL is fine */
 
-/* Reserve room for `positions` more positions and `entries` more trace
- * entries, so loading a known amount does not over-allocate. Returns 0, or
- * -1 (out of memory, or past the uint32 limits) with a message in err. */
+/* Reserve room for `positions` more positions and about `entries` more
+ * trace entries (two code bytes each; more grows as needed), so loading a
+ * known amount does not over-allocate. Returns 0, or -1 (out of memory, or
+ * past the uint32 limits) with a message in err. */
 int texel_data_reserve(TexelData *data, size_t positions, size_t entries,
                        char err[TEXEL_ERR_MAX]);
 
-/* Append one position: its trace (zero coefficients are dropped; repeated
- * indices are kept and add up; tapered data also stores trace->phase),
- * White's result in half points (2 win,
- * 1 draw, 0 loss, as outcome_score_white of game.h) and the engine's
+/* Append one position: its trace (repeated indices are merged, zero
+ * coefficients dropped; tapered data also stores trace->phase), White's
+ * result in half points (2 win, 1 draw, 0 loss, as outcome_score_white of game.h) and the engine's
  * evaluation (White's view, centi-men) of the same position with the weights
  * the trace will be checked against. Returns 0, or -1 with a message (index
  * >= weights_len, result not 0..2, negative trace length, out of memory,
@@ -103,12 +110,17 @@ int texel_data_reserve(TexelData *data, size_t positions, size_t entries,
 int texel_data_append(TexelData *data, const struct EvalTrace *trace, int result_half,
                       int32_t eval, char err[TEXEL_ERR_MAX]);
 
+/* Free the engine evaluations recorded on append, once texel_data_check
+ * has run: 4 bytes a position. texel_data_check then fails with a message;
+ * later appends store no evaluation. Not thread-safe. */
+void texel_data_drop_evals(TexelData *data);
+
 /* Release the slack of the growing arrays (capacity = length). Returns 0,
  * or -1 if the allocator refused (the data stays valid). */
 int texel_data_shrink(TexelData *data);
 
 size_t texel_data_len(const TexelData *data);        /* positions */
-size_t texel_data_entries(const TexelData *data);    /* stored trace entries in all */
+size_t texel_data_entries(const TexelData *data);    /* stored (merged) trace entries in all */
 int texel_data_weights_len(const TexelData *data);
 int texel_data_result(const TexelData *data, size_t i); /* half points (nearest), i < len */
 
@@ -120,8 +132,9 @@ int texel_data_result(const TexelData *data, size_t i); /* half points (nearest)
 enum { TEXEL_TARGET_SCALE = 254 };
 double texel_data_target(const TexelData *data, size_t i);
 int texel_data_set_target(TexelData *data, size_t i, double target);
-/* Bytes used per position, all arrays counted (offset, result, eval, trace
- * entries), capacity slack not counted; 0 when empty. */
+/* Bytes used per position, all arrays counted (offset, target, eval unless
+ * dropped, phase if tapered, coded entries), capacity slack not counted; 0
+ * when empty. */
 double texel_data_bytes_per_position(const TexelData *data);
 
 /* Load check (STYLE.md, "Evaluation and tuning"): rebuild every position's
@@ -143,6 +156,9 @@ int texel_data_check(const TexelData *data, const int32_t *weights, int toleranc
  * and coefficients in {-2, -1, 1, 2}. Its result is the sum of two
  * Bernoulli(sigma(e)) half points (so E[r] = sigma(e) with K = k: the true
  * weights minimise the expected loss) and its engine value is e exactly.
+ * Tapered data: the terms index opening weights (< eg_offset), the endgame
+ * weights are drawn likewise (weight eg_offset is a man, 100), each position
+ * has a uniform phase in 0..phase_max and e is eval_taper's value.
  * Deterministic for a given seed. Returns 0, or -1 with a message. */
 int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k, uint64_t seed,
                          int32_t *true_weights, char err[TEXEL_ERR_MAX]);
@@ -267,6 +283,9 @@ typedef struct TexelResult {
     TexelStop stop;
     double train_loss;        /* final, with the rounded int32 weights */
     double valid_loss;        /* final, rounded weights; NaN if no validation set */
+    double step_seconds;      /* wall time of the Adam steps (gradient passes and
+                               * updates) of all epochs, loss passes not counted */
+    double step_cpu_seconds;  /* the same in CPU time of the process (all threads) */
 } TexelResult;
 
 /* Tune: fit K unless cfg->k > 0, then run Adam from `start` on split->train,
@@ -287,6 +306,7 @@ typedef struct TexelBench {
     int threads;           /* threads used */
     double evals_per_sec;  /* positions evaluated per second (loss + gradient) */
     double seconds;        /* wall time measured */
+    double cpu_seconds;    /* CPU time of the process (all threads) in that time */
     uint64_t evals;        /* positions evaluated */
     double bytes_per_position;
 } TexelBench;
