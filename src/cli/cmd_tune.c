@@ -28,6 +28,10 @@ static const CliOpt OPTS[] = {
     {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)", 0, 0},
     {"filter", OPT_STR, NULL, "extra SQL condition on positions p / games g (e.g. \"p.ply >= 8\")", 0, 0},
     {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: only positions where neither side can capture)", 0, 0},
+    {"resolve", OPT_FLAG, NULL, "replace a position with a capture pending by the quiet leaf of its quiescence search's capture line (default: skip it)", 0, 0},
+    {"dedupe", OPT_FLAG, NULL, "training positions with the same position key become one, its target the mean of theirs", 0, 0},
+    {"per-game", OPT_INT, "0", "at most N training positions of one game, drawn by game and ply (0: all)", 0, 100000},
+    {"share", OPT_REAL, "1", "keep this share of the training positions, drawn by game and ply", 0.001, 1},
     {"valid", OPT_REAL, "0.1", "fraction of games held out for validation", 0.001, 0.5},
     {"epochs", OPT_INT, "400", "most epochs", 0, 1000000},
     {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)", 1e-6, 1000},
@@ -127,6 +131,10 @@ static int run(CliArgs *a)
     o.runs = runs;
     o.filter = cli_str(a, "filter");
     o.all_positions = cli_flag(a, "all-positions");
+    o.resolve = cli_flag(a, "resolve");
+    o.dedupe = cli_flag(a, "dedupe");
+    o.per_game = (int)cli_int(a, "per-game");
+    o.share = cli_real(a, "share");
     o.valid = valid;
     o.epochs = (int)cli_int(a, "epochs");
     o.lr = lr;

@@ -9,11 +9,13 @@
 #include "db/db.h"
 #include "egtb/egtb.h"
 #include "engine/eval.h"
+#include "engine/resolve.h"
 #include "tune/weight_sets.h"
 #include "tune/weights_file.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/num.h"
+#include "util/rng.h"
 
 /* What a stored game is, as a 64-bit key: FNV-1a of its game, start
  * position, movetext and result (NUL-separated). Games with the same key
@@ -95,6 +97,7 @@ typedef struct LoadCtx {
     TexelData *data;
     const GameKeys *games;
     uint64_t *keys;  /* the game's key (GameKey) */
+    uint64_t *pkeys; /* the position's key (game->hash_full), after resolving */
     int32_t *plies;
     int32_t *scores; /* search score, White's view; INT32_MIN if none */
     size_t keys_cap, len;
@@ -104,6 +107,8 @@ typedef struct LoadCtx {
     EgtbProber *egtb;  /* NULL: no database */
     bool egtb_skip;    /* leave database positions out instead of correcting their target */
     int64_t egtb_known, egtb_changed;
+    Resolver *resolver; /* NULL: positions with a capture pending are skipped (quiet_only) */
+    int64_t resolved;
     char err[ERR_MAX];
 } LoadCtx;
 
@@ -122,8 +127,17 @@ static int on_position(void *ctx, const DbPosition *p)
         return 1;
     }
     if (c->quiet_only && !c->game->is_quiet(&pos)) {
-        c->skipped++;
-        return 0;
+        /* Resolving: the leaf of the capture line a quiescence search
+         * plays (engine/resolve.h), if it is quiet, stands for the stored
+         * position with the game's result. */
+        Position leaf;
+        if (!c->resolver || resolver_run(c->resolver, &pos, c->weights, &leaf, NULL) < 0 ||
+            !c->game->is_quiet(&leaf)) {
+            c->skipped++;
+            return 0;
+        }
+        pos = leaf;
+        c->resolved++;
     }
     EvalTrace trace;
     int32_t traced = c->game->evaluate_trace(&pos, c->weights, &trace);
@@ -163,7 +177,9 @@ static int on_position(void *ctx, const DbPosition *p)
         if (s) c->scores = s;
         int32_t *pl = realloc(c->plies, c->keys_cap * sizeof *pl);
         if (pl) c->plies = pl;
-        if (!k || !s || !pl) {
+        uint64_t *pk = realloc(c->pkeys, c->keys_cap * sizeof *pk);
+        if (pk) c->pkeys = pk;
+        if (!k || !s || !pl || !pk) {
             snprintf(c->err, ERR_MAX, "out of memory");
             return 1;
         }
@@ -175,6 +191,7 @@ static int on_position(void *ctx, const DbPosition *p)
     }
     c->scores[c->len] = p->has_score ? p->score : INT32_MIN;
     c->plies[c->len] = p->ply;
+    c->pkeys[c->len] = c->game->hash_full(&pos);
     c->keys[c->len++] = gk->key; /* split by game: positions of one game stay together */
     return 0;
 }
@@ -223,7 +240,7 @@ bool tune_job_valid_runs(const char *s)
 void tune_job_options_default(TuneJobOptions *o, const Game *game)
 {
     *o = (TuneJobOptions){.game = game, .start_spec = "default", .valid = 0.1, .epochs = 400, .lr = 2,
-                          .lambda = 1e-7, .patience = 30, .threads = 1, .seed = 1};
+                          .lambda = 1e-7, .patience = 30, .threads = 1, .seed = 1, .share = 1};
 }
 
 /* Every run named by o->runs exists and is a self-play run of this game
@@ -268,7 +285,7 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
 {
     const Game *g = o->game;
     size_t n = (size_t)snprintf(filter, filter_size, "g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')");
-    if (!o->all_positions) n += (size_t)snprintf(filter + n, filter_size - n, " AND p.quiet = 1");
+    if (!o->all_positions && !o->resolve) n += (size_t)snprintf(filter + n, filter_size - n, " AND p.quiet = 1");
     if (o->runs) n += (size_t)snprintf(filter + n, filter_size - n, " AND g.run_id IN (%s)", o->runs);
     if (o->filter) snprintf(filter + n, filter_size - n, " AND (%s)", o->filter);
     GameKeys gkeys = {0};
@@ -301,8 +318,10 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
         PosOrder *po = malloc(lc->len * sizeof *po);
         uint32_t *order = malloc(lc->len * sizeof *order);
         uint64_t *keys = malloc(lc->len * sizeof *keys);
+        uint64_t *pkeys = malloc(lc->len * sizeof *pkeys);
         int32_t *scores = malloc(lc->len * sizeof *scores);
-        if (!po || !order || !keys || !scores) {
+        int32_t *plies = malloc(lc->len * sizeof *plies);
+        if (!po || !order || !keys || !scores || !pkeys || !plies) {
             snprintf(err, ERR_MAX, "out of memory");
             rc = -1;
         }
@@ -312,7 +331,9 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
         for (size_t i = 0; rc == 0 && i < lc->len; i++) {
             order[i] = po[i].index;
             keys[i] = lc->keys[po[i].index];
+            pkeys[i] = lc->pkeys[po[i].index];
             scores[i] = lc->scores[po[i].index];
+            plies[i] = lc->plies[po[i].index];
         }
         if (rc == 0 && texel_data_reorder(data, order, terr) != 0) {
             snprintf(err, ERR_MAX, "%.200s", terr);
@@ -321,18 +342,24 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
         if (rc == 0) {
             free(lc->keys);
             free(lc->scores);
+            free(lc->pkeys);
+            free(lc->plies);
             lc->keys = keys;
             lc->scores = scores;
+            lc->pkeys = pkeys;
+            lc->plies = plies;
             keys = NULL;
             scores = NULL;
+            pkeys = NULL;
+            plies = NULL;
         }
         free(po);
         free(order);
         free(keys);
         free(scores);
+        free(pkeys);
+        free(plies);
     }
-    free(lc->plies);
-    lc->plies = NULL;
     free(gkeys.items);
     lc->games = NULL;
     size_t bad = 0;
@@ -341,6 +368,84 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
         rc = -1;
     }
     return rc;
+}
+
+/* A training position's sampling key: its game's key and its ply, so the
+ * choice depends on what the games are (as the split does), not on ids. */
+static uint64_t sample_key(uint64_t seed, uint64_t game_key, int32_t ply)
+{
+    return rng_derive(seed ^ 0x5A3C96E1D2B4F087ULL, game_key ^ (uint64_t)(uint32_t)ply * 0x9E3779B97F4A7C15ULL);
+}
+
+typedef struct KeyIdx {
+    uint64_t key;
+    uint32_t idx;
+} KeyIdx;
+
+static int key_idx_cmp(const void *pa, const void *pb)
+{
+    const KeyIdx *a = pa, *b = pb;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->idx < b->idx ? -1 : a->idx > b->idx;
+}
+
+/* The training set's data options, in this order (the validation set is
+ * left whole, so validation losses stay comparable across them):
+ * dedupe: positions with the same position key become one, the first in
+ * the canonical order, its target the mean of theirs (each occurrence one
+ * vote; the count is not kept as a weight); per_game: at most that many
+ * positions of a game, those with the lowest sampling keys; share: a
+ * position stays iff its sampling key < share * 2^64. */
+static int shape_training(const TuneJobOptions *o, TexelData *data, TexelSplit *split, const uint64_t *gkeys,
+                          const uint64_t *pkeys, const int32_t *plies, TuneJobResult *r, char err[ERR_MAX])
+{
+    const size_t n = split->train_len;
+    uint8_t *drop = calloc(n ? n : 1, 1);
+    KeyIdx *ki = malloc((n ? n : 1) * sizeof *ki);
+    if (!drop || !ki) {
+        free(drop), free(ki);
+        snprintf(err, ERR_MAX, "out of memory shaping the training set");
+        return -1;
+    }
+    if (o->dedupe) {
+        for (size_t t = 0; t < n; t++) ki[t] = (KeyIdx){pkeys[split->train[t]], (uint32_t)t};
+        qsort(ki, n, sizeof *ki, key_idx_cmp);
+        for (size_t a = 0; a < n;) {
+            size_t b = a + 1;
+            double sum = texel_data_target(data, split->train[ki[a].idx]);
+            for (; b < n && ki[b].key == ki[a].key; b++) {
+                sum += texel_data_target(data, split->train[ki[b].idx]);
+                drop[ki[b].idx] = 1;
+                r->merged++;
+            }
+            if (b - a > 1) texel_data_set_target(data, split->train[ki[a].idx], sum / (double)(b - a));
+            a = b;
+        }
+    }
+    if (o->per_game > 0) { /* a game's positions are consecutive in the canonical order */
+        for (size_t a = 0; a < n;) {
+            size_t b = a, m = 0;
+            for (; b < n && gkeys[split->train[b]] == gkeys[split->train[a]]; b++)
+                if (!drop[b]) ki[m++] = (KeyIdx){sample_key(o->seed, gkeys[split->train[b]], plies[split->train[b]]), (uint32_t)b};
+            if (m > (size_t)o->per_game) {
+                qsort(ki, m, sizeof *ki, key_idx_cmp);
+                for (size_t k = (size_t)o->per_game; k < m; k++) drop[ki[k].idx] = 1, r->sampled_out++;
+            }
+            a = b;
+        }
+    }
+    if (o->share > 0 && o->share < 1) {
+        const uint64_t threshold = (uint64_t)(o->share * 0x1.0p64);
+        for (size_t t = 0; t < n; t++)
+            if (!drop[t] && sample_key(o->seed, gkeys[split->train[t]], plies[split->train[t]]) >= threshold)
+                drop[t] = 1, r->sampled_out++;
+    }
+    size_t kept = 0;
+    for (size_t t = 0; t < n; t++)
+        if (!drop[t]) split->train[kept++] = split->train[t];
+    split->train_len = kept;
+    free(drop), free(ki);
+    return 0;
 }
 
 TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResult *r, char err[ERR_MAX])
@@ -353,7 +458,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     TexelData *data = texel_data_new_tapered(g->weights_len, g->eg_offset, g->phase_max);
     LoadCtx lc = {.game = g, .weights = o->start, .data = data, .quiet_only = !o->all_positions, .stop = o->stop,
                   .egtb = o->egtb, .egtb_skip = o->egtb_skip};
-    int rc = names && data && frozen ? 0 : -1;
+    if (o->resolve && !o->all_positions) lc.resolver = resolver_new(g, 32, 100000);
+    int rc = names && data && frozen && (lc.resolver || !o->resolve || o->all_positions) ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = check_runs(o, err);
 
@@ -364,23 +470,32 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     r->skipped = lc.skipped;
     r->egtb_known = lc.egtb_known;
     r->egtb_changed = lc.egtb_changed;
+    r->resolved = lc.resolved;
+    resolver_free(lc.resolver);
+    lc.resolver = NULL;
     if (rc != 0) {
         texel_data_free(data);
         free(lc.keys);
         free(lc.scores);
         free(lc.plies);
+        free(lc.pkeys);
         free((void *)names);
         free(frozen);
         return lc.interrupted ? TUNE_JOB_STOPPED_LOADING : TUNE_JOB_FAILED;
     }
+    texel_data_drop_evals(data); /* checked: 4 bytes a position less */
     texel_data_shrink(data);
     r->load_seconds = clock_now_s() - t0;
     r->bytes_per_position = texel_data_bytes_per_position(data);
     if (o->log) {
         fprintf(o->log,
                 "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position; %lld skipped: a capture "
-                "pending), %d threads\n",
-                g->name, lc.len, r->load_seconds, r->bytes_per_position, (long long)lc.skipped, o->threads);
+                "pending%s), %d threads\n",
+                g->name, lc.len, r->load_seconds, r->bytes_per_position, (long long)lc.skipped,
+                o->resolve ? " after resolving" : "", o->threads);
+        if (o->resolve)
+            fprintf(o->log, "resolve: %lld positions replaced by the quiet leaf of their capture line\n",
+                    (long long)lc.resolved);
         if (o->egtb)
             fprintf(o->log, "egtb: %lld positions in the database, %s (%lld had another game result)\n",
                     (long long)lc.egtb_known, o->egtb_skip ? "left out" : "exact result as target",
@@ -390,8 +505,6 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     char terr[TEXEL_ERR_MAX] = "";
     TexelSplit split;
     rc = texel_split_make(&split, lc.len, lc.keys, o->valid, o->seed, terr);
-    free(lc.keys);
-    lc.keys = NULL;
     /* Blended targets: K is fitted on the game results first, then each
      * target mixes the result with the expected score of the search score,
      * 1 / (1 + 10^(-K score / 400)), scores of won games clamped. */
@@ -414,6 +527,24 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     }
     free(lc.scores);
     lc.scores = NULL;
+    if (rc == 0 && (o->dedupe || o->per_game > 0 || (o->share > 0 && o->share < 1))) {
+        const size_t before = split.train_len;
+        rc = shape_training(o, data, &split, lc.keys, lc.pkeys, lc.plies, r, err);
+        if (rc == 0 && o->log)
+            fprintf(o->log, "training set: %zu -> %zu positions (%lld merged as duplicates, %lld sampled out)\n",
+                    before, split.train_len, (long long)r->merged, (long long)r->sampled_out);
+        if (rc == 0 && split.train_len == 0) {
+            snprintf(err, ERR_MAX, "no training positions left after --dedupe/--per-game/--share");
+            rc = -1;
+        }
+        if (rc != 0) snprintf(terr, TEXEL_ERR_MAX, "%.200s", err);
+    }
+    free(lc.keys);
+    free(lc.pkeys);
+    free(lc.plies);
+    lc.keys = NULL;
+    lc.pkeys = NULL;
+    lc.plies = NULL;
     TexelConfig cfg;
     texel_config_default(&cfg);
     cfg.k = k;

@@ -35,6 +35,20 @@ typedef struct TuneJobOptions {
     const char *runs;
     const char *filter;
     bool all_positions; /* also positions with a capture pending (default: only quiet ones) */
+    /* Data options (README "Tuning data"). resolve: a position with a
+     * capture pending is replaced by the leaf of its quiescence search's
+     * capture line (engine/resolve.h) when that leaf is quiet (else skipped
+     * as before); applies to both sets. The rest shape the training set
+     * only (the validation set stays whole, so its loss compares across
+     * them): dedupe: positions with the same position key (game->hash_full)
+     * become one whose target is the mean of theirs; per_game: at most this
+     * many positions of one game (0: all); share: keep this share of the
+     * positions, (0, 1]. Sampling is keyed on the game's content and the
+     * ply, as the split is. share 0 means 1. */
+    bool resolve;
+    bool dedupe;
+    int per_game;
+    double share;
     double valid;       /* share of games held out for validation, (0, 0.5] */
     int epochs;         /* most epochs, >= 0 */
     double lr;          /* Adam learning rate, centi-men per step */
@@ -72,6 +86,9 @@ typedef struct TuneJobResult {
     size_t positions;         /* positions loaded */
     int64_t skipped;          /* positions left out: a capture pending */
     int64_t egtb_known, egtb_changed; /* positions the egtb held; of them, with another game result */
+    int64_t resolved;    /* positions replaced by their capture line's leaf */
+    int64_t merged;      /* training positions merged into an equal one (dedupe) */
+    int64_t sampled_out; /* training positions left out by per_game / share */
     double bytes_per_position; /* memory of the stored traces */
     double load_seconds, tune_seconds;
     int64_t run_id;    /* the `tune` run */
