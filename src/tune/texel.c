@@ -792,37 +792,42 @@ static double pass(const TexelData *d, const uint32_t *idx, size_t len, const do
     for (size_t first = 0; first < blocks; first += ROUND_BLOCKS) {
         const int round = (int)(blocks - first < ROUND_BLOCKS ? blocks - first : ROUND_BLOCKS);
         double sums[ROUND_BLOCKS];
-#pragma omp parallel for schedule(dynamic, 1) num_threads(round < threads ? round : threads)
-        for (int b = 0; b < round; b++) {
-            const size_t lo = (first + (size_t)b) * TEXEL_BLOCK_POSITIONS;
-            const size_t hi = lo + TEXEL_BLOCK_POSITIONS < len ? lo + TEXEL_BLOCK_POSITIONS : len;
-            sums[b] = block_sum(d, idx, lo, hi, w, c, gr, b, omp_get_thread_num());
+        /* one parallel region a round: the blocks, a barrier, the merge */
+#pragma omp parallel num_threads(round < threads ? round : threads)
+        {
+#pragma omp for schedule(dynamic, 1)
+            for (int b = 0; b < round; b++) {
+                const size_t lo = (first + (size_t)b) * TEXEL_BLOCK_POSITIONS;
+                const size_t hi = lo + TEXEL_BLOCK_POSITIONS < len ? lo + TEXEL_BLOCK_POSITIONS : len;
+                sums[b] = block_sum(d, idx, lo, hi, w, c, gr, b, omp_get_thread_num());
+            }
+            if (gr) {
+                /* merge the slots in block order, each weight by its owner
+                 * (every owner is run, whatever the team's size) */
+                const int owners = gr->threads;
+#pragma omp for schedule(static, 1)
+                for (int o = 0; o < owners; o++) {
+                    uint32_t *touched = gr->touched[o];
+                    size_t tl = gr->touched_len[o];
+                    for (int b = 0; b < round; b++) {
+                        const BlockGrad *bg = &gr->slot[b];
+                        for (size_t k = 0; k < bg->len; k++) {
+                            const uint32_t j = bg->idx[k];
+                            if ((int)((j >> OWNER_SHIFT) % (uint32_t)owners) != o)
+                                continue;
+                            if (!gr->gmark[j]) {
+                                gr->gmark[j] = 1;
+                                touched[tl++] = j;
+                            }
+                            gr->grad[j] += bg->val[k];
+                        }
+                    }
+                    gr->touched_len[o] = tl;
+                }
+            }
         }
         for (int b = 0; b < round; b++)
             total += sums[b];
-        if (!gr)
-            continue;
-        /* merge the slots in block order, each weight by its owner */
-        const int owners = gr->threads;
-#pragma omp parallel for schedule(static, 1) num_threads(owners)
-        for (int o = 0; o < owners; o++) {
-            uint32_t *touched = gr->touched[o];
-            size_t tl = gr->touched_len[o];
-            for (int b = 0; b < round; b++) {
-                const BlockGrad *bg = &gr->slot[b];
-                for (size_t k = 0; k < bg->len; k++) {
-                    const uint32_t j = bg->idx[k];
-                    if ((int)((j >> OWNER_SHIFT) % (uint32_t)owners) != o)
-                        continue;
-                    if (!gr->gmark[j]) {
-                        gr->gmark[j] = 1;
-                        touched[tl++] = j;
-                    }
-                    gr->grad[j] += bg->val[k];
-                }
-            }
-            gr->touched_len[o] = tl;
-        }
     }
     return total;
 }
@@ -1003,13 +1008,14 @@ typedef struct Work {
     double *w, *best, *anchor, *m, *v;
     uint64_t *last;  /* lazy Adam: the step of each weight's last update */
     uint32_t *order; /* shuffled training set (mini-batch only) */
+    uint32_t *chunk; /* shuffled chunk numbers (mini-batch only) */
     Grad grad;
 } Work;
 
 static void work_free(Work *wk)
 {
     free(wk->w), free(wk->best), free(wk->anchor), free(wk->m), free(wk->v);
-    free(wk->last), free(wk->order);
+    free(wk->last), free(wk->order), free(wk->chunk);
     grad_free(&wk->grad);
 }
 
@@ -1085,7 +1091,8 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     wk.v = calloc(wn, sizeof *wk.v);
     wk.last = lazy ? calloc(wn, sizeof *wk.last) : NULL;
     wk.order = mini ? malloc(n_train * sizeof *wk.order) : NULL;
-    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || (lazy && !wk.last) || (mini && !wk.order) ||
+    wk.chunk = mini ? malloc((n_train / TEXEL_SHUFFLE_CHUNK + 1) * sizeof *wk.chunk) : NULL;
+    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || (lazy && !wk.last) || (mini && (!wk.order || !wk.chunk)) ||
         grad_init(&wk.grad, wn, threads) != 0) {
         work_free(&wk);
         set_err(err, "tuner: out of memory for %d weights", w_len);
@@ -1135,14 +1142,25 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     int stale = 0;
     for (int epoch = 1; epoch <= cfg->epochs && res.stop == TEXEL_STOP_EPOCHS; epoch++) {
         const uint32_t *order = split->train;
-        if (mini) { /* Fisher-Yates, seeded from (seed, epoch) */
-            memcpy(wk.order, split->train, n_train * sizeof *wk.order);
+        if (mini) {
+            /* Fisher-Yates over chunks of TEXEL_SHUFFLE_CHUNK consecutive
+             * training positions, seeded from (seed, epoch): a batch reads
+             * memory in runs, not one cache miss a position */
+            const size_t chunk = TEXEL_SHUFFLE_CHUNK, chunks = (n_train + chunk - 1) / chunk;
+            for (size_t q = 0; q < chunks; q++)
+                wk.chunk[q] = (uint32_t)q;
             uint64_t s = rng_derive(cfg->seed, (uint64_t)epoch);
-            for (size_t i = n_train - 1; i > 0; i--) {
+            for (size_t i = chunks - 1; i > 0; i--) {
                 size_t j = (size_t)rng_below(&s, (uint64_t)i + 1);
-                uint32_t t = wk.order[i];
-                wk.order[i] = wk.order[j];
-                wk.order[j] = t;
+                uint32_t t = wk.chunk[i];
+                wk.chunk[i] = wk.chunk[j];
+                wk.chunk[j] = t;
+            }
+            size_t at = 0;
+            for (size_t q = 0; q < chunks; q++) {
+                const size_t lo = (size_t)wk.chunk[q] * chunk, hi = lo + chunk < n_train ? lo + chunk : n_train;
+                memcpy(wk.order + at, split->train + lo, (hi - lo) * sizeof *wk.order);
+                at += hi - lo;
             }
             order = wk.order;
         }

@@ -32,7 +32,8 @@
  * summed in position order and the block sums are added in block order. The
  * cut depends on the data only, never on the thread count or the schedule,
  * so a run gives bit-identical losses and weights with any number of
- * threads. Mini-batch order comes from a seeded shuffle (util/rng.h).
+ * threads. Mini-batch order comes from a seeded shuffle (util/rng.h) of
+ * runs of TEXEL_SHUFFLE_CHUNK consecutive training positions.
  *
  * Threads: functions here use OpenMP internally (`threads` arguments: 0 means
  * the OpenMP default, omp_get_max_threads()). A TexelData may be read by any
@@ -52,7 +53,9 @@ enum {
     TEXEL_BLOCK_POSITIONS = 2048, /* positions per summation block (see above); a
                                    * batch runs on at most batch / 2048 threads */
     TEXEL_WEIGHTS_MAX = 1 << 24,  /* stored entries hold a 24-bit weight index */
-    TEXEL_PHASE_MAX = 255         /* a tapered position's phase is stored in a byte */
+    TEXEL_PHASE_MAX = 255,        /* a tapered position's phase is stored in a byte */
+    TEXEL_SHUFFLE_CHUNK = 32      /* mini-batches shuffle runs of this many consecutive
+                                   * training positions (memory locality) */
 };
 
 /* ---------------------------------------------------------------- dataset */
