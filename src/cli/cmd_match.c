@@ -179,9 +179,6 @@ static int run(CliArgs *a)
         if (cmds[i]) snprintf(who[i], sizeof who[i], "'%.150s'", cmds[i]);
         else snprintf(who[i], sizeof who[i], "weight set %lld", (long long)(i ? idb : ida));
     }
-    fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, %lld nodes/move, %lld threads\n", g->name,
-            (long long)run_id, who[0], who[1], (long long)pairs, (long long)nodes, (long long)threads);
-
     /* both engines in-process, hash split between them as in self-play; the
      * limits: --movetime or --tc, else --depth, else --nodes */
     PlayerLimits lim = clock_limits;
@@ -189,6 +186,10 @@ static int run(CliArgs *a)
         if (depth) lim.depth = (int)depth;
         else lim.nodes = (uint64_t)nodes;
     }
+    char limit_text[64];
+    player_limits_text(&lim, limit_text, sizeof limit_text);
+    fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, limit %s, %lld threads\n", g->name,
+            (long long)run_id, who[0], who[1], (long long)pairs, limit_text, (long long)threads);
     const char *labels[2] = {"A", "B"};
     for (int i = 0; i < 2; i++) {
         plan.specs[i] = (PlayerSpec){.kind = cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = lim,

@@ -77,6 +77,7 @@ typedef struct DbGame {
     const char *reason; /* "no-moves", "D3".."D8", "move-cap", "adjudicated", ... */
     int plies;
     const char *movetext; /* PDN movetext */
+    const char *detail;   /* NULL: none; the offending engine output of a crash, timeout or illegal move */
     const DbPosition *positions;
     int positions_len;
 } DbGame;

@@ -15,8 +15,8 @@
 
 static const char SQL_GAME_INSERT[] =
     "INSERT INTO games(run_id, game_index, game, opening, start_fen, white_ws, "
-    "black_ws, seed, result, reason, plies, movetext) "
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)";
+    "black_ws, seed, result, reason, plies, movetext, detail) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
 static const char SQL_POS_INSERT[] =
     "INSERT INTO positions(game_id, ply, fen, stm, score, result, quiet) "
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
@@ -51,6 +51,7 @@ static int insert_game_rows(Db *db, const DbGame *g, int64_t *game_id, char err[
     bind_text(st, 10, g->reason, &rc);
     bind_i64(st, 11, g->plies, &rc);
     bind_text(st, 12, g->movetext, &rc);
+    bind_text(st, 13, g->detail, &rc);
     if (dbi_step_write(db, st, rc, err, what) != 0)
         return -1;
     int64_t id = sqlite3_last_insert_rowid(db->h);

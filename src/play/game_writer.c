@@ -16,6 +16,7 @@ struct GamePending {
     char *movetext;
     char opening[64];
     char start_fen[FEN_MAX];
+    char detail[PLAYER_DETAIL_MAX]; /* the fault's detail, "" if none */
 };
 
 static void pending_free(GamePending *p)
@@ -56,6 +57,8 @@ static GamePending *pending_make(const Game *g, const PlayRecord *rec, const DbG
     p->game.reason = rec->reason;
     p->game.plies = n;
     p->game.movetext = p->movetext;
+    snprintf(p->detail, sizeof p->detail, "%s", rec->detail);
+    p->game.detail = p->detail[0] ? p->detail : NULL;
     p->game.positions = p->positions;
     p->game.positions_len = n;
     return p;

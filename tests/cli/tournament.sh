@@ -139,6 +139,7 @@ expect_eq "$(sqlite3 "$T/s.sqlite" "SELECT count(*) FROM games WHERE reason = 't
 expect_rc 0 "match with a clock" "$DAMA" match --db "$T/m.sqlite" --a default --b "$SRC/configs/weights/russian-start.cfg" \
   --pairs 1 --tc 2000+20 --threads 1 --progress 0
 grep -q "^Games 2: " "$T/out" && ok || bad "match line: $(cat "$T/out")"
+grep -q "^match russian: run 1, .*, 1 pairs, limit time=2000+20, 1 threads$" "$T/err" && ok || bad "match banner names the clock: $(cat "$T/err")"
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE reason NOT IN ('timeout', 'crash')")" 2 "match games stored"
 expect_rc 2 "match: --movetime and --tc" "$DAMA" match --db "$T/m.sqlite" --movetime 5 --tc 100+1
 # match with an external engine: a dama hub process as A, a faulty one as B (it loses the games it crashes in)
@@ -154,6 +155,8 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
   ((black_ws IS NULL AND result = '1-0') OR (white_ws IS NULL AND result = '0-1'))")" \
   "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" "B loses every game it crashed in"
 [ "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" -ge 1 ] && ok || bad "no crash recorded"
+expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND (detail IS NULL OR detail NOT LIKE 'the engine ended while thinking (exit status 3)%')")" 0 \
+  "match keeps the crash's detail, as tournaments do"
 expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
 
 finish "tournament.sh"
