@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -1088,6 +1089,40 @@ static void test_locked_by_other_writer(void **state)
     temp_remove(&t);
 }
 
+/* Opening a database a second time in one process must not drop the POSIX
+ * locks of the first connection (closing any descriptor of a file releases
+ * them all): another process would then see no reader, and the last one to
+ * close could checkpoint and delete the write-ahead log under us. The SHARED
+ * lock range is SQLite's: 510 bytes at PENDING_BYTE + 2 (os_unix.c). */
+static void test_second_open_keeps_locks(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *a = open_ok(t.path, true);
+    int64_t found = -1;
+    char err[ERR_MAX] = "";
+    CHECK_OK(db_run_find(a, "selfplay", "russian", 1, NULL, &found, NULL, err));
+    for (int second = 0; second < 2; second++) {
+        Db *b = NULL;
+        if (second) b = open_ok(t.path, false);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            int fd = open(t.path, O_RDONLY);
+            struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0x40000002, .l_len = 510};
+            _exit(fd >= 0 && fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type == F_RDLCK ? 0 : 1);
+        }
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0); /* the first connection's SHARED lock is seen */
+        if (b) db_close(b);
+    }
+    db_close(a);
+    temp_remove(&t);
+}
+
 static void test_killed_mid_transaction(void **state)
 {
     (void)state;
@@ -1471,6 +1506,7 @@ int main(void)
         cmocka_unit_test(test_trains_and_generations),
         cmocka_unit_test(test_disk_full_keeps_committed),
         cmocka_unit_test(test_locked_by_other_writer),
+        cmocka_unit_test(test_second_open_keeps_locks),
         cmocka_unit_test(test_killed_mid_transaction),
         cmocka_unit_test(test_bench_insert),
         cmocka_unit_test(test_weights_hash),

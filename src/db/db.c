@@ -273,8 +273,8 @@ int dbi_query_text(Db *db, const char *sql, char *out, size_t size, char err[ERR
 
 /* ---- opening -------------------------------------------------------------- */
 
-/* Classify the file before SQLite touches it: 0 missing, 1 empty, 2 SQLite
- * header, -1 error (message set). */
+/* Classify the file before SQLite touches it: 0 missing, 1 empty, 2 a
+ * non-empty regular file (SQLite checks its header), -1 error (message set). */
 static int probe_file(const char *path, char err[ERR_MAX])
 {
     struct stat sb;
@@ -290,19 +290,11 @@ static int probe_file(const char *path, char err[ERR_MAX])
     }
     if (sb.st_size == 0)
         return 1;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        set_err(err, "%s: cannot open database: %s", path, strerror(errno));
-        return -1;
-    }
-    static const char magic[16] = "SQLite format 3";
-    char head[16];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    if (n != sizeof head || memcmp(head, magic, sizeof magic) != 0) {
-        set_err(err, "%s: not a dama database (not an SQLite file)", path);
-        return -1;
-    }
+    /* The SQLite header is checked by SQLite itself (SQLITE_NOTADB, "not an
+     * SQLite file"), never by opening the file here: closing any descriptor
+     * of the file drops every POSIX lock this process holds on it, including
+     * the SHARED lock of another open connection, so another process could
+     * then checkpoint and delete the write-ahead log under it. */
     return 2;
 }
 
@@ -533,6 +525,12 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, char err[ER
     if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(*h, busy_ms);
     if (rc == SQLITE_OK) rc = sqlite3_exec(*h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
     if (rc == SQLITE_OK) return 0;
+    if ((rc & 0xff) == SQLITE_NOTADB) {
+        set_err(err, "%s: not a dama database (not an SQLite file)", path);
+        sqlite3_close(*h);
+        *h = NULL;
+        return -1;
+    }
     /* SQLITE_READONLY without a -wal file, SQLITE_CANTOPEN with one */
     char dir[4096];
     parent_dir(path, dir, sizeof dir);
