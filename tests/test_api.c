@@ -19,6 +19,7 @@
 #include "api/weights_json.h"
 #include "db/db.h"
 #include "dama/engine.h"
+#include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/weights_id.h"
 #include "games/russian/weights.h"
@@ -443,7 +444,8 @@ static void test_weights(void **state)
         const Game *game = game_find(GAMES[k]);
         int n = dama_weights_len(g);
         assert_int_equal(n, game->weights_len);
-        int32_t w[1024];
+        EVAL_AUTO_FREE int32_t *w = eval_weights_new(game);
+        assert_non_null(w);
         assert_int_equal(dama_weights_get(g, w, n), DAMA_OK);
         assert_memory_equal(w, game->weights_default, sizeof(int32_t) * (size_t)n);
         assert_int_equal(dama_weights_get(g, w, n - 1), DAMA_E_ARGUMENT);
@@ -474,7 +476,8 @@ static void test_weights(void **state)
 
         /* an array: the scale weight doubled changes the evaluation */
         DamaGame *ref = new_game(GAMES[k], "start");
-        int32_t changed[1024];
+        EVAL_AUTO_FREE int32_t *changed = eval_weights_new(game);
+        assert_non_null(changed);
         memcpy(changed, w, sizeof(int32_t) * (size_t)n);
         for (int i = 0; i < n; i++) changed[i] = w[i] / 2;
         assert_int_equal(dama_weights_set(g, changed, n), DAMA_OK);
@@ -500,7 +503,8 @@ static void test_weights(void **state)
         assert_null(strstr(json, "inf"));
         free(json2);
         assert_int_equal(dama_weights_parse_json(g, json), DAMA_OK);
-        int32_t back[1024];
+        EVAL_AUTO_FREE int32_t *back = eval_weights_new(game);
+        assert_non_null(back);
         dama_weights_get(g, back, n);
         assert_memory_equal(back, changed, sizeof(int32_t) * (size_t)n);
         /* ... from a file */

@@ -459,6 +459,65 @@ static const char *const names_renamed[] = {"man", "king", "psqt[0]", "pst[1]", 
 static const char *const names_short[] = {"man", "king", "pst[0]", "pst[1]"};
 static const char *const names_long[] = {"man", "king", "pst[0]", "pst[1]", "tempo", "extra"};
 
+/* A pattern-sized table (>= 65 weights named t[0], t[1], ...) is stored
+ * compactly (named once as a range, its values run-length coded), loads
+ * back exactly, keeps the canonical content hash, and a tampered range is
+ * refused with the weight it breaks on. */
+static void test_weights_compact_table(void **state)
+{
+    (void)state;
+    enum { N = 2 + 100 };
+    static char store[N][16];
+    const char *names[N];
+    int32_t values[N], back[N];
+    names[0] = "man", names[1] = "tempo";
+    values[0] = 100, values[1] = 4;
+    for (int i = 0; i < 100; i++) {
+        snprintf(store[2 + i], sizeof store[0], "pat[%d]", i);
+        names[2 + i] = store[2 + i];
+        values[2 + i] = i < 90 ? 0 : i - 95; /* 90 zeros, then -5..4 */
+    }
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t id = 0, again = 0;
+    CHECK_OK(db_weights_insert(db, "russian", "p", 0, "compiled-in", 0, names, values, N, &id, err));
+    CHECK_OK(db_weights_insert(db, "russian", "p", 0, "compiled-in", 0, names, values, N, &again, err));
+    assert_int_equal(again, id); /* the same content is found again */
+    CHECK_OK(db_weights_load(db, id, "russian", names, back, N, err));
+    assert_memory_equal(back, values, sizeof values);
+    char hash[DB_HASH_HEX], stored[DB_HASH_HEX];
+    db_weights_hash("russian", names, values, N, hash);
+    db_close(db);
+    raw_text(t.path, "SELECT hash FROM weight_sets WHERE id = 1", stored, sizeof stored);
+    assert_string_equal(stored, hash);
+    char text[512];
+    raw_text(t.path, "SELECT terms FROM weight_sets WHERE id = 1", text, sizeof text);
+    assert_string_equal(text, "man,tempo,pat[0..99]");
+    raw_text(t.path, "SELECT weights FROM weight_sets WHERE id = 1", text, sizeof text);
+    assert_string_equal(text, "100,4,0*90,-5,-4,-3,-2,-1,0,1,2,3,4");
+    static const struct {
+        const char *tamper, *expect;
+    } BAD[] = {
+        {"UPDATE weight_sets SET weights = '100,4,0*89,-5,-4,-3,-2,-1,0,1,2,3,4'", "only 101 weight values for 102 names"},
+        {"UPDATE weight_sets SET weights = '100,4,0*91,-5,-4,-3,-2,-1,0,1,2,3,4'", "weight value 101 '3'"},
+        {"UPDATE weight_sets SET weights = '100,4,0*x,-5,-4,-3,-2,-1,0,1,2,3,4'", "weight value 2 '0*x'"},
+        {"UPDATE weight_sets SET terms = 'man,tempo,pat[0..98]'", "has 101 weights, but this dama's"},
+        {"UPDATE weight_sets SET terms = 'man,tempo,pax[0..99]'", "weight 2 is 'pax[0]' in the database but 'pat[0]'"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        raw_exec(t.path, BAD[i].tamper);
+        db = open_ok(t.path, false);
+        err[0] = '\0';
+        assert_int_equal(db_weights_load(db, 1, "russian", names, back, N, err), -1);
+        if (!strstr(err, BAD[i].expect)) fail_msg("%s: error '%s' lacks '%s'", BAD[i].tamper, err, BAD[i].expect);
+        db_close(db);
+        raw_exec(t.path, "UPDATE weight_sets SET terms = 'man,tempo,pat[0..99]', weights = '100,4,0*90,-5,-4,-3,-2,-1,0,1,2,3,4'");
+    }
+    temp_remove(&t);
+}
+
 static void test_weights_load_errors(void **state)
 {
     (void)state;
@@ -1497,6 +1556,7 @@ int main(void)
         cmocka_unit_test(test_runs),
         cmocka_unit_test(test_weights_round_trip),
         cmocka_unit_test(test_weights_load_errors),
+        cmocka_unit_test(test_weights_compact_table),
         cmocka_unit_test(test_weights_insert_errors),
         cmocka_unit_test(test_game_insert_and_read),
         cmocka_unit_test(test_game_insert_errors),

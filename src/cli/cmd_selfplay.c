@@ -57,17 +57,26 @@ static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress",
  * has its own perturbation. Pairs mode: members 2p+1 and 2p+2 are
  * base + delta_p and base - delta_p. Each weight moves by
  * N(0,1) * max(spread * |w|, spread_min); the game's scale weight (the
- * man's or the shatra's value) is not perturbed. */
+ * man's or the shatra's value) and pattern tables are not perturbed. */
 static void make_member(const Game *g, const int32_t *base, int64_t k, bool pairs, uint64_t seed, double spread,
                         double spread_min, int32_t *out)
 {
     memcpy(out, base, sizeof(int32_t) * (size_t)g->weights_len);
     if (k == 0) return;
+    /* Pattern tables (terms of more than 64 weights) are not perturbed:
+     * noise on thousands of weights a position reads a handful of is no
+     * playing style, and each member would store them all. Skipping them
+     * draws nothing, so the other weights get the draws they had before
+     * the tables existed. */
+    EVAL_AUTO_FREE uint8_t *big = calloc((size_t)g->weights_len, 1);
+    if (!big) return; /* out of memory: the member plays the base weights */
+    for (int t = 0; t < g->terms_len; t++)
+        if (g->terms[t].count > 64) memset(big + g->terms[t].offset, 1, (size_t)g->terms[t].count);
     int64_t stream = pairs ? (k - 1) / 2 : k;
     double sign = pairs && k % 2 == 0 ? -1.0 : 1.0;
     uint64_t rng = rng_derive(seed ^ 0x706f70756c617469ULL, (uint64_t)stream);
     for (int i = 0; i < g->weights_len; i++) {
-        if (i == g->scale_weight) continue;
+        if (i == g->scale_weight || big[i]) continue;
         double u1 = rng_unit(&rng), u2 = rng_unit(&rng);
         double z = sqrt(-2.0 * log(u1 + 1e-300)) * cos(6.283185307179586 * u2);
         double scale = fabs((double)base[i]) * spread;

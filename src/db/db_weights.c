@@ -53,9 +53,35 @@ void dbi_hash_text(const char *game, const char *terms, const char *values, char
     snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
 }
 
-/* The stored text of names and values: comma-joined (allocated, free both). */
-static int weights_text(const char *const *names, const int32_t *weights, int len, char **terms_out,
-                        char **values_out)
+/* Length of the table run at names[i]: L > 0 when names[i..i+L) are
+ * exactly "P[0]", "P[1]", ..., "P[L-1]" for one prefix P (as
+ * weight_names_new writes a table), else 0. */
+static int table_run(const char *const *names, int i, int len)
+{
+    size_t n = strlen(names[i]);
+    if (n < 4 || strcmp(names[i] + n - 3, "[0]") != 0) return 0;
+    size_t plen = n - 3;
+    int run = 0;
+    char want[64];
+    while (i + run < len && plen + 14 < sizeof want) {
+        snprintf(want, sizeof want, "%.*s[%d]", (int)plen, names[i], run);
+        if (strcmp(names[i + run], want) != 0) break;
+        run++;
+    }
+    return run;
+}
+
+enum { TABLE_COMPACT_MIN = 65, RLE_MIN = 4 };
+
+/* The text of names and values, comma-joined (allocated, free both).
+ * Canonical (compact false): every name and every value, the text the
+ * content hash is taken of. Stored (compact true): the same, except that
+ * a table of TABLE_COMPACT_MIN or more weights (patterns) is named once as
+ * "P[0..L-1]" and its values run-length coded, "v*n" for n >= RLE_MIN equal
+ * values in a row; smaller tables and rows written before stay as they
+ * were. */
+static int weights_text_form(const char *const *names, const int32_t *weights, int len, bool compact,
+                             char **terms_out, char **values_out)
 {
     *terms_out = *values_out = NULL;
     size_t names_size = 1;
@@ -70,7 +96,27 @@ static int weights_text(const char *const *names, const int32_t *weights, int le
     }
     size_t tp = 0, vp = 0;
     values[0] = '\0';
-    for (int i = 0; i < len; i++) {
+    for (int i = 0; i < len;) {
+        int run = compact ? table_run(names, i, len) : 0;
+        if (run >= TABLE_COMPACT_MIN) {
+            size_t plen = strlen(names[i]) - 3;
+            tp += (size_t)snprintf(terms + tp, names_size - tp, "%s%.*s[0..%d]", i ? "," : "", (int)plen, names[i],
+                                   run - 1);
+            for (int j = i; j < i + run;) {
+                int same = 1;
+                while (j + same < i + run && weights[j + same] == weights[j]) same++;
+                if (same >= RLE_MIN) {
+                    vp += (size_t)snprintf(values + vp, values_size - vp, j ? ",%" PRId32 "*%d" : "%" PRId32 "*%d",
+                                           weights[j], same);
+                    j += same;
+                } else {
+                    vp += (size_t)snprintf(values + vp, values_size - vp, j ? ",%" PRId32 : "%" PRId32, weights[j]);
+                    j++;
+                }
+            }
+            i += run;
+            continue;
+        }
         size_t n = strlen(names[i]);
         if (i)
             terms[tp++] = ',';
@@ -78,11 +124,18 @@ static int weights_text(const char *const *names, const int32_t *weights, int le
         tp += n;
         vp += (size_t)snprintf(values + vp, values_size - vp, i ? ",%" PRId32 : "%" PRId32,
                                weights[i]);
+        i++;
     }
     terms[tp] = '\0';
     *terms_out = terms;
     *values_out = values;
     return 0;
+}
+
+static int weights_text(const char *const *names, const int32_t *weights, int len, char **terms_out,
+                        char **values_out)
+{
+    return weights_text_form(names, weights, len, false, terms_out, values_out);
 }
 
 void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
@@ -161,12 +214,12 @@ static int weights_insert(Db *db, const char *game, const char *name, int64_t pa
         }
     }
     char *terms = NULL, *values = NULL;
-    if (weights_text(names, weights, len, &terms, &values) != 0) {
+    char hash[DB_HASH_HEX];
+    db_weights_hash(game, names, weights, len, hash); /* of the canonical text */
+    if (weights_text_form(names, weights, len, true, &terms, &values) != 0) {
         set_err(err, "storing weight set '%s': out of memory", name ? name : "");
         return -1;
     }
-    char hash[DB_HASH_HEX];
-    dbi_hash_text(game, terms, values, hash);
     int64_t existing = 0;
     int out = find_content(db, game, hash, terms, values, &existing, err);
     if (out == 0 && existing) {
@@ -204,12 +257,13 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
         db, weights_insert(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
 }
 
-/* Parse "v0,v1,..." strictly into out[len]; -1 with message on error. */
+/* Parse "v0,v1,..." strictly into out[len] ("v*n": n >= 1 copies of v,
+ * as weights_text_form writes tables); -1 with message on error. */
 static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *out, int len,
                          char err[ERR_MAX])
 {
     const char *p = text;
-    for (int i = 0; i < len; i++) {
+    for (int i = 0; i < len;) {
         const char *start = p;
         bool neg = *p == '-';
         if (neg)
@@ -220,13 +274,21 @@ static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *ou
             v = v * 10 + (*p++ - '0');
         if (neg)
             v = -v;
-        bool ok =
-            p > digits && v >= INT32_MIN && v <= INT32_MAX && (*p == (i + 1 < len ? ',' : '\0'));
+        int64_t copies = 1;
+        bool ok = p > digits && v >= INT32_MIN && v <= INT32_MAX;
+        if (ok && *p == '*') {
+            const char *c = ++p;
+            copies = 0;
+            while (*p >= '0' && *p <= '9' && p - c < 10)
+                copies = copies * 10 + (*p++ - '0');
+            ok = p > c && copies >= 1 && copies <= len - i;
+        }
+        ok = ok && (*p == (i + copies < len ? ',' : '\0'));
         if (!ok) {
             int n = (int)strcspn(start, ",");
-            if (*p == '\0' && i + 1 < len && p > digits)
+            if (*p == '\0' && i + copies < len && p > digits)
                 set_err(err, "%s: weight set %" PRId64 ": only %d weight values for %d names",
-                        db->path, id, i + 1, len);
+                        db->path, id, (int)(i + copies), len);
             else
                 set_err(err,
                         "%s: weight set %" PRId64 ": weight value %d '%.*s' is not a decimal "
@@ -234,11 +296,32 @@ static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *ou
                         db->path, id, i, n > 40 ? 40 : n, start);
             return -1;
         }
-        out[i] = (int32_t)v;
+        for (int64_t k = 0; k < copies; k++)
+            out[i++] = (int32_t)v;
         if (*p == ',')
             p++;
     }
     return 0;
+}
+
+/* One item of a stored names text at t (up to the next comma or the end):
+ * a name, or a table "P[a..b]" (a <= b). Sets the item's length, its
+ * prefix length and range (a = b = -1 for a plain name). */
+static void names_item(const char *t, size_t *n, size_t *plen, long *a, long *b)
+{
+    *n = strcspn(t, ",");
+    *a = *b = -1;
+    *plen = *n;
+    const char *open = memchr(t, '[', *n);
+    if (!open || *n < 7 || t[*n - 1] != ']') return;
+    char *end;
+    long lo = strtol(open + 1, &end, 10);
+    if (end == open + 1 || end[0] != '.' || end[1] != '.') return;
+    char *end2;
+    long hi = strtol(end + 2, &end2, 10);
+    if (end2 != t + *n - 1 || lo < 0 || hi < lo) return;
+    *plen = (size_t)(open - t);
+    *a = lo, *b = hi;
 }
 
 int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
@@ -276,25 +359,48 @@ int db_weights_load(Db *db, int64_t id, const char *game, const char *const *nam
                 game);
         goto done;
     }
-    int stored = 1;
-    for (const char *c = terms; *c; c++)
-        stored += *c == ',';
+    int64_t stored = 0;
+    for (const char *c = terms;;) {
+        size_t n, plen;
+        long a, b;
+        names_item(c, &n, &plen, &a, &b);
+        stored += a < 0 ? 1 : b - a + 1;
+        if (!c[n]) break;
+        c += n + 1;
+    }
     if (stored != len) {
         set_err(err,
-                "%s: weight set %" PRId64 " has %d weights, but this dama's %s evaluation has %d "
+                "%s: weight set %" PRId64 " has %" PRId64 " weights, but this dama's %s evaluation has %d "
                 "(terms changed?)",
                 db->path, id, stored, ws_game, len);
         goto done;
     }
     const char *t = terms;
-    for (int i = 0; i < len; i++) {
-        size_t n = strcspn(t, ",");
-        if (strlen(names[i]) != n || memcmp(t, names[i], n) != 0) {
-            set_err(err,
-                    "%s: weight set %" PRId64 ": weight %d is '%.*s' in the database but '%s' in "
-                    "this dama",
-                    db->path, id, i, (int)(n > 60 ? 60 : n), t, names[i]);
-            goto done;
+    for (int i = 0; i < len;) {
+        size_t n, plen;
+        long a, b;
+        names_item(t, &n, &plen, &a, &b);
+        if (a < 0) {
+            if (strlen(names[i]) != n || memcmp(t, names[i], n) != 0) {
+                set_err(err,
+                        "%s: weight set %" PRId64 ": weight %d is '%.*s' in the database but '%s' in "
+                        "this dama",
+                        db->path, id, i, (int)(n > 60 ? 60 : n), t, names[i]);
+                goto done;
+            }
+            i++;
+        } else {
+            for (long j = a; j <= b; j++, i++) {
+                char want[96];
+                snprintf(want, sizeof want, "%.*s[%ld]", (int)(plen > 60 ? 60 : plen), t, j);
+                if (strcmp(want, names[i]) != 0) {
+                    set_err(err,
+                            "%s: weight set %" PRId64 ": weight %d is '%s' in the database but '%s' in "
+                            "this dama",
+                            db->path, id, i, want, names[i]);
+                    goto done;
+                }
+            }
         }
         t += n + (t[n] == ',');
     }

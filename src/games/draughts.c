@@ -19,6 +19,15 @@ void draughts_init(void)
     static bool done;
     if (done) return;
     DraughtsTables *t = &draughts_tables;
+    for (int m = 0; m < 256; m++) {
+        int v = 0, r = 0;
+        for (int i = 7; i >= 0; i--) {
+            v = 3 * v + (m >> i & 1);
+            r = 3 * r + (m >> (7 - i) & 1);
+        }
+        t->base3[0][m] = (uint16_t)v;
+        t->base3[1][m] = (uint16_t)r;
+    }
     for (int o = 0; o < 2; o++) {
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
             t->delta[o][d] = (int8_t)(drank[o][d] * 8 + dfile[o][d]);

@@ -50,6 +50,12 @@ typedef struct DraughtsTables {
     int8_t delta[2][DRAUGHTS_DIRS];       /* square index change of one step */
     uint64_t zobrist[2][2][64];           /* [colour][king][square] */
     uint64_t zobrist_side;                /* xor-ed in when Black is to move */
+    /* Pattern digits of the evaluations (docs/eval.md): base3[0][m] = sum
+     * of 3^i over the set bits i of the byte m, base3[1][m] the same with
+     * its 8 bits reversed (a region seen from the other side, the board
+     * turned 180 degrees). State of a region = base3[.][own] + 2 *
+     * base3[.][opponent's]. */
+    uint16_t base3[2][256];
 } DraughtsTables;
 
 extern DraughtsTables draughts_tables;

@@ -109,8 +109,20 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
             given[t->offset] = 1;
             continue;
         }
+        int type = config_setting_type(s);
+        if (type == CONFIG_TYPE_INT || type == CONFIG_TYPE_INT64) { /* one integer: every weight of the table */
+            int32_t v;
+            if (read_int(s, &v) != 0) {
+                snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs %d integers in -5000..5000 (or one for all)", path,
+                         line, name, t->count);
+                goto out;
+            }
+            for (int j = 0; j < t->count; j++) w[t->offset + j] = v, given[t->offset + j] = 1;
+            continue;
+        }
         if (!config_setting_is_array(s) && !config_setting_is_list(s)) {
-            snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs a list of %d integers", path, line, name, t->count);
+            snprintf(err, ERR_MAX, "weight file %s:%d: term %s needs a list of %d integers (or one integer for all)", path,
+                     line, name, t->count);
             goto out;
         }
         if (config_setting_length(s) != t->count) {
@@ -170,10 +182,25 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
  * the owner's first rank, so their far rank is their last row; a Shatra
  * table (62 weights, docs/rules/shatra.md section 1) starts at square 1 on
  * the far side and runs in ranks of 3, 3, 3, 1, 7 x 6, 1, 3, 3, 3 squares.
- * Any other count is one row. */
+ * A larger table (patterns) runs 27 weights a row (3^3: the states of its
+ * first three digits), with a comment opening each block of 6,561 (3^8
+ * states: one pattern region) when the count is a multiple of it. Any
+ * other count is one row. */
 static const int SHATRA_RANKS[14] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3};
+enum { TABLE_ROW_BIG = 27, TABLE_REGION = 6561 };
 
-static int table_rows(int count) { return count == 32 || count == 64 ? 8 : count == 62 ? 14 : 1; }
+static int table_rows(int count)
+{
+    if (count > 64) return (count + TABLE_ROW_BIG - 1) / TABLE_ROW_BIG;
+    return count == 32 || count == 64 ? 8 : count == 62 ? 14 : 1;
+}
+
+/* The region a row opens (its index), or -1 when it opens none. */
+static int table_region_at(int count, int row)
+{
+    if (count <= 64 || count % TABLE_REGION != 0 || (row * TABLE_ROW_BIG) % TABLE_REGION != 0) return -1;
+    return row * TABLE_ROW_BIG / TABLE_REGION;
+}
 
 /* Row i of a table, in weight order: its first weight and its length. */
 static void table_row(int count, int i, int *first, int *len)
@@ -182,6 +209,11 @@ static void table_row(int count, int i, int *first, int *len)
         *first = 0;
         for (int k = 0; k < i; k++) *first += SHATRA_RANKS[k];
         *len = SHATRA_RANKS[i];
+        return;
+    }
+    if (count > 64) {
+        *first = i * TABLE_ROW_BIG;
+        *len = count - *first < TABLE_ROW_BIG ? count - *first : TABLE_ROW_BIG;
         return;
     }
     *len = count == 32 ? 4 : count == 64 ? 8 : count;
@@ -227,10 +259,17 @@ int weights_file_write(const Game *g, const int32_t *w, const char *comment, con
             fprintf(f, "  %s = %d;\n", t->name, w[t->offset]);
             continue;
         }
+        bool same = t->count > 64;
+        for (int j = 1; same && j < t->count; j++) same = w[t->offset + j] == w[t->offset];
+        if (same) { /* a big table of one value (patterns not yet learned): one integer */
+            fprintf(f, "  %s = %d; # all %d weights; %s\n", t->name, w[t->offset], t->count, t->doc);
+            continue;
+        }
         fprintf(f, "  %s = [ # %s\n", t->name, t->doc);
         for (int r = 0; r < table_rows(t->count); r++) {
-            int first, len;
+            int first, len, region = table_region_at(t->count, r);
             table_row(t->count, r, &first, &len);
+            if (region >= 0) fprintf(f, "    # region %d: %s[%d..%d]\n", region, t->name, first, first + TABLE_REGION - 1);
             for (int j = first; j < first + len; j++)
                 fprintf(f, "%s%d%s", j == first ? "    " : " ", w[t->offset + j],
                         j + 1 == t->count ? "\n" : j + 1 == first + len ? ",\n" : ",");
@@ -308,10 +347,16 @@ int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *inf
             fprintf(f, "    %d, /* %s [%d] */\n", w[t->offset], t->name, t->offset);
             continue;
         }
-        fprintf(f, "    /* %s [%d..%d], one board row per line in weight order */\n", t->name, t->offset, t->offset + t->count - 1);
+        if (t->count > 64)
+            fprintf(f, "    /* %s [%d..%d], %d a line in weight order */\n", t->name, t->offset, t->offset + t->count - 1,
+                    TABLE_ROW_BIG);
+        else
+            fprintf(f, "    /* %s [%d..%d], one board row per line in weight order */\n", t->name, t->offset,
+                    t->offset + t->count - 1);
         for (int r = 0; r < table_rows(t->count); r++) {
-            int first, len;
+            int first, len, region = table_region_at(t->count, r);
             table_row(t->count, r, &first, &len);
+            if (region >= 0) fprintf(f, "    /* region %d [%d..] */\n", region, t->offset + first);
             fprintf(f, "   ");
             for (int j = first; j < first + len; j++) fprintf(f, " %d,", w[t->offset + j]);
             fputc('\n', f);

@@ -159,6 +159,22 @@ printf 'game = "russian";\nbase = "default";\nweights = { KING = 4294967396; };\
 expect_err 1 "integer '4294967396' is out of range" "$DAMA" search --weights wrap.cfg --depth 1
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 99999999999999999999; };\n' >wrap2.cfg
 expect_err 1 "out of range" "$DAMA" search --weights wrap2.cfg --depth 1
+# a table given as one integer: every weight of it (pattern tables not yet learned)
+printf 'game = "russian";\nbase = "default";\nweights = { PATTERN = 3; MAN_PST = 5; };\n' >fill.cfg
+"$DAMA" export --weights fill.cfg --format json --out fill.json 2>"$T/err" && ok || bad "table as one integer: $(cat "$T/err")"
+python3 -c 'import json,sys; t={x["name"]:x["values"] for x in json.load(open("fill.json"))["terms"]}; sys.exit(0 if set(t["PATTERN"])=={3} and len(t["PATTERN"])==59049 and set(t["MAN_PST"])=={5} and set(t["PATTERN_EG"])=={0} else 1)' \
+  && ok || bad "one integer did not fill the whole table"
+printf 'game = "russian";\nbase = "default";\nweights = { PATTERN = 6000; };\n' >fill2.cfg
+expect_err 1 "term PATTERN needs 59049 integers in -5000..5000 (or one for all)" "$DAMA" search --weights fill2.cfg --depth 1
+# a learned pattern table is written in full (27 a line) and reads back the same
+printf 'game = "russian";\nbase = "default";\nweights = { PATTERN = 2; };\n' >fill3.cfg
+"$DAMA" export --weights fill3.cfg --format cfg --out f3.cfg 2>/dev/null && grep -q '^  PATTERN = 2; # all 59049' f3.cfg && ok || bad "an even table is written as one integer"
+python3 - <<'PY' || bad "could not write a varied pattern table"
+lines = open("f3.cfg").read().replace("PATTERN = 2; #", "PATTERN = [ " + ", ".join(str(i % 7 - 3) for i in range(59049)) + " ]; #", 1)
+open("vary.cfg", "w").write(lines)
+PY
+"$DAMA" export --weights vary.cfg --format cfg --out v2.cfg 2>"$T/err" && grep -q '# region 8: PATTERN\[52488..59048\]' v2.cfg && ok || bad "pattern table export: $(cat "$T/err")"
+"$DAMA" export --weights v2.cfg --format cfg --out v3.cfg 2>/dev/null && diff <(tail -n +2 v2.cfg) <(tail -n +2 v3.cfg) >/dev/null && ok || bad "pattern table round trip differs"
 # base = "db:ID" and search --weights db:ID: the one resolver, with --db
 printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase.cfg
 "$DAMA" search --db d.sqlite --weights dbbase.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = db:1: $(cat "$T/err")"

@@ -18,6 +18,29 @@
 extern uint64_t russian_runaway_cone[2][64];
 int russian_count_quiet(const DraughtsPos *p, int side);
 
+/* Pattern regions (eval_terms.def PATTERN, docs/eval.md). A region is read
+ * from the folded board f = b | b >> 8, whose byte r holds the dark squares
+ * of rows r and r+1 (bit = file): its 8 digits are the nibble of f at
+ * shift lo (digits 0-3) and at shift hi (digits 4-7). Region k of the
+ * owner's view of Black is region N-1-k of the board with its digits in
+ * reverse order (the 180-degree turn), read through base3[1] of draughts_tables.
+ * DAMA_RU_PATTERNS selects the set (an experiment switch, docs/eval.md):
+ * 9 overlapping 4x4 windows (default), 4 disjoint 4x4 windows, 7 strips of
+ * two rows, or 0 (none); every set uses the first N regions of the table. */
+#ifndef DAMA_RU_PATTERNS
+#define DAMA_RU_PATTERNS 9
+#endif
+#if DAMA_RU_PATTERNS == 9
+static const uint8_t RU_REGION[][2] = {{0, 16}, {2, 18}, {4, 20}, {16, 32}, {18, 34}, {20, 36}, {32, 48}, {34, 50}, {36, 52}};
+#elif DAMA_RU_PATTERNS == 4
+static const uint8_t RU_REGION[][2] = {{0, 16}, {4, 20}, {32, 48}, {36, 52}};
+#elif DAMA_RU_PATTERNS == 7
+static const uint8_t RU_REGION[][2] = {{0, 4}, {8, 12}, {16, 20}, {24, 28}, {32, 36}, {40, 44}, {48, 52}};
+#elif DAMA_RU_PATTERNS != 0
+#error "DAMA_RU_PATTERNS must be 9, 4, 7 or 0"
+#endif
+enum { RU_PATTERN_STATES = 6561 };
+
 #undef EVAL_EG_OFFSET
 #define EVAL_EG_OFFSET RU_EG_OFFSET
 
@@ -53,6 +76,20 @@ EVAL_FUNCTION(russian_evaluate, russian_evaluate_traced)
         EVAL_ADD(RU_RUNAWAY_MAN, sign * runaway);
         if (!opp_kings) EVAL_ADD(RU_KING_VS_MEN, sign * __builtin_popcountll(kings));
     }
+#if DAMA_RU_PATTERNS
+    {
+        enum { N = (int)(sizeof RU_REGION / sizeof RU_REGION[0]) };
+        const uint16_t(*base3)[256] = draughts_tables.base3;
+        uint64_t fw = p->pieces[0] | p->pieces[0] >> 8, fb = p->pieces[1] | p->pieces[1] >> 8;
+        for (int k = 0; k < N; k++) {
+            unsigned lo = RU_REGION[k][0], hi = RU_REGION[k][1];
+            unsigned wb = (unsigned)(fw >> lo & 15) | (unsigned)(fw >> hi & 15) << 4;
+            unsigned bb = (unsigned)(fb >> lo & 15) | (unsigned)(fb >> hi & 15) << 4;
+            EVAL_ADD(RU_PATTERN + RU_PATTERN_STATES * k + base3[0][wb] + 2 * base3[0][bb], 1);
+            EVAL_ADD(RU_PATTERN + RU_PATTERN_STATES * (N - 1 - k) + base3[1][bb] + 2 * base3[1][wb], -1);
+        }
+    }
+#endif
     EVAL_ADD(RU_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
     EVAL_RETURN(total < RU_PHASE_MAX ? total : RU_PHASE_MAX, RU_PHASE_MAX);
 }
