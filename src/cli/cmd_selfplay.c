@@ -58,20 +58,16 @@ static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress",
  * base + delta_p and base - delta_p. Each weight moves by
  * N(0,1) * max(spread * |w|, spread_min); the game's scale weight (the
  * man's or the shatra's value) and pattern tables are not perturbed. */
-static void make_member(const Game *g, const int32_t *base, int64_t k, bool pairs, uint64_t seed, double spread,
-                        double spread_min, int32_t *out)
+static void make_member(const Game *g, const int32_t *base, const uint8_t *big, int64_t k, bool pairs, uint64_t seed,
+                        double spread, double spread_min, int32_t *out)
 {
     memcpy(out, base, sizeof(int32_t) * (size_t)g->weights_len);
     if (k == 0) return;
-    /* Pattern tables (terms of more than 64 weights) are not perturbed:
-     * noise on thousands of weights a position reads a handful of is no
-     * playing style, and each member would store them all. Skipping them
-     * draws nothing, so the other weights get the draws they had before
-     * the tables existed. */
-    EVAL_AUTO_FREE uint8_t *big = calloc((size_t)g->weights_len, 1);
-    if (!big) return; /* out of memory: the member plays the base weights */
-    for (int t = 0; t < g->terms_len; t++)
-        if (g->terms[t].count > 64) memset(big + g->terms[t].offset, 1, (size_t)g->terms[t].count);
+    /* Pattern tables (big[i]: terms of more than 64 weights) are not
+     * perturbed: noise on thousands of weights a position reads a handful
+     * of is no playing style, and each member would store them all.
+     * Skipping them draws nothing, so the other weights get the draws they
+     * had before the tables existed. */
     int64_t stream = pairs ? (k - 1) / 2 : k;
     double sign = pairs && k % 2 == 0 ? -1.0 : 1.0;
     uint64_t rng = rng_derive(seed ^ 0x706f70756c617469ULL, (uint64_t)stream);
@@ -132,6 +128,9 @@ static int run(CliArgs *a)
         return 1;
     }
 
+    /* SIGINT/SIGTERM from here on stop cleanly (a signal during the set-up
+     * stops before the first game). */
+    cli_install_stop_handler();
     /* Find or create the run, and its population of weight sets. */
     char config[4096];
     cli_config_text(a, NOT_IDENTITY, config, sizeof config);
@@ -148,10 +147,24 @@ static int run(CliArgs *a)
     int64_t run_id = 0, *ws_ids = malloc(sizeof(int64_t) * (size_t)members_len);
     int ws_len = 0;
     char status[DB_STATUS_MAX] = "";
-    int32_t *members = malloc(sizeof(int32_t) * (size_t)members_len * (size_t)g->weights_len);
+    /* Members differ from the base only outside the pattern tables (see
+     * make_member), so each keeps just those weights (small[], n_small of
+     * them); a worker puts a member's full vector together before a game
+     * (member_compose). A pairs run of N games then costs N * n_small
+     * weights of memory, not N * weights_len. */
+    int *small = malloc(sizeof(int) * (size_t)g->weights_len), n_small = 0;
+    EVAL_AUTO_FREE uint8_t *big = calloc((size_t)g->weights_len, 1);
+    if (small && big) {
+        for (int t = 0; t < g->terms_len; t++)
+            if (g->terms[t].count > 64) memset(big + g->terms[t].offset, 1, (size_t)g->terms[t].count);
+        for (int i = 0; i < g->weights_len; i++)
+            if (!big[i]) small[n_small++] = i;
+    }
+    int32_t *members = malloc(sizeof(int32_t) * (size_t)members_len * (size_t)(n_small ? n_small : 1));
+    EVAL_AUTO_FREE int32_t *full = eval_weights_new(g);
     const char **names = weight_names_new(g);
     int rc = 0;
-    if (!members || !names || !ws_ids) {
+    if (!members || !names || !ws_ids || !small || !big || !full) {
         snprintf(err, ERR_MAX, "out of memory");
         rc = -1;
     }
@@ -165,21 +178,34 @@ static int run(CliArgs *a)
     }
     /* Stored members are loaded; missing ones (a new run, or a larger
      * --games in pairs mode) are made and stored, all in one transaction. */
-    for (int k = 0; rc == 0 && k < ws_len; k++)
-        rc = db_weights_load(db, ws_ids[k], g->name, names, members + (size_t)k * (size_t)g->weights_len,
-                             g->weights_len, err);
+    for (int k = 0; rc == 0 && k < ws_len; k++) {
+        rc = db_weights_load(db, ws_ids[k], g->name, names, full, g->weights_len, err);
+        for (int i = 0; rc == 0 && i < g->weights_len; i++)
+            if (big[i] && full[i] != base[i]) {
+                snprintf(err, ERR_MAX, "run %lld: member %d (weight set %lld) has its own %s; members differ from "
+                         "the base only outside the pattern tables", (long long)run_id, k, (long long)ws_ids[k], names[i]);
+                rc = -1;
+            }
+        for (int j = 0; rc == 0 && j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = full[small[j]];
+    }
     if (rc == 0 && ws_len < members_len) {
         rc = db_begin(db, err);
         if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
         if (rc == 0 && ws_len == 0) {
             rc = weights_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
             if (rc == 0) rc = db_run_weights_add(db, run_id, 0, ws_ids[0], err);
-            memcpy(members, base, sizeof(int32_t) * (size_t)g->weights_len);
+            for (int j = 0; j < n_small; j++) members[j] = base[small[j]];
             ws_len = 1;
+            /* Pairs mode: the run and its base are committed first, so a run
+             * killed while its members are made resumes (the missing members
+             * are made then). */
+            if (rc == 0 && pairs_mode) rc = db_commit(db, err);
+            if (rc == 0 && pairs_mode) rc = db_begin(db, err);
         }
         for (int64_t k = ws_len; rc == 0 && k < members_len; k++) {
-            int32_t *w = members + (size_t)k * (size_t)g->weights_len;
-            make_member(g, base, k, pairs_mode, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
+            int32_t *w = full;
+            make_member(g, base, big, k, pairs_mode, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
+            for (int j = 0; j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = w[small[j]];
             char how[200], name[48];
             if (pairs_mode)
                 snprintf(how, sizeof how, "perturbed from %lld (pair %lld, %s delta, seed %llu, spread %g, min %g)",
@@ -208,6 +234,7 @@ static int run(CliArgs *a)
         printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
                "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
         free(members);
+        free(small);
     free(ws_ids);
         free(names);
         free(done);
@@ -219,6 +246,7 @@ static int run(CliArgs *a)
     if (rc != 0) {
         fprintf(stderr, "dama selfplay: %s\n", err);
         free(members);
+        free(small);
     free(ws_ids);
         free(names);
         free(done);
@@ -235,7 +263,6 @@ static int run(CliArgs *a)
     game_writer_init(&wr, db, (int)batch, 1.0);
     int64_t played = 0, positions = 0, wdl[3] = {0, 0, 0};
     int64_t to_play = games - already;
-    cli_install_stop_handler();
     RunProgress prog;
     run_progress_init(&prog, "selfplay", to_play, cli_real(a, "progress"));
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
@@ -244,13 +271,15 @@ static int run(CliArgs *a)
 #pragma omp parallel num_threads((int)threads)
     {
         Worker wk;
-        bool ok = worker_init(&wk, g, hash, &cli_stop_requested, &wr);
+        bool wok = worker_init(&wk, g, hash, &cli_stop_requested, &wr), ok = wok;
         Engine **eng = wk.eng;
         PlayRecord *rec = &wk.rec;
         char werr[ERR_MAX];
         EgtbProber *prober = edb ? egtb_prober_new(edb, (int)cli_int(a, "egtb-pieces"), 1024) : NULL;
         ok = ok && (!edb || prober);
         PlaySettings mps = ps;
+        int32_t *mw[2] = {eval_weights_new(g), eval_weights_new(g)}; /* this worker's two members */
+        ok = ok && mw[0] && mw[1];
         if (prober && cli_flag(a, "egtb-adjudicate")) mps.adjudicate = egtb_adjudicate, mps.adjudicate_ctx = prober;
         if (ok && prober) {
             engine_set_probe(eng[0], egtb_engine_probe, prober);
@@ -278,8 +307,13 @@ static int run(CliArgs *a)
             const Opening *op = &book.items[(offset + pair) % book.len];
             Position start;
             g->pos_from_fen(&start, op->fen, werr);
-            engine_set_weights(eng[COLOR_WHITE], members + (size_t)ma * (size_t)g->weights_len);
-            engine_set_weights(eng[COLOR_BLACK], members + (size_t)mb * (size_t)g->weights_len);
+            int64_t mk[2] = {ma, mb};
+            for (int c = 0; ok && c < 2; c++) { /* the member's full vector: the base, its own weights over it */
+                memcpy(mw[c], base, sizeof(int32_t) * (size_t)g->weights_len);
+                for (int j = 0; j < n_small; j++) mw[c][small[j]] = members[(size_t)mk[c] * (size_t)n_small + (size_t)j];
+            }
+            engine_set_weights(eng[COLOR_WHITE], mw[0]);
+            engine_set_weights(eng[COLOR_BLACK], mw[1]);
             int prc = play_game(g, eng, &start, &mps, &cli_stop_requested, rec, werr);
             if (prc != 0) {
                 if (prc < 0) {
@@ -304,7 +338,8 @@ static int run(CliArgs *a)
                 }
             }
         }
-        if (ok) worker_free(&wk);
+        if (wok) worker_free(&wk);
+        free(mw[0]), free(mw[1]);
         egtb_prober_free(prober);
     }
     egtb_close(edb);
@@ -324,6 +359,7 @@ static int run(CliArgs *a)
     if (failed) fprintf(stderr, "dama selfplay: %s\n", wr.err);
     game_writer_free(&wr);
     free(members);
+    free(small);
     free(ws_ids);
     free(names);
     free(done);

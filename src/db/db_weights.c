@@ -60,15 +60,30 @@ static int table_run(const char *const *names, int i, int len)
 {
     size_t n = strlen(names[i]);
     if (n < 4 || strcmp(names[i] + n - 3, "[0]") != 0) return 0;
-    size_t plen = n - 3;
-    int run = 0;
-    char want[64];
-    while (i + run < len && plen + 14 < sizeof want) {
-        snprintf(want, sizeof want, "%.*s[%d]", (int)plen, names[i], run);
-        if (strcmp(names[i + run], want) != 0) break;
-        run++;
+    size_t plen = n - 2; /* with the '[' */
+    int run = 1;
+    for (; i + run < len; run++) {
+        const char *c = names[i + run];
+        if (strncmp(c, names[i], plen) != 0) break;
+        c += plen;
+        int v = 0, digits = 0;
+        for (; *c >= '0' && *c <= '9' && digits < 10; c++, digits++) v = v * 10 + (*c - '0');
+        if (!digits || (digits > 1 && c[-digits] == '0') || v != run || c[0] != ']' || c[1]) break;
     }
     return run;
+}
+
+/* Decimal text of v at out (at least 12 bytes); returns its length. */
+static size_t put_int(char *out, int32_t v)
+{
+    char tmp[12];
+    size_t n = 0, len = 0;
+    uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    do tmp[n++] = (char)('0' + u % 10), u /= 10;
+    while (u);
+    if (v < 0) out[len++] = '-';
+    while (n) out[len++] = tmp[--n];
+    return len;
 }
 
 enum { TABLE_COMPACT_MIN = 65, RLE_MIN = 4 };
@@ -105,15 +120,15 @@ static int weights_text_form(const char *const *names, const int32_t *weights, i
             for (int j = i; j < i + run;) {
                 int same = 1;
                 while (j + same < i + run && weights[j + same] == weights[j]) same++;
+                if (j) values[vp++] = ',';
+                vp += put_int(values + vp, weights[j]);
                 if (same >= RLE_MIN) {
-                    vp += (size_t)snprintf(values + vp, values_size - vp, j ? ",%" PRId32 "*%d" : "%" PRId32 "*%d",
-                                           weights[j], same);
+                    values[vp++] = '*';
+                    vp += put_int(values + vp, same);
                     j += same;
-                } else {
-                    vp += (size_t)snprintf(values + vp, values_size - vp, j ? ",%" PRId32 : "%" PRId32, weights[j]);
-                    j++;
-                }
+                } else j++;
             }
+            values[vp] = '\0';
             i += run;
             continue;
         }
@@ -122,8 +137,9 @@ static int weights_text_form(const char *const *names, const int32_t *weights, i
             terms[tp++] = ',';
         memcpy(terms + tp, names[i], n);
         tp += n;
-        vp += (size_t)snprintf(values + vp, values_size - vp, i ? ",%" PRId32 : "%" PRId32,
-                               weights[i]);
+        if (i) values[vp++] = ',';
+        vp += put_int(values + vp, weights[i]);
+        values[vp] = '\0';
         i++;
     }
     terms[tp] = '\0';
@@ -132,37 +148,29 @@ static int weights_text_form(const char *const *names, const int32_t *weights, i
     return 0;
 }
 
-static int weights_text(const char *const *names, const int32_t *weights, int len, char **terms_out,
-                        char **values_out)
-{
-    return weights_text_form(names, weights, len, false, terms_out, values_out);
-}
 
 void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
                      char out[DB_HASH_HEX])
 {
-    char *terms = NULL, *values = NULL;
-    if (weights_text(names, weights, len, &terms, &values) != 0) {
-        /* Out of memory: hash the same bytes piecewise. */
-        uint64_t h = 14695981039346656037ULL;
-        h = fnv1a(h, game, strlen(game) + 1);
-        for (int i = 0; i < len; i++) {
-            if (i)
-                h = fnv1a(h, ",", 1);
-            h = fnv1a(h, names[i], strlen(names[i]));
-        }
-        h = fnv1a(h, "", 1);
-        for (int i = 0; i < len; i++) {
-            char v[16];
-            int n = snprintf(v, sizeof v, i ? ",%" PRId32 : "%" PRId32, weights[i]);
-            h = fnv1a(h, v, (size_t)n);
-        }
-        snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
-        return;
+    /* The hash of the canonical text (dbi_hash_text of weights_text), taken
+     * piece by piece without building it. */
+    uint64_t h = 14695981039346656037ULL;
+    h = fnv1a(h, game, strlen(game) + 1);
+    for (int i = 0; i < len; i++) {
+        if (i)
+            h = fnv1a(h, ",", 1);
+        h = fnv1a(h, names[i], strlen(names[i]));
     }
-    dbi_hash_text(game, terms, values, out);
-    free(terms);
-    free(values);
+    h = fnv1a(h, "", 1);
+    for (int i = 0; i < len; i++) {
+        char v[16];
+        size_t n = 0;
+        if (i)
+            v[n++] = ',';
+        n += put_int(v + n, weights[i]);
+        h = fnv1a(h, v, n);
+    }
+    snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
 }
 
 /* The oldest row with exactly this content; *id = 0 if none. */
