@@ -46,6 +46,7 @@ static const CliOpt OPTS[] = {
     {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
     {"name", OPT_STR, NULL, "name of the new weight set (at most 200 bytes, stored whole)", 0, 0},
     {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},
+    {"patterns", OPT_FLAG, NULL, "fit the pattern tables too (PATTERN, docs/eval.md; default: they keep their start values)", 0, 0},
     CLI_EGTB_OPTS,
     {"egtb-mode", OPT_STR, "target", "with --egtb, positions the database holds: 'target' (its exact result replaces the game's) or 'skip' (left out)", 0, 0},
     {0},
@@ -152,6 +153,7 @@ static int run(CliArgs *a)
     o.stop = &cli_stop_requested;
     o.log = stderr;
     o.verbose = cli_flag(a, "verbose");
+    o.patterns = cli_flag(a, "patterns");
     TuneJobResult r;
     TuneJobStatus st = tune_job_run(&o, tuned, &r, err);
     egtb_prober_free(o.egtb);

@@ -593,6 +593,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     /* The game's scale weight (a man, a shatra = 100) fixes the scale of
      * the evaluation and stays frozen. */
     frozen[g->scale_weight] = 1;
+    for (int ti = 0; !o->patterns && ti < g->terms_len; ti++)
+        if (g->terms[ti].count > 64) memset(frozen + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
     TexelResult *res = &r->texel;
     t0 = clock_now_s();
     rc = texel_tune(data, &split, &cfg, o->start, frozen, tuned, res, terr);

@@ -61,6 +61,10 @@ typedef struct TuneJobOptions {
     uint64_t seed;      /* split and mini-batch order */
     struct EgtbProber *egtb; /* NULL: none; else exact results of the positions it holds (not owned) */
     bool egtb_skip;     /* with egtb: leave its positions out instead of correcting their target */
+    /* Fit the pattern tables too (terms of more than 64 weights, e.g.
+     * PATTERN, docs/eval.md); false: they stay at their start values (a
+     * few thousand positions overfit them at once). */
+    bool patterns;
     const char *name;   /* name of the new weight set (checked by the caller), NULL: "tuned-<tuning id>" */
     const char *config; /* configuration text stored with the tune run */
     /* Also write the result to this weight file (NULL: none), before

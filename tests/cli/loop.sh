@@ -89,4 +89,15 @@ diff <(grep -v '^#' "$T/tuned.cfg") <(grep -v '^#' "$T/w.cfg") >/dev/null && ok 
 "$DAMA" export --db "$T/d.sqlite" --format xml --out "$T/x" >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q "xml" "$T/err" && ok || bad "--format xml accepted"
 "$DAMA" export --db "$T/d.sqlite" --format json >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "--out" "$T/err" && ok || bad "--format json without --out accepted"
 
+# pattern tables: kept at their start values unless tune --patterns fits them
+grep -q '^  PATTERN = 0; # all 59049' "$T/tuned.cfg" && ok || bad "a plain tune changed the pattern table"
+"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.001 --patterns --name pat --out "$T/pat.cfg" >"$T/pat.out" 2>&1 && ok || bad "tune --patterns: $(cat "$T/pat.out")"
+python3 - "$T/pat.cfg" <<'PY' && ok || bad "tune --patterns left the pattern table alone"
+import re, sys
+text = open(sys.argv[1]).read()
+table = re.search(r"^  PATTERN = \[(.*?)\];", text, re.S | re.M)
+values = [int(v) for v in re.findall(r"-?\d+", re.sub(r"#.*", "", table.group(1)))] if table else []
+sys.exit(0 if len(values) == 59049 and sum(1 for v in values if v) > 100 else 1)
+PY
+
 finish "loop"
