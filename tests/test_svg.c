@@ -273,10 +273,17 @@ static void test_line_plot_empty_and_single(void **state)
     assert_int_equal(count(b.text, "<circle class=\"pt\""), 1);
     assert_int_equal(count(b.text, "<polyline"), 0);
     assert_null(strstr(b.text, "no data"));
+    assert_null(strstr(b.text, "class=\"legend\"")); /* one series: none unless asked */
     assert_non_null(strstr(b.text, ">4.4</text>"));
     assert_non_null(strstr(b.text, ">5.6</text>"));
     assert_null(strstr(b.text, "nan"));
     assert_null(strstr(b.text, "inf"));
+    svg_buf_free(&b);
+    SvgPlot with = PLOT;
+    with.legend = true;
+    assert_int_equal(svg_line_plot(&b, &with, &one, 1, err), 0);
+    assert_non_null(strstr(b.text, "class=\"legend\""));
+    assert_non_null(strstr(b.text, ">one</text>"));
     svg_buf_free(&b);
 }
 

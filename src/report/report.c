@@ -551,7 +551,7 @@ static int piece_values(R *r, const Rows *t, const Game *g)
                      len < n ? " (the newest 40)" : "", fl ? "; unchanged or the fixed scale: " : "", fixed);
             SvgPlot p = {.id = fid, .title = title, .caption = caption, .x_label = "weight set",
                          .y_label = g->royal_attacked ? "value (a shatra = 100)" : "value (centi-men)",
-                         .x_labels = (const char *const *)labels, .x_labels_len = len};
+                         .x_labels = (const char *const *)labels, .x_labels_len = len, .legend = true};
             char serr[SVG_ERR_MAX];
             svg_raw(r->b, "<div class=\"figs\">\n");
             if (svg_line_plot(r->b, &p, s, ns, serr) != 0) plot_failed(r, serr);
@@ -1235,7 +1235,8 @@ static const char CSS[] =
     "th,td{border:1px solid #ddd;padding:3px 7px;white-space:nowrap}th{background:#f0f0f0}td.num{text-align:right;"
     "font-variant-numeric:tabular-nums}"
     "footer{color:#777;font-size:.85em;padding:24px 16px}"
-    "@media (max-width:600px){body{font-size:14px}h1{font-size:1.3em}.figs{grid-template-columns:1fr}}";
+    "@media (max-width:600px){body{font-size:14px}h1{font-size:1.3em}.figs{grid-template-columns:1fr}"
+    "svg text{font-size:14px}svg .ptitle{font-size:16px}svg .value,svg .reflabel{font-size:12px}}";
 
 static const struct {
     const char *id, *title;

@@ -291,10 +291,10 @@ static void x_categories(SvgBuf *b, const char *const *labels, int n, const SvgS
         size_t l = labels[i] ? strlen(labels[i]) : 0;
         if (l > widest) widest = l < cut ? l : cut + 1;
     }
-    /* every k-th label, so that labels about 7 units a character apart do
-     * not overlap */
+    /* every k-th label, so that labels of about 8 units a character (the
+     * page's 14-unit phone font) do not overlap */
     double slot = n > 0 ? (double)(AREA_RIGHT - AREA_LEFT) / n : 1;
-    int every = (int)ceil((7.0 * (double)widest + 8) / slot);
+    int every = (int)ceil((8.0 * (double)widest + 8) / slot);
     if (every < 1) every = 1;
     for (int i = 0; i < n; i++) {
         double x = svg_scale(xs, i);
@@ -481,7 +481,7 @@ int svg_line_plot(SvgBuf *b, const SvgPlot *p, const SvgSeries *series, int len,
         }
         svg_raw(b, "</g>");
     }
-    if (len > 1) {
+    if (len > 1 || (len == 1 && p->legend)) {
         svg_raw(b, "<g class=\"legend\">");
         for (int s = 0; s < len; s++) {
             int y = AREA_TOP + 6 + 16 * s;

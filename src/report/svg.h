@@ -105,6 +105,7 @@ typedef struct SvgPlot {
     const char *const *y_ref_labels;
     int y_refs_len;
     bool y_from_zero; /* include 0 in the y range */
+    bool legend;      /* a legend even for one series (always with more) */
 } SvgPlot;
 
 /* One series: len points (x[i], y[i]), drawn as a polyline with dots, or
@@ -122,7 +123,7 @@ typedef struct SvgSeries {
 /* A line plot of `len` series into b as <figure id=...><svg>...</svg>
  * <figcaption>...</figcaption></figure>. Axes with ticks from svg_ticks
  * over all the points (and error bars and reference lines), a legend when
- * there is more than one series. Series with no points are allowed (a plot
+ * there is more than one series (or p->legend). Series with no points are allowed (a plot
  * with no points at all says "no data"). Returns 0, or -1 with err (and b
  * unchanged) for a non-finite value, x_labels shorter than a series, or a
  * missing id/title. */
