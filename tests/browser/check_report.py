@@ -200,7 +200,9 @@ def main():
             want = [(float(e), v) for e, v in q(f"SELECT epoch, {col} FROM tuning_epochs WHERE tuning_run_id = ? "
                                                 f"AND {col} IS NOT NULL ORDER BY epoch", tid)]
             got = [(float(a["data-x"]), float(a["data-y"])) for a in points(f, series)]
-            check(got == want and len(want) > 0, f"tuning run {tid} {col}: page {got[:3]}..., database {want[:3]}...")
+            # a tiny run may hold out no validation position: no valid losses at all
+            check(got == want and (len(want) > 0 or series == 1),
+                  f"tuning run {tid} {col}: page {got[:3]}..., database {want[:3]}...")
 
     # ---- weight sets: lineage and piece values ----
     f = fig(page, "lineage")

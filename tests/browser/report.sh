@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The report in a real browser: headless Chromium (Debian's chromium,
 # installed by scripts/install-deps.sh) renders the page of a test database
-# with scripts disabled; the page must load with no console error and no
-# refused request (it loads nothing), keep every section, SVG and figure,
+# (self-play, tuning, a match with the SPRT, a tournament, and two
+# generations of dama train): the page must load with no console error and
+# no refused request (it loads nothing), refuse a script (its Content
+# Security Policy), keep every section, SVG and figure,
 # give non-blank screenshots at phone (390 px) and desktop (1280 px) width,
 # and show the database's numbers (tests/browser/check_report.py compares
 # every plotted point with queries on the same file).
@@ -28,6 +30,10 @@ bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
   >/dev/null 2>&1 || bad "match"
 "$DAMA" tournament --db t.sqlite --rounds 2 --concurrency 1 --nodes 200 --progress 0 \
   'name=tuned <b>&amp;,weights=tuned' name=start,weights=default name=deep,depth=2 >/dev/null 2>&1 || bad "tournament"
+# Two gated generations of dama train (a loose gate, so that one passes and
+# the ladder has a point) in their own game, Turkish.
+"$DAMA" train --db t.sqlite --game turkish --generations 2 --games-per-gen 20 --nodes 200 --epochs 40 --lr 5 \
+  --gate-pairs 24 --ladder-pairs 8 --threads 1 --progress 0 --elo0 -400 --elo1 -200 >/dev/null 2>&1 || bad "train"
 "$DAMA" report --db t.sqlite -o report.html >/dev/null 2>err || bad "report: $(cat err)"
 
 # One browser profile per run (tests run in parallel); no GPU, no sandbox
