@@ -93,6 +93,24 @@ static inline void draughts_random_position(const Game *g, uint64_t *rng, Positi
     parse_fen_or_fail(g, fen, pos);
 }
 
+/* An 8x8 draughts FEN of board[] (0 empty, 1 White's piece, 2 Black's;
+ * kings where king[sq]; sq = row * 8 + file, a1 = 0), White to move when
+ * wtm. */
+static inline void draughts_board_fen(const int board[64], const bool king[64], bool wtm, char fen[FEN_MAX])
+{
+    int n = snprintf(fen, FEN_MAX, "%s", wtm ? "W" : "B");
+    for (int c = 1; c <= 2; c++) {
+        n += snprintf(fen + n, (size_t)(FEN_MAX - n), ":%s", c == 1 ? "W" : "B");
+        bool first = true;
+        for (int sq = 0; sq < 64; sq++) {
+            if (board[sq] != c) continue;
+            n += snprintf(fen + n, (size_t)(FEN_MAX - n), "%s%s%c%c", first ? "" : ",", king[sq] ? "K" : "",
+                          'a' + sq % 8, '1' + sq / 8);
+            first = false;
+        }
+    }
+}
+
 static inline void print_moves(const Game *g, const Position *pos, const MoveList *list)
 {
     char fen[FEN_MAX], text[MOVE_STR_MAX];

@@ -851,22 +851,6 @@ static int ref_pattern_state(const int board[64], int k, int c)
     return state;
 }
 
-/* A FEN of board[] (kings where king[sq]); White to move when wtm. */
-static void board_fen(const int board[64], const bool king[64], bool wtm, char fen[FEN_MAX])
-{
-    int n = snprintf(fen, FEN_MAX, "%s", wtm ? "W" : "B");
-    for (int c = 1; c <= 2; c++) {
-        n += snprintf(fen + n, (size_t)(FEN_MAX - n), ":%s", c == 1 ? "W" : "B");
-        bool first = true;
-        for (int sq = 0; sq < 64; sq++) {
-            if (board[sq] != c) continue;
-            n += snprintf(fen + n, (size_t)(FEN_MAX - n), "%s%s%c%c", first ? "" : ",", king[sq] ? "K" : "",
-                          'a' + sq % 8, '1' + sq / 8);
-            first = false;
-        }
-    }
-}
-
 static int pattern_offset(void)
 {
     for (int i = 0; i < G->terms_len; i++)
@@ -942,7 +926,7 @@ static void test_pattern_reference(void **state)
         }
         if (!count[1] || !count[2]) continue;
         char fen[FEN_MAX];
-        board_fen(board, king, rng_below(&rng, 2) == 0, fen);
+        draughts_board_fen(board, king, rng_below(&rng, 2) == 0, fen);
         Position pos;
         parse_or_fail(fen, &pos);
         int64_t want = 0;
