@@ -4,6 +4,8 @@ set -euo pipefail
 PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcjson-dev libcmocka-dev libzstd-dev libxxhash-dev python3"
 # Fuzzing (scripts/fuzz.sh sets FUZZ=1): clang's libFuzzer and sanitizer runtimes, LLVM's OpenMP.
 [ "${FUZZ:-0}" = 1 ] && PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
+# The MPI build (-DDAMA_MPI=ON; CI sets MPI=1): Debian's Open MPI (mpicc, mpirun).
+[ "${MPI:-0}" = 1 ] && PKGS="$PKGS libopenmpi-dev openmpi-bin"
 # The test suite (scripts/test.sh and CI set TESTS=1): Debian's chromium, in which
 # tests/browser/report.sh renders `dama report` headless (about 30 s and 360 MB).
 TEST_PKGS=""

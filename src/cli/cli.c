@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "mpi/dist.h"
 #include "util/num.h"
 
 volatile int cli_stop_requested;
@@ -405,4 +406,15 @@ int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id)
         return 2;
     }
     return 0;
+}
+
+int cli_mpi_start(const CliArgs *a, const char *command)
+{
+    bool has = false;
+    for (int i = 0; i < a->opts_len; i++) has = has || strcmp(a->opts[i].name, "mpi") == 0;
+    if (!has || !cli_flag(a, "mpi")) return 0;
+    char err[ERR_MAX];
+    if (dist_init(err) == 0) return 0;
+    fprintf(stderr, "dama %s: --mpi: %s\n", command, err);
+    return 2;
 }

@@ -26,6 +26,7 @@
 #include "db/db.h"
 #include "engine/eval.h"
 #include "engine/search.h"
+#include "mpi/dist.h"
 #include "play/play.h"
 #include "util/rng.h"
 
@@ -44,6 +45,7 @@ static const CliOpt OPTS[] = {
     {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men", 0, 1000},
     {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)", 1, 100000},
     {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)", 0, 86400},
+    CLI_MPI_OPT,
     {0},
 };
 
@@ -51,7 +53,7 @@ static const CliOpt OPTS[] = {
  * identity, so a run can be resumed with other values). */
 /* --games is left out too: a larger --games extends the same run (game i
  * depends only on the seed and i). */
-static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", "games", NULL};
+static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", "games", "mpi", NULL};
 
 /* Member k: the base (k = 0) or a perturbed copy. Population mode: copy k
  * has its own perturbation. Pairs mode: members 2p+1 and 2p+2 are
@@ -85,6 +87,11 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_mpi_start(a, "selfplay") != 0) return 2;
+    if (dist_size() > 1) {
+        fprintf(stderr, "dama selfplay: --mpi: more than one rank is not supported yet\n");
+        return 2;
+    }
     char err[ERR_MAX];
     int64_t games = cli_int(a, "games"), population = cli_int(a, "population");
     const char *perturb = cli_str(a, "perturb");

@@ -6,6 +6,7 @@
 
 #include "cli/cli.h"
 #include "engine/game.h"
+#include "mpi/dist.h"
 
 static const CliCommand *const *const COMMANDS = cli_commands;
 
@@ -74,5 +75,6 @@ static int run_main(int argc, char **argv)
 int main(int argc, char **argv)
 {
     int rc = run_main(argc, argv);
+    dist_finalize(); /* a command run with --mpi started MPI (cli_mpi_start) */
     return close_stdout(argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL, rc);
 }

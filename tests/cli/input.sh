@@ -222,6 +222,16 @@ row=$(sqlite3 s.sqlite "SELECT sprt_pairs, printf('%.2f', sprt_llr), printf('%.2
 cmp -s v1.txt v2.txt && ok || bad "--version and version differ"
 grep -qE '^dama [0-9]+\.[0-9]+\.[0-9]+$' v1.txt && ok || bad "version line: $(head -1 v1.txt)"
 grep -qE '^commit ([0-9a-f]{40}(-dirty)?|unknown)$' v1.txt && ok || bad "commit line: $(sed -n 2p v1.txt)"
+# --mpi: in a build without MPI a usage error naming the build option
+# (tests/mpi/ check the MPI build itself).
+if grep -q '^mpi: no (configure with -DDAMA_MPI=ON)$' v1.txt; then
+  expect_rc 2 "selfplay --mpi without MPI" "$DAMA" selfplay --mpi --db mpi.sqlite --games 2 --progress 0
+  grep -qF "dama selfplay: --mpi: built without MPI; configure with -DDAMA_MPI=ON" "$T/err" && ok \
+    || bad "--mpi message: $(cat "$T/err")"
+  [ ! -e mpi.sqlite ] && ok || bad "selfplay --mpi without MPI left a database"
+else
+  grep -q '^mpi: yes' v1.txt && ok || bad "mpi line: $(sed -n 3p v1.txt)"
+fi
 for g in russian turkish shatra; do
   grep -q "^  $g: weight set: " v1.txt && ok || bad "$g provenance missing: $(cat v1.txt)"
 done
