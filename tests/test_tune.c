@@ -6,6 +6,7 @@
  * minimise the expected loss. Tolerances are stated where they are used. */
 #include <math.h>
 #include <omp.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -647,6 +648,244 @@ static void test_threads_identical(void **state)
     fixture_free(f);
 }
 
+/* ------------------------------------------------------------ shards */
+
+/* An in-process stand-in for MPI: R threads, one a rank, each running the
+ * same texel_tune with a reducer whose gather meets the others at a barrier
+ * and copies every rank's payload in rank order. */
+enum { FAKE_RANKS_MAX = 8 };
+
+typedef struct FakeGroup {
+    int ranks;
+    int fail_at;  /* the gather call (1-based) that fails on every rank; 0: none */
+    pthread_barrier_t barrier;
+    const double *buf[FAKE_RANKS_MAX];
+    size_t len[FAKE_RANKS_MAX];
+} FakeGroup;
+
+typedef struct FakeRank {
+    FakeGroup *group;
+    int rank;
+    int calls; /* gathers so far */
+    size_t doubles; /* doubles this rank sent in all */
+    TexelReducer red;
+    /* the job */
+    const TexelData *data;
+    const TexelSplit *split;
+    TexelConfig cfg;
+    const int32_t *start;
+    const uint8_t *frozen;
+    int32_t *out;
+    TexelResult res;
+    double k, loss;
+    int what; /* 0: texel_tune, 1: texel_fit_k_sharded + texel_loss_sharded */
+    int rc;
+    char err[TEXEL_ERR_MAX];
+} FakeRank;
+
+static int fake_gather(void *ctx, const double *mine, size_t len, double **all, size_t *all_len,
+                       char err[TEXEL_ERR_MAX])
+{
+    FakeRank *fr = ctx;
+    FakeGroup *g = fr->group;
+    fr->calls++;
+    fr->doubles += len;
+    g->buf[fr->rank] = mine;
+    g->len[fr->rank] = len;
+    pthread_barrier_wait(&g->barrier);
+    size_t total = 0;
+    for (int r = 0; r < g->ranks; r++)
+        total += g->len[r];
+    double *out = malloc((total ? total : 1) * sizeof *out);
+    assert_non_null(out);
+    size_t at = 0;
+    for (int r = 0; r < g->ranks; r++) {
+        if (g->len[r])
+            memcpy(out + at, g->buf[r], g->len[r] * sizeof *out);
+        at += g->len[r];
+    }
+    pthread_barrier_wait(&g->barrier); /* nobody reuses its buffer before all copied */
+    *all = out;
+    *all_len = total;
+    if (fr->calls == g->fail_at) {
+        snprintf(err, TEXEL_ERR_MAX, "fake gather %d failed", fr->calls);
+        return -1;
+    }
+    return 0;
+}
+
+static void *fake_rank_main(void *arg)
+{
+    FakeRank *fr = arg;
+    if (fr->what == 0) {
+        fr->rc = texel_tune(fr->data, fr->split, &fr->cfg, fr->start, fr->frozen, fr->out, &fr->res, fr->err);
+    } else {
+        fr->rc = texel_fit_k_sharded(fr->data, fr->split->train, fr->split->train_len, fr->start, 0.01, 10,
+                                     fr->cfg.threads, &fr->red, &fr->k, &fr->loss, fr->err);
+        double l2 = 0;
+        if (fr->rc == 0)
+            fr->rc = texel_loss_sharded(fr->data, fr->split->valid, fr->split->valid_len, fr->start, fr->k,
+                                        fr->cfg.threads, &fr->red, &l2, fr->err);
+        fr->loss += l2;
+    }
+    return NULL;
+}
+
+/* Run the job on `ranks` fake ranks; rank r's weights go to out + r * wn. */
+static void fake_run(FakeRank *fr, int ranks, int fail_at, int what, const TexelData *data,
+                     const TexelSplit *split, const TexelConfig *cfg, const int32_t *start,
+                     const uint8_t *frozen, int32_t *out, size_t wn)
+{
+    static FakeGroup g;
+    memset(&g, 0, sizeof g);
+    g.ranks = ranks;
+    g.fail_at = fail_at;
+    assert_int_equal(pthread_barrier_init(&g.barrier, NULL, (unsigned)ranks), 0);
+    pthread_t th[FAKE_RANKS_MAX];
+    for (int r = 0; r < ranks; r++) {
+        fr[r] = (FakeRank){.group = &g, .rank = r, .data = data, .split = split, .cfg = *cfg,
+                           .start = start, .frozen = frozen, .out = out + (size_t)r * wn, .what = what};
+        fr[r].red = (TexelReducer){.rank = r, .ranks = ranks, .gather = fake_gather, .ctx = &fr[r]};
+        fr[r].cfg.reducer = &fr[r].red;
+    }
+    for (int r = 0; r < ranks; r++)
+        assert_int_equal(pthread_create(&th[r], NULL, fake_rank_main, &fr[r]), 0);
+    for (int r = 0; r < ranks; r++)
+        assert_int_equal(pthread_join(th[r], NULL), 0);
+    pthread_barrier_destroy(&g.barrier);
+}
+
+/* Sharded runs equal the one-process run bit for bit: every weight, K and
+ * every loss, on every rank, for 1, 2, 3 and 7 ranks (7: more ranks than
+ * the validation set's blocks, so some ranks send nothing) and 1 or 2
+ * threads a rank; full batch with K fitted, mini-batches, dense Adam, L2,
+ * tapered data, and a sparse model of 2^16 weights under lazy Adam. */
+static void test_sharded_identical(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    enum { SPARSE = 1 << 16 };
+    static const struct {
+        const char *name;
+        int model;        /* 0: 64 weights; 1: tapered 2 x 32; 2: 2^16 weights, 24 terms */
+        size_t positions;
+        size_t batch;
+        TexelAdam adam;
+        double k;         /* 0: fitted */
+        double lambda;
+        int epochs;
+    } cases[] = {
+        {"full batch, K fitted", 0, 30000, 0, TEXEL_ADAM_LAZY, 0, 1e-7, 12},
+        {"mini-batch 5000", 0, 30000, 5000, TEXEL_ADAM_LAZY, 1.3, 1e-7, 6},
+        {"dense Adam, mini-batch 7000", 0, 30000, 7000, TEXEL_ADAM_DENSE, 1.3, 1e-5, 5},
+        {"tapered, K fitted", 1, 20000, 4096, TEXEL_ADAM_LAZY, 0, 0, 6},
+        {"2^16 weights, lazy", 2, 40000, 8192, TEXEL_ADAM_LAZY, 1.0, 1e-6, 3},
+    };
+    static const int ranks[] = {1, 2, 3, 7};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const size_t wn = cases[c].model == 2 ? SPARSE : 64;
+        TexelData *d = cases[c].model == 1 ? texel_data_new_tapered(64, 32, 24) : texel_data_new((int)wn);
+        assert_non_null(d);
+        int32_t *truth = malloc(wn * sizeof *truth), *start = calloc(wn, sizeof *start);
+        int32_t *one = malloc(wn * sizeof *one), *out = malloc(FAKE_RANKS_MAX * wn * sizeof *out);
+        uint8_t *frozen = calloc(wn, 1);
+        assert_true(truth && start && one && out && frozen);
+        assert_int_equal(texel_data_synthetic(d, cases[c].positions, cases[c].model == 2 ? 24 : 8, 1.2,
+                                              100 + c, truth, err), 0);
+        for (size_t j = 0; j < wn; j++)
+            start[j] = cases[c].model == 2 ? 0 : truth[j] + (int32_t)(j * 7 % 31) - 15;
+        start[0] = 100, frozen[0] = 1;
+        if (cases[c].model == 1)
+            start[32] = 100, frozen[32] = 1;
+        TexelSplit split;
+        assert_int_equal(texel_split_make(&split, texel_data_len(d), NULL, 0.1, 7, err), 0);
+        TexelConfig cfg;
+        texel_config_default(&cfg);
+        cfg.k = cases[c].k;
+        cfg.batch_size = cases[c].batch;
+        cfg.adam = cases[c].adam;
+        cfg.lambda = cases[c].lambda;
+        cfg.epochs = cases[c].epochs;
+        cfg.threads = 1;
+        TexelResult base;
+        assert_int_equal(texel_tune(d, &split, &cfg, start, frozen, one, &base, err), 0);
+        assert_true(base.train_loss < base.train_loss_start);
+        base.step_seconds = base.step_cpu_seconds = 0;
+        for (size_t ri = 0; ri < sizeof ranks / sizeof ranks[0]; ri++) {
+            for (int threads = 1; threads <= 2; threads++) {
+                if (cases[c].model == 2 && (ranks[ri] == 2 || threads == 2))
+                    continue; /* the big model: 1, 3 and 7 ranks on 1 thread are enough */
+                FakeRank fr[FAKE_RANKS_MAX];
+                cfg.threads = threads;
+                fake_run(fr, ranks[ri], 0, 0, d, &split, &cfg, start, frozen, out, wn);
+                for (int r = 0; r < ranks[ri]; r++) {
+                    if (fr[r].rc != 0)
+                        fail_msg("%s, %d ranks: rank %d failed: %s", cases[c].name, ranks[ri], r, fr[r].err);
+                    if (memcmp(one, out + (size_t)r * wn, wn * sizeof *one) != 0)
+                        fail_msg("%s, %d ranks x %d threads: rank %d's weights differ", cases[c].name,
+                                 ranks[ri], threads, r);
+                    fr[r].res.step_seconds = fr[r].res.step_cpu_seconds = 0;
+                    assert_memory_equal(&base, &fr[r].res, sizeof base); /* K, every loss, epochs */
+                    assert_int_equal(fr[r].calls, fr[0].calls);
+                }
+                for (int r = 0; r < ranks[ri] && ranks[ri] <= 3; r++) /* every rank had blocks */
+                    assert_true(fr[r].doubles > 2 * (size_t)fr[r].calls);
+            }
+        }
+        free(truth), free(start), free(one), free(out), free(frozen);
+        texel_split_free(&split);
+        texel_data_free(d);
+    }
+}
+
+/* texel_fit_k_sharded and texel_loss_sharded: the one-process K and loss;
+ * a gather failing (on every rank alike) fails every rank with its
+ * message; a bad reducer is refused. */
+static void test_sharded_k_loss_and_errors(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(30000, 51);
+    double k1, l1, lv;
+    assert_int_equal(texel_fit_k(f->data, f->split.train, f->split.train_len, f->start, 0.01, 10, 1, &k1, &l1, err), 0);
+    assert_int_equal(texel_loss(f->data, f->split.valid, f->split.valid_len, f->start, k1, 1, &lv, err), 0);
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.threads = 2;
+    cfg.epochs = 3;
+    int32_t out[FAKE_RANKS_MAX * W_LEN];
+    FakeRank fr[FAKE_RANKS_MAX];
+    fake_run(fr, 3, 0, 1, f->data, &f->split, &cfg, f->start, f->frozen, out, W_LEN);
+    for (int r = 0; r < 3; r++) {
+        assert_int_equal(fr[r].rc, 0);
+        assert_memory_equal(&fr[r].k, &k1, sizeof k1);
+        const double want = l1 + lv;
+        assert_memory_equal(&fr[r].loss, &want, sizeof want);
+        assert_true(fr[r].calls > 24); /* the scan and the golden-section steps, each shared */
+    }
+    static const struct {
+        int what, fail_at;
+        const char *msg;
+    } fails[] = {
+        {0, 1, "tuner: fake gather 1 failed"},  /* the K search's first pass */
+        {0, 40, "tuner: fake gather 40 failed"}, /* a loss or step pass later on */
+        {1, 2, "K search: fake gather 2 failed"},
+    };
+    for (size_t i = 0; i < sizeof fails / sizeof fails[0]; i++) {
+        fake_run(fr, 3, fails[i].fail_at, fails[i].what, f->data, &f->split, &cfg, f->start, f->frozen, out, W_LEN);
+        for (int r = 0; r < 3; r++) {
+            assert_int_equal(fr[r].rc, -1);
+            assert_string_equal(fr[r].err, fails[i].msg);
+        }
+    }
+    TexelReducer bad = {.rank = 3, .ranks = 3, .gather = fake_gather};
+    cfg.reducer = &bad;
+    TexelResult res;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, out, &res, err), -1);
+    assert_non_null(strstr(err, "reducer rank 3 of 3"));
+    fixture_free(f);
+}
+
 /* Lazy Adam is dense Adam when every weight is touched every step: 64
  * weights, 10 terms a position, batches of 5,000 positions (and the full
  * batch) touch them all, so both give the same bits, L2 included. */
@@ -893,6 +1132,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tune_full_batch),
         cmocka_unit_test(test_tune_mini_batch),
         cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_sharded_identical),
+        cmocka_unit_test(test_sharded_k_loss_and_errors),
         cmocka_unit_test(test_lazy_equals_dense),
         cmocka_unit_test(test_million_weights),
         cmocka_unit_test(test_frozen_l2_and_stop),

@@ -782,8 +782,8 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
  * threads are used; otherwise `threads`. Blocks of TEXEL_BLOCK_POSITIONS
  * are summed in block order: bit-identical for any thread count. Sets
  * gr->oom (and the gradient is incomplete) if a slot could not grow. */
-static double pass(const TexelData *d, const uint32_t *idx, size_t len, const double *w, double c,
-                   int threads, Grad *gr)
+static double pass_local(const TexelData *d, const uint32_t *idx, size_t len, const double *w, double c,
+                         int threads, Grad *gr)
 {
     const size_t blocks = (len + TEXEL_BLOCK_POSITIONS - 1) / TEXEL_BLOCK_POSITIONS;
     double total = 0;
@@ -832,6 +832,163 @@ static double pass(const TexelData *d, const uint32_t *idx, size_t len, const do
     return total;
 }
 
+/* A pass's link to the other ranks (texel.h, "Shards"): the reducer, this
+ * rank's payload and the first failure, which every rank sees alike when it
+ * comes from a block (all ranks fold the same gathered data). */
+typedef struct Shard {
+    const TexelReducer *red; /* NULL: this process alone */
+    double *buf;             /* this rank's blocks: loss, n, n (weight, value) pairs */
+    size_t len, cap;
+    bool failed;
+    char err[TEXEL_ERR_MAX];
+} Shard;
+
+static bool shard_reserve(Shard *sh, size_t more)
+{
+    if (sh->len + more <= sh->cap)
+        return true;
+    size_t cap = sh->cap ? sh->cap : 4096;
+    while (cap < sh->len + more)
+        cap *= 2;
+    double *nb = realloc(sh->buf, cap * sizeof *nb);
+    if (!nb)
+        return false;
+    sh->buf = nb;
+    sh->cap = cap;
+    return true;
+}
+
+/* pass_local's sums with the blocks shared by the ranks of sh->red: this
+ * rank computes blocks [nb r / R, nb (r + 1) / R) in rounds as pass_local
+ * does, appends each block's loss sum and gradient list to its payload in
+ * block order, and after the gather every rank adds all blocks in block
+ * order: the loss left to right, each weight's gradient by its owner
+ * thread, as pass_local's merge. The same bits as pass_local for any R. A
+ * rank whose slot or payload could not grow sends a block marked n = -1 or
+ * nothing, so every rank finds the pass incomplete and fails alike. */
+static double pass_sharded(const TexelData *d, const uint32_t *idx, size_t len, const double *w, double c,
+                           int threads, Grad *gr, Shard *sh)
+{
+    const TexelReducer *red = sh->red;
+    const size_t blocks = (len + TEXEL_BLOCK_POSITIONS - 1) / TEXEL_BLOCK_POSITIONS;
+    const size_t b0 = blocks * (size_t)red->rank / (size_t)red->ranks;
+    const size_t b1 = blocks * (size_t)(red->rank + 1) / (size_t)red->ranks;
+    if (gr)
+        threads = gr->threads;
+    sh->len = 0;
+    bool short_buf = false;
+    for (size_t first = b0; first < b1; first += ROUND_BLOCKS) {
+        const int round = (int)(b1 - first < ROUND_BLOCKS ? b1 - first : ROUND_BLOCKS);
+        double sums[ROUND_BLOCKS];
+#pragma omp parallel for num_threads(round < threads ? round : threads) schedule(dynamic, 1)
+        for (int b = 0; b < round; b++) {
+            const size_t lo = (first + (size_t)b) * TEXEL_BLOCK_POSITIONS;
+            const size_t hi = lo + TEXEL_BLOCK_POSITIONS < len ? lo + TEXEL_BLOCK_POSITIONS : len;
+            sums[b] = block_sum(d, idx, lo, hi, w, c, gr, b, omp_get_thread_num());
+        }
+        for (int b = 0; b < round && !short_buf; b++) {
+            const BlockGrad *bg = gr ? &gr->slot[b] : NULL;
+            const size_t n = gr && !gr->oom ? bg->len : 0;
+            if (!shard_reserve(sh, 2 + 2 * n)) {
+                short_buf = true;
+                break;
+            }
+            sh->buf[sh->len++] = sums[b];
+            sh->buf[sh->len++] = gr && gr->oom ? -1.0 : (double)n;
+            for (size_t k = 0; k < n; k++) {
+                sh->buf[sh->len++] = (double)bg->idx[k];
+                sh->buf[sh->len++] = bg->val[k];
+            }
+        }
+    }
+    if (short_buf)
+        sh->len = 0; /* the others find this rank's blocks missing */
+    double *all = NULL;
+    size_t all_len = 0;
+    if (red->gather(red->ctx, sh->buf, sh->len, &all, &all_len, sh->err) != 0) {
+        free(all);
+        sh->failed = true;
+        return NAN;
+    }
+    double total = 0;
+    size_t count = 0;
+    bool bad = false;
+    for (size_t p = 0; p < all_len; count++) {
+        if (all_len - p < 2 || !(all[p + 1] >= 0) || (all_len - p - 2) / 2 < (size_t)all[p + 1]) {
+            bad = true;
+            break;
+        }
+        total += all[p];
+        p += 2 + 2 * (size_t)all[p + 1];
+    }
+    if (bad || count != blocks) {
+        free(all);
+        if (gr)
+            gr->oom = true;
+        sh->failed = true;
+        set_err(sh->err, "shared pass: %zu of %zu blocks arrived whole (a rank ran out of memory)",
+                bad ? 0 : count, blocks);
+        return NAN;
+    }
+    if (gr) {
+        const int owners = gr->threads;
+#pragma omp parallel for num_threads(owners) schedule(static, 1)
+        for (int o = 0; o < owners; o++) {
+            uint32_t *touched = gr->touched[o];
+            size_t tl = gr->touched_len[o];
+            for (size_t p = 0; p < all_len;) {
+                const size_t n = (size_t)all[p + 1];
+                const double *pair = all + p + 2;
+                for (size_t k = 0; k < n; k++) {
+                    const uint32_t j = (uint32_t)pair[2 * k];
+                    if ((int)((j >> OWNER_SHIFT) % (uint32_t)owners) != o)
+                        continue;
+                    if (!gr->gmark[j]) {
+                        gr->gmark[j] = 1;
+                        touched[tl++] = j;
+                    }
+                    gr->grad[j] += pair[2 * k + 1];
+                }
+                p += 2 + 2 * n;
+            }
+            gr->touched_len[o] = tl;
+        }
+    }
+    free(all);
+    return total;
+}
+
+/* The pass of this process alone (sh NULL or without a reducer) or shared
+ * by the ranks of sh->red: the same sums either way. */
+static double pass(const TexelData *d, const uint32_t *idx, size_t len, const double *w, double c,
+                   int threads, Grad *gr, Shard *sh)
+{
+    if (sh && sh->red)
+        return pass_sharded(d, idx, len, w, c, threads, gr, sh);
+    return pass_local(d, idx, len, w, c, threads, gr);
+}
+
+/* Did any rank ask to stop? One flag a rank, gathered (false alone). */
+static int shard_any(Shard *sh, bool mine, bool *any)
+{
+    *any = mine;
+    if (!sh->red)
+        return 0;
+    const double flag = mine ? 1.0 : 0.0;
+    double *all = NULL;
+    size_t all_len = 0;
+    if (sh->red->gather(sh->red->ctx, &flag, 1, &all, &all_len, sh->err) != 0) {
+        free(all);
+        sh->failed = true;
+        return -1;
+    }
+    for (size_t i = 0; i < all_len; i++)
+        if (all[i] != 0)
+            *any = true;
+    free(all);
+    return 0;
+}
+
 static double *to_double(const int32_t *weights, int len)
 {
     double *w = malloc((size_t)len * sizeof *w);
@@ -846,6 +1003,13 @@ static double k_scale(double k) { return k * LN10 / 400.0; }
 int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
                double k, int threads, double *loss, char err[TEXEL_ERR_MAX])
 {
+    return texel_loss_sharded(data, idx, len, weights, k, threads, NULL, loss, err);
+}
+
+int texel_loss_sharded(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+                       double k, int threads, const TexelReducer *red, double *loss,
+                       char err[TEXEL_ERR_MAX])
+{
     if (len == 0) {
         set_err(err, "loss: no positions");
         return -1;
@@ -855,14 +1019,20 @@ int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int
         set_err(err, "loss: out of memory");
         return -1;
     }
-    *loss = pass(data, idx, len, w, k_scale(k), thread_count(threads), NULL) / (double)len;
+    Shard sh = {.red = red};
+    *loss = pass(data, idx, len, w, k_scale(k), thread_count(threads), NULL, &sh) / (double)len;
     free(w);
+    free(sh.buf);
+    if (sh.failed) {
+        set_err(err, "loss: %s", sh.err);
+        return -1;
+    }
     return 0;
 }
 
 /* Golden-section search of the loss over K (real weights w). */
 static void fit_k(const TexelData *d, const uint32_t *idx, size_t len, const double *w,
-                  double lo, double hi, int threads, double *k_out, double *loss_out)
+                  double lo, double hi, int threads, Shard *sh, double *k_out, double *loss_out)
 {
     enum { SCAN = 24 };
     const double n = (double)len;
@@ -870,24 +1040,24 @@ static void fit_k(const TexelData *d, const uint32_t *idx, size_t len, const dou
     int best = 0;
     for (int i = 0; i < SCAN; i++) {
         ks[i] = lo * pow(hi / lo, (double)i / (SCAN - 1));
-        ls[i] = pass(d, idx, len, w, k_scale(ks[i]), threads, NULL) / n;
+        ls[i] = pass(d, idx, len, w, k_scale(ks[i]), threads, NULL, sh) / n;
         if (ls[i] < ls[best])
             best = i;
     }
     double a = ks[best > 0 ? best - 1 : 0], b = ks[best < SCAN - 1 ? best + 1 : SCAN - 1];
     const double invphi = 0.61803398874989484820; /* (sqrt(5) - 1) / 2 */
     double x1 = b - invphi * (b - a), x2 = a + invphi * (b - a);
-    double f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL) / n;
-    double f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL) / n;
+    double f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL, sh) / n;
+    double f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL, sh) / n;
     for (int it = 0; it < 200 && b - a > 1e-7 * (a + b); it++) {
         if (f1 <= f2) {
             b = x2, x2 = x1, f2 = f1;
             x1 = b - invphi * (b - a);
-            f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL) / n;
+            f1 = pass(d, idx, len, w, k_scale(x1), threads, NULL, sh) / n;
         } else {
             a = x1, x1 = x2, f1 = f2;
             x2 = a + invphi * (b - a);
-            f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL) / n;
+            f2 = pass(d, idx, len, w, k_scale(x2), threads, NULL, sh) / n;
         }
     }
     /* the best of the points seen: the scan point or the final pair */
@@ -911,6 +1081,13 @@ int texel_fit_k(const TexelData *data, const uint32_t *idx, size_t len, const in
                 double k_lo, double k_hi, int threads, double *k, double *loss,
                 char err[TEXEL_ERR_MAX])
 {
+    return texel_fit_k_sharded(data, idx, len, weights, k_lo, k_hi, threads, NULL, k, loss, err);
+}
+
+int texel_fit_k_sharded(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+                        double k_lo, double k_hi, int threads, const TexelReducer *red, double *k,
+                        double *loss, char err[TEXEL_ERR_MAX])
+{
     if (check_k_bracket(k_lo, k_hi, err) != 0)
         return -1;
     if (len == 0) {
@@ -922,8 +1099,14 @@ int texel_fit_k(const TexelData *data, const uint32_t *idx, size_t len, const in
         set_err(err, "K search: out of memory");
         return -1;
     }
-    fit_k(data, idx, len, w, k_lo, k_hi, thread_count(threads), k, loss);
+    Shard sh = {.red = red};
+    fit_k(data, idx, len, w, k_lo, k_hi, thread_count(threads), &sh, k, loss);
     free(w);
+    free(sh.buf);
+    if (sh.failed) {
+        set_err(err, "K search: %s", sh.err);
+        return -1;
+    }
     return 0;
 }
 
@@ -949,6 +1132,7 @@ void texel_config_default(TexelConfig *cfg)
         .seed = 1,
         .progress = NULL,
         .progress_ctx = NULL,
+        .reducer = NULL,
     };
 }
 
@@ -982,6 +1166,11 @@ static int check_config(const TexelConfig *cfg, char err[TEXEL_ERR_MAX])
     }
     if (cfg->adam != TEXEL_ADAM_LAZY && cfg->adam != TEXEL_ADAM_DENSE) {
         set_err(err, "tuner: unknown Adam variant %d", (int)cfg->adam);
+        return -1;
+    }
+    const TexelReducer *red = cfg->reducer;
+    if (red && !(red->ranks >= 1 && red->rank >= 0 && red->rank < red->ranks && red->gather)) {
+        set_err(err, "tuner: reducer rank %d of %d (or its gather) is not valid", red->rank, red->ranks);
         return -1;
     }
     if (cfg->anchor != TEXEL_L2_START && cfg->anchor != TEXEL_L2_ZERO) {
@@ -1115,16 +1304,17 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 
     TexelResult res = {0};
     res.k = cfg->k;
+    Shard sh = {.red = cfg->reducer};
     if (!(cfg->k > 0)) {
         double loss_k;
-        fit_k(data, split->train, n_train, wk.w, cfg->k_lo, cfg->k_hi, threads, &res.k, &loss_k);
+        fit_k(data, split->train, n_train, wk.w, cfg->k_lo, cfg->k_hi, threads, &sh, &res.k, &loss_k);
     }
     const double c = k_scale(res.k);
 
     /* the loss of the current weights on both sets */
-#define TRAIN_LOSS(w) (pass(data, split->train, n_train, (w), c, threads, NULL) / (double)n_train)
+#define TRAIN_LOSS(w) (pass(data, split->train, n_train, (w), c, threads, NULL, &sh) / (double)n_train)
 #define VALID_LOSS(w) \
-    (n_valid ? pass(data, split->valid, n_valid, (w), c, threads, NULL) / (double)n_valid : NAN)
+    (n_valid ? pass(data, split->valid, n_valid, (w), c, threads, NULL, &sh) / (double)n_valid : NAN)
 
     res.train_loss_start = TRAIN_LOSS(wk.w);
     res.valid_loss_start = VALID_LOSS(wk.w);
@@ -1132,10 +1322,19 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
                                   : res.train_loss_start + l2_penalty(&wk, frozen, wn, cfg->lambda);
     res.best_epoch = 0;
     res.stop = TEXEL_STOP_EPOCHS;
-    if (cfg->progress) {
+    bool stop = false;
+    if (!sh.failed && cfg->progress) {
         TexelEpoch ep = {0, res.train_loss_start, res.valid_loss_start, true};
-        if (cfg->progress(cfg->progress_ctx, &ep) != 0)
-            res.stop = TEXEL_STOP_CALLER;
+        stop = cfg->progress(cfg->progress_ctx, &ep) != 0;
+    }
+    if (!sh.failed && shard_any(&sh, stop, &stop) == 0 && stop)
+        res.stop = TEXEL_STOP_CALLER;
+    if (sh.failed) {
+        set_err(err, "tuner: %s", sh.err);
+        free(sh.buf);
+        free(decay);
+        work_free(&wk);
+        return -1;
     }
 
     uint64_t step = 0;
@@ -1168,11 +1367,15 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         const clock_t c_steps = clock();
         for (size_t first = 0; first < n_train; first += batch) {
             const size_t len = n_train - first < batch ? n_train - first : batch;
-            pass(data, order + first, len, wk.w, c, threads, &wk.grad);
-            if (wk.grad.oom) {
+            pass(data, order + first, len, wk.w, c, threads, &wk.grad, &sh);
+            if (wk.grad.oom || sh.failed) {
                 free(decay);
                 work_free(&wk);
-                set_err(err, "tuner: out of memory for a block's gradient");
+                if (sh.failed)
+                    set_err(err, "tuner: %s", sh.err);
+                else
+                    set_err(err, "tuner: out of memory for a block's gradient");
+                free(sh.buf);
                 return -1;
             }
             step++;
@@ -1243,13 +1446,22 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         } else if (cfg->patience > 0 && ++stale >= cfg->patience) {
             res.stop = TEXEL_STOP_PATIENCE;
         }
-        if (cfg->progress && cfg->progress(cfg->progress_ctx, &ep) != 0)
+        stop = !sh.failed && cfg->progress && cfg->progress(cfg->progress_ctx, &ep) != 0;
+        if (!sh.failed && shard_any(&sh, stop, &stop) == 0 && stop)
             res.stop = TEXEL_STOP_CALLER;
+        if (sh.failed) {
+            set_err(err, "tuner: %s", sh.err);
+            free(sh.buf);
+            free(decay);
+            work_free(&wk);
+            return -1;
+        }
     }
 
     for (size_t j = 0; j < wn; j++) {
         if (!isfinite(wk.best[j])) {
             set_err(err, "tuner: weight %zu diverged (%g); lower the learning rate", j, wk.best[j]);
+            free(sh.buf);
             free(decay);
             work_free(&wk);
             return -1;
@@ -1262,6 +1474,13 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     res.valid_loss = VALID_LOSS(wk.best);
 #undef TRAIN_LOSS
 #undef VALID_LOSS
+    free(sh.buf);
+    if (sh.failed) {
+        set_err(err, "tuner: %s", sh.err);
+        free(decay);
+        work_free(&wk);
+        return -1;
+    }
     for (size_t j = 0; j < wn; j++)
         weights_out[j] = (int32_t)wk.best[j];
     free(decay);
@@ -1289,12 +1508,12 @@ int texel_bench(const TexelData *data, const int32_t *weights, int threads, int 
         return -1;
     }
     const double c = k_scale(1.0);
-    pass(data, NULL, data->len, w, c, nt, &gr); /* warm the caches and threads */
+    pass(data, NULL, data->len, w, c, nt, &gr, NULL); /* warm the caches and threads */
     grad_clear(&gr);
     const double t0 = omp_get_wtime();
     const clock_t c0 = clock();
     for (int i = 0; i < passes; i++) {
-        pass(data, NULL, data->len, w, c, nt, &gr);
+        pass(data, NULL, data->len, w, c, nt, &gr, NULL);
         grad_clear(&gr);
     }
     const double seconds = omp_get_wtime() - t0;

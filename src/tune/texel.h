@@ -35,6 +35,14 @@
  * threads. Mini-batch order comes from a seeded shuffle (util/rng.h) of
  * runs of TEXEL_SHUFFLE_CHUNK consecutive training positions.
  *
+ * Shards. A pass can also be shared by R cooperating processes (ranks,
+ * e.g. of MPI; see TexelReducer): each holds the same data and weights,
+ * computes the blocks of its share (rank r of R: blocks [nb r / R,
+ * nb (r + 1) / R) of the pass's nb), and a gather puts every rank's block
+ * sums in block order on every rank, where they are added in block order as
+ * above. Every rank thus holds the one-process sums bit for bit, applies the
+ * same Adam step and ends with the same weights, for any R and thread count.
+ *
  * Threads: functions here use OpenMP internally (`threads` arguments: 0 means
  * the OpenMP default, omp_get_max_threads()). A TexelData may be read by any
  * number of calls at once; appending to it is not thread-safe.
@@ -197,6 +205,30 @@ int texel_split_make(TexelSplit *split, size_t positions, const uint64_t *keys,
                      double valid_fraction, uint64_t seed, char err[TEXEL_ERR_MAX]);
 void texel_split_free(TexelSplit *split); /* zeroes it; a zeroed split is fine */
 
+/* ---------------------------------------------------------------- shards */
+
+/* Concatenate every rank's mine[0..len) in rank order into a new array
+ * *all (malloc'd; the tuner frees it) of *all_len doubles, on every rank:
+ * an allgather of variable length (dist.h's dist_allgather_doubles over
+ * MPI; a test can fake it with threads). Called by every rank the same
+ * number of times in the same order, from the thread that called the
+ * tuner. Returns 0, or -1 with a message (the tuner then fails with it). */
+typedef int (*TexelGather)(void *ctx, const double *mine, size_t len, double **all, size_t *all_len,
+                           char err[TEXEL_ERR_MAX]);
+
+/* R processes sharing the passes of one run (see "Shards" above). Every
+ * rank passes the same data, split, config and start weights (else the
+ * results are undefined). The payload of a pass is, per block, its loss
+ * sum, its touched-weight count n and n (weight, gradient) pairs, as
+ * doubles: at most 2 + 2 * min(weights, 2 * block entries) doubles a block,
+ * the whole pass's gradient lists on every rank (README "Scaling"). A
+ * rank with no block of a pass (more ranks than blocks) sends nothing. */
+typedef struct TexelReducer {
+    int rank, ranks; /* 0 <= rank < ranks */
+    TexelGather gather;
+    void *ctx;
+} TexelReducer;
+
 /* ----------------------------------------------------------- loss and K */
 
 /* The loss E(w, K) above over the positions idx[0..len-1] (idx NULL: the
@@ -205,6 +237,12 @@ void texel_split_free(TexelSplit *split); /* zeroes it; a zeroed split is fine *
  * rather than a NaN. */
 int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
                double k, int threads, double *loss, char err[TEXEL_ERR_MAX]);
+/* texel_loss with its pass shared by the ranks of red (NULL: alone);
+ * collective: every rank calls it with the same arguments, and all get the
+ * one-process loss bit for bit. */
+int texel_loss_sharded(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+                       double k, int threads, const TexelReducer *red, double *loss,
+                       char err[TEXEL_ERR_MAX]);
 
 /* Fit K with the weights fixed: minimise E(w, K) over K in [k_lo, k_hi]
  * (0 < k_lo < k_hi; the usual bracket is [0.01, 10]) by a scan of 24
@@ -214,6 +252,11 @@ int texel_loss(const TexelData *data, const uint32_t *idx, size_t len, const int
 int texel_fit_k(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
                 double k_lo, double k_hi, int threads, double *k, double *loss,
                 char err[TEXEL_ERR_MAX]);
+/* texel_fit_k with every pass shared by the ranks of red (NULL: alone);
+ * collective, as texel_loss_sharded; every rank gets the one-process K. */
+int texel_fit_k_sharded(const TexelData *data, const uint32_t *idx, size_t len, const int32_t *weights,
+                        double k_lo, double k_hi, int threads, const TexelReducer *red, double *k,
+                        double *loss, char err[TEXEL_ERR_MAX]);
 
 /* ------------------------------------------------------------ the tuner */
 
@@ -264,14 +307,18 @@ typedef struct TexelConfig {
                           * validation loss; 0: never stop early */
     int threads;         /* 0: OpenMP default */
     uint64_t seed;       /* mini-batch shuffle */
-    TexelProgress progress; /* may be NULL */
+    TexelProgress progress; /* may be NULL; with a reducer it runs on every
+                             * rank, and a stop asked on any rank stops all */
     void *progress_ctx;
+    const TexelReducer *reducer; /* NULL: this process alone; else every
+                                  * pass (K search, losses, gradients) is
+                                  * shared by its ranks, see "Shards" */
 } TexelConfig;
 
 /* Defaults: k 0 (fit), bracket [0.01, 10], 1000 epochs, full batch, lr 1,
  * beta1 0.9, beta2 0.999, eps 1e-10, lambda 0 toward the start, lazy Adam,
  * patience 20,
- * threads 0, seed 1, no callback. */
+ * threads 0, seed 1, no callback, no reducer. */
 void texel_config_default(TexelConfig *cfg);
 
 typedef struct TexelResult {
@@ -296,9 +343,11 @@ typedef struct TexelResult {
  * nearest int32 into weights_out (weights_len of them; may alias start).
  * frozen (NULL: none) marks weights that keep their starting value, e.g.
  * the man value that sets the scale. Deterministic for a given data, split
- * and config, whatever the thread count. Returns 0 and fills *result, or -1
- * with a message (bad config, empty training set, out of memory);
- * weights_out is untouched on error. */
+ * and config, whatever the thread count and, with cfg->reducer, whatever
+ * the number of ranks (collective: every rank calls it alike). Returns 0
+ * and fills *result, or -1 with a message (bad config, empty training set,
+ * out of memory on any rank, a failed gather); weights_out is untouched on
+ * error. */
 int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig *cfg,
                const int32_t *start, const uint8_t *frozen, int32_t *weights_out,
                TexelResult *result, char err[TEXEL_ERR_MAX]);
