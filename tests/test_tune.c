@@ -650,6 +650,72 @@ static void test_threads_identical(void **state)
 
 /* ------------------------------------------------------------ shards */
 
+/* Packed in three pieces and unpacked in order, data is the same: entries,
+ * bytes, evaluations (the check passes), every loss bit for bit; malformed
+ * records are refused and leave the data as it was. */
+static void test_pack_unpack(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    for (int tapered = 0; tapered < 2; tapered++) {
+        TexelData *d = tapered ? texel_data_new_tapered(64, 32, 24) : texel_data_new(64);
+        TexelData *e = tapered ? texel_data_new_tapered(64, 32, 24) : texel_data_new(64);
+        int32_t truth[64];
+        assert_int_equal(texel_data_synthetic(d, 5000, 12, 1.0, 9, truth, err), 0);
+        const size_t cut[4] = {0, 1234, 1235, 5000};
+        for (int k = 0; k < 3; k++) {
+            uint8_t *buf;
+            size_t size;
+            assert_int_equal(texel_data_pack(d, cut[k], cut[k + 1], &buf, &size, err), 0);
+            assert_int_equal(texel_data_unpack(e, buf, size, err), 0);
+            free(buf);
+        }
+        assert_int_equal(texel_data_len(e), 5000);
+        assert_int_equal(texel_data_entries(e), texel_data_entries(d));
+        assert_true(texel_data_bytes_per_position(e) == texel_data_bytes_per_position(d));
+        assert_int_equal(texel_data_check(e, truth, 0, NULL, err), 0);
+        double ld, le;
+        assert_int_equal(texel_loss(d, NULL, 5000, truth, 1.0, 1, &ld, err), 0);
+        assert_int_equal(texel_loss(e, NULL, 5000, truth, 1.0, 1, &le, err), 0);
+        assert_memory_equal(&ld, &le, sizeof ld);
+        for (size_t i = 0; i < 5000; i += 499)
+            assert_true(texel_data_target(d, i) == texel_data_target(e, i));
+
+        uint8_t *buf;
+        size_t size;
+        assert_int_equal(texel_data_pack(d, 0, 3, &buf, &size, err), 0);
+        static const struct {
+            size_t at;     /* byte changed (SIZE_MAX: cut the last byte) */
+            uint8_t value;
+        } bad[] = {
+            {SIZE_MAX, 0}, /* truncated */
+            {0, 255},      /* target past TEXEL_TARGET_SCALE */
+            {1, 25},       /* phase past 24 (or any phase, untapered) */
+            {6, 0},        /* code length 0 */
+            {8, 0x7F},     /* more items than the code holds */
+        };
+        for (size_t b = 0; b < sizeof bad / sizeof bad[0]; b++) {
+            uint8_t copy[4096];
+            assert_true(size <= sizeof copy);
+            memcpy(copy, buf, size);
+            size_t n = size;
+            if (bad[b].at == SIZE_MAX)
+                n--;
+            else
+                copy[bad[b].at] = bad[b].value;
+            if (bad[b].at == 1 && !tapered)
+                copy[1] = 1;
+            assert_int_equal(texel_data_unpack(e, copy, n, err), -1);
+            assert_non_null(strstr(err, "malformed"));
+            assert_int_equal(texel_data_len(e), 5000);
+        }
+        free(buf);
+        assert_int_equal(texel_data_pack(d, 10, 5, &buf, &size, err), -1);
+        texel_data_free(d);
+        texel_data_free(e);
+    }
+}
+
 /* An in-process stand-in for MPI: R threads, one a rank, each running the
  * same texel_tune with a reducer whose gather meets the others at a barrier
  * and copies every rank's payload in rank order. */
@@ -1132,6 +1198,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_tune_full_batch),
         cmocka_unit_test(test_tune_mini_batch),
         cmocka_unit_test(test_threads_identical),
+        cmocka_unit_test(test_pack_unpack),
         cmocka_unit_test(test_sharded_identical),
         cmocka_unit_test(test_sharded_k_loss_and_errors),
         cmocka_unit_test(test_lazy_equals_dense),

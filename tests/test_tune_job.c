@@ -2,12 +2,15 @@
  * on a temporary database of real Russian self-play games: what it stores
  * (tune run, tuning row, weight set with its parent, losses per epoch), that
  * threads do not change the result, and the refusals and early stops it
- * reports (table-driven). Games: 80 played at 300 nodes per move from
+ * reports (table-driven), and that a job shared by 3 ranks (threads with
+ * an in-process gather standing in for MPI) gives the one-process weights
+ * with only rank 0 writing. Games: 80 played at 300 nodes per move from
  * random 4-ply openings (play/openings.h), stored through the game writer as
  * `dama selfplay` stores them. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
 
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -247,12 +250,139 @@ static void test_tune_job_refusals(void **state)
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM tuning_runs"), tunings);
 }
 
+/* ------------------------------------------------------------ shards */
+
+enum { RANKS = 3 };
+
+typedef struct Group {
+    pthread_barrier_t barrier;
+    const double *buf[RANKS];
+    size_t len[RANKS];
+} Group;
+
+typedef struct Rank {
+    Group *group;
+    int rank;
+    TexelReducer red;
+    TuneJobOptions o;
+    const Fixture *f;
+    int32_t *w;
+    TuneJobResult r;
+    TuneJobStatus st;
+    char err[ERR_MAX];
+} Rank;
+
+static int gather(void *ctx, const double *mine, size_t len, double **all, size_t *all_len, char err[TEXEL_ERR_MAX])
+{
+    (void)err;
+    Rank *rk = ctx;
+    Group *g = rk->group;
+    g->buf[rk->rank] = mine;
+    g->len[rk->rank] = len;
+    pthread_barrier_wait(&g->barrier);
+    size_t total = 0;
+    for (int r = 0; r < RANKS; r++) total += g->len[r];
+    double *out = malloc((total ? total : 1) * sizeof *out);
+    assert_non_null(out);
+    for (size_t r = 0, at = 0; r < RANKS; at += g->len[r], r++)
+        if (g->len[r]) memcpy(out + at, g->buf[r], g->len[r] * sizeof *out);
+    pthread_barrier_wait(&g->barrier);
+    *all = out;
+    *all_len = total;
+    return 0;
+}
+
+static void *rank_main(void *arg)
+{
+    Rank *rk = arg;
+    Db *db = open_db(rk->f);
+    rk->o.db = db;
+    rk->st = tune_job_run(&rk->o, rk->w, &rk->r, rk->err);
+    db_close(db);
+    return NULL;
+}
+
+static void run_ranks(Rank *rk, const Fixture *f, const TuneJobOptions *o)
+{
+    static Group g;
+    memset(&g, 0, sizeof g);
+    assert_int_equal(pthread_barrier_init(&g.barrier, NULL, RANKS), 0);
+    pthread_t th[RANKS];
+    for (int r = 0; r < RANKS; r++) {
+        rk[r] = (Rank){.group = &g, .rank = r, .o = *o, .f = f, .w = eval_weights_new(f->g)};
+        assert_non_null(rk[r].w);
+        rk[r].red = (TexelReducer){.rank = r, .ranks = RANKS, .gather = gather, .ctx = &rk[r]};
+        rk[r].o.reducer = &rk[r].red;
+    }
+    for (int r = 0; r < RANKS; r++) assert_int_equal(pthread_create(&th[r], NULL, rank_main, &rk[r]), 0);
+    for (int r = 0; r < RANKS; r++) assert_int_equal(pthread_join(th[r], NULL), 0);
+    pthread_barrier_destroy(&g.barrier);
+}
+
+/* 3 ranks, each tracing a third of the positions: the one-process weights,
+ * K, losses and position counts on every rank, for the plain job and for
+ * one with resolving, dedupe, blended targets and mini-batches; rank 0
+ * alone stores (its weight set is the one-process set: equal values), the
+ * others store nothing; a refusal fails every rank with its message. */
+static void test_tune_job_sharded(void **state)
+{
+    Fixture *f = *state;
+    const Game *g = f->g;
+    for (int variant = 0; variant < 3; variant++) {
+        Db *db = open_db(f);
+        TuneJobOptions o = options(f, db);
+        o.epochs = 25;
+        static char few[] = "p.ply < 1";
+        if (variant == 1) {
+            o.resolve = true;
+            o.dedupe = true;
+            o.score_weight = 0.3;
+            o.batch = 1000;
+            o.threads = 2;
+        }
+        if (variant == 2) o.filter = few;
+        int32_t *w = eval_weights_new(g);
+        TuneJobResult r;
+        char err[ERR_MAX] = "";
+        TuneJobStatus st = tune_job_run(&o, w, &r, err);
+        db_close(db);
+        assert_int_equal(st, variant == 2 ? TUNE_JOB_FAILED : TUNE_JOB_DONE);
+        const int64_t tunings = raw_int(f->path, "SELECT count(*) FROM tuning_runs");
+        o.db = NULL;
+        Rank rk[RANKS];
+        run_ranks(rk, f, &o);
+        for (int k = 0; k < RANKS; k++) {
+            if (variant == 2) {
+                assert_int_equal(rk[k].st, TUNE_JOB_FAILED);
+                if (!strstr(rk[k].err, "positions match in")) fail_msg("rank %d: '%s'", k, rk[k].err);
+                continue;
+            }
+            if (rk[k].st != TUNE_JOB_DONE) fail_msg("variant %d, rank %d: %s", variant, k, rk[k].err);
+            assert_memory_equal(w, rk[k].w, sizeof(int32_t) * (size_t)g->weights_len);
+            assert_int_equal(rk[k].r.positions, r.positions);
+            assert_int_equal(rk[k].r.skipped, r.skipped);
+            assert_int_equal(rk[k].r.resolved, r.resolved);
+            assert_int_equal(rk[k].r.merged, r.merged);
+            assert_memory_equal(&rk[k].r.texel.k, &r.texel.k, sizeof r.texel.k);
+            assert_memory_equal(&rk[k].r.texel.valid_loss, &r.texel.valid_loss, sizeof r.texel.valid_loss);
+            assert_int_equal(rk[k].r.texel.epochs, r.texel.epochs);
+            assert_int_equal(rk[k].r.result_ws, k == 0 ? r.result_ws : 0);
+            assert_int_equal(rk[k].r.run_id != 0, k == 0);
+        }
+        if (variant == 1) assert_true(r.resolved > 0 && r.merged > 0);
+        assert_int_equal(raw_int(f->path, "SELECT count(*) FROM tuning_runs"), tunings + (variant == 2 ? 0 : 1));
+        for (int k = 0; k < RANKS; k++) free(rk[k].w);
+        free(w);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tune_job_stores),
         cmocka_unit_test(test_tune_job_no_epochs),
         cmocka_unit_test(test_tune_job_refusals),
+        cmocka_unit_test(test_tune_job_sharded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -341,6 +341,123 @@ int texel_data_append(TexelData *data, const EvalTrace *trace, int result_half, 
     return 0;
 }
 
+enum { PACK_HEAD = 8 }; /* target, phase, eval (4), code length (2) */
+
+int texel_data_pack(const TexelData *data, size_t lo, size_t hi, uint8_t **out, size_t *size,
+                    char err[TEXEL_ERR_MAX])
+{
+    *out = NULL;
+    *size = 0;
+    if (hi > data->len || lo > hi) {
+        set_err(err, "tuning data: cannot pack positions %zu..%zu of %zu", lo, hi, data->len);
+        return -1;
+    }
+    const size_t bytes = (hi - lo) * PACK_HEAD + (data->offset[hi] - data->offset[lo]);
+    uint8_t *buf = malloc(bytes ? bytes : 1), *p = buf;
+    if (!buf) {
+        set_err(err, "tuning data: out of memory packing %zu positions", hi - lo);
+        return -1;
+    }
+    for (size_t i = lo; i < hi; i++) {
+        const uint32_t ev = data->eval ? (uint32_t)data->eval[i] : 0;
+        const uint32_t len = data->offset[i + 1] - data->offset[i];
+        *p++ = data->result[i];
+        *p++ = data->phase ? data->phase[i] : 0;
+        for (int b = 0; b < 4; b++)
+            *p++ = (uint8_t)(ev >> 8 * b);
+        *p++ = (uint8_t)len;
+        *p++ = (uint8_t)(len >> 8);
+        memcpy(p, data->code + data->offset[i], len);
+        p += len;
+    }
+    *out = buf;
+    *size = bytes;
+    return 0;
+}
+
+/* Is code[0..len) one position's coding (count, 2-bit lengths, items) with
+ * its indices below index_end? Stores the entries in *entries. */
+static bool code_valid(const uint8_t *code, size_t len, uint32_t index_end, size_t *entries)
+{
+    if (len < 1)
+        return false;
+    size_t at = 1;
+    uint32_t items = code[0];
+    if (items >= 0x80) {
+        if (len < 2)
+            return false;
+        items = (items & 0x7F) | (uint32_t)code[1] << 7;
+        at = 2;
+    }
+    if (items > ITEMS_MAX || len - at < (items + 3) / 4)
+        return false;
+    const uint8_t *ctrl = code + at;
+    size_t data = at + (items + 3) / 4;
+    uint64_t j = 0;
+    *entries = 0;
+    for (uint32_t k = 0; k < items; k++) {
+        const size_t n = (size_t)(ctrl[k >> 2] >> 2 * (k & 3) & 3) + 1;
+        if (len - data < n)
+            return false;
+        uint32_t t = 0;
+        for (size_t b = 0; b < n; b++)
+            t |= (uint32_t)code[data + b] << 8 * b;
+        data += n;
+        j += t >> 3;
+        if (j >= index_end)
+            return false;
+        if ((t & 7) == CODE_ESCAPE) { /* the coefficient item follows */
+            if (++k >= items)
+                return false;
+            const size_t m = (size_t)(ctrl[k >> 2] >> 2 * (k & 3) & 3) + 1;
+            if (len - data < m)
+                return false;
+            data += m;
+        }
+        ++*entries;
+    }
+    return data == len;
+}
+
+int texel_data_unpack(TexelData *data, const uint8_t *buf, size_t size, char err[TEXEL_ERR_MAX])
+{
+    const uint32_t index_end = (uint32_t)(data->eg_offset ? data->eg_offset : data->weights_len);
+    size_t positions = 0, code = 0;
+    for (size_t at = 0; at < size; positions++) { /* check every record first: all or nothing */
+        size_t entries;
+        const size_t len = size - at < PACK_HEAD ? 0 : (size_t)buf[at + 6] | (size_t)buf[at + 7] << 8;
+        if (size - at < PACK_HEAD || size - at - PACK_HEAD < len ||
+            buf[at] > TEXEL_TARGET_SCALE || (data->phase ? buf[at + 1] > data->phase_max : buf[at + 1] != 0) ||
+            !code_valid(buf + at + PACK_HEAD, len, index_end, &entries)) {
+            set_err(err, "tuning data: packed position %zu (byte %zu of %zu) is malformed", positions, at, size);
+            return -1;
+        }
+        at += PACK_HEAD + len;
+        code += len;
+    }
+    if (grow(data, positions, code, false, err) != 0)
+        return -1;
+    for (size_t at = 0; at < size;) {
+        const size_t len = (size_t)buf[at + 6] | (size_t)buf[at + 7] << 8;
+        size_t entries = 0;
+        code_valid(buf + at + PACK_HEAD, len, index_end, &entries);
+        memcpy(data->code + data->code_len, buf + at + PACK_HEAD, len);
+        data->code_len += len;
+        data->entries += entries;
+        data->result[data->len] = buf[at];
+        if (data->eval)
+            data->eval[data->len] = (int32_t)((uint32_t)buf[at + 2] | (uint32_t)buf[at + 3] << 8 |
+                                              (uint32_t)buf[at + 4] << 16 | (uint32_t)buf[at + 5] << 24);
+        if (data->phase)
+            data->phase[data->len] = buf[at + 1];
+        data->len++;
+        data->offset[data->len] = (uint32_t)data->code_len;
+        at += PACK_HEAD + len;
+    }
+    memset(data->code + data->code_len, 0, CODE_PAD);
+    return 0;
+}
+
 void texel_data_drop_evals(TexelData *data)
 {
     free(data->eval);

@@ -183,6 +183,22 @@ int texel_data_synthetic(TexelData *data, size_t positions, int terms, double k,
  * memory). Not thread-safe. */
 int texel_data_reorder(TexelData *data, const uint32_t *order, char err[TEXEL_ERR_MAX]);
 
+/* Positions as bytes, to move them between processes (e.g. ranks that
+ * each loaded a share of the positions): texel_data_pack writes positions
+ * [lo, hi) of data (hi <= len) into a new buffer *out (malloc'd, *size
+ * bytes): per position its target byte, phase byte, engine evaluation (4
+ * bytes, little endian; 0 once dropped), the length of its coded entries
+ * (2 bytes) and the coded entries as stored. Returns 0, or -1 with a
+ * message (out of memory). texel_data_unpack appends the positions of such
+ * a buffer to data, which must have the same weights_len and taper; the
+ * positions equal the packed ones byte for byte. Returns 0, or -1 with a
+ * message naming the bad record (a truncated or malformed record, an index
+ * past the weights, a phase out of range, out of memory); data is unchanged
+ * on error. Not thread-safe on the data written. */
+int texel_data_pack(const TexelData *data, size_t lo, size_t hi, uint8_t **out, size_t *size,
+                    char err[TEXEL_ERR_MAX]);
+int texel_data_unpack(TexelData *data, const uint8_t *buf, size_t size, char err[TEXEL_ERR_MAX]);
+
 /* ------------------------------------------------------------------ split */
 
 /* Positions split into a training and a validation set, as ascending

@@ -211,7 +211,7 @@ typedef struct EpochCtx {
 static int on_epoch(void *ctx, const TexelEpoch *e)
 {
     EpochCtx *c = ctx;
-    if (db_tuning_epoch_insert(c->db, c->tuning_id, e->epoch, e->train_loss, e->valid_loss, c->err) != 0) {
+    if (c->db && db_tuning_epoch_insert(c->db, c->tuning_id, e->epoch, e->train_loss, e->valid_loss, c->err) != 0) {
         c->failed = 1;
         return 1;
     }
@@ -223,6 +223,135 @@ static int on_epoch(void *ctx, const TexelEpoch *e)
         c->last_printed = e->epoch;
     }
     return stop ? 1 : 0;
+}
+
+/* ----------------------------------------------------------------- shards */
+
+/* A growing byte buffer; oom once an append failed (the rest are dropped). */
+typedef struct Bytes {
+    uint8_t *p;
+    size_t len, cap;
+    bool oom;
+} Bytes;
+
+static void bytes_put(Bytes *b, const void *src, size_t n)
+{
+    if (b->oom) return;
+    if (b->len + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n) cap *= 2;
+        uint8_t *np = realloc(b->p, cap);
+        if (!np) {
+            b->oom = true;
+            return;
+        }
+        b->p = np;
+        b->cap = cap;
+    }
+    if (n) memcpy(b->p + b->len, src, n);
+    b->len += n;
+}
+
+static void bytes_u64(Bytes *b, uint64_t v)
+{
+    uint8_t x[8];
+    for (int i = 0; i < 8; i++) x[i] = (uint8_t)(v >> 8 * i);
+    bytes_put(b, x, 8);
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << 8 * i;
+    return v;
+}
+
+enum { BYTES_PER_DOUBLE = 6 }; /* an integer below 2^48: exact, never a NaN pattern */
+
+/* Every rank's mine[0..size) on every rank, in rank order, through the
+ * reducer's gather of doubles (a count, then 6 bytes a double): *all
+ * (malloc'd) holds them, rank r's at off[r] .. off[r + 1] (off has ranks
+ * + 1 entries, malloc'd). Collective. Returns 0, or -1 with err. */
+static int gather_bytes(const TexelReducer *red, const uint8_t *mine, size_t size, uint8_t **all, size_t **off,
+                        char err[ERR_MAX])
+{
+    *all = NULL;
+    *off = NULL;
+    const size_t words = (size + BYTES_PER_DOUBLE - 1) / BYTES_PER_DOUBLE;
+    double *out = malloc((1 + words) * sizeof *out);
+    char terr[TEXEL_ERR_MAX] = "";
+    double *got = NULL;
+    size_t got_len = 0;
+    int rc = 0;
+    if (!out) { /* send nothing: every rank then finds this rank's part missing */
+        rc = red->gather(red->ctx, NULL, 0, &got, &got_len, terr);
+    } else {
+        out[0] = (double)size;
+        for (size_t w = 0; w < words; w++) {
+            uint64_t v = 0;
+            for (size_t k = 0; k < BYTES_PER_DOUBLE && w * BYTES_PER_DOUBLE + k < size; k++)
+                v |= (uint64_t)mine[w * BYTES_PER_DOUBLE + k] << 8 * k;
+            out[1 + w] = (double)v;
+        }
+        rc = red->gather(red->ctx, out, 1 + words, &got, &got_len, terr);
+    }
+    free(out);
+    if (rc != 0) {
+        free(got);
+        snprintf(err, ERR_MAX, "gathering the positions: %.200s", terr);
+        return -1;
+    }
+    size_t total = 0;
+    for (size_t p = 0; p < got_len;) { /* the bytes in all, and a sanity check of the layout */
+        const size_t n = (size_t)got[p];
+        total += n;
+        p += 1 + (n + BYTES_PER_DOUBLE - 1) / BYTES_PER_DOUBLE;
+        if (p > got_len) total = SIZE_MAX;
+        if (total == SIZE_MAX) break;
+    }
+    size_t *o = calloc((size_t)red->ranks + 1, sizeof *o);
+    uint8_t *bytes = total != SIZE_MAX ? malloc(total ? total : 1) : NULL;
+    if (!o || !bytes) {
+        free(got), free(o), free(bytes);
+        snprintf(err, ERR_MAX, total == SIZE_MAX ? "gathering the positions: a rank's part is malformed"
+                                                 : "out of memory gathering the positions");
+        return -1;
+    }
+    size_t at = 0, p = 0;
+    int r = 0;
+    for (; p < got_len && r < red->ranks; r++) {
+        const size_t n = (size_t)got[p++];
+        o[r] = at;
+        for (size_t k = 0; k < n; k++) {
+            const uint64_t v = (uint64_t)got[p + k / BYTES_PER_DOUBLE];
+            bytes[at++] = (uint8_t)(v >> 8 * (k % BYTES_PER_DOUBLE));
+        }
+        p += (n + BYTES_PER_DOUBLE - 1) / BYTES_PER_DOUBLE;
+    }
+    free(got);
+    if (r != red->ranks || p != got_len) {
+        free(o), free(bytes);
+        snprintf(err, ERR_MAX, "gathering the positions: %d of %d ranks sent their part", r, red->ranks);
+        return -1;
+    }
+    o[r] = at;
+    *all = bytes;
+    *off = o;
+    return 0;
+}
+
+/* Did any rank fail (status != 0)? One flag a rank through the gather; a
+ * gather failure counts as failing. Collective. */
+static bool any_rank_failed(const TexelReducer *red, bool mine)
+{
+    const double flag = mine ? 1.0 : 0.0;
+    double *all = NULL;
+    size_t len = 0;
+    char terr[TEXEL_ERR_MAX];
+    bool any = red->gather(red->ctx, &flag, 1, &all, &len, terr) != 0;
+    for (size_t i = 0; i < len; i++) any = any || all[i] != 0;
+    free(all);
+    return any;
 }
 
 /* "3" or "1,2,5": run ids separated by single commas. */
@@ -280,30 +409,162 @@ static int check_runs(const TuneJobOptions *o, char err[ERR_MAX])
 /* Load the positions into data (traced once; the tuner never calls the
  * engine again) in the canonical order; *keys and *scores (owned by the
  * caller afterwards) hold each position's game key and search score. */
-static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter, size_t filter_size, LoadCtx *lc,
-                          char err[ERR_MAX])
+/* Sharded loading (TuneJobOptions.reducer): this rank's traced positions
+ * (checked against the engine already), its counters and its status (0,
+ * or 1 failed / 2 interrupted with err) go to every rank; each puts all
+ * ranks' positions in rank order into a new dataset that replaces
+ * *data, and their keys into lc. A failure of any rank fails every rank
+ * with the message of the first failing rank. Collective. */
+static int gather_loaded(const TuneJobOptions *o, TexelData **data, LoadCtx *lc, int rc_in, char err[ERR_MAX])
+{
+    const TexelReducer *red = o->reducer;
+    const Game *g = o->game;
+    char terr[TEXEL_ERR_MAX] = "";
+    uint8_t *packed = NULL;
+    size_t psize = 0;
+    int status = rc_in == 0 ? 0 : lc->interrupted ? 2 : 1;
+    if (status == 0 && texel_data_pack(*data, 0, lc->len, &packed, &psize, terr) != 0) {
+        snprintf(err, ERR_MAX, "%.200s", terr);
+        status = 1;
+    }
+    Bytes b = {0};
+    const size_t msg_len = status ? strlen(err) : 0;
+    const uint64_t head[8] = {(uint64_t)status, status ? 0 : lc->len, (uint64_t)lc->skipped, (uint64_t)lc->resolved,
+                              (uint64_t)lc->egtb_known, (uint64_t)lc->egtb_changed, msg_len, status ? 0 : psize};
+    for (int i = 0; i < 8; i++) bytes_u64(&b, head[i]);
+    bytes_put(&b, err, msg_len);
+    for (size_t i = 0; status == 0 && i < lc->len; i++) {
+        bytes_u64(&b, lc->keys[i]);
+        bytes_u64(&b, lc->pkeys[i]);
+        bytes_u64(&b, (uint64_t)(uint32_t)lc->plies[i] | (uint64_t)(uint32_t)lc->scores[i] << 32);
+    }
+    if (status == 0) bytes_put(&b, packed, psize);
+    free(packed);
+    uint8_t *all = NULL;
+    size_t *off = NULL;
+    int rc = b.oom ? gather_bytes(red, NULL, 0, &all, &off, err) : gather_bytes(red, b.p, b.len, &all, &off, err);
+    free(b.p);
+    if (rc == 0 && b.oom) {
+        snprintf(err, ERR_MAX, "rank %d: out of memory packing its positions", red->rank);
+        rc = -1;
+    }
+    /* the ranks' statuses first: a failing rank fails them all */
+    size_t total = 0;
+    int64_t sums[4] = {0};
+    bool interrupted = false;
+    for (int r = 0; rc == 0 && r < red->ranks; r++) {
+        const uint8_t *p = all + off[r];
+        const size_t size = off[r + 1] - off[r];
+        uint64_t h[8];
+        for (int i = 0; i < 8 && size >= 64; i++) h[i] = get_u64(p + 8 * i);
+        if (size < 64 || h[6] > ERR_MAX || (h[0] == 0 && size != 64 + h[6] + 24 * h[1] + h[7])) {
+            snprintf(err, ERR_MAX, "gathering the positions: rank %d's part is malformed", r);
+            rc = -1;
+        } else if (h[0] != 0) {
+            if (h[0] == 2) interrupted = true;
+            char msg[ERR_MAX];
+            snprintf(msg, sizeof msg, "%.*s", (int)h[6], (const char *)p + 64);
+            snprintf(err, ERR_MAX, "%s", msg);
+            rc = -1;
+        } else {
+            total += h[1];
+            for (int i = 0; i < 4; i++) sums[i] += (int64_t)h[2 + i];
+        }
+    }
+    lc->interrupted = interrupted;
+    TexelData *full = rc == 0 ? texel_data_new_tapered(g->weights_len, g->eg_offset, g->phase_max) : NULL;
+    uint64_t *keys = NULL, *pkeys = NULL;
+    int32_t *plies = NULL, *scores = NULL;
+    if (rc == 0) {
+        keys = malloc((total ? total : 1) * sizeof *keys);
+        pkeys = malloc((total ? total : 1) * sizeof *pkeys);
+        plies = malloc((total ? total : 1) * sizeof *plies);
+        scores = malloc((total ? total : 1) * sizeof *scores);
+        if (!full || !keys || !pkeys || !plies || !scores ||
+            texel_data_reserve(full, total, 0, terr) != 0) {
+            snprintf(err, ERR_MAX, "out of memory for %zu gathered positions", total);
+            rc = -1;
+        }
+    }
+    size_t at = 0;
+    for (int r = 0; rc == 0 && r < red->ranks; r++) {
+        const uint8_t *p = all + off[r];
+        const size_t n = (size_t)get_u64(p + 8), m_len = (size_t)get_u64(p + 48);
+        const uint8_t *k = p + 64 + m_len;
+        for (size_t i = 0; i < n; i++, at++, k += 24) {
+            keys[at] = get_u64(k);
+            pkeys[at] = get_u64(k + 8);
+            const uint64_t ps = get_u64(k + 16);
+            plies[at] = (int32_t)(uint32_t)ps;
+            scores[at] = (int32_t)(uint32_t)(ps >> 32);
+        }
+        if (texel_data_unpack(full, k, (size_t)get_u64(p + 56), terr) != 0) {
+            snprintf(err, ERR_MAX, "rank %d's positions: %.200s", r, terr);
+            rc = -1;
+        }
+    }
+    free(all);
+    free(off);
+    if (rc != 0) {
+        texel_data_free(full);
+        free(keys), free(pkeys), free(plies), free(scores);
+        return -1;
+    }
+    texel_data_free(*data);
+    *data = full;
+    lc->data = full;
+    free(lc->keys), free(lc->pkeys), free(lc->plies), free(lc->scores);
+    lc->keys = keys, lc->pkeys = pkeys, lc->plies = plies, lc->scores = scores;
+    lc->len = lc->keys_cap = total;
+    lc->skipped = sums[0], lc->resolved = sums[1], lc->egtb_known = sums[2], lc->egtb_changed = sums[3];
+    return 0;
+}
+
+static int load_positions(const TuneJobOptions *o, TexelData **datap, char *filter, size_t filter_size, LoadCtx *lc,
+                          int rc_in, char err[ERR_MAX])
 {
     const Game *g = o->game;
     size_t n = (size_t)snprintf(filter, filter_size, "g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')");
     if (!o->all_positions && !o->resolve) n += (size_t)snprintf(filter + n, filter_size - n, " AND p.quiet = 1");
     if (o->runs) n += (size_t)snprintf(filter + n, filter_size - n, " AND g.run_id IN (%s)", o->runs);
     if (o->filter) snprintf(filter + n, filter_size - n, " AND (%s)", o->filter);
+    /* what this rank reads: its share of the positions (the stored filter
+     * text names the whole set) */
+    const TexelReducer *red = o->reducer;
+    char query[2200];
+    if (red && red->ranks > 1)
+        snprintf(query, sizeof query, "(%s) AND p.id %% %d = %d", filter, red->ranks, red->rank);
+    else
+        snprintf(query, sizeof query, "%s", filter);
+    TexelData *data = *datap;
     GameKeys gkeys = {0};
     lc->games = &gkeys;
     char gfilter[1024];
     snprintf(gfilter, sizeof gfilter, "g.game = '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')%s%s%s",
              g->name, o->runs ? " AND g.run_id IN (" : "", o->runs ? o->runs : "", o->runs ? ")" : "");
-    int rc = db_games_each(o->db, gfilter, on_game, &gkeys, err);
+    int rc = rc_in;
+    if (rc == 0) rc = db_games_each(o->db, gfilter, on_game, &gkeys, err);
     if (rc > 0) {
         snprintf(err, ERR_MAX, "out of memory for the game keys");
         rc = -1;
     }
     if (rc == 0) {
-        rc = db_positions_each(o->db, g->name, filter, on_position, lc, err);
+        rc = db_positions_each(o->db, g->name, query, on_position, lc, err);
         if (rc > 0) {
             snprintf(err, ERR_MAX, "%s", lc->err);
             rc = -1;
         }
+    }
+    size_t bad = 0;
+    char terr[TEXEL_ERR_MAX] = "";
+    if (red) {
+        /* each rank checks the traces it made, then all are gathered */
+        if (rc == 0 && texel_data_check(data, o->start, 0, &bad, terr) != 0) {
+            snprintf(err, ERR_MAX, "trace check failed: %.200s", terr);
+            rc = -1;
+        }
+        rc = gather_loaded(o, datap, lc, rc, err);
+        data = *datap;
     }
     if (rc == 0 && lc->len < 100) {
         snprintf(err, ERR_MAX, "only %zu positions match in %.150s: run dama selfplay first", lc->len,
@@ -313,7 +574,6 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
     /* The canonical order (what the positions are, not their ids): the
      * sums, the split and the mini-batch order then depend only on which
      * games are stored. */
-    char terr[TEXEL_ERR_MAX] = "";
     if (rc == 0) {
         PosOrder *po = malloc(lc->len * sizeof *po);
         uint32_t *order = malloc(lc->len * sizeof *order);
@@ -362,8 +622,7 @@ static int load_positions(const TuneJobOptions *o, TexelData *data, char *filter
     }
     free(gkeys.items);
     lc->games = NULL;
-    size_t bad = 0;
-    if (rc == 0 && texel_data_check(data, o->start, 0, &bad, terr) != 0) {
+    if (rc == 0 && !red && texel_data_check(data, o->start, 0, &bad, terr) != 0) {
         snprintf(err, ERR_MAX, "trace check failed: %.200s", terr);
         rc = -1;
     }
@@ -450,6 +709,11 @@ static int shape_training(const TuneJobOptions *o, TexelData *data, TexelSplit *
 
 TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResult *r, char err[ERR_MAX])
 {
+    /* shared by ranks: only rank 0 writes (the database, out_path, the log) */
+    const bool writer = !o->reducer || o->reducer->rank == 0;
+    TuneJobOptions local = *o;
+    if (!writer) local.log = NULL, local.out_path = NULL;
+    o = &local;
     const Game *g = o->game;
     *r = (TuneJobResult){0};
     err[0] = '\0';
@@ -465,7 +729,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
 
     char filter[2048];
     double t0 = clock_now_s();
-    if (rc == 0) rc = load_positions(o, data, filter, sizeof filter, &lc, err);
+    if (rc == 0 || o->reducer) rc = load_positions(o, &data, filter, sizeof filter, &lc, rc, err);
     r->positions = lc.len;
     r->skipped = lc.skipped;
     r->egtb_known = lc.egtb_known;
@@ -512,7 +776,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     if (rc == 0 && o->score_weight > 0) {
         double kfit = k, kloss;
         if (kfit <= 0)
-            rc = texel_fit_k(data, split.train, split.train_len, o->start, 0.01, 10, o->threads, &kfit, &kloss, terr);
+            rc = texel_fit_k_sharded(data, split.train, split.train_len, o->start, 0.01, 10, o->threads, o->reducer,
+                                     &kfit, &kloss, terr);
         for (size_t i = 0; rc == 0 && i < lc.len; i++) {
             if (lc.scores[i] == INT32_MIN) continue;
             double s = lc.scores[i] > 3000 ? 3000 : lc.scores[i] < -3000 ? -3000 : lc.scores[i];
@@ -556,6 +821,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     cfg.threads = o->threads;
     cfg.seed = o->seed;
     cfg.anchor = TEXEL_L2_START;
+    cfg.reducer = o->reducer;
 
     /* The run, the base weight set and the tuning run row come first, so
      * every epoch's losses can be stored as they come. */
@@ -564,8 +830,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
                   .positions_train = (int64_t)split.train_len, .positions_valid = (int64_t)split.valid_len,
                   .data = filter};
     if (rc != 0) snprintf(err, ERR_MAX, "%.200s", terr);
-    if (rc == 0) rc = db_begin(o->db, err);
-    if (rc == 0) {
+    if (rc == 0 && writer) rc = db_begin(o->db, err);
+    if (rc == 0 && writer) {
         rc = db_run_create(o->db, "tune", g->name, cfg.seed, o->config ? o->config : "", NULL, &run_id, err);
         if (rc == 0)
             rc = weights_store_base(o->db, g, o->start_spec ? o->start_spec : "default", o->start, names, run_id,
@@ -579,6 +845,10 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     r->run_id = run_id;
     r->base_ws = base_id;
     r->tuning_id = tuning_id;
+    if (o->reducer && any_rank_failed(o->reducer, rc != 0) && rc == 0) {
+        snprintf(err, ERR_MAX, "rank 0 could not store the tuning run (its message says why)");
+        rc = -1;
+    }
     if (rc != 0) {
         texel_split_free(&split);
         texel_data_free(data);
@@ -586,7 +856,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         free(frozen);
         return TUNE_JOB_FAILED;
     }
-    EpochCtx ec = {.db = o->db, .tuning_id = tuning_id, .verbose = o->verbose, .log = o->log, .stop = o->stop,
+    EpochCtx ec = {.db = writer ? o->db : NULL, .tuning_id = tuning_id, .verbose = o->verbose, .log = o->log, .stop = o->stop,
                    .stopped = -1};
     cfg.progress = on_epoch;
     cfg.progress_ctx = &ec;
@@ -607,7 +877,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     char ferr[ERR_MAX];
     if (rc != 0) {
         snprintf(err, ERR_MAX, "%s", ec.failed ? ec.err : terr);
-        db_run_finish(o->db, run_id, "interrupted", ferr);
+        if (writer) db_run_finish(o->db, run_id, "interrupted", ferr);
     } else if (o->out_path) {
         /* The weight file first: if it cannot be written nothing is stored. */
         char comment[256];
@@ -617,7 +887,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         rc = weights_file_write(g, tuned, comment, o->out_path, o->out_opts, err);
         if (rc != 0) db_run_finish(o->db, run_id, "interrupted", ferr);
     }
-    if (rc == 0) {
+    if (rc == 0 && writer) {
         char how[200], name[TUNE_JOB_NAME_MAX + 1];
         snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f%s)",
                  (long long)tuning_id, (long long)base_id, res->k, res->valid_loss, interrupted ? ", interrupted" : "");

@@ -74,6 +74,16 @@ typedef struct TuneJobOptions {
     /* Polled while loading and after every epoch: non-zero stops the job
      * (may be NULL). */
     volatile int *stop;
+    /* Shared by R processes (MPI ranks, texel.h "Shards"; NULL: this
+     * process alone). Collective: every rank calls tune_job_run with the
+     * same options and database. Rank r traces only the positions with id
+     * % R == r; the traced positions are then gathered on every rank, so
+     * each holds the one-process data (its canonical order does not depend
+     * on the load order) and the tuner's passes are shared. Only rank 0
+     * writes: the runs, weight sets, tuning rows, out_path and log. The
+     * tuned weights are the one-process weights bit for bit on every
+     * rank, for any R and thread count. */
+    const TexelReducer *reducer;
     FILE *log;    /* progress lines (loading, K, epochs); NULL: silent */
     bool verbose; /* log every epoch (default: every 25th, the last and improvements at a stop) */
 } TuneJobOptions;
