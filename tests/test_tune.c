@@ -890,7 +890,8 @@ static void test_sharded_identical(void **state)
                     if (memcmp(one, out + (size_t)r * wn, wn * sizeof *one) != 0)
                         fail_msg("%s, %d ranks x %d threads: rank %d's weights differ", cases[c].name,
                                  ranks[ri], threads, r);
-                    fr[r].res.step_seconds = fr[r].res.step_cpu_seconds = 0;
+                    assert_true(fr[r].res.gathered_bytes > 0);
+                    fr[r].res.step_seconds = fr[r].res.step_cpu_seconds = fr[r].res.gathered_bytes = 0;
                     assert_memory_equal(&base, &fr[r].res, sizeof base); /* K, every loss, epochs */
                     assert_int_equal(fr[r].calls, fr[0].calls);
                 }

@@ -954,8 +954,10 @@ static double pass_local(const TexelData *d, const uint32_t *idx, size_t len, co
  * comes from a block (all ranks fold the same gathered data). */
 typedef struct Shard {
     const TexelReducer *red; /* NULL: this process alone */
+    const uint8_t *frozen;   /* NULL, or weights whose gradient is not sent (never used) */
     double *buf;             /* this rank's blocks: loss, n, n (weight, value) pairs */
     size_t len, cap;
+    double gathered;         /* bytes received by the gathers of the passes so far */
     bool failed;
     char err[TEXEL_ERR_MAX];
 } Shard;
@@ -1011,11 +1013,16 @@ static double pass_sharded(const TexelData *d, const uint32_t *idx, size_t len, 
                 break;
             }
             sh->buf[sh->len++] = sums[b];
-            sh->buf[sh->len++] = gr && gr->oom ? -1.0 : (double)n;
+            const size_t at = sh->len++;
+            size_t sent = 0;
             for (size_t k = 0; k < n; k++) {
+                if (sh->frozen && sh->frozen[bg->idx[k]])
+                    continue;
                 sh->buf[sh->len++] = (double)bg->idx[k];
                 sh->buf[sh->len++] = bg->val[k];
+                sent++;
             }
+            sh->buf[at] = gr && gr->oom ? -1.0 : (double)sent;
         }
     }
     if (short_buf)
@@ -1027,6 +1034,7 @@ static double pass_sharded(const TexelData *d, const uint32_t *idx, size_t len, 
         sh->failed = true;
         return NAN;
     }
+    sh->gathered += (double)all_len * sizeof *all;
     double total = 0;
     size_t count = 0;
     bool bad = false;
@@ -1421,7 +1429,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 
     TexelResult res = {0};
     res.k = cfg->k;
-    Shard sh = {.red = cfg->reducer};
+    Shard sh = {.red = cfg->reducer, .frozen = frozen};
     if (!(cfg->k > 0)) {
         double loss_k;
         fit_k(data, split->train, n_train, wk.w, cfg->k_lo, cfg->k_hi, threads, &sh, &res.k, &loss_k);
@@ -1591,6 +1599,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     res.valid_loss = VALID_LOSS(wk.best);
 #undef TRAIN_LOSS
 #undef VALID_LOSS
+    res.gathered_bytes = sh.gathered;
     free(sh.buf);
     if (sh.failed) {
         set_err(err, "tuner: %s", sh.err);

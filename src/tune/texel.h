@@ -236,8 +236,9 @@ typedef int (*TexelGather)(void *ctx, const double *mine, size_t len, double **a
  * rank passes the same data, split, config and start weights (else the
  * results are undefined). The payload of a pass is, per block, its loss
  * sum, its touched-weight count n and n (weight, gradient) pairs, as
- * doubles: at most 2 + 2 * min(weights, 2 * block entries) doubles a block,
- * the whole pass's gradient lists on every rank (README "Scaling"). A
+ * doubles: at most 2 + 2 * min(weights, 2 * block entries) doubles a block
+ * (frozen weights are left out: their gradient is never used), the whole
+ * pass's gradient lists on every rank (docs/scaling.md). A
  * rank with no block of a pass (more ranks than blocks) sends nothing. */
 typedef struct TexelReducer {
     int rank, ranks; /* 0 <= rank < ranks */
@@ -352,6 +353,8 @@ typedef struct TexelResult {
     double step_seconds;      /* wall time of the Adam steps (gradient passes and
                                * updates) of all epochs, loss passes not counted */
     double step_cpu_seconds;  /* the same in CPU time of the process (all threads) */
+    double gathered_bytes;    /* with a reducer: bytes each rank received from the
+                               * gathers of all passes (0 alone) */
 } TexelResult;
 
 /* Tune: fit K unless cfg->k > 0, then run Adam from `start` on split->train,
