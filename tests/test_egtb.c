@@ -140,6 +140,28 @@ static void test_material_parse(void **state)
     assert_false(egtb_material_reaches((EgtbMaterial){{0, 0}, {3, 1}}, (EgtbMaterial){{1, 0}, {2, 1}}));
 }
 
+/* The larger material of `dama egtb draws`: pieces first, then kings. */
+static void test_material_compare(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *material;
+        int cmp;
+    } CASES[] = {
+        {"3k-1k", 1},     {"1k-3k", -1},    {"1k-1k", 0},     {"1k1m-1k", 1}, /* more pieces */
+        {"0k3m-1k", 1},   {"1k-0k3m", -1},  {"0k3m-2k", 1},   {"2k-0k3m", -1}, /* pieces before kings */
+        {"2k-1k1m", 1},   {"1k1m-2k", -1},  {"1k1m-1k1m", 0}, {"0k2m-0k2m", 0}, /* equal pieces: kings */
+    };
+    char err[ERR_MAX];
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        EgtbMaterial m;
+        assert_int_equal(egtb_material_parse(CASES[i].material, &m, err), 0);
+        if (egtb_material_compare(m) != CASES[i].cmp) fail_msg("%s: %d", CASES[i].material, egtb_material_compare(m));
+        assert_int_equal(egtb_material_canonical(m), CASES[i].cmp >= 0);
+        assert_int_equal(egtb_material_compare(egtb_material_mirror(m)), -CASES[i].cmp);
+    }
+}
+
 typedef struct Verified {
     int tables;
     uint64_t checked, bad;
@@ -446,6 +468,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_index_round_trip),
         cmocka_unit_test(test_material_parse),
+        cmocka_unit_test(test_material_compare),
         cmocka_unit_test(test_russian_3_consistent),
         cmocka_unit_test(test_three_kings_against_one),
         cmocka_unit_test(test_resume_and_atomic_files),

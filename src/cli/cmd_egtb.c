@@ -1,4 +1,5 @@
-/* cmd_egtb.c — `dama egtb build|verify|probe|bench`: endgame databases. */
+/* cmd_egtb.c — `dama egtb build|verify|probe|bench|draws`: endgame
+ * databases, and the few-piece draw statistic of a match (draws). */
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +7,9 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "db/db.h"
 #include "egtb/egtb.h"
+#include "engine/game_record.h"
 #include "engine/search.h"
 #include "util/rng.h"
 
@@ -22,6 +25,9 @@ static const CliOpt OPTS[] = {
     {"sample-depth", OPT_INT, "14", "verify: depth of each sample search, plies", 1, 60},
     {"seed", OPT_INT, "1", "verify/bench: random seed", 0, CLI_INT_MAX},
     {"probes", OPT_INT, "1000000", "bench: probes per measurement", 1, 100000000},
+    {"db", OPT_DB, "dama.sqlite", "draws: the SQLite database of the match", 0, 0},
+    {"match", OPT_INT, NULL, "draws: the match (matches.id) whose games are counted", 1, CLI_INT_MAX},
+    {"reasons", OPT_STR, "D4,D5,D6,D7,D8", "draws: the draw reasons counted (comma-separated games.reason values)", 0, 0},
     {0},
 };
 
@@ -315,6 +321,137 @@ static int do_bench(CliArgs *a, const Game *g, const char *dir)
     return 0;
 }
 
+/* ---- draws: who held the larger material in the few-piece rule draws ---- */
+
+enum { DRAW_REASONS_MAX = 16 };
+
+typedef struct DrawStats {
+    const Game *game;
+    const EgtbIndexer *ix;
+    char reasons[DRAW_REASONS_MAX][16];
+    int nreasons;
+    int64_t count[DRAW_REASONS_MAX + 1][3]; /* [reason, last = all][A larger, B larger, equal] */
+    int64_t games, draws;
+    char *err;
+} DrawStats;
+
+/* The reasons list "D7,D8": 0, or 2 after a message naming the bad entry
+ * (an empty one included: "D7,,D8", "D7,"). */
+static int parse_reasons(const char *text, DrawStats *d)
+{
+    const char *p = text;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        if (n == 0 || n >= sizeof d->reasons[0] || d->nreasons == DRAW_REASONS_MAX) {
+            fprintf(stderr,
+                    "dama egtb draws: --reasons '%s': need 1..%d comma-separated reasons (games.reason) of 1..%zu "
+                    "characters\n",
+                    text, DRAW_REASONS_MAX, sizeof d->reasons[0] - 1);
+            return 2;
+        }
+        memcpy(d->reasons[d->nreasons], p, n);
+        d->reasons[d->nreasons++][n] = 0;
+        if (!p[n]) return 0;
+        p += n + 1;
+    }
+}
+
+/* Replay the movetext (move numbers "12." / "12..." and a result skipped)
+ * from the start position; 0, or -1 with d->err naming the game. */
+static int final_position(DrawStats *d, const DbGameRow *g, GameRecord *rec)
+{
+    char err[ERR_MAX];
+    if (game_record_init(rec, d->game, g->start_fen, err) != 0) {
+        snprintf(d->err, ERR_MAX, "game %lld: start position: %.200s", (long long)g->id, err);
+        return -1;
+    }
+    const char *p = g->movetext ? g->movetext : "";
+    char tok[MOVE_STR_MAX * 2];
+    while (*p) {
+        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+        size_t n = strcspn(p, " \n\t\r");
+        if (n == 0) break;
+        if (n >= sizeof tok) {
+            snprintf(d->err, ERR_MAX, "game %lld: movetext token '%.40s...' too long", (long long)g->id, p);
+            game_record_free(rec);
+            return -1;
+        }
+        memcpy(tok, p, n);
+        tok[n] = 0;
+        p += n;
+        bool number = tok[0] >= '0' && tok[0] <= '9' && tok[n - 1] == '.';
+        bool result = !strcmp(tok, "1-0") || !strcmp(tok, "0-1") || !strcmp(tok, "1/2-1/2") || !strcmp(tok, "*") ||
+                      !strcmp(tok, "2-0") || !strcmp(tok, "0-2") || !strcmp(tok, "1-1");
+        if (number || result) continue;
+        if (game_record_apply_text(rec, tok, err) != 0) {
+            snprintf(d->err, ERR_MAX, "game %lld: ply %d: %.200s", (long long)g->id, rec->len + 1, err);
+            game_record_free(rec);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int count_draw(void *ctx, const DbGameRow *g)
+{
+    DrawStats *d = ctx;
+    d->games++;
+    if (!g->result || strcmp(g->result, "1/2-1/2") != 0 || !g->reason) return 0;
+    if (!g->game || strcmp(g->game, d->game->name) != 0) {
+        snprintf(d->err, ERR_MAX, "game %lld is %s, not %s (give --game)", (long long)g->id, g->game ? g->game : "?",
+                 d->game->name);
+        return -1;
+    }
+    int r = -1;
+    for (int i = 0; i < d->nreasons; i++)
+        if (strcmp(g->reason, d->reasons[i]) == 0) r = i;
+    if (r < 0) return 0;
+    GameRecord rec;
+    if (final_position(d, g, &rec) != 0) return -1;
+    int cmp = egtb_material_compare(d->ix->material(game_record_position(&rec)));
+    game_record_free(&rec);
+    /* match games: A has White in the even games (play/match.c) */
+    bool a_white = g->game_index % 2 == 0;
+    int who = cmp == 0 ? 2 : (cmp > 0) == a_white ? 0 : 1;
+    d->count[r][who]++;
+    d->count[DRAW_REASONS_MAX][who]++;
+    d->draws++;
+    return 0;
+}
+
+static int do_draws(CliArgs *a, const Game *g)
+{
+    char err[ERR_MAX];
+    if (!cli_isset(a, "match")) {
+        fprintf(stderr, "dama egtb draws: --match N is required (the match whose games are counted)\n");
+        return 2;
+    }
+    DrawStats d = {.game = g, .ix = egtb_indexer(g), .err = err};
+    if (parse_reasons(cli_str(a, "reasons"), &d) != 0) return 2;
+    const char *path = cli_str(a, "db");
+    Db *db = NULL;
+    if (db_open_for_reading(path, &db, err) != 0) {
+        fprintf(stderr, "dama egtb draws: %s\n", err);
+        return 1;
+    }
+    db_close(db);
+    int64_t id = cli_int(a, "match");
+    int rc = db_game_rows_each(path, DB_SELECT_MATCH, id, NULL, count_draw, &d, err);
+    if (rc != 0) {
+        fprintf(stderr, "dama egtb draws: %s: %s\n", path, err);
+        return 1;
+    }
+    printf("match %lld: %lld games, %lld drawn by %s; the larger material (pieces, then kings) at the end:\n",
+           (long long)id, (long long)d.games, (long long)d.draws, cli_str(a, "reasons"));
+    printf("%-8s %8s %8s %8s %8s\n", "reason", "draws", "A", "B", "equal");
+    for (int i = 0; i <= d.nreasons; i++) {
+        const int64_t *c = d.count[i == d.nreasons ? DRAW_REASONS_MAX : i];
+        printf("%-8s %8lld %8lld %8lld %8lld\n", i == d.nreasons ? "all" : d.reasons[i],
+               (long long)(c[0] + c[1] + c[2]), (long long)c[0], (long long)c[1], (long long)c[2]);
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -324,7 +461,7 @@ static int run(CliArgs *a)
         return 2;
     }
     if (a->positional_len != 1) {
-        fprintf(stderr, "dama egtb: name an action: build, verify, probe or bench\n");
+        fprintf(stderr, "dama egtb: name an action: build, verify, probe, bench or draws\n");
         return 2;
     }
     int64_t threads = cli_int(a, "threads");
@@ -339,20 +476,23 @@ static int run(CliArgs *a)
     if (strcmp(act, "verify") == 0) return do_verify(a, g, dir);
     if (strcmp(act, "probe") == 0) return do_probe(a, g, dir);
     if (strcmp(act, "bench") == 0) return do_bench(a, g, dir);
-    fprintf(stderr, "dama egtb: unknown action '%s' (build, verify, probe, bench)\n", act);
+    if (strcmp(act, "draws") == 0) return do_draws(a, g);
+    fprintf(stderr, "dama egtb: unknown action '%s' (build, verify, probe, bench, draws)\n", act);
     return 2;
 }
 
 const CliCommand cmd_egtb = {
     "egtb",
-    "endgame databases: build (retrograde analysis), verify, probe, bench",
-    "build|verify|probe|bench [--game G] [--dir D] [--pieces N | --material M] [--fen FEN]\n\n"
+    "endgame databases: build (retrograde analysis), verify, probe, bench; draws of a match",
+    "build|verify|probe|bench|draws [--game G] [--dir D] [--pieces N | --material M] [--fen FEN]\n\n"
     "  build   every position with up to --pieces pieces (or --material and what it turns into):\n"
     "          win/draw/loss for the side to move and the distance to the end in plies;\n"
     "          one zstd-compressed file per material in --dir; a killed build resumes\n"
     "  verify  every stored value against its children's values, then --sample positions\n"
     "          against a deep search\n"
     "  probe   the database value of --fen and of each of its moves\n"
-    "  bench   probe cost in ns, cached and uncached",
+    "  bench   probe cost in ns, cached and uncached\n"
+    "  draws   of the games of --match drawn by --reasons (the few-piece rules), in how many engine A\n"
+    "          ended with the larger material (pieces, then kings), in how many B",
     OPTS, run, 1,
 };

@@ -81,6 +81,9 @@ static inline EgtbMaterial egtb_material_mirror(EgtbMaterial m)
 /* Only canonical materials are stored: White's side is the stronger or
  * equal one by (pieces, kings); others are probed through the mirror. */
 bool egtb_material_canonical(EgtbMaterial m);
+/* Which side holds the larger material, by pieces, then kings (the order
+ * of egtb_material_canonical): 1 White, -1 Black, 0 equal. */
+int egtb_material_compare(EgtbMaterial m);
 /* "2k1m-1k" style text (White first): out needs 32 bytes. */
 void egtb_material_name(EgtbMaterial m, char out[32]);
 /* File name of a material's table in a directory: DIR/GAME-NAME.egtb. */

@@ -17,13 +17,15 @@
 #include "egtb/egtb_file.h"
 #include "engine/search.h"
 
-bool egtb_material_canonical(EgtbMaterial m)
+int egtb_material_compare(EgtbMaterial m)
 {
     int w = m.men[0] + m.kings[0], b = m.men[1] + m.kings[1];
-    if (w != b) return w > b;
-    if (m.kings[0] != m.kings[1]) return m.kings[0] > m.kings[1];
-    return true;
+    if (w != b) return w > b ? 1 : -1;
+    if (m.kings[0] != m.kings[1]) return m.kings[0] > m.kings[1] ? 1 : -1;
+    return 0;
 }
+
+bool egtb_material_canonical(EgtbMaterial m) { return egtb_material_compare(m) >= 0; }
 
 void egtb_material_name(EgtbMaterial m, char out[32])
 {
