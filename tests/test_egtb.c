@@ -404,6 +404,7 @@ static void test_turkish(void **state)
     temp_dir(dir);
     build(g, dir, 0, "2k-1k");
     build(g, dir, 0, "1k1m-1m");
+    build(g, dir, 0, "2m-1m");
     Verified v = {0};
     assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
     assert_int_equal(v.bad, 0);
@@ -422,6 +423,34 @@ static void test_turkish(void **state)
     assert_true(egtb_probe(db, NULL, &pos, &val));
     assert_true(egtb_is_win(val));
     assert_int_equal(egtb_dist(val), 1);
+    /* The rule book's end-of-game rules at exact positions (rules/turkish.md:
+     * lone man, one each, promotion at the end of the move), hand-derived:
+     * the side to move's result, 'W' win / 'D' draw / 'L' loss, and its
+     * distance in plies (-1: not checked, only that it is not 0). */
+    static const struct {
+        const char *fen, *why;
+        char result;
+        int dist;
+    } RULES[] = {
+        {"W:Wb6:Bb7,Kd8", "a lone man against a king and a man loses at once, though it has a capture", 'L', 0},
+        {"B:WKa1,b2:Ba5", "the same, Black's lone man", 'L', 0},
+        {"W:WKa1,b2:Ba5", "White to move while Black has a lone man: won by rule ('won in 1')", 'W', 1},
+        {"W:Wd7:BKa1", "every move (d7-d8 crowned, d7-c7, d7-e7) leaves one each, no capture: drawn", 'D', 0},
+        {"B:WKd8:BKa1", "one king each after the crowning, no capture: drawn at once", 'D', 0},
+        {"B:WKd4:Bd5", "one each, the side to move takes (d5:d3): wins", 'W', 1},
+        {"W:WKd1:Bd5", "one each, the king takes at a distance (d1:d6..d8)", 'W', 1},
+        {"W:WKd1:Bc5", "one each, no capture for either: drawn", 'D', 0},
+        {"B:Wa2,b2:Bh7", "a lone man against two men: no rule (the other side has no king), played out", 'L', -1},
+    };
+    for (size_t k = 0; k < sizeof RULES / sizeof RULES[0]; k++) {
+        pos_of(g, RULES[k].fen, &pos);
+        assert_true(egtb_probe(db, NULL, &pos, &val));
+        char got = egtb_is_draw(val) ? 'D' : egtb_is_win(val) ? 'W' : 'L';
+        int dist = egtb_is_draw(val) ? 0 : egtb_dist(val);
+        if (got != RULES[k].result || (RULES[k].dist >= 0 ? dist != RULES[k].dist : dist == 0))
+            fail_msg("%s (%s): %c in %d plies, expected %c in %d", RULES[k].fen, RULES[k].why, got, dist,
+                     RULES[k].result, RULES[k].dist);
+    }
     pos_of(g, "W:WKa1,Kb1:BKh8", &pos); /* two kings win against one */
     assert_true(egtb_probe(db, NULL, &pos, &val));
     assert_true(egtb_is_win(val));

@@ -61,6 +61,8 @@ typedef struct EgtbIndexer {
      * quiet, material-keeping move (step or slide, no capture, no
      * promotion) of the game's geometry leads to pos; Q's legality (no
      * compulsory capture, no game rule ended it) is left to the caller.
+     * Q has zeroed counters and no Zobrist key (0: the builder only
+     * indexes Q and tests its legality; compute it before searching Q).
      * Calls fn(ctx, Q) once per such move; returns the number of calls. */
     int (*unmoves)(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
     /* Plies the current material may last before a move-count draw rule

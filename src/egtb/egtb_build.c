@@ -146,12 +146,17 @@ static void propagate_one(void *ctx, const Position *q)
 {
     Propagate *p = ctx;
     const Game *g = p->b->game;
+    uint64_t qi;
+    if (!p->b->ix->index(q, p->m, &qi)) return; /* a square no game reaches (Turkish men on rank 1/8) */
+    /* A q whose value this step cannot change is skipped before the costly
+     * legality checks (a capture pending, a game rule), which only ever
+     * reject; the same tests are repeated where the value changes. */
+    int L = p->level;
+    uint8_t seen = __atomic_load_n(&p->val[qi], __ATOMIC_RELAXED);
+    if ((L & 1) == 0 ? seen != 0 && (seen <= L + 2 || !egtb_is_win(seen)) : seen != 0) return;
     if (g->has_capture(q)) return; /* the quiet move was not legal there */
     const char *reason;
     if (g->rule_outcome(q, &reason) != OUTCOME_NONE) return;
-    uint64_t qi;
-    if (!p->b->ix->index(q, p->m, &qi)) return; /* a square no game reaches (Turkish men on rank 1/8) */
-    int L = p->level;
     if ((L & 1) == 0) { /* child lost at L: q wins at L + 1 */
         uint8_t want = (uint8_t)(L + 2);
         uint8_t old = __atomic_load_n(&p->val[qi], __ATOMIC_RELAXED);
