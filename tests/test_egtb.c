@@ -249,6 +249,18 @@ static void test_three_kings_against_one(void **state)
     Egtb *db = egtb_open(g, dir, true, err);
     assert_non_null(db);
     assert_int_equal(egtb_pieces(db), 0); /* materials with men are absent: no piece count is complete */
+    {   /* an absent material is no probe: not in the database, verdict unknown, search left alone */
+        Position out;
+        uint8_t v = 77;
+        int dist = -1, score = 0;
+        pos_of(g, "W:WKa1,c3:BKh2", &out); /* 1k1m-1k0m: not built here */
+        assert_false(egtb_probe(db, NULL, &out, &v));
+        assert_int_equal(egtb_probe_verdict(db, NULL, &out, 0, &dist), EGTB_UNKNOWN);
+        EgtbProber *pr = egtb_prober_new(db, 0, 16);
+        assert_non_null(pr);
+        assert_false(egtb_engine_probe(pr, &out, &score));
+        egtb_prober_free(pr);
+    }
     const EgtbIndexer *ix = egtb_db_indexer(db);
     EgtbMaterial m = {{0, 0}, {3, 1}};
     EgtbCache *cache = egtb_cache_new(256);

@@ -17,7 +17,7 @@ static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian or turkish", 0, 0},
     {"dir", OPT_STR, "egtb", "directory of the tables (build: created if missing)", 0, 0},
     {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8)", 2, 8},
-    {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k", 0, 0},
+    {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k; verify: only this material's table", 0, 0},
     {"level", OPT_INT, "9", "build: zstd compression level (1..19)", 1, 19},
     {"threads", OPT_INT, "0", "build/verify: OpenMP threads (0: OpenMP's default)", 0, 256},
     {"fen", OPT_STR, NULL, "probe: position string", 0, 0},
@@ -183,8 +183,13 @@ static int verify_sample(const Game *g, Egtb *db, int count, int depth, uint64_t
 static int do_verify(CliArgs *a, const Game *g, const char *dir)
 {
     char err[ERR_MAX];
+    EgtbMaterial only;
+    if (cli_str(a, "material") && egtb_material_parse(cli_str(a, "material"), &only, err) != 0) {
+        fprintf(stderr, "dama egtb verify: --material: %s\n", err);
+        return 2;
+    }
     double t0 = now_s();
-    int rc = egtb_verify(g, dir, on_verified, NULL, err);
+    int rc = egtb_verify_only(g, dir, cli_str(a, "material") ? &only : NULL, on_verified, NULL, err);
     if (rc < 0) {
         fprintf(stderr, "dama egtb verify: %s\n", err);
         return 1;

@@ -159,6 +159,11 @@ typedef struct EgtbVerifyStats {
  * material. */
 typedef void (*EgtbVerifyFn)(void *ctx, const EgtbVerifyStats *s);
 int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ctx, char err[ERR_MAX]);
+/* The same pass over one material only (its table and those of its
+ * children are loaded from dir): returns as egtb_verify, and -1 with err
+ * naming the material when dir has no table of it. */
+int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, EgtbVerifyFn report, void *ctx,
+                     char err[ERR_MAX]);
 
 /* ------------------------------------------------------------------ */
 /* Probing                                                            */

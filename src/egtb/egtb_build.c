@@ -498,6 +498,12 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
 
 int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ctx, char err[ERR_MAX])
 {
+    return egtb_verify_only(game, dir, NULL, report, ctx, err);
+}
+
+int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, EgtbVerifyFn report, void *ctx,
+                     char err[ERR_MAX])
+{
     const EgtbIndexer *ix = egtb_indexer(game);
     if (!ix) {
         snprintf(err, ERR_MAX, "no endgame database support for %s", game->name);
@@ -533,12 +539,20 @@ int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ct
         builder_free(b);
         return -1;
     }
+    if (only && (!egtb_material_canonical(*only) || !b->vals[egtb_material_key(*only)])) {
+        char name[32];
+        egtb_material_name(*only, name);
+        snprintf(err, ERR_MAX, "no %s table of %s in '%s'%s", game->name, name, dir,
+                 egtb_material_canonical(*only) ? "" : " (only materials with White the stronger side are stored)");
+        builder_free(b);
+        return -1;
+    }
     int any_bad = 0;
     for (int i = 0; i < nm; i++) {
         EgtbMaterial m = mats[i];
         int key = egtb_material_key(m);
         const uint8_t *val = b->vals[key];
-        if (!val) continue;
+        if (!val || (only && memcmp(&m, only, sizeof m) != 0)) continue;
         uint64_t n = b->sizes[key], checked = 0, mism = 0, badidx = 0, missing = 0;
 #pragma omp parallel if (n > 200000)
         {

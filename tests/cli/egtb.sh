@@ -16,6 +16,13 @@ expect_eq "$(grep -c 'existing file' "$T/out")" "3" "resumed build reuses"
 expect_rc 0 "verify" "$DAMA" egtb verify --dir "$D" --sample 20 --sample-depth 8
 grep -q 'every value agrees' "$T/out" && ok || bad "verify: $(cat "$T/out")"
 grep -q ' 0 disagree' "$T/out" && ok || bad "verify sample: $(tail -1 "$T/out")"
+expect_rc 0 "verify one material" "$DAMA" egtb verify --dir "$D" --material 2k-1k --sample 0
+expect_eq "$(grep -c ' checked ' "$T/out")" "1" "verify --material: one table"
+grep -q '^2k0m-1k0m .* ok$' "$T/out" && ok || bad "verify --material: $(cat "$T/out")"
+expect_rc 1 "verify absent material" "$DAMA" egtb verify --dir "$D" --material 2k1m-1k --sample 0
+grep -q '2k1m-1k0m' "$T/err" && ok || bad "verify absent material named: $(cat "$T/err")"
+expect_rc 1 "verify non-canonical material" "$DAMA" egtb verify --dir "$D" --material 1k-2k --sample 0
+grep -q 'stronger' "$T/err" && ok || bad "verify non-canonical: $(cat "$T/err")"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2' | head -1)" "not in the database" "probe outside"
