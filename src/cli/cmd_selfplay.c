@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/num.h"
+
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
@@ -46,6 +48,7 @@ static const CliOpt OPTS[] = {
     {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)", 1, 100000},
     {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)", 0, 86400},
     CLI_MPI_OPT,
+    {"shard", OPT_STR, NULL, "R/K: play only the games i with i mod K = R (one shard of a run; dama db merge joins shards)", 0, 0},
     {0},
 };
 
@@ -53,7 +56,7 @@ static const CliOpt OPTS[] = {
  * identity, so a run can be resumed with other values). */
 /* --games is left out too: a larger --games extends the same run (game i
  * depends only on the seed and i). */
-static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", "games", "mpi", NULL};
+static const char *const NOT_IDENTITY[] = {"db", "threads", "batch", "progress", "hash", "games", "mpi", "shard", NULL};
 
 /* Member k: the base (k = 0) or a perturbed copy. Population mode: copy k
  * has its own perturbation. Pairs mode: members 2p+1 and 2p+2 are
@@ -83,15 +86,63 @@ static void make_member(const Game *g, const int32_t *base, const uint8_t *big, 
     }
 }
 
+/* Self-play over MPI (--mpi under mpirun -np K): game i is played by rank
+ * i mod K (a shard run, --shard R/K, plays the games with i mod K = R);
+ * everything a game depends on comes from (run seed, i), so the stored games
+ * are those of a one-process run whatever K. Rank 0 alone opens the
+ * database: it finds or makes the run and its members and sends every rank
+ * the base weights, the members, their ids and which games are stored
+ * already. Each rank plays its games on its OpenMP workers; the main thread
+ * of a rank (MPI_THREAD_FUNNELED) plays none: on ranks 1.. it sends each
+ * finished game to rank 0 (game_writer_encode), on rank 0 it receives them
+ * into the one writer that also takes rank 0's own games. Waiting threads
+ * poll and sleep (a blocking MPI call spins a core in Open MPI). */
+enum { TAG_GAME = 1, TAG_DONE = 2, TAG_STOP = 3, TAG_FINAL = 4 };
+
+/* What a rank reports when its workers are done. */
+typedef struct RankDone {
+    int64_t failed;
+    char err[ERR_MAX];
+} RankDone;
+
+/* What rank 0 tells the others after the set-up. */
+typedef struct SetupMsg {
+    int64_t rc; /* 0: play; 1: failed (rank 0 printed why); -1: nothing to play */
+    int64_t run_id, already;
+} SetupMsg;
+
+/* A finished game of a rank other than 0, waiting for the main thread. */
+typedef struct Outgoing {
+    uint8_t *buf;
+    size_t size;
+    struct Outgoing *next;
+} Outgoing;
+
+static void sleep_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
+
+/* --shard R/K: R and K (0 <= R < K <= 1e6). Returns 0 or -1 with err. */
+static int parse_shard(const char *text, int64_t *r, int64_t *k, char err[ERR_MAX])
+{
+    const char *slash = text ? strchr(text, '/') : NULL;
+    char head[32];
+    if (!slash || (size_t)(slash - text) >= sizeof head) {
+        snprintf(err, ERR_MAX, "--shard '%.40s': expected R/K (this process plays the games i with i mod K = R)",
+                 text ? text : "");
+        return -1;
+    }
+    memcpy(head, text, (size_t)(slash - text));
+    head[slash - text] = 0;
+    if (num_parse_int(head, 0, 999999, r) != NUM_OK || num_parse_int(slash + 1, 1, 1000000, k) != NUM_OK || *r >= *k) {
+        snprintf(err, ERR_MAX, "--shard '%.40s': expected R/K with 0 <= R < K <= 1000000", text);
+        return -1;
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
-    if (cli_mpi_start(a, "selfplay") != 0) return 2;
-    if (dist_size() > 1) {
-        fprintf(stderr, "dama selfplay: --mpi: more than one rank is not supported yet\n");
-        return 2;
-    }
     char err[ERR_MAX];
     int64_t games = cli_int(a, "games"), population = cli_int(a, "population");
     const char *perturb = cli_str(a, "perturb");
@@ -105,60 +156,55 @@ static int run(CliArgs *a)
     int64_t hash = cli_int(a, "hash");
     double spread = cli_real(a, "spread"), spread_min = cli_real(a, "spread-min");
     if (run_check_play_opts(a) != 0) return 2;
-    Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
-    if (cli_egtb_open(a, g, "selfplay", &edb) != 0) return 1;
     if (games < 2 || games % 2 || population < 2 || population > 64 || batch < 1 || !(spread >= 0 && spread <= 10) ||
         !(spread_min >= 0 && spread_min <= 1000)) {
         fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --batch >= 1, --spread 0..10, "
                         "--spread-min 0..1000\n");
         return 2;
     }
+    /* Which games this process plays: i mod nranks = rank. */
+    int64_t rank = 0, nranks = 1;
+    if (cli_isset(a, "shard")) {
+        if (cli_flag(a, "mpi")) {
+            fprintf(stderr, "dama selfplay: --shard and --mpi exclude each other (under MPI each rank is a shard)\n");
+            return 2;
+        }
+        if (parse_shard(cli_str(a, "shard"), &rank, &nranks, err) != 0) {
+            fprintf(stderr, "dama selfplay: %s\n", err);
+            return 2;
+        }
+    }
+    if (cli_mpi_start(a, "selfplay") != 0) return 2;
+    bool dist = dist_size() > 1; /* the main thread of each rank communicates */
+    if (cli_flag(a, "mpi")) rank = dist_rank(), nranks = dist_size();
+    Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
+    if (cli_egtb_open(a, g, "selfplay", &edb) != 0) {
+        if (dist) dist_abort(1);
+        return 1;
+    }
     if (threads == 0) threads = omp_get_num_procs();
     uint64_t seed = (uint64_t)cli_int(a, "seed");
 
     OpeningBook book;
     if (run_openings(g, a, seed, &book, err) != 0) {
-        fprintf(stderr, "dama selfplay: %s\n", err);
+        fprintf(stderr, "dama selfplay%s: %s\n", dist ? " (over MPI)" : "", err);
+        if (dist) dist_abort(1);
         return 1;
     }
     EVAL_AUTO_FREE int32_t *base = eval_weights_new(g);
     if (!base) {
         fprintf(stderr, "dama selfplay: out of memory for %d weights\n", g->weights_len);
+        if (dist) dist_abort(1);
         return 1;
     }
-    Db *db = NULL;
-    if (db_open(cli_str(a, "db"), true, &db, err) != 0 ||
-        weights_resolve_db(g, cli_str(a, "weights"), db, base, NULL, err) != 0) {
-        fprintf(stderr, "dama selfplay: %s\n", err);
-        db_close_discard_new(db);
-        openings_free(&book);
-        return 1;
-    }
-
-    /* SIGINT/SIGTERM from here on stop cleanly (a signal during the set-up
-     * stops before the first game). */
-    cli_install_stop_handler();
-    /* Find or create the run, and its population of weight sets. */
-    char config[4096];
-    cli_config_text(a, NOT_IDENTITY, config, sizeof config);
-    {
-        /* The base weights' content is part of the run's identity: 'default'
-         * names other weights after an export and rebuild. */
-        uint64_t h = 0x9E3779B97F4A7C15ULL;
-        for (int i = 0; i < g->weights_len; i++) h = rng_derive(h, (uint64_t)(uint32_t)base[i] + ((uint64_t)i << 32));
-        size_t len = strlen(config);
-        snprintf(config + len, sizeof config - len, "base-weights-hash = %016llx\n", (unsigned long long)h);
-    }
-    /* Members: 0 is the base; pairs mode adds two per game pair. */
+    /* Members: 0 is the base; pairs mode adds two per game pair. Members
+     * differ from the base only outside the pattern tables (see
+     * make_member), so each keeps just those weights (small[], n_small of
+     * them); a worker puts a member's full vector together before a game.
+     * A pairs run of N games then costs N * n_small weights of memory, not
+     * N * weights_len. */
     int64_t members_len = pairs_mode ? 1 + games : population;
     int64_t run_id = 0, *ws_ids = malloc(sizeof(int64_t) * (size_t)members_len);
-    int ws_len = 0;
-    char status[DB_STATUS_MAX] = "";
-    /* Members differ from the base only outside the pattern tables (see
-     * make_member), so each keeps just those weights (small[], n_small of
-     * them); a worker puts a member's full vector together before a game
-     * (member_compose). A pairs run of N games then costs N * n_small
-     * weights of memory, not N * weights_len. */
     int *small = malloc(sizeof(int) * (size_t)g->weights_len), n_small = 0;
     EVAL_AUTO_FREE uint8_t *big = calloc((size_t)g->weights_len, 1);
     if (small && big) {
@@ -170,113 +216,294 @@ static int run(CliArgs *a)
     int32_t *members = malloc(sizeof(int32_t) * (size_t)members_len * (size_t)(n_small ? n_small : 1));
     EVAL_AUTO_FREE int32_t *full = eval_weights_new(g);
     const char **names = weight_names_new(g);
+    bool *done = calloc((size_t)games, sizeof(bool));
     int rc = 0;
-    if (!members || !names || !ws_ids || !small || !big || !full) {
+    if (!members || !names || !ws_ids || !small || !big || !full || !done) {
         snprintf(err, ERR_MAX, "out of memory");
         rc = -1;
     }
-    if (rc == 0) rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
-    bool resumed = rc == 0 && run_id;
-    if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, (int)members_len, &ws_len, err);
-    if (rc == 0 && resumed && (ws_len < 1 || (!pairs_mode && ws_len != population))) {
-        snprintf(err, ERR_MAX, "run %lld has %d weight sets, expected %lld", (long long)run_id, ws_len,
-                 (long long)members_len);
-        rc = -1;
+    if (rc != 0 && dist) {
+        fprintf(stderr, "dama selfplay: rank %d: %s\n", dist_rank(), err);
+        dist_abort(1);
     }
-    /* Stored members are loaded; missing ones (a new run, or a larger
-     * --games in pairs mode) are made and stored, all in one transaction. */
-    for (int k = 0; rc == 0 && k < ws_len; k++) {
-        rc = db_weights_load(db, ws_ids[k], g->name, names, full, g->weights_len, err);
-        for (int i = 0; rc == 0 && i < g->weights_len; i++)
-            if (big[i] && full[i] != base[i]) {
-                snprintf(err, ERR_MAX, "run %lld: member %d (weight set %lld) has its own %s; members differ from "
-                         "the base only outside the pattern tables", (long long)run_id, k, (long long)ws_ids[k], names[i]);
-                rc = -1;
-            }
-        for (int j = 0; rc == 0 && j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = full[small[j]];
-    }
-    if (rc == 0 && ws_len < members_len) {
-        rc = db_begin(db, err);
-        if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
-        if (rc == 0 && ws_len == 0) {
-            rc = weights_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
-            if (rc == 0) rc = db_run_weights_add(db, run_id, 0, ws_ids[0], err);
-            for (int j = 0; j < n_small; j++) members[j] = base[small[j]];
-            ws_len = 1;
-            /* Pairs mode: the run and its base are committed first, so a run
-             * killed while its members are made resumes (the missing members
-             * are made then). */
-            if (rc == 0 && pairs_mode) rc = db_commit(db, err);
-            if (rc == 0 && pairs_mode) rc = db_begin(db, err);
-        }
-        for (int64_t k = ws_len; rc == 0 && k < members_len; k++) {
-            int32_t *w = full;
-            make_member(g, base, big, k, pairs_mode, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
-            for (int j = 0; j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = w[small[j]];
-            char how[200], name[48];
-            if (pairs_mode)
-                snprintf(how, sizeof how, "perturbed from %lld (pair %lld, %s delta, seed %llu, spread %g, min %g)",
-                         (long long)ws_ids[0], (long long)(k - 1) / 2, k % 2 ? "+" : "-", (unsigned long long)seed,
-                         cli_real(a, "spread"), cli_real(a, "spread-min"));
-            else
-                snprintf(how, sizeof how, "perturbed from %lld (member %lld, seed %llu, spread %g, min %g)",
-                         (long long)ws_ids[0], (long long)k, (unsigned long long)seed, cli_real(a, "spread"),
-                         cli_real(a, "spread-min"));
-            snprintf(name, sizeof name, "selfplay-%lld-m%lld", (long long)run_id, (long long)k);
-            rc = db_weights_insert(db, g->name, name, ws_ids[0], how, run_id, names, w, g->weights_len, &ws_ids[k], err);
-            if (rc == 0) rc = db_run_weights_add(db, run_id, (int)k, ws_ids[k], err);
-        }
-        if (rc == 0) rc = db_commit(db, err);
-        else db_rollback(db);
-        ws_len = (int)members_len;
-    }
-    bool *done = rc == 0 ? calloc((size_t)games, sizeof(bool)) : NULL;
+    Db *db = NULL;
     int64_t already = 0;
-    if (rc == 0 && !done) {
-        snprintf(err, ERR_MAX, "out of memory");
-        rc = -1;
+    bool resumed = false;
+    SetupMsg setup = {0, 0, 0};
+    /* The set-up: on rank 0 only (one process, or rank 0 of the job). */
+    if (rc == 0 && dist_rank() == 0) {
+        if (db_open(cli_str(a, "db"), true, &db, err) != 0 ||
+            weights_resolve_db(g, cli_str(a, "weights"), db, base, NULL, err) != 0)
+            rc = -1;
+        /* SIGINT/SIGTERM from here on stop cleanly (a signal during the
+         * set-up stops before the first game). */
+        cli_install_stop_handler();
+        /* Find or create the run, and its population of weight sets. */
+        char config[4096];
+        cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+        {
+            /* The base weights' content is part of the run's identity:
+             * 'default' names other weights after an export and rebuild. */
+            uint64_t h = 0x9E3779B97F4A7C15ULL;
+            for (int i = 0; i < g->weights_len; i++)
+                h = rng_derive(h, (uint64_t)(uint32_t)base[i] + ((uint64_t)i << 32));
+            size_t len = strlen(config);
+            snprintf(config + len, sizeof config - len, "base-weights-hash = %016llx\n", (unsigned long long)h);
+        }
+        int ws_len = 0;
+        char status[DB_STATUS_MAX] = "";
+        if (rc == 0) rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
+        resumed = rc == 0 && run_id;
+        if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, (int)members_len, &ws_len, err);
+        if (rc == 0 && resumed && (ws_len < 1 || (!pairs_mode && ws_len != population))) {
+            snprintf(err, ERR_MAX, "run %lld has %d weight sets, expected %lld", (long long)run_id, ws_len,
+                     (long long)members_len);
+            rc = -1;
+        }
+        /* Stored members are loaded; missing ones (a new run, or a larger
+         * --games in pairs mode) are made and stored, all in one transaction. */
+        for (int k = 0; rc == 0 && k < ws_len; k++) {
+            rc = db_weights_load(db, ws_ids[k], g->name, names, full, g->weights_len, err);
+            for (int i = 0; rc == 0 && i < g->weights_len; i++)
+                if (big[i] && full[i] != base[i]) {
+                    snprintf(err, ERR_MAX, "run %lld: member %d (weight set %lld) has its own %s; members differ from "
+                             "the base only outside the pattern tables", (long long)run_id, k, (long long)ws_ids[k], names[i]);
+                    rc = -1;
+                }
+            for (int j = 0; rc == 0 && j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = full[small[j]];
+        }
+        if (rc == 0 && ws_len < members_len) {
+            rc = db_begin(db, err);
+            if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
+            if (rc == 0 && ws_len == 0) {
+                rc = weights_store_base(db, g, cli_str(a, "weights"), base, names, run_id, &ws_ids[0], err);
+                if (rc == 0) rc = db_run_weights_add(db, run_id, 0, ws_ids[0], err);
+                for (int j = 0; j < n_small; j++) members[j] = base[small[j]];
+                ws_len = 1;
+                /* Pairs mode: the run and its base are committed first, so a
+                 * run killed while its members are made resumes (the missing
+                 * members are made then). */
+                if (rc == 0 && pairs_mode) rc = db_commit(db, err);
+                if (rc == 0 && pairs_mode) rc = db_begin(db, err);
+            }
+            for (int64_t k = ws_len; rc == 0 && k < members_len; k++) {
+                int32_t *w = full;
+                make_member(g, base, big, k, pairs_mode, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
+                for (int j = 0; j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = w[small[j]];
+                char how[200], name[48];
+                if (pairs_mode)
+                    snprintf(how, sizeof how, "perturbed from %lld (pair %lld, %s delta, seed %llu, spread %g, min %g)",
+                             (long long)ws_ids[0], (long long)(k - 1) / 2, k % 2 ? "+" : "-", (unsigned long long)seed,
+                             cli_real(a, "spread"), cli_real(a, "spread-min"));
+                else
+                    snprintf(how, sizeof how, "perturbed from %lld (member %lld, seed %llu, spread %g, min %g)",
+                             (long long)ws_ids[0], (long long)k, (unsigned long long)seed, cli_real(a, "spread"),
+                             cli_real(a, "spread-min"));
+                snprintf(name, sizeof name, "selfplay-%lld-m%lld", (long long)run_id, (long long)k);
+                rc = db_weights_insert(db, g->name, name, ws_ids[0], how, run_id, names, w, g->weights_len, &ws_ids[k], err);
+                if (rc == 0) rc = db_run_weights_add(db, run_id, (int)k, ws_ids[k], err);
+            }
+            if (rc == 0) rc = db_commit(db, err);
+            else db_rollback(db);
+            ws_len = (int)members_len;
+        }
+        if (rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
+        /* Already stored: every game, or (a shard) every game of this shard. */
+        int64_t mine_left = 0;
+        for (int64_t i = rank; rc == 0 && i < games && !dist; i += nranks) mine_left += !done[i];
+        if (rc == 0 && resumed && (already == games || (!dist && mine_left == 0))) {
+            if (already == games)
+                printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
+                       "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
+            else
+                printf("selfplay run %lld already holds the %lld games of shard %lld/%lld\n", (long long)run_id,
+                       (long long)((games - rank + nranks - 1) / nranks), (long long)rank, (long long)nranks);
+            setup.rc = -1;
+        } else if (rc == 0 && resumed) {
+            rc = db_run_finish(db, run_id, "running", err);
+        }
+        if (rc != 0) {
+            fprintf(stderr, "dama selfplay: %s\n", err);
+            setup.rc = 1;
+        }
+        setup.run_id = run_id;
+        setup.already = already;
     }
-    if (rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
-    if (rc == 0 && resumed && already == games) {
-        printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
-               "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
+    /* Rank 0 tells the others how the set-up went and what they need. */
+    if (dist) {
+        int brc = dist_bcast_bytes(&setup, sizeof setup, 0, err);
+        if (brc == 0 && setup.rc == 0) {
+            brc = dist_bcast_bytes(base, sizeof(int32_t) * (size_t)g->weights_len, 0, err);
+            if (brc == 0) brc = dist_bcast_bytes(ws_ids, sizeof(int64_t) * (size_t)members_len, 0, err);
+            if (brc == 0)
+                brc = dist_bcast_bytes(members, sizeof(int32_t) * (size_t)members_len * (size_t)n_small, 0, err);
+            if (brc == 0) brc = dist_bcast_bytes(done, sizeof(bool) * (size_t)games, 0, err);
+        }
+        if (brc != 0) {
+            fprintf(stderr, "dama selfplay: rank %d: %s\n", dist_rank(), err);
+            dist_abort(1);
+        }
+        run_id = setup.run_id;
+        already = setup.already;
+        /* A signal stops every rank cleanly (mpirun forwards SIGINT and
+         * SIGTERM; rank 0 also passes a stop on). */
+        if (dist_rank() != 0) cli_install_stop_handler();
+    }
+    if (setup.rc != 0) {
         free(members);
         free(small);
-    free(ws_ids);
+        free(ws_ids);
         free(names);
         free(done);
         db_close_discard_new(db);
         openings_free(&book);
-        return 0;
+        return setup.rc < 0 ? 0 : 1;
     }
-    if (rc == 0 && resumed) rc = db_run_finish(db, run_id, "running", err);
-    if (rc != 0) {
-        fprintf(stderr, "dama selfplay: %s\n", err);
-        free(members);
-        free(small);
-    free(ws_ids);
-        free(names);
-        free(done);
-        db_close_discard_new(db);
-        openings_free(&book);
-        return 1;
+    int64_t to_play = 0;
+    for (int64_t i = rank; i < games; i += nranks) to_play += !done[i];
+    int64_t *rank_games = calloc((size_t)dist_size(), sizeof(int64_t)); /* stored this session, by rank */
+    if (!rank_games) {
+        fprintf(stderr, "dama selfplay: out of memory\n");
+        dist_abort(1);
     }
-    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored), %lld nodes/move, %lld threads, %s, %d openings\n",
-            g->name, (long long)run_id, resumed ? " resumed" : "", (long long)games, (long long)already,
-            (long long)nodes, (long long)threads, pairs_mode ? "base +- a perturbation per pair" : "fixed population",
-            book.len);
+    if (dist) dist_sum_int64(&to_play, 1, err); /* every rank's share */
+    if (dist_rank() == 0) {
+        char shard[64] = "";
+        if (dist) snprintf(shard, sizeof shard, ", %d ranks over MPI", dist_size());
+        else if (nranks > 1) snprintf(shard, sizeof shard, ", shard %lld/%lld", (long long)rank, (long long)nranks);
+        fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored)%s, %lld nodes/move, %lld threads%s, %s, "
+                "%d openings\n", g->name, (long long)run_id, resumed ? " resumed" : "", (long long)games,
+                (long long)already, shard, (long long)nodes, (long long)threads, dist ? " a rank" : "",
+                pairs_mode ? "base +- a perturbation per pair" : "fixed population", book.len);
+    }
 
     GameWriter wr;
-    game_writer_init(&wr, db, (int)batch, 1.0);
+    game_writer_init(&wr, db, (int)batch, 1.0); /* db is NULL on ranks 1..: nothing is added there */
     int64_t played = 0, positions = 0, wdl[3] = {0, 0, 0};
-    int64_t to_play = games - already;
     RunProgress prog;
-    run_progress_init(&prog, "selfplay", to_play, cli_real(a, "progress"));
+    run_progress_init(&prog, "selfplay", to_play, dist_rank() == 0 ? cli_real(a, "progress") : 0);
+    if (dist) prog.ranks = dist_size(), prog.rank_games = rank_games;
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
+    int64_t next = 0;                /* this rank's next game: rank + next * nranks */
+    int workers_left = (int)threads; /* workers still playing */
+    Outgoing *out_head = NULL, **out_tail = &out_head;
+    int self = dist_rank();
 
-#pragma omp parallel num_threads((int)threads)
-    {
+#pragma omp parallel num_threads((int)threads + (dist ? 1 : 0))
+    if (dist && omp_get_thread_num() == 0) {
+        /* The main thread: messages only (MPI_THREAD_FUNNELED). */
+        char merr[ERR_MAX];
+        if (self == 0) {
+            int ranks_done = 0;
+            bool stop_sent = false;
+            for (;;) {
+                int src = 0, tag = 0;
+                size_t size = 0;
+                int got = dist_poll(&src, &tag, &size, merr);
+                if (got < 0) {
+                    fprintf(stderr, "dama selfplay: rank 0: %s\n", merr);
+                    dist_abort(1);
+                }
+                if (got == 1) {
+                    uint8_t *buf = malloc(size ? size : 1);
+                    if (!buf || dist_recv_bytes(src, tag, buf, size, merr) != 0) {
+                        fprintf(stderr, "dama selfplay: rank 0: %s\n", buf ? merr : "out of memory");
+                        dist_abort(1);
+                    }
+                    if (tag == TAG_GAME) {
+#pragma omp critical(game_writer)
+                        {
+                            Outcome oc = OUTCOME_NONE;
+                            int plies = 0;
+                            if (game_writer_add_encoded(&wr, buf, size, &oc, &plies) == 0) {
+                                played++;
+                                positions += plies;
+                                rank_games[src]++;
+                                wdl[oc == OUTCOME_WHITE_WINS ? 0 : oc == OUTCOME_DRAW ? 1 : 2]++;
+                                run_progress_update(&prog, played, wdl, false);
+                            }
+                        }
+                    } else if (tag == TAG_DONE) {
+                        RankDone rd;
+                        if (size == sizeof rd) {
+                            memcpy(&rd, buf, sizeof rd);
+                            rd.err[ERR_MAX - 1] = 0;
+                        } else {
+                            rd.failed = 1;
+                            snprintf(rd.err, ERR_MAX, "a report of %zu bytes", size);
+                        }
+                        if (rd.failed) {
+#pragma omp critical(game_writer)
+                            if (!wr.failed) {
+                                snprintf(wr.err, ERR_MAX, "rank %d: %.200s", src, rd.err);
+                                wr.failed = true;
+                            }
+                        }
+                        ranks_done++;
+                    }
+                    free(buf);
+                    continue;
+                }
+                if ((cli_stop_requested || wr.failed) && !stop_sent) {
+                    for (int r = 1; r < dist_size(); r++) dist_send_bytes(r, TAG_STOP, "", 0, merr);
+                    stop_sent = true;
+                }
+                int left;
+#pragma omp atomic read
+                left = workers_left;
+                if (left == 0 && ranks_done == dist_size() - 1) break;
+#pragma omp critical(game_writer)
+                if (wr.len > 0 && run_now_s() - wr.last_flush >= wr.flush_interval_s) game_writer_flush(&wr);
+                sleep_ms(1);
+            }
+        } else {
+            for (;;) {
+                int src = 0, tag = 0;
+                size_t size = 0;
+                int got = dist_poll(&src, &tag, &size, merr);
+                if (got == 1) {
+                    char sink[1];
+                    if (size == 0 && dist_recv_bytes(src, tag, sink, 0, merr) == 0 && tag == TAG_STOP)
+                        cli_stop_requested = 1;
+                    else got = -1, snprintf(merr, ERR_MAX, "an unexpected message (tag %d, %zu bytes)", tag, size);
+                }
+                if (got < 0) {
+                    fprintf(stderr, "dama selfplay: rank %d: %s\n", self, merr);
+                    dist_abort(1);
+                }
+                Outgoing *o;
+#pragma omp critical(outbox)
+                {
+                    o = out_head;
+                    if (o) {
+                        out_head = o->next;
+                        if (!out_head) out_tail = &out_head;
+                    }
+                }
+                if (o) {
+                    if (dist_send_bytes(0, TAG_GAME, o->buf, o->size, merr) != 0) {
+                        fprintf(stderr, "dama selfplay: rank %d: %s\n", self, merr);
+                        dist_abort(1);
+                    }
+                    free(o->buf);
+                    free(o);
+                    continue;
+                }
+                int left;
+#pragma omp atomic read
+                left = workers_left;
+                if (left == 0) break;
+                sleep_ms(1);
+            }
+            RankDone rd = {wr.failed, ""};
+            snprintf(rd.err, ERR_MAX, "%s", wr.err);
+            if (dist_send_bytes(0, TAG_DONE, &rd, sizeof rd, merr) != 0) {
+                fprintf(stderr, "dama selfplay: rank %d: %s\n", self, merr);
+                dist_abort(1);
+            }
+        }
+    } else {
         Worker wk;
         bool wok = worker_init(&wk, g, hash, &cli_stop_requested, &wr), ok = wok;
         Engine **eng = wk.eng;
@@ -292,8 +519,12 @@ static int run(CliArgs *a)
             engine_set_probe(eng[0], egtb_engine_probe, prober);
             engine_set_probe(eng[1], egtb_engine_probe, prober);
         }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t i = 0; i < games; i++) {
+        for (;;) {
+            int64_t j;
+#pragma omp atomic capture
+            j = next++;
+            int64_t i = rank + j * nranks;
+            if (i >= games) break;
             if (!ok || done[i] || cli_stop_requested || wr.failed) continue;
             int64_t pair = i / 2;
             uint64_t prng = rng_derive(seed, (uint64_t)pair);
@@ -317,7 +548,8 @@ static int run(CliArgs *a)
             int64_t mk[2] = {ma, mb};
             for (int c = 0; ok && c < 2; c++) { /* the member's full vector: the base, its own weights over it */
                 memcpy(mw[c], base, sizeof(int32_t) * (size_t)g->weights_len);
-                for (int j = 0; j < n_small; j++) mw[c][small[j]] = members[(size_t)mk[c] * (size_t)n_small + (size_t)j];
+                for (int jj = 0; jj < n_small; jj++)
+                    mw[c][small[jj]] = members[(size_t)mk[c] * (size_t)n_small + (size_t)jj];
             }
             engine_set_weights(eng[COLOR_WHITE], mw[0]);
             engine_set_weights(eng[COLOR_BLACK], mw[1]);
@@ -335,11 +567,31 @@ static int run(CliArgs *a)
             DbGame meta = {.run_id = run_id, .game_index = i, .game = g->name, .opening = op->label,
                            .start_fen = op->fen, .white_ws = ws_ids[ma], .black_ws = ws_ids[mb],
                            .seed = rng_derive(seed, (uint64_t)i)};
+            if (self != 0) { /* to rank 0, through the main thread */
+                Outgoing *o = malloc(sizeof *o);
+                if (!o || game_writer_encode(g, rec, &meta, &o->buf, &o->size) != 0) {
+                    free(o);
+#pragma omp critical(game_writer)
+                    {
+                        snprintf(wr.err, ERR_MAX, "game %lld: out of memory", (long long)i);
+                        wr.failed = true;
+                    }
+                    continue;
+                }
+                o->next = NULL;
+#pragma omp critical(outbox)
+                {
+                    *out_tail = o;
+                    out_tail = &o->next;
+                }
+                continue;
+            }
 #pragma omp critical(game_writer)
             {
                 if (game_writer_add(&wr, g, rec, &meta) == 0) {
                     played++;
                     positions += rec->plies;
+                    rank_games[0]++;
                     wdl[rec->outcome == OUTCOME_WHITE_WINS ? 0 : rec->outcome == OUTCOME_DRAW ? 1 : 2]++;
                     run_progress_update(&prog, played, wdl, false);
                 }
@@ -348,23 +600,69 @@ static int run(CliArgs *a)
         if (wok) worker_free(&wk);
         free(mw[0]), free(mw[1]);
         egtb_prober_free(prober);
+#pragma omp atomic update
+        workers_left--;
     }
     egtb_close(edb);
-    game_writer_flush(&wr);
-    run_progress_update(&prog, played, wdl, true);
-    int64_t total_stored = already + wr.stored;
-    bool complete = total_stored == games;
-    char ferr[ERR_MAX];
-    db_run_finish(db, run_id, complete ? "done" : "interrupted", ferr);
-    double dt = run_now_s() - prog.start;
-    printf("selfplay run %lld: %lld games stored (%lld this session, %lld positions), %.2f games/s, "
-           "White +%lld =%lld -%lld%s\n",
-           (long long)run_id, (long long)total_stored, (long long)wr.stored, (long long)positions,
-           dt > 0 ? (double)played / dt : 0.0, (long long)wdl[0], (long long)wdl[1], (long long)wdl[2],
-           complete ? "" : " — interrupted; run the same command again to resume");
-    bool failed = wr.failed;
-    if (failed) fprintf(stderr, "dama selfplay: %s\n", wr.err);
+    int final_rc = 0;
+    if (self == 0) {
+        game_writer_flush(&wr);
+        run_progress_update(&prog, played, wdl, true);
+        int64_t total_stored = already + wr.stored;
+        /* Complete: every game (a shard: every game of the shard) stored. */
+        bool complete = total_stored == games;
+        if (!dist && nranks > 1) {
+            char cerr[ERR_MAX];
+            int64_t stored = 0;
+            complete = db_run_game_indices(db, run_id, done, games, &stored, cerr) == 0;
+            for (int64_t i = rank; complete && i < games; i += nranks) complete = done[i];
+        }
+        char ferr[ERR_MAX];
+        db_run_finish(db, run_id, complete ? "done" : "interrupted", ferr);
+        double dt = run_now_s() - prog.start;
+        printf("selfplay run %lld: %lld games stored (%lld this session, %lld positions), %.2f games/s, "
+               "White +%lld =%lld -%lld%s\n",
+               (long long)run_id, (long long)total_stored, (long long)wr.stored, (long long)positions,
+               dt > 0 ? (double)played / dt : 0.0, (long long)wdl[0], (long long)wdl[1], (long long)wdl[2],
+               complete ? "" : " — interrupted; run the same command again to resume");
+        if (dist) {
+            printf("  by rank:");
+            for (int r = 0; r < dist_size(); r++) printf(" %d: %lld", r, (long long)rank_games[r]);
+            printf(" games\n");
+        }
+        if (wr.failed) fprintf(stderr, "dama selfplay: %s\n", wr.err);
+        final_rc = wr.failed ? 1 : complete ? 0 : 3;
+        if (dist) {
+            char merr[ERR_MAX];
+            int64_t msg = final_rc;
+            for (int r = 1; r < dist_size(); r++) dist_send_bytes(r, TAG_FINAL, &msg, sizeof msg, merr);
+        }
+    } else {
+        /* Wait for rank 0's verdict (polling: a blocking receive would spin
+         * a core while rank 0's workers still play). */
+        char merr[ERR_MAX];
+        for (;;) {
+            int src = 0, tag = 0;
+            size_t size = 0;
+            int got = dist_poll(&src, &tag, &size, merr);
+            if (got == 0) {
+                sleep_ms(2);
+                continue;
+            }
+            int64_t msg = 1;
+            uint8_t sink[sizeof msg];
+            if (got < 0 || size > sizeof msg || dist_recv_bytes(src, tag, sink, size, merr) != 0) {
+                fprintf(stderr, "dama selfplay: rank %d: %s\n", self, got < 0 ? merr : "an unexpected message");
+                dist_abort(1);
+            }
+            if (tag != TAG_FINAL) continue; /* a late stop */
+            if (size == sizeof msg) memcpy(&msg, sink, sizeof msg);
+            final_rc = (int)msg;
+            break;
+        }
+    }
     game_writer_free(&wr);
+    free(rank_games);
     free(members);
     free(small);
     free(ws_ids);
@@ -372,7 +670,7 @@ static int run(CliArgs *a)
     free(done);
     db_close_discard_new(db);
     openings_free(&book);
-    return failed ? 1 : complete ? 0 : 3;
+    return final_rc;
 }
 
 const CliCommand cmd_selfplay = {

@@ -27,6 +27,8 @@ void run_progress_init(RunProgress *p, const char *what, int64_t total, double i
     p->total = total;
     p->start = p->last = run_now_s();
     p->interval = interval_s;
+    p->ranks = 0;
+    p->rank_games = NULL;
 }
 
 void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], bool final)
@@ -39,6 +41,10 @@ void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], boo
     fprintf(stderr, "%s: %lld/%lld games, %.2f games/s", p->what, (long long)done, (long long)p->total, rate);
     if (wdl) fprintf(stderr, ", W/D/L %lld/%lld/%lld", (long long)wdl[0], (long long)wdl[1], (long long)wdl[2]);
     if (!final) fprintf(stderr, ", ETA %dm%02ds", (int)eta / 60, (int)eta % 60);
+    if (p->ranks > 1 && p->rank_games) {
+        fprintf(stderr, ", by rank");
+        for (int r = 0; r < p->ranks; r++) fprintf(stderr, "%s%lld", r ? "/" : " ", (long long)p->rank_games[r]);
+    }
     fputc('\n', stderr);
 }
 

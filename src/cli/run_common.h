@@ -36,6 +36,10 @@ typedef struct RunProgress {
     const char *what;
     int64_t total;
     double start, last, interval;
+    /* Over MPI: ranks > 1 adds each rank's games (rank_games[0..ranks)) to
+     * the line; run_progress_init sets 0. */
+    int ranks;
+    const int64_t *rank_games;
 } RunProgress;
 
 void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s);

@@ -238,6 +238,31 @@ int db_weights_load(Db *db, int64_t id, const char *game, const char *const *nam
  * be NULL) receives the new games.id. */
 int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX]);
 
+/* What db_merge copied (counts over all shards; all 0 after a failure). */
+typedef struct DbMergeStats {
+    int64_t shards, runs_new, runs_matched, runs_skipped, weight_sets_new, games_new, games_same, positions_new;
+} DbMergeStats;
+
+/* Merge the self-play runs of the shard databases (paths) into db, in ONE
+ * transaction: all of it or nothing (on any error the target is as it was).
+ * A shard's run is the target's run of the same kind, game, seed and
+ * configuration (the run's identity, as db_run_find), else a new run; a run
+ * of the same kind, game and seed with another configuration contradicts it
+ * (an error naming the first differing line). Weight sets are matched by
+ * content (game, hash, terms and values; parents first), so a member stored
+ * in several shards is one row. A game is identified by its run and game
+ * index: one the target has already must be the same game (start position,
+ * weight sets, seed, result, movetext), else an error naming the shard, run,
+ * index and what differs; the same game is not copied again, so merging a
+ * shard twice adds nothing. Positions come with their game. Runs of other
+ * kinds (tune, match, tournament) are not copied (counted in
+ * runs_skipped). A merged run is 'done' when every part of it was, else
+ * 'interrupted'. Refused before anything is written: a missing shard, the
+ * target itself, a shard named twice; then, per shard: a file that is not
+ * a dama database, or of another schema version than the target's. Errors
+ * name the shard. Shards are opened read-only. */
+int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX]);
+
 /* Which games of run_id are stored, for resume: done[i] = true if game_index
  * i is stored, for 0 <= i < len (indices outside are ignored). *stored (may
  * be NULL) receives how many of those are stored. */

@@ -1,0 +1,63 @@
+/* cmd_db.c — `dama db merge SHARD... --into FILE`: the self-play runs of
+ * shard databases (dama selfplay --shard R/K, or runs on other machines)
+ * merged into one database in one transaction, idempotently (db_merge in
+ * db/db.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "db/db.h"
+
+static const CliOpt OPTS[] = {
+    {"into", OPT_DB, NULL, "the database the shards are merged into (created if missing)", 0, 0},
+    {0},
+};
+
+static int merge(CliArgs *a)
+{
+    const char *into = cli_str(a, "into");
+    if (!into) {
+        fprintf(stderr, "dama db merge: --into FILE is required (the database the shards are merged into)\n");
+        return 2;
+    }
+    const char *const *shards = (const char *const *)a->positional + 1;
+    int len = a->positional_len - 1;
+    char err[ERR_MAX];
+    Db *db = NULL;
+    if (db_open(into, true, &db, err) != 0) {
+        fprintf(stderr, "dama db merge: %s\n", err);
+        return 1;
+    }
+    DbMergeStats st;
+    int rc = db_merge(db, shards, len, &st, err);
+    if (rc != 0) {
+        fprintf(stderr, "dama db merge: %s; %s is unchanged\n", err, into);
+        db_close_discard_new(db);
+        return 1;
+    }
+    db_close(db);
+    printf("merged %lld shard%s into %s: %lld new runs (%lld already there), %lld new weight sets, %lld new games "
+           "(%lld already there), %lld new positions",
+           (long long)st.shards, st.shards == 1 ? "" : "s", into, (long long)st.runs_new, (long long)st.runs_matched,
+           (long long)st.weight_sets_new, (long long)st.games_new, (long long)st.games_same,
+           (long long)st.positions_new);
+    if (st.runs_skipped) printf("; %lld runs of other kinds left out", (long long)st.runs_skipped);
+    printf("\n");
+    return 0;
+}
+
+static int run(CliArgs *a)
+{
+    if (a->positional_len < 1) {
+        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE\n");
+        return 2;
+    }
+    if (strcmp(a->positional[0], "merge") == 0) return merge(a);
+    fprintf(stderr, "dama db: unknown subcommand '%s' (there is: merge SHARD... --into FILE)\n", a->positional[0]);
+    return 2;
+}
+
+const CliCommand cmd_db = {
+    "db", "database tools: merge SHARD... --into FILE merges self-play shards in one transaction",
+    "merge SHARD... --into FILE", OPTS, run, 100000,
+};

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Self-play over MPI: the games of `mpirun -np 3 dama selfplay --mpi` are
+# those of one process on the same seed, byte for byte (a canonical dump of
+# every game and position by game index); a 3-rank run killed midway
+# (kill -9 of mpirun) resumes with every game stored exactly once and the
+# same games as the uninterrupted run; a stop (SIGINT to mpirun) ends every
+# rank cleanly (the run is marked interrupted).
+# Usage: selfplay.sh DAMA_BINARY SOURCE_DIR   (DAMA_MPIRUN: the mpirun command)
+set -u
+. "$(dirname "$0")/../cli/lib.sh"
+cd "$T"
+MPIRUN=${DAMA_MPIRUN:-mpirun --oversubscribe}
+grep -q '^mpi: yes' <("$DAMA" --version) || { echo "selfplay.sh: $DAMA is not an MPI build"; exit 1; }
+DUMP="SELECT g.game_index, g.game, g.opening, g.start_fen, g.seed, g.result, g.reason, g.plies, g.movetext,
+  g.detail, w.hash, b.hash, (SELECT group_concat(p.ply || ':' || p.fen || ':' || p.stm || ':' || ifnull(p.score, '-')
+  || ':' || p.result || ':' || p.quiet, ';') FROM (SELECT * FROM positions p WHERE p.game_id = g.id ORDER BY p.ply) p)
+  FROM games g LEFT JOIN weight_sets w ON w.id = g.white_ws LEFT JOIN weight_sets b ON b.id = g.black_ws
+  ORDER BY g.game_index"
+dump() { sqlite3 "$1" "$DUMP" >"$2"; }
+SP="selfplay --games 24 --nodes 400 --seed 11 --progress 0"
+
+"$DAMA" $SP --db one.sqlite --threads 2 >one.out 2>&1 || bad "one process: $(tail -3 one.out)"
+dump one.sqlite one.txt
+[ "$(wc -l <one.txt)" -ge 24 ] && ok || bad "one process stored $(wc -l <one.txt) dump lines"
+
+# --- 3 ranks (1 and 2 threads each), 1 rank: the same games ------------------
+for t in 1 2; do
+  $MPIRUN -np 3 "$DAMA" $SP --mpi --db three-$t.sqlite --threads $t >three-$t.out 2>&1 \
+    || bad "3 ranks x $t threads: $(tail -3 three-$t.out)"
+  dump three-$t.sqlite three-$t.txt
+  cmp -s one.txt three-$t.txt && ok || bad "3 ranks x $t threads stored other games than one process"
+  grep -q "^  by rank: 0: 8 1: 8 2: 8 games$" three-$t.out && ok || bad "3 ranks x $t: by rank: $(grep 'by rank' three-$t.out)"
+done
+grep -q "^selfplay: 24/24 games, .*, by rank 8/8/8$" three-1.out && ok || bad "final progress line: $(cat three-1.out)"
+$MPIRUN -np 1 "$DAMA" $SP --mpi --db np1.sqlite --threads 2 >np1.out 2>&1 || bad "1 rank: $(tail -3 np1.out)"
+dump np1.sqlite np1.txt
+cmp -s one.txt np1.txt && ok || bad "mpirun -np 1 stored other games"
+# Resuming a finished run plays nothing, on every rank.
+$MPIRUN -np 3 "$DAMA" $SP --mpi --db three-1.sqlite --threads 1 >again.out 2>&1 && ok || bad "finished run again: $(cat again.out)"
+grep -q "already holds these 24 games" again.out && ok || bad "finished run again: $(cat again.out)"
+
+# --- kill -9 of mpirun midway, then resume --------------------------------------
+SK="selfplay --games 40 --nodes 2000 --seed 12 --progress 0"
+"$DAMA" $SK --db full.sqlite --threads 2 >full.out 2>&1 || bad "uninterrupted: $(tail -3 full.out)"
+dump full.sqlite full.txt
+$MPIRUN -np 3 "$DAMA" $SK --mpi --db k.sqlite --threads 1 >k1.out 2>&1 &
+pid=$!
+n=0
+for _ in $(seq 1 600); do # until a quarter of the games are stored (at most 120 s)
+  sleep 0.2
+  n=$(sqlite3 k.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 10 ] && break
+  kill -0 $pid 2>/dev/null || break
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+sleep 1
+stored=$(sqlite3 k.sqlite "SELECT count(*) FROM games")
+[ "$stored" -ge 10 ] && [ "$stored" -lt 40 ] && ok || bad "killed run stored $stored of 40 games (want some, not all)"
+pgrep -f "dama $SK --mpi --db k.sqlite" >/dev/null && bad "ranks left running after kill -9 of mpirun" || ok
+$MPIRUN -np 3 "$DAMA" $SK --mpi --db k.sqlite --threads 1 >k2.out 2>&1 || bad "resume: $(tail -3 k2.out)"
+grep -q "run 1 resumed, 40 games ($stored stored)" k2.out && ok || bad "resume banner: $(head -2 k2.out)"
+row=$(sqlite3 k.sqlite "SELECT count(*), count(DISTINCT game_index), min(game_index), max(game_index) FROM games")
+[ "$row" = "40|40|0|39" ] && ok || bad "after the resume: games, distinct indices, min, max = $row"
+[ "$(sqlite3 k.sqlite "SELECT status FROM runs")" = "done" ] && ok || bad "resumed run not done"
+dump k.sqlite k.txt
+cmp -s full.txt k.txt && ok || bad "killed and resumed run differs from the uninterrupted one"
+
+# --- a stop (SIGINT to mpirun) reaches every rank -----------------------------
+$MPIRUN -np 3 "$DAMA" selfplay --games 200 --nodes 2000 --seed 13 --progress 0 --mpi --db s.sqlite --threads 1 >s.out 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do
+  sleep 0.2
+  n=$(sqlite3 s.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 3 ] && break
+done
+kill -INT $pid
+wait $pid
+rc=$?
+# Every rank ends with 3 (interrupted); mpirun itself reports a job it
+# signalled with 1.
+[ "$rc" = 3 ] || [ "$rc" = 1 ] && ok || bad "SIGINT: exit $rc (expected 3 or 1): $(tail -3 s.out)"
+grep -q " — interrupted; run the same command again to resume$" s.out && ok || bad "SIGINT: no clean stop: $(tail -3 s.out)"
+[ "$(sqlite3 s.sqlite "SELECT status FROM runs")" = "interrupted" ] && ok || bad "stopped run not interrupted"
+
+finish "mpi selfplay"
