@@ -408,13 +408,35 @@ int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id)
     return 0;
 }
 
+/* The rank count of a job this process was started in, from the launcher's
+ * environment (Open MPI's mpirun: OMPI_COMM_WORLD_SIZE; MPICH, Slurm's PMI:
+ * PMI_SIZE); 0 when none says. */
+static long launcher_ranks(void)
+{
+    const char *names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        char *end;
+        long n = v ? strtol(v, &end, 10) : 0;
+        if (v && *v && !*end && n > 0) return n;
+    }
+    return 0;
+}
+
 int cli_mpi_start(const CliArgs *a, const char *command)
 {
     bool has = false;
     for (int i = 0; i < a->opts_len; i++) has = has || strcmp(a->opts[i].name, "mpi") == 0;
-    if (!has || !cli_flag(a, "mpi")) return 0;
+    if (!has) return 0;
+    long ranks = launcher_ranks();
+    /* K > 1 copies of a command without --mpi would each do all the work
+     * (and collide in one database): under a launcher of several ranks
+     * --mpi is implied. */
+    if (!cli_flag(a, "mpi") && ranks <= 1) return 0;
     char err[ERR_MAX];
     if (dist_init(err) == 0) return 0;
-    fprintf(stderr, "dama %s: --mpi: %s\n", command, err);
+    if (!cli_flag(a, "mpi"))
+        fprintf(stderr, "dama %s: started as one of %ld MPI ranks, but %s\n", command, ranks, err);
+    else fprintf(stderr, "dama %s: --mpi: %s\n", command, err);
     return 2;
 }

@@ -116,7 +116,10 @@ int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id);
 /* The --mpi option of the commands that run over MPI (mpi/dist.h). */
 #define CLI_MPI_OPT {"mpi", OPT_FLAG, NULL, "run over MPI: start under mpirun -np K; rank 0 is the one database writer", 0, 0}
 
-/* Start MPI when --mpi is set (a command without the option: no-op).
+/* Start MPI when --mpi is set, or when the launcher's environment says this
+ * process is one of several ranks (OMPI_COMM_WORLD_SIZE, PMI_SIZE > 1: --mpi
+ * is implied there, as K copies of a one-process run would each do all the
+ * work); a command without the option: no-op.
  * Returns 0 (MPI started, or not asked for), or 2 after a message on stderr
  * naming the command (a build without MPI: "built without MPI; configure
  * with -DDAMA_MPI=ON"). main() ends MPI (dist_finalize) after the command.

@@ -118,6 +118,12 @@ typedef struct Outgoing {
     struct Outgoing *next;
 } Outgoing;
 
+/* A waiting main thread polls MPI (dist_poll) every POLL_MS when idle: each
+ * poll costs tens of microseconds of CPU on a busy machine (Open MPI runs
+ * its progress engine), so 1 ms polls took 20% of a self-play rank's CPU;
+ * a game takes far longer than 10 ms. */
+enum { POLL_MS = 10 };
+
 static void sleep_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
 
 /* --shard R/K: R and K (0 <= R < K <= 1e6). Returns 0 or -1 with err. */
@@ -164,19 +170,17 @@ static int run(CliArgs *a)
     }
     /* Which games this process plays: i mod nranks = rank. */
     int64_t rank = 0, nranks = 1;
-    if (cli_isset(a, "shard")) {
-        if (cli_flag(a, "mpi")) {
-            fprintf(stderr, "dama selfplay: --shard and --mpi exclude each other (under MPI each rank is a shard)\n");
-            return 2;
-        }
-        if (parse_shard(cli_str(a, "shard"), &rank, &nranks, err) != 0) {
-            fprintf(stderr, "dama selfplay: %s\n", err);
-            return 2;
-        }
+    if (cli_isset(a, "shard") && parse_shard(cli_str(a, "shard"), &rank, &nranks, err) != 0) {
+        fprintf(stderr, "dama selfplay: %s\n", err);
+        return 2;
     }
     if (cli_mpi_start(a, "selfplay") != 0) return 2;
+    if (dist_active() && cli_isset(a, "shard")) {
+        fprintf(stderr, "dama selfplay: --shard and MPI exclude each other (under MPI each rank plays its share)\n");
+        return 2;
+    }
     bool dist = dist_size() > 1; /* the main thread of each rank communicates */
-    if (cli_flag(a, "mpi")) rank = dist_rank(), nranks = dist_size();
+    if (dist_active()) rank = dist_rank(), nranks = dist_size();
     Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
     if (cli_egtb_open(a, g, "selfplay", &edb) != 0) {
         if (dist) dist_abort(1);
@@ -455,7 +459,7 @@ static int run(CliArgs *a)
                 if (left == 0 && ranks_done == dist_size() - 1) break;
 #pragma omp critical(game_writer)
                 if (wr.len > 0 && run_now_s() - wr.last_flush >= wr.flush_interval_s) game_writer_flush(&wr);
-                sleep_ms(1);
+                sleep_ms(POLL_MS);
             }
         } else {
             for (;;) {
@@ -494,7 +498,7 @@ static int run(CliArgs *a)
 #pragma omp atomic read
                 left = workers_left;
                 if (left == 0) break;
-                sleep_ms(1);
+                sleep_ms(POLL_MS);
             }
             RankDone rd = {wr.failed, ""};
             snprintf(rd.err, ERR_MAX, "%s", wr.err);
@@ -646,7 +650,7 @@ static int run(CliArgs *a)
             size_t size = 0;
             int got = dist_poll(&src, &tag, &size, merr);
             if (got == 0) {
-                sleep_ms(2);
+                sleep_ms(POLL_MS);
                 continue;
             }
             int64_t msg = 1;

@@ -32,6 +32,14 @@ for t in 1 2; do
   grep -q "^  by rank: 0: 8 1: 8 2: 8 games$" three-$t.out && ok || bad "3 ranks x $t: by rank: $(grep 'by rank' three-$t.out)"
 done
 grep -q "^selfplay: 24/24 games, .*, by rank 8/8/8$" three-1.out && ok || bad "final progress line: $(cat three-1.out)"
+# Under mpirun with several ranks --mpi is implied (3 copies of a one-process
+# run would each play every game).
+$MPIRUN -np 3 "$DAMA" $SP --db implied.sqlite --threads 1 >implied.out 2>&1 || bad "3 ranks, no --mpi: $(tail -3 implied.out)"
+dump implied.sqlite implied.txt
+cmp -s one.txt implied.txt && ok || bad "3 ranks without --mpi stored other games"
+grep -q "3 ranks over MPI" implied.out && ok || bad "3 ranks without --mpi: $(head -1 implied.out)"
+expect_rc 2 "--shard under MPI" $MPIRUN -np 2 "$DAMA" $SP --db sh.sqlite --shard 0/2
+grep -q "shard and MPI exclude each other" "$T/err" "$T/out" && ok || bad "--shard under MPI: $(cat "$T/err")"
 $MPIRUN -np 1 "$DAMA" $SP --mpi --db np1.sqlite --threads 2 >np1.out 2>&1 || bad "1 rank: $(tail -3 np1.out)"
 dump np1.sqlite np1.txt
 cmp -s one.txt np1.txt && ok || bad "mpirun -np 1 stored other games"
