@@ -183,8 +183,8 @@ static const BadCase BAD[] = {
     {"player out of range", 2, {{0, 2, 1}}, 1, 0, "out of range"},
     {"result out of range", 2, {{0, 1, 3}}, 1, 0, "out of range"},
     {"same player", 2, {{1, 1, 1}}, 1, 0, "out of range"},
-    {"player without games", 3, {{0, 1, 1}, {1, 0, 2}}, 2, 0, "has no games"},
-    {"two groups", 4, {{0, 1, 1}, {1, 0, 2}, {2, 3, 1}, {3, 2, 0}}, 4, 0, "never met"},
+    {"player without games", 3, {{0, 1, 1}, {1, 0, 2}}, 2, 0, "player 'C' has no games"},
+    {"two groups", 4, {{0, 1, 1}, {1, 0, 2}, {2, 3, 1}, {3, 2, 0}}, 4, 0, "players 'A' and 'C' are in groups that never met"},
     {"all wins, no prior", 2, {{0, 1, 2}, {1, 0, 0}, {0, 1, 2}, {1, 0, 0}}, 4, 0, "infinite"},
     {"negative prior", 2, {{0, 1, 2}}, 1, -1, "prior"},
 };
@@ -197,10 +197,20 @@ static void test_bad_input(void **state)
         RatingsOptions o;
         ratings_options_default(&o);
         o.prior = c->prior;
+        static const char *const names[] = {"A", "B", "C", "D"}; /* messages name players by name */
+        o.names = names;
         RatingsFit fit;
         char err[RATINGS_ERR_MAX] = "";
         int rc = ratings_fit(c->players, c->games, c->len, &o, &fit, err);
         if (rc != -1 || !strstr(err, c->message)) fail_msg("%s: rc %d, message '%s'", c->name, rc, err);
+    }
+    { /* without names: indices */
+        RatingsOptions o;
+        ratings_options_default(&o);
+        RatingsFit fit;
+        char err[RATINGS_ERR_MAX] = "";
+        assert_int_equal(ratings_fit(4, BAD[4].games, BAD[4].len, &o, &fit, err), -1);
+        assert_non_null(strstr(err, "players 0 and 2 are in groups that never met"));
     }
     /* the same all-wins games with a prior: finite, the winner ahead */
     RatingsOptions o;

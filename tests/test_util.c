@@ -262,6 +262,34 @@ static void test_atomic_replace_rules(void **state)
     assert_non_null(strstr(err, "not a regular file"));
 }
 
+/* A temporary file that cannot be created: the message names the failing
+ * step and its errno (a missing folder; /proc, where creating a file fails
+ * with ENOENT although the folder exists). */
+static void test_atomic_open_error(void **state)
+{
+    (void)state;
+    char path[300], err[ATOMIC_ERR_MAX];
+    snprintf(path, sizeof path, "%s/none/x.cfg", dir);
+    static const struct {
+        const char *path;
+        const char *msg;
+    } cases[] = {
+        {NULL, "/none': No such file or directory"},
+        {"/proc/version", "failed: No such file or directory (the folder takes no new files)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        AtomicOptions o = {.replace = true};
+        AtomicFile af;
+        const char *p = cases[i].path ? cases[i].path : path;
+        struct stat st;
+        if (cases[i].path && stat(p, &st) != 0) continue; /* no /proc here */
+        assert_int_equal(atomic_file_open(&af, p, &o, err), -1);
+        if (!strstr(err, cases[i].msg) || !strstr(err, p)) fail_msg("case %zu: message '%s'", i, err);
+        if (cases[i].path && !strstr(err, "creating the temporary file '/proc/version.tmp."))
+            fail_msg("case %zu: the failing step not named: '%s'", i, err);
+    }
+}
+
 /* A full disk: the stream is pointed at /dev/full, which fails every write
  * with ENOSPC; the commit reports it and the target stays as it was. */
 static void test_atomic_write_error(void **state)
@@ -294,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_config_literals),
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_write_error, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_atomic_open_error, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -102,6 +102,12 @@ static int run(CliArgs *a)
     }
     bool sprt = cli_flag(a, "sprt");
     uint64_t seed = (uint64_t)cli_int(a, "seed");
+    char opt[48]; /* each game slot holds its in-process engines, the hash split between them */
+    snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
+    if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, (int)threads * (!cmds[0] + !cmds[1]), opt, err) != 0) {
+        fprintf(stderr, "dama match: %s\n", err);
+        return 1;
+    }
     OpeningBook book;
     if (run_openings(g, a, seed, &book, err) != 0) {
         fprintf(stderr, "dama match: %s\n", err);

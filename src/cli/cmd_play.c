@@ -315,7 +315,8 @@ static int run(CliArgs *a)
     }
     Engine *e = engine_new(g, (size_t)hash);
     if (!e) {
-        fprintf(stderr, "dama play: out of memory for the transposition table\n");
+        fprintf(stderr, "dama play: --hash %lld: cannot allocate a transposition table of %lld MiB (out of memory); "
+                        "give a smaller value\n", (long long)hash, (long long)hash);
         game_record_free(&rec);
         return 1;
     }

@@ -101,6 +101,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama ratings: %s\n", err);
         rc = 2;
     }
+    opt.names = (const char *const *)c.names;
     RatingsFit fit;
     char rerr[RATINGS_ERR_MAX];
     if (rc == 0 && ratings_fit(c.len, c.games, c.games_len, &opt, &fit, rerr) != 0) {

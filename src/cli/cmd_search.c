@@ -153,9 +153,13 @@ static int run(CliArgs *a)
     Egtb *db;
     if (cli_egtb_open(a, g, "search", &db) != 0) return 1;
     EgtbProber *prober = db ? egtb_prober_new(db, (int)cli_int(a, "egtb-pieces"), 4096) : NULL;
-    Engine *e = engine_new(g, cli_isset(a, "hash") ? (size_t)cli_int(a, "hash") : engine_hash_mb_for(&lim));
+    size_t hash_mb = cli_isset(a, "hash") ? (size_t)cli_int(a, "hash") : engine_hash_mb_for(&lim);
+    Engine *e = engine_new(g, hash_mb);
     if (!e || (db && !prober)) {
-        fprintf(stderr, "dama search: out of memory for the transposition table\n");
+        if (!e)
+            fprintf(stderr, "dama search: %s%zu: cannot allocate a transposition table of %zu MiB (out of memory); give a "
+                            "smaller value\n", cli_isset(a, "hash") ? "--hash " : "the default hash ", hash_mb, hash_mb);
+        else fprintf(stderr, "dama search: out of memory for the endgame database's cache\n");
         engine_free(e);
         egtb_prober_free(prober);
         egtb_close(db);

@@ -188,6 +188,12 @@ static int run(CliArgs *a)
     }
     if (threads == 0) threads = omp_get_num_procs();
     uint64_t seed = (uint64_t)cli_int(a, "seed");
+    char opt[48];
+    snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
+    if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, 2 * (int)threads, opt, err) != 0) { /* workers.c's split */
+        fprintf(stderr, "dama selfplay: %s\n", err);
+        return 1;
+    }
 
     OpeningBook book;
     if (run_openings(g, a, seed, &book, err) != 0) {

@@ -224,6 +224,13 @@ static int run(CliArgs *a)
         }
     }
 
+    char opt[48];
+    snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
+    if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, 2 * (int)threads, opt, err) != 0) { /* workers.c's split */
+        fprintf(stderr, "dama spsa: %s\n", err);
+        return 1;
+    }
+
     OpeningBook book;
     if (run_openings(g, a, seed, &book, err) != 0) {
         fprintf(stderr, "dama spsa: %s\n", err);

@@ -308,6 +308,7 @@ static void print_ratings(FILE *out, const Tour *t, const CliArgs *a)
     RatingsOptions opt;
     ratings_options_default(&opt);
     opt.prior = cli_real(a, "prior");
+    opt.names = names;
     char err[ERR_MAX];
     if (cli_str(a, "anchor") && ratings_parse_anchor(cli_str(a, "anchor"), names, t->n, &opt.anchor, &opt.anchor_elo,
                                                      err) != 0) {
@@ -481,7 +482,7 @@ static int tour_game_done(void *ctx, int64_t job, int k, int white, int black, c
     if (store_game(tr->sc, t, tr->run_id, gi, tour_opening(tr, gi), rec, tr->seed, err) != 0) return -1;
     t->done_games++;
     if (rec->fault != PLAYER_OK)
-        fprintf(stderr, "game %lld: %s loses by %s: %.300s\n", (long long)gi,
+        fprintf(stderr, "game %lld/%lld: %s loses by %s: %.300s\n", (long long)gi + 1, (long long)t->games_total,
                 t->specs[rec->fault_side == COLOR_WHITE ? white : black].name, rec->reason, rec->detail);
     run_progress_update(tr->prog, t->done_games, NULL, false);
     if (tr->interval > 0 && t->done_games % tr->interval == 0) print_ratings(stderr, t, tr->a);
@@ -574,6 +575,20 @@ static int run(CliArgs *a)
         return 2;
     }
     if (concurrency == 0) concurrency = omp_get_num_procs();
+    { /* each game slot holds every in-process engine (schedule.c); the probe is per engine */
+        int slots = (int)(concurrency < t.n * (t.n - 1) * rounds ? concurrency : t.n * (t.n - 1) * rounds);
+        for (int i = 0; i < t.n; i++) {
+            if (t.specs[i].kind != PLAYER_DAMA) continue;
+            char opt[96];
+            if (cli_int(a, "hash") == t.specs[i].hash_mb) snprintf(opt, sizeof opt, "--hash %lld", (long long)t.specs[i].hash_mb);
+            else snprintf(opt, sizeof opt, "engine '%s': hash=%lld", t.specs[i].name, (long long)t.specs[i].hash_mb);
+            if (run_check_hash(g, t.specs[i].hash_mb, slots, opt, err) != 0) {
+                fprintf(stderr, "dama tournament: %s\n", err);
+                free_owned(owned, owned_len);
+                return 1;
+            }
+        }
+    }
     char aerr[ATOMIC_ERR_MAX]; /* before anything is stored: a refused command leaves no tournament */
     if (cli_str(a, "pdn-out") && atomic_file_not_db(cli_str(a, "pdn-out"), cli_str(a, "db"), aerr) != 0) {
         fprintf(stderr, "dama tournament: --pdn-out: %s\n", aerr); /* appending to it would corrupt it */

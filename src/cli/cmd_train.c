@@ -502,6 +502,15 @@ static int run(CliArgs *a)
     Train t = {.g = g, .a = a, .db_path = cli_str(a, "db"), .seed = (uint64_t)cli_int(a, "seed"),
                .threads = (int)cli_int(a, "threads")};
     if (t.threads <= 0) t.threads = omp_get_num_procs();
+    { /* the self-play and match workers' tables (two engines of hash/2 each), before anything is stored */
+        char opt[48], herr[ERR_MAX];
+        int64_t hash = cli_int(a, "hash");
+        snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
+        if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, 2 * t.threads, opt, herr) != 0) {
+            fprintf(stderr, "dama train: %s\n", herr);
+            return 1;
+        }
+    }
     EVAL_AUTO_FREE int32_t *start = eval_weights_new(g);
     t.names = weight_names_new(g);
     Gens gs = {.items = calloc(GEN_MAX, sizeof(DbGeneration)), .cap = GEN_MAX};

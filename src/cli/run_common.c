@@ -3,10 +3,30 @@
 #include "cli/run_common.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "engine/search.h"
 #include "util/clock.h"
 
 double run_now_s(void) { return clock_now_s(); }
+
+int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
+{
+    Engine **e = calloc((size_t)(tables > 0 ? tables : 1), sizeof *e);
+    int made = 0;
+    while (e && made < tables && (e[made] = engine_new(g, (size_t)table_mb))) made++;
+    for (int i = 0; i < made; i++) engine_free(e[i]);
+    free(e);
+    if (e && made == tables) return 0;
+    if (tables == 1)
+        snprintf(err, ERR_MAX, "%s: cannot allocate a transposition table of %lld MiB (out of memory); give a smaller "
+                 "value", option, (long long)table_mb);
+    else
+        snprintf(err, ERR_MAX, "%s: cannot allocate %d transposition tables of %lld MiB (%lld MiB in all; out of "
+                 "memory); give a smaller value or fewer threads", option, tables, (long long)table_mb,
+                 (long long)table_mb * tables);
+    return -1;
+}
 
 int run_check_play_opts(const CliArgs *a)
 {

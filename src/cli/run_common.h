@@ -32,6 +32,14 @@ double run_now_s(void);
  * Returns 0, or 2 (a usage error). */
 int run_check_play_opts(const CliArgs *a);
 
+/* Before anything is stored: allocate (then free) `tables` engines of
+ * table_mb MiB each for game g, as the command's workers will, so that a
+ * --hash too large for this machine is an error up front instead of a
+ * half-started run. Returns 0, or -1 with err naming `option` (e.g.
+ * "--hash 65536"), the table count and size. Thread-safe. (Memory the
+ * kernel overcommits can still run out later, when the tables fill.) */
+int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX]);
+
 typedef struct RunProgress {
     const char *what;
     int64_t total;

@@ -138,7 +138,8 @@ typedef struct Game {
      * for a multi-route move is chosen deterministically. */
     void (*move_to_str)(const Position *pos, const Move *move, char out[MOVE_STR_MAX]);
     /* Parse move text against the legal moves of pos (full or short forms).
-     * Returns 0, or -1 with a message (illegal, ambiguous, malformed). */
+     * Returns 0, or -1 with a message (illegal, ambiguous, malformed) that
+     * quotes the text, so callers add only where it was read. */
     int (*move_from_str)(const Position *pos, const char *text, Move *move, char err[ERR_MAX]);
 
     /* Leaf count to depth (plies), D or P convention, game rules' end

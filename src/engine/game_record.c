@@ -116,11 +116,7 @@ int game_record_apply_text(GameRecord *r, const char *text, char err[ERR_MAX])
         return -1;
     }
     Move m;
-    char merr[ERR_MAX];
-    if (r->game->move_from_str(game_record_position(r), text, &m, merr) != 0) {
-        snprintf(err, ERR_MAX, "move '%.60s': %.180s", text, merr);
-        return -1;
-    }
+    if (r->game->move_from_str(game_record_position(r), text, &m, err) != 0) return -1; /* it quotes the text */
     return game_record_apply(r, &m, err);
 }
 

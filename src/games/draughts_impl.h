@@ -500,7 +500,8 @@ static bool d_playable(int sq) { return RULES.orthogonal || (D_DARK >> sq & 1); 
 
 static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
 {
-    snprintf(err, ERR_MAX, "bad position string '%.100s': %.100s", fen, what);
+    bool cut = strlen(fen) > 100; /* a long string is shown cut, marked "..." */
+    snprintf(err, ERR_MAX, "bad position string '%.*s%s': %.100s", cut ? 97 : 100, fen, cut ? "..." : "", what);
     return -1;
 }
 

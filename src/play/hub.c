@@ -186,17 +186,43 @@ static void send_line(Hub *h, const char *fmt, ...)
     va_end(ap);
 }
 
-/* error message="..." with any double quote of the text turned into '. */
+enum { HUB_ERROR_SHOWN = 300 }; /* bytes of an error message sent, at most (then "...") */
+
+/* Input quoted in an error: its first 60 bytes, then "..." if it is longer. */
+typedef struct Quoted {
+    char text[64];
+} Quoted;
+
+static Quoted quoted(const char *s)
+{
+    Quoted q;
+    size_t n = strlen(s);
+    snprintf(q.text, sizeof q.text, "%.*s%s", n > 60 ? 57 : (int)n, s, n > 60 ? "..." : "");
+    return q;
+}
+
+/* error message="..." on one printable line: a double quote of the text
+ * becomes ', a backslash \\, any byte outside printable ASCII \xNN (the
+ * input quoted in it may be binary), and a message longer than
+ * HUB_ERROR_SHOWN bytes is cut there with "...". */
 static void send_error(Hub *h, const char *fmt, ...)
 {
-    char msg[ERR_MAX + 64];
+    char msg[ERR_MAX + 64], out[4 * HUB_ERROR_SHOWN + 8];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    for (char *c = msg; *c; c++)
-        if (*c == '"' || *c == '\n' || *c == '\r') *c = '\'';
-    send_line(h, "error message=\"%s\"", msg);
+    size_t n = 0, i = 0;
+    for (; msg[i] && i < HUB_ERROR_SHOWN; i++) {
+        unsigned char c = (unsigned char)msg[i];
+        if (c == '"') out[n++] = '\'';
+        else if (c == '\\') out[n++] = '\\', out[n++] = '\\';
+        else if (c < 0x20 || c > 0x7e) n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02X", c);
+        else out[n++] = (char)c;
+    }
+    if (msg[i]) memcpy(out + n, "...", 3), n += 3;
+    out[n] = '\0';
+    send_line(h, "error message=\"%s\"", out);
 }
 
 static void line_pv(const Game *g, const Position *root, const Move *pv, int len, char *out, size_t size)
@@ -365,7 +391,8 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (!e) {
         egtb_prober_free(prober);
         egtb_close(edb);
-        snprintf(err, ERR_MAX, "out of memory for a %d MiB transposition table", h->hash_mb);
+        snprintf(err, ERR_MAX, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
+                 "smaller hash", h->hash_mb, h->hash_mb);
         return -1;
     }
     if (!h->ready || h->game != g) {
@@ -468,21 +495,21 @@ static void cmd_set_param(Hub *h, const HubLine *l)
     memcpy(old_db, h->db, sizeof old_db);
     if (strcmp(name, "variant") == 0) {
         if (!game_find(value)) {
-            send_error(h, "set-param variant: unknown game '%.60s' (russian, turkish, shatra)", value);
+            send_error(h, "set-param variant: unknown game '%s' (russian, turkish, shatra)", quoted(value).text);
             return;
         }
         snprintf(h->variant, sizeof h->variant, "%s", value);
         engine_param = true;
     } else if (strcmp(name, "hash") == 0) {
         if (!parse_int(value, 1, 65536, &v)) {
-            send_error(h, "set-param hash: '%.60s' is not an integer 1..65536 (MiB)", value);
+            send_error(h, "set-param hash: '%s' is not an integer 1..65536 (MiB)", quoted(value).text);
             return;
         }
         h->hash_mb = (int)v;
         engine_param = true;
     } else if (strcmp(name, "threads") == 0) {
         if (!parse_int(value, 1, 1, &v)) {
-            send_error(h, "set-param threads: '%.60s': the search uses one thread (1)", value);
+            send_error(h, "set-param threads: '%s': the search uses one thread (1)", quoted(value).text);
             return;
         }
     } else if (strcmp(name, "weights") == 0 || strcmp(name, "db") == 0) {
@@ -503,26 +530,26 @@ static void cmd_set_param(Hub *h, const HubLine *l)
         engine_param = true;
     } else if (strcmp(name, "egtb-pieces") == 0) {
         if (!parse_int(value, 0, EGTB_PIECES_MAX, &v)) {
-            send_error(h, "set-param egtb-pieces: '%.60s' is not an integer 0..%d (0: all)", value, EGTB_PIECES_MAX);
+            send_error(h, "set-param egtb-pieces: '%s' is not an integer 0..%d (0: all)", quoted(value).text, EGTB_PIECES_MAX);
             return;
         }
         h->egtb_pieces = (int)v;
         engine_param = true;
     } else if (strcmp(name, "level") == 0 || strcmp(name, "skill") == 0) {
         if (!skill_find(value)) {
-            send_error(h, "set-param level: unknown level '%.60s' (beginner, casual, club, strong, max)", value);
+            send_error(h, "set-param level: unknown level '%s' (beginner, casual, club, strong, max)", quoted(value).text);
             return;
         }
         snprintf(h->level, sizeof h->level, "%s", value);
     } else if (strcmp(name, "seed") == 0) {
         if (!parse_int(value, 0, INT64_MAX, &v)) {
-            send_error(h, "set-param seed: '%.60s' is not an integer >= 0", value);
+            send_error(h, "set-param seed: '%s' is not an integer >= 0", quoted(value).text);
             return;
         }
         h->seed = (uint64_t)v;
         h->rng = h->seed;
     } else {
-        send_error(h, "set-param: unknown parameter '%.60s'", name);
+        send_error(h, "set-param: unknown parameter '%s'", quoted(name).text);
         return;
     }
     if (engine_param && h->ready) { /* after init: rebuild now, keep the old engine on failure */
@@ -580,7 +607,7 @@ static void cmd_level(Hub *h, const HubLine *l)
         else if (strcmp(k, "infinite") == 0) ok = true;
         else continue; /* unknown arguments are ignored (protocol extensions) */
         if (!ok) {
-            send_error(h, "level %s: bad value '%.60s'", k, val);
+            send_error(h, "level %s: bad value '%s'", k, quoted(val).text);
             return;
         }
         any = true;
@@ -701,7 +728,7 @@ static int handle(Hub *h, const char *text, HubLine *l)
             stop_search(h);
             return 1;
         } else
-            send_error(h, "'%.40s' during a search: only ping, stop, ponder-hit and quit are accepted", c);
+            send_error(h, "'%s' during a search: only ping, stop, ponder-hit and quit are accepted", quoted(c).text);
         return 0;
     }
     join_search(h);
@@ -720,7 +747,7 @@ static int handle(Hub *h, const char *text, HubLine *l)
     } else if (strcmp(c, "stop") == 0 || strcmp(c, "ponder-hit") == 0) {
         /* the search has already answered "done": nothing to do */
     } else if (strcmp(c, "quit") == 0) return 1;
-    else send_error(h, "unknown command '%.60s'", c);
+    else send_error(h, "unknown command '%s'", quoted(c).text);
     return 0;
 }
 

@@ -49,6 +49,15 @@ void ratings_options_default(RatingsOptions *o)
     o->anchor_elo = 0;
     o->fit_advantage = true;
     o->prior = 0;
+    o->names = NULL;
+}
+
+/* Player i as messages name it: 'NAME' when the options give names. */
+static const char *who(const RatingsOptions *opt, int i, char buf[80])
+{
+    if (opt->names && opt->names[i]) snprintf(buf, 80, "'%.60s'", opt->names[i]);
+    else snprintf(buf, 80, "%d", i);
+    return buf;
 }
 
 /* Parameter vector theta: the free ratings (every player but the gauge, in
@@ -218,12 +227,14 @@ int ratings_fit(int players, const RatingsGame *games, int64_t len, const Rating
     }
     for (int i = 0; i < n; i++) {
         if (out->games[i] == 0 && n > 1) {
-            set_err(err, "ratings: player %d has no games", i);
+            char wi[80];
+            set_err(err, "ratings: player %s has no games", who(opt, i, wi));
             goto done;
         }
         if (find_root(parent, i) != find_root(parent, 0)) {
-            set_err(err, "ratings: players %d and %d are in groups that never met: their ratings are not comparable",
-                    0, i);
+            char w0[80], wi[80];
+            set_err(err, "ratings: players %s and %s are in groups that never met: their ratings are not comparable",
+                    who(opt, 0, w0), who(opt, i, wi));
             goto done;
         }
     }

@@ -53,6 +53,7 @@ typedef struct RatingsOptions {
     double anchor_elo;   /* the anchor's rating */
     bool fit_advantage;  /* fit adv; false: adv = 0 */
     double prior;        /* virtual games per pair of players who met (>= 0) */
+    const char *const *names; /* players' names for messages (borrowed, `players` of them), or NULL: indices */
 } RatingsOptions;
 
 typedef struct RatingsFit {
@@ -69,7 +70,7 @@ typedef struct RatingsFit {
     int iterations;
 } RatingsFit;
 
-/* Default options: mean 0, advantage fitted, prior 0. */
+/* Default options: mean 0, advantage fitted, prior 0, no names. */
 void ratings_options_default(RatingsOptions *o);
 
 /* Fit `players` players (1..RATINGS_PLAYERS_MAX) from games[0..len).

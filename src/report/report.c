@@ -955,6 +955,10 @@ static int tournament(R *r, const Rows *t, int i)
         RatingsOptions opt;
         ratings_options_default(&opt);
         opt.prior = 2;
+        const char *rnames[RATINGS_PLAYERS_MAX];
+        for (int a = 0; a < np; a++)
+            if (ratings_index[a] >= 0) rnames[ratings_index[a]] = str(&pl, a, 2);
+        opt.names = rnames;
         RatingsFit *fit = malloc(sizeof *fit);
         char rerr[RATINGS_ERR_MAX];
         if (!fit) oom = true;

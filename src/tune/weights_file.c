@@ -139,18 +139,32 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
         }
     }
     if (!base[0]) { /* no base: every term must be there */
-        char missing[ERR_MAX] = "";
+        /* the whole file name (its last 120 bytes if longer), the count, then
+         * the first missing names, whole, as many as the message holds */
+        static const char HINT[] = "; name every term or add base = \"default\";";
+        size_t plen = strlen(path);
+        char head[220];
+        int hl = snprintf(head, sizeof head, "weight file %s%s: ", plen > 120 ? "..." : "", path + (plen > 120 ? plen - 120 : 0));
         int n = 0;
-        size_t len = 0;
-        for (int i = 0; i < g->terms_len; i++) {
-            if (given[g->terms[i].offset]) continue;
-            if (n++ < 8 && len < sizeof missing - 40) len += (size_t)snprintf(missing + len, sizeof missing - len, "%s%s",
-                                                                              n > 1 ? ", " : "", g->terms[i].name);
-        }
+        for (int i = 0; i < g->terms_len; i++) n += !given[g->terms[i].offset];
         if (n) {
-            snprintf(err, ERR_MAX, "weight file %.40s: %d term%s missing (%.80s%s); name every term, or say "
-                     "base = \"default\"; or \"db:ID\";",
-                     path, n, n == 1 ? "" : "s", missing, n > 8 ? ", ..." : "");
+            char names[ERR_MAX] = "";
+            size_t budget = ERR_MAX - 1 - (size_t)hl - (sizeof HINT - 1) - 48, len = 0; /* 48: the counts */
+            int shown = 0;
+            for (int i = 0; i < g->terms_len; i++) {
+                if (given[g->terms[i].offset]) continue;
+                size_t need = strlen(g->terms[i].name) + (shown ? 2 : 0);
+                if (len + need > budget) break;
+                len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", shown ? ", " : "", g->terms[i].name);
+                shown++;
+            }
+            char more[32] = "";
+            if (shown < n) snprintf(more, sizeof more, "%s%d more", shown ? " and " : "", n - shown);
+            char msg[2 * ERR_MAX];
+            snprintf(msg, sizeof msg, "%s%d of %d terms missing: %s%s%s", head, n, g->terms_len, names, more, HINT);
+            size_t ml = strlen(msg) < ERR_MAX ? strlen(msg) : ERR_MAX - 1; /* it fits: the budget above */
+            memcpy(err, msg, ml);
+            err[ml] = '\0';
             goto out;
         }
     }

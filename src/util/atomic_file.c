@@ -76,7 +76,17 @@ int atomic_file_open(AtomicFile *af, const char *path, const AtomicOptions *opts
     snprintf(af->tmp, sizeof af->tmp, "%s.tmp.XXXXXX", path);
     int fd = mkstemp(af->tmp);
     if (fd < 0) {
-        snprintf(err, ATOMIC_ERR_MAX, "cannot write next to '%.150s': %.80s", path, strerror(errno));
+        /* name the step that failed: the folder, or the temporary file in it */
+        int e = errno;
+        char dir[ATOMIC_PATH_MAX];
+        snprintf(dir, sizeof dir, "%s", path);
+        const char *d = dirname(dir);
+        struct stat st;
+        if (stat(d, &st) != 0)
+            snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.80s': its folder '%.80s': %.50s", path, d, strerror(errno));
+        else
+            snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.50s': creating the temporary file '%.70s' failed: %.40s%s",
+                     path, af->tmp, strerror(e), e == ENOENT ? " (the folder takes no new files)" : "");
         af->tmp[0] = '\0';
         return -1;
     }

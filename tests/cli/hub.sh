@@ -203,6 +203,14 @@ has "$T/badin.out" "longer than" "long line"
 # a binary and empty stream
 head -c 3000 /dev/urandom >"$T/rand.in"
 session rand
+LC_ALL=C grep -q '[^ -~]' "$T/rand.out" && bad "binary input echoed raw: $(LC_ALL=C grep -m1 '[^ -~]' "$T/rand.out" | od -c | head -3)" || ok
+# errors quote binary bytes as \xNN, cut a long input, and name a bad move once
+printf 'foo\001\377"bar\\\npos moves="c3-d4 c3-d4"\nunknown%0400d\npos pos=%0400d\n' 0 0 >"$T/esc.in"
+session esc
+has "$T/esc.out" "^error message=\"unknown command 'foo\\\\x01\\\\xFF'bar\\\\\\\\'\"$" "binary bytes escaped"
+has "$T/esc.out" "^error message=\"pos moves: move 2: illegal move 'c3-d4'\"$" "the bad move named once"
+expect_eq "$(grep -c "^error message=\".*\.\.\.'" "$T/esc.out")" 2 "long inputs cut, marked"
+[ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/esc.out")" -le 330 ] && ok || bad "an error line over 330 bytes"
 : >"$T/empty.in"
 session empty
 [ ! -s "$T/empty.out" ] && ok || bad "empty input: no output"

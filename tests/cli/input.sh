@@ -150,7 +150,14 @@ expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq
 
 # ---- weight files: every term, or an explicit base ----
 printf 'game = "russian";\nweights = { };\n' >empty.cfg
-expect_err 1 "terms missing (MAN, KING" "$DAMA" search --weights empty.cfg --depth 1
+expect_err 1 "weight file empty.cfg: 26 of 26 terms missing: MAN, KING, MAN_PST," "$DAMA" search --weights empty.cfg --depth 1
+grep -qF '; name every term or add base = "default";' err && ok || bad "missing terms hint: $(cat err)"
+# a long path is named whole, the names listed whole
+mkdir -p "$T/a-folder-with-a-rather-long-name-for-the-weights/and-another-one"
+LONGW="$T/a-folder-with-a-rather-long-name-for-the-weights/and-another-one/partial.cfg"
+printf 'game = "russian";\nweights = { MAN = 100; KING = 300; };\n' >"$LONGW"
+expect_err 1 "weight file $LONGW: 24 of 26 terms missing: MAN_PST, KING_MAIN_ROAD" "$DAMA" search --weights "$LONGW" --depth 1
+grep -qE 'missing: ([A-Z_]+, )*[A-Z_]+ and [0-9]+ more; name every term or add base = "default";$' err && ok || bad "names cut whole: $(cat err)"
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 320; };\n' >based.cfg
 "$DAMA" search --weights based.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = default: $(cat "$T/err")"
 printf 'game = "russian";\nbase = "tuned";\nweights = { KING = 320; };\n' >badbase.cfg
@@ -216,6 +223,34 @@ dec=$(echo "$line" | sed -n 's/.* after \([0-9]*\) pairs at LLR \(-\{0,1\}[0-9.]
 [ -n "$dec" ] && ok || bad "SPRT line: $line"
 row=$(sqlite3 s.sqlite "SELECT sprt_pairs, printf('%.2f', sprt_llr), printf('%.2f', llr), games / 2 FROM matches" | tr '|' ' ')
 [ "$row" = "$dec" ] && ok || bad "stored decision and final LLR '$row', printed '$dec'"
+
+# ---- --hash beyond the memory: named, exit 1, nothing stored ----
+# (2 GB of address space: deterministic on any machine; a sanitizer build,
+# which reserves far more, cannot start under it and skips these)
+if (ulimit -v 2000000 && "$DAMA" version >/dev/null 2>&1); then
+  for c in "selfplay --games 2 --nodes 50 --threads 1" "match --a default --b default --pairs 1 --nodes 50 --threads 1" \
+    "spsa --iterations 1 --pairs 1 --nodes 50 --threads 1" "tournament --nodes 50 --concurrency 1 name=A name=B" \
+    "train --generations 1 --games-per-gen 2 --nodes 50 --threads 1"; do
+    cmd=${c%% *}
+    (ulimit -v 2000000 && exec "$DAMA" $c --db "hash-$cmd.sqlite" --hash 8192 --progress 0) >out 2>err
+    expect_eq "$?" 1 "$cmd --hash 8192 under 2 GB exits 1"
+    want="2 transposition tables of 4096 MiB (8192 MiB in all; out of memory)" # a worker's two engines
+    [ "$cmd" = tournament ] && want="a transposition table of 8192 MiB (out of memory)" # one per engine
+    grep -qF "dama $cmd: --hash 8192: cannot allocate $want" err \
+      && ok || bad "$cmd --hash message: $(cat err)"
+    grep -q "resume\|interrupted" out err && bad "$cmd --hash: speaks of resuming: $(cat out err)" || ok
+    [ ! -e "hash-$cmd.sqlite" ] && ok || bad "$cmd --hash left a database"
+  done
+  (ulimit -v 2000000 && exec "$DAMA" tournament --db hash-t2.sqlite --nodes 50 --concurrency 1 name=A "name=B,hash=4096") >out 2>err
+  grep -q "^dama tournament: engine 'B': hash=4096: cannot allocate a transposition table of 4096 MiB" err && ok || bad "engine hash= message: $(cat err)"
+  for c in "search --depth 1" "play"; do
+    (ulimit -v 2000000 && exec "$DAMA" $c --hash 4096 </dev/null) >out 2>err
+    expect_eq "$?" 1 "${c%% *} --hash 4096 under 2 GB exits 1"
+    grep -q "^dama ${c%% *}: --hash 4096: cannot allocate a transposition table of 4096 MiB" err && ok || bad "${c%% *} --hash message: $(cat err)"
+  done
+  printf 'hub\ninit\nquit\n' | (ulimit -v 2000000 && exec "$DAMA" hub --hash 4096) >out 2>err
+  grep -q '^error message="init: hash 4096: cannot allocate a transposition table of 4096 MiB' out && ok || bad "hub hash message: $(cat out)"
+fi
 
 # ---- version ----
 "$DAMA" --version >v1.txt && "$DAMA" version >v2.txt && ok || bad "--version exit code"

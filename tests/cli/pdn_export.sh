@@ -44,6 +44,14 @@ expect_rc 1 "missing match" "$DAMA" pdn export --db "$DB" --match 99
 grep -q "no match 99" "$T/err" && ok || bad "missing match message: $(cat "$T/err")"
 expect_rc 2 "two selections" "$DAMA" pdn export --db "$DB" --match 1 --run 1
 expect_rc 1 "no database" "$DAMA" pdn export --db "$T/none.sqlite"
+# a file that cannot be written: the failing step and its errno, the path named
+expect_rc 1 "-o in a missing folder" "$DAMA" pdn export --db "$DB" -o "$T/none/x.pdn"
+grep -q "cannot write '$T/none/x.pdn': its folder '$T/none': No such file or directory" "$T/err" && ok || bad "missing folder message: $(cat "$T/err")"
+if [ -f /proc/version ]; then
+  expect_rc 1 "-o in /proc" "$DAMA" pdn export --db "$DB" -o /proc/version --force
+  grep -q "cannot write '/proc/version': creating the temporary file '/proc/version.tmp.[^']*' failed: No such file or directory (the folder takes no new files)" "$T/err" \
+    && ok || bad "/proc message: $(cat "$T/err")"
+fi
 # filters: one read-only condition over games, nothing else
 for f in "1) UNION SELECT 1 --" "1; DELETE FROM games" "g.id = 1 /* c */" "(1" "1) OR (1" "load_extension('x')"; do
   expect_rc 1 "filter refused: $f" "$DAMA" pdn export --db "$DB" --filter "$f" -o "$T/x.pdn"
@@ -56,7 +64,7 @@ expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SE
 "$DAMA" ratings --db "$DB" --match 1 >"$T/r" 2>&1
 expect_eq "$(head -1 "$T/r")" "4 games, 2 players" "ratings header"
 expect_rc 1 "ratings of disconnected self-play populations" "$DAMA" ratings --db "$DB" --run 1
-grep -q "never met" "$T/err" && ok || bad "disconnected message: $(cat "$T/err")"
+grep -q "players 'weight set [0-9]*' and 'weight set [0-9]*' are in groups that never met" "$T/err" && ok || bad "disconnected message names the players: $(cat "$T/err")"
 expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobody
 grep -q "no player named 'nobody'" "$T/err" && ok || bad "anchor message"
 

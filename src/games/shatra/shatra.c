@@ -31,7 +31,8 @@ static const int RANK_WIDTH[14] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3};
 
 static int fen_error(char err[ERR_MAX], const char *fen, const char *what)
 {
-    snprintf(err, ERR_MAX, "bad position string '%.80s': %.150s", fen, what);
+    bool cut = strlen(fen) > 80; /* a long string is shown cut, marked "..." */
+    snprintf(err, ERR_MAX, "bad position string '%.*s%s': %.150s", cut ? 77 : 80, fen, cut ? "..." : "", what);
     return -1;
 }
 
