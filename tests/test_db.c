@@ -1470,19 +1470,21 @@ static void test_readonly_and_discard(void **state)
     temp_remove(&t);
 }
 
-/* Schema 7 rebuilds runs for kind 'tournament'. A database of the schema
- * before it is made from a new one by putting back the old runs table
- * (step 7 is the newest step: a later one must be undone here too). */
+/* Schema 7 rebuilds runs for kind 'tournament'; schema 8 gives a
+ * tournament its PDN file. A database of the schema before 7 is made from
+ * a new one by putting back the old runs table and dropping the PDN
+ * column (step 8 is the newest step: a later one must be undone here too). */
 static void test_migration_tournament_runs(void **state)
 {
     (void)state;
     enum { STEP = 7 };
-    assert_int_equal(DB_SCHEMA_VERSION, STEP);
+    assert_int_equal(DB_SCHEMA_VERSION, 8);
     TempDb t;
     temp_make(&t, false);
     db_close(open_ok(t.path, true));
     char sql[4096];
     snprintf(sql, sizeof sql,
+             "ALTER TABLE tournaments DROP COLUMN pdn_out;\n"
              "DROP TABLE runs;\n"
              "CREATE TABLE runs (\n"
              "    id       INTEGER PRIMARY KEY,\n"
@@ -1515,7 +1517,7 @@ static void test_migration_tournament_runs(void **state)
                      "ORDER BY name)", before, sizeof before);
     Db *db = open_ok(t.path, false);
     db_close(db);
-    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), STEP);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
     /* every row and column kept; the tournament's run has its own kind */
     raw_text(t.path, "SELECT group_concat(r, ';') FROM (SELECT printf('%d|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s|%s', "
                      "id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host, "
@@ -1537,6 +1539,19 @@ static void test_migration_tournament_runs(void **state)
     int64_t id = 0;
     CHECK_OK(db_run_create(db, "tournament", "russian", 1, "x", NULL, &id, err));
     assert_int_equal(id, 9);
+    /* step 8: the migrated tournament has no PDN file; a new one keeps its own */
+    char pdn[64] = "x";
+    CHECK_OK(db_tournament_pdn_out(db, 2, pdn, sizeof pdn, err));
+    assert_string_equal(pdn, "");
+    DbTournament dt = {.run_id = id, .format = "round-robin", .rounds = 1, .games_total = 2, .pdn_out = "/tmp/t.pdn"};
+    int64_t tid = 0;
+    CHECK_OK(db_tournament_insert(db, &dt, &tid, err));
+    CHECK_OK(db_tournament_pdn_out(db, tid, pdn, sizeof pdn, err));
+    assert_string_equal(pdn, "/tmp/t.pdn");
+    assert_int_equal(db_tournament_pdn_out(db, tid, pdn, 5, err), -1); /* does not fit */
+    assert_contains(err, "longer than 4 bytes");
+    assert_int_equal(db_tournament_pdn_out(db, 99, pdn, sizeof pdn, err), -1);
+    assert_contains(err, "no tournament 99");
     assert_int_not_equal(db_run_create(db, "bogus", "russian", 1, "x", NULL, &id, err), 0);
     assert_contains(err, "must be selfplay, tune, match or tournament");
     db_close(db);

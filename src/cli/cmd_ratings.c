@@ -105,7 +105,7 @@ static int run(CliArgs *a)
     RatingsFit fit;
     char rerr[RATINGS_ERR_MAX];
     if (rc == 0 && ratings_fit(c.len, c.games, c.games_len, &opt, &fit, rerr) != 0) {
-        fprintf(stderr, "dama ratings: %s\n", rerr);
+        fprintf(stderr, "dama ratings: %s\n", strncmp(rerr, "ratings: ", 9) == 0 ? rerr + 9 : rerr);
         rc = 1;
     }
     if (rc == 0) {

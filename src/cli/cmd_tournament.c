@@ -5,10 +5,12 @@
  * crosstable, pentanomial counts per pairing and ratings fitted together.
  * Rerunning the same command (or adding --resume) continues an interrupted
  * tournament. */
+#include <errno.h>
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
@@ -58,7 +60,8 @@ static const CliOpt OPTS[] = {
     CLI_EGTB_OPTS,
     {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the "
                                         "move-count rules cannot change (reason 'egtb')", 0, 0},
-    {"pdn-out", OPT_STR, NULL, "append every game to this PDN file as it ends", 0, 0},
+    {"pdn-out", OPT_STR, NULL, "append every game to this PDN file as it ends (stored with the tournament: a resume "
+                               "appends to it; another file on resume is refused)", 0, 0},
     {"resume", OPT_FLAG, NULL, "continue the tournament of this same command (rerunning it does too; an error "
                                "if there is none), or without engines the newest unfinished one (or --tournament N) "
                                "with its stored engines and options", 0, 0},
@@ -238,6 +241,30 @@ static int resume_args(CliArgs *a, char ***owned, int *owned_len, int64_t *want_
     a->positional = *owned;
     a->positional_len = *owned_len;
     *want_run = run_id;
+    return 0;
+}
+
+enum { PDN_PATH_MAX = 1024 };
+
+/* path made absolute against the working folder (no symbolic link is
+ * resolved: the file may not exist yet). Returns 0, or -1 with err. */
+static int absolute_path(const char *path, char out[PDN_PATH_MAX], char err[ERR_MAX])
+{
+    char cwd[PDN_PATH_MAX];
+    if (!*path) {
+        snprintf(err, ERR_MAX, "an empty file name");
+        return -1;
+    }
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) {
+        snprintf(err, ERR_MAX, "'%.100s': the working folder: %s", path, strerror(errno));
+        return -1;
+    }
+    int n = path[0] == '/' ? snprintf(out, PDN_PATH_MAX, "%s", path)
+                           : snprintf(out, PDN_PATH_MAX, "%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
+    if (n < 0 || n >= PDN_PATH_MAX) {
+        snprintf(err, ERR_MAX, "'%.100s...': longer than %d bytes as an absolute path", path, PDN_PATH_MAX - 1);
+        return -1;
+    }
     return 0;
 }
 
@@ -595,6 +622,12 @@ static int run(CliArgs *a)
         free_owned(owned, owned_len);
         return 1;
     }
+    char pdn_given[PDN_PATH_MAX] = ""; /* --pdn-out as an absolute path: stored, compared on resume */
+    if (cli_str(a, "pdn-out") && absolute_path(cli_str(a, "pdn-out"), pdn_given, err) != 0) {
+        fprintf(stderr, "dama tournament: --pdn-out: %s\n", err);
+        free_owned(owned, owned_len);
+        return 2;
+    }
     Egtb *edb = NULL; /* closed at the end (early returns before any game leave it to the process end) */
     if (cli_egtb_open(a, g, "tournament", &edb) != 0) {
         free_owned(owned, owned_len);
@@ -693,7 +726,7 @@ static int run(CliArgs *a)
         rc = db_begin(db, err);
         if (rc == 0) rc = db_run_create(db, "tournament", g->name, seed, config, cli_str(a, "name"), &run_id, err);
         DbTournament dt = {.run_id = run_id, .name = cli_str(a, "name"), .format = gauntlet ? "gauntlet" : "round-robin",
-                           .rounds = t.rounds, .games_total = t.games_total};
+                           .rounds = t.rounds, .games_total = t.games_total, .pdn_out = pdn_given[0] ? pdn_given : NULL};
         if (rc == 0) rc = db_tournament_insert(db, &dt, &tid, err);
         for (int i = 0; rc == 0 && i < t.n; i++) {
             if (t.specs[i].kind == PLAYER_DAMA)
@@ -717,6 +750,23 @@ static int run(CliArgs *a)
         rc = weights_resolve_db(g, spec, db, t.weights[i], NULL, err);
     }
     if (rc == 0 && resumed) rc = db_game_rows_each(db_path(db), DB_SELECT_RUN, run_id, NULL, load_result, &ld, err);
+    char pdn_path[PDN_PATH_MAX] = ""; /* where this session appends: the file stored with the tournament */
+    if (rc == 0 && !resumed) memcpy(pdn_path, pdn_given, sizeof pdn_path);
+    if (rc == 0 && resumed) rc = db_tournament_pdn_out(db, tid, pdn_path, sizeof pdn_path, err);
+    if (rc == 0 && resumed && pdn_given[0] && strcmp(pdn_given, pdn_path) != 0) {
+        if (pdn_path[0])
+            snprintf(err, ERR_MAX, "--pdn-out %.70s: tournament %lld appends its games to %.70s (give that file, or no "
+                     "--pdn-out)", pdn_given, (long long)tid, pdn_path);
+        else
+            snprintf(err, ERR_MAX, "--pdn-out %.70s: tournament %lld was started without --pdn-out, so the file would "
+                     "lack its games so far (dama pdn export --tournament %lld writes them all)", pdn_given,
+                     (long long)tid, (long long)tid);
+        rc = -1;
+    }
+    if (rc == 0 && resumed && pdn_path[0] && !pdn_given[0] && atomic_file_not_db(pdn_path, cli_str(a, "db"), aerr) != 0) {
+        snprintf(err, ERR_MAX, "the stored --pdn-out: %.200s", aerr);
+        rc = -1;
+    }
     if (rc == 0 && resumed) rc = db_run_finish(db, run_id, "running", err);
     if (rc != 0) {
         if (rc > 0) snprintf(err, ERR_MAX, "the stored participants of tournament %lld differ from these engines",
@@ -740,10 +790,10 @@ static int run(CliArgs *a)
             (long long)t.games_total, (long long)(resumed ? t.done_games : 0), resumed ? "already played" : "stored",
             (long long)concurrency);
 
-    StoreCtx sc = {.db = db, .pdn_path = cli_str(a, "pdn-out"), .tournament_id = tid};
+    StoreCtx sc = {.db = db, .pdn_path = pdn_path[0] ? pdn_path : NULL, .tournament_id = tid};
     snprintf(sc.tournament_name, sizeof sc.tournament_name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
     if (sc.pdn_path && !(sc.pdn = fopen(sc.pdn_path, "a"))) {
-        fprintf(stderr, "dama tournament: cannot write '%s'\n", sc.pdn_path);
+        fprintf(stderr, "dama tournament: --pdn-out: cannot append to '%s': %s\n", sc.pdn_path, strerror(errno));
         free(todo);
         rc = 1;
         goto done;

@@ -124,6 +124,10 @@ static const char MIGRATION_7_TOURNAMENT_RUNS[] =
     "ALTER TABLE runs_new RENAME TO runs;\n"
     "UPDATE runs SET kind = 'tournament' WHERE id IN (SELECT run_id FROM tournaments);\n";
 
+/* Migration step 8: the PDN file a tournament appends its games to (an
+ * absolute path, NULL for none), so that a resume writes to it too. */
+static const char MIGRATION_8_TOURNAMENT_PDN[] = "ALTER TABLE tournaments ADD COLUMN pdn_out TEXT;\n";
+
 static const Migration migrations[] = {
     {1, "create the schema (schema.sql)", schema_sql},
     {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
@@ -132,6 +136,7 @@ static const Migration migrations[] = {
     {5, "tournaments and participants", db_migration_tournaments_sql},
     {6, "trains and generations", db_migration_train_sql},
     {7, "runs of kind 'tournament'", MIGRATION_7_TOURNAMENT_RUNS},
+    {8, "tournaments: the PDN output file", MIGRATION_8_TOURNAMENT_PDN},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");

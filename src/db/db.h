@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 7,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 8,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -394,6 +394,7 @@ typedef struct DbTournament {
     const char *format; /* "round-robin" or "gauntlet" */
     int rounds;
     int64_t games_total;
+    const char *pdn_out; /* the PDN file its games are appended to (absolute path), or NULL */
 } DbTournament;
 
 /* One participant. kind "dama" (in-process: spec names the weights) or
@@ -408,6 +409,11 @@ typedef struct DbParticipant {
 
 /* Store a tournament; *id receives its id. */
 int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ERR_MAX]);
+
+/* The PDN file tournament tid appends its games to, as stored when it
+ * started (out[0] = '\0' for none; an error if it does not fit in size
+ * bytes or there is no tournament tid). */
+int db_tournament_pdn_out(Db *db, int64_t tid, char *out, size_t size, char err[ERR_MAX]);
 
 /* The tournament of run run_id; *id = 0 if none. */
 int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX]);

@@ -95,8 +95,8 @@ int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ER
         return -1;
     }
     sqlite3_stmt *st = prepare(db,
-                               "INSERT INTO tournaments(run_id, name, format, rounds, games_total) "
-                               "VALUES(?1, ?2, ?3, ?4, ?5)",
+                               "INSERT INTO tournaments(run_id, name, format, rounds, games_total, pdn_out) "
+                               "VALUES(?1, ?2, ?3, ?4, ?5, ?6)",
                                err);
     if (!st) {
         db_rollback(db);
@@ -107,7 +107,36 @@ int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ER
     if (rc == SQLITE_OK) rc = sqlite3_bind_text(st, 3, t->format, -1, SQLITE_STATIC);
     if (rc == SQLITE_OK) rc = sqlite3_bind_int(st, 4, t->rounds);
     if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 5, t->games_total);
+    if (rc == SQLITE_OK) rc = bind_text_or_null(st, 6, t->pdn_out);
     return write_one(db, st, rc, id, "storing a tournament", err);
+}
+
+int db_tournament_pdn_out(Db *db, int64_t tid, char *out, size_t size, char err[ERR_MAX])
+{
+    out[0] = '\0';
+    sqlite3_stmt *st = prepare(db, "SELECT pdn_out FROM tournaments WHERE id = ?1", err);
+    if (!st) return -1;
+    int rc = sqlite3_bind_int64(st, 1, tid);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        const char *v = (const char *)sqlite3_column_text(st, 0);
+        if (v && strlen(v) >= size) {
+            set_err(err, "%s: tournament %" PRId64 ": its PDN file name is longer than %zu bytes", db_path(db), tid,
+                    size - 1);
+            sqlite3_finalize(st);
+            return -1;
+        }
+        if (v) memcpy(out, v, strlen(v) + 1);
+        rc = SQLITE_DONE;
+    } else if (rc == SQLITE_DONE) {
+        set_err(err, "%s: no tournament %" PRId64, db_path(db), tid);
+        sqlite3_finalize(st);
+        return -1;
+    }
+    if (rc != SQLITE_DONE)
+        set_err(err, "%s: reading the PDN file of tournament %" PRId64 ": %s", db_path(db), tid, sqlite3_errmsg(db->h));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX])

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -404,8 +405,41 @@ static int hub_expect(Player *p, const char *cmd, double deadline, char *line, s
     }
 }
 
+/* The command as /bin/sh -c runs it: a simple command (no shell operator
+ * ; & | ( ) < > ` $( or newline) gets "exec" before its command word, after
+ * any leading NAME=VALUE assignments, so that the shell becomes the engine
+ * (same process, same parent-death signal) instead of staying as its
+ * parent. Anything else runs as written (write exec in it for the same). */
+static void shell_command(const char *spec, char *out, size_t size)
+{
+    const char *s = spec + strspn(spec, " \t");
+    if (strpbrk(spec, ";&|()<>`\n") || strstr(spec, "$(")) {
+        snprintf(out, size, "%s", spec);
+        return;
+    }
+    for (;;) { /* leading assignments: NAME=VALUE words without quotes */
+        size_t name = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789");
+        size_t word = strcspn(s, " \t");
+        if (name == 0 || s[name] != '=' || (s[0] >= '0' && s[0] <= '9')) break;
+        if (memchr(s, '"', word) || memchr(s, '\'', word) || memchr(s, '\\', word)) { /* not worth parsing */
+            snprintf(out, size, "%s", spec);
+            return;
+        }
+        s += word;
+        s += strspn(s, " \t");
+    }
+    if (!*s || (strncmp(s, "exec", 4) == 0 && (s[4] == ' ' || s[4] == '\t'))) {
+        snprintf(out, size, "%s", spec);
+        return;
+    }
+    snprintf(out, size, "%.*sexec %s", (int)(s - spec), spec, s);
+}
+
 static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
 {
+    char command[PLAYER_SPEC_MAX + 8];
+    shell_command(p->spec->spec, command, sizeof command);
+    pid_t parent = getpid();
     int sv[2];
     p->last[0] = '\0';
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -420,13 +454,17 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
         return PLAYER_CRASH;
     }
     if (pid == 0) {
+        /* the engine dies with this process, even by SIGKILL (Linux: at the
+         * end of the forking thread, which outlives its players) */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127); /* the parent died before the call */
         setpgid(0, 0);
         int null = open("/dev/null", O_WRONLY);
         dup2(sv[1], 0);
         dup2(sv[1], 1);
         if (null >= 0) dup2(null, 2);
         signal(SIGPIPE, SIG_DFL);
-        execl("/bin/sh", "sh", "-c", p->spec->spec, (char *)NULL);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid); /* also from here: no race with the child's own call */

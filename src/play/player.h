@@ -4,7 +4,11 @@
  * go through play_game_players (play.h) with two Players.
  *
  * External engines: the command runs under /bin/sh -c in its own process
- * group, its standard input and output on a socket pair (a write to an
+ * group; a simple command is exec'd by that shell ("exec" is put before
+ * it), and the process dies with the one that started it, even killed by
+ * SIGKILL (PR_SET_PDEATHSIG; a command with shell operators keeps its shell,
+ * and only what it execs itself dies with dama). Its standard input and
+ * output are on a socket pair (a write to an
  * engine that died fails with EPIPE instead of raising SIGPIPE), standard
  * error discarded. Start-up: "hub" (until "wait"; a declared "variant"
  * parameter is set to the game's name, and every param.NAME=VALUE of the

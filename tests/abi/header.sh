@@ -7,15 +7,10 @@
 # generated weights headers compile alone as C and C++.
 # Usage: header.sh SOURCE_DIR SHARED_LIBRARY
 set -u
-SRC=$(cd "$1" && pwd)
+. "$(dirname "$0")/../cli/lib.sh" "" "$1" # no dama binary here
+SRC=$(cd "$SRC" && pwd)
 SO="$2"
 H="$SRC/include/dama/engine.h"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 
 printf '#include <dama/engine.h>\n#include <dama/engine.h>\nint main(void) { return dama_games_count() > 0 ? 0 : 1; }\n' >"$T/c.c"
 cc -std=c11 -pedantic -Wall -Wextra -Werror -I"$SRC/include" -fsyntax-only "$T/c.c" 2>"$T/err" && ok || bad "not C11: $(head -c 400 "$T/err")"
@@ -58,5 +53,4 @@ done
 version=$(sed -n 's/^#define DAMA_VERSION_STRING "\(.*\)"/\1/p' "$H")
 grep -q "^## $version\b" "$SRC/CHANGELOG.md" && ok || bad "CHANGELOG.md has no '## $version' entry"
 
-echo "abi: $pass passed, $fail failed ($(wc -l <"$T/declared") functions)"
-[ "$fail" = 0 ]
+finish "abi ($(wc -l <"$T/declared") functions)"

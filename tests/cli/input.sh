@@ -5,16 +5,6 @@
 # Usage: input.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
-# expect_err RC 'message part' command...: exit code and a message on stderr
-expect_err() {
-  local want="$1" msg="$2"
-  shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local rc=$?
-  if [ "$rc" != "$want" ]; then bad "$*: exit $rc (expected $want): $(head -c 300 "$T/err")"; return; fi
-  if ! grep -qF -- "$msg" "$T/err"; then bad "$*: stderr lacks '$msg': $(head -c 300 "$T/err")"; return; fi
-  ok
-}
 cd "$T" || exit 1 # no configs/dama.cfg here: built-in defaults
 
 # ---- numbers: one checked parser, a range per option ----

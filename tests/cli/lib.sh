@@ -8,6 +8,10 @@
 #     expect_eq GOT WANT WHAT       the two strings are equal
 #     expect_rc RC WHAT COMMAND...  COMMAND exits with RC; its output in
 #                                   $T/out and $T/err, its exit code in rc
+#     expect_err RC MSG COMMAND...  the same, and MSG (a fixed string) is
+#                                   on its standard error
+# Tests outside tests/cli/ source it too, with the arguments it expects
+# ("" for one they do not have).
 # A test ends with `finish NAME`: the counts on one line, and the test's
 # exit status (0 when nothing failed). Not a test itself (CMakeLists.txt
 # leaves it out of the cli_ tests).
@@ -21,6 +25,15 @@ ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
 expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+expect_err() {
+  local want="$1" msg="$2"
+  shift 2
+  "$@" >"$T/out" 2>"$T/err"
+  local rc=$?
+  if [ "$rc" != "$want" ]; then bad "$*: exit $rc (expected $want): $(head -c 300 "$T/err")"; return; fi
+  if ! grep -qF -- "$msg" "$T/err"; then bad "$*: stderr lacks '$msg': $(head -c 300 "$T/err")"; return; fi
+  ok
+}
 finish() {
   echo "$1: $pass passed, $fail failed"
   [ "$fail" = 0 ]

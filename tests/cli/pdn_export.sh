@@ -64,7 +64,7 @@ expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SE
 "$DAMA" ratings --db "$DB" --match 1 >"$T/r" 2>&1
 expect_eq "$(head -1 "$T/r")" "4 games, 2 players" "ratings header"
 expect_rc 1 "ratings of disconnected self-play populations" "$DAMA" ratings --db "$DB" --run 1
-grep -q "players 'weight set [0-9]*' and 'weight set [0-9]*' are in groups that never met" "$T/err" && ok || bad "disconnected message names the players: $(cat "$T/err")"
+grep -q "^dama ratings: players 'weight set [0-9]*' and 'weight set [0-9]*' are in groups that never met" "$T/err" && ok || bad "disconnected message names the players: $(cat "$T/err")"
 expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobody
 grep -q "no player named 'nobody'" "$T/err" && ok || bad "anchor message"
 

@@ -7,23 +7,8 @@
 # test (tests/browser/report.sh) renders it in headless Chromium.
 # Usage: report.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+. "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-expect_err() {
-  local want="$1" msg="$2"
-  shift 2
-  "$@" >out 2>err
-  local rc=$?
-  if [ "$rc" != "$want" ]; then bad "$*: exit $rc (expected $want): $(head -c 300 err)"; return; fi
-  if ! grep -qF -- "$msg" err; then bad "$*: stderr lacks '$msg': $(head -c 300 err)"; return; fi
-  ok
-}
 q() { sqlite3 t.sqlite "$1"; }
 
 # A small database with every kind of row: self-play, tuning, a match with
@@ -107,5 +92,4 @@ rc=$?
 [ "$(grep -c '^wrote w.html' wout)" -ge 2 ] && ok || bad "--watch rewrote the page: $(cat wout)"
 grep -q '<meta http-equiv="refresh" content="1"/>' w.html && ok || bad "--watch page reloads itself"
 
-echo "report: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "report"

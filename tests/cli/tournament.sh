@@ -28,6 +28,26 @@ expect_rc 2 "bad format" "$DAMA" tournament --db "$T/x.sqlite" --format swiss na
 expect_rc 1 "resume without a tournament" "$DAMA" tournament --db "$T/x.sqlite" --resume name=A name=B
 grep -q "no tournament of this configuration" "$T/err" && ok || bad "resume message"
 
+# a manager killed with SIGKILL takes its engines with it: a hung engine (and
+# the dama hub it proxies, which reads the end of its input then) is gone within seconds
+alive() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]; } # a zombie is gone
+"$DAMA" tournament --db "$T/k.sqlite" --nodes 100 --rounds 1 --concurrency 1 --progress 0 name=A \
+  "name=G,timeout=60000,cmd=python3 $F hang 1 $DAMA" >/dev/null 2>&1 &
+mgr=$!
+eng="" sub=""
+for _ in $(seq 1 600); do # until the hung engine runs its dama hub (a loaded machine is slow; a launcher
+  eng=$(pgrep -P "$mgr" | head -1)  # such as pyenv's may fork helpers first)
+  [ -n "$eng" ] && sub=$(pgrep -P "$eng" -f "dama hub\$" | head -1) && [ -n "$sub" ] && break
+  sleep 0.1
+done
+[ -n "$eng" ] && [ -n "$sub" ] && ok || bad "the hung engine did not start (engine '$eng', its hub '$sub')"
+sleep 0.5
+{ kill -9 "$mgr"; wait "$mgr"; } 2>/dev/null
+for _ in $(seq 1 50); do alive "$eng" || alive "$sub" || break; sleep 0.1; done
+alive "$eng" && bad "engine $eng outlived its manager: $(ps -o pid,stat,args -p "$eng")" || ok
+alive "$sub" && bad "the proxied hub $sub outlived its engine: $(ps -o pid,stat,args -p "$sub")" || ok
+# (a command with shell operators keeps its shell, as documented; engines: `exec` put before a simple command)
+
 # start, interrupt with SIGINT after a few games, resume
 "$DAMA" tournament "${ARGS[@]}" --concurrency 1 "${ENGINES[@]}" >"$T/first.out" 2>"$T/first.err" &
 pid=$!
@@ -56,8 +76,14 @@ grep -q "rounds 2 contradicts tournament 1, which has 1" "$T/err" && ok || bad "
 expect_rc 1 "resume of a missing tournament" "$DAMA" tournament --db "$T/t.sqlite" --resume --tournament 7
 grep -q "no tournament 7 in" "$T/err" && ok || bad "missing tournament message: $(cat "$T/err")"
 expect_eq "$(q "SELECT count(*) FROM games")" "$stored" "refused resumes played nothing"
-# resume without repeating the engines: they and the options come from the database
-expect_rc 0 "resume" "$DAMA" tournament --db "$T/t.sqlite" --pdn-out "$T/live.pdn" --progress 0 --concurrency 2 --resume \
+# the PDN file is the one stored with the tournament: another is refused
+expect_rc 1 "resume with another --pdn-out" "$DAMA" tournament --db "$T/t.sqlite" --resume --pdn-out "$T/other.pdn"
+grep -qF -- "--pdn-out $T/other.pdn: tournament 1 appends its games to $T/live.pdn (give that file, or no --pdn-out)" "$T/err" \
+  && ok || bad "another --pdn-out message: $(cat "$T/err")"
+[ ! -e "$T/other.pdn" ] && ok || bad "a refused --pdn-out left a file"
+# resume without repeating the engines: they and the options come from the database, the games go on
+# into the stored PDN file without --pdn-out
+expect_rc 0 "resume" "$DAMA" tournament --db "$T/t.sqlite" --progress 0 --concurrency 2 --resume \
   --ratings-interval 10
 cp "$T/out" "$T/final.out"
 grep -q "($stored already played)" "$T/err" && ok || bad "resume reports the games already played: $(head -1 "$T/err")"
@@ -114,6 +140,24 @@ expect_eq "$(tail -1 "$T/out")" "$TOTAL games, $TOTAL ok, 0 failed" "live PDN ga
 expect_eq "$(grep -c '^\[Termination "timeout"\]' "$T/t.pdn")" "$(q "SELECT count(*) FROM games WHERE reason = 'timeout'")" \
   "Termination tags"
 expect_eq "$(grep -c '^\[Event "dama tournament 1 (t1)"\]' "$T/t.pdn")" "$TOTAL" "Event tags"
+
+# a tournament started without --pdn-out does not take one on resume (the file would lack its first games)
+expect_rc 0 "a tournament without PDN" "$DAMA" tournament --db "$T/np.sqlite" --rounds 1 --nodes 100 --progress 0 name=A name=B
+expect_rc 1 "--pdn-out added on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 1 --nodes 100 --progress 0 \
+  --pdn-out "$T/late.pdn" name=A name=B
+grep -qF "tournament 1 was started without --pdn-out, so the file would lack its games so far (dama pdn export --tournament 1 writes them all)" "$T/err" \
+  && ok || bad "late --pdn-out message: $(cat "$T/err")"
+# a relative --pdn-out is stored whole: a resume from another folder appends to the same file
+mkdir -p "$T/here" "$T/there"
+(cd "$T/here" && "$DAMA" tournament --db "$T/rel.sqlite" --rounds 10 --nodes 100 --progress 0 --pdn-out rel.pdn \
+  name=A name=B >/dev/null 2>&1 & p=$!; for _ in $(seq 1 300); do
+    [ "$(sqlite3 "$T/rel.sqlite" "SELECT count(*) FROM games" 2>/dev/null || echo 0)" -ge 1 ] && break; sleep 0.1; done
+  kill -INT $p; wait $p)
+(cd "$T/there" && "$DAMA" tournament --db "$T/rel.sqlite" --resume --tournament 1 --progress 0 >/dev/null 2>"$T/rel.err")
+expect_eq "$?" 0 "resume from another folder"
+expect_eq "$(sqlite3 "$T/rel.sqlite" "SELECT pdn_out FROM tournaments")" "$T/here/rel.pdn" "the stored PDN path is absolute"
+expect_eq "$(grep -c '^\[Event ' "$T/here/rel.pdn")" 20 "every game in the relative PDN file"
+[ ! -e "$T/there/rel.pdn" ] && ok || bad "resume wrote a second rel.pdn"
 
 # a finished tournament run again plays nothing and prints the same table
 expect_rc 0 "rerun a finished tournament" "$DAMA" tournament "${ARGS[@]}" "${ENGINES[@]}"

@@ -5,14 +5,8 @@
 # parent rejected without a match, the ladder, and export --weights best.
 # Usage: train.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1
 q() { sqlite3 "$T/$1" "$2"; }
 
 # Tiny generations; the gate SPRT [-400, -200] passes any candidate about
@@ -119,5 +113,4 @@ grep -q "equals its parent" "$T/c.out" && ok || bad "equal candidate not reporte
 [ $? = 1 ] && ok || bad "--ladder on a missing database: $(cat "$T/e.err")"
 [ ! -e "$T/missing.sqlite" ] && ok || bad "--ladder created a database"
 
-echo "train.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "train.sh"

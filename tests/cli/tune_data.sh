@@ -6,14 +6,8 @@
 # whole, and every result is the same run to run.
 # Usage: tune_data.sh DAMA_BINARY SOURCE_DIR
 set -u
-DAMA="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-cd "$T"
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1
 num() { sed -n "s/.*$1.*/\1/p" "$2" | head -1; }
 
 "$DAMA" selfplay --db a.sqlite --games 40 --nodes 300 --threads 2 --progress 0 >/dev/null 2>&1 || bad "selfplay"
@@ -60,5 +54,4 @@ after=$(num 'training set: [0-9]* -> \([0-9]*\) positions' s.err)
 tune --share 0 >/dev/null 2>e.err && bad "--share 0 accepted" || { grep -q -- '--share' e.err && ok || bad "--share 0: $(cat e.err)"; }
 tune --per-game -1 >/dev/null 2>e.err && bad "--per-game -1 accepted" || { grep -q -- '--per-game' e.err && ok || bad "--per-game -1: $(cat e.err)"; }
 
-echo "tune_data.sh: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "tune_data.sh"

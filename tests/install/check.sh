@@ -6,14 +6,9 @@
 # needs neither SQLite, libconfig nor OpenMP.
 # Usage: check.sh BUILD_DIR SOURCE_DIR
 set -u
+. "$(dirname "$0")/../cli/lib.sh" "" "$2" # no dama binary here
 BUILD=$(cd "$1" && pwd)
-SRC=$(cd "$2" && pwd)
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+SRC=$(cd "$SRC" && pwd)
 run() { "$@" >"$T/out" 2>"$T/err" || { bad "$*: exit $? $(head -c 400 "$T/err")"; return 1; }; }
 
 P="$T/prefix"
@@ -30,7 +25,7 @@ cfg=$(find "$P" -name damaConfig.cmake | head -1)
 [ -n "$a" ] && ok || bad "static library not installed"
 [ -n "$pc" ] && ok || bad "dama-engine.pc not installed"
 [ -n "$cfg" ] && ok || bad "damaConfig.cmake not installed"
-[ -n "$so" ] && [ -n "$a" ] && [ -n "$pc" ] && [ -n "$cfg" ] || { echo "install: $pass passed, $fail failed"; exit 1; }
+[ -n "$so" ] && [ -n "$a" ] && [ -n "$pc" ] && [ -n "$cfg" ] || { finish "install"; exit 1; }
 
 # SONAME and version
 soname=$(objdump -p "$so" | awk '/SONAME/ {print $2}')
@@ -93,5 +88,4 @@ run c++ -std=c++17 -pedantic -Wall -Wextra -Werror -I"$T" "$T/hdr.cpp" -o "$T/hd
 ldd ./play_c | grep -q "$P" && ok || bad "play_c does not load the installed library: $(ldd ./play_c | grep dama)"
 nm ./ex/play_static | grep -q ' T dama_game_new' && ok || bad "play_static is not statically linked"
 
-echo "install: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish "install"
