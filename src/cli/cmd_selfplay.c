@@ -87,7 +87,8 @@ static void make_member(const Game *g, const int32_t *base, const uint8_t *big, 
 }
 
 /* Self-play over MPI (--mpi under mpirun -np K): game i is played by rank
- * i mod K (a shard run, --shard R/K, plays the games with i mod K = R);
+ * i mod K (a shard, --shard R/S, plays the games with i mod S = R: rank r
+ * those with i = R + S * (r + K * j));
  * everything a game depends on comes from (run seed, i), so the stored games
  * are those of a one-process run whatever K. Rank 0 alone opens the
  * database: it finds or makes the run and its members and sends every rank
@@ -168,19 +169,16 @@ static int run(CliArgs *a)
                         "--spread-min 0..1000\n");
         return 2;
     }
-    /* Which games this process plays: i mod nranks = rank. */
-    int64_t rank = 0, nranks = 1;
-    if (cli_isset(a, "shard") && parse_shard(cli_str(a, "shard"), &rank, &nranks, err) != 0) {
+    /* The shard (--shard R/K: the games i with i mod K = R; the whole run
+     * is 0/1), and this rank's games in it: i = first + j * stride. */
+    int64_t shard_r = 0, shard_k = 1;
+    if (cli_isset(a, "shard") && parse_shard(cli_str(a, "shard"), &shard_r, &shard_k, err) != 0) {
         fprintf(stderr, "dama selfplay: %s\n", err);
         return 2;
     }
     if (cli_mpi_start(a, "selfplay") != 0) return 2;
-    if (dist_active() && cli_isset(a, "shard")) {
-        fprintf(stderr, "dama selfplay: --shard and MPI exclude each other (under MPI each rank plays its share)\n");
-        return 2;
-    }
     bool dist = dist_size() > 1; /* the main thread of each rank communicates */
-    if (dist_active()) rank = dist_rank(), nranks = dist_size();
+    int64_t first = shard_r + shard_k * dist_rank(), stride = shard_k * dist_size();
     Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
     if (cli_egtb_open(a, g, "selfplay", &edb) != 0) {
         if (dist) dist_abort(1);
@@ -319,15 +317,15 @@ static int run(CliArgs *a)
         }
         if (rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
         /* Already stored: every game, or (a shard) every game of this shard. */
-        int64_t mine_left = 0;
-        for (int64_t i = rank; rc == 0 && i < games && !dist; i += nranks) mine_left += !done[i];
-        if (rc == 0 && resumed && (already == games || (!dist && mine_left == 0))) {
+        int64_t shard_left = 0;
+        for (int64_t i = shard_r; rc == 0 && i < games; i += shard_k) shard_left += !done[i];
+        if (rc == 0 && resumed && (already == games || shard_left == 0)) {
             if (already == games)
                 printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
                        "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
             else
                 printf("selfplay run %lld already holds the %lld games of shard %lld/%lld\n", (long long)run_id,
-                       (long long)((games - rank + nranks - 1) / nranks), (long long)rank, (long long)nranks);
+                       (long long)((games - shard_r + shard_k - 1) / shard_k), (long long)shard_r, (long long)shard_k);
             setup.rc = -1;
         } else if (rc == 0 && resumed) {
             rc = db_run_finish(db, run_id, "running", err);
@@ -370,7 +368,7 @@ static int run(CliArgs *a)
         return setup.rc < 0 ? 0 : 1;
     }
     int64_t to_play = 0;
-    for (int64_t i = rank; i < games; i += nranks) to_play += !done[i];
+    for (int64_t i = first; i < games; i += stride) to_play += !done[i];
     int64_t *rank_games = calloc((size_t)dist_size(), sizeof(int64_t)); /* stored this session, by rank */
     if (!rank_games) {
         fprintf(stderr, "dama selfplay: out of memory\n");
@@ -379,8 +377,9 @@ static int run(CliArgs *a)
     if (dist) dist_sum_int64(&to_play, 1, err); /* every rank's share */
     if (dist_rank() == 0) {
         char shard[64] = "";
-        if (dist) snprintf(shard, sizeof shard, ", %d ranks over MPI", dist_size());
-        else if (nranks > 1) snprintf(shard, sizeof shard, ", shard %lld/%lld", (long long)rank, (long long)nranks);
+        int at = 0;
+        if (shard_k > 1) at = snprintf(shard, sizeof shard, ", shard %lld/%lld", (long long)shard_r, (long long)shard_k);
+        if (dist) snprintf(shard + at, sizeof shard - (size_t)at, ", %d ranks over MPI", dist_size());
         fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored)%s, %lld nodes/move, %lld threads%s, %s, "
                 "%d openings\n", g->name, (long long)run_id, resumed ? " resumed" : "", (long long)games,
                 (long long)already, shard, (long long)nodes, (long long)threads, dist ? " a rank" : "",
@@ -395,7 +394,7 @@ static int run(CliArgs *a)
     if (dist) prog.ranks = dist_size(), prog.rank_games = rank_games;
     PlaySettings ps = {.nodes = depth ? 0 : (uint64_t)nodes, .depth = (int)depth, .max_plies = (int)max_plies};
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
-    int64_t next = 0;                /* this rank's next game: rank + next * nranks */
+    int64_t next = 0;                /* this rank's next game: first + next * stride */
     int workers_left = (int)threads; /* workers still playing */
     Outgoing *out_head = NULL, **out_tail = &out_head;
     int self = dist_rank();
@@ -533,7 +532,7 @@ static int run(CliArgs *a)
             int64_t j;
 #pragma omp atomic capture
             j = next++;
-            int64_t i = rank + j * nranks;
+            int64_t i = first + j * stride;
             if (i >= games) break;
             if (!ok || done[i] || cli_stop_requested || wr.failed) continue;
             int64_t pair = i / 2;
@@ -621,11 +620,11 @@ static int run(CliArgs *a)
         int64_t total_stored = already + wr.stored;
         /* Complete: every game (a shard: every game of the shard) stored. */
         bool complete = total_stored == games;
-        if (!dist && nranks > 1) {
+        if (shard_k > 1) {
             char cerr[ERR_MAX];
             int64_t stored = 0;
             complete = db_run_game_indices(db, run_id, done, games, &stored, cerr) == 0;
-            for (int64_t i = rank; complete && i < games; i += nranks) complete = done[i];
+            for (int64_t i = shard_r; complete && i < games; i += shard_k) complete = done[i];
         }
         char ferr[ERR_MAX];
         db_run_finish(db, run_id, complete ? "done" : "interrupted", ferr);

@@ -38,8 +38,18 @@ $MPIRUN -np 3 "$DAMA" $SP --db implied.sqlite --threads 1 >implied.out 2>&1 || b
 dump implied.sqlite implied.txt
 cmp -s one.txt implied.txt && ok || bad "3 ranks without --mpi stored other games"
 grep -q "3 ranks over MPI" implied.out && ok || bad "3 ranks without --mpi: $(head -1 implied.out)"
-expect_rc 2 "--shard under MPI" $MPIRUN -np 2 "$DAMA" $SP --db sh.sqlite --shard 0/2
-grep -q "shard and MPI exclude each other" "$T/err" "$T/out" && ok || bad "--shard under MPI: $(cat "$T/err")"
+# Two shards of the run, each an MPI job of 2 ranks, merged: the same games.
+for r in 0 1; do
+  $MPIRUN -np 2 "$DAMA" $SP --mpi --db sh$r.sqlite --shard $r/2 --threads 1 >sh$r.out 2>&1 \
+    || bad "shard $r/2 over 2 ranks: $(tail -3 sh$r.out)"
+done
+grep -q "shard 1/2, 2 ranks over MPI" sh1.out && ok || bad "shard over MPI banner: $(head -1 sh1.out)"
+[ "$(sqlite3 sh1.sqlite "SELECT group_concat(game_index) FROM (SELECT game_index FROM games ORDER BY 1)")" \
+  = "1,3,5,7,9,11,13,15,17,19,21,23" ] && ok || bad "shard 1/2 over 2 ranks holds the wrong games"
+[ "$(sqlite3 sh1.sqlite "SELECT status FROM runs")" = "done" ] && ok || bad "a complete shard over MPI is not done"
+"$DAMA" db merge sh0.sqlite sh1.sqlite --into merged.sqlite >merged.out 2>&1 || bad "merge: $(cat merged.out)"
+dump merged.sqlite merged.txt
+cmp -s one.txt merged.txt && ok || bad "two MPI shards merged are not the one-process run"
 $MPIRUN -np 1 "$DAMA" $SP --mpi --db np1.sqlite --threads 2 >np1.out 2>&1 || bad "1 rank: $(tail -3 np1.out)"
 dump np1.sqlite np1.txt
 cmp -s one.txt np1.txt && ok || bad "mpirun -np 1 stored other games"
