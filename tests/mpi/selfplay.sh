@@ -72,10 +72,14 @@ for _ in $(seq 1 600); do # until a quarter of the games are stored (at most 120
 done
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-sleep 1
+left=1
+for _ in $(seq 1 100); do # the ranks end when mpirun is gone (within 20 s under load)
+  pgrep -f "dama $SK --mpi --db k.sqlite" >/dev/null || { left=0; break; }
+  sleep 0.2
+done
+[ "$left" = 0 ] && ok || bad "ranks left running 20 s after kill -9 of mpirun"
 stored=$(sqlite3 k.sqlite "SELECT count(*) FROM games")
 [ "$stored" -ge 10 ] && [ "$stored" -lt 40 ] && ok || bad "killed run stored $stored of 40 games (want some, not all)"
-pgrep -f "dama $SK --mpi --db k.sqlite" >/dev/null && bad "ranks left running after kill -9 of mpirun" || ok
 $MPIRUN -np 3 "$DAMA" $SK --mpi --db k.sqlite --threads 1 >k2.out 2>&1 || bad "resume: $(tail -3 k2.out)"
 grep -q "run 1 resumed, 40 games ($stored stored)" k2.out && ok || bad "resume banner: $(head -2 k2.out)"
 row=$(sqlite3 k.sqlite "SELECT count(*), count(DISTINCT game_index), min(game_index), max(game_index) FROM games")
