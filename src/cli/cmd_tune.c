@@ -2,17 +2,21 @@
  * stored self-play positions (logistic regression of the game result on the
  * static evaluation of quiet positions; K fitted first; Adam with L2 and a
  * held-out validation set). The new weight set is stored with its lineage,
- * K and losses per epoch. */
+ * K and losses per epoch. With --mpi under mpirun the ranks share the
+ * loading and every pass (tune_job.h, TuneJobOptions.reducer) and rank 0
+ * alone writes and prints: the weights are those of one process. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/dist_reducer.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
+#include "mpi/dist.h"
 #include "tune/texel.h"
 #include "tune/tune_job.h"
 #include "tune/weights_file.h"
@@ -47,6 +51,7 @@ static const CliOpt OPTS[] = {
     {"name", OPT_STR, NULL, "name of the new weight set (at most 200 bytes, stored whole)", 0, 0},
     {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},
     {"patterns", OPT_FLAG, NULL, "fit the pattern tables too (PATTERN, docs/eval.md; default: they keep their start values)", 0, 0},
+    CLI_MPI_OPT,
     CLI_EGTB_OPTS,
     {"egtb-mode", OPT_STR, "target", "with --egtb, positions the database holds: 'target' (its exact result replaces the game's) or 'skip' (left out)", 0, 0},
     {0},
@@ -56,6 +61,9 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_mpi_start(a, "tune") != 0) return 2;
+    const bool mpi = dist_active(); /* --mpi, or implied under a launcher of several ranks */
+    const bool writer = dist_rank() == 0; /* 0 without --mpi */
     char err[ERR_MAX];
     int threads = (int)cli_int(a, "threads");
     if (threads <= 0) threads = omp_get_num_procs();
@@ -119,6 +127,7 @@ static int run(CliArgs *a)
     if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "weights"), db, start, NULL, err);
     if (rc != 0) {
         fprintf(stderr, "dama tune: %s\n", err);
+        if (mpi && dist_size() > 1) dist_abort(1); /* the other ranks may have opened it */
         egtb_prober_free(o.egtb);
         db_close(db);
         return 1;
@@ -154,16 +163,26 @@ static int run(CliArgs *a)
     o.log = stderr;
     o.verbose = cli_flag(a, "verbose");
     o.patterns = cli_flag(a, "patterns");
+    TexelReducer red;
+    if (mpi) {
+        dist_reducer_init(&red);
+        o.reducer = &red;
+        if (writer) fprintf(stderr, "tune: %d MPI ranks x %d threads\n", red.ranks, threads);
+    }
     TuneJobResult r;
     TuneJobStatus st = tune_job_run(&o, tuned, &r, err);
     egtb_prober_free(o.egtb);
     egtb_close(edb);
     if (st == TUNE_JOB_FAILED || st == TUNE_JOB_STOPPED_LOADING) {
-        fprintf(stderr, "dama tune: %s\n", err);
+        if (writer) fprintf(stderr, "dama tune: %s\n", err); /* every rank failed alike */
         db_close(db);
         return st == TUNE_JOB_STOPPED_LOADING ? 3 : 1;
     }
     bool interrupted = st == TUNE_JOB_INTERRUPTED;
+    if (!writer) { /* rank 0 reports */
+        db_close(db);
+        return interrupted ? 3 : 0;
+    }
     const TexelResult *res = &r.texel;
     double dt = r.tune_seconds;
     printf("tuning run %lld: K %.4f; loss train %.6f -> %.6f, valid %.6f -> %.6f (best epoch %d of %d); "
@@ -178,6 +197,12 @@ static int run(CliArgs *a)
         if (term->count != 1) continue;
         printf("  %-18s %6d -> %6d\n", term->name, start[term->offset], tuned[term->offset]);
     }
+    if (mpi)
+        printf("shared passes: %d ranks, %.1f MB gathered by each rank in %d epochs (%.2f MB an epoch), "
+               "Adam steps %.2f s wall, %.2f s CPU of rank 0\n",
+               red.ranks, res->gathered_bytes / 1e6, res->epochs,
+               res->epochs > 0 ? res->gathered_bytes / 1e6 / res->epochs : 0.0, res->step_seconds,
+               res->step_cpu_seconds);
     if (cli_str(a, "out")) printf("wrote %s\n", cli_str(a, "out"));
     db_close(db);
     return interrupted ? 3 : 0;

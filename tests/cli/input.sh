@@ -254,6 +254,9 @@ if grep -q '^mpi: no (configure with -DDAMA_MPI=ON)$' v1.txt; then
   grep -qF "dama selfplay: --mpi: built without MPI; configure with -DDAMA_MPI=ON" "$T/err" && ok \
     || bad "--mpi message: $(cat "$T/err")"
   [ ! -e mpi.sqlite ] && ok || bad "selfplay --mpi without MPI left a database"
+  expect_rc 2 "tune --mpi without MPI" "$DAMA" tune --mpi --db mpi.sqlite
+  grep -qF "dama tune: --mpi: built without MPI; configure with -DDAMA_MPI=ON" "$T/err" && ok \
+    || bad "tune --mpi message: $(cat "$T/err")"
 else
   grep -q '^mpi: yes' v1.txt && ok || bad "mpi line: $(sed -n 3p v1.txt)"
 fi

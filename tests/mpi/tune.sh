@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Tuning over MPI: `mpirun -np K dama tune --mpi` gives the weights of one
+# process bit for bit (the same weight file and weight-set hash), for 1
+# process on 1 or 2 threads, 1 rank, and 3 ranks of 1 or 2 threads, full
+# batch and mini-batches; rank 0 alone writes (one tuning run, one result)
+# and prints; a refusal fails every rank with one message and exit 1.
+# Each run tunes its own copy of one self-play database, so even the run
+# ids in the files agree.
+# Usage: tune.sh DAMA_BINARY SOURCE_DIR   (DAMA_MPIRUN: the mpirun command)
+set -u
+. "$(dirname "$0")/../cli/lib.sh"
+cd "$T"
+MPIRUN=${DAMA_MPIRUN:-mpirun --oversubscribe}
+grep -q '^mpi: yes' <("$DAMA" --version) || { echo "tune.sh: $DAMA is not an MPI build"; exit 1; }
+"$DAMA" selfplay --db base.sqlite --games 60 --nodes 400 --seed 5 --threads 2 --progress 0 >sp.out 2>&1 \
+  || bad "selfplay: $(tail -3 sp.out)"
+hash_of() { sqlite3 "$1" "SELECT w.hash FROM tuning_runs t JOIN weight_sets w ON w.id = t.result_ws ORDER BY t.id DESC LIMIT 1"; }
+losses() { sqlite3 "$1" "SELECT group_concat(epoch || ':' || train_loss || '/' || valid_loss, ' ') FROM tuning_epochs"; }
+
+# full batch with a validation set; mini-batches without one (60 games:
+# every game in the training set), so the weights move in both
+for batch in 0 1500; do
+  valid=0.5
+  [ "$batch" = 0 ] || valid=0.001
+  TUNE="tune --epochs 40 --lr 3 --batch $batch --valid $valid --seed 3"
+  rm -f ref.sqlite* ref.cfg
+  cp base.sqlite ref.sqlite
+  "$DAMA" $TUNE --db ref.sqlite --threads 1 --out ref.cfg >ref.out 2>ref.err \
+    || bad "batch $batch: one process: $(tail -3 ref.err)"
+  ref=$(hash_of ref.sqlite)
+  [ -n "$ref" ] && [ -s ref.cfg ] && ok || bad "batch $batch: no reference weights"
+  expect_eq "$(sqlite3 ref.sqlite 'SELECT result_ws != base_ws FROM tuning_runs')" 1 "batch $batch: the weights moved"
+  for v in "1 process x 2 threads|- 2" "1 rank|1 1" "3 ranks x 1 thread|3 1" "3 ranks x 2 threads|3 2"; do
+    name=${v%%|*}
+    set -- ${v#*|}
+    rm -f v.sqlite* v.cfg
+    cp base.sqlite v.sqlite
+    if [ "$1" = - ]; then
+      "$DAMA" $TUNE --db v.sqlite --threads "$2" --out v.cfg >v.out 2>v.err
+    else
+      $MPIRUN -np "$1" "$DAMA" $TUNE --mpi --db v.sqlite --threads "$2" --out v.cfg >v.out 2>v.err
+    fi
+    rc=$?
+    [ "$rc" = 0 ] && ok || bad "batch $batch, $name: exit $rc: $(tail -3 v.err)"
+    expect_eq "$(hash_of v.sqlite)" "$ref" "batch $batch, $name: weight-set hash"
+    cmp -s v.cfg ref.cfg && ok || bad "batch $batch, $name: weight file differs: $(diff v.cfg ref.cfg | head -4)"
+    expect_eq "$(sqlite3 v.sqlite 'SELECT count(*) FROM tuning_runs')" 1 "batch $batch, $name: tuning runs stored"
+    expect_eq "$(grep -c '^weight set ' v.out)" 1 "batch $batch, $name: result lines"
+    if [ "$1" = 3 ]; then
+      grep -q '^shared passes: 3 ranks' v.out && ok || bad "batch $batch, $name: no shared-passes line: $(cat v.out)"
+    fi
+    expect_eq "$(losses v.sqlite)" "$(losses ref.sqlite)" "batch $batch, $name: the losses of every epoch"
+  done
+done
+
+# a refusal on every rank: one message, exit 1, nothing stored
+cp base.sqlite f.sqlite
+expect_rc 1 "3 ranks, too few positions" $MPIRUN -np 3 "$DAMA" tune --mpi --db f.sqlite --filter "p.ply < 1" --threads 1
+expect_eq "$(grep -c 'positions match in' "$T/err")" 1 "refusal printed once"
+expect_eq "$(sqlite3 f.sqlite 'SELECT count(*) FROM tuning_runs')" 0 "refusal stored nothing"
+finish tune.sh
