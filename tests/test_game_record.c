@@ -150,7 +150,41 @@ static const TextCase TEXT_CASES[] = {
     {"turkish", NULL, "d3-d4 e6-e5", 0, "e6-e5"},
     {"shatra", NULL, "49-42", 0, "49-42"},
     {"shatra", NULL, "49-42 1-2-3", -1, "move 2"},
+    /* the move named once; a binary byte quoted as \xNN */
+    {"russian", NULL, "c3-d4 c3-d4", -1, "move 2: illegal move 'c3-d4'"},
+    {"russian", NULL, "c3\033[2J", -1, "move 1: move 'c3\\x1B[2J': unexpected '\\x1B'"},
+    {"shatra", NULL, "49\001", -1, "'49\\x01'"},
 };
+
+/* game_err_printable: control bytes and broken UTF-8 as \xNN, valid UTF-8
+ * kept, a message that grows past ERR_MAX cut with "...". */
+static void test_err_printable(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain text", "plain text"},
+        {"tab\there", "tab\\x09here"},
+        {"esc \033[31m red", "esc \\x1B[31m red"},
+        {"caf\xc3\xa9 ok", "caf\xc3\xa9 ok"},           /* UTF-8 e-acute */
+        {"bad \xc3( utf8", "bad \\xC3( utf8"},          /* a lead byte without its continuation */
+        {"\xff\xfe", "\\xFF\\xFE"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char err[ERR_MAX];
+        snprintf(err, sizeof err, "%s", cases[i].in);
+        game_err_printable(err);
+        if (strcmp(err, cases[i].out) != 0) fail_msg("case %zu: '%s', expected '%s'", i, err, cases[i].out);
+    }
+    char err[ERR_MAX];
+    memset(err, 1, ERR_MAX - 1); /* 255 control bytes: 4 bytes each when shown */
+    err[ERR_MAX - 1] = '\0';
+    game_err_printable(err);
+    assert_true(strlen(err) <= ERR_MAX - 1);
+    assert_string_equal(err + strlen(err) - 7, "\\x01...");
+    assert_int_equal(strncmp(err, "\\x01\\x01", 8), 0);
+}
 
 static void test_move_text(void **state)
 {
@@ -235,7 +269,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_end_by_play),     cmocka_unit_test(test_history_keys),
         cmocka_unit_test(test_move_text),       cmocka_unit_test(test_bad_start_and_undo),
-        cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_growth),          cmocka_unit_test(test_err_printable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -212,6 +212,8 @@ static void test_params_text(void **state)
         {"ASP_WINDOW=abc", -1, "'abc' is not an integer"},
         {"ASP_WINDOW=4", -1, "outside its range 5..200"},
         {"ASP_WINDOW=20,LMR_DIV=99", -1, "LMR_DIV=99 outside"},
+        {"ASP_WINDOW=99999999999", -1, "ASP_WINDOW=99999999999 outside its range 5..200"}, /* an integer, too big */
+        {"NO_SUCH=99999999999", -1, "unknown search parameter 'NO_SUCH'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Engine *e = engine_new(g, 1);

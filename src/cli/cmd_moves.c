@@ -1,4 +1,6 @@
 /* cmd_moves.c — `dama moves`: the legal moves of positions. */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -41,12 +43,14 @@ static int run(CliArgs *a)
     }
     FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
     struct stat st;
+    int open_errno = in ? 0 : errno;
     if (in && in != stdin && (fstat(fileno(in), &st) != 0 || S_ISDIR(st.st_mode))) {
+        open_errno = fstat(fileno(in), &st) != 0 ? errno : EISDIR;
         fclose(in);
         in = NULL;
     }
     if (!in) {
-        fprintf(stderr, "dama moves: cannot open '%s'\n", file);
+        fprintf(stderr, "dama moves: cannot read '%s': %s\n", file, strerror(open_errno));
         return 1;
     }
     char *line = NULL;

@@ -47,15 +47,17 @@ static int run(CliArgs *a)
     for (char *tok = copy ? strtok_r(copy, " \t\n", &save) : NULL; tok; tok = strtok_r(NULL, " \t\n", &save)) {
         Outcome before = game_outcome(g, &pos, keys, plies, &reason, NULL);
         if (before != OUTCOME_NONE) {
-            fprintf(stderr, "dama status: --moves: move %d '%s': the game is already over (%s %s)\n", plies + 1, tok,
-                    outcome_pdn(before), reason ? reason : "");
+            snprintf(err, ERR_MAX, "move %d '%.60s': the game is already over (%s %s)", plies + 1, tok,
+                     outcome_pdn(before), reason ? reason : "");
+            game_err_printable(err);
+            fprintf(stderr, "dama status: --moves: %s\n", err);
             free(keys);
             free(copy);
             return 1;
         }
         Move m;
         if (g->move_from_str(&pos, tok, &m, err) != 0) {
-            fprintf(stderr, "dama status: --moves: move %d '%s': %s\n", plies + 1, tok, err);
+            fprintf(stderr, "dama status: --moves: move %d: %s\n", plies + 1, err); /* err quotes the move */
             free(keys);
             free(copy);
             return 1;

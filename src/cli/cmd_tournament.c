@@ -453,7 +453,7 @@ static int store_game(StoreCtx *sc, Tour *t, int64_t run_id, int64_t gi, const O
                          .movetext = meta.movetext, .created = NULL,
                          .tournament_name = sc->tournament_name[0] ? sc->tournament_name : NULL};
         if (pdn_export_row(sc->pdn, &row, err) != 0 || fflush(sc->pdn) != 0) {
-            snprintf(err, ERR_MAX, "writing %.200s failed", sc->pdn_path);
+            snprintf(err, ERR_MAX, "--pdn-out: writing %.180s failed: %s", sc->pdn_path, strerror(errno));
             return -1;
         }
     }
@@ -792,7 +792,10 @@ static int run(CliArgs *a)
 
     StoreCtx sc = {.db = db, .pdn_path = pdn_path[0] ? pdn_path : NULL, .tournament_id = tid};
     snprintf(sc.tournament_name, sizeof sc.tournament_name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
-    if (sc.pdn_path && !(sc.pdn = fopen(sc.pdn_path, "a"))) {
+    /* a buffer that holds a whole game, flushed after each: one write a game, so a
+     * kill leaves whole games in the file (PDN of a game is a few KiB) */
+    if (sc.pdn_path && (sc.pdn = fopen(sc.pdn_path, "a"))) setvbuf(sc.pdn, NULL, _IOFBF, 1 << 20);
+    if (sc.pdn_path && !sc.pdn) {
         fprintf(stderr, "dama tournament: --pdn-out: cannot append to '%s': %s\n", sc.pdn_path, strerror(errno));
         free(todo);
         rc = 1;

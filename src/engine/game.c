@@ -36,6 +36,41 @@ Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *hist
     return OUTCOME_NONE;
 }
 
+/* Length of the valid UTF-8 sequence of 2..4 bytes at s, or 0. */
+static size_t utf8_len(const unsigned char *s)
+{
+    size_t len = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+    for (size_t k = 1; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    return len;
+}
+
+void game_err_printable(char err[ERR_MAX])
+{
+    const unsigned char *e = (const unsigned char *)err;
+    size_t i = 0;
+    while (e[i] >= 0x20 && e[i] < 0x7f) i++;
+    if (!e[i]) return; /* printable ASCII already */
+    char out[ERR_MAX];
+    size_t n = 0;
+    bool cut = false;
+    for (i = 0; e[i];) {
+        size_t len = e[i] >= 0x20 && e[i] < 0x7f ? 1 : utf8_len(e + i);
+        size_t need = len ? len : 4;
+        if (n + need > ERR_MAX - 4) {
+            cut = true;
+            break;
+        }
+        if (len) memcpy(out + n, err + i, len);
+        else snprintf(out + n, 5, "\\x%02X", e[i]);
+        n += need;
+        i += len ? len : 1;
+    }
+    if (cut) memcpy(out + n, "...", 3), n += 3;
+    out[n] = '\0';
+    memcpy(err, out, n + 1);
+}
+
 int game_parse_position(const Game *game, const char *fen, Position *pos, char err[ERR_MAX])
 {
     if (fen && !*fen) { /* an empty string is a mistake, never "the start position" */

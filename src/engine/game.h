@@ -195,6 +195,13 @@ const Game *const *game_list(void);
 Outcome game_outcome(const Game *game, const Position *pos, const uint64_t *history, int len,
                      const char **reason, MoveList *moves);
 
+/* Make an error message printable in place: every byte that is neither
+ * printable ASCII nor part of a valid UTF-8 sequence (control bytes, a
+ * binary input quoted in it) becomes \xNN; a message that grows beyond
+ * ERR_MAX is cut, ending in "...". The games' position and move parsers
+ * pass their messages through it. */
+void game_err_printable(char err[ERR_MAX]);
+
 /* Parse a position string, or the start position when fen is NULL, "start"
  * or "startpos". An empty string is an error (-1 with err), like any
  * position the game's parser refuses. */

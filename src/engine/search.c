@@ -193,11 +193,20 @@ int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
             val += strspn(val, " \t");
             char *vend;
             long v = strtol(val, &vend, 10);
-            if (!*val || *vend || v < -1000000 || v > 1000000) {
+            if (!*val || *vend) {
                 snprintf(err, ERR_MAX, "search parameter %.64s: '%.32s' is not an integer", name, val);
                 return -1;
             }
-            if (engine_set_param(e, name, (int)v, err) != 0) return -1;
+            bool huge = v < -1000000 || v > 1000000; /* beyond every range: refused below with the text given */
+            if (engine_set_param(e, name, huge ? (v < 0 ? -1000001 : 1000001) : (int)v, err) != 0) {
+                const char *range = strstr(err, "outside its range ");
+                char msg[ERR_MAX];
+                if (huge && range) {
+                    snprintf(msg, sizeof msg, "search parameter %.64s=%.32s %.60s", name, val, range);
+                    memcpy(err, msg, ERR_MAX);
+                }
+                return -1;
+            }
         }
         p = *end ? end + 1 : end;
     }

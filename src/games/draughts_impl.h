@@ -539,7 +539,7 @@ static int d_check_possible(const DraughtsPos *p, char msg[160])
     return 0;
 }
 
-static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
+static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX])
 {
     memset(pos, 0, sizeof *pos);
     DraughtsPos *p = dpw(pos);
@@ -725,7 +725,7 @@ static bool d_route_fits(const DRoute *r, const int *want, int n)
     return j == n;
 }
 
-static int dg_move_from_str(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
+static int dg_move_from_str_raw(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
 {
     const DraughtsPos *p = dp(pos);
     int sq[ROUTE_LEN_MAX + 1], n = 0, from_file = -1;
@@ -833,6 +833,23 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
     free(routes);
     return rc;
 }
+
+/* The parsers as the Game table gives them: messages made printable
+ * (a binary input quoted in one is shown as \\xNN; game.h). */
+static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
+{
+    int rc = dg_pos_from_fen_raw(pos, fen, err);
+    if (rc != 0) game_err_printable(err);
+    return rc;
+}
+
+static int dg_move_from_str(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
+{
+    int rc = dg_move_from_str_raw(pos, text, move, err);
+    if (rc != 0) game_err_printable(err);
+    return rc;
+}
+
 
 /* The Game-table fields every draughts variant fills the same way. */
 #define DRAUGHTS_GAME_FUNCTIONS                                                                    \

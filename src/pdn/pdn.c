@@ -131,6 +131,7 @@ static int reader_error(PdnReader *r, char err[ERR_MAX], long line, const char *
     char where[48] = "";
     if (r->splitting) snprintf(where, sizeof where, " (game %ld)", r->in_game ? r->games : r->games + 1);
     snprintf(err, ERR_MAX, "%.64s:%ld%.40s: %.120s", r->name, line, where, what);
+    game_err_printable(err); /* a quoted word of a binary file */
     return -1;
 }
 

@@ -160,7 +160,7 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
             }
             char more[32] = "";
             if (shown < n) snprintf(more, sizeof more, "%s%d more", shown ? " and " : "", n - shown);
-            char msg[2 * ERR_MAX];
+            char msg[sizeof head + sizeof names + sizeof more + sizeof HINT + 48];
             snprintf(msg, sizeof msg, "%s%d of %d terms missing: %s%s%s", head, n, g->terms_len, names, more, HINT);
             size_t ml = strlen(msg) < ERR_MAX ? strlen(msg) : ERR_MAX - 1; /* it fits: the budget above */
             memcpy(err, msg, ml);

@@ -76,7 +76,7 @@ expect_eq "$("$DAMA" status --moves 'c3-d4 f6-e5 d4:f6 g7:e5' | head -3 | tr '\n
 expect_eq "$("$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8 a1-b2 b8-a7 b2-a1 a7-b8' | sed -n 3p)" "result 1/2-1/2 D3" "status --moves threefold"
 expect_eq "$("$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8' | sed -n 3p)" "result *" "status --moves twofold"
 expect_rc 1 "status illegal move" "$DAMA" status --moves 'c3-d4 c3-d4'
-grep -q "move 2 'c3-d4'" "$T/err" && ok || bad "status names the bad move: $(cat "$T/err")"
+grep -qx "dama status: --moves: move 2: illegal move 'c3-d4'" "$T/err" && ok || bad "status names the bad move: $(cat "$T/err")"
 expect_rc 1 "status move after the end" "$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8 a1-b2 b8-a7 b2-a1 a7-b8 a1-b2'
 # search with a clock: the time manager spends a fraction of it
 expect_rc 0 "search --time" "$DAMA" search --time 2000 --inc 20 --quiet

@@ -138,6 +138,15 @@ expect_err 1 "longer than 255 bytes" "$DAMA" moves --fen "$(head -c 100000 /dev/
 expect_err 1 "White has 14 pieces" "$DAMA" moves --fen 'W:W5-18:B1'
 expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1'
 
+# ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
+expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"
+expect_err 1 "bad position string 'W:Wc3\x01:Bd4'" "$DAMA" moves --fen "$(printf 'W:Wc3\001:Bd4')"
+expect_err 1 "dama status: --moves: move 2: illegal move 'c3-d4'" "$DAMA" status --fen start --moves "c3-d4 c3-d4"
+head -c 2000 /dev/urandom | tr -d '\000' >rand.txt
+"$DAMA" moves --file rand.txt >out 2>err
+LC_ALL=C grep -q '[[:cntrl:]]' err && bad "moves --file of random bytes: control bytes in the messages" || ok
+expect_err 1 "dama moves: cannot read 'nothere.txt': No such file or directory" "$DAMA" moves --file nothere.txt
+
 # ---- weight files: every term, or an explicit base ----
 printf 'game = "russian";\nweights = { };\n' >empty.cfg
 expect_err 1 "weight file empty.cfg: 26 of 26 terms missing: MAN, KING, MAN_PST," "$DAMA" search --weights empty.cfg --depth 1

@@ -259,7 +259,7 @@ static int parse_sidestep(ShatraPos *p, const char *field, char msg[160])
     }
 }
 
-static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
+static int sh_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX])
 {
     memset(pos, 0, sizeof *pos);
     ShatraPos *p = shpw(pos);
@@ -535,7 +535,7 @@ static bool route_matches(const ShatraRoute *r, const ParsedMove *pm)
     return r->promo_at == pm->promo_at - 1 && r->move.promo == pm->promo;
 }
 
-static int sh_move_from_str(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
+static int sh_move_from_str_raw(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
 {
     const ShatraPos *p = shp(pos);
     ParsedMove pm;
@@ -601,6 +601,23 @@ static int sh_move_from_str(const Position *pos, const char *text, Move *move, c
     free(routes);
     return rc;
 }
+
+/* The parsers as the Game table gives them: messages made printable
+ * (a binary input quoted in one is shown as \\xNN; game.h). */
+static int sh_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
+{
+    int rc = sh_pos_from_fen_raw(pos, fen, err);
+    if (rc != 0) game_err_printable(err);
+    return rc;
+}
+
+static int sh_move_from_str(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
+{
+    int rc = sh_move_from_str_raw(pos, text, move, err);
+    if (rc != 0) game_err_printable(err);
+    return rc;
+}
+
 
 /* ------------------------------------------------------------------ */
 /* Game-table functions                                                */
