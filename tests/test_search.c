@@ -305,6 +305,140 @@ static void test_threads(void **state)
     engine_free(e);
 }
 
+/* Lazy SMP on 2 and 3 threads: a depth-limited search ends at its depth
+ * (the first thread to complete it ends the others), its move legal, and
+ * at every depth (reported through the info callback in increasing order,
+ * helpers' iterations included) a PV that starts with a legal move. */
+static void info_depths(void *ctx, const SearchResult *r)
+{
+    int *last = ctx;
+    assert_true(r->depth > *last);
+    assert_true(r->pv_len >= 1);
+    *last = r->depth;
+}
+
+static void test_threads_depths(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *fen;
+        int depth;
+    } CASES[] = {
+        {"russian", NULL, 12},
+        {"turkish", NULL, 9},
+        {"shatra", NULL, 6},
+        {"russian", "W:WKa1,c3,e3,g3:Bd4,Kf6,b6,h6", 10},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
+        for (int threads = 2; threads <= 3; threads++) {
+            game_init_all();
+            const Game *g = game_find(CASES[i].game);
+            Position pos;
+            char err[ERR_MAX];
+            assert_int_equal(game_parse_position(g, CASES[i].fen, &pos, err), 0);
+            SearchLimits lim = {.depth = CASES[i].depth};
+            SearchResult r;
+            Engine *e = engine_new(g, 4);
+            assert_int_equal(engine_set_threads(e, threads), 0);
+            int last = 0;
+            engine_search(e, &pos, NULL, 0, &lim, &r, info_depths, &last);
+            assert_int_equal(r.depth, CASES[i].depth);
+            assert_int_equal(last, CASES[i].depth);
+            MoveList list;
+            g->gen_moves(&pos, &list, GEN_DISTINCT);
+            bool found = false;
+            for (int j = 0; j < list.len; j++) found |= memcmp(&list.moves[j], &r.best, sizeof(Move)) == 0;
+            assert_true(found);
+            assert_true(r.pv_len >= 1);
+            assert_memory_equal(&r.pv[0], &r.best, sizeof(Move));
+            engine_free(e);
+        }
+}
+
+/* Game.capture_value orders captures by what they take; a capture of the
+ * royal piece (Shatra's Biy) is GAME_ROYAL_VALUE, and the search scores
+ * it as the win it is at once, at any depth and with the pruning on. */
+static void test_capture_value(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *fen, *move;
+        int value;
+    } CASES[] = {
+        {"russian", "W:WKa1,c3:Bd4,Kf6,b4", "c3:e5:g7", 100 + 300}, /* a man and a king */
+        {"russian", "W:WKa1,c3:Bd4,Kf6,b4", "c3:a5", 100},
+        {"turkish", "W:Wd4:Bd5,Kd7", "d4:d6:d8", 100 + 300},
+        {"shatra", "3/3/3/1/7/3s3/4k2/4S2/7/K6/1/3/3/3 w - - - - 0 1", "36:22", GAME_ROYAL_VALUE},
+        {"shatra", "3/3/3/1/7/7/7/2k1s2/3S3/K6/1/3/3/3 w - - - - 0 1", "42:30", 100},
+    };
+    game_init_all();
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const Game *g = game_find(CASES[i].game);
+        assert_non_null(g->capture_value);
+        Position pos;
+        Move m;
+        char err[ERR_MAX];
+        if (game_parse_position(g, CASES[i].fen, &pos, err) != 0 || g->move_from_str(&pos, CASES[i].move, &m, err) != 0) {
+            print_error("%s %s: %s\n", CASES[i].fen, CASES[i].move, err);
+            fail();
+        }
+        assert_int_equal(g->capture_value(&pos, &m), CASES[i].value);
+    }
+    const Game *g = game_find("shatra");
+    Position pos;
+    char err[ERR_MAX];
+    assert_int_equal(game_parse_position(g, CASES[3].fen, &pos, err), 0);
+    for (int depth = 1; depth <= 4; depth++)
+        for (int prune = 0; prune < 2; prune++) {
+            Engine *e = engine_new(g, 1);
+            if (prune) assert_int_equal(engine_set_params_text(e, "RFP_DEPTH=3,FUT_DEPTH=2,LMP_DEPTH=3", err), 0);
+            SearchLimits lim = {.depth = depth};
+            SearchResult r;
+            engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+            assert_int_equal(r.score, SCORE_WIN - 1);
+            assert_int_equal(g->capture_value(&pos, &r.best), GAME_ROYAL_VALUE);
+            engine_free(e);
+        }
+}
+
+/* Forward pruning (reverse futility, futility, late-move pruning) and
+ * the single-reply extension's modes each cut the nodes of depth-9
+ * searches of the Russian bench positions, and every setting still
+ * finds a move. */
+static void test_pruning_params(void **state)
+{
+    (void)state;
+    static const char *const SETTINGS[] = {
+        "RFP_DEPTH=3", "FUT_DEPTH=2", "LMP_DEPTH=3", "SINGLE_REPLY_EXT=2", "SINGLE_REPLY_EXT=0",
+    };
+    const Game *g = russian();
+    uint64_t base = 0;
+    for (int i = -1; i < (int)(sizeof SETTINGS / sizeof SETTINGS[0]); i++) {
+        uint64_t nodes = 0;
+        for (int k = 0; g->bench_fens[k]; k++) {
+            Position pos;
+            char err[ERR_MAX];
+            assert_int_equal(game_parse_position(g, g->bench_fens[k], &pos, err), 0);
+            Engine *e = engine_new(g, 4);
+            assert_int_equal(engine_set_params_text(e, "RFP_DEPTH=0,FUT_DEPTH=0,LMP_DEPTH=0,SINGLE_REPLY_EXT=1", err), 0);
+            if (i >= 0) assert_int_equal(engine_set_params_text(e, SETTINGS[i], err), 0);
+            SearchLimits lim = {.depth = 9};
+            SearchResult r;
+            engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+            assert_true(r.has_move && r.depth >= 1 && r.depth <= 9); /* a proven win ends early */
+            nodes += r.nodes;
+            engine_free(e);
+        }
+        if (i < 0) {
+            base = nodes;
+        } else if (nodes >= base) {
+            print_error("%s: %llu nodes on the bench positions (without: %llu)\n", SETTINGS[i], (unsigned long long)nodes,
+                        (unsigned long long)base);
+            fail();
+        }
+    }
+}
+
 /* A movetime search stops near its budget. */
 static void test_movetime(void **state)
 {
@@ -336,6 +470,9 @@ int main(void)
         cmocka_unit_test(test_params_change_search),
         cmocka_unit_test(test_tables_kept_between_moves),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_threads_depths),
+        cmocka_unit_test(test_capture_value),
+        cmocka_unit_test(test_pruning_params),
         cmocka_unit_test(test_movetime),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -29,6 +29,8 @@ enum {
     PLY_MAX = 128       /* deepest search ply */
 };
 
+enum { GAME_ROYAL_VALUE = 100000 }; /* Game.capture_value of a capture that takes the royal piece */
+
 typedef enum Color { COLOR_WHITE = 0, COLOR_BLACK = 1 } Color;
 
 typedef enum MoveKind {
@@ -131,6 +133,12 @@ typedef struct Game {
     /* Does a legal move of pos move (or drop) the royal piece? NULL for
      * games without one. Random openings leave the royal piece home. */
     bool (*move_is_royal)(const Position *pos, const Move *move);
+    /* Move ordering, optional (NULL: captures ordered by the number of
+     * pieces taken): the rough value of what the capture `move` of pos takes,
+     * centi-men (a man or a shatra 100; fixed values, not the tuned weights),
+     * GAME_ROYAL_VALUE or more when it takes the royal piece (that capture
+     * wins the game); 0 for a move that captures nothing. Pure. */
+    int (*capture_value)(const Position *pos, const Move *move);
     /* Reason id of a threefold repetition ("D3" in Russian draughts). */
     const char *repetition_reason;
 

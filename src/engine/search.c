@@ -11,9 +11,16 @@
  * - Aspiration windows from ASP_DEPTH; enhanced transposition cutoff (a
  *   child's TT bound refutes the node before any search); ProbCut (a
  *   reduced-depth null-window search above beta cuts a non-PV node);
- *   logarithmic late-move reductions; single-reply, royal-threat and
- *   horizon threat extensions; compulsory captures never end a line.
- * - Ordering: TT move, captures by size, promotions, two killers, the
+ *   logarithmic late-move reductions; reverse futility, futility and
+ *   late-move pruning at shallow non-PV nodes (off unless set); single-reply,
+ *   royal-threat and horizon threat extensions; compulsory captures never
+ *   end a line. A node whose side to move can take the enemy royal piece
+ *   (Shatra's Biy) is a win at once; a position a rule decided is scored.
+ * - Lazy SMP: helper threads iterate over the shared TT; odd helpers stay
+ *   two plies past the deepest completed iteration, every thread skips
+ *   depths another completed, and the first to complete the depth limit
+ *   ends the search; the result is the deepest completed iteration.
+ * - Ordering: TT move, captures by what they take (Game.capture_value), promotions, two killers, the
  *   counter-move of the opponent's last move, history with depth-squared
  *   bonuses for the cutoff move and maluses for the quiet moves tried
  *   before it (gravity-bounded).
@@ -56,6 +63,7 @@ typedef struct Frame {
     Move move;       /* the move that led to this frame's position */
     int threat_ext;  /* threat extensions spent on the line to here */
     int evasions;    /* royal-threat evasions left to quiescence */
+    int decided;     /* is_draw found the game decided by a rule: 1 the side to move won, -1 lost, 0 not */
 } Frame;
 
 typedef struct Worker {
@@ -90,6 +98,12 @@ struct Engine {
     EngineProbeFn probe;
     void *probe_ctx;
     atomic_int stop_helpers;
+    /* Lazy SMP: the deepest iteration any thread completed in this search
+     * (under best_lock), and a flag set once it reaches max_depth. */
+    pthread_mutex_t best_lock;
+    int best_depth, best_score, best_pv_len;
+    Move best_pv[PLY_MAX + 1];
+    atomic_int depth_done;
     int threads;
     Worker *workers[THREADS_MAX];
     int (*stop_fn)(void *ctx);
@@ -264,6 +278,7 @@ Engine *engine_new(const Game *game, size_t hash_mb)
         return NULL;
     }
     e->threads = 1;
+    pthread_mutex_init(&e->best_lock, NULL);
     e->tt_mask = pow2 - 1;
     e->game = game;
     e->game_index = game_index(game);
@@ -278,6 +293,7 @@ void engine_free(Engine *e)
     if (!e) return;
     for (int i = 0; i < e->threads; i++) free(e->workers[i]);
     munmap(e->tt, e->tt_bytes);
+    pthread_mutex_destroy(&e->best_lock);
     free(e);
 }
 
@@ -428,8 +444,12 @@ static void tt_store(Engine *e, uint64_t key, int score, int depth, int flag, co
 static bool time_up(Worker *w)
 {
     Engine *e = w->eng;
-    if (w->id > 0) return (w->nodes & 1023) == 0 && atomic_load_explicit(&e->stop_helpers, memory_order_relaxed);
+    if (w->id > 0)
+        return (w->nodes & 1023) == 0 && (atomic_load_explicit(&e->stop_helpers, memory_order_relaxed) ||
+                                          atomic_load_explicit(&e->depth_done, memory_order_relaxed));
     if (w->done_depth < 1) return false; /* depth 1 always completes */
+    if (e->threads > 1 && (w->nodes & 1023) == 0 && atomic_load_explicit(&e->depth_done, memory_order_relaxed))
+        return true; /* a helper completed the last depth */
     if (e->node_limit && w->nodes >= e->node_limit) return true;
     if ((w->nodes & 1023) == 0) {
         if (e->stop_flag && *e->stop_flag) return true;
@@ -445,7 +465,13 @@ static bool is_draw(Worker *w, int ply)
     Engine *e = w->eng;
     const Position *pos = &w->frames[ply].pos;
     const char *reason;
-    if (e->game->rule_outcome(pos, &reason) == OUTCOME_DRAW) return true;
+    Outcome o = e->game->rule_outcome(pos, &reason);
+    if (o == OUTCOME_DRAW) return true;
+    /* decided by a rule (Shatra: a Biy captured; Turkish: a lone man): not
+     * a draw; the callers score it from the frame */
+    w->frames[ply].decided =
+        o == OUTCOME_NONE ? 0 : (o == OUTCOME_WHITE_WINS) == (e->game->side_to_move(pos) == COLOR_WHITE) ? 1 : -1;
+    if (o != OUTCOME_NONE) return false;
     int window = e->game->reversible_plies(pos);
     uint64_t key = w->keys[ply];
     for (int back = 2; back <= window; back += 2) {
@@ -459,10 +485,28 @@ static bool is_draw(Worker *w, int ply)
 
 enum { ORD_TT = 1 << 30, ORD_CAPTURE = 1 << 28, ORD_PROMO = 1 << 27, ORD_KILLER = 1 << 26 };
 
+/* Capture order by the game's victim values (capped below the TT move). */
+static int capture_order(const Game *g, const Position *pos, const Move *m)
+{
+    int v = g->capture_value(pos, m);
+    return v > GAME_ROYAL_VALUE ? GAME_ROYAL_VALUE * 8 : v * 8;
+}
+
+/* A capture that takes the opponent's royal piece (the game ends with it):
+ * the node is won next ply whatever else it holds. */
+static bool royal_capture(const Game *g, const Position *pos, const MoveList *ml)
+{
+    if (!g->capture_value) return false;
+    for (int i = 0; i < ml->len; i++)
+        if (ml->moves[i].kind == MOVE_CAPTURE && g->capture_value(pos, &ml->moves[i]) >= GAME_ROYAL_VALUE) return true;
+    return false;
+}
+
 static void score_moves(Worker *w, int ply, const Move *tt_move)
 {
     Frame *f = &w->frames[ply];
-    Color side = w->eng->game->side_to_move(&f->pos);
+    const Game *g = w->eng->game;
+    Color side = g->side_to_move(&f->pos);
     const Move *prev = ply > 0 ? &w->frames[ply].move : NULL;
     const Move *cm = prev ? &w->counter[prev->from & 63][prev->to & 63] : NULL;
     for (int i = 0; i < f->moves.len; i++) {
@@ -471,7 +515,8 @@ static void score_moves(Worker *w, int ply, const Move *tt_move)
         if (tt_move && same_move(m, tt_move))
             s = ORD_TT;
         else if (m->kind == MOVE_CAPTURE)
-            s = ORD_CAPTURE + __builtin_popcountll(m->captured) * 1024 + m->promo * 512;
+            s = ORD_CAPTURE + (g->capture_value ? capture_order(g, &f->pos, m) : __builtin_popcountll(m->captured) * 1024) +
+                m->promo * 512;
         else if (m->promo)
             s = ORD_PROMO;
         else if (same_move(m, &f->killers[0]))
@@ -523,6 +568,7 @@ static int quiescence(Worker *w, int ply, int alpha, int beta)
     w->nodes++;
     w->pv_len[ply] = 0;
     if (ply > 0 && is_draw(w, ply)) return 0;
+    if (ply > 0 && f->decided) return f->decided > 0 ? SCORE_WIN - ply : -SCORE_WIN + ply;
     int known;
     if (ply > 0 && e->probe && e->probe(e->probe_ctx, &f->pos, &known)) return score_from_tt(known, ply);
     if (ply >= PLY_MAX) return engine_evaluate(e, &f->pos);
@@ -532,6 +578,7 @@ static int quiescence(Worker *w, int ply, int alpha, int beta)
     if (!threatened && !e->game->has_capture(&f->pos)) return engine_evaluate(e, &f->pos);
     e->game->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
     if (f->moves.len == 0) return -SCORE_WIN + ply;
+    if (e->game->royal_attacked && royal_capture(e->game, &f->pos, &f->moves)) return SCORE_WIN - ply - 1;
     score_moves(w, ply, NULL);
     int best = -SCORE_INF;
     for (int i = 0; i < f->moves.len; i++) {
@@ -589,6 +636,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
             return 0;
         }
         if (is_draw(w, ply)) return 0;
+        if (f->decided) return f->decided > 0 ? SCORE_WIN - ply : -SCORE_WIN + ply; /* a rule ended the game */
         /* Mate-distance pruning. */
         int lo = -SCORE_WIN + ply, hi = SCORE_WIN - ply - 1;
         if (lo > alpha) alpha = lo;
@@ -624,6 +672,23 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
     /* Royal threat: a threatened royal piece costs no depth. */
     bool royal = g->royal_attacked && P(e, ROYAL_EXT) && g->royal_attacked(&f->pos, g->side_to_move(&f->pos));
 
+    /* Reverse futility (static null move) and futility: a shallow non-PV
+     * node with no capture pending for either side, whose static value is
+     * far above beta, fails high; one far below alpha searches only its
+     * first quiet move. */
+    bool prune_ok = !pv_node && ply > 0 && !forced && !royal && beta < SCORE_WIN_MIN && alpha > -SCORE_WIN_MIN &&
+                    depth <= (P(e, RFP_DEPTH) > P(e, FUT_DEPTH) ? P(e, RFP_DEPTH) : P(e, FUT_DEPTH)) &&
+                    g->is_quiet(&f->pos);
+    bool futile = false;
+    if (prune_ok) {
+        int ev = engine_evaluate(e, &f->pos);
+        if (depth <= P(e, RFP_DEPTH) && ev - P(e, RFP_MARGIN) * depth >= beta) return ev;
+        futile = depth <= P(e, FUT_DEPTH) && ev + P(e, FUT_MARGIN) * depth <= alpha;
+    }
+    int lmp_quiets = !pv_node && ply > 0 && !forced && !royal && depth <= P(e, LMP_DEPTH)
+                         ? P(e, LMP_BASE) + depth * depth * P(e, LMP_MUL) / 100
+                         : MOVES_MAX;
+
     /* ProbCut: a shallower null-window search well above beta predicts a
      * fail-high of the full one. */
     if (!pv_node && allow_pc && ply > 0 && !forced && !royal && depth >= P(e, PC_DEPTH) &&
@@ -639,6 +704,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
 
     g->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
     if (f->moves.len == 0) return -SCORE_WIN + ply;
+    if (ply > 0 && g->royal_attacked && royal_capture(g, &f->pos, &f->moves)) return SCORE_WIN - ply - 1;
     Move tt_move;
     const Move *ttm = NULL;
     if (have_hit) {
@@ -679,18 +745,21 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
     score_moves(w, ply, ttm);
 
     /* A forced single reply costs no depth; nor does a threatened royal piece. */
-    if (ply > 0 && ((f->moves.len == 1 && P(e, SINGLE_REPLY_EXT)) || royal) && ply < 2 * w->root_depth + 8) depth++;
+    bool single = f->moves.len == 1 && (P(e, SINGLE_REPLY_EXT) == 1 || (P(e, SINGLE_REPLY_EXT) == 2 && pv_node));
+    if (ply > 0 && (single || royal) && ply < 2 * w->root_depth + 8) depth++;
 
     Color side = g->side_to_move(&f->pos);
     int best = -SCORE_INF, orig_alpha = alpha;
     Move best_move = f->moves.moves[0];
     bool have_best = false;
-    int quiets_tried = 0;
+    int quiets_tried = 0, quiets_seen = 0;
     Move quiets[64];
     for (int i = 0; i < f->moves.len; i++) {
         pick_move(f, i);
         const Move *m = &f->moves.moves[i];
         bool quiet = m->kind != MOVE_CAPTURE && !m->promo;
+        if (quiet && quiets_seen++ && have_best && f->scores[i] < ORD_KILLER && (futile || quiets_seen > lmp_quiets))
+            continue; /* pruned (never the first move, a killer or the counter-move) */
         make_child(w, ply, m);
         int v;
         if (i == 0) {
@@ -806,6 +875,45 @@ static void keep_partial_pv(const Worker *w, SearchResult *r)
     memcpy(r->pv, w->pv[0], sizeof(Move) * (size_t)r->pv_len);
 }
 
+/* Lazy SMP: a completed iteration deeper than any other thread's becomes
+ * the search's best; reaching max_depth ends every thread's search. */
+static void publish(Worker *w, int depth, int score)
+{
+    Engine *e = w->eng;
+    if (e->threads < 2) return;
+    pthread_mutex_lock(&e->best_lock);
+    if (depth > e->best_depth) {
+        e->best_depth = depth;
+        e->best_score = score;
+        e->best_pv_len = w->pv_len[0];
+        memcpy(e->best_pv, w->pv[0], sizeof(Move) * (size_t)w->pv_len[0]);
+        if (depth >= e->max_depth) atomic_store_explicit(&e->depth_done, 1, memory_order_relaxed);
+    }
+    pthread_mutex_unlock(&e->best_lock);
+}
+
+/* The deepest completed iteration of any thread, when deeper than
+ * `depth`: copied into r (main thread) and returned; else 0. */
+static int adopt(Worker *w, int depth, SearchResult *r)
+{
+    Engine *e = w->eng;
+    if (e->threads < 2) return 0;
+    int got = 0;
+    pthread_mutex_lock(&e->best_lock);
+    if (e->best_depth > depth) {
+        got = e->best_depth;
+        if (r) {
+            r->depth = e->best_depth;
+            r->score = e->best_score;
+            r->pv_len = e->best_pv_len;
+            memcpy(r->pv, e->best_pv, sizeof(Move) * (size_t)r->pv_len);
+            if (r->pv_len > 0) r->best = r->pv[0];
+        }
+    }
+    pthread_mutex_unlock(&e->best_lock);
+    return got;
+}
+
 /* One worker's iterative deepening. Helpers (id > 0) start one ply deeper
  * on odd ids and run until told to stop; the main worker (id 0) drives the
  * result. Returns nothing; results are in w->done_*. */
@@ -826,6 +934,21 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
     Move prev_best = {0};
     double soft_scale = 1.0;
     for (int depth = 1 + (w->id & 1); depth <= e->max_depth; depth++) {
+        /* Lazy SMP: skip what another thread completed; odd helpers work two
+         * plies past it, so that the threads search different depths. */
+        int other = adopt(w, depth - 1 - (w->id & 1), w->id == 0 ? r : NULL);
+        if (other) {
+            depth = other + 1 + (w->id & 1);
+            if (w->id == 0) {
+                w->done_depth = other;
+                prev = r->score;
+                r->nodes = w->nodes;
+                for (int t = 1; t < e->threads; t++) r->nodes += e->workers[t]->nodes;
+                r->seconds = (double)(now_ns() - start) * 1e-9;
+                if (info) info(info_ctx, r);
+            }
+            if (depth > e->max_depth) break;
+        }
         w->root_depth = depth;
         int v;
         int delta = P(e, ASP_WINDOW);
@@ -861,6 +984,7 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
         w->done_score = v;
         w->done_pv_len = w->pv_len[0];
         memcpy(w->done_pv, w->pv[0], sizeof(Move) * (size_t)w->done_pv_len);
+        publish(w, depth, v);
         if (w->id > 0) continue;
         r->score = v;
         r->depth = depth;
@@ -932,6 +1056,8 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
     e->max_depth = limits->depth > 0 ? limits->depth : PLY_MAX - 1;
     if (e->max_depth > PLY_MAX - 8) e->max_depth = PLY_MAX - 8;
     atomic_store(&e->stop_helpers, 0);
+    atomic_store(&e->depth_done, 0);
+    e->best_depth = 0;
     int started = 1;
     for (int t = 1; t < e->threads; t++) {
         if (pthread_create(&e->workers[t]->thread, NULL, helper_main, e->workers[t]) != 0) break;
@@ -945,5 +1071,6 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
         r->nodes += e->workers[t]->nodes;
     }
     r->seconds = (double)(now_ns() - start) * 1e-9;
+    if (adopt(e->workers[0], r->depth, r) && info) info(info_ctx, r); /* a helper's deeper completed iteration */
     return 0;
 }

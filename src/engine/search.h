@@ -137,7 +137,11 @@ int engine_get_param(const Engine *e, int i);
 int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX]);
 
 /* Threads for one search (lazy SMP): helpers search the same root over the
- * shared transposition table (lock-free entries checked by key XOR data).
+ * shared transposition table (lock-free entries checked by key XOR data),
+ * odd ones two plies past the deepest iteration completed; no thread
+ * searches a depth another has completed; the first thread to complete the
+ * depth limit ends the search, and the result (and the info callback's
+ * last call) is the deepest completed iteration of any thread.
  * n >= 1; returns 0, or -1 if out of memory (then the engine keeps its
  * former count). With n > 1 no search is deterministic. */
 int engine_set_threads(Engine *e, int n);

@@ -685,6 +685,18 @@ static bool sh_royal_attacked(const Position *pos, Color side)
     return false;
 }
 
+/* Ordering values, centi-shatras: rounded from the tuned piece values in
+ * play (README: Batyr 777, Tura 525, Yalkyn 352, shatra 100). */
+static int sh_capture_value(const Position *pos, const Move *m)
+{
+    const ShatraPos *p = shp(pos);
+    uint64_t c = m->captured & p->color[p->side ^ 1];
+    if (!c) return 0;
+    if (c & p->type[SH_BIY]) return GAME_ROYAL_VALUE;
+    return 800 * __builtin_popcountll(c & p->type[SH_BATYR]) + 500 * __builtin_popcountll(c & p->type[SH_TURA]) +
+           350 * __builtin_popcountll(c & p->type[SH_YALKYN]) + 100 * __builtin_popcountll(c & p->type[SH_SHATRA]);
+}
+
 static uint64_t mirror_set(uint64_t b)
 {
     uint64_t r = 0;
@@ -762,6 +774,7 @@ const Game shatra_game = {
     .rule_outcome = sh_rule_outcome,
     .royal_attacked = sh_royal_attacked,
     .move_is_royal = sh_move_is_royal,
+    .capture_value = sh_capture_value,
     .repetition_reason = "repetition",
     .move_to_str = sh_move_to_str,
     .move_from_str = sh_move_from_str,
