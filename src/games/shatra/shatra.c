@@ -678,6 +678,7 @@ static bool sh_royal_attacked(const Position *pos, Color side)
         q.side = (uint8_t)(side ^ 1);
         q.ep = 0;
     }
+    if (!shatra_side_can_capture(&q, side ^ 1)) return false; /* no capture at all: no list needed */
     MoveList list;
     shatra_gen(&q, &list, GEN_DISTINCT);
     for (int i = 0; i < list.len; i++)
