@@ -1159,6 +1159,79 @@ static void test_frozen_l2_and_stop(void **state)
     fixture_free(f);
 }
 
+/* A group of weights with its own step and L2 (TexelConfig.table, the
+ * pattern tables of dama tune --patterns): the odd weights are the group.
+ * Each row: the group's step and L2, and what the group's weights do. */
+static void test_table_group(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(30000, 53);
+    uint8_t table[W_LEN] = {0};
+    for (int j = 1; j < W_LEN; j += 2)
+        table[j] = 1;
+    enum { SAME, STAY, MOVE };
+    static const struct {
+        double table_lr, table_lambda;
+        TexelAdam adam;
+        int group, rest; /* SAME: as the run without a group; STAY: within 1 of the start; MOVE: some moved */
+    } rows[] = {
+        {0, -1, TEXEL_ADAM_LAZY, SAME, SAME},     /* defaults: the group is the rest */
+        {1.0, 1e-7, TEXEL_ADAM_LAZY, SAME, SAME}, /* given as the rest's: the same bits */
+        {1.0, 1e-7, TEXEL_ADAM_DENSE, SAME, SAME},
+        {0, 1.0, TEXEL_ADAM_LAZY, STAY, MOVE},    /* strong L2 on the group only */
+        {0, 1.0, TEXEL_ADAM_DENSE, STAY, MOVE},
+        {1e-6, -1, TEXEL_ADAM_LAZY, STAY, MOVE},  /* a tiny step for the group only */
+    };
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.k = K_TRUE;
+    cfg.epochs = 12;
+    cfg.batch_size = 5000;
+    cfg.lambda = 1e-7;
+    cfg.patience = 0;
+    int32_t plain[2][W_LEN], w[W_LEN];
+    TexelResult res, res_plain[2];
+    for (int a = 0; a < 2; a++) {
+        cfg.adam = a ? TEXEL_ADAM_DENSE : TEXEL_ADAM_LAZY;
+        assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, plain[a], &res_plain[a], err), 0);
+    }
+    for (size_t r = 0; r < sizeof rows / sizeof rows[0]; r++) {
+        TexelConfig c = cfg;
+        c.adam = rows[r].adam;
+        c.table = table;
+        c.table_lr = rows[r].table_lr;
+        c.table_lambda = rows[r].table_lambda;
+        assert_int_equal(texel_tune(f->data, &f->split, &c, f->start, f->frozen, w, &res, err), 0);
+        const int32_t *p = plain[rows[r].adam == TEXEL_ADAM_DENSE];
+        int moved[2] = {0, 0}, far[2] = {0, 0}, differ[2] = {0, 0};
+        for (int j = 1; j < W_LEN; j++) {
+            moved[table[j]] += w[j] != f->start[j];
+            far[table[j]] += abs(w[j] - f->start[j]) > 1;
+            differ[table[j]] += w[j] != p[j];
+        }
+        printf("row %zu: group moved %d (beyond 1: %d), rest moved %d\n", r, moved[1], far[1], moved[0]);
+        const int want[2] = {rows[r].rest, rows[r].group};
+        for (int g = 0; g < 2; g++) {
+            if (want[g] == SAME)
+                assert_int_equal(differ[g], 0);
+            else if (want[g] == STAY)
+                assert_int_equal(far[g], 0);
+            else
+                assert_true(far[g] > 5);
+        }
+        if (rows[r].group == SAME)
+            assert_true(res.valid_loss == res_plain[rows[r].adam == TEXEL_ADAM_DENSE].valid_loss);
+    }
+    /* a step or L2 that is not a number is refused */
+    TexelConfig bad = cfg;
+    bad.table = table;
+    bad.table_lr = NAN;
+    assert_int_equal(texel_tune(f->data, &f->split, &bad, f->start, f->frozen, w, &res, err), -1);
+    assert_non_null(strstr(err, "table step"));
+    fixture_free(f);
+}
+
 /* ----------------------------------------------------------- throughput */
 
 static void test_bench(void **state)
@@ -1205,6 +1278,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_lazy_equals_dense),
         cmocka_unit_test(test_million_weights),
         cmocka_unit_test(test_frozen_l2_and_stop),
+        cmocka_unit_test(test_table_group),
         cmocka_unit_test(test_bench),
     };
     if (argc > 1) /* a glob of test names, for a quick rerun of one */

@@ -40,6 +40,8 @@ static const CliOpt OPTS[] = {
     {"epochs", OPT_INT, "400", "most epochs", 0, 1000000},
     {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)", 1e-6, 1000},
     {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the starting weights", 0, 1e6},
+    {"pattern-lr", OPT_REAL, "0", "with --patterns: Adam learning rate of the pattern tables (0: --lr)", 0, 1000},
+    {"pattern-lambda", OPT_REAL, "-1", "with --patterns: L2 of the pattern tables toward their start (-1: --lambda)", -1, 1e6},
     {"batch", OPT_INT, "0", "mini-batch size (0: full batch)", 0, 1000000000},
     {"patience", OPT_INT, "30", "stop after this many epochs without a better validation loss", 1, 1000000},
     {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it first)", 0, 100},
@@ -149,6 +151,8 @@ static int run(CliArgs *a)
     o.epochs = (int)cli_int(a, "epochs");
     o.lr = lr;
     o.lambda = lambda;
+    o.pattern_lr = cli_real(a, "pattern-lr");
+    o.pattern_lambda = cli_real(a, "pattern-lambda");
     o.batch = (size_t)cli_int(a, "batch");
     o.patience = (int)cli_int(a, "patience");
     o.k = k;

@@ -1251,6 +1251,9 @@ void texel_config_default(TexelConfig *cfg)
         .eps = 1e-10,
         .lambda = 0,
         .anchor = TEXEL_L2_START,
+        .table = NULL,
+        .table_lr = 0,
+        .table_lambda = -1,
         .adam = TEXEL_ADAM_LAZY,
         .patience = 20,
         .threads = 0,
@@ -1287,6 +1290,10 @@ static int check_config(const TexelConfig *cfg, char err[TEXEL_ERR_MAX])
     }
     if (!(cfg->lambda >= 0 && isfinite(cfg->lambda))) {
         set_err(err, "tuner: L2 lambda %g must be >= 0", cfg->lambda);
+        return -1;
+    }
+    if (!isfinite(cfg->table_lr) || !isfinite(cfg->table_lambda)) {
+        set_err(err, "tuner: table step %g and L2 %g must be finite", cfg->table_lr, cfg->table_lambda);
         return -1;
     }
     if (cfg->adam != TEXEL_ADAM_LAZY && cfg->adam != TEXEL_ADAM_DENSE) {
@@ -1355,14 +1362,32 @@ static inline double decay_pow(const Decay *t, double beta, uint64_t k)
     return pow(beta, (double)k);
 }
 
-/* lambda * sum (w_j - anchor_j)^2 over the free weights */
-static double l2_penalty(const Work *wk, const uint8_t *frozen, size_t wn, double lambda)
+/* Step and L2 of each group: [0] the weights outside cfg->table, [1] those in it */
+typedef struct GroupRates {
+    double lr[2], lambda[2];
+} GroupRates;
+
+static GroupRates group_rates(const TexelConfig *cfg)
+{
+    GroupRates r = {{cfg->lr, cfg->table_lr > 0 ? cfg->table_lr : cfg->lr},
+                    {cfg->lambda, cfg->table_lambda >= 0 ? cfg->table_lambda : cfg->lambda}};
+    return r;
+}
+
+static inline int group_of(const TexelConfig *cfg, size_t j)
+{
+    return cfg->table && cfg->table[j] ? 1 : 0;
+}
+
+/* sum over the free weights of lambda_j * (w_j - anchor_j)^2 */
+static double l2_penalty(const Work *wk, const uint8_t *frozen, size_t wn, const TexelConfig *cfg,
+                         const GroupRates *gr)
 {
     double sum = 0;
     for (size_t j = 0; j < wn; j++)
         if (!(frozen && frozen[j]))
-            sum += (wk->w[j] - wk->anchor[j]) * (wk->w[j] - wk->anchor[j]);
-    return lambda * sum;
+            sum += gr->lambda[group_of(cfg, j)] * (wk->w[j] - wk->anchor[j]) * (wk->w[j] - wk->anchor[j]);
+    return sum;
 }
 
 static int32_t round_weight(double x)
@@ -1397,6 +1422,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     const bool mini = batch < n_train;
 
     const bool lazy = cfg->adam == TEXEL_ADAM_LAZY;
+    const GroupRates gr = group_rates(cfg);
     Work wk = {0};
     wk.w = malloc(wn * sizeof *wk.w);
     wk.best = malloc(wn * sizeof *wk.best);
@@ -1444,7 +1470,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     res.train_loss_start = TRAIN_LOSS(wk.w);
     res.valid_loss_start = VALID_LOSS(wk.w);
     res.best_valid_loss = n_valid ? res.valid_loss_start
-                                  : res.train_loss_start + l2_penalty(&wk, frozen, wn, cfg->lambda);
+                                  : res.train_loss_start + l2_penalty(&wk, frozen, wn, cfg, &gr);
     res.best_epoch = 0;
     res.stop = TEXEL_STOP_EPOCHS;
     bool stop = false;
@@ -1529,17 +1555,18 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
                         if (frozen && frozen[j])
                             continue;
                         const uint64_t k = step - wk.last[j] - 1;
+                        const int grp = group_of(cfg, j);
                         double m = wk.m[j], v = wk.v[j];
                         if (k > 0) {
                             m *= decay_pow(&decay[0], cfg->beta1, k);
                             v *= decay_pow(&decay[1], cfg->beta2, k);
                         }
                         const double g = grad[j] * scale +
-                                         2.0 * cfg->lambda * (double)(k + 1) * (wk.w[j] - wk.anchor[j]);
+                                         2.0 * gr.lambda[grp] * (double)(k + 1) * (wk.w[j] - wk.anchor[j]);
                         m = cfg->beta1 * m + (1.0 - cfg->beta1) * g;
                         v = cfg->beta2 * v + (1.0 - cfg->beta2) * g * g;
                         wk.m[j] = m, wk.v[j] = v;
-                        wk.w[j] -= cfg->lr * (m / bias1) / (sqrt(v / bias2) + cfg->eps);
+                        wk.w[j] -= gr.lr[grp] * (m / bias1) / (sqrt(v / bias2) + cfg->eps);
                         wk.last[j] = step;
                     }
                 }
@@ -1547,10 +1574,11 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
                 for (size_t j = 0; j < wn; j++) {
                     if (frozen && frozen[j])
                         continue;
-                    const double g = grad[j] * scale + 2.0 * cfg->lambda * (wk.w[j] - wk.anchor[j]);
+                    const int grp = group_of(cfg, j);
+                    const double g = grad[j] * scale + 2.0 * gr.lambda[grp] * (wk.w[j] - wk.anchor[j]);
                     wk.m[j] = cfg->beta1 * wk.m[j] + (1.0 - cfg->beta1) * g;
                     wk.v[j] = cfg->beta2 * wk.v[j] + (1.0 - cfg->beta2) * g * g;
-                    wk.w[j] -= cfg->lr * (wk.m[j] / bias1) / (sqrt(wk.v[j] / bias2) + cfg->eps);
+                    wk.w[j] -= gr.lr[grp] * (wk.m[j] / bias1) / (sqrt(wk.v[j] / bias2) + cfg->eps);
                 }
             }
             grad_clear(&wk.grad);
@@ -1561,7 +1589,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 
         TexelEpoch ep = {epoch, TRAIN_LOSS(wk.w), VALID_LOSS(wk.w), false};
         const double select =
-            n_valid ? ep.valid_loss : ep.train_loss + l2_penalty(&wk, frozen, wn, cfg->lambda);
+            n_valid ? ep.valid_loss : ep.train_loss + l2_penalty(&wk, frozen, wn, cfg, &gr);
         if (select < res.best_valid_loss) {
             ep.best = true;
             res.best_valid_loss = select;

@@ -319,6 +319,17 @@ typedef struct TexelConfig {
     double eps;          /* Adam denominator guard (gradients here are small) */
     double lambda;       /* L2: adds lambda * sum (w_j - anchor_j)^2 over free weights */
     TexelL2Anchor anchor;
+    /* A second group of weights with its own step and L2, e.g. pattern
+     * tables: each of their weights is seen by a few positions, so at the
+     * step of the scalar terms they fit the noise of those positions.
+     * table[j] != 0 puts weight j in the group (NULL: no weight is); its
+     * weights use table_lr (<= 0: lr) and table_lambda (< 0: lambda). With
+     * the loss a mean over the training positions, a fixed L2 shrinks a
+     * weight the more the fewer positions it is seen in (its data gradient
+     * grows with its count, the L2 gradient does not). */
+    const uint8_t *table;
+    double table_lr;
+    double table_lambda;
     TexelAdam adam;      /* lazy (default) or dense updates */
     int patience;        /* stop after this many epochs without a better
                           * validation loss; 0: never stop early */
@@ -333,7 +344,8 @@ typedef struct TexelConfig {
 } TexelConfig;
 
 /* Defaults: k 0 (fit), bracket [0.01, 10], 1000 epochs, full batch, lr 1,
- * beta1 0.9, beta2 0.999, eps 1e-10, lambda 0 toward the start, lazy Adam,
+ * beta1 0.9, beta2 0.999, eps 1e-10, lambda 0 toward the start, no table
+ * group (table NULL, table_lr 0, table_lambda -1: as the rest), lazy Adam,
  * patience 20,
  * threads 0, seed 1, no callback, no reducer. */
 void texel_config_default(TexelConfig *cfg);

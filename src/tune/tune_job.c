@@ -369,7 +369,8 @@ bool tune_job_valid_runs(const char *s)
 void tune_job_options_default(TuneJobOptions *o, const Game *game)
 {
     *o = (TuneJobOptions){.game = game, .start_spec = "default", .valid = 0.1, .epochs = 400, .lr = 2,
-                          .lambda = 1e-7, .patience = 30, .threads = 1, .seed = 1, .share = 1};
+                          .lambda = 1e-7, .pattern_lr = 0, .pattern_lambda = -1, .patience = 30,
+                          .threads = 1, .seed = 1, .share = 1};
 }
 
 /* Every run named by o->runs exists and is a self-play run of this game
@@ -718,12 +719,13 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     *r = (TuneJobResult){0};
     err[0] = '\0';
     uint8_t *frozen = calloc((size_t)g->weights_len, 1);
+    uint8_t *table = calloc((size_t)g->weights_len, 1);
     const char **names = weight_names_new(g);
     TexelData *data = texel_data_new_tapered(g->weights_len, g->eg_offset, g->phase_max);
     LoadCtx lc = {.game = g, .weights = o->start, .data = data, .quiet_only = !o->all_positions, .stop = o->stop,
                   .egtb = o->egtb, .egtb_skip = o->egtb_skip};
     if (o->resolve && !o->all_positions) lc.resolver = resolver_new(g, 32, 100000);
-    int rc = names && data && frozen && (lc.resolver || !o->resolve || o->all_positions) ? 0 : -1;
+    int rc = names && data && frozen && table && (lc.resolver || !o->resolve || o->all_positions) ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = check_runs(o, err);
 
@@ -745,6 +747,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         free(lc.pkeys);
         free((void *)names);
         free(frozen);
+        free(table);
         return lc.interrupted ? TUNE_JOB_STOPPED_LOADING : TUNE_JOB_FAILED;
     }
     texel_data_drop_evals(data); /* checked: 4 bytes a position less */
@@ -822,6 +825,13 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     cfg.seed = o->seed;
     cfg.anchor = TEXEL_L2_START;
     cfg.reducer = o->reducer;
+    /* the pattern tables (terms of more than 64 weights) take their own
+     * step and L2 */
+    for (int ti = 0; ti < g->terms_len; ti++)
+        if (g->terms[ti].count > 64) memset(table + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
+    cfg.table = table;
+    cfg.table_lr = o->pattern_lr;
+    cfg.table_lambda = o->pattern_lambda;
 
     /* The run, the base weight set and the tuning run row come first, so
      * every epoch's losses can be stored as they come. */
@@ -854,6 +864,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         texel_data_free(data);
         free((void *)names);
         free(frozen);
+        free(table);
         return TUNE_JOB_FAILED;
     }
     EpochCtx ec = {.db = writer ? o->db : NULL, .tuning_id = tuning_id, .verbose = o->verbose, .log = o->log, .stop = o->stop,
@@ -913,5 +924,6 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     texel_data_free(data);
     free((void *)names);
     free(frozen);
+    free(table);
     return rc != 0 ? TUNE_JOB_FAILED : interrupted ? TUNE_JOB_INTERRUPTED : TUNE_JOB_DONE;
 }

@@ -53,6 +53,11 @@ typedef struct TuneJobOptions {
     int epochs;         /* most epochs, >= 0 */
     double lr;          /* Adam learning rate, centi-men per step */
     double lambda;      /* L2 toward the start weights */
+    /* Step and L2 of the pattern tables (terms of more than 64 weights),
+     * fitted with `patterns`: pattern_lr <= 0 means lr, pattern_lambda < 0
+     * means lambda (texel.h, TexelConfig.table). */
+    double pattern_lr;
+    double pattern_lambda;
     size_t batch;       /* mini-batch size, 0 = full batch */
     int patience;       /* epochs without a better validation loss before stopping */
     double k;           /* sigmoid scale; 0 = fit it first */

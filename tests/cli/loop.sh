@@ -99,5 +99,15 @@ table = re.search(r"^  PATTERN = \[(.*?)\];", text, re.S | re.M)
 values = [int(v) for v in re.findall(r"-?\d+", re.sub(r"#.*", "", table.group(1)))] if table else []
 sys.exit(0 if len(values) == 59049 and sum(1 for v in values if v) > 100 else 1)
 PY
+# their own step: a tiny one keeps them at 0 while the other terms still move
+"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.001 --patterns --pattern-lr 1e-6 --name patlr --out "$T/patl2.cfg" >"$T/patl2.out" 2>&1 && ok || bad "tune --pattern-lr: $(cat "$T/patl2.out")"
+grep -q '^  PATTERN = 0; # all 59049' "$T/patl2.cfg" && ok || bad "--pattern-lr 1e-6 moved the pattern table"
+"$DAMA" export --weights default --format cfg --out "$T/default.cfg" >/dev/null
+python3 - "$T/patl2.cfg" "$T/default.cfg" <<'PY' && ok || bad "--pattern-lr 1e-6: the other terms did not move"
+import re, sys
+a, b = ({m[0]: int(m[1]) for m in re.findall(r"^  ([A-Z_]+) = (-?\d+);", open(f).read(), re.M)} for f in sys.argv[1:3])
+sys.exit(0 if any(a[k] != b[k] for k in a if k in b and not k.startswith("PATTERN")) else 1)
+PY
+"$DAMA" tune --db "$T/d.sqlite" --patterns --pattern-lr -2 >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "pattern-lr" "$T/err" && ok || bad "--pattern-lr -2 accepted"
 
 finish "loop"
