@@ -168,7 +168,8 @@ expect_err 1 "out of range" "$DAMA" search --weights wrap2.cfg --depth 1
 # a table given as one integer: every weight of it (pattern tables not yet learned)
 printf 'game = "russian";\nbase = "default";\nweights = { PATTERN = 3; MAN_PST = 5; };\n' >fill.cfg
 "$DAMA" export --weights fill.cfg --format json --out fill.json 2>"$T/err" && ok || bad "table as one integer: $(cat "$T/err")"
-python3 -c 'import json,sys; t={x["name"]:x["values"] for x in json.load(open("fill.json"))["terms"]}; sys.exit(0 if set(t["PATTERN"])=={3} and len(t["PATTERN"])==59049 and set(t["MAN_PST"])=={5} and set(t["PATTERN_EG"])=={0} else 1)' \
+"$DAMA" export --weights default --format json --out default.json 2>"$T/err" || bad "export default: $(cat "$T/err")"
+python3 -c 'import json,sys; t, d=({x["name"]:x["values"] for x in json.load(open(f))["terms"]} for f in ("fill.json", "default.json")); sys.exit(0 if set(t["PATTERN"])=={3} and len(t["PATTERN"])==59049 and set(t["MAN_PST"])=={5} and t["PATTERN_EG"]==d["PATTERN_EG"] else 1)' \
   && ok || bad "one integer did not fill the whole table"
 printf 'game = "russian";\nbase = "default";\nweights = { PATTERN = 6000; };\n' >fill2.cfg
 expect_err 1 "term PATTERN needs 59049 integers in -5000..5000 (or one for all)" "$DAMA" search --weights fill2.cfg --depth 1

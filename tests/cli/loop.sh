@@ -89,25 +89,33 @@ diff <(grep -v '^#' "$T/tuned.cfg") <(grep -v '^#' "$T/w.cfg") >/dev/null && ok 
 "$DAMA" export --db "$T/d.sqlite" --format xml --out "$T/x" >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q "xml" "$T/err" && ok || bad "--format xml accepted"
 "$DAMA" export --db "$T/d.sqlite" --format json >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "--out" "$T/err" && ok || bad "--format json without --out accepted"
 
-# pattern tables: kept at their start values unless tune --patterns fits them
-grep -q '^  PATTERN = 0; # all 59049' "$T/tuned.cfg" && ok || bad "a plain tune changed the pattern table"
-"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.001 --patterns --name pat --out "$T/pat.cfg" >"$T/pat.out" 2>&1 && ok || bad "tune --patterns: $(cat "$T/pat.out")"
-python3 - "$T/pat.cfg" <<'PY' && ok || bad "tune --patterns left the pattern table alone"
-import re, sys
-text = open(sys.argv[1]).read()
-table = re.search(r"^  PATTERN = \[(.*?)\];", text, re.S | re.M)
-values = [int(v) for v in re.findall(r"-?\d+", re.sub(r"#.*", "", table.group(1)))] if table else []
-sys.exit(0 if len(values) == 59049 and sum(1 for v in values if v) > 100 else 1)
-PY
-# their own step: a tiny one keeps them at 0 while the other terms still move
-"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.001 --patterns --pattern-lr 1e-6 --name patlr --out "$T/patl2.cfg" >"$T/patl2.out" 2>&1 && ok || bad "tune --pattern-lr: $(cat "$T/patl2.out")"
-grep -q '^  PATTERN = 0; # all 59049' "$T/patl2.cfg" && ok || bad "--pattern-lr 1e-6 moved the pattern table"
+# pattern tables: kept at their start values (the compiled-in ones) unless
+# tune --patterns fits them; cmp_tables.py A B prints how many of the
+# PATTERN/PATTERN_EG weights and of the other terms differ
 "$DAMA" export --weights default --format cfg --out "$T/default.cfg" >/dev/null
-python3 - "$T/patl2.cfg" "$T/default.cfg" <<'PY' && ok || bad "--pattern-lr 1e-6: the other terms did not move"
+cat >"$T/cmp_tables.py" <<'PY'
 import re, sys
-a, b = ({m[0]: int(m[1]) for m in re.findall(r"^  ([A-Z_]+) = (-?\d+);", open(f).read(), re.M)} for f in sys.argv[1:3])
-sys.exit(0 if any(a[k] != b[k] for k in a if k in b and not k.startswith("PATTERN")) else 1)
+def terms(path):
+    text = re.sub(r"#[^\n]*", "", open(path).read())
+    out = {}
+    for name, body in re.findall(r"^\s*([A-Z_0-9]+) = (\[.*?\]|-?\d+);", text, re.S | re.M):
+        vals = [int(v) for v in re.findall(r"-?\d+", body)]
+        out[name] = vals if body.startswith("[") else vals * (59049 if name.startswith("PATTERN") else 1)
+    return out
+a, b = terms(sys.argv[1]), terms(sys.argv[2])
+tables = sum(x != y for k in ("PATTERN", "PATTERN_EG") for x, y in zip(a[k], b[k]))
+others = sum(x != y for k in a if not k.startswith("PATTERN") for x, y in zip(a[k], b[k]))
+print(tables, others)
 PY
+read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/tuned.cfg" "$T/default.cfg")
+[ "$tab" = 0 ] && [ "$oth" -gt 0 ] && ok || bad "a plain tune: $tab pattern weights changed, $oth others"
+"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.001 --patterns --name pat --out "$T/pat.cfg" >"$T/pat.out" 2>&1 && ok || bad "tune --patterns: $(cat "$T/pat.out")"
+read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/pat.cfg" "$T/default.cfg")
+[ "$tab" -gt 100 ] && ok || bad "tune --patterns moved only $tab pattern weights"
+# their own step: a tiny one keeps them while the other terms still move
+"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.001 --patterns --pattern-lr 1e-6 --name patlr --out "$T/patl2.cfg" >"$T/patl2.out" 2>&1 && ok || bad "tune --pattern-lr: $(cat "$T/patl2.out")"
+read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/patl2.cfg" "$T/default.cfg")
+[ "$tab" = 0 ] && [ "$oth" -gt 0 ] && ok || bad "--pattern-lr 1e-6: $tab pattern weights moved, $oth others"
 "$DAMA" tune --db "$T/d.sqlite" --patterns --pattern-lr -2 >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "pattern-lr" "$T/err" && ok || bad "--pattern-lr -2 accepted"
 
 finish "loop"
