@@ -17,12 +17,20 @@ grep -q '^mpi: yes' <("$DAMA" --version) || { echo "tune.sh: $DAMA is not an MPI
 hash_of() { sqlite3 "$1" "SELECT w.hash FROM tuning_runs t JOIN weight_sets w ON w.id = t.result_ws ORDER BY t.id DESC LIMIT 1"; }
 losses() { sqlite3 "$1" "SELECT group_concat(epoch || ':' || train_loss || '/' || valid_loss, ' ') FROM tuning_epochs"; }
 
+# The start: the compiled-in weights with the king set far off (the learned
+# compiled-in weights leave 60 games nothing to improve, and a tune whose
+# validation loss never falls keeps its start), so the weights must move.
+"$DAMA" export --weights default --format cfg --out start.cfg --db x.sqlite >/dev/null 2>&1 \
+  || bad "export of the start weights"
+sed -i 's/^\( *KING = \)[0-9]*;/\1300;/' start.cfg
+grep -q '^ *KING = 300;' start.cfg && ok || bad "start weights: KING not set"
+
 # full batch with a validation set; mini-batches without one (60 games:
 # every game in the training set), so the weights move in both
 for batch in 0 1500; do
   valid=0.5
   [ "$batch" = 0 ] || valid=0.001
-  TUNE="tune --epochs 40 --lr 3 --batch $batch --valid $valid --seed 3"
+  TUNE="tune --weights start.cfg --epochs 40 --lr 3 --batch $batch --valid $valid --seed 3"
   rm -f ref.sqlite* ref.cfg
   cp base.sqlite ref.sqlite
   "$DAMA" $TUNE --db ref.sqlite --threads 1 --out ref.cfg >ref.out 2>ref.err \
