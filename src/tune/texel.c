@@ -1448,6 +1448,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         decay_init(&decay[0], cfg->beta1);
         decay_init(&decay[1], cfg->beta2);
     }
+    int rc = -1;
     for (size_t j = 0; j < wn; j++) {
         wk.w[j] = wk.best[j] = start[j];
         wk.anchor[j] = cfg->anchor == TEXEL_L2_ZERO ? 0.0 : start[j];
@@ -1482,10 +1483,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         res.stop = TEXEL_STOP_CALLER;
     if (sh.failed) {
         set_err(err, "tuner: %s", sh.err);
-        free(sh.buf);
-        free(decay);
-        work_free(&wk);
-        return -1;
+        goto done;
     }
 
     uint64_t step = 0;
@@ -1520,14 +1518,11 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
             const size_t len = n_train - first < batch ? n_train - first : batch;
             pass(data, order + first, len, wk.w, c, threads, &wk.grad, &sh);
             if (wk.grad.oom || sh.failed) {
-                free(decay);
-                work_free(&wk);
                 if (sh.failed)
                     set_err(err, "tuner: %s", sh.err);
                 else
                     set_err(err, "tuner: out of memory for a block's gradient");
-                free(sh.buf);
-                return -1;
+                goto done;
             }
             step++;
             const double scale = 2.0 * c / (double)len;
@@ -1604,20 +1599,14 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
             res.stop = TEXEL_STOP_CALLER;
         if (sh.failed) {
             set_err(err, "tuner: %s", sh.err);
-            free(sh.buf);
-            free(decay);
-            work_free(&wk);
-            return -1;
+            goto done;
         }
     }
 
     for (size_t j = 0; j < wn; j++) {
         if (!isfinite(wk.best[j])) {
             set_err(err, "tuner: weight %zu diverged (%g); lower the learning rate", j, wk.best[j]);
-            free(sh.buf);
-            free(decay);
-            work_free(&wk);
-            return -1;
+            goto done;
         }
     }
     /* final losses with the rounded weights (frozen ones exactly as given) */
@@ -1628,19 +1617,19 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 #undef TRAIN_LOSS
 #undef VALID_LOSS
     res.gathered_bytes = sh.gathered;
-    free(sh.buf);
     if (sh.failed) {
         set_err(err, "tuner: %s", sh.err);
-        free(decay);
-        work_free(&wk);
-        return -1;
+        goto done;
     }
     for (size_t j = 0; j < wn; j++)
         weights_out[j] = (int32_t)wk.best[j];
+    *result = res;
+    rc = 0;
+done: /* every exit after the set-up: the shared buffer, the decay tables, the work arrays */
+    free(sh.buf);
     free(decay);
     work_free(&wk);
-    *result = res;
-    return 0;
+    return rc;
 }
 
 /* ============================================================ throughput */
