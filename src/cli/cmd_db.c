@@ -22,6 +22,10 @@ static int merge(CliArgs *a)
     }
     const char *const *shards = (const char *const *)a->positional + 1;
     int len = a->positional_len - 1;
+    if (len < 1) {
+        fprintf(stderr, "dama db merge: no shard given (dama db merge SHARD... --into %s)\n", into);
+        return 2;
+    }
     char err[ERR_MAX];
     Db *db = NULL;
     if (db_open(into, true, &db, err) != 0) {

@@ -75,6 +75,9 @@ refused "contradicting game" "shard edited.sqlite: run 1 (selfplay russian, seed
 refused "the target as a shard" "shard m.sqlite is the target database itself" s0.sqlite m.sqlite
 expect_rc 2 "no --into" "$DAMA" db merge s0.sqlite
 grep -q "\-\-into FILE is required" "$T/err" && ok || bad "no --into: $(cat "$T/err")"
+rm -f none.sqlite
+expect_rc 2 "no shard" "$DAMA" db merge --into none.sqlite
+grep -q "no shard given" "$T/err" && [ ! -e none.sqlite ] && ok || bad "merge without a shard created its target"
 expect_rc 2 "unknown subcommand" "$DAMA" db split s0.sqlite
 # A failed merge into a new file leaves no file behind.
 expect_rc 1 "merge of a bad shard into a new file" "$DAMA" db merge junk.sqlite --into new.sqlite
