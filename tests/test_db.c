@@ -1478,13 +1478,14 @@ static void test_migration_tournament_runs(void **state)
 {
     (void)state;
     enum { STEP = 7 };
-    assert_int_equal(DB_SCHEMA_VERSION, 8);
+    assert_int_equal(DB_SCHEMA_VERSION, 9);
     TempDb t;
     temp_make(&t, false);
     db_close(open_ok(t.path, true));
     char sql[4096];
     snprintf(sql, sizeof sql,
              "ALTER TABLE tournaments DROP COLUMN pdn_out;\n"
+             "ALTER TABLE weight_sets DROP COLUMN delta;\n"
              "DROP TABLE runs;\n"
              "CREATE TABLE runs (\n"
              "    id       INTEGER PRIMARY KEY,\n"
@@ -1560,6 +1561,154 @@ static void test_migration_tournament_runs(void **state)
     temp_remove(&t);
 }
 
+/* Weight sets stored as deltas of their parent (schema 9): a member of a
+ * self-play run differs from its base in a few weights. The row names only
+ * those; loading resolves it through its parents (a chain); the content
+ * hash and the look-up by content see the whole set, whichever way it was
+ * stored; a damaged delta is refused naming what is wrong. */
+static void test_weights_delta(void **state)
+{
+    (void)state;
+    enum { N = 2 + 100 };
+    static char store[N][16];
+    const char *names[N];
+    int32_t base[N], child[N], grand[N], back[N];
+    names[0] = "man", names[1] = "tempo";
+    for (int i = 0; i < 100; i++) {
+        snprintf(store[2 + i], sizeof store[0], "pat[%d]", i);
+        names[2 + i] = store[2 + i];
+    }
+    for (int i = 0; i < N; i++) base[i] = i * 3 - 50;
+    memcpy(child, base, sizeof child);
+    child[1] = 7, child[60] = -1000, child[N - 1] = INT32_MIN;
+    memcpy(grand, child, sizeof grand);
+    grand[0] = 101, grand[60] = base[60];
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t b = 0, c = 0, gc = 0, again = 0;
+    CHECK_OK(db_weights_insert(db, "russian", "base", 0, "compiled-in", 0, names, base, N, &b, err));
+    CHECK_OK(db_weights_insert_delta(db, "russian", "m1", b, "perturbed from 1", 0, names, child, N, &c, err));
+    CHECK_OK(db_weights_insert_delta(db, "russian", "m2", c, "perturbed from 2", 0, names, grand, N, &gc, err));
+    assert_int_equal(b, 1);
+    assert_int_equal(c, 2);
+    assert_int_equal(gc, 3);
+    CHECK_OK(db_weights_load(db, c, "russian", names, back, N, err));
+    assert_memory_equal(back, child, sizeof back);
+    CHECK_OK(db_weights_load(db, gc, "russian", names, back, N, err));
+    assert_memory_equal(back, grand, sizeof back);
+    CHECK_OK(db_weights_load(db, b, "russian", names, back, N, err));
+    assert_memory_equal(back, base, sizeof back);
+    /* the same content again, either way, is the row that has it */
+    CHECK_OK(db_weights_insert_delta(db, "russian", "x", b, "perturbed", 0, names, child, N, &again, err));
+    assert_int_equal(again, c);
+    CHECK_OK(db_weights_insert(db, "russian", "x", 0, "file x.cfg", 0, names, grand, N, &again, err));
+    assert_int_equal(again, gc);
+    CHECK_OK(db_weights_insert_delta(db, "russian", "x", gc, "perturbed", 0, names, base, N, &again, err));
+    assert_int_equal(again, b);
+    /* the hash is that of the whole set */
+    char hash[DB_HASH_HEX];
+    db_weights_hash("russian", names, grand, N, hash);
+    CHECK_OK(db_weights_find_hash(db, "russian", hash, &again, err));
+    assert_int_equal(again, gc);
+    /* a delta needs a parent of the same game; a full set stored after its
+     * delta twin finds the twin */
+    assert_int_equal(db_weights_insert_delta(db, "russian", "y", 0, "perturbed", 0, names, base, N, &again, err), -1);
+    assert_contains(err, "needs a parent weight set");
+    child[5] = 1;
+    assert_int_equal(db_weights_insert_delta(db, "turkish", "y", b, "perturbed", 0, names, child, N, &again, err), -1);
+    assert_contains(err, "weight set 1 is for game 'russian', not 'turkish'");
+    child[5] = base[5];
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM weight_sets"), 3);
+    char text[256];
+    raw_text(t.path, "SELECT delta || ' ' || parent_id || ' ' || terms || ' ' || weights FROM weight_sets WHERE id = 2",
+             text, sizeof text);
+    assert_string_equal(text, "1 1 tempo,pat[58],pat[99] 7,-1000,-2147483648");
+    raw_text(t.path, "SELECT delta || ' ' || parent_id || ' ' || terms || ' ' || weights FROM weight_sets WHERE id = 3",
+             text, sizeof text);
+    assert_string_equal(text, "1 2 man,pat[58] 101,130");
+    raw_text(t.path, "SELECT hash FROM weight_sets WHERE id = 3", text, sizeof text);
+    assert_string_equal(text, hash);
+    assert_int_equal(raw_int(t.path, "SELECT delta FROM weight_sets WHERE id = 1"), 0);
+
+    /* a damaged delta (the chain's last row) */
+    static const struct {
+        const char *tamper, *expect;
+    } BAD[] = {
+        {"UPDATE weight_sets SET parent_id = NULL WHERE id = 3", "weight set 3 is a delta without a parent"},
+        {"UPDATE weight_sets SET parent_id = 3 WHERE id = 3", "a chain of more than 64 deltas (a cycle?)"},
+        {"UPDATE weight_sets SET parent_id = 9 WHERE id = 3", "weight set 9 not found"},
+        {"UPDATE weight_sets SET terms = 'man,pat[58],pat[300]' WHERE id = 3", "only 2 weight values for 3 names"},
+        {"UPDATE weight_sets SET terms = 'pat[58],man' WHERE id = 3", "its delta sets 'man', which is no weight of this dama's"},
+        {"UPDATE weight_sets SET terms = 'man,pax[58]' WHERE id = 3", "its delta sets 'pax[58]'"},
+        {"UPDATE weight_sets SET terms = 'man,pat[57..58]' WHERE id = 3", "only 2 weight values for 3 names"},
+        {"UPDATE weight_sets SET weights = '101,x' WHERE id = 3", "weight value 1 'x'"},
+        {"UPDATE weight_sets SET terms = '' WHERE id = 3", "a delta that names no weight but has values '101,130'"},
+        {"UPDATE weight_sets SET game = 'shatra' WHERE id = 2", "weight set 2 is for game 'shatra', not 'russian'"},
+    };
+    for (size_t i = 0; i < sizeof BAD / sizeof BAD[0]; i++) {
+        raw_exec(t.path, BAD[i].tamper);
+        db = open_ok(t.path, false);
+        err[0] = '\0';
+        memcpy(back, base, sizeof back);
+        assert_int_equal(db_weights_load(db, 3, "russian", names, back, N, err), -1);
+        if (!strstr(err, BAD[i].expect)) fail_msg("%s: error '%s' lacks '%s'", BAD[i].tamper, err, BAD[i].expect);
+        assert_memory_equal(back, base, sizeof back); /* untouched */
+        db_close(db);
+        raw_exec(t.path, "UPDATE weight_sets SET parent_id = 2, terms = 'man,pat[58]', weights = '101,130' WHERE id = 3;"
+                         "UPDATE weight_sets SET game = 'russian' WHERE id = 2");
+    }
+    /* a range in a delta's names sets each weight of it */
+    raw_exec(t.path, "UPDATE weight_sets SET terms = 'man,pat[57..58]', weights = '101,5,130' WHERE id = 3");
+    db = open_ok(t.path, false);
+    CHECK_OK(db_weights_load(db, 3, "russian", names, back, N, err));
+    grand[59] = 5;
+    assert_memory_equal(back, grand, sizeof back);
+    db_close(db);
+    temp_remove(&t);
+}
+
+/* Schema 8 -> 9: every weight set stays a full one (delta 0), loads and is
+ * found by content as before. */
+static void test_migration_weight_deltas(void **state)
+{
+    (void)state;
+    TempDb t;
+    temp_make(&t, false);
+    Db *db = open_ok(t.path, true);
+    char err[ERR_MAX] = "";
+    int64_t id = 0, again = 0;
+    CHECK_OK(db_weights_insert(db, "russian", "default", 0, "compiled-in", 0, ws_names, ws_values, WS_LEN, &id, err));
+    db_close(db);
+    raw_exec(t.path, "ALTER TABLE weight_sets DROP COLUMN delta; PRAGMA user_version = 8;");
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM pragma_table_info('weight_sets') WHERE name = 'delta'"), 0);
+    db = open_ok(t.path, false);
+    int32_t out[WS_LEN];
+    CHECK_OK(db_weights_load(db, id, "russian", ws_names, out, WS_LEN, err));
+    assert_memory_equal(out, ws_values, sizeof out);
+    CHECK_OK(db_weights_insert(db, "russian", "other", 0, "file x", 0, ws_names, ws_values, WS_LEN, &again, err));
+    assert_int_equal(again, id);
+    int32_t moved[WS_LEN];
+    memcpy(moved, ws_values, sizeof moved);
+    moved[4] = 3;
+    CHECK_OK(db_weights_insert_delta(db, "russian", "m", id, "perturbed", 0, ws_names, moved, WS_LEN, &again, err));
+    assert_int_equal(again, 2);
+    CHECK_OK(db_weights_load(db, again, "russian", ws_names, out, WS_LEN, err));
+    assert_memory_equal(out, moved, sizeof out);
+    db_close(db);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 9);
+    assert_int_equal(raw_int(t.path, "SELECT delta FROM weight_sets WHERE id = 1"), 0);
+    assert_int_equal(raw_int(t.path, "SELECT delta FROM weight_sets WHERE id = 2"), 1);
+    /* the column refuses anything but 0 and 1 */
+    sqlite3 *h = NULL;
+    assert_int_equal(sqlite3_open(t.path, &h), SQLITE_OK);
+    assert_int_not_equal(sqlite3_exec(h, "UPDATE weight_sets SET delta = 2 WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    temp_remove(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1590,6 +1739,8 @@ int main(void)
         cmocka_unit_test(test_dead_owner_runs),
         cmocka_unit_test(test_readonly_and_discard),
         cmocka_unit_test(test_migration_tournament_runs),
+        cmocka_unit_test(test_weights_delta),
+        cmocka_unit_test(test_migration_weight_deltas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,7 +12,10 @@
  * thread count. OpenMP workers each own two engines; finished games go
  * through one writer (a critical section) that commits them in batches.
  * Interrupted runs resume: the same game, seed and configuration continue
- * the same run and skip the stored games. */
+ * the same run and skip the stored games. The set-up stores the members as
+ * deltas of the base (a few dozen weights each), committed in chunks, and
+ * stops between two on a signal: a run stopped there resumes by making the
+ * members still missing. */
 #include <math.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -108,7 +111,7 @@ typedef struct RankDone {
 
 /* What rank 0 tells the others after the set-up. */
 typedef struct SetupMsg {
-    int64_t rc; /* 0: play; 1: failed (rank 0 printed why); -1: nothing to play */
+    int64_t rc; /* 0: play; 1: failed (rank 0 printed why); -1: nothing to play; -2: stopped in the set-up */
     int64_t run_id, already;
 } SetupMsg;
 
@@ -124,6 +127,11 @@ typedef struct Outgoing {
  * its progress engine), so 1 ms polls took 20% of a self-play rank's CPU;
  * a game takes far longer than 10 ms. */
 enum { POLL_MS = 10 };
+
+/* The members of a new run are committed MEMBERS_CHUNK at a time, or
+ * after MEMBERS_CHUNK_S seconds, whichever comes first. */
+enum { MEMBERS_CHUNK = 500 };
+static const double MEMBERS_CHUNK_S = 0.5;
 
 static void sleep_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
 
@@ -271,13 +279,20 @@ static int run(CliArgs *a)
         if (rc == 0) rc = db_run_find(db, "selfplay", g->name, seed, config, &run_id, status, err);
         resumed = rc == 0 && run_id;
         if (rc == 0 && resumed) rc = db_weights_by_run(db, run_id, ws_ids, (int)members_len, &ws_len, err);
-        if (rc == 0 && resumed && (ws_len < 1 || (!pairs_mode && ws_len != population))) {
+        /* Fewer than expected: a set-up stopped before all were stored. */
+        if (rc == 0 && resumed && (ws_len < 1 || ws_len > members_len)) {
             snprintf(err, ERR_MAX, "run %lld has %d weight sets, expected %lld", (long long)run_id, ws_len,
                      (long long)members_len);
             rc = -1;
         }
         /* Stored members are loaded; missing ones (a new run, or a larger
-         * --games in pairs mode) are made and stored, all in one transaction. */
+         * --games in pairs mode) are made and stored, each as a delta of the
+         * base (db_weights_insert_delta: its few dozen weights outside the
+         * pattern tables, not the whole model), in transactions of
+         * MEMBERS_CHUNK members or MEMBERS_CHUNK_S seconds: a signal stops
+         * between two, and what was stored stays for the resume. */
+        double setup_start = run_now_s(), last_line = setup_start;
+        bool setup_lines = cli_real(a, "progress") > 0;
         for (int k = 0; rc == 0 && k < ws_len; k++) {
             rc = db_weights_load(db, ws_ids[k], g->name, names, full, g->weights_len, err);
             for (int i = 0; rc == 0 && i < g->weights_len; i++)
@@ -287,7 +302,12 @@ static int run(CliArgs *a)
                     rc = -1;
                 }
             for (int j = 0; rc == 0 && j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = full[small[j]];
+            if (rc == 0 && setup_lines && run_now_s() - last_line >= 2.0) {
+                last_line = run_now_s();
+                fprintf(stderr, "selfplay: set-up: %d/%d stored members loaded\n", k + 1, ws_len);
+            }
         }
+        bool setup_stopped = false;
         if (rc == 0 && ws_len < members_len) {
             rc = db_begin(db, err);
             if (rc == 0 && !resumed) rc = db_run_create(db, "selfplay", g->name, seed, config, NULL, &run_id, err);
@@ -296,13 +316,23 @@ static int run(CliArgs *a)
                 if (rc == 0) rc = db_run_weights_add(db, run_id, 0, ws_ids[0], err);
                 for (int j = 0; j < n_small; j++) members[j] = base[small[j]];
                 ws_len = 1;
-                /* Pairs mode: the run and its base are committed first, so a
-                 * run killed while its members are made resumes (the missing
-                 * members are made then). */
-                if (rc == 0 && pairs_mode) rc = db_commit(db, err);
-                if (rc == 0 && pairs_mode) rc = db_begin(db, err);
             }
+            /* The run and its base are committed first, so a run killed
+             * while its members are made resumes (the missing members are
+             * made then). */
+            if (rc == 0) rc = db_commit(db, err);
+            int64_t made = ws_len, chunk = 0;
+            double chunk_start = run_now_s();
             for (int64_t k = ws_len; rc == 0 && k < members_len; k++) {
+                if (chunk == 0) {
+                    if (cli_stop_requested) {
+                        setup_stopped = true;
+                        break;
+                    }
+                    rc = db_begin(db, err);
+                    chunk_start = run_now_s();
+                    if (rc != 0) break;
+                }
                 int32_t *w = full;
                 make_member(g, base, big, k, pairs_mode, seed, cli_real(a, "spread"), cli_real(a, "spread-min"), w);
                 for (int j = 0; j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = w[small[j]];
@@ -316,18 +346,47 @@ static int run(CliArgs *a)
                              (long long)ws_ids[0], (long long)k, (unsigned long long)seed, cli_real(a, "spread"),
                              cli_real(a, "spread-min"));
                 snprintf(name, sizeof name, "selfplay-%lld-m%lld", (long long)run_id, (long long)k);
-                rc = db_weights_insert(db, g->name, name, ws_ids[0], how, run_id, names, w, g->weights_len, &ws_ids[k], err);
+                rc = db_weights_insert_delta(db, g->name, name, ws_ids[0], how, run_id, names, w, g->weights_len,
+                                             &ws_ids[k], err);
                 if (rc == 0) rc = db_run_weights_add(db, run_id, (int)k, ws_ids[k], err);
+                chunk++;
+                double now = run_now_s();
+                if (rc == 0 && (chunk >= MEMBERS_CHUNK || now - chunk_start >= MEMBERS_CHUNK_S || k + 1 == members_len)) {
+                    rc = db_commit(db, err);
+                    made = k + 1;
+                    chunk = 0;
+                    if (rc == 0 && setup_lines && now - last_line >= 2.0) {
+                        last_line = now;
+                        fprintf(stderr, "selfplay: set-up: %lld/%lld members stored (%.1f s)\n", (long long)made,
+                                (long long)members_len, now - setup_start);
+                    }
+                }
             }
-            if (rc == 0) rc = db_commit(db, err);
-            else db_rollback(db);
-            ws_len = (int)members_len;
+            if (rc != 0) db_rollback(db);
+            ws_len = (int)made;
+            if (rc == 0 && setup_stopped) {
+                char ferr[ERR_MAX];
+                db_run_finish(db, run_id, "interrupted", ferr);
+                printf("selfplay run %lld: set-up interrupted with %lld of %lld members stored; run the same command "
+                       "again to resume\n", (long long)run_id, (long long)made, (long long)members_len);
+                setup.rc = -2;
+            }
         }
-        if (rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
+        if (setup.rc == 0 && rc == 0 && cli_stop_requested) {
+            /* A stop while the stored members were loaded: nothing played. */
+            char ferr[ERR_MAX];
+            if (run_id) db_run_finish(db, run_id, "interrupted", ferr);
+            printf("selfplay run %lld: interrupted during the set-up; run the same command again to resume\n",
+                   (long long)run_id);
+            setup.rc = -2;
+        }
+        if (setup.rc == 0 && rc == 0) rc = db_run_game_indices(db, run_id, done, games, &already, err);
         /* Already stored: every game, or (a shard) every game of this shard. */
         int64_t shard_left = 0;
         for (int64_t i = shard_r; rc == 0 && i < games; i += shard_k) shard_left += !done[i];
-        if (rc == 0 && resumed && (already == games || shard_left == 0)) {
+        if (setup.rc != 0) {
+            /* stopped in the set-up (said above) */
+        } else if (rc == 0 && resumed && (already == games || shard_left == 0)) {
             if (already == games)
                 printf("selfplay run %lld already holds these %lld games (same game, seed and configuration); "
                        "use another --seed or a larger --games for more\n", (long long)run_id, (long long)games);
@@ -373,7 +432,7 @@ static int run(CliArgs *a)
         free(done);
         db_close_discard_new(db);
         openings_free(&book);
-        return setup.rc < 0 ? 0 : 1;
+        return setup.rc == -1 ? 0 : setup.rc == -2 ? 3 : 1;
     }
     int64_t to_play = 0;
     for (int64_t i = first; i < games; i += stride) to_play += !done[i];

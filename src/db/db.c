@@ -128,6 +128,14 @@ static const char MIGRATION_7_TOURNAMENT_RUNS[] =
  * absolute path, NULL for none), so that a resume writes to it too. */
 static const char MIGRATION_8_TOURNAMENT_PDN[] = "ALTER TABLE tournaments ADD COLUMN pdn_out TEXT;\n";
 
+/* Migration step 9: a weight set stored as a delta of its parent (delta =
+ * 1: parent_id's values, resolved, with the weights named in terms set to
+ * the values in weights; a self-play member differs from its base in a few
+ * dozen of 118,184 weights). The content hash stays that of the resolved
+ * set. */
+static const char MIGRATION_9_WEIGHT_DELTAS[] =
+    "ALTER TABLE weight_sets ADD COLUMN delta INTEGER NOT NULL DEFAULT 0 CHECK (delta IN (0, 1));\n";
+
 static const Migration migrations[] = {
     {1, "create the schema (schema.sql)", schema_sql},
     {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
@@ -137,6 +145,7 @@ static const Migration migrations[] = {
     {6, "trains and generations", db_migration_train_sql},
     {7, "runs of kind 'tournament'", MIGRATION_7_TOURNAMENT_RUNS},
     {8, "tournaments: the PDN output file", MIGRATION_8_TOURNAMENT_PDN},
+    {9, "weight sets stored as deltas of their parent", MIGRATION_9_WEIGHT_DELTAS},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
                "one migration step per schema version");
@@ -752,6 +761,7 @@ void db_close(Db *db)
         /* close_v2 cannot fail with finalized statements; it checkpoints the WAL */
         (void)sqlite3_close_v2(db->h);
     }
+    free(db->ws_cache);
     free(db->path);
     free(db);
 }

@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 8,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 9,      /* newest schema this binary knows (PRAGMA user_version) */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -223,11 +223,30 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
                       const char *how, int64_t run_id, const char *const *names,
                       const int32_t *weights, int len, int64_t *id, char err[ERR_MAX]);
 
+/* Store a weight set as a delta of parent_id (required, same game): the
+ * row holds only the weights whose values differ from the parent's
+ * (resolved), by name, and weight_sets.delta = 1. Otherwise as
+ * db_weights_insert: the same content stored already (full or as a delta)
+ * gives that row, and the content hash is that of the whole set, so
+ * db_weights_find_hash and the exported weights' hash see no difference.
+ * Use it for sets that differ from their parent in a few weights (the
+ * members of a self-play run: some dozens of a model's 118,184). The
+ * parent's values are cached on the connection (one set), so storing or
+ * loading many deltas of one parent reads it once. */
+int db_weights_insert_delta(Db *db, const char *game, const char *name, int64_t parent_id, const char *how,
+                            int64_t run_id, const char *const *names, const int32_t *weights, int len, int64_t *id,
+                            char err[ERR_MAX]);
+
 /* Load weight set id into weights[0..len-1]. Checks that it belongs to game
  * (NULL: any game) and that its weight names are exactly names[0..len-1]
  * (the message names the first mismatch: count, position and both names);
  * parses the values strictly (decimal int32, comma-separated, nothing else).
- * weights is written only on success. */
+ * A delta row (db_weights_insert_delta) is resolved: its parent's values
+ * (a delta in turn, up to 64 deep: a longer chain is refused as a cycle)
+ * with the weights it names set; a named weight this dama does not have,
+ * or one out of this dama's order, is an error naming it. Not thread-safe
+ * (one connection per thread, as for every call). weights is written only
+ * on success. */
 int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
                     int32_t *weights, int len, char err[ERR_MAX]);
 

@@ -38,6 +38,20 @@ struct Db {
     bool created;   /* the file did not exist before this open */
     int stmt_len;
     DbStmt stmt[DB_STMT_MAX];
+    /* The last parent of a delta weight set resolved (db_weights.c): its
+     * id, game, the names array it was checked against and its values.
+     * Weight-set rows are never changed once stored. */
+    int64_t ws_cache_id;
+    const char *const *ws_cache_names;
+    char ws_cache_game[16];
+    int ws_cache_len;
+    int32_t *ws_cache;
+    /* The content hash's state after the names (db_weights.c) of the last
+     * names array hashed, with its length and game. */
+    const char *const *hash_names;
+    int hash_len;
+    char hash_game[16];
+    uint64_t hash_state;
 };
 
 static inline void set_err(char err[ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));

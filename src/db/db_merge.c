@@ -122,7 +122,8 @@ static int map_ws(Merge *m, int64_t sid, int depth, int64_t *tid)
         return -1;
     }
     sqlite3_stmt *q;
-    if (prep_s(m, "SELECT game, name, parent_id, how, run_id, created, terms, weights, hash FROM weight_sets WHERE id = ?",
+    if (prep_s(m, "SELECT game, name, parent_id, how, run_id, created, terms, weights, hash, delta FROM weight_sets "
+                  "WHERE id = ?",
                &q) != 0)
         return -1;
     sqlite3_bind_int64(q, 1, sid);
@@ -134,12 +135,27 @@ static int map_ws(Merge *m, int64_t sid, int depth, int64_t *tid)
         return -1;
     }
     const char *game = col_text(q, 0), *terms = col_text(q, 6), *values = col_text(q, 7);
+    bool delta = sqlite3_column_int(q, 9) != 0;
     char hash[DB_HASH_HEX];
     if (col_text(q, 8)) snprintf(hash, sizeof hash, "%s", col_text(q, 8));
     else dbi_hash_text(game ? game : "", terms ? terms : "", values ? values : "", hash);
+    /* A delta row is its parent's values with its own overrides: its parent
+     * is mapped first, and the same content in T is a delta row with the
+     * same text over that parent. */
+    int64_t parent = 0, run = 0;
+    if (sqlite3_column_type(q, 2) != SQLITE_NULL && delta &&
+        map_ws(m, sqlite3_column_int64(q, 2), depth + 1, &parent) != 0) {
+        sqlite3_finalize(q);
+        return -1;
+    }
+    if (delta && !parent) {
+        sqlite3_finalize(q);
+        set_err(m->err, "shard %s: weight set %" PRId64 " is a delta without a parent", m->shard, sid);
+        return -1;
+    }
     /* The same content in T: that row (a weight set is its content). */
     sqlite3_stmt *f = dbi_stmt(m->t, "SELECT id FROM weight_sets WHERE game = ? AND hash = ? AND terms = ? AND weights = ? "
-                                     "ORDER BY id LIMIT 1", m->err);
+                                     "AND delta = ? AND (delta = 0 OR parent_id = ?) ORDER BY id LIMIT 1", m->err);
     int brc = SQLITE_OK;
     if (!f) {
         sqlite3_finalize(q);
@@ -149,6 +165,8 @@ static int map_ws(Merge *m, int64_t sid, int depth, int64_t *tid)
     bind_text(f, 2, hash, &brc);
     bind_text(f, 3, terms, &brc);
     bind_text(f, 4, values, &brc);
+    bind_i64(f, 5, delta, &brc);
+    bind_i64(f, 6, parent, &brc);
     rc = brc == SQLITE_OK ? sqlite3_step(f) : brc;
     if (rc == SQLITE_ROW) *tid = sqlite3_column_int64(f, 0);
     stmt_done(f);
@@ -158,14 +176,14 @@ static int map_ws(Merge *m, int64_t sid, int depth, int64_t *tid)
         return -1;
     }
     if (!*tid) {
-        int64_t parent = 0, run = 0;
-        if (sqlite3_column_type(q, 2) != SQLITE_NULL && map_ws(m, sqlite3_column_int64(q, 2), depth + 1, &parent) != 0) {
+        if (sqlite3_column_type(q, 2) != SQLITE_NULL && !delta &&
+            map_ws(m, sqlite3_column_int64(q, 2), depth + 1, &parent) != 0) {
             sqlite3_finalize(q);
             return -1;
         }
         if (sqlite3_column_type(q, 4) != SQLITE_NULL) run = idmap_get(&m->runs, sqlite3_column_int64(q, 4));
         sqlite3_stmt *ins = dbi_stmt(m->t, "INSERT INTO weight_sets(game, name, parent_id, how, run_id, created, terms, "
-                                           "weights, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", m->err);
+                                           "weights, hash, delta) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", m->err);
         if (!ins) {
             sqlite3_finalize(q);
             return -1;
@@ -180,6 +198,7 @@ static int map_ws(Merge *m, int64_t sid, int depth, int64_t *tid)
         bind_text(ins, 7, terms, &brc);
         bind_text(ins, 8, values, &brc);
         bind_text(ins, 9, hash, &brc);
+        bind_i64(ins, 10, delta, &brc);
         if (dbi_step_write(m->t, ins, brc, m->err, "merging a weight set") != 0) {
             sqlite3_finalize(q);
             return -1;

@@ -13,13 +13,22 @@
 #include "db/db_internal.h"
 
 static const char SQL_WS_INSERT[] =
-    "INSERT INTO weight_sets(game, name, parent_id, how, run_id, terms, weights, hash) "
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+    "INSERT INTO weight_sets(game, name, parent_id, how, run_id, terms, weights, hash, delta) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+/* The rows that may hold a content: same game and content hash (a full row
+ * is compared by its text, a delta row by its resolved values). */
 static const char SQL_WS_FIND[] =
-    "SELECT id FROM weight_sets WHERE game = ?1 AND hash = ?2 AND terms = ?3 AND weights = ?4 "
-    "ORDER BY id LIMIT 1";
+    "SELECT id, delta, terms = ?3 AND weights = ?4 FROM weight_sets WHERE game = ?1 AND hash = ?2 "
+    "ORDER BY id";
 static const char SQL_WS_LOAD[] =
-    "SELECT game, terms, weights FROM weight_sets WHERE id = ?1";
+    "SELECT game, terms, weights, delta, parent_id FROM weight_sets WHERE id = ?1";
+
+/* A delta row's chain of parents (delta rows of delta rows) is at most this
+ * long: a longer one is refused as a likely cycle. */
+enum { DELTA_DEPTH_MAX = 64 };
+
+static int load_row(Db *db, int64_t id, const char *game, const char *const *names, int32_t *weights, int len,
+                    int depth, char err[ERR_MAX]);
 
 /* ---- weight sets ---------------------------------------------------------- */
 
@@ -149,11 +158,10 @@ static int weights_text_form(const char *const *names, const int32_t *weights, i
 }
 
 
-void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
-                     char out[DB_HASH_HEX])
+/* The FNV state after the names part of the canonical text: game NUL
+ * names NUL. */
+static uint64_t hash_names(const char *game, const char *const *names, int len)
 {
-    /* The hash of the canonical text (dbi_hash_text of weights_text), taken
-     * piece by piece without building it. */
     uint64_t h = 14695981039346656037ULL;
     h = fnv1a(h, game, strlen(game) + 1);
     for (int i = 0; i < len; i++) {
@@ -161,7 +169,12 @@ void db_weights_hash(const char *game, const char *const *names, const int32_t *
             h = fnv1a(h, ",", 1);
         h = fnv1a(h, names[i], strlen(names[i]));
     }
-    h = fnv1a(h, "", 1);
+    return fnv1a(h, "", 1);
+}
+
+/* The hash from the names part's state h over the values, as hex. */
+static void hash_values(uint64_t h, const int32_t *weights, int len, char out[DB_HASH_HEX])
+{
     for (int i = 0; i < len; i++) {
         char v[16];
         size_t n = 0;
@@ -173,9 +186,41 @@ void db_weights_hash(const char *game, const char *const *names, const int32_t *
     snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
 }
 
-/* The oldest row with exactly this content; *id = 0 if none. */
+void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
+                     char out[DB_HASH_HEX])
+{
+    /* The hash of the canonical text (dbi_hash_text of weights_text), taken
+     * piece by piece without building it. */
+    hash_values(hash_names(game, names, len), weights, len, out);
+}
+
+/* db_weights_hash, with the names part's state cached on the connection
+ * (the many members of a run share their names: hashing 118,184 names took
+ * most of the time of storing a member). */
+static void content_hash(Db *db, const char *game, const char *const *names, const int32_t *weights, int len,
+                         char out[DB_HASH_HEX])
+{
+    if (db->hash_names != names || db->hash_len != len || strcmp(db->hash_game, game) != 0) {
+        db->hash_state = hash_names(game, names, len);
+        bool fits = strlen(game) < sizeof db->hash_game;
+        db->hash_names = fits ? names : NULL;
+        db->hash_len = len;
+        snprintf(db->hash_game, sizeof db->hash_game, "%s", fits ? game : "");
+        if (!fits) {
+            hash_values(db->hash_state, weights, len, out);
+            return;
+        }
+    }
+    hash_values(db->hash_state, weights, len, out);
+}
+
+enum { FIND_CANDIDATES_MAX = 16 };
+
+/* The oldest row with exactly this content (game, names and values); *id =
+ * 0 if none. terms and values are the stored (compact) text of a full row,
+ * or NULL: then full rows are compared by their values too. */
 static int find_content(Db *db, const char *game, const char *hash, const char *terms, const char *values,
-                        int64_t *id, char err[ERR_MAX])
+                        const char *const *names, const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
 {
     *id = 0;
     sqlite3_stmt *st = dbi_stmt(db, SQL_WS_FIND, err);
@@ -184,28 +229,55 @@ static int find_content(Db *db, const char *game, const char *hash, const char *
     int rc = SQLITE_OK;
     bind_text(st, 1, game, &rc);
     bind_text(st, 2, hash, &rc);
-    bind_text(st, 3, terms, &rc);
-    bind_text(st, 4, values, &rc);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *id = sqlite3_column_int64(st, 0);
-        rc = SQLITE_DONE;
+    bind_text(st, 3, terms ? terms : "", &rc);
+    bind_text(st, 4, values ? values : "", &rc);
+    /* Rows to compare by their values (loaded after this statement is done:
+     * loading uses statements of its own). */
+    int64_t check[FIND_CANDIDATES_MAX];
+    int check_len = 0;
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t row = sqlite3_column_int64(st, 0);
+        bool delta = sqlite3_column_int(st, 1) != 0, same_text = sqlite3_column_int(st, 2) != 0;
+        rc = SQLITE_OK;
+        if (!delta && terms) {
+            if (same_text) {
+                *id = row;
+                break;
+            }
+        } else if (check_len < FIND_CANDIDATES_MAX)
+            check[check_len++] = row;
     }
-    int out = 0;
+    if (rc == SQLITE_ROW || *id) rc = SQLITE_DONE;
+    stmt_done(st);
     if (rc != SQLITE_DONE) {
         dbi_fail(db, rc, err, "looking up a weight set by content");
-        out = -1;
+        return -1;
     }
-    stmt_done(st);
-    return out;
+    if (*id) check_len = 0; /* an older full row has it (candidates come in id order) */
+    int32_t *tmp = check_len ? malloc((size_t)len * sizeof *tmp) : NULL;
+    if (check_len && !tmp) {
+        set_err(err, "looking up a weight set by content: out of memory");
+        return -1;
+    }
+    for (int i = 0; i < check_len; i++) {
+        char ignored[ERR_MAX];
+        /* A row this dama cannot read (other names) is not this content. */
+        if (load_row(db, check[i], game, names, tmp, len, 0, ignored) == 0 &&
+            memcmp(tmp, weights, (size_t)len * sizeof *tmp) == 0) {
+            if (!*id || check[i] < *id) *id = check[i];
+            break;
+        }
+    }
+    free(tmp);
+    return 0;
 }
 
-static int weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
-                          const char *how, int64_t run_id, const char *const *names,
-                          const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
+/* The checks every stored set passes: a game, a lineage, names that can be
+ * stored comma-separated. */
+static int check_insert(const char *game, const char *name, const char *how, const char *const *names, int len,
+                        char err[ERR_MAX])
 {
-    if (!game || !how || len <= 0) {
+    if (!game || !how || len < 0) {
         set_err(err,
                 "storing weight set '%s': game, lineage (how) and at least one weight are "
                 "required",
@@ -221,37 +293,52 @@ static int weights_insert(Db *db, const char *game, const char *name, int64_t pa
             return -1;
         }
     }
+    return 0;
+}
+
+/* Insert one row (the text is stored as given). */
+static int insert_row(Db *db, const char *game, const char *name, int64_t parent_id, const char *how,
+                      int64_t run_id, const char *terms, const char *values, const char *hash, bool delta,
+                      int64_t *id, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = dbi_stmt(db, SQL_WS_INSERT, err);
+    if (!st) return -1;
+    int rc = SQLITE_OK;
+    bind_text(st, 1, game, &rc);
+    bind_text(st, 2, name, &rc);
+    bind_id(st, 3, parent_id, &rc);
+    bind_text(st, 4, how, &rc);
+    bind_id(st, 5, run_id, &rc);
+    bind_text(st, 6, terms, &rc);
+    bind_text(st, 7, values, &rc);
+    bind_text(st, 8, hash, &rc);
+    bind_i64(st, 9, delta, &rc);
+    int out = dbi_step_write(db, st, rc, err, "storing a weight set");
+    if (out == 0)
+        *id = sqlite3_last_insert_rowid(db->h);
+    return out;
+}
+
+static int weights_insert(Db *db, const char *game, const char *name, int64_t parent_id,
+                          const char *how, int64_t run_id, const char *const *names,
+                          const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
+{
+    if (len <= 0) len = -1; /* refused by check_insert */
+    if (check_insert(game, name, how, names, len, err) != 0)
+        return -1;
     char *terms = NULL, *values = NULL;
     char hash[DB_HASH_HEX];
-    db_weights_hash(game, names, weights, len, hash); /* of the canonical text */
+    content_hash(db, game, names, weights, len, hash); /* of the canonical text */
     if (weights_text_form(names, weights, len, true, &terms, &values) != 0) {
         set_err(err, "storing weight set '%s': out of memory", name ? name : "");
         return -1;
     }
     int64_t existing = 0;
-    int out = find_content(db, game, hash, terms, values, &existing, err);
-    if (out == 0 && existing) {
+    int out = find_content(db, game, hash, terms, values, names, weights, len, &existing, err);
+    if (out == 0 && existing)
         *id = existing;
-        free(terms);
-        free(values);
-        return 0;
-    }
-    out = -1;
-    sqlite3_stmt *st = dbi_stmt(db, SQL_WS_INSERT, err);
-    if (st) {
-        int rc = SQLITE_OK;
-        bind_text(st, 1, game, &rc);
-        bind_text(st, 2, name, &rc);
-        bind_id(st, 3, parent_id, &rc);
-        bind_text(st, 4, how, &rc);
-        bind_id(st, 5, run_id, &rc);
-        bind_text(st, 6, terms, &rc);
-        bind_text(st, 7, values, &rc);
-        bind_text(st, 8, hash, &rc);
-        out = dbi_step_write(db, st, rc, err, "storing a weight set");
-        if (out == 0)
-            *id = sqlite3_last_insert_rowid(db->h);
-    }
+    else if (out == 0)
+        out = insert_row(db, game, name, parent_id, how, run_id, terms, values, hash, false, id, err);
     free(terms);
     free(values);
     return out;
@@ -263,6 +350,105 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
 {
     return write_end(
         db, weights_insert(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
+}
+
+/* The resolved values of parent (a delta row's base), from the
+ * connection's one-entry cache when it holds them: the members of a
+ * self-play run share one parent, which is then read and parsed once. */
+static int load_parent(Db *db, int64_t parent, const char *game, const char *const *names, int32_t *weights,
+                       int len, int depth, char err[ERR_MAX])
+{
+    if (db->ws_cache && db->ws_cache_id == parent && db->ws_cache_names == names && db->ws_cache_len == len &&
+        strcmp(db->ws_cache_game, game) == 0) {
+        memcpy(weights, db->ws_cache, (size_t)len * sizeof *weights);
+        return 0;
+    }
+    if (load_row(db, parent, game, names, weights, len, depth, err) != 0) return -1;
+    if (strlen(game) < sizeof db->ws_cache_game) {
+        if (db->ws_cache_len != len) {
+            free(db->ws_cache);
+            db->ws_cache = malloc((size_t)len * sizeof *weights);
+            db->ws_cache_len = db->ws_cache ? len : 0;
+        }
+        if (db->ws_cache) {
+            memcpy(db->ws_cache, weights, (size_t)len * sizeof *weights);
+            db->ws_cache_id = parent;
+            db->ws_cache_names = names;
+            snprintf(db->ws_cache_game, sizeof db->ws_cache_game, "%s", game);
+        }
+    }
+    return 0;
+}
+
+static int weights_insert_delta(Db *db, const char *game, const char *name, int64_t parent_id, const char *how,
+                                int64_t run_id, const char *const *names, const int32_t *weights, int len,
+                                int64_t *id, char err[ERR_MAX])
+{
+    if (check_insert(game, name, how, names, 0, err) != 0) /* the names stored are checked below */
+        return -1;
+    if (len <= 0 || parent_id <= 0) {
+        set_err(err, "storing weight set '%s' as a delta: it needs a parent weight set and at least one weight",
+                name ? name : "");
+        return -1;
+    }
+    char hash[DB_HASH_HEX];
+    content_hash(db, game, names, weights, len, hash);
+    int64_t existing = 0;
+    if (find_content(db, game, hash, NULL, NULL, names, weights, len, &existing, err) != 0)
+        return -1;
+    if (existing) {
+        *id = existing;
+        return 0;
+    }
+    int32_t *base = malloc((size_t)len * sizeof *base);
+    if (!base) {
+        set_err(err, "storing weight set '%s': out of memory", name ? name : "");
+        return -1;
+    }
+    if (load_parent(db, parent_id, game, names, base, len, 1, err) != 0) {
+        free(base);
+        return -1;
+    }
+    /* The weights that differ from the parent's, by name, in order. */
+    size_t names_size = 1, values_size = 1;
+    for (int i = 0; i < len; i++)
+        if (weights[i] != base[i]) names_size += strlen(names[i]) + 1, values_size += 12;
+    for (int i = 0; i < len; i++)
+        if (weights[i] != base[i] && !valid_weight_name(names[i])) {
+            set_err(err, "storing weight set '%s': weight %d has name '%s' (empty, or with a comma or space)",
+                    name ? name : "", i, names[i] ? names[i] : "(null)");
+            free(base);
+            return -1;
+        }
+    char *terms = malloc(names_size), *values = malloc(values_size);
+    int out = -1;
+    if (!terms || !values) {
+        set_err(err, "storing weight set '%s': out of memory", name ? name : "");
+        goto done;
+    }
+    size_t tp = 0, vp = 0;
+    for (int i = 0; i < len; i++) {
+        if (weights[i] == base[i]) continue;
+        if (tp) terms[tp++] = ',', values[vp++] = ',';
+        size_t n = strlen(names[i]);
+        memcpy(terms + tp, names[i], n);
+        tp += n;
+        vp += put_int(values + vp, weights[i]);
+    }
+    terms[tp] = values[vp] = '\0';
+    out = insert_row(db, game, name, parent_id, how, run_id, terms, values, hash, true, id, err);
+done:
+    free(base);
+    free(terms);
+    free(values);
+    return out;
+}
+
+int db_weights_insert_delta(Db *db, const char *game, const char *name, int64_t parent_id, const char *how,
+                            int64_t run_id, const char *const *names, const int32_t *weights, int len, int64_t *id,
+                            char err[ERR_MAX])
+{
+    return write_end(db, weights_insert_delta(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
 }
 
 /* Parse "v0,v1,..." strictly into out[len] ("v*n": n >= 1 copies of v,
@@ -332,13 +518,73 @@ static void names_item(const char *t, size_t *n, size_t *plen, long *a, long *b)
     *a = lo, *b = hi;
 }
 
-int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
-                    int32_t *weights, int len, char err[ERR_MAX])
+/* Set the weights a delta row (weight set id) overrides: terms names them
+ * in this dama's order (plain names or "P[a..b]" ranges), values holds as
+ * many values. */
+static int apply_delta(const Db *db, int64_t id, const char *game, const char *terms, const char *values,
+                       const char *const *names, int32_t *weights, int len, char err[ERR_MAX])
 {
-    if (len <= 0) {
-        set_err(err, "loading weight set %" PRId64 ": no weights expected", id);
+    if (!*terms) {
+        if (*values) {
+            set_err(err, "%s: weight set %" PRId64 ": a delta that names no weight but has values '%.40s'",
+                    db->path, id, values);
+            return -1;
+        }
+        return 0;
+    }
+    int64_t count = 0;
+    for (const char *c = terms;;) {
+        size_t n, plen;
+        long a, b;
+        names_item(c, &n, &plen, &a, &b);
+        count += a < 0 ? 1 : b - a + 1;
+        if (!c[n]) break;
+        c += n + 1;
+    }
+    if (count > len) {
+        set_err(err, "%s: weight set %" PRId64 ": a delta of %" PRId64 " weights, but this dama's %s evaluation has %d",
+                db->path, id, count, game, len);
         return -1;
     }
+    int32_t *v = malloc((size_t)count * sizeof *v);
+    if (!v) {
+        set_err(err, "%s: loading weight set %" PRId64 ": out of memory", db->path, id);
+        return -1;
+    }
+    int out = parse_weights(db, id, values, v, (int)count, err);
+    int at = 0, k = 0; /* the next weight that may be overridden; the next value */
+    for (const char *t = terms; out == 0 && *t;) {
+        size_t n, plen;
+        long a, b;
+        names_item(t, &n, &plen, &a, &b);
+        for (long j = a; out == 0 && j <= (a < 0 ? -1 : b); j++) {
+            char want[96];
+            if (a < 0) snprintf(want, sizeof want, "%.*s", (int)(n > 90 ? 90 : n), t);
+            else snprintf(want, sizeof want, "%.*s[%ld]", (int)(plen > 60 ? 60 : plen), t, j);
+            int from = at;
+            while (at < len && strcmp(names[at], want) != 0) at++;
+            if (at == len) {
+                set_err(err,
+                        "%s: weight set %" PRId64 ": its delta sets '%s', which is no weight of this dama's %s "
+                        "evaluation after weight %d '%s' (terms changed?)",
+                        db->path, id, want, game, from, from < len ? names[from] : "");
+                out = -1;
+                break;
+            }
+            weights[at++] = v[k++];
+        }
+        t += n + (t[n] == ',');
+    }
+    free(v);
+    return out;
+}
+
+/* Load weight set id resolved (a delta row: its parent's values, resolved
+ * the same way, with its own overrides) into weights; depth counts the
+ * delta rows above. */
+static int load_row(Db *db, int64_t id, const char *game, const char *const *names, int32_t *weights, int len,
+                    int depth, char err[ERR_MAX])
+{
     sqlite3_stmt *st = dbi_stmt(db, SQL_WS_LOAD, err);
     if (!st)
         return -1;
@@ -366,6 +612,31 @@ int db_weights_load(Db *db, int64_t id, const char *game, const char *const *nam
         set_err(err, "%s: weight set %" PRId64 " is for game '%s', not '%s'", db->path, id, ws_game,
                 game);
         goto done;
+    }
+    if (sqlite3_column_int(st, 3)) {
+        /* A delta row: the statement is done with before the parent is read
+         * (the same cached statement reads it). */
+        int64_t parent = sqlite3_column_type(st, 4) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 4);
+        char *g = dup_str(ws_game), *dt = dup_str(terms), *dv = dup_str(values);
+        stmt_done(st);
+        tmp = malloc((size_t)len * sizeof *tmp);
+        if (!g || !dt || !dv || !tmp)
+            set_err(err, "%s: loading weight set %" PRId64 ": out of memory", db->path, id);
+        else if (!parent)
+            set_err(err, "%s: weight set %" PRId64 " is a delta without a parent", db->path, id);
+        else if (depth >= DELTA_DEPTH_MAX)
+            set_err(err, "%s: weight set %" PRId64 ": a chain of more than %d deltas (a cycle?)", db->path, id,
+                    DELTA_DEPTH_MAX);
+        else if (load_parent(db, parent, g, names, tmp, len, depth + 1, err) == 0 &&
+                 apply_delta(db, id, g, dt, dv, names, tmp, len, err) == 0) {
+            memcpy(weights, tmp, (size_t)len * sizeof *tmp);
+            out = 0;
+        }
+        free(g);
+        free(dt);
+        free(dv);
+        free(tmp);
+        return out;
     }
     int64_t stored = 0;
     for (const char *c = terms;;) {
@@ -427,6 +698,16 @@ done:
     return out;
 }
 
+
+int db_weights_load(Db *db, int64_t id, const char *game, const char *const *names,
+                    int32_t *weights, int len, char err[ERR_MAX])
+{
+    if (len <= 0) {
+        set_err(err, "loading weight set %" PRId64 ": no weights expected", id);
+        return -1;
+    }
+    return load_row(db, id, game, names, weights, len, 0, err);
+}
 
 /* ---- weight set look-ups ---------------------------------------------------- */
 
