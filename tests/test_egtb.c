@@ -164,7 +164,7 @@ static void test_material_compare(void **state)
 
 typedef struct Verified {
     int tables;
-    uint64_t checked, bad;
+    uint64_t checked, bad, mirrored;
 } Verified;
 
 static void on_verified(void *ctx, const EgtbVerifyStats *s)
@@ -173,6 +173,7 @@ static void on_verified(void *ctx, const EgtbVerifyStats *s)
     v->tables++;
     v->checked += s->checked;
     v->bad += s->mismatches + s->bad_index;
+    v->mirrored += s->mirrored;
 }
 
 /* Every 2- and 3-piece Russian table, then the full consistency pass; a
@@ -504,6 +505,138 @@ static void test_turkish(void **state)
     remove_dir(dir);
 }
 
+typedef struct ChildKey {
+    uint64_t w, b, k;
+} ChildKey;
+
+static int child_key_cmp(const void *x, const void *y)
+{
+    const ChildKey *a = x, *c = y;
+    if (a->w != c->w) return a->w < c->w ? -1 : 1;
+    if (a->b != c->b) return a->b < c->b ? -1 : 1;
+    if (a->k != c->k) return a->k < c->k ? -1 : 1;
+    return 0;
+}
+
+/* The children of pos, each mapped through the symmetry when mirror, as
+ * sorted bitboard triples; returns how many. */
+static int children_keys(const Game *g, const EgtbIndexer *ix, const Position *pos, bool mirror, ChildKey *out)
+{
+    MoveList list;
+    g->gen_moves(pos, &list, GEN_DISTINCT);
+    for (int i = 0; i < list.len; i++) {
+        Position c, img;
+        bool self;
+        g->make_move(pos, &list.moves[i], &c);
+        if (mirror) ix->symmetry(&c, &img, &self);
+        const DraughtsPos *d = (const DraughtsPos *)(mirror ? img.data : c.data);
+        out[i] = (ChildKey){d->pieces[0], d->pieces[1], d->kings};
+    }
+    qsort(out, (size_t)list.len, sizeof *out, child_key_cmp);
+    return list.len;
+}
+
+/* Turkish left-right mirror symmetry (EgtbIndexer.symmetry, used by the
+ * builder to solve one position of each mirrored pair): the rules commute
+ * with it (the image's moves are the images of the moves, same captures,
+ * same game rules), one of each pair is the representative, and tables
+ * built with it are byte for byte those built without. */
+static void test_turkish_symmetry(void **state)
+{
+    (void)state;
+    const Game *g = game("turkish");
+    const EgtbIndexer *ix = egtb_indexer(g);
+    assert_non_null(ix->symmetry);
+    assert_null(egtb_indexer(game("russian"))->symmetry);
+    /* Random positions of the 4- and 5-piece materials, and of 2k-2k (an
+     * image equal to its position needs every colour and kind of piece in
+     * mirrored pairs: none has 3 or 5 pieces). */
+    EgtbMaterial mats[512];
+    int n = egtb_materials(5, mats, 512);
+    uint64_t rng = 11;
+    int tried = 0, selfs = 0, reps = 0;
+    static ChildKey a[MOVES_MAX], b[MOVES_MAX];
+    for (int k = 0; k < 20000; k++) {
+        EgtbMaterial m = k % 4 == 0 ? (EgtbMaterial){{0, 0}, {2, 2}} : mats[rng_splitmix64(&rng) % (uint64_t)n];
+        Position pos, img, back;
+        if (!ix->decode(m, rng_splitmix64(&rng) % ix->size(m), &pos)) continue;
+        tried++;
+        bool self, self2;
+        int r1 = ix->symmetry(&pos, &img, &self);
+        int r2 = ix->symmetry(&img, &back, &self2);
+        assert_int_equal(self, self2);
+        if (self) {
+            assert_int_equal(r1, 0);
+            assert_int_equal(r2, 0);
+            selfs++;
+        } else {
+            assert_int_equal(r1 + r2, 1); /* exactly one of the pair represents it */
+            reps += r1 == 0;
+        }
+        const DraughtsPos *p = (const DraughtsPos *)pos.data, *q = (const DraughtsPos *)back.data;
+        assert_true(p->pieces[0] == q->pieces[0] && p->pieces[1] == q->pieces[1] && p->kings == q->kings);
+        uint64_t idx;
+        assert_true(ix->index(&img, m, &idx)); /* the image is a position of the same material */
+        const char *why;
+        assert_int_equal(g->rule_outcome(&pos, &why), g->rule_outcome(&img, &why));
+        assert_int_equal(g->has_capture(&pos), g->has_capture(&img));
+        int na = children_keys(g, ix, &pos, true, a), nb = children_keys(g, ix, &img, false, b);
+        assert_int_equal(na, nb);
+        assert_memory_equal(a, b, (size_t)na * sizeof *a);
+    }
+    if (!(tried > 15000 && selfs > 0 && reps > tried / 3)) fail_msg("tried %d selfs %d reps %d", tried, selfs, reps);
+    /* the mirror of a named position: a1 <-> h1, the side to move kept */
+    Position pos, img;
+    bool self;
+    pos_of(g, "B:WKa1,b2:Bh6", &pos);
+    ix->symmetry(&pos, &img, &self);
+    char fen[FEN_MAX];
+    DraughtsPos *d = (DraughtsPos *)img.data;
+    d->key = draughts_hash_full(d);
+    g->pos_to_fen(&img, fen);
+    Position want;
+    pos_of(g, "B:WKh1,g2:Ba6", &want);
+    char fen2[FEN_MAX];
+    g->pos_to_fen(&want, fen2);
+    assert_string_equal(fen, fen2);
+
+    /* Built with and without: the same files. */
+    char d1[64], d2[64], err[ERR_MAX];
+    temp_dir(d1);
+    temp_dir(d2);
+    EgtbBuildOptions o = {.pieces = 3, .zstd_level = 3, .no_symmetry = true};
+    assert_int_equal(egtb_build(g, d1, &o, err), 0);
+    o.no_symmetry = false;
+    assert_int_equal(egtb_build(g, d2, &o, err), 0);
+    n = egtb_materials(3, mats, 512);
+    for (int i = 0; i < n; i++) {
+        char p1[512], p2[512];
+        egtb_file_path(d1, g, mats[i], p1, sizeof p1);
+        egtb_file_path(d2, g, mats[i], p2, sizeof p2);
+        FILE *f1 = fopen(p1, "rb"), *f2 = fopen(p2, "rb");
+        assert_non_null(f1);
+        assert_non_null(f2);
+        int c1, c2;
+        long at = 0;
+        do {
+            c1 = fgetc(f1), c2 = fgetc(f2);
+            if (c1 != c2) fail_msg("%s and %s differ at byte %ld", p1, p2, at);
+            at++;
+        } while (c1 != EOF);
+        assert_true(at > 128);
+        fclose(f1);
+        fclose(f2);
+    }
+    /* verify with the symmetry: images compared with their representative */
+    Verified v = {0};
+    assert_int_equal(egtb_verify_only(g, d2, NULL, true, on_verified, &v, err), 0);
+    assert_int_equal(v.bad, 0);
+    assert_true(v.checked > 1000000);
+    assert_int_equal(v.mirrored * 2, v.checked); /* no position of 2-3 pieces is its own image */
+    remove_dir(d1);
+    remove_dir(d2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +647,7 @@ int main(void)
         cmocka_unit_test(test_three_kings_against_one),
         cmocka_unit_test(test_resume_and_atomic_files),
         cmocka_unit_test(test_turkish),
+        cmocka_unit_test(test_turkish_symmetry),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,10 @@ static const CliOpt OPTS[] = {
     {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k; verify: only this material's table", 0, 0},
     {"level", OPT_INT, "9", "build: zstd compression level (1..19)", 1, 19},
     {"threads", OPT_INT, "0", "build/verify: OpenMP threads (0: OpenMP's default)", 0, 256},
+    {"no-symmetry", OPT_FLAG, NULL,
+     "build/verify: solve (check against its children) every position, not one of each left-right mirrored pair "
+     "(Turkish; the same tables, about twice the CPU)",
+     0, 0},
     {"fen", OPT_STR, NULL, "probe: position string", 0, 0},
     {"sample", OPT_INT, "200", "verify: positions compared with a deep search (0: none)", 0, 1000000},
     {"sample-depth", OPT_INT, "14", "verify: depth of each sample search, plies", 1, 60},
@@ -58,10 +62,11 @@ static void on_built(void *ctx, const EgtbBuildStats *s)
     uint64_t *tot = ctx;
     char name[32];
     egtb_material_name(s->material, name);
-    printf("%-12s %11llu positions  W %10llu D %10llu L %10llu  max %3d plies  %9llu bytes  %7.2f s%s\n", name,
+    printf("%-12s %11llu positions  W %10llu D %10llu L %10llu  max %3d plies  %9llu bytes  %7.2f s  %7.1f CPU s%s\n",
+           name,
            (unsigned long long)s->positions, (unsigned long long)s->wins, (unsigned long long)s->draws,
            (unsigned long long)s->losses, s->max_dist, (unsigned long long)s->file_bytes, s->seconds,
-           s->reused ? "  (existing file)" : "");
+           s->cpu_seconds, s->reused ? "  (existing file)" : "");
     fflush(stdout);
     tot[0] += s->positions;
     tot[1] += s->file_bytes;
@@ -72,7 +77,7 @@ static int do_build(CliArgs *a, const Game *g, const char *dir)
     char err[ERR_MAX];
     EgtbMaterial only;
     EgtbBuildOptions o = {.pieces = (int)cli_int(a, "pieces"), .zstd_level = (int)cli_int(a, "level"),
-                          .stop = &cli_stop_requested};
+                          .no_symmetry = cli_flag(a, "no-symmetry"), .stop = &cli_stop_requested};
     if (cli_str(a, "material")) {
         if (egtb_material_parse(cli_str(a, "material"), &only, err) != 0) {
             fprintf(stderr, "dama egtb: --material: %s\n", err);
@@ -119,6 +124,7 @@ static void on_verified(void *ctx, const EgtbVerifyStats *s)
     egtb_material_name(s->material, name);
     printf("%-12s %11llu checked  %s", name, (unsigned long long)s->checked,
            s->mismatches || s->bad_index ? "MISMATCH" : "ok");
+    if (s->mirrored) printf(" (%llu of them as the mirror image of one checked)", (unsigned long long)s->mirrored);
     if (s->mismatches || s->bad_index)
         printf(" (%llu values, %llu indices)", (unsigned long long)s->mismatches, (unsigned long long)s->bad_index);
     printf("\n");
@@ -189,7 +195,8 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
         return 2;
     }
     double t0 = now_s();
-    int rc = egtb_verify_only(g, dir, cli_str(a, "material") ? &only : NULL, on_verified, NULL, err);
+    int rc = egtb_verify_only(g, dir, cli_str(a, "material") ? &only : NULL, !cli_flag(a, "no-symmetry"), on_verified,
+                              NULL, err);
     if (rc < 0) {
         fprintf(stderr, "dama egtb verify: %s\n", err);
         return 1;

@@ -69,6 +69,20 @@ typedef struct EgtbIndexer {
      * ends the game (Russian D4-D8 with the position's counters); INT32_MAX
      * where no such rule applies. May be NULL (no such rules). */
     int (*rule_plies_left)(const Position *pos);
+    /* A symmetry of the board under which the game's rules and every
+     * database value are invariant, mapping a position of material m to
+     * one of the same material (Turkish: the left-right mirror, file a <->
+     * h; rules/turkish.md: men step forward, left and right, kings move
+     * along ranks and files, nothing depends on a file), or NULL (Russian:
+     * the left-right mirror maps dark squares to light ones). Of each pair
+     * {pos, image} one is the representative (a fixed rule of the game's,
+     * cheaper than indexing both). Returns 0 when pos is the representative
+     * (*self: pos is its own image), 1 when the image is. *image gets the
+     * image either way (side to move kept, counters zero, no Zobrist key). The builder
+     * and verify use it to solve only representatives and copy their
+     * values to the images; tables stay complete, so probing does not use
+     * it. */
+    int (*symmetry)(const Position *pos, Position *image, bool *self);
 } EgtbIndexer;
 
 /* The indexer of `game`, or NULL if dama has none for it (Shatra). */
@@ -111,7 +125,8 @@ typedef struct EgtbBuildStats {
     uint64_t positions; /* indices (both sides to move) */
     uint64_t wins, draws, losses; /* side to move's view, used indices only */
     int max_dist;       /* longest distance, plies */
-    double seconds;     /* build time (0 if loaded from an existing file) */
+    double seconds;     /* build time, wall (0 if loaded from an existing file) */
+    double cpu_seconds; /* build time, CPU of every thread of the process (0 if loaded) */
     uint64_t file_bytes;
     bool reused;        /* the file existed and checked out; not rebuilt */
 } EgtbBuildStats;
@@ -123,6 +138,8 @@ typedef struct EgtbBuildOptions {
     int pieces;                /* build every material with up to this many pieces */
     const EgtbMaterial *only;  /* or, if set: this material and those it can turn into */
     int zstd_level;            /* compression level (1..19) */
+    bool no_symmetry;          /* solve every position, not one of each pair of EgtbIndexer.symmetry
+                                  (the same table byte for byte, about twice the CPU) */
     volatile int *stop;        /* polled between materials (may be NULL) */
     EgtbBuildFn report;        /* may be NULL */
     void *ctx;
@@ -149,6 +166,8 @@ typedef struct EgtbVerifyStats {
     uint64_t checked;     /* used indices checked */
     uint64_t mismatches;  /* stored value differs from the value of its children */
     uint64_t bad_index;   /* decode/index round trip failed */
+    uint64_t mirrored;    /* of those checked: compared with their mirror image's value instead
+                             of their children's (symmetry on; the image is checked in full) */
 } EgtbVerifyStats;
 
 /* Full consistency pass over every table of `game` in dir: each stored
@@ -159,11 +178,16 @@ typedef struct EgtbVerifyStats {
  * material. */
 typedef void (*EgtbVerifyFn)(void *ctx, const EgtbVerifyStats *s);
 int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ctx, char err[ERR_MAX]);
-/* The same pass over one material only (its table and those of its
- * children are loaded from dir): returns as egtb_verify, and -1 with err
- * naming the material when dir has no table of it. */
-int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, EgtbVerifyFn report, void *ctx,
-                     char err[ERR_MAX]);
+/* The same pass over one material only when `only` is set (its table
+ * and those of the materials it turns into are loaded; -1 with err naming
+ * the material when dir has no table of it). With `symmetry` and
+ * an indexer that has one (EgtbIndexer.symmetry), a position whose mirror
+ * image has the smaller index is checked to hold its image's value, and
+ * only the image against its children: about half the CPU, resting on
+ * the symmetry of the rules (tests/test_egtb.c checks it on the move
+ * generator); egtb_verify checks every position against its children. */
+int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, bool symmetry, EgtbVerifyFn report,
+                     void *ctx, char err[ERR_MAX]);
 
 /* ------------------------------------------------------------------ */
 /* Probing                                                            */

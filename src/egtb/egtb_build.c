@@ -37,12 +37,30 @@ typedef struct Builder {
     const EgtbIndexer *ix;
     uint8_t *vals[EGTB_KEYS]; /* values of the materials built or loaded so far */
     uint64_t sizes[EGTB_KEYS];
+    int (*sym)(const Position *, Position *, bool *); /* the indexer's symmetry, or NULL: not used */
 } Builder;
+
+/* Is pos the representative of its mirrored pair (EgtbIndexer.symmetry)?
+ * Without a symmetry every position represents itself. *self: pos is its
+ * own image; *image: the image (with a symmetry). */
+static inline bool representative(const Builder *b, const Position *pos, Position *image, bool *self)
+{
+    *self = true;
+    return !b->sym || b->sym(pos, image, self) == 0;
+}
 
 static double now_s(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of the whole process (every thread), seconds. */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
@@ -138,6 +156,7 @@ typedef struct Propagate {
     EgtbMaterial m;
     uint8_t *val, *cnt, *aux;
     int level;
+    bool self; /* the position sending its result is its own mirror image */
     int *max_assigned;
     int *error;
 } Propagate;
@@ -147,6 +166,18 @@ static void propagate_one(void *ctx, const Position *q)
     Propagate *p = ctx;
     const Game *g = p->b->game;
     uint64_t qi;
+    /* Only representatives are solved. A child c and its image send their
+     * result once, as c: q's moves into the pair {c, image of c} are the
+     * un-moves of c that give q or q's image, so q's representative takes
+     * one step per un-move (two if q is its own image, below). If c is its
+     * own image, its un-moves come in mirrored pairs and only those of
+     * representatives count. */
+    Position img;
+    bool qself = false;
+    if (!representative(p->b, q, &img, &qself)) {
+        if (p->self) return;
+        q = &img;
+    }
     if (!p->b->ix->index(q, p->m, &qi)) return; /* a square no game reaches (Turkish men on rank 1/8) */
     /* A q whose value this step cannot change is skipped before the costly
      * legality checks (a capture pending, a game rule), which only ever
@@ -169,11 +200,13 @@ static void propagate_one(void *ctx, const Position *q)
         }
         return;
     }
-    /* child won at L: one counted child fewer */
+    /* child won at L: one counted child fewer (two when q is its own
+     * image and c is not: q's moves to c and to c's image are one un-move
+     * of c, as q and its image are one position) */
     uint8_t old = __atomic_load_n(&p->val[qi], __ATOMIC_RELAXED);
     if (old != 0) return; /* already won (or, impossibly, lost) */
-    uint8_t left = __atomic_sub_fetch(&p->cnt[qi], 1, __ATOMIC_RELAXED);
-    if (left == 255) {
+    uint8_t left = __atomic_sub_fetch(&p->cnt[qi], qself && !p->self ? 2 : 1, __ATOMIC_RELAXED);
+    if (left >= 254) { /* below zero (a count is at most 254 before the step) */
         __atomic_store_n(p->error, 3, __ATOMIC_RELAXED);
         return;
     }
@@ -211,6 +244,8 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
                 aux[i] = 255;
                 continue;
             }
+            bool self;
+            if (!representative(b, &pos, &child, &self)) continue; /* its image's value, copied at the end */
             uint8_t v;
             if (rule_value(g, &pos, &v)) {
                 val[i] = v;
@@ -257,13 +292,15 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
         int level_max = 0;
 #pragma omp parallel if (n > 200000)
         {
-            Propagate p = {b, m, val, cnt, aux, L, NULL, &error};
+            Propagate p = {b, m, val, cnt, aux, L, true, NULL, &error};
             int mine = 0;
 #pragma omp for schedule(dynamic, 65536)
             for (uint64_t i = 0; i < n; i++) {
                 if (__atomic_load_n(&val[i], __ATOMIC_RELAXED) != want) continue;
                 Position pos;
                 b->ix->decode(m, i, &pos);
+                Position img;
+                representative(b, &pos, &img, &p.self);
                 b->ix->unmoves(&pos, propagate_one, &p);
                 mine = L + 2;
             }
@@ -279,6 +316,26 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
                 if (val[i] > want && val[i] > far) far = val[i];
             if (far <= want) break;
             max_assigned = far;
+        }
+    }
+    if (b->sym && !error) {
+        /* The images take their representative's value. An image was left
+         * untouched (value, count and aux 0); a representative never is
+         * (no moves: lost; a draw: aux 255; no child in its own material:
+         * a value), nor is an unused index (aux 255). */
+#pragma omp parallel for schedule(dynamic, 65536) if (n > 200000)
+        for (uint64_t i = 0; i < n; i++) {
+            if (val[i] == 0 && cnt[i] == 0 && aux[i] == 0) continue;
+            Position pos, img;
+            bool self;
+            uint64_t j;
+            if (!b->ix->decode(m, i, &pos)) continue;
+            if (!representative(b, &pos, &img, &self) || self) continue;
+            if (!b->ix->index(&img, m, &j) || j >= n) {
+                __atomic_store_n(&error, 4, __ATOMIC_RELAXED);
+                continue;
+            }
+            val[j] = val[i];
         }
     }
     free(cnt);
@@ -448,6 +505,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
     }
     b->game = game;
     b->ix = ix;
+    b->sym = o->no_symmetry ? NULL : ix->symmetry;
     int rc = 0;
     for (int i = 0; i < nm && rc == 0; i++) {
         EgtbMaterial m = mats[i];
@@ -467,7 +525,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         int key = egtb_material_key(m);
         uint8_t *val = NULL;
         char e2[ERR_MAX];
-        double t0 = now_s();
+        double t0 = now_s(), c0 = cpu_s();
         int lr = load_table(b, path, m, &val, &s.file_bytes, e2);
         if (lr == 0) {
             s.reused = true;
@@ -486,7 +544,10 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
             rc = -1;
             break;
         }
-        if (!s.reused) s.seconds = now_s() - t0; /* solve, count and write */
+        if (!s.reused) { /* solve, count and write */
+            s.seconds = now_s() - t0;
+            s.cpu_seconds = cpu_s() - c0;
+        }
         if (o->report) o->report(o->ctx, &s);
     }
     builder_free(b);
@@ -498,11 +559,11 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
 
 int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ctx, char err[ERR_MAX])
 {
-    return egtb_verify_only(game, dir, NULL, report, ctx, err);
+    return egtb_verify_only(game, dir, NULL, false, report, ctx, err);
 }
 
-int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, EgtbVerifyFn report, void *ctx,
-                     char err[ERR_MAX])
+int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, bool symmetry, EgtbVerifyFn report,
+                     void *ctx, char err[ERR_MAX])
 {
     const EgtbIndexer *ix = egtb_indexer(game);
     if (!ix) {
@@ -518,8 +579,12 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
     }
     b->game = game;
     b->ix = ix;
+    b->sym = symmetry ? ix->symmetry : NULL;
     int found = 0;
     for (int i = 0; i < nm; i++) {
+        /* one material's pass needs its table and its children's */
+        if (only && !egtb_material_reaches(*only, mats[i]) && !egtb_material_reaches(*only, egtb_material_mirror(mats[i])))
+            continue;
         char path[4096];
         egtb_file_path(dir, game, mats[i], path, sizeof path);
         uint64_t bytes;
@@ -553,17 +618,25 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
         int key = egtb_material_key(m);
         const uint8_t *val = b->vals[key];
         if (!val || (only && memcmp(&m, only, sizeof m) != 0)) continue;
-        uint64_t n = b->sizes[key], checked = 0, mism = 0, badidx = 0, missing = 0;
+        uint64_t n = b->sizes[key], checked = 0, mism = 0, badidx = 0, missing = 0, mirrored = 0;
 #pragma omp parallel if (n > 200000)
         {
             MoveList *list = malloc(sizeof *list);
-#pragma omp for schedule(dynamic, 4096) reduction(+ : checked, mism, badidx, missing)
+#pragma omp for schedule(dynamic, 4096) reduction(+ : checked, mism, badidx, missing, mirrored)
             for (uint64_t k = 0; k < n; k++) {
                 Position pos, child;
                 if (!list || !ix->decode(m, k, &pos)) continue;
                 checked++;
                 uint64_t back;
                 if (!ix->index(&pos, m, &back) || back != k) badidx++;
+                bool self;
+                uint64_t r;
+                if (!representative(b, &pos, &child, &self)) { /* its image is checked against its children */
+                    mirrored++;
+                    if (!ix->index(&child, m, &r) || r >= n) badidx++;
+                    else if (val[r] != val[k]) mism++;
+                    continue;
+                }
                 uint8_t want;
                 if (!rule_value(game, &pos, &want)) {
                     game->gen_moves(&pos, list, GEN_DISTINCT);
@@ -590,7 +663,7 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
             }
             free(list);
         }
-        EgtbVerifyStats s = {m, checked, mism + missing, badidx};
+        EgtbVerifyStats s = {m, checked, mism + missing, badidx, mirrored};
         if (mism || badidx || missing) any_bad = 1;
         if (report) report(ctx, &s);
     }

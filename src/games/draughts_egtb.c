@@ -258,6 +258,40 @@ static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, 
     return n;
 }
 
+/* Each byte's bits in reverse order: the files of every rank mirrored. */
+static inline uint64_t mirror_files(uint64_t x)
+{
+    x = ((x >> 1) & 0x5555555555555555ULL) | ((x & 0x5555555555555555ULL) << 1);
+    x = ((x >> 2) & 0x3333333333333333ULL) | ((x & 0x3333333333333333ULL) << 2);
+    return ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
+}
+
+/* Turkish: the left-right mirror (file a <-> h) maps the board, the men's
+ * ranks 2-7 and every move direction (forward, left, right; the kings'
+ * ranks and files) onto themselves. The representative of a pair is the
+ * one whose (white pieces, black pieces, kings) bitboards are smaller, in
+ * that order. */
+static int tu_symmetry(const Position *pos, Position *image, bool *self)
+{
+    const DraughtsPos *p = cdp(pos);
+    uint64_t w = mirror_files(p->pieces[0]), b = mirror_files(p->pieces[1]), k = mirror_files(p->kings);
+    int c = w != p->pieces[0] ? (w < p->pieces[0] ? 1 : -1)
+            : b != p->pieces[1] ? (b < p->pieces[1] ? 1 : -1)
+            : k != p->kings     ? (k < p->kings ? 1 : -1)
+                                : 0;
+    *self = c == 0;
+    /* Only the DraughtsPos part is written (the rest of a Position is
+     * never read by a draughts game); every call of the builder's
+     * backward step makes one. */
+    DraughtsPos *q = (DraughtsPos *)image->data;
+    memset(q, 0, sizeof *q);
+    q->pieces[0] = w;
+    q->pieces[1] = b;
+    q->kings = k;
+    q->side = p->side;
+    return c > 0;
+}
+
 static uint64_t ru_size(EgtbMaterial m) { return d_size(&RU, m); }
 static bool ru_index(const Position *pos, EgtbMaterial m, uint64_t *idx) { return d_index(&RU, pos, m, idx); }
 static bool ru_decode(EgtbMaterial m, uint64_t idx, Position *pos) { return d_decode(&RU, m, idx, pos); }
@@ -279,7 +313,7 @@ static const EgtbIndexer RU_INDEXER = {
 };
 static const EgtbIndexer TU_INDEXER = {
     .game = &turkish_game, .size = tu_size, .material = d_material, .index = tu_index,
-    .decode = tu_decode, .unmoves = tu_unmoves, .rule_plies_left = NULL,
+    .decode = tu_decode, .unmoves = tu_unmoves, .rule_plies_left = NULL, .symmetry = tu_symmetry,
 };
 
 const EgtbIndexer *egtb_indexer(const Game *game)
