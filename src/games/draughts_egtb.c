@@ -83,6 +83,25 @@ static inline int popcount64(uint64_t x)
     return (int)((x * 0x0101010101010101ULL) >> 56);
 }
 
+/* Position of the r-th (from 0) set bit of x, which has more than r. */
+static inline int select_bit(uint64_t x, int r)
+{
+    int base = 0;
+    for (int w = 32; w >= 8; w >>= 1) {
+        uint64_t low = x & ((1ULL << w) - 1);
+        int c = popcount64(low);
+        if (r >= c) {
+            r -= c;
+            x >>= w;
+            base += w;
+        } else {
+            x = low;
+        }
+    }
+    for (; r > 0; r--) x &= x - 1; /* at most 7 in the last byte */
+    return base + __builtin_ctzll(x);
+}
+
 static inline const DraughtsPos *cdp(const Position *p) { return (const DraughtsPos *)p->data; }
 
 static EgtbMaterial d_material(const Position *pos)
@@ -195,21 +214,21 @@ static bool d_decode(const DVariant *v, EgtbMaterial m, uint64_t idx, Position *
     for (int i = 0; i < m.men[1]; i++) p->pieces[1] |= 1ULL << v->man_sq[1][a[i]];
     if (p->pieces[0] & p->pieces[1]) return false;
     occ = p->pieces[0] | p->pieces[1];
-    /* Free squares in playable order. */
-    int8_t freesq[64];
-    int nf = 0;
-    for (int i = 0; i < v->nsq; i++)
-        if (!(occ >> v->sq_of[i] & 1)) freesq[nf++] = v->sq_of[i];
+    /* Free squares as a mask of playable indices: the r-th free square is
+     * its r-th set bit. */
+    uint64_t free_p = v->nsq == 64 ? ~0ULL : (1ULL << v->nsq) - 1;
+    for (uint64_t b = occ; b; b &= b - 1) free_p &= ~(1ULL << v->pidx[__builtin_ctzll(b)]);
     unrank_set(kings / kb, m.kings[0], f, a);
-    uint64_t wk = 0;
-    for (int i = 0; i < m.kings[0]; i++) wk |= 1ULL << freesq[a[i]];
-    /* Remove the white kings from the free list. */
-    int nf2 = 0;
-    for (int i = 0; i < nf; i++)
-        if (!(wk >> freesq[i] & 1)) freesq[nf2++] = freesq[i];
-    unrank_set(kings % kb, m.kings[1], nf2, a);
+    uint64_t wk = 0, wk_p = 0;
+    for (int i = 0; i < m.kings[0]; i++) {
+        int pi = select_bit(free_p, a[i]);
+        wk_p |= 1ULL << pi;
+        wk |= 1ULL << v->sq_of[pi];
+    }
+    free_p &= ~wk_p;
+    unrank_set(kings % kb, m.kings[1], f - m.kings[0], a);
     uint64_t bk = 0;
-    for (int i = 0; i < m.kings[1]; i++) bk |= 1ULL << freesq[a[i]];
+    for (int i = 0; i < m.kings[1]; i++) bk |= 1ULL << v->sq_of[select_bit(free_p, a[i])];
     p->pieces[0] |= wk;
     p->pieces[1] |= bk;
     p->kings = wk | bk;
