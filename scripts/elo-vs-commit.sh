@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# elo-vs-commit.sh COMMIT [--game G] [--movetime MS | --depth D | --nodes N] [--pairs N] [--concurrency C]
+# elo-vs-commit.sh COMMIT [--game G] [--movetime MS | --depth D | --nodes N] [--pairs N] [--first-pair K] [--concurrency C]
 #                  [--log FILE] [other scripts/elo_match.py options]
 # Builds COMMIT in a temporary worktree (Release, the dama target only) and
 # plays the current build (build/dama; built first if missing) against it at
@@ -7,6 +7,9 @@
 # (`dama search --fen FEN --movetime MS`, as an outside referee drives it).
 # Results: W/D/L, pentanomial counts, Elo +- 95%; every game goes to the log
 # (default: logs/elo-vs-COMMIT-GAME.log). Default: 100 ms/move, 100 pairs.
+# A match in parts: --first-pair K --pairs N plays pairs K..K+N-1 of the
+# opening sequence of one long match (run the parts with their own --log),
+# then `python3 scripts/elo_match.py --combine LOG1 LOG2 ...` adds them up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)

@@ -17,6 +17,13 @@ beyond +-BALANCE centi-men), seeded.
 Prints W/D/L from the new binary's view, the pentanomial counts of the game
 pairs (pair score 0, 1/2, 1, 3/2, 2) and the Elo with its 95% interval from
 the pentanomial variance; every game is appended to the log.
+
+A long match can be played in parts: `--first-pair K --pairs N` plays pairs
+K .. K+N-1 of the same opening sequence a single run of K+N pairs would
+play (same seed), so two halves on two machines are one match; `--combine
+LOG...` reads the parts' logs and prints the combined W/D/L, pentanomial and
+Elo (a pair index found in two logs, or logs of different games or limits,
+are refused; a pair with only one game logged is left out and counted).
 """
 import argparse
 import math
@@ -147,7 +154,76 @@ def summary(ptnml, wdl):
         wdl[0], wdl[1], wdl[2], " ".join(str(x) for x in ptnml), mu, e, (hi - lo) / 2, lo, hi, n)
 
 
+def combine(paths):
+    """Pentanomial of the finished pairs in the logs; returns an exit code."""
+    import re
+    head = re.compile(r"^# \S+ \S+ new=\S+ old=\S+ game=(\S+) limit=(.+?) pairs=\d+(?: first-pair=\d+)?(.*)$")
+    line_re = re.compile(r"^game pair (\d+) opening '(.*)' new (white|black): (0|1/2|1) ")
+    games = {}  # pair index -> {colour: half points}
+    where = {}
+    setting = None
+    for path in paths:
+        if paths.count(path) > 1:
+            print("elo_match.py: --combine: %s given twice" % path, file=sys.stderr)
+            return 2
+        try:
+            f = open(path)
+        except OSError as err:
+            print("elo_match.py: --combine: cannot read %s: %s" % (path, err.strerror), file=sys.stderr)
+            return 2
+        with f:
+            for n, line in enumerate(f, 1):
+                m = head.match(line)
+                if m:
+                    # the rest: new-args, old-args and seed (absent in older logs: none, seed 1)
+                    rest = m.group(3).strip() or "new-args='' old-args='' seed=1"
+                    if setting is None:
+                        setting = (m.group(1), m.group(2), rest, path)
+                    elif (m.group(1), m.group(2), rest) != setting[:3]:
+                        print("elo_match.py: --combine: %s line %d is game=%s limit=%s %s, but %s is game=%s limit=%s %s"
+                              % (path, n, m.group(1), m.group(2), rest, setting[3], setting[0], setting[1], setting[2]),
+                              file=sys.stderr)
+                        return 2
+                    continue
+                m = line_re.match(line)
+                if not m:
+                    continue
+                i, colour = int(m.group(1)), m.group(3)
+                if i in where and where[i] != path:
+                    print("elo_match.py: --combine: pair %d is in both %s and %s (overlapping --first-pair ranges)"
+                          % (i, where[i], path), file=sys.stderr)
+                    return 2
+                where[i] = path
+                g = games.setdefault(i, {})
+                if colour in g:
+                    print("elo_match.py: --combine: %s line %d: pair %d, new as %s, logged twice" % (path, n, i, colour),
+                          file=sys.stderr)
+                    return 2
+                g[colour] = {"0": 0, "1/2": 1, "1": 2}[m.group(4)]
+    if setting is None:
+        print("elo_match.py: --combine: no match header ('# ... game=... limit=...') in %s" % " ".join(paths),
+              file=sys.stderr)
+        return 2
+    ptnml = [0] * 5
+    wdl = [0, 0, 0]
+    partial = 0
+    for g in games.values():
+        if len(g) < 2:
+            partial += 1
+            continue
+        for s in g.values():
+            wdl[0 if s == 2 else 1 if s == 1 else 2] += 1
+        ptnml[g["white"] + g["black"]] += 1
+    print("combined %d logs (game %s, limit %s): %s%s" % (len(paths), setting[0], setting[1], summary(ptnml, wdl),
+                                                        "; %d unfinished pairs left out" % partial if partial else ""))
+    return 0
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--combine":
+        if len(sys.argv) < 3:
+            sys.exit("usage: elo_match.py --combine LOG [LOG...]")
+        sys.exit(combine(sys.argv[2:]))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--new", required=True, help="binary under test")
     ap.add_argument("--old", required=True, help="reference binary")
@@ -156,6 +232,8 @@ def main():
     ap.add_argument("--depth", type=int, default=0, help="fixed depth per move instead")
     ap.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead")
     ap.add_argument("--pairs", type=int, default=100)
+    ap.add_argument("--first-pair", type=int, default=0,
+                    help="play pairs FIRST .. FIRST+PAIRS-1 of the opening sequence (a match in parts; --combine)")
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--openings", default="", help="book file label<TAB>FEN (default: Russian ballots, else random)")
     ap.add_argument("--random-plies", type=int, default=4)
@@ -176,6 +254,9 @@ def main():
         sys.exit("elo_match.py: give --movetime, --depth or --nodes")
     if args.pairs < 1 or args.concurrency < 1:
         sys.exit("elo_match.py: --pairs and --concurrency must be >= 1")
+    if args.first_pair < 0:
+        sys.exit("elo_match.py: --first-pair must be >= 0 (got %d)" % args.first_pair)
+    first = args.first_pair
 
     if args.openings:
         book = ballots(args.openings)
@@ -184,11 +265,17 @@ def main():
         book = ballots(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "openings",
                                     "russian_ballots_745.tsv"))
     else:
-        book = random_openings(args.new, args.game, args.pairs, args.random_plies, args.balance, args.seed)
-    rng = random.Random(args.seed)
-    order = list(range(len(book)))
-    rng.shuffle(order)
-    pairs = [book[order[i % len(order)]] for i in range(args.pairs)]
+        book = random_openings(args.new, args.game, first + args.pairs, args.random_plies, args.balance, args.seed)
+    if args.openings or args.game == "russian":
+        # the ballots: one shuffle of the whole book, pair i takes entry i (cycling)
+        rng = random.Random(args.seed)
+        order = list(range(len(book)))
+        rng.shuffle(order)
+    else:
+        # random lines are drawn in sequence: pair i is the i-th line drawn,
+        # whatever the number of pairs (so parts of a match are disjoint)
+        order = list(range(len(book)))
+    pairs = {i: book[order[i % len(order)]] for i in range(first, first + args.pairs)}
 
     lock = threading.Lock()
     ptnml = [0] * 5
@@ -203,8 +290,9 @@ def main():
             logf.write(line + "\n")
             logf.flush()
 
-    log("# %s new=%s old=%s game=%s limit=%s pairs=%d" % (time.strftime("%Y-%m-%d %H:%M:%S"), args.new, args.old,
-                                                          args.game, " ".join(args.limit), args.pairs))
+    log("# %s new=%s old=%s game=%s limit=%s pairs=%d first-pair=%d new-args=%r old-args=%r seed=%d" % (
+        time.strftime("%Y-%m-%d %H:%M:%S"), args.new, args.old, args.game, " ".join(args.limit), args.pairs, first,
+        args.new_args, args.old_args, args.seed))
 
     def one_pair(i):
         label, fen = pairs[i]
@@ -226,7 +314,7 @@ def main():
                 print("[%5.0fs] %s" % (time.time() - t0, summary(ptnml, wdl)), flush=True)
 
     with ThreadPoolExecutor(max_workers=args.concurrency) as ex:
-        for f in [ex.submit(one_pair, i) for i in range(args.pairs)]:
+        for f in [ex.submit(one_pair, i) for i in sorted(pairs)]:
             f.result()
 
     def med(v):

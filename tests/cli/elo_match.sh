@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# elo_match.sh — scripts/elo_match.py: a match played in parts (--first-pair)
+# is the match played at once, and --combine adds the parts' logs up
+# (pentanomial from whole pairs only; overlapping parts, other settings,
+# a log without a header and a missing file are refused, exit 2).
+set -u
+. "$(dirname "$0")/lib.sh"
+E="$SRC/scripts/elo_match.py"
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+
+# 1. Synthetic logs: pairs 0-1 in one part, 2-4 in another (pair 4 has one game).
+H='# 2026-12-01 10:00:00 new=/x/new old=/x/old game=russian limit=--movetime 50 pairs=2 first-pair=0 new-args='"''"' old-args='"''"' seed=1'
+{
+    echo "$H"
+    echo "game pair 0 opening 'a' new white: 1 A 50 plies | a"
+    echo "game pair 0 opening 'a' new black: 1/2 D3 60 plies | a"
+    echo "game pair 1 opening 'b' new white: 0 A 40 plies | a"
+    echo "game pair 1 opening 'b' new black: 0 A 41 plies | a"
+} >"$T/a.log"
+{
+    echo "${H/first-pair=0/first-pair=2}"
+    echo "game pair 2 opening 'c' new black: 1 A 50 plies | a"
+    echo "game pair 2 opening 'c' new white: 1 A 52 plies | a"
+    echo "game pair 3 opening 'd' new white: 1/2 D3 70 plies | a"
+    echo "game pair 3 opening 'd' new black: 1/2 D3 71 plies | a"
+    echo "game pair 4 opening 'e' new white: 1 A 30 plies | a"
+} >"$T/b.log"
+expect_rc 0 "combine two parts" python3 "$E" --combine "$T/a.log" "$T/b.log"
+# pairs: 0 -> 1.5, 1 -> 0, 2 -> 2, 3 -> 1: pentanomial 1 0 1 1 1; games W 3 D 3 L 2
+expect_eq "$(grep -o 'W [0-9]* D [0-9]* L [0-9]* | pentanomial [0-9 ]*' "$T/out")" "W 3 D 3 L 2 | pentanomial 1 0 1 1 1 " "combined counts"
+expect_eq "$(grep -c '1 unfinished pairs left out' "$T/out")" 1 "unfinished pair counted"
+expect_eq "$(grep -o 'score [0-9.]*' "$T/out")" "score 0.562" "combined score (4.5 of 8)"
+
+# 2. Refusals.
+cp "$T/a.log" "$T/a2.log"
+expect_err 2 "pair 0 is in both" python3 "$E" --combine "$T/a.log" "$T/b.log" "$T/a2.log"
+expect_err 2 "given twice" python3 "$E" --combine "$T/a.log" "$T/a.log"
+sed 's/limit=--movetime 50/limit=--movetime 100/' "$T/b.log" >"$T/c.log"
+expect_err 2 "limit=--movetime 100" python3 "$E" --combine "$T/a.log" "$T/c.log"
+sed "s/new-args=''/new-args='--search-param RFP_DEPTH=2'/" "$T/b.log" >"$T/d.log"
+expect_err 2 "RFP_DEPTH=2" python3 "$E" --combine "$T/a.log" "$T/d.log"
+grep -v '^#' "$T/a.log" >"$T/e.log"
+expect_err 2 "no match header" python3 "$E" --combine "$T/e.log"
+expect_err 2 "cannot read $T/missing.log" python3 "$E" --combine "$T/a.log" "$T/missing.log"
+expect_err 1 "--first-pair must be >= 0" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --first-pair -1
+
+# 3. Real games (depth 2, deterministic): pairs 0-2 at once equal pair 0 + pairs 1-2.
+for g in turkish russian; do
+    args=(--new "$DAMA" --old "$DAMA" --old-args "--search-param LMR_DIV=300" --game $g --depth 2 --concurrency 1 --max-plies 40)
+    expect_rc 0 "$g whole" python3 "$E" "${args[@]}" --pairs 3 --log "$T/$g-all.log"
+    expect_rc 0 "$g part 1" python3 "$E" "${args[@]}" --pairs 1 --log "$T/$g-1.log"
+    expect_rc 0 "$g part 2" python3 "$E" "${args[@]}" --pairs 2 --first-pair 1 --log "$T/$g-2.log"
+    expect_eq "$(cat "$T/$g-1.log" "$T/$g-2.log" | grep '^game' | sort)" "$(grep '^game' "$T/$g-all.log" | sort)" "$g parts = whole"
+    expect_eq "$(grep -c '^game' "$T/$g-all.log")" 6 "$g games"
+    python3 "$E" --combine "$T/$g-1.log" "$T/$g-2.log" >"$T/p" 2>&1
+    python3 "$E" --combine "$T/$g-all.log" >"$T/w" 2>&1
+    expect_eq "$(sed 's/combined [0-9]* logs//' "$T/p")" "$(sed 's/combined [0-9]* logs//' "$T/w")" "$g combined = whole"
+done
+finish elo_match
