@@ -4,16 +4,51 @@
 #   2. `dama bench` node totals per game (each game's bench depth);
 #   3. depth completed in MOVETIME ms (default 100) from each bench position,
 #      median per game (one fresh process per search, as a referee runs it);
-#   4. lazy SMP: time of `dama bench` with 1 and 2 search threads (NEW only;
-#      median of REPEAT runs each, interleaved) and the ratio.
-# Environment: MOVETIME (100), REPEAT (3), SKIP_SMP=1 to leave out 4.
+#   4. lazy SMP (NEW only): time to depth on 1 and 2 search threads.
+# search-figures.sh --smp [BINARY...] — part 4 alone (about a minute per
+#   binary on an idle 2-core machine; default build/dama): per game, `dama bench --depth D` over the bench
+#   positions (Russian 17, Turkish 14, Shatra 11 plies; SMP_DEPTHS="17 14 11"),
+#   1 and 2 threads interleaved, REPEAT runs each; the medians of the time
+#   and of the node totals, the speed-up (time 1 thread / time 2 threads)
+#   and the node ratio (2 threads / 1). The speed-up needs two free cores;
+#   the node ratio is meaningful under load too. SMP_PARAMS="NAME=V,..."
+#   adds search parameters to both.
+# Environment: MOVETIME (100), REPEAT (3; --smp: 7), SKIP_SMP=1 to leave out 4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-old=${1:?usage: $0 OLD_BINARY [NEW_BINARY]}
+med() { sort -n | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
+smp() {
+    local bin=$1 rep=$2 depths=(${SMP_DEPTHS:-17 14 11}) games=(russian turkish shatra) extra=()
+    [ -n "${SMP_PARAMS:-}" ] && extra=(--search-param "$SMP_PARAMS")
+    echo "lazy SMP, time to depth: $bin, $rep runs each, interleaved; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for k in 0 1 2; do
+        local g=${games[$k]} d=${depths[$k]} t1=() t2=() n1=() n2=() out
+        for i in $(seq "$rep"); do
+            for th in 1 2; do
+                out=$("$bin" bench --game "$g" --depth "$d" --search-threads $th "${extra[@]}")
+                local t n
+                t=$(echo "$out" | awk '/^search/ {print $5}')
+                n=$(echo "$out" | awk 'NR==1 {print $5}')
+                if [ $th = 1 ]; then t1+=("$t"); n1+=("$n"); else t2+=("$t"); n2+=("$n"); fi
+            done
+        done
+        local m1 m2 k1 k2
+        m1=$(printf '%s\n' "${t1[@]}" | med); m2=$(printf '%s\n' "${t2[@]}" | med)
+        k1=$(printf '%s\n' "${n1[@]}" | med); k2=$(printf '%s\n' "${n2[@]}" | med)
+        echo "smp $g depth $d: 1 thread $m1 s ($k1 nodes), 2 threads $m2 s ($k2 nodes; ${n2[*]}), speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}'), nodes 2/1 $(awk -v a="$k2" -v b="$k1" 'BEGIN {printf "%.2f", a / b}')"
+    done
+    echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+}
+if [ "${1:-}" = --smp ]; then
+    shift
+    [ $# -gt 0 ] || set -- build/dama
+    for b in "$@"; do smp "$b" "${REPEAT:-7}"; done
+    exit 0
+fi
+old=${1:?usage: $0 OLD_BINARY [NEW_BINARY] | $0 --smp [NEW_BINARY]}
 new=${2:-build/dama}
 mt=${MOVETIME:-100}
 rep=${REPEAT:-3}
-med() { sort -n | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 echo "old: $old   new: $new"
 d15() { "$1" search --game russian --depth 15 --quiet | awk '/^nodes/ {print $2}'; }
 a=$(d15 "$old"); b=$(d15 "$new")
@@ -30,14 +65,4 @@ for g in russian turkish shatra; do
     done < <("$new" bench --game $g --print-fens)
     echo "depth in $mt ms $g: old median $(printf '%s\n' "${do[@]}" | med) (${do[*]}) new median $(printf '%s\n' "${dn[@]}" | med) (${dn[*]})"
 done
-if [ "${SKIP_SMP:-0}" != 1 ]; then
-    for g in russian turkish shatra; do
-        t1=(); t2=()
-        for i in $(seq "$rep"); do
-            t1+=("$("$new" bench --game $g --search-threads 1 | awk '/^search/ {print $5}')")
-            t2+=("$("$new" bench --game $g --search-threads 2 | awk '/^search/ {print $5}')")
-        done
-        m1=$(printf '%s\n' "${t1[@]}" | med); m2=$(printf '%s\n' "${t2[@]}" | med)
-        echo "smp $g bench time: 1 thread $m1 s, 2 threads $m2 s, speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}')"
-    done
-fi
+[ "${SKIP_SMP:-0}" = 1 ] || smp "$new" "${REPEAT:-7}"

@@ -305,10 +305,12 @@ static void test_threads(void **state)
     engine_free(e);
 }
 
-/* Lazy SMP on 2 and 3 threads: a depth-limited search ends at its depth
- * (the first thread to complete it ends the others), its move legal, and
- * at every depth (reported through the info callback in increasing order,
- * helpers' iterations included) a PV that starts with a legal move. */
+/* Lazy SMP on 2 and 3 threads, with and without the deferral of moves
+ * another thread searches (SMP_DEFER_DEPTH 2, 64 = off): a depth-limited
+ * search ends at its depth (the first thread to complete it ends the
+ * others), its move legal, and at every depth (reported through the info
+ * callback in increasing order, helpers' iterations included) a PV that
+ * starts with a legal move. */
 static void info_depths(void *ctx, const SearchResult *r)
 {
     int *last = ctx;
@@ -330,7 +332,8 @@ static void test_threads_depths(void **state)
         {"russian", "W:WKa1,c3,e3,g3:Bd4,Kf6,b6,h6", 10},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
-        for (int threads = 2; threads <= 3; threads++) {
+        for (int run = 0; run < 4; run++) {
+            int threads = 2 + run % 2, defer = run < 2 ? 64 : 2;
             game_init_all();
             const Game *g = game_find(CASES[i].game);
             Position pos;
@@ -340,6 +343,7 @@ static void test_threads_depths(void **state)
             SearchResult r;
             Engine *e = engine_new(g, 4);
             assert_int_equal(engine_set_threads(e, threads), 0);
+            assert_int_equal(engine_set_param(e, "SMP_DEFER_DEPTH", defer, err), 0);
             int last = 0;
             engine_search(e, &pos, NULL, 0, &lim, &r, info_depths, &last);
             assert_int_equal(r.depth, CASES[i].depth);

@@ -16,10 +16,14 @@
  *   royal-threat and horizon threat extensions; compulsory captures never
  *   end a line. A node whose side to move can take the enemy royal piece
  *   (Shatra's Biy) is a win at once; a position a rule decided is scored.
- * - Lazy SMP: helper threads iterate over the shared TT; odd helpers stay
- *   two plies past the deepest completed iteration, every thread skips
- *   depths another completed, and the first to complete the depth limit
- *   ends the search; the result is the deepest completed iteration.
+ * - Lazy SMP: helper threads iterate over the shared TT; every thread
+ *   starts at the depth after the deepest one completed (helpers from the
+ *   third on: odd ones a ply further), and a thread whose depth another
+ *   completes drops its iteration and goes on (the main thread adopts that
+ *   result), so no depth is finished twice; the first to complete the
+ *   depth limit ends the search; the result is the deepest completed
+ *   iteration. Optionally (SMP_DEFER_DEPTH) a move another thread is
+ *   searching now is deferred to the end of the move list.
  * - Ordering: TT move, captures by what they take (Game.capture_value), promotions, two killers, the
  *   counter-move of the opponent's last move, history with depth-squared
  *   bonuses for the cutoff move and maluses for the quiet moves tried
@@ -36,7 +40,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, TT_WAYS = 4, THREADS_MAX = 64, LMR_N = 64 };
+enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, TT_WAYS = 4, THREADS_MAX = 64, LMR_N = 64, BUSY_N = 1 << 13 };
 
 /* One TT entry: data packs score (16), depth (8), flag (2), generation (6),
  * from (8), to (8), capture tag (16); check = key ^ data. */
@@ -71,6 +75,7 @@ typedef struct Worker {
     int id;
     uint64_t nodes;
     bool aborted;
+    bool superseded; /* the abort was another thread completing this iteration's depth */
     int root_depth;
     uint64_t keys[PLY_MAX + 2];
     int16_t hist[2][64][64];
@@ -103,7 +108,10 @@ struct Engine {
     pthread_mutex_t best_lock;
     int best_depth, best_score, best_pv_len;
     Move best_pv[PLY_MAX + 1];
-    atomic_int depth_done;
+    atomic_int completed; /* = best_depth, read without the lock */
+    /* Moves being searched now by some thread (lazy SMP deferral): a hash of
+     * (position key, move), set while the move is searched. */
+    _Atomic uint64_t busy[BUSY_N];
     int threads;
     Worker *workers[THREADS_MAX];
     int (*stop_fn)(void *ctx);
@@ -444,12 +452,18 @@ static void tt_store(Engine *e, uint64_t key, int score, int depth, int flag, co
 static bool time_up(Worker *w)
 {
     Engine *e = w->eng;
+    if (w->id > 0 || w->done_depth >= 1) {
+        /* Lazy SMP: another thread completed this iteration's depth (or the
+         * last one): this iteration is superseded. */
+        if (e->threads > 1 && (w->nodes & 1023) == 0 &&
+            atomic_load_explicit(&e->completed, memory_order_relaxed) >= w->root_depth) {
+            w->superseded = true;
+            return true;
+        }
+    }
     if (w->id > 0)
-        return (w->nodes & 1023) == 0 && (atomic_load_explicit(&e->stop_helpers, memory_order_relaxed) ||
-                                          atomic_load_explicit(&e->depth_done, memory_order_relaxed));
+        return (w->nodes & 1023) == 0 && atomic_load_explicit(&e->stop_helpers, memory_order_relaxed);
     if (w->done_depth < 1) return false; /* depth 1 always completes */
-    if (e->threads > 1 && (w->nodes & 1023) == 0 && atomic_load_explicit(&e->depth_done, memory_order_relaxed))
-        return true; /* a helper completed the last depth */
     if (e->node_limit && w->nodes >= e->node_limit) return true;
     if ((w->nodes & 1023) == 0) {
         if (e->stop_flag && *e->stop_flag) return true;
@@ -617,6 +631,32 @@ static void hist_update(Worker *w, int16_t *h, int bonus)
 
 static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv_node, bool allow_pc);
 
+/* The busy table of lazy SMP's deferral: one word per slot, the hash of
+ * (position key, move) of a move some thread is searching (0: none). A
+ * collision only defers or fails to defer a move: never a wrong value. */
+static uint64_t busy_key(uint64_t key, const Move *m)
+{
+    uint64_t x = key ^ (((uint64_t)m->from << 40 | (uint64_t)m->to << 32 | capture_tag(m)) * 0x9E3779B97F4A7C15ULL);
+    return x ? x : 1;
+}
+
+static bool busy_test(Engine *e, uint64_t mkey)
+{
+    return atomic_load_explicit(&e->busy[mkey & (BUSY_N - 1)], memory_order_relaxed) == mkey;
+}
+
+static void busy_set(Engine *e, uint64_t mkey)
+{
+    atomic_store_explicit(&e->busy[mkey & (BUSY_N - 1)], mkey, memory_order_relaxed);
+}
+
+static void busy_clear(Engine *e, uint64_t mkey)
+{
+    uint64_t expect = mkey;
+    atomic_compare_exchange_strong_explicit(&e->busy[mkey & (BUSY_N - 1)], &expect, 0, memory_order_relaxed,
+                                            memory_order_relaxed);
+}
+
 /* The opponent of the side to move could capture now (the side to move
  * has no capture itself). */
 static bool opponent_threat(const Game *g, const Position *pos)
@@ -754,12 +794,29 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
     bool have_best = false;
     int quiets_tried = 0, quiets_seen = 0;
     Move quiets[64];
-    for (int i = 0; i < f->moves.len; i++) {
-        pick_move(f, i);
+    /* Lazy SMP: a move after the first that another thread is searching
+     * now is deferred to the end of the list (Kerrigan's simplified
+     * ABDADA), so that the threads split the node's moves. */
+    bool defer_ok = e->threads > 1 && depth >= P(e, SMP_DEFER_DEPTH);
+    int deferred[MOVES_MAX], ndeferred = 0;
+    for (int n = 0; n < f->moves.len + ndeferred; n++) {
+        bool second = n >= f->moves.len;
+        int i = second ? deferred[n - f->moves.len] : n;
+        if (!second) pick_move(f, i);
         const Move *m = &f->moves.moves[i];
         bool quiet = m->kind != MOVE_CAPTURE && !m->promo;
-        if (quiet && quiets_seen++ && have_best && f->scores[i] < ORD_KILLER && (futile || quiets_seen > lmp_quiets))
+        if (!second && quiet && quiets_seen++ && have_best && f->scores[i] < ORD_KILLER &&
+            (futile || quiets_seen > lmp_quiets))
             continue; /* pruned (never the first move, a killer or the counter-move) */
+        uint64_t mkey = 0;
+        if (defer_ok && i > 0) {
+            mkey = busy_key(key, m);
+            if (!second && busy_test(e, mkey)) {
+                deferred[ndeferred++] = i;
+                continue;
+            }
+            busy_set(e, mkey);
+        }
         make_child(w, ply, m);
         int v;
         if (i == 0) {
@@ -783,6 +840,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
             if (!w->aborted && v > alpha && pv_node && v < beta)
                 v = -alphabeta(w, ply + 1, depth - 1, -beta, -alpha, true, true);
         }
+        if (mkey) busy_clear(e, mkey);
         if (w->aborted) return 0;
         if (v > best) {
             best = v;
@@ -887,14 +945,14 @@ static void publish(Worker *w, int depth, int score)
         e->best_score = score;
         e->best_pv_len = w->pv_len[0];
         memcpy(e->best_pv, w->pv[0], sizeof(Move) * (size_t)w->pv_len[0]);
-        if (depth >= e->max_depth) atomic_store_explicit(&e->depth_done, 1, memory_order_relaxed);
+        atomic_store_explicit(&e->completed, depth, memory_order_relaxed);
     }
     pthread_mutex_unlock(&e->best_lock);
 }
 
 /* The deepest completed iteration of any thread, when deeper than
  * `depth`: copied into r (main thread) and returned; else 0. */
-static int adopt(Worker *w, int depth, SearchResult *r)
+static int adopt(Worker *w, int depth, SearchResult *r, int *score)
 {
     Engine *e = w->eng;
     if (e->threads < 2) return 0;
@@ -902,6 +960,7 @@ static int adopt(Worker *w, int depth, SearchResult *r)
     pthread_mutex_lock(&e->best_lock);
     if (e->best_depth > depth) {
         got = e->best_depth;
+        if (score) *score = e->best_score;
         if (r) {
             r->depth = e->best_depth;
             r->score = e->best_score;
@@ -914,9 +973,17 @@ static int adopt(Worker *w, int depth, SearchResult *r)
     return got;
 }
 
-/* One worker's iterative deepening. Helpers (id > 0) start one ply deeper
- * on odd ids and run until told to stop; the main worker (id 0) drives the
- * result. Returns nothing; results are in w->done_*. */
+/* Plies past the deepest completed iteration that worker w starts its
+ * next iteration at. */
+static int smp_offset(const Worker *w)
+{
+    if (w->id < 2) return 0; /* the first helper races the main thread on its depth */
+    return w->id & 1; /* more helpers: the odd ones a ply ahead */
+}
+
+/* One worker's iterative deepening. Helpers (id > 0) run until told to
+ * stop; the main worker (id 0) drives the result. Returns nothing; results
+ * are in w->done_*. */
 static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int64_t start, int64_t soft_ms,
                     int64_t hard_ms, SearchInfoFn info, void *info_ctx)
 {
@@ -927,25 +994,33 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
     root->threat_ext = 0;
     root->evasions = P(e, QS_EVASIONS);
     w->nodes = 0;
-    w->aborted = false;
+    w->aborted = w->superseded = false;
     w->done_depth = 0;
     w->done_pv_len = 0;
     int prev = 0;
     Move prev_best = {0};
     double soft_scale = 1.0;
-    for (int depth = 1 + (w->id & 1); depth <= e->max_depth; depth++) {
-        /* Lazy SMP: skip what another thread completed; odd helpers work two
-         * plies past it, so that the threads search different depths. */
-        int other = adopt(w, depth - 1 - (w->id & 1), w->id == 0 ? r : NULL);
+    int off = smp_offset(w);
+    for (int depth = 1 + off; depth <= e->max_depth; depth++) {
+        /* Lazy SMP: skip what another thread completed. */
+        int other_score = 0;
+        int other = adopt(w, depth - 1 - off, w->id == 0 ? r : NULL, &other_score);
         if (other) {
-            depth = other + 1 + (w->id & 1);
+            /* a helper past the depth limit searches the limit itself:
+             * the last iteration is the longest, and both share it */
+            depth = other + 1 + off;
+            if (w->id > 0 && depth > e->max_depth && other < e->max_depth) depth = e->max_depth;
+            w->done_depth = other;
+            prev = other_score;
             if (w->id == 0) {
-                w->done_depth = other;
-                prev = r->score;
                 r->nodes = w->nodes;
                 for (int t = 1; t < e->threads; t++) r->nodes += e->workers[t]->nodes;
-                r->seconds = (double)(now_ns() - start) * 1e-9;
+                int64_t elapsed = now_ns() - start;
+                r->seconds = (double)elapsed * 1e-9;
                 if (info) info(info_ctx, r);
+                /* clock: the soft limit holds for an adopted iteration too */
+                if (soft_ms > 0 && limits->movetime_ms <= 0 && (double)elapsed * 2 > (double)soft_ms * soft_scale * 1e6)
+                    break;
             }
             if (depth > e->max_depth) break;
         }
@@ -974,6 +1049,12 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
             if (alpha < -SCORE_INF) alpha = -SCORE_INF;
             if (beta > SCORE_INF) beta = SCORE_INF;
         }
+        if (w->aborted && w->superseded) {
+            /* another thread completed this depth: take its result, go on */
+            w->aborted = w->superseded = false;
+            depth--;
+            continue;
+        }
         if (w->aborted) {
             /* an interrupted iteration whose first move was searched gives a
              * move at least as good as the last completed one */
@@ -985,7 +1066,10 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
         w->done_pv_len = w->pv_len[0];
         memcpy(w->done_pv, w->pv[0], sizeof(Move) * (size_t)w->done_pv_len);
         publish(w, depth, v);
-        if (w->id > 0) continue;
+        if (w->id > 0) {
+            prev = v;
+            continue;
+        }
         r->score = v;
         r->depth = depth;
         r->pv_len = w->pv_len[0];
@@ -1056,7 +1140,7 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
     e->max_depth = limits->depth > 0 ? limits->depth : PLY_MAX - 1;
     if (e->max_depth > PLY_MAX - 8) e->max_depth = PLY_MAX - 8;
     atomic_store(&e->stop_helpers, 0);
-    atomic_store(&e->depth_done, 0);
+    atomic_store(&e->completed, 0);
     e->best_depth = 0;
     int started = 1;
     for (int t = 1; t < e->threads; t++) {
@@ -1071,6 +1155,6 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
         r->nodes += e->workers[t]->nodes;
     }
     r->seconds = (double)(now_ns() - start) * 1e-9;
-    if (adopt(e->workers[0], r->depth, r) && info) info(info_ctx, r); /* a helper's deeper completed iteration */
+    if (adopt(e->workers[0], r->depth, r, NULL) && info) info(info_ctx, r); /* a helper's deeper completed iteration */
     return 0;
 }

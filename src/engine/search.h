@@ -138,10 +138,13 @@ int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX]);
 
 /* Threads for one search (lazy SMP): helpers search the same root over the
  * shared transposition table (lock-free entries checked by key XOR data),
- * odd ones two plies past the deepest iteration completed; no thread
- * searches a depth another has completed; the first thread to complete the
- * depth limit ends the search, and the result (and the info callback's
- * last call) is the deepest completed iteration of any thread.
+ * each at the depth after the deepest iteration completed (from the third
+ * helper on, odd ones a ply further, within the depth limit); a thread
+ * whose depth another completes drops that iteration, so no depth is
+ * finished twice; the first thread to complete the depth limit ends the
+ * search, and the result (and the info callback's last call) is the
+ * deepest completed iteration of any thread. SMP_DEFER_DEPTH (search
+ * parameter) defers moves another thread is searching.
  * n >= 1; returns 0, or -1 if out of memory (then the engine keeps its
  * former count). With n > 1 no search is deterministic. */
 int engine_set_threads(Engine *e, int n);
