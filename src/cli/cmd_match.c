@@ -7,11 +7,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/dist_play.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
 #include "engine/search.h"
+#include "mpi/dist.h"
 #include "play/match.h"
 #include "play/play.h"
 #include "play/stats.h"
@@ -40,6 +42,7 @@ static const CliOpt OPTS[] = {
     {"alpha", OPT_REAL, "0.05", "SPRT false-positive rate", 1e-6, 0.5},
     {"beta", OPT_REAL, "0.05", "SPRT false-negative rate", 1e-6, 0.5},
     {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)", 0, 86400},
+    CLI_MPI_OPT,
     {0},
 };
 
@@ -47,6 +50,13 @@ static void progress(void *ctx, const MatchStats *st)
 {
     int64_t wdl[3] = {st->wins, st->draws, st->losses};
     run_progress_update(ctx, stats_count_games(st), wdl, false);
+}
+
+/* --mpi: the pairs over the ranks (pair p on rank p mod K), stored by rank 0. */
+static int run_dist(void *ctx, const Schedule *s, ScheduleStats *stats, char err[ERR_MAX])
+{
+    (void)ctx;
+    return dist_schedule_run(s, "match", stats, err);
 }
 
 static int run(CliArgs *a)
@@ -75,8 +85,13 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama match: --egtb-engines must be both, a or b, not '%s'\n", probing);
         return 2;
     }
+    if (cli_mpi_start(a, "match") != 0) return 2;
+    const bool dist = dist_size() > 1, writer = dist_rank() == 0;
     Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
-    if (cli_egtb_open(a, g, "match", &edb) != 0) return 1;
+    if (cli_egtb_open(a, g, "match", &edb) != 0) {
+        if (dist) dist_abort(1);
+        return 1;
+    }
     if (threads == 0) threads = omp_get_num_procs();
     SprtParams sp = {.alpha = cli_real(a, "alpha"), .beta = cli_real(a, "beta"), .elo0 = cli_real(a, "elo0"),
                      .elo1 = cli_real(a, "elo1")};
@@ -106,11 +121,15 @@ static int run(CliArgs *a)
     snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
     if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, (int)threads * (!cmds[0] + !cmds[1]), opt, err) != 0) {
         fprintf(stderr, "dama match: %s\n", err);
+        if (dist) dist_abort(1);
         return 1;
     }
+    /* Every rank makes the book itself (from the seed; --openings must be
+     * readable on every node). */
     OpeningBook book;
     if (run_openings(g, a, seed, &book, err) != 0) {
         fprintf(stderr, "dama match: %s\n", err);
+        if (dist) dist_abort(1);
         return 1;
     }
     int book_len = book.len;
@@ -129,6 +148,7 @@ static int run(CliArgs *a)
         openings_repeat(g, &book, pairs, (int)cli_int(a, "repeat-plies"), seed, err) != 0) {
         fprintf(stderr, "dama match: --repeat-book: %s\n", err);
         openings_free(&book);
+        if (dist) dist_abort(1);
         return 1;
     }
 
@@ -139,42 +159,65 @@ static int run(CliArgs *a)
     const char **names = weight_names_new(g);
     int rc = names && wa && wb ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
-    if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
-    if (rc == 0 && !cmds[0]) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
-    const char *bspec = cli_str(a, "b");
-    char parent[32];
-    if (rc == 0 && !bspec && cmds[1]) bspec = "default"; /* not used */
-    if (rc == 0 && !bspec) {
-        DbWeightsInfo info = {0};
-        if (ida && db_weights_info(db, ida, &info, err) == 0 && info.parent_id) {
-            snprintf(parent, sizeof parent, "db:%lld", (long long)info.parent_id);
-            bspec = parent;
-        } else {
-            bspec = "default";
-        }
-        db_weights_info_clear(&info);
+    if (rc != 0 && dist) {
+        fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), err);
+        dist_abort(1);
     }
-    if (rc == 0 && !cmds[1]) rc = weights_resolve_db(g, bspec, db, wb, &idb, err);
-    char config[4096];
-    cli_config_text(a, NULL, config, sizeof config);
-    if (rc == 0) rc = db_begin(db, err);
-    if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
-    if (rc == 0 && !cmds[0]) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
-    if (rc == 0 && !cmds[1]) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
-    MatchPlan plan = {.game = g, .weights = {wa, wb}, .ws_id = {ida, idb}, .book = &book, .book_len = book_len,
+    MatchPlan plan = {.game = g, .weights = {wa, wb}, .book = &book, .book_len = book_len,
                       .pairs = pairs, .threads = (int)threads, .max_plies = (int)max_plies, .seed = seed,
                       .sprt = sprt, .sprt_params = sp, .egtb = edb, .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
                       .probe = {probe_a, probe_b}, .egtb_adjudicate = cli_flag(a, "egtb-adjudicate"),
                       .stop = &cli_stop_requested};
     MatchResult res = {.decision = SPRT_CONTINUE};
     stats_init(&res.st);
-    DbMatch dm = {.run_id = run_id, .game = g->name, .ws_a = ida, .ws_b = idb};
-    match_fill_row(&dm, &res, &plan);
-    if (rc == 0) rc = db_match_insert(db, &dm, &match_id, err);
-    if (rc == 0) rc = db_commit(db, err);
-    else db_rollback(db);
+    DbMatch dm = {.game = g->name};
+    /* The set-up (database, weights, run) is rank 0's; it sends the
+     * others whether to play and both engines' weights. */
+    if (writer) {
+        if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
+        if (rc == 0 && !cmds[0]) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
+        const char *bspec = cli_str(a, "b");
+        char parent[32];
+        if (rc == 0 && !bspec && cmds[1]) bspec = "default"; /* not used */
+        if (rc == 0 && !bspec) {
+            DbWeightsInfo info = {0};
+            if (ida && db_weights_info(db, ida, &info, err) == 0 && info.parent_id) {
+                snprintf(parent, sizeof parent, "db:%lld", (long long)info.parent_id);
+                bspec = parent;
+            } else {
+                bspec = "default";
+            }
+            db_weights_info_clear(&info);
+        }
+        if (rc == 0 && !cmds[1]) rc = weights_resolve_db(g, bspec, db, wb, &idb, err);
+        char config[4096];
+        /* --mpi is left out: a match is the same over any number of ranks */
+        static const char *const not_identity[] = {"mpi", NULL};
+        cli_config_text(a, not_identity, config, sizeof config);
+        if (rc == 0) rc = db_begin(db, err);
+        if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
+        if (rc == 0 && !cmds[0]) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
+        if (rc == 0 && !cmds[1]) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
+        plan.ws_id[0] = ida, plan.ws_id[1] = idb;
+        dm = (DbMatch){.run_id = run_id, .game = g->name, .ws_a = ida, .ws_b = idb};
+        match_fill_row(&dm, &res, &plan);
+        if (rc == 0) rc = db_match_insert(db, &dm, &match_id, err);
+        if (rc == 0) rc = db_commit(db, err);
+        else db_rollback(db);
+        if (rc != 0) fprintf(stderr, "dama match: %s\n", err);
+    }
+    if (dist) {
+        int64_t go = rc;
+        char berr[ERR_MAX];
+        if (dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
+            (go == 0 && (dist_bcast_bytes(wa, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0 ||
+                         dist_bcast_bytes(wb, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0))) {
+            fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), berr);
+            dist_abort(1);
+        }
+        rc = (int)go;
+    }
     if (rc != 0) {
-        fprintf(stderr, "dama match: %s\n", err);
         free((void *)names);
         db_close_discard_new(db);
         openings_free(&book);
@@ -194,8 +237,12 @@ static int run(CliArgs *a)
     }
     char limit_text[64];
     player_limits_text(&lim, limit_text, sizeof limit_text);
-    fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, limit %s, %lld threads\n", g->name,
-            (long long)run_id, who[0], who[1], (long long)pairs, limit_text, (long long)threads);
+    if (writer) {
+        char ranks[48] = "";
+        if (dist) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", dist_size());
+        fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, limit %s, %lld threads%s\n", g->name,
+                (long long)run_id, who[0], who[1], (long long)pairs, limit_text, (long long)threads, ranks);
+    }
     const char *labels[2] = {"A", "B"};
     for (int i = 0; i < 2; i++) {
         plan.specs[i] = (PlayerSpec){.kind = cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = lim,
@@ -205,12 +252,19 @@ static int run(CliArgs *a)
     }
     cli_install_stop_handler();
     RunProgress prog;
-    run_progress_init(&prog, "match", pairs * 2, cli_real(a, "progress"));
+    run_progress_init(&prog, "match", pairs * 2, writer ? cli_real(a, "progress") : 0);
     plan.progress = progress;
     plan.progress_ctx = &prog;
+    if (dist) plan.run_schedule = run_dist;
     char merr[ERR_MAX];
-    rc = match_play(db, run_id, match_id, &plan, &res, merr);
+    rc = match_play(writer ? db : NULL, run_id, match_id, &plan, &res, merr);
     egtb_close(edb);
+    if (!writer) { /* rank 0 prints and decides the exit code */
+        if (rc != 0) fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), merr);
+        free((void *)names);
+        openings_free(&book);
+        return dist_relay_final("match", 1);
+    }
     match_fill_row(&dm, &res, &plan);
     const MatchStats st = res.st;
     SprtDecision decision = res.decision;
@@ -239,7 +293,8 @@ static int run(CliArgs *a)
     free((void *)names);
     db_close_discard_new(db);
     openings_free(&book);
-    return rc != 0 ? 1 : complete ? 0 : 3;
+    int final_rc = rc != 0 ? 1 : complete ? 0 : 3;
+    return dist ? dist_relay_final("match", final_rc) : final_rc;
 }
 
 const CliCommand cmd_match = {

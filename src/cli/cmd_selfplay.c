@@ -25,6 +25,7 @@
 #include "util/num.h"
 
 #include "cli/cli.h"
+#include "cli/dist_play.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "tune/weight_sets.h"
@@ -97,17 +98,11 @@ static void make_member(const Game *g, const int32_t *base, const uint8_t *big, 
  * database: it finds or makes the run and its members and sends every rank
  * the base weights, the members, their ids and which games are stored
  * already. Each rank plays its games on its OpenMP workers; the main thread
- * of a rank (MPI_THREAD_FUNNELED) plays none: on ranks 1.. it sends each
- * finished game to rank 0 (game_writer_encode), on rank 0 it receives them
- * into the one writer that also takes rank 0's own games. Waiting threads
- * poll and sleep (a blocking MPI call spins a core in Open MPI). */
-enum { TAG_GAME = 1, TAG_DONE = 2, TAG_STOP = 3, TAG_FINAL = 4 };
-
-/* What a rank reports when its workers are done. */
-typedef struct RankDone {
-    int64_t failed;
-    char err[ERR_MAX];
-} RankDone;
+ * of a rank (MPI_THREAD_FUNNELED) plays none: it runs the relay of
+ * cli/dist_play.h (the one distribution of selfplay, match and tournament
+ * over MPI): on ranks 1.. it sends each finished game to rank 0
+ * (game_writer_encode), on rank 0 it receives them into the one writer
+ * that also takes rank 0's own games. */
 
 /* What rank 0 tells the others after the set-up. */
 typedef struct SetupMsg {
@@ -115,25 +110,51 @@ typedef struct SetupMsg {
     int64_t run_id, already;
 } SetupMsg;
 
-/* A finished game of a rank other than 0, waiting for the main thread. */
-typedef struct Outgoing {
-    uint8_t *buf;
-    size_t size;
-    struct Outgoing *next;
-} Outgoing;
+/* Rank 0's relay: what a received game updates. */
+typedef struct RelayCtx {
+    GameWriter *wr;
+    int64_t *played, *positions, *rank_games, *wdl;
+    RunProgress *prog;
+} RelayCtx;
 
-/* A waiting main thread polls MPI (dist_poll) every POLL_MS when idle: each
- * poll costs tens of microseconds of CPU on a busy machine (Open MPI runs
- * its progress engine), so 1 ms polls took 20% of a self-play rank's CPU;
- * a game takes far longer than 10 ms. */
-enum { POLL_MS = 10 };
+/* A game of rank src (game_writer_encode's bytes) into the writer; a bad
+ * one fails the writer, and relay_idle then stops every rank. */
+static int relay_game(void *ctx, int src, const uint8_t *buf, size_t size, char err[ERR_MAX])
+{
+    (void)err;
+    RelayCtx *c = ctx;
+#pragma omp critical(game_writer)
+    {
+        Outcome oc = OUTCOME_NONE;
+        int plies = 0;
+        if (game_writer_add_encoded(c->wr, buf, size, &oc, &plies) == 0) {
+            (*c->played)++;
+            *c->positions += plies;
+            c->rank_games[src]++;
+            c->wdl[oc == OUTCOME_WHITE_WINS ? 0 : oc == OUTCOME_DRAW ? 1 : 2]++;
+            run_progress_update(c->prog, *c->played, c->wdl, false);
+        }
+    }
+    return 0;
+}
 
 /* The members of a new run are committed MEMBERS_CHUNK at a time, or
  * after MEMBERS_CHUNK_S seconds, whichever comes first. */
 enum { MEMBERS_CHUNK = 500 };
 static const double MEMBERS_CHUNK_S = 0.5;
 
-static void sleep_ms(long ms) { nanosleep(&(struct timespec){0, ms * 1000000L}, NULL); }
+/* Between polls: the timed flush; a failed writer stops every rank. */
+static bool relay_idle(void *ctx)
+{
+    RelayCtx *c = ctx;
+    bool failed;
+#pragma omp critical(game_writer)
+    {
+        if (c->wr->len > 0 && run_now_s() - c->wr->last_flush >= c->wr->flush_interval_s) game_writer_flush(c->wr);
+        failed = c->wr->failed;
+    }
+    return failed;
+}
 
 /* --shard R/K: R and K (0 <= R < K <= 1e6). Returns 0 or -1 with err. */
 static int parse_shard(const char *text, int64_t *r, int64_t *k, char err[ERR_MAX])
@@ -463,122 +484,24 @@ static int run(CliArgs *a)
     int64_t offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len);
     int64_t next = 0;                /* this rank's next game: first + next * stride */
     int workers_left = (int)threads; /* workers still playing */
-    Outgoing *out_head = NULL, **out_tail = &out_head;
     int self = dist_rank();
+    RelayCtx rctx = {.wr = &wr, .played = &played, .positions = &positions, .rank_games = rank_games, .wdl = wdl,
+                     .prog = &prog};
+    DistRelay relay;
+    if (dist) {
+        if (dist_relay_init(&relay) != 0) {
+            fprintf(stderr, "dama selfplay: rank %d: out of memory\n", self);
+            dist_abort(1);
+        }
+        relay.on_data = relay_game;
+        relay.on_idle = relay_idle;
+        relay.ctx = &rctx;
+        relay.stop = &cli_stop_requested;
+    }
 
 #pragma omp parallel num_threads((int)threads + (dist ? 1 : 0))
     if (dist && omp_get_thread_num() == 0) {
-        /* The main thread: messages only (MPI_THREAD_FUNNELED). */
-        char merr[ERR_MAX];
-        if (self == 0) {
-            int ranks_done = 0;
-            bool stop_sent = false;
-            for (;;) {
-                int src = 0, tag = 0;
-                size_t size = 0;
-                int got = dist_poll(&src, &tag, &size, merr);
-                if (got < 0) {
-                    fprintf(stderr, "dama selfplay: rank 0: %s\n", merr);
-                    dist_abort(1);
-                }
-                if (got == 1) {
-                    uint8_t *buf = malloc(size ? size : 1);
-                    if (!buf || dist_recv_bytes(src, tag, buf, size, merr) != 0) {
-                        fprintf(stderr, "dama selfplay: rank 0: %s\n", buf ? merr : "out of memory");
-                        dist_abort(1);
-                    }
-                    if (tag == TAG_GAME) {
-#pragma omp critical(game_writer)
-                        {
-                            Outcome oc = OUTCOME_NONE;
-                            int plies = 0;
-                            if (game_writer_add_encoded(&wr, buf, size, &oc, &plies) == 0) {
-                                played++;
-                                positions += plies;
-                                rank_games[src]++;
-                                wdl[oc == OUTCOME_WHITE_WINS ? 0 : oc == OUTCOME_DRAW ? 1 : 2]++;
-                                run_progress_update(&prog, played, wdl, false);
-                            }
-                        }
-                    } else if (tag == TAG_DONE) {
-                        RankDone rd;
-                        if (size == sizeof rd) {
-                            memcpy(&rd, buf, sizeof rd);
-                            rd.err[ERR_MAX - 1] = 0;
-                        } else {
-                            rd.failed = 1;
-                            snprintf(rd.err, ERR_MAX, "a report of %zu bytes", size);
-                        }
-                        if (rd.failed) {
-#pragma omp critical(game_writer)
-                            if (!wr.failed) {
-                                snprintf(wr.err, ERR_MAX, "rank %d: %.200s", src, rd.err);
-                                wr.failed = true;
-                            }
-                        }
-                        ranks_done++;
-                    }
-                    free(buf);
-                    continue;
-                }
-                if ((cli_stop_requested || wr.failed) && !stop_sent) {
-                    for (int r = 1; r < dist_size(); r++) dist_send_bytes(r, TAG_STOP, "", 0, merr);
-                    stop_sent = true;
-                }
-                int left;
-#pragma omp atomic read
-                left = workers_left;
-                if (left == 0 && ranks_done == dist_size() - 1) break;
-#pragma omp critical(game_writer)
-                if (wr.len > 0 && run_now_s() - wr.last_flush >= wr.flush_interval_s) game_writer_flush(&wr);
-                sleep_ms(POLL_MS);
-            }
-        } else {
-            for (;;) {
-                int src = 0, tag = 0;
-                size_t size = 0;
-                int got = dist_poll(&src, &tag, &size, merr);
-                if (got == 1) {
-                    char sink[1];
-                    if (size == 0 && dist_recv_bytes(src, tag, sink, 0, merr) == 0 && tag == TAG_STOP)
-                        cli_stop_requested = 1;
-                    else got = -1, snprintf(merr, ERR_MAX, "an unexpected message (tag %d, %zu bytes)", tag, size);
-                }
-                if (got < 0) {
-                    fprintf(stderr, "dama selfplay: rank %d: %s\n", self, merr);
-                    dist_abort(1);
-                }
-                Outgoing *o;
-#pragma omp critical(outbox)
-                {
-                    o = out_head;
-                    if (o) {
-                        out_head = o->next;
-                        if (!out_head) out_tail = &out_head;
-                    }
-                }
-                if (o) {
-                    if (dist_send_bytes(0, TAG_GAME, o->buf, o->size, merr) != 0) {
-                        fprintf(stderr, "dama selfplay: rank %d: %s\n", self, merr);
-                        dist_abort(1);
-                    }
-                    free(o->buf);
-                    free(o);
-                    continue;
-                }
-                int left;
-#pragma omp atomic read
-                left = workers_left;
-                if (left == 0) break;
-                sleep_ms(POLL_MS);
-            }
-            RankDone rd = {wr.failed, ""};
-            snprintf(rd.err, ERR_MAX, "%s", wr.err);
-            if (dist_send_bytes(0, TAG_DONE, &rd, sizeof rd, merr) != 0) {
-                fprintf(stderr, "dama selfplay: rank %d: %s\n", self, merr);
-                dist_abort(1);
-            }
-        }
+        dist_relay_serve(&relay, "selfplay"); /* the main thread: messages only (MPI_THREAD_FUNNELED) */
     } else {
         Worker wk;
         bool wok = worker_init(&wk, g, hash, &cli_stop_requested, &wr), ok = wok;
@@ -644,9 +567,9 @@ static int run(CliArgs *a)
                            .start_fen = op->fen, .white_ws = ws_ids[ma], .black_ws = ws_ids[mb],
                            .seed = rng_derive(seed, (uint64_t)i)};
             if (self != 0) { /* to rank 0, through the main thread */
-                Outgoing *o = malloc(sizeof *o);
-                if (!o || game_writer_encode(g, rec, &meta, &o->buf, &o->size) != 0) {
-                    free(o);
+                uint8_t *buf = NULL;
+                size_t size = 0;
+                if (game_writer_encode(g, rec, &meta, &buf, &size) != 0) {
 #pragma omp critical(game_writer)
                     {
                         snprintf(wr.err, ERR_MAX, "game %lld: out of memory", (long long)i);
@@ -654,12 +577,7 @@ static int run(CliArgs *a)
                     }
                     continue;
                 }
-                o->next = NULL;
-#pragma omp critical(outbox)
-                {
-                    *out_tail = o;
-                    out_tail = &o->next;
-                }
+                dist_relay_push(&relay, buf, size);
                 continue;
             }
 #pragma omp critical(game_writer)
@@ -676,9 +594,26 @@ static int run(CliArgs *a)
         if (wok) worker_free(&wk);
         free(mw[0]), free(mw[1]);
         egtb_prober_free(prober);
-#pragma omp atomic update
-        workers_left--;
+        int left;
+#pragma omp atomic capture
+        left = --workers_left;
+        if (left == 0 && dist) { /* the last worker: this rank's report */
+            DistReport rep = {.rc = 0};
+#pragma omp critical(game_writer)
+            {
+                rep.rc = wr.failed ? -1 : 0;
+                snprintf(rep.err, ERR_MAX, "%s", wr.err);
+            }
+            dist_relay_workers_done(&relay, &rep);
+        }
     }
+    if (dist && self == 0) /* a rank's failure is the run's */
+        for (int r = 1; r < dist_size(); r++)
+            if (relay.reports[r].rc < 0 && !wr.failed) {
+                snprintf(wr.err, ERR_MAX, "rank %d: %.200s", r, relay.reports[r].err);
+                wr.failed = true;
+            }
+    if (dist) dist_relay_free(&relay);
     egtb_close(edb);
     int final_rc = 0;
     if (self == 0) {
@@ -708,34 +643,9 @@ static int run(CliArgs *a)
         }
         if (wr.failed) fprintf(stderr, "dama selfplay: %s\n", wr.err);
         final_rc = wr.failed ? 1 : complete ? 0 : 3;
-        if (dist) {
-            char merr[ERR_MAX];
-            int64_t msg = final_rc;
-            for (int r = 1; r < dist_size(); r++) dist_send_bytes(r, TAG_FINAL, &msg, sizeof msg, merr);
-        }
+        if (dist) final_rc = dist_relay_final("selfplay", final_rc);
     } else {
-        /* Wait for rank 0's verdict (polling: a blocking receive would spin
-         * a core while rank 0's workers still play). */
-        char merr[ERR_MAX];
-        for (;;) {
-            int src = 0, tag = 0;
-            size_t size = 0;
-            int got = dist_poll(&src, &tag, &size, merr);
-            if (got == 0) {
-                sleep_ms(POLL_MS);
-                continue;
-            }
-            int64_t msg = 1;
-            uint8_t sink[sizeof msg];
-            if (got < 0 || size > sizeof msg || dist_recv_bytes(src, tag, sink, size, merr) != 0) {
-                fprintf(stderr, "dama selfplay: rank %d: %s\n", self, got < 0 ? merr : "an unexpected message");
-                dist_abort(1);
-            }
-            if (tag != TAG_FINAL) continue; /* a late stop */
-            if (size == sizeof msg) memcpy(&msg, sink, sizeof msg);
-            final_rc = (int)msg;
-            break;
-        }
+        final_rc = dist_relay_final("selfplay", 1); /* rank 0's verdict */
     }
     game_writer_free(&wr);
     free(rank_games);

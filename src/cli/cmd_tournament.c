@@ -13,12 +13,14 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/dist_play.h"
 #include "cli/egtb_opts.h"
 #include "cli/pdn_export.h"
 #include "cli/ratings_table.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
+#include "mpi/dist.h"
 #include "pdn/pdn.h"
 #include "play/play.h"
 #include "play/player.h"
@@ -67,13 +69,14 @@ static const CliOpt OPTS[] = {
                                "with its stored engines and options", 0, 0},
     {"tournament", OPT_INT, NULL, "with --resume: the tournament to continue", 1, CLI_INT_MAX},
     {"progress", OPT_REAL, "10", "seconds between progress lines (0: none)", 0, 86400},
+    CLI_MPI_OPT,
     {0},
 };
 
 /* Options that do not change which games are played: left out of the
  * configuration that identifies a tournament for resume. */
 static const char *const NOT_IDENTITY[] = {"db", "concurrency", "progress", "ratings-interval", "anchor",
-                                           "prior", "pdn-out", "resume", "tournament", NULL};
+                                           "prior", "pdn-out", "resume", "tournament", "mpi", NULL};
 
 static bool is_identity(const char *name)
 {
@@ -568,6 +571,16 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama tournament: --tournament N goes with --resume\n");
         return 2;
     }
+    if (cli_mpi_start(a, "tournament") != 0) return 2;
+    /* --mpi: the games over the ranks (game j of those to play on rank j
+     * mod K); rank 0 alone reads and writes the database and the PDN file
+     * and sends the others what they need. */
+    const bool dist = dist_size() > 1, writer = dist_rank() == 0;
+    if (dist && cli_flag(a, "resume") && a->positional_len == 0) {
+        fprintf(stderr, "dama tournament: --resume over MPI needs the engines: run the same command again (the "
+                        "ranks other than 0 cannot read the database)\n");
+        return 2;
+    }
     if (cli_flag(a, "resume") && a->positional_len == 0) {
         if (resume_args(a, &owned, &owned_len, &want_run, err) != 0) {
             fprintf(stderr, "dama tournament: %s\n", err);
@@ -617,8 +630,9 @@ static int run(CliArgs *a)
         }
     }
     char aerr[ATOMIC_ERR_MAX]; /* before anything is stored: a refused command leaves no tournament */
-    if (cli_str(a, "pdn-out") && atomic_file_not_db(cli_str(a, "pdn-out"), cli_str(a, "db"), aerr) != 0) {
+    if (writer && cli_str(a, "pdn-out") && atomic_file_not_db(cli_str(a, "pdn-out"), cli_str(a, "db"), aerr) != 0) {
         fprintf(stderr, "dama tournament: --pdn-out: %s\n", aerr); /* appending to it would corrupt it */
+        if (dist) dist_abort(1);
         free_owned(owned, owned_len);
         return 1;
     }
@@ -630,6 +644,7 @@ static int run(CliArgs *a)
     }
     Egtb *edb = NULL; /* closed at the end (early returns before any game leave it to the process end) */
     if (cli_egtb_open(a, g, "tournament", &edb) != 0) {
+        if (dist) dist_abort(1);
         free_owned(owned, owned_len);
         return 1;
     }
@@ -650,6 +665,7 @@ static int run(CliArgs *a)
     t.result = malloc((size_t)t.games_total);
     if (!config || !t.result) {
         fprintf(stderr, "dama tournament: out of memory\n");
+        if (dist) dist_abort(1);
         free(config);
         free(t.result);
         return 1;
@@ -675,7 +691,7 @@ static int run(CliArgs *a)
     int rc = names ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = run_openings(g, a, seed, &book, err);
-    if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
+    if (rc == 0 && writer) rc = db_open(cli_str(a, "db"), true, &db, err);
     for (int i = 0; rc == 0 && i < t.n; i++) {
         if (t.specs[i].kind != PLAYER_DAMA) continue;
         t.weights[i] = eval_weights_new(g);
@@ -684,6 +700,7 @@ static int run(CliArgs *a)
             rc = -1;
             break;
         }
+        if (!writer) continue; /* rank 0 sends them */
         rc = weights_resolve_db(g, t.specs[i].spec, db, t.weights[i], NULL, err);
         if (rc != 0) {
             char e2[ERR_MAX];
@@ -692,7 +709,9 @@ static int run(CliArgs *a)
         }
     }
     char status[DB_STATUS_MAX] = "";
-    if (rc == 0 && want_run) { /* the stored tournament itself: its configuration was rebuilt above */
+    if (rc == 0 && !writer) {
+        /* the others wait for rank 0's set-up */
+    } else if (rc == 0 && want_run) { /* the stored tournament itself: its configuration was rebuilt above */
         DbRun run = {0};
         rc = db_run_get(db, want_run, &run, err);
         if (rc == 0 && strcmp(run.config ? run.config : "", config) == 0) run_id = want_run;
@@ -722,7 +741,7 @@ static int run(CliArgs *a)
         db_run_clear(&run);
         rc = -1;
     }
-    if (rc == 0 && !resumed) {
+    if (rc == 0 && !resumed && writer) {
         rc = db_begin(db, err);
         if (rc == 0) rc = db_run_create(db, "tournament", g->name, seed, config, cli_str(a, "name"), &run_id, err);
         DbTournament dt = {.run_id = run_id, .name = cli_str(a, "name"), .format = gauntlet ? "gauntlet" : "round-robin",
@@ -751,7 +770,7 @@ static int run(CliArgs *a)
     }
     if (rc == 0 && resumed) rc = db_game_rows_each(db_path(db), DB_SELECT_RUN, run_id, NULL, load_result, &ld, err);
     char pdn_path[PDN_PATH_MAX] = ""; /* where this session appends: the file stored with the tournament */
-    if (rc == 0 && !resumed) memcpy(pdn_path, pdn_given, sizeof pdn_path);
+    if (rc == 0 && !resumed && writer) memcpy(pdn_path, pdn_given, sizeof pdn_path);
     if (rc == 0 && resumed) rc = db_tournament_pdn_out(db, tid, pdn_path, sizeof pdn_path, err);
     if (rc == 0 && resumed && pdn_given[0] && strcmp(pdn_given, pdn_path) != 0) {
         if (pdn_path[0])
@@ -768,6 +787,27 @@ static int run(CliArgs *a)
         rc = -1;
     }
     if (rc == 0 && resumed) rc = db_run_finish(db, run_id, "running", err);
+    if (dist && !writer && rc != 0) { /* the book or memory of this rank: rank 0 cannot know */
+        fprintf(stderr, "dama tournament: rank %d: %s\n", dist_rank(), err);
+        dist_abort(1);
+    }
+    if (dist) { /* rank 0's verdict, then what the others need: weights and the games played */
+        int64_t go = rc;
+        char berr[ERR_MAX];
+        int brc = dist_bcast_bytes(&go, sizeof go, 0, berr);
+        for (int i = 0; brc == 0 && go == 0 && i < t.n; i++)
+            if (t.specs[i].kind == PLAYER_DAMA)
+                brc = dist_bcast_bytes(t.weights[i], sizeof(int32_t) * (size_t)g->weights_len, 0, berr);
+        if (brc == 0 && go == 0) brc = dist_bcast_bytes(t.result, (size_t)t.games_total, 0, berr);
+        if (brc != 0) {
+            fprintf(stderr, "dama tournament: rank %d: %s\n", dist_rank(), berr);
+            dist_abort(1);
+        }
+        if (!writer && go != 0) { /* rank 0 said why */
+            rc = 1;
+            goto done;
+        }
+    }
     if (rc != 0) {
         if (rc > 0) snprintf(err, ERR_MAX, "the stored participants of tournament %lld differ from these engines",
                              (long long)tid);
@@ -785,10 +825,14 @@ static int run(CliArgs *a)
     }
     for (int64_t gi = 0; gi < t.games_total; gi++)
         if (t.result[gi] < 0) todo[todo_len++] = gi;
-    fprintf(stderr, "tournament %lld (run %lld) %s: %s, %d engines, %d rounds, %lld games (%lld %s), %lld concurrent\n",
-            (long long)tid, (long long)run_id, g->name, gauntlet ? "gauntlet" : "round robin", t.n, t.rounds,
-            (long long)t.games_total, (long long)(resumed ? t.done_games : 0), resumed ? "already played" : "stored",
-            (long long)concurrency);
+    if (writer) {
+        char ranks[48] = "";
+        if (dist) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", dist_size());
+        fprintf(stderr, "tournament %lld (run %lld) %s: %s, %d engines, %d rounds, %lld games (%lld %s), %lld "
+                "concurrent%s\n", (long long)tid, (long long)run_id, g->name, gauntlet ? "gauntlet" : "round robin",
+                t.n, t.rounds, (long long)t.games_total, (long long)t.done_games,
+                resumed ? "already played" : "stored", (long long)concurrency, ranks);
+    }
 
     StoreCtx sc = {.db = db, .pdn_path = pdn_path[0] ? pdn_path : NULL, .tournament_id = tid};
     snprintf(sc.tournament_name, sizeof sc.tournament_name, "%s", cli_str(a, "name") ? cli_str(a, "name") : "");
@@ -809,7 +853,7 @@ static int run(CliArgs *a)
                                .draw_after = (int)cli_int(a, "draw-after")}};
     cli_install_stop_handler();
     RunProgress prog;
-    run_progress_init(&prog, "tournament", t.games_total, cli_real(a, "progress"));
+    run_progress_init(&prog, "tournament", t.games_total, writer ? cli_real(a, "progress") : 0);
     TourRun tr = {.t = &t, .a = a, .sc = &sc, .book = &book, .todo = todo, .run_id = run_id, .seed = seed,
                   .interval = cli_int(a, "ratings-interval"),
                   .offset = (int64_t)(rng_derive(seed, 0x6f70656eULL) % (uint64_t)book.len), .prog = &prog};
@@ -821,9 +865,14 @@ static int run(CliArgs *a)
                     .game_done = tour_game_done};
     ScheduleStats sst;
     char fail_msg[ERR_MAX] = "";
-    bool failed = schedule_run(&sch, &sst, fail_msg) < 0;
+    bool failed = (dist ? dist_schedule_run(&sch, "tournament", &sst, fail_msg) : schedule_run(&sch, &sst, fail_msg)) < 0;
     free(todo);
     if (sc.pdn) fclose(sc.pdn);
+    if (!writer) { /* rank 0 prints and decides the exit code */
+        if (failed) fprintf(stderr, "dama tournament: rank %d: %s\n", dist_rank(), fail_msg);
+        rc = dist_relay_final("tournament", 1);
+        goto done;
+    }
     bool complete = t.done_games == t.games_total;
     char ferr[ERR_MAX];
     if (db_run_finish(db, run_id, complete ? "done" : "interrupted", ferr) != 0 && !failed) {
@@ -843,6 +892,7 @@ static int run(CliArgs *a)
     if (!complete && !failed) printf("interrupted: run the same command again to continue\n");
     if (failed) fprintf(stderr, "dama tournament: %s\n", fail_msg);
     rc = failed ? 1 : complete ? 0 : 3;
+    if (dist) rc = dist_relay_final("tournament", rc);
 done:
     egtb_close(edb);
     for (int i = 0; i < t.n; i++) free(t.weights[i]);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #ifdef DAMA_MPI
 #include <mpi.h>
@@ -184,6 +185,29 @@ int dist_send_bytes(int dest, int tag, const void *buf, size_t size, char err[ER
     return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "MPI_Send", err);
 }
 
+int dist_send_bytes_polled(int dest, int tag, const void *buf, size_t size, int wait_ms, char err[ERR_MAX])
+{
+    if (!started) {
+        snprintf(err, ERR_MAX, "dist_send_bytes_polled: MPI is not started");
+        return -1;
+    }
+    if (size > INT_MAX) {
+        snprintf(err, ERR_MAX, "dist_send_bytes_polled: %zu bytes is over MPI's int count", size);
+        return -1;
+    }
+    MPI_Request req;
+    int rc = MPI_Isend(buf, (int)size, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &req);
+    if (rc != MPI_SUCCESS) return mpi_fail(rc, "MPI_Isend", err);
+    for (;;) {
+        int flag = 0;
+        rc = MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) return mpi_fail(rc, "MPI_Test", err);
+        if (flag) return 0;
+        struct timespec ts = {0, (long)(wait_ms > 0 ? wait_ms : 1) * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
 int dist_poll(int *src, int *tag, size_t *size, char err[ERR_MAX])
 {
     if (!started) return 0;
@@ -272,6 +296,12 @@ int dist_send_bytes(int dest, int tag, const void *buf, size_t size, char err[ER
     (void)dest, (void)tag, (void)buf, (void)size;
     snprintf(err, ERR_MAX, "dist_send_bytes: %s", DIST_NOT_BUILT);
     return -1;
+}
+
+int dist_send_bytes_polled(int dest, int tag, const void *buf, size_t size, int wait_ms, char err[ERR_MAX])
+{
+    (void)wait_ms;
+    return dist_send_bytes(dest, tag, buf, size, err);
 }
 
 int dist_poll(int *src, int *tag, size_t *size, char err[ERR_MAX])

@@ -81,6 +81,13 @@ int dist_bcast_bytes(void *buf, size_t size, int root, char err[ERR_MAX]);
  * the buffer may be reused. */
 int dist_send_bytes(int dest, int tag, const void *buf, size_t size, char err[ERR_MAX]);
 
+/* As dist_send_bytes, but waits by polling (MPI_Isend, then MPI_Test
+ * every wait_ms milliseconds, sleeping in between) instead of inside
+ * MPI_Send: a message over Open MPI's eager limit (4 KiB in shared
+ * memory) waits until the receiver takes it, and MPI_Send spins a core for
+ * all that time. */
+int dist_send_bytes_polled(int dest, int tag, const void *buf, size_t size, int wait_ms, char err[ERR_MAX]);
+
 /* Is a message waiting (any source, any tag)? Never blocks (MPI_Iprobe), so
  * a waiting rank can sleep between polls instead of spinning a core as a
  * blocking receive does in Open MPI. Returns 1 with *src, *tag and *size

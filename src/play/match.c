@@ -17,6 +17,9 @@ typedef struct MatchRun {
     GameWriter *wr;
     MatchResult *out;
     signed char *pair_result; /* 2 per pair: A's half points */
+    bool *pair_done;          /* both games of the pair in */
+    int64_t prefix;           /* pairs 0 .. prefix-1 are all in */
+    MatchStats prefix_st;     /* their statistics: what the SPRT decides on */
 } MatchRun;
 
 static const Opening *pair_opening(const MatchRun *mr, int64_t p)
@@ -45,7 +48,7 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
     mr->pair_result[2 * job + k] = (signed char)(white == 0 ? white_half : 2 - white_half);
     DbGame meta = {.run_id = mr->run_id, .game_index = 2 * job + k, .game = m->game->name, .opening = op->label,
                    .start_fen = op->fen, .white_ws = m->ws_id[white], .black_ws = m->ws_id[black], .seed = m->seed};
-    if (game_writer_add(mr->wr, m->game, rec, &meta) != 0) {
+    if (mr->wr->db && game_writer_add(mr->wr, m->game, rec, &meta) != 0) {
         snprintf(err, ERR_MAX, "%s", mr->wr->err);
         return -1;
     }
@@ -59,16 +62,23 @@ static int job_done(void *ctx, int64_t job, char err[ERR_MAX])
     const MatchPlan *m = mr->plan;
     MatchResult *r = mr->out;
     stats_add_pair(&r->st, (StatsResult)mr->pair_result[2 * job], (StatsResult)mr->pair_result[2 * job + 1]);
-    int halt = 0;
-    if (m->sprt && r->decision == SPRT_CONTINUE) {
+    mr->pair_done[job] = true;
+    int halt = r->decision != SPRT_CONTINUE;
+    /* The SPRT looks at the pairs in index order, each once all pairs
+     * before it are in: the decision (pairs, LLR) is then the same whatever
+     * the threads or MPI ranks and the order pairs end in. */
+    while (mr->prefix < m->pairs && mr->pair_done[mr->prefix]) {
+        int64_t p = mr->prefix++;
+        stats_add_pair(&mr->prefix_st, (StatsResult)mr->pair_result[2 * p], (StatsResult)mr->pair_result[2 * p + 1]);
+        if (!m->sprt || r->decision != SPRT_CONTINUE) continue;
         /* The normal approximation of the LLR is meaningless on a handful of
          * pairs (one kind of pair result has ~zero variance): no decision
          * before MATCH_SPRT_MIN_PAIRS. */
-        double llr = stats_compute_llr_ptnml(&r->st, &m->sprt_params);
-        if (stats_count_pairs(&r->st) >= MATCH_SPRT_MIN_PAIRS) r->decision = stats_decide_sprt(&m->sprt_params, llr);
+        double llr = stats_compute_llr_ptnml(&mr->prefix_st, &m->sprt_params);
+        if (mr->prefix >= MATCH_SPRT_MIN_PAIRS) r->decision = stats_decide_sprt(&m->sprt_params, llr);
         if (r->decision != SPRT_CONTINUE) {
             halt = 1;
-            r->decided_pairs = stats_count_pairs(&r->st);
+            r->decided_pairs = mr->prefix;
             r->decided_llr = llr;
         }
     }
@@ -117,14 +127,16 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
         if (m->game->pos_from_fen(&pos, m->book->items[p].fen, err) != 0) return -1;
     }
     signed char *pair_result = malloc((size_t)(m->pairs > 0 ? m->pairs : 1) * 2);
-    if (!pair_result) {
+    bool *pair_done = calloc((size_t)(m->pairs > 0 ? m->pairs : 1), sizeof *pair_done);
+    if (!pair_result || !pair_done) {
+        free(pair_result), free(pair_done);
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
     GameWriter wr;
     game_writer_init(&wr, db, 64, 1.0);
     MatchRun mr = {.plan = m, .run_id = run_id, .wr = &wr, .out = out, .pair_result = pair_result,
-                   .offset = (int64_t)(rng_derive(m->seed, 0x6f70656eULL) % (uint64_t)m->book_len)};
+                   .pair_done = pair_done, .offset = (int64_t)(rng_derive(m->seed, 0x6f70656eULL) % (uint64_t)m->book_len)};
     int32_t *weights[2] = {(int32_t *)m->weights[0], (int32_t *)m->weights[1]};
     Schedule s = {.game = m->game, .players_len = 2, .specs = m->specs, .weights = weights, .jobs_len = m->pairs,
                   .games_per_job = 2, .concurrency = m->threads, .stop = m->stop, .ctx = &mr,
@@ -132,15 +144,16 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
                   .egtb_probe = m->probe, .egtb_adjudicate = m->egtb_adjudicate, .job_game = job_game,
                   .game_done = game_done, .job_done = job_done};
     ScheduleStats sst;
-    int rc = schedule_run(&s, &sst, err);
+    stats_init(&mr.prefix_st);
+    int rc = m->run_schedule ? m->run_schedule(m->run_ctx, &s, &sst, err) : schedule_run(&s, &sst, err);
     out->wall_s = sst.wall_s;
     out->outside_share = schedule_outside_share(&sst);
-    if (game_writer_flush(&wr) != 0 && rc >= 0) {
+    if (db && game_writer_flush(&wr) != 0 && rc >= 0) {
         snprintf(err, ERR_MAX, "%s", wr.err);
         rc = -1;
     }
     out->complete = stats_count_pairs(&out->st) == m->pairs || out->decision != SPRT_CONTINUE;
-    if (rc >= 0) {
+    if (rc >= 0 && db) {
         DbMatch row = {.run_id = run_id, .game = m->game->name, .ws_a = m->ws_id[0], .ws_b = m->ws_id[1]};
         match_fill_row(&row, out, m);
         rc = db_match_update(db, match_id, &row, err);
@@ -148,5 +161,6 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
     }
     game_writer_free(&wr);
     free(pair_result);
+    free(pair_done);
     return rc < 0 ? -1 : 0;
 }

@@ -17,6 +17,8 @@
 struct Db;
 struct DbMatch;
 struct Egtb;
+struct Schedule;
+struct ScheduleStats;
 
 enum { MATCH_SPRT_MIN_PAIRS = 20 }; /* no SPRT decision before this many pairs */
 
@@ -44,6 +46,11 @@ typedef struct MatchPlan {
     int egtb_pieces;
     bool probe[2], egtb_adjudicate;
     volatile int *stop;         /* Ctrl-C: games under way stop unfinished */
+    /* Optional: runs the schedule instead of schedule_run (`match --mpi`:
+     * dist_schedule_run, the pairs over the ranks of an MPI job, the
+     * callbacks on rank 0). */
+    int (*run_schedule)(void *ctx, const struct Schedule *s, struct ScheduleStats *stats, char err[ERR_MAX]);
+    void *run_ctx;
     /* called after every complete pair (under the scheduler's lock; may be NULL) */
     void (*progress)(void *ctx, const MatchStats *st);
     void *progress_ctx;
@@ -66,10 +73,13 @@ void match_fill_row(struct DbMatch *m, const MatchResult *r, const MatchPlan *pl
 /* Play the match of plan. Games go to db under run_id as they end (games
  * 2p and 2p+1 of pair p; batched), the matches row match_id (made by the
  * caller, with the run) is updated at the end, and the run is marked done
- * (every pair or an SPRT decision) or interrupted. SPRT: once
- * MATCH_SPRT_MIN_PAIRS pairs are in, a decision starts no new pair; the
- * pairs under way are finished and counted in the final LLR, the deciding
- * one is kept apart (sprt_llr, sprt_pairs). Returns 0 (also when
+ * (every pair or an SPRT decision) or interrupted; db NULL stores nothing
+ * (a rank other than 0 of `match --mpi`). SPRT: the pairs are taken in
+ * index order, pair p once pairs 0..p are all in, so the decision is the
+ * same for any threads or ranks; from MATCH_SPRT_MIN_PAIRS pairs on, a
+ * decision starts no new pair; the pairs under way are finished and
+ * counted in the final LLR, the deciding one is kept apart (sprt_llr,
+ * sprt_pairs). Returns 0 (also when
  * interrupted: see out->complete), -1 with err (database, out of memory,
  * a bad opening). Thread safety: one call per plan; uses plan->threads
  * threads. */

@@ -67,7 +67,10 @@ static void play_jobs(Shared *sh)
     for (int64_t job = 0; job < s->jobs_len; job++) {
         bool skip;
 #pragma omp critical(schedule)
-        skip = !ok || sh->halt || sh->failed || sh->stopped || (s->stop && *s->stop);
+        {
+            if (s->halt && *s->halt) sh->halt = sh->st.halted = true;
+            skip = !ok || sh->halt || sh->failed || sh->stopped || (s->stop && *s->stop);
+        }
         if (skip) continue;
         bool complete = true;
         for (int k = 0; k < s->games_per_job && complete; k++) {

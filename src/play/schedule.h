@@ -36,6 +36,8 @@ typedef struct Schedule {
     int concurrency;                /* threads (>= 1) */
     PlaySettings settings;          /* every game's (egtb_adjudicate sets its adjudicator) */
     volatile int *stop;             /* Ctrl-C: games under way stop unfinished (may be NULL) */
+    volatile int *halt;             /* raised: start no new job, finish those under way, as a callback's 1
+                                       (may be NULL; dist_schedule_run raises it when rank 0 halts) */
     void *ctx;                      /* passed to every callback */
 
     /* Game k (0-based, < games_per_job) of job: its players (indexes into

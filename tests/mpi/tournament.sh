@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Tournaments over MPI: `mpirun -np 3 dama tournament --mpi` plays game j of
+# those to play on rank j mod 3 and stores on rank 0 exactly the games of
+# one process (by game index), with the same crosstable and ratings and
+# every game in the --pdn-out file; a Hub engine works on every rank; a
+# 3-rank tournament killed with kill -9 resumes (over 2 ranks) with every
+# game stored once and the games of the uninterrupted one.
+# Usage: tournament.sh DAMA_BINARY SOURCE_DIR   (DAMA_MPIRUN: the mpirun command)
+set -u
+set -o pipefail
+. "$(dirname "$0")/../cli/lib.sh"
+cd "$T"
+MPIRUN=${DAMA_MPIRUN:-mpirun --oversubscribe}
+grep -q '^mpi: yes' <("$DAMA" --version) || { echo "tournament.sh: $DAMA is not an MPI build"; exit 1; }
+Q="SELECT g.game_index, g.round, g.opening, g.start_fen, g.result, g.reason, g.plies, g.movetext, g.detail,
+  pw.name, pb.name, (SELECT count(*) FROM positions p WHERE p.game_id = g.id) FROM games g
+  JOIN participants pw ON pw.id = g.white_player JOIN participants pb ON pb.id = g.black_player ORDER BY g.game_index"
+printf 'game = "russian";\nbase = "default";\nweights = { KING = 100; };\n' >other.cfg
+E=(name=A name=B,weights=other.cfg name=C,nodes=500 "name=H,nodes=300,cmd=$DAMA hub")
+TO="tournament --nodes 300 --rounds 2 --seed 4 --progress 0"
+
+"$DAMA" $TO --db one.sqlite --concurrency 2 "${E[@]}" >one.out 2>&1 || bad "one process: $(tail -3 one.out)"
+sqlite3 one.sqlite "$Q" >one.txt
+[ "$(wc -l <one.txt)" = 24 ] && ok || bad "one process stored $(wc -l <one.txt) games, not 24"
+$MPIRUN -np 3 "$DAMA" $TO --mpi --db three.sqlite --concurrency 1 --pdn-out three.pdn "${E[@]}" >three.out 2>&1 \
+  || bad "3 ranks: $(tail -3 three.out)"
+sqlite3 three.sqlite "$Q" >three.txt
+cmp -s one.txt three.txt && ok || bad "3 ranks stored other games than one process"
+grep -q "3 ranks over MPI" three.out && ok || bad "banner: $(head -1 three.out)"
+# the same crosstable, pairings and ratings (everything after the timing line)
+diff <(sed 1,2d one.out) <(sed 1,2d three.out) >/dev/null && ok || bad "tables differ: $(diff <(sed 1,2d one.out) <(sed 1,2d three.out) | head -5)"
+[ "$(grep -c '^\[Event ' three.pdn)" = 24 ] && ok || bad "PDN file holds $(grep -c '^\[Event ' three.pdn) games, not 24"
+"$DAMA" pdn check three.pdn >/dev/null 2>&1 && ok || bad "the PDN file of 3 ranks does not check"
+[ "$(sqlite3 three.sqlite "SELECT status FROM runs")" = done ] && ok || bad "3-rank tournament not done"
+# --resume without the engines needs the database on every rank: refused
+$MPIRUN -np 2 "$DAMA" tournament --mpi --resume --db three.sqlite >r.out 2>&1
+rc=$?
+[ "$rc" != 0 ] && grep -q "resume over MPI needs the engines" r.out && ok || bad "--resume alone over MPI: exit $rc: $(cat r.out)"
+
+# --- kill -9 of a 3-rank tournament, resumed over 2 ranks -------------------------
+K=(name=A name=B,weights=other.cfg name=C,nodes=2500)
+TK="tournament --nodes 2000 --rounds 25 --seed 6 --progress 0"
+"$DAMA" $TK --db full.sqlite --concurrency 2 "${K[@]}" >full.out 2>&1 || bad "uninterrupted: $(tail -3 full.out)"
+sqlite3 full.sqlite "$Q" >full.txt
+NK=$(wc -l <full.txt)
+$MPIRUN -np 3 "$DAMA" $TK --mpi --db k.sqlite --concurrency 1 "${K[@]}" >k1.out 2>&1 &
+pid=$!
+for _ in $(seq 1 2400); do # until 10 games are stored (at most 120 s)
+  sleep 0.05
+  n=$(sqlite3 k.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
+  [ "${n:-0}" -ge 10 ] && break
+  kill -0 $pid 2>/dev/null || break
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+left=1
+for _ in $(seq 1 100); do # the ranks end when mpirun is gone
+  pgrep -f "dama $TK --mpi --db k.sqlite" >/dev/null || { left=0; break; }
+  sleep 0.2
+done
+[ "$left" = 0 ] && ok || bad "ranks left running 20 s after kill -9 of mpirun"
+stored=$(sqlite3 k.sqlite "SELECT count(*) FROM games")
+[ "$stored" -ge 10 ] && [ "$stored" -lt "$NK" ] && ok || bad "killed tournament stored $stored of $NK games (want some, not all)"
+$MPIRUN -np 2 "$DAMA" $TK --mpi --db k.sqlite --concurrency 1 "${K[@]}" >k2.out 2>&1 || bad "resume: $(tail -3 k2.out)"
+grep -q "($stored already played)" k2.out && ok || bad "resume banner: $(head -1 k2.out)"
+row=$(sqlite3 k.sqlite "SELECT count(*), count(DISTINCT game_index) FROM games")
+[ "$row" = "$NK|$NK" ] && ok || bad "after the resume: games, distinct indices = $row (want $NK)"
+sqlite3 k.sqlite "$Q" >k.txt
+cmp -s full.txt k.txt && ok || bad "killed and resumed tournament differs from the uninterrupted one"
+[ "$(sqlite3 k.sqlite "SELECT status FROM runs")" = done ] && ok || bad "resumed tournament not done"
+
+finish "mpi tournament"
