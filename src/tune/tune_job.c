@@ -656,6 +656,71 @@ static int key_idx_cmp(const void *pa, const void *pb)
  * vote; the count is not kept as a weight); per_game: at most that many
  * positions of a game, those with the lowest sampling keys; share: a
  * position stays iff its sampling key < share * 2^64. */
+/* The positions rank r of R computes in a full-batch pass over idx[0..len)
+ * (texel.h, "Shards"): idx[lo, hi) of its blocks [nb r / R, nb (r + 1) / R). */
+static void own_range(size_t len, int rank, int ranks, size_t *lo, size_t *hi)
+{
+    const size_t blocks = (len + TEXEL_BLOCK_POSITIONS - 1) / TEXEL_BLOCK_POSITIONS;
+    *lo = blocks * (size_t)rank / (size_t)ranks * TEXEL_BLOCK_POSITIONS;
+    *hi = blocks * (size_t)(rank + 1) / (size_t)ranks * TEXEL_BLOCK_POSITIONS;
+    if (*hi > len) *hi = len;
+    if (*lo > *hi) *lo = *hi;
+}
+
+/* Sharded data: with full batches every pass of the tuner (K search,
+ * gradients, training and validation losses) runs over split->train or
+ * split->valid, and this rank computes only its blocks of each, so it
+ * keeps only their positions: *data becomes those positions in the same
+ * order, and the split's entries of its blocks are renumbered (the others,
+ * never read here, become 0). The sums, and so the weights, are the bits
+ * of the whole set. *kept gets the positions kept. Returns 0, or -1 with
+ * err (out of memory; *data is then as it was). */
+static int keep_own_blocks(const TexelReducer *red, const Game *g, TexelData **data, TexelSplit *split, size_t *kept,
+                           char err[TEXEL_ERR_MAX])
+{
+    const size_t n = texel_data_len(*data);
+    uint32_t *renum = malloc((n ? n : 1) * sizeof *renum);
+    uint8_t *mark = calloc(n ? n : 1, 1);
+    TexelData *mine = texel_data_new_tapered(g->weights_len, g->eg_offset, g->phase_max);
+    int rc = renum && mark && mine ? 0 : -1;
+    if (rc != 0) snprintf(err, TEXEL_ERR_MAX, "out of memory sharding %zu positions", n);
+    size_t tlo = 0, thi = 0, vlo = 0, vhi = 0;
+    own_range(split->train_len, red->rank, red->ranks, &tlo, &thi);
+    own_range(split->valid_len, red->rank, red->ranks, &vlo, &vhi);
+    for (size_t i = tlo; rc == 0 && i < thi; i++) mark[split->train[i]] = 1;
+    for (size_t i = vlo; rc == 0 && i < vhi; i++) mark[split->valid[i]] = 1;
+    if (rc == 0 && tlo == thi && vlo == vhi && n) mark[0] = 1; /* no block here: one position keeps indices valid */
+    size_t len = 0;
+    for (size_t p = 0; rc == 0 && p < n;) { /* runs of kept positions, copied as they are */
+        if (!mark[p]) {
+            p++;
+            continue;
+        }
+        size_t q = p;
+        while (q < n && mark[q]) renum[q++] = (uint32_t)len++;
+        uint8_t *buf = NULL;
+        size_t size = 0;
+        rc = texel_data_pack(*data, p, q, &buf, &size, err);
+        if (rc == 0) rc = texel_data_unpack(mine, buf, size, err);
+        free(buf);
+        p = q;
+    }
+    if (rc == 0) {
+        for (size_t i = 0; i < split->train_len; i++) split->train[i] = i >= tlo && i < thi ? renum[split->train[i]] : 0;
+        for (size_t i = 0; i < split->valid_len; i++) split->valid[i] = i >= vlo && i < vhi ? renum[split->valid[i]] : 0;
+        texel_data_drop_evals(mine);
+        texel_data_shrink(mine);
+        texel_data_free(*data);
+        *data = mine;
+        mine = NULL;
+        *kept = len;
+    }
+    texel_data_free(mine);
+    free(renum);
+    free(mark);
+    return rc;
+}
+
 static int shape_training(const TuneJobOptions *o, TexelData *data, TexelSplit *split, const uint64_t *gkeys,
                           const uint64_t *pkeys, const int32_t *plies, TuneJobResult *r, char err[ERR_MAX])
 {
@@ -877,6 +942,46 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     for (int ti = 0; !o->patterns && ti < g->terms_len; ti++)
         if (g->terms[ti].count > 64) memset(frozen + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
     TexelResult *res = &r->texel;
+    /* Over several ranks with full batches, each rank holds only the
+     * positions of its blocks from here on (mini-batches draw positions
+     * from the whole set: every rank keeps all). */
+    const TexelReducer *red = o->reducer;
+    const size_t all_positions = texel_data_len(data);
+    r->positions_held = all_positions;
+    if (red && red->ranks > 1 && (cfg.batch_size == 0 || (size_t)cfg.batch_size >= split.train_len)) {
+        size_t kept = 0;
+        rc = keep_own_blocks(red, g, &data, &split, &kept, terr);
+        if (rc == 0) r->positions_held = kept;
+        /* collective: every rank's status and count, to every rank */
+        double mine2[2] = {rc != 0 ? 1.0 : 0.0, (double)kept}, *all2 = NULL;
+        size_t all2_len = 0;
+        char gerr[TEXEL_ERR_MAX] = "";
+        bool others_failed = red->gather(red->ctx, mine2, 2, &all2, &all2_len, gerr) != 0 ||
+                             all2_len != 2 * (size_t)red->ranks;
+        for (size_t q = 0; !others_failed && q < all2_len; q += 2) others_failed = all2[q] != 0;
+        if (others_failed && rc == 0) {
+            snprintf(terr, TEXEL_ERR_MAX, "another rank could not shard the positions (out of memory)%s%.150s",
+                     gerr[0] ? ": " : "", gerr);
+            rc = -1;
+        }
+        if (rc == 0 && o->log && writer) {
+            fprintf(o->log, "sharded: the ranks hold");
+            for (int q = 0; q < red->ranks; q++) fprintf(o->log, "%s%.0f", q ? "/" : " ", all2[2 * q + 1]);
+            fprintf(o->log, " of the %zu positions (their blocks of the full batch)\n", all_positions);
+        }
+        free(all2);
+        if (rc != 0) {
+            snprintf(err, ERR_MAX, "%.200s", terr);
+            char ferr0[ERR_MAX];
+            if (writer) db_run_finish(o->db, run_id, "interrupted", ferr0);
+            texel_split_free(&split);
+            texel_data_free(data);
+            free((void *)names);
+            free(frozen);
+            free(table);
+            return TUNE_JOB_FAILED;
+        }
+    }
     t0 = clock_now_s();
     rc = texel_tune(data, &split, &cfg, o->start, frozen, tuned, res, terr);
     r->tune_seconds = clock_now_s() - t0;

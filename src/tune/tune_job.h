@@ -109,6 +109,8 @@ typedef struct TuneJobResult {
     int64_t merged;      /* training positions merged into an equal one (dedupe) */
     int64_t sampled_out; /* training positions left out by per_game / share */
     double bytes_per_position; /* memory of the stored traces */
+    size_t positions_held;     /* positions this process held while tuning: all, or over
+                                  several ranks with full batches its blocks' */
     double load_seconds, tune_seconds;
     int64_t run_id;    /* the `tune` run */
     int64_t tuning_id; /* tuning_runs row */

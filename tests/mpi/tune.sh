@@ -57,6 +57,15 @@ for batch in 0 1500; do
     if [ "$1" = 3 ]; then
       grep -q '^shared passes: 3 ranks' v.out && ok || bad "batch $batch, $name: no shared-passes line: $(cat v.out)"
     fi
+    # full batch over 3 ranks: each holds only the positions of its blocks
+    if [ "$1" = 3 ] && [ "$batch" = 0 ]; then
+      held=$(sed -n 's/^sharded: the ranks hold \([0-9/]*\) of the \([0-9]*\) positions.*/\1 \2/p' v.err)
+      echo "$held" | awk '{n = split($1, h, "/"); s = 0; for (i = 1; i <= n; i++) { if (h[i] >= $2) exit 1; s += h[i] }
+        exit !(n == 3 && s >= $2 && s <= $2 + 3)}' && ok || bad "batch 0, $name: sharded data: '$held'"
+    fi
+    if [ "$1" = 3 ] && [ "$batch" != 0 ]; then
+      grep -q '^sharded' v.err && bad "batch $batch, $name: mini-batches sharded the data" || ok
+    fi
     expect_eq "$(losses v.sqlite)" "$(losses ref.sqlite)" "batch $batch, $name: the losses of every epoch"
   done
 done
