@@ -17,7 +17,11 @@
  * is played again from its start, which at fixed nodes gives the same
  * result). Self-play and matches run in-process through the `selfplay` and
  * `match` commands (one implementation of each); their lines go to stderr,
- * train's own lines (one per stage, the ladder) to stdout. */
+ * train's own lines (one per stage, the ladder) to stdout. With --mpi
+ * under mpirun, rank 0 runs the train (database, decisions, output) and
+ * orders the other ranks through each stage (follow): they play their share
+ * of the self-play and match games and of the tuner's passes, so the
+ * ladder is the one of one process. */
 #include <math.h>
 #include <omp.h>
 #include <stdarg.h>
@@ -26,9 +30,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/dist_play.h"
+#include "cli/dist_reducer.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
+#include "mpi/dist.h"
 #include "tune/tune_job.h"
 #include "util/rng.h"
 
@@ -64,13 +71,15 @@ static const CliOpt OPTS[] = {
     {"progress", OPT_REAL, "30", "seconds between the self-play and match progress lines (0: none)", 0, 86400},
     {"ladder", OPT_FLAG, NULL, "print the ladder of a stored train (the newest of --game, or --train) and stop", 0, 0},
     {"train", OPT_INT, "0", "with --ladder: the train id (0: the newest of --game)", 0, CLI_INT_MAX},
+    CLI_MPI_OPT,
     {0},
 };
 
 /* Options that do not change what a train computes: left out of its
  * identity, so a rerun with other values resumes it (a larger
  * --generations extends it). */
-static const char *const NOT_IDENTITY[] = {"db", "threads", "generations", "progress", "hash", "ladder", "train", NULL};
+static const char *const NOT_IDENTITY[] = {"db", "threads", "generations", "progress", "hash", "ladder", "train", "mpi",
+                                           NULL};
 
 enum { GEN_MAX = 10001 };
 
@@ -123,6 +132,48 @@ static void argv_free(Argv *a)
     a->len = 0;
 }
 
+/* --mpi: rank 0 runs the train and tells the other ranks, before each
+ * stage, what to run with it (dist_order_send): "run" and a sub-command's
+ * arguments (selfplay, match: they share their games over the ranks),
+ * "tune" and a generation's tuning (the ranks share its passes), "end" and
+ * the exit status. An order is its words, each ended by a NUL. */
+static int order_send(const char *kind, char *const *words, int len)
+{
+    size_t size = strlen(kind) + 1;
+    for (int i = 0; i < len; i++) size += strlen(words[i]) + 1;
+    char *buf = malloc(size), err[ERR_MAX];
+    if (!buf) {
+        fprintf(stderr, "dama train: out of memory for an order to the ranks\n");
+        dist_abort(1);
+    }
+    size_t at = 0;
+    memcpy(buf, kind, strlen(kind) + 1);
+    at += strlen(kind) + 1;
+    for (int i = 0; i < len; i++) {
+        memcpy(buf + at, words[i], strlen(words[i]) + 1);
+        at += strlen(words[i]) + 1;
+    }
+    int rc = dist_order_send(buf, size, err);
+    free(buf);
+    if (rc != 0) {
+        fprintf(stderr, "dama train: rank 0: %s\n", err);
+        dist_abort(1);
+    }
+    return 0;
+}
+
+/* Rank 0's exit status, sent to the other ranks (--mpi) as "end". */
+static int train_end(int status)
+{
+    if (dist_size() > 1 && dist_rank() == 0) {
+        char word[16];
+        snprintf(word, sizeof word, "%d", status);
+        char *words[1] = {word};
+        order_send("end", words, 1);
+    }
+    return status;
+}
+
 /* Run a command in-process with args; its stdout goes to stderr (train's
  * stdout holds only its own lines). Train's own connection *db is closed
  * meanwhile and opened again after: the command opens the file itself, and
@@ -135,6 +186,7 @@ static int run_command(const CliCommand *cmd, Argv *args, Db **db, const char *d
 {
     for (int i = 0; i < args->len; i++)
         if (!args->v[i]) return 1; /* out of memory */
+    if (dist_size() > 1 && order_send("run", args->v, args->len) != 0) return 1;
     db_close(*db);
     *db = NULL;
     CliArgs sub;
@@ -302,6 +354,94 @@ static int stage_selfplay(Train *t, DbGeneration *gen)
     return 0;
 }
 
+/* A generation's tuning options (every rank the same: --mpi), from the
+ * parent weight set parent_ws (start: its weights; spec gets "db:ID") and
+ * the self-play runs (a list "3,5"); over several ranks with red's
+ * reducer. The writer sets name and config. */
+static void tune_options(const Train *t, Db *db, int64_t parent_ws, const char *runs, int generation,
+                         const int32_t *start, char spec[32], TuneJobOptions *o, TexelReducer *red)
+{
+    snprintf(spec, 32, "db:%lld", (long long)parent_ws);
+    tune_job_options_default(o, t->g);
+    o->db = db;
+    o->db_path = t->db_path;
+    o->start = start;
+    o->start_spec = spec;
+    o->runs = runs;
+    o->valid = cli_real(t->a, "valid");
+    o->epochs = (int)cli_int(t->a, "epochs");
+    o->lr = cli_real(t->a, "lr");
+    o->lambda = cli_real(t->a, "lambda");
+    o->batch = (size_t)cli_int(t->a, "batch");
+    o->patience = (int)cli_int(t->a, "patience");
+    o->k = cli_real(t->a, "k");
+    o->score_weight = cli_real(t->a, "score-weight");
+    o->threads = t->threads;
+    o->seed = stage_seed(t->seed, generation, 0x74756e65ULL);
+    o->stop = &cli_stop_requested;
+    o->log = dist_rank() == 0 ? stderr : NULL;
+    if (dist_size() > 1) {
+        dist_reducer_init(red);
+        o->reducer = red;
+    }
+}
+
+/* A rank other than 0 (--mpi): run rank 0's orders until "end". */
+static int follow(Train *t)
+{
+    const Game *g = t->g;
+    char err[ERR_MAX];
+    for (;;) {
+        uint8_t *buf = NULL;
+        size_t size = 0;
+        if (dist_order_wait(&buf, &size, err) != 0 || size == 0 || buf[size - 1] != 0) {
+            fprintf(stderr, "dama train: rank %d: %s\n", dist_rank(), size ? "a malformed order" : err);
+            dist_abort(1);
+        }
+        char *w[72];
+        int n = 0;
+        for (size_t at = 0; at < size && n < 72; at += strlen((char *)buf + at) + 1) w[n++] = (char *)buf + at;
+        if (strcmp(w[0], "end") == 0 && n == 2) {
+            int status = atoi(w[1]);
+            free(buf);
+            return status;
+        }
+        if (strcmp(w[0], "run") == 0 && n >= 2) {
+            const CliCommand *cmd = strcmp(w[1], "selfplay") == 0 ? &cmd_selfplay
+                                  : strcmp(w[1], "match") == 0  ? &cmd_match
+                                                                : NULL;
+            CliArgs sub;
+            if (!cmd || cli_parse(cmd, n - 1, w + 1, &sub) != 0) {
+                fprintf(stderr, "dama train: rank %d: an order it cannot run (%.40s)\n", dist_rank(), w[1]);
+                dist_abort(1);
+            }
+            cmd->run(&sub); /* rank 0 reports how it went */
+            cli_free(&sub);
+        } else if (strcmp(w[0], "tune") == 0 && n == 4) {
+            EVAL_AUTO_FREE int32_t *start = eval_weights_new(g);
+            EVAL_AUTO_FREE int32_t *tuned = eval_weights_new(g);
+            Db *db = NULL;
+            int64_t parent = strtoll(w[1], NULL, 10);
+            if (!start || !tuned || db_open(t->db_path, false, &db, err) != 0 ||
+                db_weights_load(db, parent, g->name, t->names, start, g->weights_len, err) != 0) {
+                fprintf(stderr, "dama train: rank %d: %s\n", dist_rank(), start && tuned ? err : "out of memory");
+                dist_abort(1);
+            }
+            TuneJobOptions o;
+            TexelReducer red;
+            char spec[32];
+            tune_options(t, db, parent, w[2], atoi(w[3]), start, spec, &o, &red);
+            TuneJobResult r;
+            tune_job_run(&o, tuned, &r, err); /* rank 0 reports how it went */
+            db_close(db);
+        } else {
+            fprintf(stderr, "dama train: rank %d: an order it does not know (%.40s)\n", dist_rank(), w[0]);
+            dist_abort(1);
+        }
+        free(buf);
+    }
+}
+
 static int stage_tune(Train *t, const Gens *gs, DbGeneration *gen)
 {
     const Game *g = t->g;
@@ -319,39 +459,36 @@ static int stage_tune(Train *t, const Gens *gs, DbGeneration *gen)
         }
         n += (size_t)k;
     }
+    if (dist_size() > 1) { /* the ranks tune with rank 0 */
+        char parent[32], generation[16];
+        snprintf(parent, sizeof parent, "%lld", (long long)gen->parent_ws);
+        snprintf(generation, sizeof generation, "%d", gen->generation);
+        char *words[3] = {parent, gen->data_runs, generation};
+        order_send("tune", words, 3);
+    }
     EVAL_AUTO_FREE int32_t *start = eval_weights_new(g);
     EVAL_AUTO_FREE int32_t *tuned = eval_weights_new(g);
     if (!start || !tuned) {
         snprintf(t->err, ERR_MAX, "out of memory for %d weights", g->weights_len);
+        if (dist_size() > 1) dist_abort(1); /* the others are in the tuner */
         return 1;
     }
-    if (db_weights_load(t->db, gen->parent_ws, g->name, t->names, start, g->weights_len, t->err) != 0) return 1;
+    if (db_weights_load(t->db, gen->parent_ws, g->name, t->names, start, g->weights_len, t->err) != 0) {
+        if (dist_size() > 1) {
+            fprintf(stderr, "dama train: %s\n", t->err);
+            dist_abort(1);
+        }
+        return 1;
+    }
     char spec[32], name[64], config[4600];
-    snprintf(spec, sizeof spec, "db:%lld", (long long)gen->parent_ws);
     snprintf(name, sizeof name, "train-%lld-gen-%d", (long long)t->id, gen->generation);
     snprintf(config, sizeof config, "%strain = %lld\ngeneration = %d\n", t->config, (long long)t->id,
              gen->generation);
     TuneJobOptions o;
-    tune_job_options_default(&o, g);
-    o.db = t->db;
-    o.db_path = t->db_path;
-    o.start = start;
-    o.start_spec = spec;
-    o.runs = gen->data_runs;
-    o.valid = cli_real(t->a, "valid");
-    o.epochs = (int)cli_int(t->a, "epochs");
-    o.lr = cli_real(t->a, "lr");
-    o.lambda = cli_real(t->a, "lambda");
-    o.batch = (size_t)cli_int(t->a, "batch");
-    o.patience = (int)cli_int(t->a, "patience");
-    o.k = cli_real(t->a, "k");
-    o.score_weight = cli_real(t->a, "score-weight");
-    o.threads = t->threads;
-    o.seed = stage_seed(t->seed, gen->generation, 0x74756e65ULL);
+    TexelReducer red;
+    tune_options(t, t->db, gen->parent_ws, gen->data_runs, gen->generation, start, spec, &o, &red);
     o.name = name;
     o.config = config;
-    o.stop = &cli_stop_requested;
-    o.log = stderr;
     TuneJobResult r;
     TuneJobStatus st = tune_job_run(&o, tuned, &r, t->err);
     if (st == TUNE_JOB_INTERRUPTED || st == TUNE_JOB_STOPPED_LOADING) {
@@ -499,15 +636,24 @@ static int run(CliArgs *a)
                 cli_real(a, "elo0"));
         return 2;
     }
+    if (cli_mpi_start(a, "train") != 0) return 2;
+    const bool dist = dist_size() > 1;
     Train t = {.g = g, .a = a, .db_path = cli_str(a, "db"), .seed = (uint64_t)cli_int(a, "seed"),
                .threads = (int)cli_int(a, "threads")};
-    if (t.threads <= 0) t.threads = omp_get_num_procs();
+    if (t.threads <= 0) {
+        /* all cores, shared by the ranks of this node (as selfplay --threads 0) */
+        t.threads = omp_get_num_procs();
+        const char *local = dist ? getenv("OMPI_COMM_WORLD_LOCAL_SIZE") : NULL;
+        long per_node = local ? strtol(local, NULL, 10) : 1;
+        if (per_node > 1) t.threads = t.threads / per_node > 0 ? t.threads / (int)per_node : 1;
+    }
     { /* the self-play and match workers' tables (two engines of hash/2 each), before anything is stored */
         char opt[48], herr[ERR_MAX];
         int64_t hash = cli_int(a, "hash");
         snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
         if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, 2 * t.threads, opt, herr) != 0) {
             fprintf(stderr, "dama train: %s\n", herr);
+            if (dist) dist_abort(1);
             return 1;
         }
     }
@@ -516,11 +662,18 @@ static int run(CliArgs *a)
     Gens gs = {.items = calloc(GEN_MAX, sizeof(DbGeneration)), .cap = GEN_MAX};
     if (!start || !t.names || !gs.items) {
         fprintf(stderr, "dama train: out of memory for %d weights\n", g->weights_len);
+        if (dist) dist_abort(1);
         free((void *)t.names);
         free(gs.items);
         return 1;
     }
     cli_install_stop_handler();
+    if (dist && dist_rank() != 0) { /* rank 0 decides and writes; this rank plays and tunes its share */
+        int status = follow(&t);
+        free((void *)t.names);
+        free(gs.items);
+        return status;
+    }
     int generations = (int)cli_int(a, "generations");
     char config[4096];
     cli_config_text(a, NOT_IDENTITY, config, sizeof config);
@@ -561,14 +714,16 @@ static int run(CliArgs *a)
         free((void *)t.names);
         free(gs.items);
         db_close(t.db);
-        return 1;
+        return train_end(1);
     }
+    char ranks_text[48] = "";
+    if (dist) snprintf(ranks_text, sizeof ranks_text, " a rank, %d ranks over MPI", dist_size());
     fprintf(stderr, "train %s: train %lld%s, generations 1..%d, %lld games and %lld nodes/move per generation, "
-                    "window %lld, gate SPRT [%g, %g] within %lld pairs, ladder %lld pairs, %d threads\n",
+                    "window %lld, gate SPRT [%g, %g] within %lld pairs, ladder %lld pairs, %d threads%s\n",
             g->name, (long long)t.id, resumed ? " resumed" : "", generations, (long long)cli_int(a, "games-per-gen"),
             (long long)cli_int(a, "nodes"), (long long)cli_int(a, "window"), cli_real(a, "elo0"),
             cli_real(a, "elo1"), (long long)cli_int(a, "gate-pairs"), (long long)cli_int(a, "ladder-pairs"),
-            t.threads);
+            t.threads, dist ? ranks_text : "");
     printf("train %lld (%s)%s: generation 0 = weight set %lld\n", (long long)t.id, g->name,
            resumed ? " resumed" : "", (long long)start_ws);
     int status = 0;
@@ -609,7 +764,7 @@ static int run(CliArgs *a)
     free((void *)t.names);
     free(gs.items);
     db_close(t.db);
-    return status;
+    return train_end(status);
 }
 
 const CliCommand cmd_train = {

@@ -12,7 +12,7 @@
 #include "util/clock.h"
 
 /* Tags of the relay's messages. */
-enum { TAG_DATA = 1, TAG_DONE = 2, TAG_STOP = 3, TAG_FINAL = 4, TAG_HALT = 5 };
+enum { TAG_DATA = 1, TAG_DONE = 2, TAG_STOP = 3, TAG_FINAL = 4, TAG_HALT = 5, TAG_ORDER = 6 };
 
 /* A waiting main thread polls MPI (dist_poll) every POLL_MS: each poll
  * costs tens of microseconds of CPU on a busy machine (Open MPI runs its
@@ -230,6 +230,45 @@ int dist_relay_final(const char *command, int rc)
         if (tag != TAG_FINAL) continue; /* a late stop or halt */
         if (size == sizeof msg) memcpy(&msg, sink, sizeof msg);
         return (int)msg;
+    }
+}
+
+int dist_order_send(const void *buf, size_t size, char err[ERR_MAX])
+{
+    for (int q = 1; q < dist_size(); q++)
+        if (dist_send_bytes_polled(q, TAG_ORDER, buf, size, 1, err) != 0) return -1;
+    return 0;
+}
+
+int dist_order_wait(uint8_t **buf, size_t *size, char err[ERR_MAX])
+{
+    *buf = NULL;
+    *size = 0;
+    for (;;) {
+        int src = 0, tag = 0;
+        size_t n = 0;
+        int got = dist_poll(&src, &tag, &n, err);
+        if (got < 0) return -1;
+        if (got == 0) {
+            sleep_ms(POLL_MS);
+            continue;
+        }
+        uint8_t *b = malloc(n ? n : 1);
+        if (!b) {
+            snprintf(err, ERR_MAX, "out of memory for an order of %zu bytes", n);
+            return -1;
+        }
+        if (dist_recv_bytes(src, tag, b, n, err) != 0) {
+            free(b);
+            return -1;
+        }
+        if (tag != TAG_ORDER) { /* a late stop or halt */
+            free(b);
+            continue;
+        }
+        *buf = b;
+        *size = n;
+        return 0;
     }
 }
 

@@ -86,6 +86,15 @@ void dist_relay_serve(DistRelay *r, const char *command);
  * (polling). Returns rc on every rank. Main thread only. */
 int dist_relay_final(const char *command, int rc);
 
+/* Orders from rank 0 (`train --mpi`: which stage every rank runs next).
+ * dist_order_send: rank 0 sends size bytes to every other rank.
+ * dist_order_wait: ranks 1.. wait for the next order (polling and
+ * sleeping, as the relay does; a late stop or halt of a finished relay is
+ * skipped); *buf is malloc'd (free it). Both return 0, or -1 with err (an
+ * MPI error, out of memory). Main thread only. */
+int dist_order_send(const void *buf, size_t size, char err[ERR_MAX]);
+int dist_order_wait(uint8_t **buf, size_t *size, char err[ERR_MAX]);
+
 /* A finished game of a scheduler job as bytes (dist_schedule_run's
  * messages): job, game k of it, the players' indexes and the whole record.
  * *out is malloc'd. Returns 0, or -1 out of memory. Thread-safe. */
