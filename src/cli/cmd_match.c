@@ -209,7 +209,7 @@ static int run(CliArgs *a)
     if (dist) {
         int64_t go = rc;
         char berr[ERR_MAX];
-        if (dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
+        if (dist_sync_polled(berr) != 0 || dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
             (go == 0 && (dist_bcast_bytes(wa, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0 ||
                          dist_bcast_bytes(wb, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0))) {
             fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), berr);

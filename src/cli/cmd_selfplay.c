@@ -427,7 +427,8 @@ static int run(CliArgs *a)
     }
     /* Rank 0 tells the others how the set-up went and what they need. */
     if (dist) {
-        int brc = dist_bcast_bytes(&setup, sizeof setup, 0, err);
+        int brc = dist_sync_polled(err); /* the others wait without spinning while rank 0 sets up */
+        if (brc == 0) brc = dist_bcast_bytes(&setup, sizeof setup, 0, err);
         if (brc == 0 && setup.rc == 0) {
             brc = dist_bcast_bytes(base, sizeof(int32_t) * (size_t)g->weights_len, 0, err);
             if (brc == 0) brc = dist_bcast_bytes(ws_ids, sizeof(int64_t) * (size_t)members_len, 0, err);

@@ -794,7 +794,8 @@ static int run(CliArgs *a)
     if (dist) { /* rank 0's verdict, then what the others need: weights and the games played */
         int64_t go = rc;
         char berr[ERR_MAX];
-        int brc = dist_bcast_bytes(&go, sizeof go, 0, berr);
+        int brc = dist_sync_polled(berr); /* the others wait without spinning while rank 0 sets up */
+        if (brc == 0) brc = dist_bcast_bytes(&go, sizeof go, 0, berr);
         for (int i = 0; brc == 0 && go == 0 && i < t.n; i++)
             if (t.specs[i].kind == PLAYER_DAMA)
                 brc = dist_bcast_bytes(t.weights[i], sizeof(int32_t) * (size_t)g->weights_len, 0, berr);

@@ -272,6 +272,17 @@ int dist_order_wait(uint8_t **buf, size_t *size, char err[ERR_MAX])
     }
 }
 
+int dist_sync_polled(char err[ERR_MAX])
+{
+    if (dist_size() == 1) return 0;
+    if (dist_rank() == 0) return dist_order_send("", 0, err);
+    uint8_t *buf = NULL;
+    size_t size = 0;
+    int rc = dist_order_wait(&buf, &size, err);
+    free(buf);
+    return rc;
+}
+
 /* ---- a scheduler job's game as bytes ------------------------------------ */
 
 /* "DPR1", job (int64), k, white, black, outcome, plies, fault, fault_side

@@ -95,6 +95,12 @@ int dist_relay_final(const char *command, int rc);
 int dist_order_send(const void *buf, size_t size, char err[ERR_MAX]);
 int dist_order_wait(uint8_t **buf, size_t *size, char err[ERR_MAX]);
 
+/* Ranks 1.. wait (polling, as dist_order_wait) until rank 0 calls it too:
+ * before the collectives that follow rank 0's set-up (opening the
+ * database, storing a run's members), during which a rank blocked in
+ * MPI_Bcast would spin a core. Returns 0, or -1 with err. Main thread. */
+int dist_sync_polled(char err[ERR_MAX]);
+
 /* A finished game of a scheduler job as bytes (dist_schedule_run's
  * messages): job, game k of it, the players' indexes and the whole record.
  * *out is malloc'd. Returns 0, or -1 out of memory. Thread-safe. */
