@@ -267,6 +267,14 @@ if grep -q '^mpi: no (configure with -DDAMA_MPI=ON)$' v1.txt; then
   expect_rc 2 "tune --mpi without MPI" "$DAMA" tune --mpi --db mpi.sqlite
   grep -qF "dama tune: --mpi: built without MPI; configure with -DDAMA_MPI=ON" "$T/err" && ok \
     || bad "tune --mpi message: $(cat "$T/err")"
+  for c in "match --a default --b default --pairs 1 --nodes 50" "tournament --nodes 50 name=A name=B" \
+    "train --generations 1 --games-per-gen 2 --nodes 50"; do
+    cmd=${c%% *}
+    expect_rc 2 "$cmd --mpi without MPI" "$DAMA" $c --mpi --db mpi-$cmd.sqlite --progress 0
+    grep -qF "dama $cmd: --mpi: built without MPI; configure with -DDAMA_MPI=ON" "$T/err" && ok \
+      || bad "$cmd --mpi message: $(cat "$T/err")"
+    [ ! -e mpi-$cmd.sqlite ] && ok || bad "$cmd --mpi without MPI left a database"
+  done
 else
   grep -q '^mpi: yes' v1.txt && ok || bad "mpi line: $(sed -n 3p v1.txt)"
 fi
