@@ -378,6 +378,12 @@ static void test_tune_job_sharded(void **state)
             assert_memory_equal(&rk[k].r.texel.valid_loss, &r.texel.valid_loss, sizeof r.texel.valid_loss);
             assert_int_equal(rk[k].r.texel.epochs, r.texel.epochs);
             assert_int_equal(rk[k].r.result_ws, k == 0 ? r.result_ws : 0);
+            /* full batch: each rank held only its blocks' positions (sharded
+             * data); mini-batches: all of them */
+            assert_int_equal(r.positions_held, r.positions);
+            if (variant == 0 && !(rk[k].r.positions_held < r.positions))
+                fail_msg("rank %d held %zu of %zu positions", k, rk[k].r.positions_held, r.positions);
+            if (variant == 1) assert_int_equal(rk[k].r.positions_held, r.positions);
             assert_int_equal(rk[k].r.run_id != 0, k == 0);
         }
         if (variant == 1) assert_true(r.resolved > 0 && r.merged > 0);
