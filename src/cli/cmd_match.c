@@ -92,7 +92,7 @@ static int run(CliArgs *a)
         if (dist) dist_abort(1);
         return 1;
     }
-    if (threads == 0) threads = omp_get_num_procs();
+    if (threads == 0) threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
     SprtParams sp = {.alpha = cli_real(a, "alpha"), .beta = cli_real(a, "beta"), .elo0 = cli_real(a, "elo0"),
                      .elo1 = cli_real(a, "elo1")};
     if (stats_check_sprt(&sp, err, sizeof err) != 0) {

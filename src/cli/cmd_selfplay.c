@@ -213,15 +213,7 @@ static int run(CliArgs *a)
         if (dist) dist_abort(1);
         return 1;
     }
-    if (threads == 0) {
-        /* All cores this process may use, shared by the ranks on this node
-         * (Open MPI's OMPI_COMM_WORLD_LOCAL_SIZE): without binding, each of
-         * K ranks on a node would start one worker per core. */
-        threads = omp_get_num_procs();
-        const char *local = dist_active() ? getenv("OMPI_COMM_WORLD_LOCAL_SIZE") : NULL;
-        long per_node = local ? strtol(local, NULL, 10) : 1;
-        if (per_node > 1) threads = threads / per_node > 0 ? threads / per_node : 1;
-    }
+    if (threads == 0) threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
     uint64_t seed = (uint64_t)cli_int(a, "seed");
     char opt[48];
     snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);

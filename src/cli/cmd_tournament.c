@@ -614,7 +614,7 @@ static int run(CliArgs *a)
                         "--resign-score >= 1 and the other counts >= 0\n");
         return 2;
     }
-    if (concurrency == 0) concurrency = omp_get_num_procs();
+    if (concurrency == 0) concurrency = dist_node_cores(); /* all cores, shared by the ranks of a node */
     { /* each game slot holds every in-process engine (schedule.c); the probe is per engine */
         int slots = (int)(concurrency < t.n * (t.n - 1) * rounds ? concurrency : t.n * (t.n - 1) * rounds);
         for (int i = 0; i < t.n; i++) {

@@ -640,13 +640,7 @@ static int run(CliArgs *a)
     const bool dist = dist_size() > 1;
     Train t = {.g = g, .a = a, .db_path = cli_str(a, "db"), .seed = (uint64_t)cli_int(a, "seed"),
                .threads = (int)cli_int(a, "threads")};
-    if (t.threads <= 0) {
-        /* all cores, shared by the ranks of this node (as selfplay --threads 0) */
-        t.threads = omp_get_num_procs();
-        const char *local = dist ? getenv("OMPI_COMM_WORLD_LOCAL_SIZE") : NULL;
-        long per_node = local ? strtol(local, NULL, 10) : 1;
-        if (per_node > 1) t.threads = t.threads / per_node > 0 ? t.threads / (int)per_node : 1;
-    }
+    if (t.threads <= 0) t.threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
     { /* the self-play and match workers' tables (two engines of hash/2 each), before anything is stored */
         char opt[48], herr[ERR_MAX];
         int64_t hash = cli_int(a, "hash");

@@ -34,6 +34,15 @@ _Noreturn static void die(const char *command, const char *msg)
     dist_abort(1);
 }
 
+int dist_node_cores(void)
+{
+    int cores = omp_get_num_procs();
+    const char *local = dist_active() ? getenv("OMPI_COMM_WORLD_LOCAL_SIZE") : NULL;
+    long per_node = local ? strtol(local, NULL, 10) : 1;
+    if (per_node > 1) cores = cores / (int)per_node > 0 ? cores / (int)per_node : 1;
+    return cores > 0 ? cores : 1;
+}
+
 int dist_relay_init(DistRelay *r)
 {
     memset(r, 0, sizeof *r);

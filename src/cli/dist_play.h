@@ -86,6 +86,12 @@ void dist_relay_serve(DistRelay *r, const char *command);
  * (polling). Returns rc on every rank. Main thread only. */
 int dist_relay_final(const char *command, int rc);
 
+/* Workers for an option of 0 ("all cores"): the cores this process may use
+ * (omp_get_num_procs), shared by the ranks of this node under MPI (Open
+ * MPI's OMPI_COMM_WORLD_LOCAL_SIZE; without binding, each of K ranks on a
+ * node would start one worker per core). At least 1. */
+int dist_node_cores(void);
+
 /* Orders from rank 0 (`train --mpi`: which stage every rank runs next).
  * dist_order_send: rank 0 sends size bytes to every other rank.
  * dist_order_wait: ranks 1.. wait for the next order (polling and
