@@ -51,6 +51,14 @@ static double cpu_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* CPU time of the whole process, every thread. */
+static double process_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 static void describe(uint8_t v, char *out, size_t n)
 {
     if (egtb_is_draw(v)) snprintf(out, n, "draw");
@@ -194,14 +202,15 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
         fprintf(stderr, "dama egtb verify: --material: %s\n", err);
         return 2;
     }
-    double t0 = now_s();
+    double t0 = now_s(), c0 = process_cpu_s();
     int rc = egtb_verify_only(g, dir, cli_str(a, "material") ? &only : NULL, !cli_flag(a, "no-symmetry"), on_verified,
                               NULL, err);
     if (rc < 0) {
         fprintf(stderr, "dama egtb verify: %s\n", err);
         return 1;
     }
-    printf("consistency: %s (%.1f s)\n", rc ? "MISMATCHES FOUND" : "every value agrees with its children", now_s() - t0);
+    printf("consistency: %s (%.1f s, %.1f CPU s)\n", rc ? "MISMATCHES FOUND" : "every value agrees with its children",
+           now_s() - t0, process_cpu_s() - c0);
     int64_t sample = cli_int(a, "sample"), depth = cli_int(a, "sample-depth");
     if (sample < 0 || depth < 1 || depth > 60) {
         fprintf(stderr, "dama egtb verify: --sample must be >= 0 and --sample-depth 1..60\n");

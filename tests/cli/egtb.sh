@@ -23,6 +23,16 @@ expect_rc 1 "verify absent material" "$DAMA" egtb verify --dir "$D" --material 2
 grep -q '2k1m-1k0m' "$T/err" && ok || bad "verify absent material named: $(cat "$T/err")"
 expect_rc 1 "verify non-canonical material" "$DAMA" egtb verify --dir "$D" --material 1k-2k --sample 0
 grep -q 'stronger' "$T/err" && ok || bad "verify non-canonical: $(cat "$T/err")"
+# Turkish: the builder solves one of each left-right mirrored pair; --no-symmetry solves every position: the same files
+expect_rc 0 "turkish build" "$DAMA" egtb build --game turkish --material 2k-1k --dir "$T/tu1" --threads 2
+grep -q '^2k0m-1k0m .* CPU s$' "$T/out" && ok || bad "build prints CPU seconds: $(cat "$T/out")"
+expect_rc 0 "turkish build --no-symmetry" "$DAMA" egtb build --game turkish --material 2k-1k --dir "$T/tu2" --no-symmetry
+for f in "$T"/tu1/*.egtb; do cmp -s "$f" "$T/tu2/$(basename "$f")" && ok || bad "mirror build differs: $f"; done
+expect_rc 0 "turkish verify" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --sample 0
+grep -q '^2k0m-1k0m .* ok (124992 of them as the mirror image of one checked)$' "$T/out" && ok || bad "verify mirror: $(cat "$T/out")"
+grep -q '^consistency: every value agrees with its children (.* CPU s)$' "$T/out" && ok || bad "verify CPU: $(cat "$T/out")"
+expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --sample 0 --no-symmetry
+grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2' | head -1)" "not in the database" "probe outside"
