@@ -54,6 +54,9 @@ static const CliOpt OPTS[] = {
     {"epochs", OPT_INT, "200", "most tuning epochs per generation", 0, 1000000},
     {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)", 1e-6, 1000},
     {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the best weights", 0, 1e6},
+    {"patterns", OPT_FLAG, NULL, "each generation's tuning fits the pattern tables too (as dama tune --patterns; default: only the other terms)", 0, 0},
+    {"pattern-lr", OPT_REAL, "0.5", "with --patterns: Adam learning rate of the pattern tables (0: --lr; as dama tune)", 0, 1000},
+    {"pattern-lambda", OPT_REAL, "1e-8", "with --patterns: L2 of the pattern tables toward the best weights' (-1: --lambda; as dama tune)", -1, 1e6},
     {"batch", OPT_INT, "0", "tuning mini-batch size (0: full batch)", 0, 1000000000},
     {"patience", OPT_INT, "30", "stop tuning after this many epochs without a better validation loss", 1, 1000000},
     {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it each generation)", 0, 100},
@@ -80,6 +83,11 @@ static const CliOpt OPTS[] = {
  * --generations extends it). */
 static const char *const NOT_IDENTITY[] = {"db", "threads", "generations", "progress", "hash", "ladder", "train", "mpi",
                                            NULL};
+/* Without --patterns the table step and L2 change nothing: left out, so a
+ * train stored before the options existed is still found. */
+static const char *const NOT_IDENTITY_NO_PATTERNS[] = {"db",    "threads", "generations", "progress",       "hash",
+                                                       "ladder", "train",   "mpi",         "pattern-lr", "pattern-lambda",
+                                                       NULL};
 
 enum { GEN_MAX = 10001 };
 
@@ -372,6 +380,9 @@ static void tune_options(const Train *t, Db *db, int64_t parent_ws, const char *
     o->epochs = (int)cli_int(t->a, "epochs");
     o->lr = cli_real(t->a, "lr");
     o->lambda = cli_real(t->a, "lambda");
+    o->patterns = cli_flag(t->a, "patterns");
+    o->pattern_lr = cli_real(t->a, "pattern-lr");
+    o->pattern_lambda = cli_real(t->a, "pattern-lambda");
     o->batch = (size_t)cli_int(t->a, "batch");
     o->patience = (int)cli_int(t->a, "patience");
     o->k = cli_real(t->a, "k");
@@ -670,7 +681,7 @@ static int run(CliArgs *a)
     }
     int generations = (int)cli_int(a, "generations");
     char config[4096];
-    cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+    cli_config_text(a, cli_flag(a, "patterns") ? NOT_IDENTITY : NOT_IDENTITY_NO_PATTERNS, config, sizeof config);
     int64_t start_ws = 0, found_start = 0;
     int rc = db_open(t.db_path, true, &t.db, t.err);
     if (rc == 0) rc = weights_resolve_db(g, cli_str(a, "weights"), t.db, start, NULL, t.err);
