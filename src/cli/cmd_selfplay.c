@@ -305,7 +305,7 @@ static int run(CliArgs *a)
          * MEMBERS_CHUNK members or MEMBERS_CHUNK_S seconds: a signal stops
          * between two, and what was stored stays for the resume. */
         double setup_start = run_now_s(), last_line = setup_start;
-        bool setup_lines = cli_real(a, "progress") > 0;
+        double line_s = cli_real(a, "progress"); /* 0: no set-up lines */
         for (int k = 0; rc == 0 && k < ws_len; k++) {
             rc = db_weights_load(db, ws_ids[k], g->name, names, full, g->weights_len, err);
             for (int i = 0; rc == 0 && i < g->weights_len; i++)
@@ -315,7 +315,7 @@ static int run(CliArgs *a)
                     rc = -1;
                 }
             for (int j = 0; rc == 0 && j < n_small; j++) members[(size_t)k * (size_t)n_small + (size_t)j] = full[small[j]];
-            if (rc == 0 && setup_lines && run_now_s() - last_line >= 2.0) {
+            if (rc == 0 && line_s > 0 && run_now_s() - last_line >= line_s) {
                 last_line = run_now_s();
                 fprintf(stderr, "selfplay: set-up: %d/%d stored members loaded\n", k + 1, ws_len);
             }
@@ -368,7 +368,7 @@ static int run(CliArgs *a)
                     rc = db_commit(db, err);
                     made = k + 1;
                     chunk = 0;
-                    if (rc == 0 && setup_lines && now - last_line >= 2.0) {
+                    if (rc == 0 && line_s > 0 && now - last_line >= line_s) {
                         last_line = now;
                         fprintf(stderr, "selfplay: set-up: %lld/%lld members stored (%.1f s)\n", (long long)made,
                                 (long long)members_len, now - setup_start);

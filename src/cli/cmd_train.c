@@ -47,7 +47,7 @@ static const CliOpt OPTS[] = {
     {"games-per-gen", OPT_INT, "200", "self-play games per generation (even)", 2, 100000000},
     {"nodes", OPT_INT, "2000", "search nodes per move in self-play, gate and ladder matches", 1, 1e12},
     {"window", OPT_INT, "2", "tune on the self-play data of the last W generations", 1, 1000},
-    {"perturb", OPT_STR, "pairs", "self-play perturbation (as dama selfplay): pairs (two weight sets stored per game pair) or population (a fixed population: for models of many weights)", 0, 0},
+    {"perturb", OPT_STR, "pairs", "self-play perturbation (as dama selfplay): pairs (two weight sets per game pair, stored as deltas of the best) or population (a fixed population)", 0, 0},
     {"population", OPT_INT, "8", "--perturb population: the best weights and population-1 perturbed copies", 2, 64},
     {"spread", OPT_REAL, "0.25", "self-play perturbation (as dama selfplay --spread)", 0, 10},
     {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men (as dama selfplay)", 0, 1000},
