@@ -702,22 +702,26 @@ void texel_split_free(TexelSplit *split)
  * into the block's slot as a list of (weight, value) in first-touch order,
  * clearing the accumulator behind it: a block costs its own entries, never
  * the model's size. The slots of a round are then added into `grad` in block
- * order; weight j is added by the thread that owns it ((j >> 4) % threads,
- * so owners do not share cache lines), which also records it once in its
+ * order; weight j is added by the thread that owns it (owner t holds the
+ * weights [lo_t, lo_t+1), ranges of equal length in multiples of 16, so
+ * owners do not share cache lines), which also records it once in its
  * touched list. The sums are those of the dense method (each block in
  * position order, block sums in block order), bit for bit. */
 typedef struct BlockGrad {
     uint32_t *idx;
     double *val;
     size_t len, cap;
+    bool sorted; /* idx ascending */
 } BlockGrad;
 
 typedef struct Grad {
     int threads;        /* owners; the team of every region here */
     size_t wn;          /* weights */
     double *acc;        /* threads * wn accumulators, zero between blocks */
-    uint8_t *mark;      /* threads * wn: touched in the current block */
+    uint8_t *mark;      /* threads * wn: unit touched in the current block */
+    uint32_t *units;    /* threads * wn: the current block's touched units */
     BlockGrad slot[ROUND_BLOCKS];
+    size_t *own_lo;     /* threads + 1: owner t holds weights own_lo[t] .. own_lo[t + 1] - 1 */
     double *grad;       /* wn: the pass's gradient, zero outside touched */
     uint8_t *gmark;     /* wn: 1 on touched weights */
     uint32_t **touched; /* per owner: touched weights, in no particular order */
@@ -725,19 +729,43 @@ typedef struct Grad {
     bool oom;           /* a slot could not grow */
 } Grad;
 
-enum { OWNER_SHIFT = 4 }; /* 16 doubles (two cache lines) per owner run */
+enum { OWNER_SHIFT = 4 }; /* owners' ranges are multiples of 16 doubles (two cache lines) */
+
+/* The entries of list[0..len) that lie in [lo, hi): all of them checked,
+ * or, sorted, found by binary search. Stores the first in *first and
+ * returns the end. */
+static size_t own_range(const uint32_t *list, size_t len, bool sorted, size_t lo, size_t hi, size_t *first)
+{
+    if (!sorted) {
+        *first = 0;
+        return len;
+    }
+    size_t a = 0, b = len;
+    while (a < b) {
+        const size_t m = a + (b - a) / 2;
+        if (list[m] < lo) a = m + 1; else b = m;
+    }
+    *first = a;
+    b = len;
+    size_t c = a;
+    while (c < b) {
+        const size_t m = c + (b - c) / 2;
+        if (list[m] < hi) c = m + 1; else b = m;
+    }
+    return c;
+}
 
 static void grad_free(Grad *g)
 {
     if (!g)
         return;
-    free(g->acc), free(g->mark), free(g->grad), free(g->gmark);
+    free(g->acc), free(g->mark), free(g->units), free(g->grad), free(g->gmark);
     for (int b = 0; b < ROUND_BLOCKS; b++)
         free(g->slot[b].idx), free(g->slot[b].val);
     if (g->touched)
         for (int t = 0; t < g->threads; t++)
             free(g->touched[t]);
-    free(g->touched), free(g->touched_len);
+    free(g->touched), free(g->touched_len), free(g->own_lo);
     memset(g, 0, sizeof *g);
 }
 
@@ -748,16 +776,22 @@ static int grad_init(Grad *g, size_t wn, int threads)
     g->wn = wn;
     g->acc = calloc((size_t)threads * wn, sizeof *g->acc);
     g->mark = calloc((size_t)threads * wn, 1);
+    g->units = malloc((size_t)threads * wn * sizeof *g->units);
     g->grad = calloc(wn, sizeof *g->grad);
     g->gmark = calloc(wn, 1);
     g->touched = calloc((size_t)threads, sizeof *g->touched);
     g->touched_len = calloc((size_t)threads, sizeof *g->touched_len);
-    if (!g->acc || !g->mark || !g->grad || !g->gmark || !g->touched || !g->touched_len) {
+    g->own_lo = malloc(((size_t)threads + 1) * sizeof *g->own_lo);
+    if (!g->own_lo || !g->acc || !g->mark || !g->units || !g->grad || !g->gmark || !g->touched || !g->touched_len) {
         grad_free(g);
         return -1;
     }
-    /* owner t holds the weights j with (j >> OWNER_SHIFT) % threads == t */
+    /* owner t holds the weights own_lo[t] .. own_lo[t + 1] - 1 */
     const size_t run = (size_t)1 << OWNER_SHIFT, per = (wn / run / (size_t)threads + 1) * run;
+    for (int t = 0; t <= threads; t++) {
+        const size_t lo = (size_t)t * per;
+        g->own_lo[t] = lo < wn ? lo : wn;
+    }
     for (int t = 0; t < threads; t++)
         if (!(g->touched[t] = malloc(per * sizeof **g->touched))) {
             grad_free(g);
@@ -779,30 +813,47 @@ static void grad_clear(Grad *g)
     }
 }
 
-static inline void acc_add(double *acc, uint8_t *mark, uint32_t *list, size_t *n, uint32_t j, double x)
+/* The passes' weight layout. A tapered model's weights are kept
+ * interleaved, opening weight j at 2j and its endgame twin at 2j + 1, so
+ * an entry's two weights (and its two gradient accumulators) share a cache
+ * line; a plain model's are as given. A *unit* is what one stored entry
+ * touches: the pair 2j, 2j + 1 (tapered) or the weight j. The layout moves
+ * where a weight lives, never the order of any sum. */
+static inline size_t lay(const TexelData *d, size_t j)
 {
-    if (!mark[j]) {
-        mark[j] = 1;
-        list[(*n)++] = j;
-    }
-    acc[j] += x;
+    const size_t eg = (size_t)d->eg_offset;
+    return !eg ? j : j < eg ? 2 * j : 2 * (j - eg) + 1;
 }
+
+static inline size_t unit_count(const TexelData *d)
+{
+    return d->eg_offset ? (size_t)d->eg_offset : (size_t)d->weights_len;
+}
+
+/* A block with more touched units than units / DENSE_SHARE is moved into
+ * its slot by a scan of the marks in unit order (the merge then adds in
+ * ascending weight order, reading and writing memory in runs); fewer, in
+ * first-touch order. Either way every weight is once in a slot. */
+enum { DENSE_SHARE = 32 };
 
 /* Sum over positions idx[lo..hi) of (sigma - r)^2; if gr is not NULL, also
  * the block's gradient (sigma - r) * sigma * (1 - sigma) * coef_j (up to the
  * constant factor 2c, applied by the caller) into gr's slot `slot`, summed
- * in position order with the accumulator of thread `tid`. */
+ * in position order with the accumulator of thread `tid`. w and the slot's
+ * indices are in the passes' layout (lay). */
 static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size_t hi,
                         const double *w, double c, Grad *gr, int slot, int tid)
 {
     const uint32_t *offset = d->offset;
     double *acc = NULL;
     uint8_t *mark = NULL;
+    uint32_t *units = NULL;
     BlockGrad *bg = NULL;
     size_t n = 0;
     if (gr) {
         acc = gr->acc + (size_t)tid * gr->wn;
         mark = gr->mark + (size_t)tid * gr->wn;
+        units = gr->units + (size_t)tid * gr->wn;
         bg = &gr->slot[slot];
         /* a block touches at most (entries of the block) * (1 or 2)
          * weights, and an entry takes at least one code byte */
@@ -838,17 +889,36 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
     uint32_t ix[TRACE_MAX];
     double cf[TRACE_MAX];
     if (d->phase) { /* tapered: e = (ph * op + (P - ph) * eg) / P */
-        const double *w_eg = w + d->eg_offset;
-        const uint32_t eg_off = (uint32_t)d->eg_offset;
         const double inv_p = 1.0 / d->phase_max;
+        /* software pipeline: the next position is decoded, and its weights
+         * and accumulators prefetched, before this one is evaluated (the
+         * gathers from a large model miss the caches) */
+        uint32_t ixb[2][TRACE_MAX];
+        double cfb[2][TRACE_MAX];
+        int lenb[2] = {0, 0};
+        if (lo < hi)
+            lenb[0] = decode(d, idx ? idx[lo] : lo, ixb[0], cfb[0]);
         for (size_t p = lo; p < hi; p++) {
+            const int cur = (int)((p - lo) & 1);
             const size_t i = idx ? idx[p] : p;
-            const int len = decode(d, i, ix, cf);
+            if (p + 1 < hi) {
+                const int nx = cur ^ 1;
+                lenb[nx] = decode(d, idx ? idx[p + 1] : p + 1, ixb[nx], cfb[nx]);
+                for (int t = 0; t < lenb[nx]; t++) {
+                    __builtin_prefetch(w + 2 * (size_t)ixb[nx][t], 0, 3);
+                    if (gr)
+                        __builtin_prefetch(acc + 2 * (size_t)ixb[nx][t], 1, 3);
+                }
+            }
+            const uint32_t *ix_ = ixb[cur];
+            const double *cf_ = cfb[cur];
+            const int len = lenb[cur];
             const double f_op = d->phase[i] * inv_p, f_eg = 1.0 - f_op;
             double op = 0, eg = 0;
             for (int t = 0; t < len; t++) {
-                op += cf[t] * w[ix[t]];
-                eg += cf[t] * w_eg[ix[t]];
+                const double *pair = w + 2 * (size_t)ix_[t];
+                op += cf_[t] * pair[0];
+                eg += cf_[t] * pair[1];
             }
             const double e = f_op * op + f_eg * eg;
             const double s = 1.0 / (1.0 + exp(-c * e));
@@ -857,9 +927,14 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
             if (gr) {
                 const double f = diff * s * (1.0 - s);
                 for (int t = 0; t < len; t++) {
-                    const double fc = f * cf[t];
-                    acc_add(acc, mark, bg->idx, &n, ix[t], fc * f_op);
-                    acc_add(acc, mark, bg->idx, &n, ix[t] + eg_off, fc * f_eg);
+                    const uint32_t u = ix_[t];
+                    const double fc = f * cf_[t];
+                    if (!mark[u]) {
+                        mark[u] = 1;
+                        units[n++] = u;
+                    }
+                    acc[2 * (size_t)u] += fc * f_op;
+                    acc[2 * (size_t)u + 1] += fc * f_eg;
                 }
             }
         }
@@ -875,19 +950,46 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
             loss += diff * diff;
             if (gr) {
                 const double f = diff * s * (1.0 - s);
-                for (int t = 0; t < len; t++)
-                    acc_add(acc, mark, bg->idx, &n, ix[t], f * cf[t]);
+                for (int t = 0; t < len; t++) {
+                    const uint32_t u = ix[t];
+                    if (!mark[u]) {
+                        mark[u] = 1;
+                        units[n++] = u;
+                    }
+                    acc[u] += f * cf[t];
+                }
             }
         }
     }
     if (gr) { /* move the block's sums into its slot, clearing behind */
-        for (size_t k = 0; k < n; k++) {
-            const uint32_t j = bg->idx[k];
-            bg->val[k] = acc[j];
-            acc[j] = 0;
-            mark[j] = 0;
+        const size_t per = d->phase ? 2 : 1, all = unit_count(d);
+        size_t k = 0;
+        bg->sorted = n > all / DENSE_SHARE;
+        if (bg->sorted) { /* many: in unit order */
+            for (size_t u = 0; u < all; u++) {
+                if (!mark[u])
+                    continue;
+                mark[u] = 0;
+                for (size_t h = 0; h < per; h++) {
+                    const size_t j = per * u + h;
+                    bg->idx[k] = (uint32_t)j;
+                    bg->val[k++] = acc[j];
+                    acc[j] = 0;
+                }
+            }
+        } else {
+            for (size_t q = 0; q < n; q++) {
+                const size_t u = units[q];
+                mark[u] = 0;
+                for (size_t h = 0; h < per; h++) {
+                    const size_t j = per * u + h;
+                    bg->idx[k] = (uint32_t)j;
+                    bg->val[k++] = acc[j];
+                    acc[j] = 0;
+                }
+            }
         }
-        bg->len = n;
+        bg->len = k;
     }
     return loss;
 }
@@ -926,11 +1028,14 @@ static double pass_local(const TexelData *d, const uint32_t *idx, size_t len, co
                 for (int o = 0; o < owners; o++) {
                     uint32_t *touched = gr->touched[o];
                     size_t tl = gr->touched_len[o];
+                    const size_t own_lo = gr->own_lo[o], own_hi = gr->own_lo[o + 1];
                     for (int b = 0; b < round; b++) {
                         const BlockGrad *bg = &gr->slot[b];
-                        for (size_t k = 0; k < bg->len; k++) {
+                        size_t k0;
+                        const size_t k1 = own_range(bg->idx, bg->len, bg->sorted, own_lo, own_hi, &k0);
+                        for (size_t k = k0; k < k1; k++) {
                             const uint32_t j = bg->idx[k];
-                            if ((int)((j >> OWNER_SHIFT) % (uint32_t)owners) != o)
+                            if (j < own_lo || j >= own_hi)
                                 continue;
                             if (!gr->gmark[j]) {
                                 gr->gmark[j] = 1;
@@ -1061,12 +1166,13 @@ static double pass_sharded(const TexelData *d, const uint32_t *idx, size_t len, 
         for (int o = 0; o < owners; o++) {
             uint32_t *touched = gr->touched[o];
             size_t tl = gr->touched_len[o];
+            const size_t own_lo = gr->own_lo[o], own_hi = gr->own_lo[o + 1];
             for (size_t p = 0; p < all_len;) {
                 const size_t n = (size_t)all[p + 1];
                 const double *pair = all + p + 2;
                 for (size_t k = 0; k < n; k++) {
                     const uint32_t j = (uint32_t)pair[2 * k];
-                    if ((int)((j >> OWNER_SHIFT) % (uint32_t)owners) != o)
+                    if (j < own_lo || j >= own_hi)
                         continue;
                     if (!gr->gmark[j]) {
                         gr->gmark[j] = 1;
@@ -1114,12 +1220,14 @@ static int shard_any(Shard *sh, bool mine, bool *any)
     return 0;
 }
 
-static double *to_double(const int32_t *weights, int len)
+/* The weights as doubles in the passes' layout (lay). */
+static double *to_double(const TexelData *d, const int32_t *weights)
 {
-    double *w = malloc((size_t)len * sizeof *w);
+    const size_t len = (size_t)d->weights_len;
+    double *w = malloc(len * sizeof *w);
     if (w)
-        for (int j = 0; j < len; j++)
-            w[j] = weights[j];
+        for (size_t j = 0; j < len; j++)
+            w[lay(d, j)] = weights[j];
     return w;
 }
 
@@ -1139,7 +1247,7 @@ int texel_loss_sharded(const TexelData *data, const uint32_t *idx, size_t len, c
         set_err(err, "loss: no positions");
         return -1;
     }
-    double *w = to_double(weights, data->weights_len);
+    double *w = to_double(data, weights);
     if (!w) {
         set_err(err, "loss: out of memory");
         return -1;
@@ -1219,7 +1327,7 @@ int texel_fit_k_sharded(const TexelData *data, const uint32_t *idx, size_t len, 
         set_err(err, "K search: no positions");
         return -1;
     }
-    double *w = to_double(weights, data->weights_len);
+    double *w = to_double(data, weights);
     if (!w) {
         set_err(err, "K search: out of memory");
         return -1;
@@ -1326,7 +1434,9 @@ static int check_indices(const uint32_t *idx, size_t len, size_t positions, cons
 
 /* Working memory of one tuning run. */
 typedef struct Work {
+    /* every array indexed in the passes' layout (lay) */
     double *w, *best, *anchor, *m, *v;
+    uint8_t *frozen, *table; /* the caller's frozen and cfg->table, laid out (NULL: none) */
     uint64_t *last;  /* lazy Adam: the step of each weight's last update */
     uint32_t *order; /* shuffled training set (mini-batch only) */
     uint32_t *chunk; /* shuffled chunk numbers (mini-batch only) */
@@ -1336,6 +1446,7 @@ typedef struct Work {
 static void work_free(Work *wk)
 {
     free(wk->w), free(wk->best), free(wk->anchor), free(wk->m), free(wk->v);
+    free(wk->frozen), free(wk->table);
     free(wk->last), free(wk->order), free(wk->chunk);
     grad_free(&wk->grad);
 }
@@ -1374,20 +1485,97 @@ static GroupRates group_rates(const TexelConfig *cfg)
     return r;
 }
 
-static inline int group_of(const TexelConfig *cfg, size_t j)
+static inline int group_of(const uint8_t *table, size_t j)
 {
-    return cfg->table && cfg->table[j] ? 1 : 0;
+    return table && table[j] ? 1 : 0;
 }
 
 /* sum over the free weights of lambda_j * (w_j - anchor_j)^2 */
-static double l2_penalty(const Work *wk, const uint8_t *frozen, size_t wn, const TexelConfig *cfg,
-                         const GroupRates *gr)
+static double l2_penalty(const TexelData *d, const Work *wk, const GroupRates *gr)
 {
     double sum = 0;
-    for (size_t j = 0; j < wn; j++)
-        if (!(frozen && frozen[j]))
-            sum += gr->lambda[group_of(cfg, j)] * (wk->w[j] - wk->anchor[j]) * (wk->w[j] - wk->anchor[j]);
+    for (size_t i = 0; i < (size_t)d->weights_len; i++) { /* in weight order, whatever the layout */
+        const size_t j = lay(d, i);
+        if (!(wk->frozen && wk->frozen[j]))
+            sum += gr->lambda[group_of(wk->table, j)] * (wk->w[j] - wk->anchor[j]) * (wk->w[j] - wk->anchor[j]);
+    }
     return sum;
+}
+
+/* One Adam step on the weights the last pass touched (lazy) or on every
+ * free weight (dense), clearing the pass's gradient behind it. Each owner
+ * thread of the gradient updates its own weights: a weight's update reads
+ * and writes only its own slots, so the result does not depend on the
+ * threads. Lazy Adam: a weight last updated at step t0 < step - 1 skipped
+ * k = step - t0 - 1 steps in which dense Adam would have seen no data
+ * gradient: its moments decay in closed form, m *= beta1^k, v *= beta2^k
+ * (the moment update with g = 0, k times), and the L2 gradient of those k
+ * steps, 2 lambda (w - a) each (w did not move), is added to this step's,
+ * as lazy regularisation does for sparse SGD (B. Carpenter, "Lazy sparse
+ * stochastic gradient descent for regularized multinomial logistic
+ * regression", 2008). The weight does not take the momentum steps it
+ * skipped (as in TensorFlow's LazyAdamOptimizer). Every weight touched
+ * every step: dense Adam exactly. With many touched weights an owner scans
+ * its runs of weights in order rather than its touched list. */
+static void adam_step(Work *wk, const TexelConfig *cfg, const GroupRates *gr, const Decay *decay,
+                      uint64_t step, double scale, bool lazy)
+{
+    Grad *g = &wk->grad;
+    const int owners = g->threads;
+    const size_t wn = g->wn;
+    size_t touched = 0;
+    for (int o = 0; o < owners; o++)
+        touched += g->touched_len[o];
+    const bool scan = !lazy || touched > wn / DENSE_SHARE;
+    const double bias1 = 1.0 - pow(cfg->beta1, (double)step);
+    const double bias2 = 1.0 - pow(cfg->beta2, (double)step);
+    const double b1 = cfg->beta1, b2 = cfg->beta2, eps = cfg->eps;
+#pragma omp parallel for num_threads(owners) schedule(static, 1)
+    for (int o = 0; o < owners; o++) {
+        const uint32_t *list = g->touched[o];
+        const size_t len = g->touched_len[o];
+        size_t at = 0, j0 = g->own_lo[o];
+        const size_t j_end = g->own_lo[o + 1];
+        for (;;) {
+            size_t j;
+            if (scan) { /* the owner's weights in order */
+                if (j0 >= j_end)
+                    break;
+                j = j0++;
+                if (lazy && !g->gmark[j])
+                    continue;
+            } else {
+                if (at >= len)
+                    break;
+                j = list[at++];
+            }
+            const double gj = g->grad[j];
+            g->grad[j] = 0;
+            g->gmark[j] = 0;
+            if (wk->frozen && wk->frozen[j])
+                continue;
+            const int grp = group_of(wk->table, j);
+            const double lam2 = 2.0 * gr->lambda[grp];
+            double m = wk->m[j], v = wk->v[j], l2;
+            if (lazy) {
+                const uint64_t k = step - wk->last[j] - 1;
+                if (k > 0) {
+                    m *= decay_pow(&decay[0], cfg->beta1, k);
+                    v *= decay_pow(&decay[1], cfg->beta2, k);
+                }
+                l2 = lam2 * (double)(k + 1) * (wk->w[j] - wk->anchor[j]);
+                wk->last[j] = step;
+            } else {
+                l2 = lam2 * (wk->w[j] - wk->anchor[j]);
+            }
+            const double gv = gj * scale + l2;
+            m = b1 * m + (1.0 - b1) * gv;
+            v = b2 * v + (1.0 - b2) * gv * gv;
+            wk->m[j] = m, wk->v[j] = v;
+            wk->w[j] -= gr->lr[grp] * (m / bias1) / (sqrt(v / bias2) + eps);
+        }
+        g->touched_len[o] = 0;
+    }
 }
 
 static int32_t round_weight(double x)
@@ -1430,9 +1618,11 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     wk.m = calloc(wn, sizeof *wk.m);
     wk.v = calloc(wn, sizeof *wk.v);
     wk.last = lazy ? calloc(wn, sizeof *wk.last) : NULL;
+    wk.frozen = frozen ? malloc(wn) : NULL;
+    wk.table = cfg->table ? malloc(wn) : NULL;
     wk.order = mini ? malloc(n_train * sizeof *wk.order) : NULL;
     wk.chunk = mini ? malloc((n_train / TEXEL_SHUFFLE_CHUNK + 1) * sizeof *wk.chunk) : NULL;
-    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || (lazy && !wk.last) || (mini && (!wk.order || !wk.chunk)) ||
+    if (!wk.w || !wk.best || !wk.anchor || !wk.m || !wk.v || (lazy && !wk.last) || (frozen && !wk.frozen) || (cfg->table && !wk.table) || (mini && (!wk.order || !wk.chunk)) ||
         grad_init(&wk.grad, wn, threads) != 0) {
         work_free(&wk);
         set_err(err, "tuner: out of memory for %d weights", w_len);
@@ -1449,14 +1639,19 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         decay_init(&decay[1], cfg->beta2);
     }
     int rc = -1;
-    for (size_t j = 0; j < wn; j++) {
-        wk.w[j] = wk.best[j] = start[j];
-        wk.anchor[j] = cfg->anchor == TEXEL_L2_ZERO ? 0.0 : start[j];
+    for (size_t i = 0; i < wn; i++) {
+        const size_t j = lay(data, i);
+        wk.w[j] = wk.best[j] = start[i];
+        wk.anchor[j] = cfg->anchor == TEXEL_L2_ZERO ? 0.0 : start[i];
+        if (wk.frozen)
+            wk.frozen[j] = frozen[i];
+        if (wk.table)
+            wk.table[j] = cfg->table[i];
     }
 
     TexelResult res = {0};
     res.k = cfg->k;
-    Shard sh = {.red = cfg->reducer, .frozen = frozen};
+    Shard sh = {.red = cfg->reducer, .frozen = wk.frozen};
     if (!(cfg->k > 0)) {
         double loss_k;
         fit_k(data, split->train, n_train, wk.w, cfg->k_lo, cfg->k_hi, threads, &sh, &res.k, &loss_k);
@@ -1471,7 +1666,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     res.train_loss_start = TRAIN_LOSS(wk.w);
     res.valid_loss_start = VALID_LOSS(wk.w);
     res.best_valid_loss = n_valid ? res.valid_loss_start
-                                  : res.train_loss_start + l2_penalty(&wk, frozen, wn, cfg, &gr);
+                                  : res.train_loss_start + l2_penalty(data, &wk, &gr);
     res.best_epoch = 0;
     res.stop = TEXEL_STOP_EPOCHS;
     bool stop = false;
@@ -1525,58 +1720,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
                 goto done;
             }
             step++;
-            const double scale = 2.0 * c / (double)len;
-            const double bias1 = 1.0 - pow(cfg->beta1, (double)step);
-            const double bias2 = 1.0 - pow(cfg->beta2, (double)step);
-            const double *grad = wk.grad.grad;
-            if (lazy) {
-                /* Lazy Adam: only the weights this batch touches. A weight
-                 * last updated at step t0 < step - 1 skipped k = step - t0 - 1
-                 * steps in which dense Adam would have seen no data
-                 * gradient: its moments decay in closed form, m *= beta1^k,
-                 * v *= beta2^k (the moment update with g = 0, k times), and
-                 * the L2 gradient of those k steps, 2 lambda (w - a) each
-                 * (w did not move), is added to this step's, as lazy
-                 * regularisation does for sparse SGD (B. Carpenter, "Lazy
-                 * sparse stochastic gradient descent for regularized
-                 * multinomial logistic regression", 2008). The weight does
-                 * not take the momentum steps it skipped (as in TensorFlow's
-                 * LazyAdamOptimizer). Every weight touched every step: dense
-                 * Adam exactly. */
-                for (int o = 0; o < wk.grad.threads; o++) {
-                    const uint32_t *touched = wk.grad.touched[o];
-                    for (size_t t = 0; t < wk.grad.touched_len[o]; t++) {
-                        const uint32_t j = touched[t];
-                        if (frozen && frozen[j])
-                            continue;
-                        const uint64_t k = step - wk.last[j] - 1;
-                        const int grp = group_of(cfg, j);
-                        double m = wk.m[j], v = wk.v[j];
-                        if (k > 0) {
-                            m *= decay_pow(&decay[0], cfg->beta1, k);
-                            v *= decay_pow(&decay[1], cfg->beta2, k);
-                        }
-                        const double g = grad[j] * scale +
-                                         2.0 * gr.lambda[grp] * (double)(k + 1) * (wk.w[j] - wk.anchor[j]);
-                        m = cfg->beta1 * m + (1.0 - cfg->beta1) * g;
-                        v = cfg->beta2 * v + (1.0 - cfg->beta2) * g * g;
-                        wk.m[j] = m, wk.v[j] = v;
-                        wk.w[j] -= gr.lr[grp] * (m / bias1) / (sqrt(v / bias2) + cfg->eps);
-                        wk.last[j] = step;
-                    }
-                }
-            } else {
-                for (size_t j = 0; j < wn; j++) {
-                    if (frozen && frozen[j])
-                        continue;
-                    const int grp = group_of(cfg, j);
-                    const double g = grad[j] * scale + 2.0 * gr.lambda[grp] * (wk.w[j] - wk.anchor[j]);
-                    wk.m[j] = cfg->beta1 * wk.m[j] + (1.0 - cfg->beta1) * g;
-                    wk.v[j] = cfg->beta2 * wk.v[j] + (1.0 - cfg->beta2) * g * g;
-                    wk.w[j] -= gr.lr[grp] * (wk.m[j] / bias1) / (sqrt(wk.v[j] / bias2) + cfg->eps);
-                }
-            }
-            grad_clear(&wk.grad);
+            adam_step(&wk, cfg, &gr, decay, step, 2.0 * c / (double)len, lazy);
         }
         res.step_seconds += omp_get_wtime() - t_steps;
         res.step_cpu_seconds += (double)(clock() - c_steps) / CLOCKS_PER_SEC;
@@ -1584,7 +1728,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
 
         TexelEpoch ep = {epoch, TRAIN_LOSS(wk.w), VALID_LOSS(wk.w), false};
         const double select =
-            n_valid ? ep.valid_loss : ep.train_loss + l2_penalty(&wk, frozen, wn, cfg, &gr);
+            n_valid ? ep.valid_loss : ep.train_loss + l2_penalty(data, &wk, &gr);
         if (select < res.best_valid_loss) {
             ep.best = true;
             res.best_valid_loss = select;
@@ -1603,15 +1747,17 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         }
     }
 
-    for (size_t j = 0; j < wn; j++) {
-        if (!isfinite(wk.best[j])) {
-            set_err(err, "tuner: weight %zu diverged (%g); lower the learning rate", j, wk.best[j]);
+    for (size_t i = 0; i < wn; i++) {
+        if (!isfinite(wk.best[lay(data, i)])) {
+            set_err(err, "tuner: weight %zu diverged (%g); lower the learning rate", i, wk.best[lay(data, i)]);
             goto done;
         }
     }
     /* final losses with the rounded weights (frozen ones exactly as given) */
-    for (size_t j = 0; j < wn; j++)
-        wk.best[j] = (frozen && frozen[j]) ? start[j] : (double)round_weight(wk.best[j]);
+    for (size_t i = 0; i < wn; i++) {
+        const size_t j = lay(data, i);
+        wk.best[j] = (frozen && frozen[i]) ? start[i] : (double)round_weight(wk.best[j]);
+    }
     res.train_loss = TRAIN_LOSS(wk.best);
     res.valid_loss = VALID_LOSS(wk.best);
 #undef TRAIN_LOSS
@@ -1621,8 +1767,8 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
         set_err(err, "tuner: %s", sh.err);
         goto done;
     }
-    for (size_t j = 0; j < wn; j++)
-        weights_out[j] = (int32_t)wk.best[j];
+    for (size_t i = 0; i < wn; i++)
+        weights_out[i] = (int32_t)wk.best[lay(data, i)];
     *result = res;
     rc = 0;
 done: /* every exit after the set-up: the shared buffer, the decay tables, the work arrays */
@@ -1643,7 +1789,7 @@ int texel_bench(const TexelData *data, const int32_t *weights, int threads, int 
         return -1;
     }
     const int nt = thread_count(threads);
-    double *w = to_double(weights, data->weights_len);
+    double *w = to_double(data, weights);
     Grad gr;
     if (!w || grad_init(&gr, (size_t)data->weights_len, nt) != 0) {
         free(w);
