@@ -824,6 +824,118 @@ static void test_random_games(void **state)
     assert_int_equal(run.deep, run.positions);
 }
 
+/* BIY_RING (eval_terms.def, docs/eval.md) against a reference that reads
+ * the board from the FEN, square by square, with the board's shape of
+ * shatra.md section 1 (ranks 14..1; files c-e on ranks 14-12 and 3-1, d on
+ * 11 and 4, a-g on 10-5): each Biy's 8 neighbours, digit d for direction
+ * d = N, NE, E, SE, S, SW, W, NW of its owner's view (Black's board
+ * turned), region 0 in its own fortress or gate (White ranks 1-4, Black
+ * 11-14). Random table weights, every other weight 0, so the evaluation is
+ * the table's sum exactly; the trace entries of the table must give it too.
+ * Positions from random games (captures, drops, Biys on the field). */
+static int ring_offset(void)
+{
+    for (int i = 0; i < G->terms_len; i++)
+        if (strcmp(G->terms[i].name, "BIY_RING") == 0) {
+            assert_int_equal(G->terms[i].count, 2 * 6561);
+            return G->terms[i].offset;
+        }
+    fail_msg("no BIY_RING term");
+    return -1;
+}
+
+/* board[rank][file] from a FEN's placement: 'K'/'k' etc., '.' empty, 0 off the board */
+static void ring_board(const char *fen, char board[15][7])
+{
+    static const int lo[15] = {0, 2, 2, 2, 3, 0, 0, 0, 0, 0, 0, 3, 2, 2, 2};
+    static const int hi[15] = {0, 4, 4, 4, 3, 6, 6, 6, 6, 6, 6, 3, 4, 4, 4};
+    memset(board, 0, 15 * 7);
+    int r = 14, f = lo[14];
+    for (const char *c = fen; *c && *c != ' '; c++) {
+        if (*c == '/') {
+            r--;
+            f = lo[r];
+        } else if (*c >= '1' && *c <= '9') {
+            for (int k = 0; k < *c - '0'; k++) board[r][f++] = '.';
+        } else {
+            board[r][f++] = *c;
+        }
+        assert_true(r >= 1 && f <= hi[r] + 1);
+    }
+}
+
+static int ring_ref(const char board[15][7], bool white, int *zone)
+{
+    static const int df[8] = {0, 1, 1, 1, 0, -1, -1, -1}, dr[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    const char biy = white ? 'K' : 'k';
+    for (int r = 1; r <= 14; r++)
+        for (int f = 0; f < 7; f++) {
+            if (board[r][f] != biy) continue;
+            *zone = white ? (r <= 4 ? 0 : 1) : (r >= 11 ? 0 : 1);
+            int s = 0, p3 = 1;
+            for (int d = 0; d < 8; d++, p3 *= 3) {
+                const int nf = f + (white ? df[d] : -df[d]), nr = r + (white ? dr[d] : -dr[d]);
+                if (nf < 0 || nf > 6 || nr < 1 || nr > 14) continue;
+                const char c = board[nr][nf];
+                if (c == 0 || c == '.') continue;
+                const bool own = (c >= 'A' && c <= 'Z') == white;
+                s += (own ? 1 : 2) * p3;
+            }
+            return s;
+        }
+    return -1;
+}
+
+static void test_biy_ring(void **state)
+{
+    (void)state;
+    const int off = ring_offset();
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(G);
+    assert_non_null(w);
+    uint64_t rng = rng_derive(0x52494E47ULL, 1);
+    for (int i = 0; i < 2 * 6561; i++) w[off + i] = w[off + i + G->eg_offset] = (int32_t)rng_below(&rng, 2001) - 1000;
+    static MoveList list;
+    int checked = 0, zones[2][2] = {{0}};
+    for (int game = 0; game < 800; game++) {
+        Position pos;
+        parse_or_fail(START, &pos);
+        for (int ply = 0; ply < 160; ply++) {
+            char fen[FEN_MAX], board[15][7];
+            G->pos_to_fen(&pos, fen);
+            ring_board(fen, board);
+            int64_t want = 0;
+            for (int c = 0; c < 2; c++) {
+                int z = 0;
+                const int s = ring_ref(board, c == 0, &z);
+                if (s < 0) continue;
+                zones[c][z]++;
+                want += (c == 0 ? 1 : -1) * (int64_t)w[off + 6561 * z + s];
+            }
+            const int32_t v = G->evaluate(&pos, w);
+            if (v != want) fail_msg("%s: evaluation %d, square-by-square reference %lld", fen, v, (long long)want);
+            EvalTrace t;
+            G->evaluate_trace(&pos, w, &t);
+            int64_t traced = 0;
+            for (int e = 0; e < t.len; e++)
+                if (t.index[e] >= (uint32_t)off && t.index[e] < (uint32_t)off + 2 * 6561)
+                    traced += (int64_t)t.coef[e] * w[t.index[e]];
+            if (traced != want) fail_msg("%s: ring trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
+            checked++;
+            G->gen_moves(&pos, &list, GEN_DISTINCT);
+            if (list.len == 0) break;
+            Position child;
+            G->make_move(&pos, &list.moves[rng_below(&rng, (uint64_t)list.len)], &child);
+            const char *reason;
+            if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) break;
+            pos = child;
+        }
+    }
+    assert_true(checked > 8000);
+    /* both sides' Biys were seen at home and out on the field */
+    for (int c = 0; c < 2; c++)
+        for (int z = 0; z < 2; z++) assert_true(zones[c][z] > 100);
+}
+
 /* royal_attacked: can a side's Biy be captured now, by any chain of the
  * opponent (as if the opponent were to move)? */
 static void test_royal_attacked(void **state)
@@ -878,6 +990,7 @@ int main(void)
         cmocka_unit_test(test_fen_round_trip),   cmocka_unit_test(test_fen_errors),
         cmocka_unit_test(test_move_text),        cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_royal_attacked),   cmocka_unit_test(test_perft_deeper),
+        cmocka_unit_test(test_biy_ring),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

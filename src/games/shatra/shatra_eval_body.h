@@ -7,6 +7,7 @@
 
 #ifndef DAMA_SHATRA_EVAL_ONCE
 #define DAMA_SHATRA_EVAL_ONCE
+enum { SHATRA_RING_STATES = 6561 }; /* 3^8: BIY_RING states of a region */
 static const int SHATRA_PST_BASE[SH_TYPES] = {0, ST_BIY_PST, ST_BATYR_PST, ST_TURA_PST, ST_YALKYN_PST, ST_SHATRA_PST};
 
 /* Could a reserve Batyr or Tura of c leave by the great road now? */
@@ -67,6 +68,17 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
             EVAL_ADD(ST_BIY_EXPOSED, sign * __builtin_popcountll(t->king_nb[k] & ~occ));
             EVAL_ADD(ST_BIY_DEFENDED, sign * __builtin_popcountll(t->king_nb[k] & own));
             if (t->fort_gate[c] & biy) EVAL_ADD(ST_BIY_HOME, sign);
+            /* BIY_RING: digit d from the neighbour in direction d of the
+             * owner's view (Black's board turned: direction d ^ 4) */
+            const uint64_t opp = p->color[c ^ 1];
+            const int turn = c == COLOR_WHITE ? 0 : 4;
+            int ring = 0;
+            for (int d = SH_DIRS - 1; d >= 0; d--) {
+                const int n = t->nb[k][d ^ turn];
+                const uint64_t b = n >= 0 ? sh_bit(n) : 0;
+                ring = 3 * ring + ((own & b) ? 1 : (opp & b) ? 2 : 0);
+            }
+            EVAL_ADD(ST_BIY_RING + SHATRA_RING_STATES * ((t->fort_gate[c] & biy) ? 0 : 1) + ring, sign);
         }
         EVAL_ADD(ST_MOBILITY, sign * shatra_count_slider_moves(p, c));
         if (shatra_road_open(p, c)) EVAL_ADD(ST_GREAT_ROAD_OPEN, sign);
