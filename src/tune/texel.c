@@ -868,6 +868,7 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
         size_t need = entries * (d->phase ? 2 : 1);
         if (need > gr->wn)
             need = gr->wn;
+        need += 2; /* the branch-free dense move below writes up to 2 slots past its last */
         if (need > bg->cap) {
             uint32_t *ni = realloc(bg->idx, need * sizeof *ni);
             if (ni)
@@ -926,13 +927,12 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
             loss += diff * diff;
             if (gr) {
                 const double f = diff * s * (1.0 - s);
-                for (int t = 0; t < len; t++) {
+                for (int t = 0; t < len; t++) { /* a position's units are distinct */
                     const uint32_t u = ix_[t];
                     const double fc = f * cf_[t];
-                    if (!mark[u]) {
-                        mark[u] = 1;
-                        units[n++] = u;
-                    }
+                    units[n] = u; /* kept on the first touch (no branch to mispredict) */
+                    n += mark[u] ^ 1u;
+                    mark[u] = 1;
                     acc[2 * (size_t)u] += fc * f_op;
                     acc[2 * (size_t)u + 1] += fc * f_eg;
                 }
@@ -952,10 +952,9 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
                 const double f = diff * s * (1.0 - s);
                 for (int t = 0; t < len; t++) {
                     const uint32_t u = ix[t];
-                    if (!mark[u]) {
-                        mark[u] = 1;
-                        units[n++] = u;
-                    }
+                    units[n] = u;
+                    n += mark[u] ^ 1u;
+                    mark[u] = 1;
                     acc[u] += f * cf[t];
                 }
             }
@@ -965,17 +964,23 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
         const size_t per = d->phase ? 2 : 1, all = unit_count(d);
         size_t k = 0;
         bg->sorted = n > all / DENSE_SHARE;
-        if (bg->sorted) { /* many: in unit order */
+        if (bg->sorted && per == 2) { /* many: in unit order, every unit written, the marked kept */
             for (size_t u = 0; u < all; u++) {
-                if (!mark[u])
-                    continue;
+                bg->idx[k] = (uint32_t)(2 * u);
+                bg->idx[k + 1] = (uint32_t)(2 * u + 1);
+                bg->val[k] = acc[2 * u];
+                bg->val[k + 1] = acc[2 * u + 1];
+                k += 2 * (size_t)mark[u];
+                acc[2 * u] = acc[2 * u + 1] = 0;
                 mark[u] = 0;
-                for (size_t h = 0; h < per; h++) {
-                    const size_t j = per * u + h;
-                    bg->idx[k] = (uint32_t)j;
-                    bg->val[k++] = acc[j];
-                    acc[j] = 0;
-                }
+            }
+        } else if (bg->sorted) {
+            for (size_t u = 0; u < all; u++) {
+                bg->idx[k] = (uint32_t)u;
+                bg->val[k] = acc[u];
+                k += mark[u];
+                acc[u] = 0;
+                mark[u] = 0;
             }
         } else {
             for (size_t q = 0; q < n; q++) {
