@@ -719,7 +719,8 @@ typedef struct Grad {
     size_t wn;          /* weights */
     double *acc;        /* threads * wn accumulators, zero between blocks */
     uint8_t *mark;      /* threads * wn: unit touched in the current block */
-    uint32_t *units;    /* threads * wn: the current block's touched units */
+    uint32_t *units;    /* threads * (wn + 1): the current block's touched units (and one slot
+                         * the branch-free append writes past the last) */
     BlockGrad slot[ROUND_BLOCKS];
     size_t *own_lo;     /* threads + 1: owner t holds weights own_lo[t] .. own_lo[t + 1] - 1 */
     double *grad;       /* wn: the pass's gradient, zero outside touched */
@@ -776,7 +777,7 @@ static int grad_init(Grad *g, size_t wn, int threads)
     g->wn = wn;
     g->acc = calloc((size_t)threads * wn, sizeof *g->acc);
     g->mark = calloc((size_t)threads * wn, 1);
-    g->units = malloc((size_t)threads * wn * sizeof *g->units);
+    g->units = malloc((size_t)threads * (wn + 1) * sizeof *g->units); /* wn + 1 a thread: block_sum writes one past its count */
     g->grad = calloc(wn, sizeof *g->grad);
     g->gmark = calloc(wn, 1);
     g->touched = calloc((size_t)threads, sizeof *g->touched);
@@ -853,7 +854,7 @@ static double block_sum(const TexelData *d, const uint32_t *idx, size_t lo, size
     if (gr) {
         acc = gr->acc + (size_t)tid * gr->wn;
         mark = gr->mark + (size_t)tid * gr->wn;
-        units = gr->units + (size_t)tid * gr->wn;
+        units = gr->units + (size_t)tid * (gr->wn + 1);
         bg = &gr->slot[slot];
         /* a block touches at most (entries of the block) * (1 or 2)
          * weights, and an entry takes at least one code byte */
