@@ -22,8 +22,8 @@ losses() { sqlite3 "$1" "SELECT group_concat(epoch || ':' || train_loss || '/' |
 # validation loss never falls keeps its start), so the weights must move.
 "$DAMA" export --weights default --format cfg --out start.cfg --db x.sqlite >/dev/null 2>&1 \
   || bad "export of the start weights"
-sed -i 's/^\( *KING = \)[0-9]*;/\1300;/' start.cfg
-grep -q '^ *KING = 300;' start.cfg && ok || bad "start weights: KING not set"
+sed -i 's/^\( *KING = \)[0-9]*;/\11000;/' start.cfg
+grep -q '^ *KING = 1000;' start.cfg && ok || bad "start weights: KING not set"
 
 # full batch with a validation set; mini-batches without one (60 games:
 # every game in the training set), so the weights move in both
