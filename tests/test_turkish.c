@@ -757,6 +757,26 @@ static void test_repetition(void **state)
         else
             expect_outcome(&line, OUTCOME_DRAW, "repetition", "threefold repetition after a man move");
     }
+    /* A man's sideways step can be undone (seed-003: men move forward or
+     * sideways), so men shuttling along their ranks repeat the position
+     * too: the start recurs after plies 4 and 8, a draw at 8. */
+    static const char *const moves3[] = {"a2-b2", "h7-g7", "b2-a2", "g7-h7", "a2-b2", "h7-g7", "b2-a2", "g7-h7"};
+    line_start(&line, "W:Wa2,a3:Bh7,h6");
+    for (int ply = 1; ply <= 8; ply++) {
+        line_play(&line, moves3[ply - 1]);
+        assert_int_equal(G->reversible_plies(&line.pos), ply);
+        if (ply < 8)
+            expect_outcome(&line, OUTCOME_NONE, NULL, "sideways repetition, not yet");
+        else
+            expect_outcome(&line, OUTCOME_DRAW, "repetition", "threefold repetition of sideways men steps");
+    }
+    /* A man's step forward cannot be undone: the window closes. */
+    line_start(&line, "W:Wa2,a3:Bh7,h6");
+    line_play(&line, "a2-b2");
+    line_play(&line, "h7-g7");
+    assert_int_equal(G->reversible_plies(&line.pos), 2);
+    line_play(&line, "b2-b3");
+    assert_int_equal(G->reversible_plies(&line.pos), 0);
     assert_string_equal(G->repetition_reason, "repetition");
 }
 

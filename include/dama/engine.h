@@ -229,8 +229,9 @@ DAMA_API int dama_has_royal(const DamaGame *game);
  * were to move): a GUI shows a threatened Biy. 0 otherwise and in games
  * without one. */
 DAMA_API int dama_royal_attacked(const DamaGame *game, DamaColor side);
-/* Draw counters: plies since the last irreversible move (capture, man
- * move, drop: no earlier position can repeat), and how many times the
+/* Draw counters: plies since the last irreversible move (capture, a man's
+ * step forward, drop, promotion: no earlier position can repeat; a Turkish
+ * man's or a Shatra shatra's sideways step is reversible), and how many times the
  * current position has occurred in this game (1 = first time, 3 = draw). */
 DAMA_API int dama_reversible_plies(const DamaGame *game);
 DAMA_API int dama_repetitions(const DamaGame *game);

@@ -36,7 +36,7 @@ typedef struct DraughtsPos {
     uint64_t kings;     /* squares holding a king, either colour */
     uint64_t key;       /* Zobrist key, kept incrementally */
     uint8_t side;       /* Color to move */
-    uint8_t reversible; /* plies since the last man move or capture (capped at 255) */
+    uint8_t reversible; /* plies since the last capture or forward man move (capped at 255) */
     uint8_t material_plies; /* plies since the last capture or promotion (capped) */
     uint8_t pad[5];
 } DraughtsPos;

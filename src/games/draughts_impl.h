@@ -379,7 +379,11 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
         q->kings |= d_bit(m->to);
     q->key = key;
     q->side = (uint8_t)them;
-    q->reversible = (m->captured || !king) ? 0 : d_sat_inc(p->reversible);
+    /* A capture or a man's step forward can never be undone. A Turkish man's
+     * sideways step can (it may step back on its next turn), so it keeps the
+     * repetition window open: a man moving along its rank is reversible. */
+    bool forward = !king && (m->from >> 3) != (m->to >> 3);
+    q->reversible = (m->captured || forward) ? 0 : d_sat_inc(p->reversible);
     q->material_plies = (m->captured || m->promo) ? 0 : d_sat_inc(p->material_plies);
 }
 
