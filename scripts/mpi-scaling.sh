@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mpi-scaling.sh [MPI_BINARY] — self-play throughput over MPI, side by side
-# (about 2-3 minutes on an idle 2-core machine; wall-clock figures mean
+# (about 5 minutes on an idle 2-core machine; wall-clock figures mean
 # something only there, CPU figures also under load):
 #   A. one process x 1 thread                       (dama selfplay --threads 1)
 #   B. two plain processes at once x 1 thread each  (--shard 0/2 and 1/2, no MPI)
@@ -11,12 +11,13 @@
 # ratios C/A and B/A of games/s (the target is 1.8 for 2 ranks) and of CPU a
 # game (1.00: the second core costs nothing extra). B against A is what the
 # second core gives without MPI; C against B is MPI's own cost.
-# Environment: GAMES (100), NODES (4000), REPEAT (3), MPIRUN (mpirun
+# Environment: GAMES (400: at 100 a 2-rank run lasts 7 s and the fixed start-up
+# of mpirun and the database costs a tenth of it, 1.69x where 400 give 1.89x), NODES (4000), REPEAT (3), MPIRUN (mpirun
 # --oversubscribe, plus --allow-run-as-root as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dama=$(realpath "${1:-build-mpi/dama}")
-games=${GAMES:-100}
+games=${GAMES:-400}
 nodes=${NODES:-4000}
 rep=${REPEAT:-3}
 mpirun_cmd=${MPIRUN:-mpirun --oversubscribe $([ "$(id -u)" = 0 ] && echo --allow-run-as-root)}
