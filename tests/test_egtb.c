@@ -234,6 +234,12 @@ static void test_russian_3_consistent(void **state)
     assert_null(egtb_open(g, dir, true, err));
     assert_non_null(strstr(err, "checksum"));
     assert_int_equal(egtb_verify(g, dir, NULL, NULL, err), -1);
+
+    /* A missing child table is named (it was reported as mismatches of the
+     * tables that turn into it, exit 1, with no word of the file). */
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(egtb_verify(g, dir, NULL, NULL, err), -1);
+    assert_non_null(strstr(err, "russian-1k0m-1k0m.egtb: table 1k0m-1k0m is missing"));
     remove_dir(dir);
 }
 

@@ -174,8 +174,9 @@ typedef struct EgtbVerifyStats {
  * value must equal the minimax of its children's stored values (and game
  * rules at the position), and index(decode(i)) == i. Checksums are checked
  * when the tables are opened. Returns 0 if all agree, 1 if any mismatch,
- * -1 with err on I/O errors. report (may be NULL) gets one call per
- * material. */
+ * -1 with err on I/O errors or when a table is missing that a present
+ * one turns into (err names its file). report (may be NULL) gets one call
+ * per material. Not thread-safe on one dir while a build writes it. */
 typedef void (*EgtbVerifyFn)(void *ctx, const EgtbVerifyStats *s);
 int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ctx, char err[ERR_MAX]);
 /* The same pass over one material only when `only` is set (its table

@@ -581,6 +581,12 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
     b->ix = ix;
     b->sym = symmetry ? ix->symmetry : NULL;
     int found = 0;
+    bool *gone = calloc((size_t)nm, sizeof *gone);
+    if (!gone) {
+        builder_free(b);
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
     for (int i = 0; i < nm; i++) {
         /* one material's pass needs its table and its children's */
         if (only && !egtb_material_reaches(*only, mats[i]) && !egtb_material_reaches(*only, egtb_material_mirror(mats[i])))
@@ -591,16 +597,18 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
         int key = egtb_material_key(mats[i]);
         int lr = load_table(b, path, mats[i], &b->vals[key], &bytes, err);
         if (lr < 0) {
+            free(gone);
             builder_free(b);
             return -1;
         }
         if (lr == 0) {
             b->sizes[key] = ix->size(mats[i]);
             found++;
-        }
+        } else gone[i] = true;
     }
     if (!found) {
         snprintf(err, ERR_MAX, "no %s endgame tables in '%s'", game->name, dir);
+        free(gone);
         builder_free(b);
         return -1;
     }
@@ -609,9 +617,31 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
         egtb_material_name(*only, name);
         snprintf(err, ERR_MAX, "no %s table of %s in '%s'%s", game->name, name, dir,
                  egtb_material_canonical(*only) ? "" : " (only materials with White the stronger side are stored)");
+        free(gone);
         builder_free(b);
         return -1;
     }
+    /* A table whose children's table is absent cannot be checked: every
+     * position with a move into that material would count as a mismatch,
+     * and the file to blame is the missing one, so name it. */
+    for (int i = 0; i < nm; i++) {
+        if (!b->vals[egtb_material_key(mats[i])]) continue;
+        for (int j = 0; j < nm; j++) {
+            if (!gone[j] || j == i) continue;
+            if (!egtb_material_reaches(mats[i], mats[j]) && !egtb_material_reaches(mats[i], egtb_material_mirror(mats[j])))
+                continue;
+            char have[32], need[32], path[4096];
+            egtb_material_name(mats[i], have);
+            egtb_material_name(mats[j], need);
+            egtb_file_path(dir, game, mats[j], path, sizeof path);
+            snprintf(err, ERR_MAX, "%.120s: table %.16s is missing, and %.16s turns into it (dama egtb build --game %s --material %.16s builds it)",
+                     path, need, have, game->name, need);
+            free(gone);
+            builder_free(b);
+            return -1;
+        }
+    }
+    free(gone);
     int any_bad = 0;
     for (int i = 0; i < nm; i++) {
         EgtbMaterial m = mats[i];

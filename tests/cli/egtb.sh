@@ -21,6 +21,9 @@ expect_eq "$(grep -c ' checked ' "$T/out")" "1" "verify --material: one table"
 grep -q '^2k0m-1k0m .* ok$' "$T/out" && ok || bad "verify --material: $(cat "$T/out")"
 expect_rc 1 "verify absent material" "$DAMA" egtb verify --dir "$D" --material 2k1m-1k --sample 0
 grep -q '2k1m-1k0m' "$T/err" && ok || bad "verify absent material named: $(cat "$T/err")"
+cp -r "$D" "$T/gone" && rm "$T/gone/russian-1k0m-1k0m.egtb"
+expect_rc 1 "verify, a child table missing" "$DAMA" egtb verify --dir "$T/gone" --sample 0
+grep -q 'russian-1k0m-1k0m.egtb: table 1k0m-1k0m is missing, and 2k0m-1k0m turns into it' "$T/err" && ok || bad "missing table named: $(cat "$T/err")"
 expect_rc 1 "verify non-canonical material" "$DAMA" egtb verify --dir "$D" --material 1k-2k --sample 0
 grep -q 'stronger' "$T/err" && ok || bad "verify non-canonical: $(cat "$T/err")"
 # Turkish: the builder solves one of each left-right mirrored pair; --no-symmetry solves every position: the same files
