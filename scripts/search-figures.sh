@@ -6,43 +6,55 @@
 #      median per game (one fresh process per search, as a referee runs it);
 #   4. lazy SMP (NEW only): time to depth on 1 and 2 search threads.
 # search-figures.sh --smp [BINARY...] — part 4 alone (about a minute per
-#   binary on an idle 2-core machine; default build/dama): per game, `dama bench --depth D` over the bench
-#   positions (Russian 17, Turkish 14, Shatra 11 plies; SMP_DEPTHS="17 14 11"),
-#   1 and 2 threads interleaved, REPEAT runs each; the medians of the time
-#   and of the node totals, the speed-up (time 1 thread / time 2 threads)
-#   and the node ratio (2 threads / 1). The speed-up needs two free cores;
-#   the node ratio is meaningful under load too. SMP_PARAMS="NAME=V,..."
-#   adds search parameters to both.
-# Environment: MOVETIME (100), REPEAT (3; --smp: 7), SKIP_SMP=1 to leave out 4.
+#   binary on an idle 2-core machine; default build/dama): per game, `dama
+#   bench --depth D` over the bench positions (Russian 19, Turkish 14, Shatra
+#   13 plies; SMP_DEPTHS="19 14 13"), 1 and 2 threads interleaved, REPEAT
+#   runs each; the medians of the wall time, of the node totals and of the
+#   CPU time (nodes / nodes per CPU second, as bench prints them), the
+#   speed-up (wall 1 thread / wall 2 threads), the node ratio (2 threads /
+#   1) and the CPU ratio. The wall speed-up needs two free cores; the node
+#   and CPU ratios are meaningful under load too, and 2 x CPU(1) / CPU(2) is
+#   the speed-up two free cores would give if both threads ran the whole
+#   search. The depths: at the bench depths (17 / 14 / 11 before) a Russian
+#   search took 70 ms idle, so the fixed costs of each search (table clear
+#   and its page faults, about 5 ms a position, in the timed loop for 1 and
+#   2 threads alike; thread start) and the shallow iterations, where the two
+#   threads mostly race on the same small tree, weighed on the ratio; the
+#   deeper limits give each 1-thread search 0.2-0.35 s idle, as in a real
+#   move. SMP_PARAMS="NAME=V,..." adds search parameters to both.
+# Environment: MOVETIME (100), REPEAT (3; --smp: 5), SKIP_SMP=1 to leave out 4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 med() { sort -n | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 smp() {
-    local bin=$1 rep=$2 depths=(${SMP_DEPTHS:-17 14 11}) games=(russian turkish shatra) extra=()
+    local bin=$1 rep=$2 depths=(${SMP_DEPTHS:-19 14 13}) games=(russian turkish shatra) extra=()
     [ -n "${SMP_PARAMS:-}" ] && extra=(--search-param "$SMP_PARAMS")
     echo "lazy SMP, time to depth: $bin, $rep runs each, interleaved; load $(cut -d' ' -f1-3 /proc/loadavg)"
     for k in 0 1 2; do
-        local g=${games[$k]} d=${depths[$k]} t1=() t2=() n1=() n2=() out
+        local g=${games[$k]} d=${depths[$k]} t1=() t2=() n1=() n2=() c1=() c2=() out
         for i in $(seq "$rep"); do
             for th in 1 2; do
                 out=$("$bin" bench --game "$g" --depth "$d" --search-threads $th "${extra[@]}")
-                local t n
+                local t n c
                 t=$(echo "$out" | awk '/^search/ {print $5}')
                 n=$(echo "$out" | awk 'NR==1 {print $5}')
-                if [ $th = 1 ]; then t1+=("$t"); n1+=("$n"); else t2+=("$t"); n2+=("$n"); fi
+                # CPU seconds = nodes / (M nodes per CPU second)
+                c=$(echo "$out" | awk -v n="$n" '/^search/ {for (f = 1; f < NF; f++) if ($(f+1) == "M" && $(f+2) == "nodes" && $(f+3) == "per") r = $f; printf "%.3f", n / (r * 1e6)}')
+                if [ $th = 1 ]; then t1+=("$t"); n1+=("$n"); c1+=("$c"); else t2+=("$t"); n2+=("$n"); c2+=("$c"); fi
             done
         done
-        local m1 m2 k1 k2
+        local m1 m2 k1 k2 u1 u2
         m1=$(printf '%s\n' "${t1[@]}" | med); m2=$(printf '%s\n' "${t2[@]}" | med)
         k1=$(printf '%s\n' "${n1[@]}" | med); k2=$(printf '%s\n' "${n2[@]}" | med)
-        echo "smp $g depth $d: 1 thread $m1 s ($k1 nodes), 2 threads $m2 s ($k2 nodes; ${n2[*]}), speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}'), nodes 2/1 $(awk -v a="$k2" -v b="$k1" 'BEGIN {printf "%.2f", a / b}')"
+        u1=$(printf '%s\n' "${c1[@]}" | med); u2=$(printf '%s\n' "${c2[@]}" | med)
+        echo "smp $g depth $d: 1 thread $m1 s ($k1 nodes, $u1 s CPU), 2 threads $m2 s ($k2 nodes, $u2 s CPU; ${n2[*]}), speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}'), nodes 2/1 $(awk -v a="$k2" -v b="$k1" 'BEGIN {printf "%.2f", a / b}'), CPU 2/1 $(awk -v a="$u2" -v b="$u1" 'BEGIN {printf "%.2f", a / b}'), two free cores 2 x CPU 1/2 $(awk -v a="$u1" -v b="$u2" 'BEGIN {printf "%.2f", 2 * a / b}')"
     done
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 if [ "${1:-}" = --smp ]; then
     shift
     [ $# -gt 0 ] || set -- build/dama
-    for b in "$@"; do smp "$b" "${REPEAT:-7}"; done
+    for b in "$@"; do smp "$b" "${REPEAT:-5}"; done
     exit 0
 fi
 old=${1:?usage: $0 OLD_BINARY [NEW_BINARY] | $0 --smp [NEW_BINARY]}
@@ -65,4 +77,4 @@ for g in russian turkish shatra; do
     done < <("$new" bench --game $g --print-fens)
     echo "depth in $mt ms $g: old median $(printf '%s\n' "${do[@]}" | med) (${do[*]}) new median $(printf '%s\n' "${dn[@]}" | med) (${dn[*]})"
 done
-[ "${SKIP_SMP:-0}" = 1 ] || smp "$new" "${REPEAT:-7}"
+[ "${SKIP_SMP:-0}" = 1 ] || smp "$new" "${REPEAT:-5}"

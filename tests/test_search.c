@@ -306,11 +306,13 @@ static void test_threads(void **state)
 }
 
 /* Lazy SMP on 2 and 3 threads, with and without the deferral of moves
- * another thread searches (SMP_DEFER_DEPTH 2, 64 = off): a depth-limited
+ * another thread searches (SMP_DEFER_DEPTH 2, 64 = off), with the first
+ * helper racing the main thread or a ply ahead (SMP_AHEAD 0, 1): a depth-limited
  * search ends at its depth (the first thread to complete it ends the
  * others), its move legal, and at every depth (reported through the info
  * callback in increasing order, helpers' iterations included) a PV that
- * starts with a legal move. */
+ * starts with a legal move; where the 1-thread search proves a win, the
+ * threaded one proves the same win (same score: the shortest one). */
 static void info_depths(void *ctx, const SearchResult *r)
 {
     int *last = ctx;
@@ -329,11 +331,13 @@ static void test_threads_depths(void **state)
         {"russian", NULL, 12},
         {"turkish", NULL, 9},
         {"shatra", NULL, 6},
-        {"russian", "W:WKa1,c3,e3,g3:Bd4,Kf6,b6,h6", 10},
+        {"russian", "W:WKa1,c3,e3,g3:Bd4,Kf6,b6,h6", 10}, /* won: 29995 */
+        {"russian", "W:WKa1,c3:Bd4,Kf6,b4", 10},          /* won: 29995 */
     };
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
-        for (int run = 0; run < 4; run++) {
-            int threads = 2 + run % 2, defer = run < 2 ? 64 : 2;
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        int score1 = 0;
+        for (int run = -1; run < 6; run++) {
+            int threads = run < 0 ? 1 : 2 + run % 2, defer = run < 2 || run >= 4 ? 64 : 2, ahead = run >= 4;
             game_init_all();
             const Game *g = game_find(CASES[i].game);
             Position pos;
@@ -344,8 +348,16 @@ static void test_threads_depths(void **state)
             Engine *e = engine_new(g, 4);
             assert_int_equal(engine_set_threads(e, threads), 0);
             assert_int_equal(engine_set_param(e, "SMP_DEFER_DEPTH", defer, err), 0);
+            assert_int_equal(engine_set_param(e, "SMP_AHEAD", ahead, err), 0);
             int last = 0;
             engine_search(e, &pos, NULL, 0, &lim, &r, info_depths, &last);
+            if (run < 0) score1 = r.score;
+            else if (score1 >= SCORE_WIN_MIN || score1 <= -SCORE_WIN_MIN) assert_int_equal(r.score, score1);
+            if (i >= 3) assert_int_equal(score1, 29995);
+            if (run < 0) { /* the won positions finish early: the depth test is the threads' */
+                engine_free(e);
+                continue;
+            }
             assert_int_equal(r.depth, CASES[i].depth);
             assert_int_equal(last, CASES[i].depth);
             MoveList list;
@@ -357,6 +369,7 @@ static void test_threads_depths(void **state)
             assert_memory_equal(&r.pv[0], &r.best, sizeof(Move));
             engine_free(e);
         }
+    }
 }
 
 /* Game.capture_value orders captures by what they take; a capture of the

@@ -977,7 +977,8 @@ static int adopt(Worker *w, int depth, SearchResult *r, int *score)
  * next iteration at. */
 static int smp_offset(const Worker *w)
 {
-    if (w->id < 2) return 0; /* the first helper races the main thread on its depth */
+    if (w->id == 0) return 0;
+    if (w->id == 1) return P(w->eng, SMP_AHEAD); /* 0: the first helper races the main thread on its depth */
     return w->id & 1; /* more helpers: the odd ones a ply ahead */
 }
 
