@@ -25,7 +25,7 @@ static const CliOpt OPTS[] = {
      "(Turkish; the same tables, about twice the CPU)",
      0, 0},
     {"fen", OPT_STR, NULL, "probe: position string", 0, 0},
-    {"sample", OPT_INT, "200", "verify: positions compared with a deep search (0: none)", 0, 1000000},
+    {"sample", OPT_INT, "200", "verify: positions compared with a deep search (of --material's table if given, else of all; 0: none)", 0, 1000000},
     {"sample-depth", OPT_INT, "14", "verify: depth of each sample search, plies", 1, 60},
     {"seed", OPT_INT, "1", "verify/bench: random seed", 0, CLI_INT_MAX},
     {"probes", OPT_INT, "1000000", "bench: probes per measurement", 1, 100000000},
@@ -142,11 +142,12 @@ static void on_verified(void *ctx, const EgtbVerifyStats *s)
 /* Sample positions of the tables; a deep search that proves a result must
  * agree with the database (a search win is a win whatever its draw rules,
  * which only ever add draws; the database's distance is the shortest). */
-static int verify_sample(const Game *g, Egtb *db, int count, int depth, uint64_t seed)
+static int verify_sample(const Game *g, Egtb *db, const EgtbMaterial *only, int count, int depth, uint64_t seed)
 {
     const EgtbIndexer *ix = egtb_db_indexer(db);
     EgtbMaterial mats[1024];
     int nm = egtb_db_materials(db, mats, 1024);
+    if (only) mats[0] = *only, nm = 1; /* --material: that table's positions only */
     Engine *e = engine_new(g, 16);
     if (!e || nm == 0) {
         engine_free(e);
@@ -154,8 +155,10 @@ static int verify_sample(const Game *g, Egtb *db, int count, int depth, uint64_t
         return 1;
     }
     uint64_t rng = seed;
-    int proven = 0, agree = 0, contra = 0, open = 0;
-    for (int i = 0; i < count;) {
+    int proven = 0, agree = 0, contra = 0, open = 0, i = 0;
+    /* A table may hold few positions a search can take (a lone man's are
+     * all decided by the rule): give up after this many draws. */
+    for (int64_t tries = 0; i < count && tries < (int64_t)count * 1000 + 100000; tries++) {
         EgtbMaterial m = mats[rng_splitmix64(&rng) % (uint64_t)nm];
         uint64_t idx = rng_splitmix64(&rng) % ix->size(m);
         Position pos;
@@ -189,8 +192,9 @@ static int verify_sample(const Game *g, Egtb *db, int count, int depth, uint64_t
         }
     }
     engine_free(e);
-    printf("sample: %d positions, depth %d: %d results proven by the search, %d agree, %d disagree, %d left open\n",
-           count, depth, proven, agree, contra, open);
+    printf("sample: %d positions%s, depth %d: %d results proven by the search, %d agree, %d disagree, %d left open\n",
+           i, only ? " of that material" : " of all tables", depth, proven, agree, contra, open);
+    if (i < count) printf("sample: only %d of the %d asked for: the other positions drawn were decided by a rule\n", i, count);
     return contra ? 1 : 0;
 }
 
@@ -222,7 +226,7 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
             fprintf(stderr, "dama egtb verify: %s\n", err);
             return 1;
         }
-        rc |= verify_sample(g, db, (int)sample, (int)depth, (uint64_t)cli_int(a, "seed"));
+        rc |= verify_sample(g, db, cli_str(a, "material") ? &only : NULL, (int)sample, (int)depth, (uint64_t)cli_int(a, "seed"));
         egtb_close(db);
     }
     return rc ? 1 : 0;

@@ -39,6 +39,13 @@ grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2' | head -1)" "not in the database" "probe outside"
+# --sample with --material draws that table's positions only; a table whose
+# positions a rule decides at once (a lone man) gives up instead of looping
+expect_rc 0 "turkish verify sample of one material" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --material 2k0m-1k0m --sample 20 --sample-depth 6
+grep -q '^sample: 20 positions of that material, depth 6: .* 0 disagree' "$T/out" && ok || bad "sample of one material: $(tail -1 "$T/out")"
+expect_rc 0 "turkish build 2k-1m" "$DAMA" egtb build --game turkish --material 2k-1m --dir "$T/tu3"
+expect_rc 0 "turkish verify sample, lone man" "$DAMA" egtb verify --game turkish --dir "$T/tu3" --material 2k0m-0k1m --sample 20 --sample-depth 6
+grep -q '^sample: only 0 of the 20 asked for' "$T/out" && ok || bad "sample of a lone-man table: $(tail -1 "$T/out")"
 expect_rc 0 "bench" "$DAMA" egtb bench --dir "$D" --probes 20000
 grep -q 'ns uncached' "$T/out" && ok || bad "bench output: $(cat "$T/out")"
 # search with the database: the exact win at once
