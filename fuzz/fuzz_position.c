@@ -4,7 +4,10 @@
  * Contract checked: a rejected string has a message; an accepted one is a
  * position the engine can use — it is written back (pos_to_fen) and read
  * again to the same string, its incremental hash equals the one computed
- * from scratch, and its moves can be generated, written and made. */
+ * from scratch, and its moves can be generated, written and made; and
+ * every position a move reaches is accepted too (the parser refuses only
+ * positions no game can reach: docs/rules/<game>.md, "Positions dama
+ * rejects"). */
 #include "fuzz_common.h"
 
 #ifndef FUZZ_GAME
@@ -48,6 +51,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         G->move_to_str(&pos, &list.moves[i], move);
         G->make_move(&pos, &list.moves[i], &child);
         if (G->hash(&child) != G->hash_full(&child)) fuzz_fail("'%s' after %s: hash drifted", fen, move);
+        G->pos_to_fen(&child, fen2);
+        if (G->pos_from_fen(&again, fen2, err) != 0)
+            fuzz_fail("'%s' after %s is '%s', which is rejected: %s", fen, move, fen2, err);
     }
     free(text);
     return 0;

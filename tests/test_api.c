@@ -193,6 +193,27 @@ static void test_errors(void **state)
     assert_int_equal(dama_game_new("russian", "W:Wz9:Bb6", &g, err), DAMA_E_POSITION);
     assert_null(g);
     assert_non_null(strstr(err, "z9"));
+    /* the side that just moved has no pieces: the game was over before this
+     * turn, so no such position is accepted (docs/rules/<game>.md) */
+    static const char *const gone[][3] = {
+        {"russian", "W:Wa1:B", "'W:Wa1:B': Black, who just moved, has no pieces"},
+        {"turkish", "B:W:Ba6", "'B:W:Ba6': White, who just moved, has no pieces"},
+        {"shatra", "3/3/3/1/7/7/7/7/7/7/K/3/3/3 w - - - - 0 1", "Black, who just moved, has no Biy"},
+    };
+    for (size_t i = 0; i < sizeof gone / sizeof gone[0]; i++) {
+        g = (DamaGame *)&err;
+        assert_int_equal(dama_game_new(gone[i][0], gone[i][1], &g, err), DAMA_E_POSITION);
+        assert_null(g);
+        if (!strstr(err, gone[i][2])) fail_msg("%s '%s': message '%s' lacks '%s'", gone[i][0], gone[i][1], err, gone[i][2]);
+    }
+    /* the side without pieces to move: a finished game, lost by no-moves */
+    g = new_game("russian", "B:Wa1:B");
+    const char *reason = NULL;
+    assert_int_equal(dama_result(g, &reason), DAMA_WHITE_WINS);
+    assert_non_null(reason);
+    assert_string_equal(reason, "no-moves");
+    assert_int_equal(dama_moves_count(g), 0);
+    dama_game_free(g);
     assert_int_equal(dama_game_new("russian", NULL, NULL, NULL), DAMA_E_ARGUMENT);
 
     g = new_game("russian", NULL);

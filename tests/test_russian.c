@@ -427,7 +427,7 @@ static void test_fen_round_trip(void **state)
         "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
         "B:WKa1,c3:Bb6,Kh8",
         "W:W:Bb6",
-        "W:Wa1:B",
+        "B:Wa1:B", /* White took the last black piece: Black, to move, has lost */
         "B:WKb2,Kd2,e3:BKa7,c7,Kh8",
         "W:Wa1,b2,d2,f2,a3,e3,b4,d4,f4:Ba5,c5,c7,e7,g7",
     };
@@ -499,6 +499,14 @@ static void test_fen_rejected(void **state)
         {"W:W5-4294967300:B1", "bad square range"},
         {"W:Wa1:Bb6:Wc3", "a second white section"},
         {"W:Wa1:Bb6:Bd6", "a second black section"},
+        /* the side that just moved has no pieces: it had no move, so the
+         * game was over before this turn (End of the game: no-moves) */
+        {"W:Wa1:B", "bad position string 'W:Wa1:B': Black, who just moved, has no pieces (it had no move: "
+                    "the game was over before this turn)"},
+        {"W:WKa1,c3", "Black, who just moved, has no pieces"}, /* no black section at all */
+        {"B:W:Bb6", "White, who just moved, has no pieces"},
+        {"W:W:B", "Black, who just moved, has no pieces"}, /* an empty board */
+        {"B:W:B", "White, who just moved, has no pieces"},
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -677,6 +677,10 @@ static const BadFen BAD_FENS[] = {
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 0", "move-number field"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62", "needs the fields"},
     {"kqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w - - - - 0 1", "two Biys"},
+    /* the side that just moved has no pieces at all (so no Biy: section 7) */
+    {"3/3/3/1/7/7/7/7/7/7/K/3/3/3 w - - - - 0 1", "board: Black, who just moved, has no Biy"},
+    {"3/3/3/k/7/7/7/7/7/7/1/3/3/3 b - - - - 0 1", "board: White, who just moved, has no Biy"},
+    {"3/3/3/1/7/7/7/7/7/7/1/3/3/3 w - - - - 0 1", "board: Black, who just moved, has no Biy"},
     /* more of a kind than a side starts with (section 2; promotion only
      * brings back a captured kind, section 6) */
     {"qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1", "Black has 9 Batyrs, more than the 1"},

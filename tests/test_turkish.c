@@ -532,7 +532,7 @@ static void test_fen_round_trip(void **state)
         "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
         "B:WKa1,b2:Bh7",
         "W:W:Ba6",
-        "W:Wa2:B",
+        "B:Wa2:B", /* White took the last black piece: Black, to move, has lost */
         "B:Wa1,Kh1,b2:Bg7,Ka8,Kh8", /* White men may stand on rank 1, Black men on rank 8 */
         "W:WKa1,Kb1,Kc1,d4,e4:Bd5,e5,Kg8,Kh8",
     };
@@ -594,6 +594,13 @@ static void test_fen_rejected(void **state)
         {"W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3,a4:Ba7", "White has 17 pieces (men and kings), more than the 16"},
         {"W:Wa2:Ba3,b3,c3,d3,e3,f3,g3,h3,a4,b4,c4,d4,e4,f4,g4,h4,Ka5", "Black has 17 pieces"},
         {"W:Wa2:Bb6:Wc3", "a second white section"},
+        /* the side that just moved has no pieces: it had no move, so the
+         * game was over before this turn (End of the game: no-moves) */
+        {"W:Wa2:B", "bad position string 'W:Wa2:B': Black, who just moved, has no pieces (it had no move: "
+                    "the game was over before this turn)"},
+        {"W:WKa2,c3", "Black, who just moved, has no pieces"}, /* no black section at all */
+        {"B:W:Ba6", "White, who just moved, has no pieces"},
+        {"W:W:B", "Black, who just moved, has no pieces"}, /* an empty board */
     };
     int failures = 0;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

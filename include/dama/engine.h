@@ -31,6 +31,10 @@
  * "57*40", "13-3=R"); input move text may also be a short form the game
  * accepts. Position strings: PDN 3.0 FEN for draughts
  * ("W:Wa1,c3,Kd4:Bb6,f6"), the Shatra rule book's section 8 for Shatra.
+ * A position no game can reach is DAMA_E_POSITION (docs/rules/<game>.md,
+ * "Positions dama rejects"), among them one where the side that just
+ * moved has no pieces ("W:Wa1:B": its loss ended the game before this
+ * turn); the side without pieces to move ("B:Wa1:B") is a finished game.
  *
  * Squares. dama_move_from/to/captures use the game's own square indices:
  * Russian and Turkish 0..63 with a1 = 0, b1 = 1, ..., h8 = 63 (rank * 8 +

@@ -528,8 +528,9 @@ static int d_parse_square_token(const char **s)
 
 /* A parsed board that cannot arise in a game: more men and kings of a side
  * than it starts with (promotion turns a man into a king, nothing adds a
- * piece). Men on their crowning rank are refused while parsing. 0, or -1
- * with msg. */
+ * piece), or no piece of the side that just moved (docs/rules: a side
+ * without pieces has no move and has lost, so no turn follows). Men on
+ * their crowning rank are refused while parsing. 0, or -1 with msg. */
 static int d_check_possible(const DraughtsPos *p, char msg[160])
 {
     for (int c = 0; c < 2; c++) {
@@ -539,6 +540,14 @@ static int d_check_possible(const DraughtsPos *p, char msg[160])
                      c == COLOR_WHITE ? "White" : "Black", n, RULES.pieces_per_side);
             return -1;
         }
+    }
+    /* The side that just moved had a move, so it had a piece, and a move
+     * never removes the mover's own pieces: without one the game ended
+     * (no-moves) before this turn. */
+    if (!p->pieces[!p->side]) {
+        snprintf(msg, 160, "%s, who just moved, has no pieces (it had no move: the game was over before this turn)",
+                 p->side == COLOR_WHITE ? "Black" : "White");
+        return -1;
     }
     return 0;
 }

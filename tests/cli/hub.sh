@@ -72,6 +72,13 @@ printf 'pos pos=%s moves="e7-f8 d2-c1 f8-e7 c1-d2 e7-f8 d2-c1 f8-e7 c1-d2"\ngo t
 session over
 has "$T/over.out" '^error message="go: the game is over (1/2-1/2 D3)' "game over by repetition"
 has "$T/over.out" '^done$' "done after a finished game"
+#    a side without pieces has lost: it is to move (a finished game), never
+#    the side that just moved (refused, the previous game stays)
+printf 'pos pos=B:Wa1:B\ngo think\npos pos=W:Wa1:B\ngo think\n' >"$T/nopieces.in"
+session nopieces
+count "$T/nopieces.out" '^error message="go: the game is over (1-0 no-moves)"$' 2 "Black without pieces to move: over, twice"
+has "$T/nopieces.out" "^error message=\"pos: bad position string 'W:Wa1:B': Black, who just moved, has no pieces" "the side that just moved without pieces: refused"
+count "$T/nopieces.out" '^done$' 2 "a bare done after each finished game"
 #    the Shatra 60-ply counter as the position string carries it
 printf 'set-param name=variant value=shatra\npos pos="3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 w - - - - 58 40" moves="46-39 17-23"\ngo think\n' >"$T/q60.in"
 session q60

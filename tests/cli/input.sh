@@ -137,6 +137,24 @@ expect_err 1 "nul.txt line 2: contains a NUL byte" "$DAMA" moves --file nul.txt
 expect_err 1 "longer than 255 bytes" "$DAMA" moves --fen "$(head -c 100000 /dev/zero | tr '\0' 'W' | sed 's/W/W:/g' | head -c 100000)"
 expect_err 1 "White has 14 pieces" "$DAMA" moves --fen 'W:W5-18:B1'
 expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1'
+# the side that just moved has no pieces: no turn follows a side's loss by
+# no-moves, so every command refuses it; the side without pieces to move is
+# a finished game
+NP="bad position string 'W:Wa1:B': Black, who just moved, has no pieces (it had no move: the game was over before this turn)"
+expect_err 1 "dama moves: $NP" "$DAMA" moves --fen 'W:Wa1:B'
+expect_err 1 "dama perft: $NP" "$DAMA" perft --fen 'W:Wa1:B' --depth 1
+expect_err 1 "dama search: $NP" "$DAMA" search --fen 'W:Wa1:B' --depth 1
+expect_err 1 "dama status: $NP" "$DAMA" status --fen 'W:Wa1:B'
+expect_err 1 "dama egtb probe: $NP" "$DAMA" egtb probe --fen 'W:Wa1:B'
+printf 'W:Wa1:B\n' >np.txt
+expect_err 1 "np.txt line 1: $NP" "$DAMA" moves --file np.txt
+expect_err 1 "'W:Wa2:B': Black, who just moved, has no pieces" "$DAMA" status --game turkish --fen 'W:Wa2:B'
+expect_err 1 "'B:W:Bb6': White, who just moved, has no pieces" "$DAMA" search --fen 'B:W:Bb6' --depth 1
+expect_err 1 "board: Black, who just moved, has no Biy" "$DAMA" status --game shatra --fen '3/3/3/1/7/7/7/7/7/7/K/3/3/3 w - - - - 0 1'
+expect_rc 0 "status of a finished game" "$DAMA" status --fen 'B:Wa1:B'
+expect_eq "$(head -1 out)" "result 1-0 no-moves" "Black to move without pieces has lost"
+expect_rc 0 "status of a finished Turkish game" "$DAMA" status --game turkish --fen 'W:W:Ba6'
+expect_eq "$(head -1 out)" "result 0-1 no-moves" "White to move without pieces has lost"
 
 # ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
 expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"
