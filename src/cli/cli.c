@@ -147,6 +147,7 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     case CONFIG_TYPE_STRING:
         if (!valid_value(a->command, o, config_setting_get_string(s), where)) return -1;
         set_value(a, i, config_setting_get_string(s));
+        a->from_config[i] = true;
         return 0;
     default:
         fprintf(stderr, "dama: %s: %s must be a scalar value\n", where, o->name);
@@ -154,6 +155,7 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     }
     if (!valid_value(a->command, o, buf, where)) return -1;
     set_value(a, i, buf);
+    a->from_config[i] = true;
     return 0;
 }
 
@@ -348,6 +350,16 @@ double cli_real(const CliArgs *a, const char *name)
 {
     const char *v = cli_str(a, name);
     return v ? strtod(v, NULL) : 0.0;
+}
+
+int cli_bad_value(const CliArgs *a, const char *name, const char *constraint)
+{
+    int i = opt_index(a, name);
+    const char *v = i < 0 ? NULL : a->values[i];
+    bool from_file = i >= 0 && !a->from_cli[i] && a->from_config[i];
+    if (from_file) fprintf(stderr, "dama %s: %s = %s (%s): %s\n", a->command, name, v, a->config_path, constraint);
+    else fprintf(stderr, "dama %s: --%s %s: %s\n", a->command, name, v ? v : "(unset)", constraint);
+    return 2;
 }
 
 bool cli_flag(const CliArgs *a, const char *name)

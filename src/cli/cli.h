@@ -46,6 +46,7 @@ typedef struct CliArgs {
     int opts_len;
     char *values[CLI_OPTS_MAX]; /* NULL when unset */
     bool from_cli[CLI_OPTS_MAX];
+    bool from_config[CLI_OPTS_MAX]; /* set by the config file (the command line may override it) */
     int positional_len;
     char **positional;
     char config_path[512];
@@ -73,6 +74,14 @@ bool cli_isset(const CliArgs *a, const char *name);
 int64_t cli_int(const CliArgs *a, const char *name);
 double cli_real(const CliArgs *a, const char *name);
 bool cli_flag(const CliArgs *a, const char *name);
+/* A value in its option's range that breaks a further constraint (an even
+ * number, a bound set by another option): prints one line naming the
+ * option, its value and that constraint on stderr — "dama selfplay: --games
+ * 3: must be an even number (pairs with colours swapped)", or "games = 3
+ * (FILE): ..." for a value from the config file — and returns 2, the exit
+ * code of a bad option. One call per failing constraint; constraint is a
+ * phrase such as "must be ...". Main thread only. */
+int cli_bad_value(const CliArgs *a, const char *name, const char *constraint);
 
 /* The game named by --game (prints an error naming the choices if unknown). */
 const Game *cli_game(const CliArgs *a);

@@ -165,20 +165,14 @@ static int run(CliArgs *a)
     if (!g) return 2;
     int depth = cli_isset(a, "depth") ? (int)cli_int(a, "depth") : g->bench_depth;
     int repeat = (int)cli_int(a, "repeat");
-    if (repeat < 1 || repeat > 100 || depth < 1 || depth > 64) {
-        fprintf(stderr, "dama bench: --repeat must be 1..100 and --depth 1..64\n");
-        return 2;
-    }
+    /* --repeat and --depth: ranges checked by cli_parse (the game's own
+     * bench depth is 1..64 too) */
     const bool tuner_only = cli_flag(a, "tuner-only");
     if (cli_flag(a, "print-fens")) {
         for (int i = 0; g->bench_fens[i]; i++) printf("%s\n", g->bench_fens[i]);
         return 0;
     }
-    int sthreads = (int)cli_int(a, "search-threads");
-    if (sthreads < 1 || sthreads > 64) {
-        fprintf(stderr, "dama bench: --search-threads must be 1..64\n");
-        return 2;
-    }
+    int sthreads = (int)cli_int(a, "search-threads"); /* 1..64: checked by cli_parse */
     double rates[100], secs[100], cpu_rates[100];
     if (tuner_only)
         return bench_tuner(a, repeat);

@@ -216,10 +216,7 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
     printf("consistency: %s (%.1f s, %.1f CPU s)\n", rc ? "MISMATCHES FOUND" : "every value agrees with its children",
            now_s() - t0, process_cpu_s() - c0);
     int64_t sample = cli_int(a, "sample"), depth = cli_int(a, "sample-depth");
-    if (sample < 0 || depth < 1 || depth > 60) {
-        fprintf(stderr, "dama egtb verify: --sample must be >= 0 and --sample-depth 1..60\n");
-        return 2;
-    }
+    /* --sample and --sample-depth: ranges checked by cli_parse */
     if (sample > 0) {
         Egtb *db = egtb_open(g, dir, false, err);
         if (!db) {
@@ -367,11 +364,17 @@ static int parse_reasons(const char *text, DrawStats *d)
     const char *p = text;
     for (;;) {
         size_t n = strcspn(p, ",");
-        if (n == 0 || n >= sizeof d->reasons[0] || d->nreasons == DRAW_REASONS_MAX) {
-            fprintf(stderr,
-                    "dama egtb draws: --reasons '%s': need 1..%d comma-separated reasons (games.reason) of 1..%zu "
-                    "characters\n",
-                    text, DRAW_REASONS_MAX, sizeof d->reasons[0] - 1);
+        if (n == 0) {
+            fprintf(stderr, "dama egtb draws: --reasons '%s': reason %d is empty\n", text, d->nreasons + 1);
+            return 2;
+        }
+        if (n >= sizeof d->reasons[0]) {
+            fprintf(stderr, "dama egtb draws: --reasons '%s': reason %d is longer than %zu characters\n", text,
+                    d->nreasons + 1, sizeof d->reasons[0] - 1);
+            return 2;
+        }
+        if (d->nreasons == DRAW_REASONS_MAX) {
+            fprintf(stderr, "dama egtb draws: --reasons '%s': more than %d reasons\n", text, DRAW_REASONS_MAX);
             return 2;
         }
         memcpy(d->reasons[d->nreasons], p, n);

@@ -24,10 +24,7 @@ static int run(CliArgs *a)
     const Game *g = cli_game(a);
     if (!g) return 2;
     int64_t hash = cli_int(a, "hash"), seed = cli_int(a, "seed");
-    if (hash < 1 || hash > 65536 || seed < 0) {
-        fprintf(stderr, "dama hub: need --hash 1..65536 (MiB) and --seed >= 0\n");
-        return 2;
-    }
+    /* --hash 1..65536 and --seed >= 0: checked by cli_parse */
     if (!skill_find(cli_str(a, "level"))) {
         fprintf(stderr, "dama hub: unknown --level '%s' (beginner, casual, club, strong, max)\n", cli_str(a, "level"));
         return 2;

@@ -67,7 +67,6 @@ static int run(CliArgs *a)
     int64_t pairs = cli_int(a, "pairs"), nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth");
     int64_t threads = cli_int(a, "threads"), max_plies = cli_int(a, "max-plies");
     int64_t hash = cli_int(a, "hash");
-    if (run_check_play_opts(a) != 0) return 2;
     if (pairs < 0) {
         fprintf(stderr, "dama match: --pairs must be >= 0\n");
         return 2;

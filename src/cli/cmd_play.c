@@ -285,10 +285,7 @@ static int run(CliArgs *a)
         return 2;
     }
     int64_t hash = cli_int(a, "hash"), seed = cli_int(a, "seed");
-    if (hash < 1 || hash > 65536 || seed < 0) {
-        fprintf(stderr, "dama play: need --hash 1..65536 (MiB) and --seed >= 0\n");
-        return 2;
-    }
+    /* --hash 1..65536 and --seed >= 0: checked by cli_parse */
     const char *cmode = cli_flag(a, "no-color") ? "never" : cli_str(a, "color");
     Style st;
     if (strcmp(cmode, "always") == 0) st.colour = true;

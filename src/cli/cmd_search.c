@@ -123,17 +123,10 @@ static int run(CliArgs *a)
     SearchLimits lim = {.depth = (int)cli_int(a, "depth"), .nodes = (uint64_t)cli_int(a, "nodes"),
                         .movetime_ms = cli_int(a, "movetime"), .time_ms = cli_int(a, "time"),
                         .inc_ms = cli_int(a, "inc"), .movestogo = (int)cli_int(a, "movestogo")};
-    if (lim.depth < 0 || lim.depth > 100 || cli_int(a, "nodes") < 0 || lim.movetime_ms < 0 || (cli_isset(a, "hash") && (cli_int(a, "hash") < 1 ||
-        cli_int(a, "hash") > 65536)) || lim.time_ms < 0 || lim.inc_ms < 0 || cli_int(a, "movestogo") < 0 ||
-        cli_int(a, "movestogo") > 1000 || cli_int(a, "threads") < 1 || cli_int(a, "threads") > 64) {
-        fprintf(stderr, "dama search: need --depth 0..100, --nodes, --movetime, --time and --inc >= 0, --movestogo "
-                        "0..1000, --threads 1..64, --hash 1..65536 (MiB)\n");
-        return 2;
-    }
-    if ((cli_isset(a, "inc") || cli_isset(a, "movestogo")) && !lim.time_ms) {
-        fprintf(stderr, "dama search: --inc and --movestogo need --time (the clock)\n");
-        return 2;
-    }
+    /* every limit's range was checked by cli_parse */
+    if (!lim.time_ms) /* one message per option that needs the clock */
+        for (const char *const *o = (const char *const[]){"inc", "movestogo", NULL}; *o; o++)
+            if (cli_isset(a, *o)) return cli_bad_value(a, *o, "needs --time (the clock)");
     if (!lim.depth && !lim.nodes && !lim.movetime_ms && !lim.time_ms) lim.depth = 10;
     EVAL_AUTO_FREE int32_t *weights = eval_weights_new(g);
     if (!weights) {

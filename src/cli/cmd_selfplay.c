@@ -190,14 +190,9 @@ static int run(CliArgs *a)
     int64_t nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth"), threads = cli_int(a, "threads");
     int64_t max_plies = cli_int(a, "max-plies"), batch = cli_int(a, "batch");
     int64_t hash = cli_int(a, "hash");
-    double spread = cli_real(a, "spread"), spread_min = cli_real(a, "spread-min");
-    if (run_check_play_opts(a) != 0) return 2;
-    if (games < 2 || games % 2 || population < 2 || population > 64 || batch < 1 || !(spread >= 0 && spread <= 10) ||
-        !(spread_min >= 0 && spread_min <= 1000)) {
-        fprintf(stderr, "dama selfplay: need --games even and >= 2, --population 2..64, --batch >= 1, --spread 0..10, "
-                        "--spread-min 0..1000\n");
-        return 2;
-    }
+    /* the ranges of --games, --population, --batch and the spreads were
+     * checked by cli_parse; what is left is one constraint */
+    if (games % 2) return cli_bad_value(a, "games", "must be an even number (pairs with colours swapped)");
     /* The shard (--shard R/K: the games i with i mod K = R; the whole run
      * is 0/1), and this rank's games in it: i = first + j * stride. */
     int64_t shard_r = 0, shard_k = 1;

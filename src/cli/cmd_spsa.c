@@ -202,12 +202,8 @@ static int run(CliArgs *a)
     const Game *g = cli_game(a);
     if (!g) return 2;
     char err[ERR_MAX];
-    if (run_check_play_opts(a) != 0) return 2;
     int64_t iterations = cli_int(a, "iterations"), pairs = cli_int(a, "pairs");
-    if (iterations < 1 || iterations > 1000000 || pairs < 1 || pairs > 100000) {
-        fprintf(stderr, "dama spsa: need --iterations 1..1000000 and --pairs 1..100000\n");
-        return 2;
-    }
+    /* --iterations 1..1000000 and --pairs 1..100000: checked by cli_parse */
     int64_t threads = cli_int(a, "threads"), hash = cli_int(a, "hash");
     if (threads == 0) threads = omp_get_num_procs();
     SpsaSchedule sched = {.iterations = (int)iterations, .A = cli_real(a, "A"), .alpha = cli_real(a, "alpha"),

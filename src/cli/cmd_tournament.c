@@ -606,14 +606,7 @@ static int run(CliArgs *a)
         return 2;
     }
     int64_t rounds = cli_int(a, "rounds"), concurrency = cli_int(a, "concurrency"), max_plies = cli_int(a, "max-plies");
-    if (rounds < 1 || rounds > 1000000 || concurrency < 0 || concurrency > 256 || max_plies < 1 ||
-        cli_int(a, "hash") < 1 || cli_int(a, "hash") > 65536 || cli_int(a, "ratings-interval") < 0 ||
-        cli_int(a, "resign-moves") < 0 || cli_int(a, "draw-moves") < 0 || cli_int(a, "resign-score") < 1 ||
-        cli_int(a, "draw-score") < 0 || cli_int(a, "draw-after") < 0 || !(cli_real(a, "prior") >= 0)) {
-        fprintf(stderr, "dama tournament: need --rounds >= 1, --concurrency 0..256, --max-plies >= 1, --hash 1..65536, "
-                        "--resign-score >= 1 and the other counts >= 0\n");
-        return 2;
-    }
+    /* these counts, --hash and --prior: ranges checked by cli_parse */
     if (concurrency == 0) concurrency = dist_node_cores(); /* all cores, shared by the ranks of a node */
     { /* each game slot holds every in-process engine (schedule.c); the probe is per engine */
         int slots = (int)(concurrency < t.n * (t.n - 1) * rounds ? concurrency : t.n * (t.n - 1) * rounds);

@@ -633,19 +633,16 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama train: --train ID goes with --ladder\n");
         return 2;
     }
-    if (cli_int(a, "games-per-gen") % 2) {
-        fprintf(stderr, "dama train: --games-per-gen must be even (pairs with colours swapped), not %lld\n",
-                (long long)cli_int(a, "games-per-gen"));
-        return 2;
-    }
+    if (cli_int(a, "games-per-gen") % 2)
+        return cli_bad_value(a, "games-per-gen", "must be an even number (pairs with colours swapped)");
     if (strcmp(cli_str(a, "perturb"), "pairs") != 0 && strcmp(cli_str(a, "perturb"), "population") != 0) {
         fprintf(stderr, "dama train: --perturb must be 'pairs' or 'population', not '%s'\n", cli_str(a, "perturb"));
         return 2;
     }
     if (!(cli_real(a, "elo1") > cli_real(a, "elo0"))) {
-        fprintf(stderr, "dama train: --elo1 (%g) must be above --elo0 (%g)\n", cli_real(a, "elo1"),
-                cli_real(a, "elo0"));
-        return 2;
+        char c[96];
+        snprintf(c, sizeof c, "must be above --elo0 (%g)", cli_real(a, "elo0"));
+        return cli_bad_value(a, "elo1", c);
     }
     if (cli_mpi_start(a, "train") != 0) return 2;
     const bool dist = dist_size() > 1;

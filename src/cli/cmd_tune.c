@@ -71,14 +71,8 @@ static int run(CliArgs *a)
     if (threads <= 0) threads = omp_get_num_procs();
     double valid = cli_real(a, "valid");
     double lr = cli_real(a, "lr"), lambda = cli_real(a, "lambda"), k = cli_real(a, "k");
-    if (!(valid > 0 && valid <= 0.5) || cli_int(a, "epochs") < 0 || cli_int(a, "batch") < 0 || !(lr > 0 && lr <= 1000) ||
-        !(lambda >= 0 && lambda <= 1e6) || !(k >= 0 && k <= 100) || threads > 256 || cli_int(a, "patience") < 1 ||
-        !(cli_real(a, "score-weight") >= 0 && cli_real(a, "score-weight") <= 1)) {
-        fprintf(stderr, "dama tune: need --valid in (0, 0.5], --epochs and --batch >= 0, --lr in (0, 1000], "
-                        "--lambda in [0, 1e6], --k in [0, 100] (0: fit), --threads <= 256, --patience >= 1, "
-                        "--score-weight in [0, 1]\n");
-        return 2;
-    }
+    /* --valid, --epochs, --batch, --lr, --lambda, --k, --threads, --patience
+     * and --score-weight: ranges checked by cli_parse */
     /* --name is stored whole or refused (never cut inside a character). */
     const char *wname = cli_str(a, "name");
     if (wname && (strlen(wname) > TUNE_NAME_MAX || !*wname || strpbrk(wname, "\n\r\t"))) {

@@ -28,19 +28,6 @@ int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *opti
     return -1;
 }
 
-int run_check_play_opts(const CliArgs *a)
-{
-    int64_t nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth"), threads = cli_int(a, "threads");
-    int64_t hash = cli_int(a, "hash"), max_plies = cli_int(a, "max-plies");
-    if (nodes < 1 || depth < 0 || depth > 100 || threads < 0 || threads > 256 || hash < 1 || hash > 65536 ||
-        max_plies < 1) {
-        fprintf(stderr, "dama %s: need --nodes >= 1, --depth 0..100, --threads 0..256, --hash 1..65536 (MiB), "
-                        "--max-plies >= 1\n", a->command);
-        return 2;
-    }
-    return 0;
-}
-
 void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s)
 {
     p->what = what;

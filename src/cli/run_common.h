@@ -28,9 +28,6 @@ double run_now_s(void);
         {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men", 0, 30000},   \
         {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'", 1, PLAY_PLIES_MAX}
 
-/* Check the RUN_PLAY_OPTS values (message to stderr naming the command).
- * Returns 0, or 2 (a usage error). */
-int run_check_play_opts(const CliArgs *a);
 
 /* Before anything is stored: allocate (then free) `tables` engines of
  * table_mb MiB each for game g, as the command's workers will, so that a

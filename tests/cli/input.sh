@@ -40,6 +40,18 @@ printf 'tune = { epochs = 1.5; };\n' >e.cfg
 expect_err 2 "epochs must be an integer" "$DAMA" tune --config e.cfg
 printf 'tune = { lr = true; };\n' >b.cfg
 expect_err 2 "lr must be a number" "$DAMA" tune --config b.cfg
+# a constraint beyond the range: one line naming the option, its value and
+# the constraint that failed (not the list of every option's constraints)
+expect_err 2 "dama selfplay: --games 3: must be an even number (pairs with colours swapped)" "$DAMA" selfplay --games 3
+expect_eq "$(wc -l <err)" 1 "selfplay --games 3: one line"
+printf 'selfplay = { games = 5; };\n' >g5.cfg
+expect_err 2 "dama selfplay: games = 5 (g5.cfg): must be an even number (pairs with colours swapped)" "$DAMA" selfplay --config g5.cfg
+expect_err 2 "dama train: --games-per-gen 3: must be an even number (pairs with colours swapped)" "$DAMA" train --games-per-gen 3
+expect_err 2 "dama train: --elo1 2: must be above --elo0 (5)" "$DAMA" train --elo0 5 --elo1 2
+expect_err 2 "dama search: --inc 10: needs --time (the clock)" "$DAMA" search --inc 10
+expect_rc 2 "search --movestogo without --time" "$DAMA" search --movestogo 10
+expect_eq "$(cat err)" "dama search: --movestogo 10: needs --time (the clock)" "search --movestogo: the one message"
+expect_err 2 "dama egtb draws: --reasons 'D7,,D8': reason 2 is empty" "$DAMA" egtb draws --reasons 'D7,,D8' --db none.sqlite --match 1
 # --help: every numeric option shows its range; reals as written (%g)
 # every command dama lists (a new command is covered without editing this)
 cmds=$("$DAMA" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF { print $1 }')
