@@ -532,16 +532,38 @@ static int immutable_uri(const char *path, char *out, size_t size)
     return 0;
 }
 
-int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, char err[ERR_MAX])
+unsigned dbi_sidecars(const char *path)
+{
+    char side[4096];
+    unsigned present = 0;
+    snprintf(side, sizeof side, "%s-wal", path);
+    if (access(side, F_OK) == 0) present |= 1;
+    snprintf(side, sizeof side, "%s-shm", path);
+    if (access(side, F_OK) == 0) present |= 2;
+    return present;
+}
+
+void dbi_close_read_handle(sqlite3 *h, const char *path, unsigned before)
+{
+    if (h) (void)sqlite3_close_v2(h);
+    if ((before & 1) || !(dbi_sidecars(path) & ~before) || access(path, W_OK) != 0) return;
+    sqlite3 *w = NULL;
+    if (sqlite3_open_v2(path, &w, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK)
+        (void)sqlite3_exec(w, "PRAGMA user_version", NULL, NULL, NULL); /* opens the log; errors: nothing to do */
+    (void)sqlite3_close_v2(w); /* the last connection checkpoints (an empty log) and removes -wal and -shm */
+}
+
+int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *sidecars, char err[ERR_MAX])
 {
     *h = NULL;
+    unsigned before = *sidecars = dbi_sidecars(path);
     int rc = sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(*h, busy_ms);
     if (rc == SQLITE_OK) rc = sqlite3_exec(*h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
     if (rc == SQLITE_OK) return 0;
     if ((rc & 0xff) == SQLITE_NOTADB) {
         set_err(err, "%s: not a dama database (not an SQLite file)", path);
-        sqlite3_close(*h);
+        dbi_close_read_handle(*h, path, before);
         *h = NULL;
         return -1;
     }
@@ -550,7 +572,7 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, char err[ER
     parent_dir(path, dir, sizeof dir);
     if (((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN) || access(dir, W_OK) == 0) {
         set_err(err, "%s: cannot open read-only: %s", path, *h ? sqlite3_errmsg(*h) : sqlite3_errstr(rc));
-        sqlite3_close(*h);
+        dbi_close_read_handle(*h, path, before);
         *h = NULL;
         return -1;
     }
@@ -621,7 +643,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
     db->read_only = mode == OPEN_READ;
     int rc;
     if (mode == OPEN_READ && !memory) {
-        if (dbi_open_read_handle(path, db->busy_ms, &db->h, err) != 0) goto fail;
+        if (dbi_open_read_handle(path, db->busy_ms, &db->h, &db->sidecars, err) != 0) goto fail;
     } else {
         int flags = mode == OPEN_READ ? SQLITE_OPEN_READONLY
                                       : SQLITE_OPEN_READWRITE | (mode == OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
@@ -759,7 +781,8 @@ void db_close(Db *db)
         for (int i = 0; i < db->stmt_len; i++)
             (void)sqlite3_finalize(db->stmt[i].st); /* errors were reported by the step */
         /* close_v2 cannot fail with finalized statements; it checkpoints the WAL */
-        (void)sqlite3_close_v2(db->h);
+        if (db->read_only) dbi_close_read_handle(db->h, db->path, db->sidecars); /* and what reading made */
+        else (void)sqlite3_close_v2(db->h);
     }
     free(db->ws_cache);
     free(db->path);

@@ -36,6 +36,7 @@ struct Db {
     int busy_ms;
     bool read_only; /* db_open_readonly */
     bool created;   /* the file did not exist before this open */
+    unsigned sidecars; /* read_only: dbi_sidecars(path) before the open */
     int stmt_len;
     DbStmt stmt[DB_STMT_MAX];
     /* The last parent of a delta weight set resolved (db_weights.c): its
@@ -99,8 +100,26 @@ int dbi_row_update(Db *db, const char *sql, RowBinder bind, const void *row, int
  * immutable=1: no locks, no -shm), which reads it exactly; with a pending
  * log it cannot be read, and the message says why. 0, or -1 with err
  * naming the file (*h closed and NULL). Not safe against a writer that
- * starts while an immutable connection reads. */
-int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, char err[ERR_MAX]);
+ * starts while an immutable connection reads. *sidecars receives
+ * dbi_sidecars(path) as it was before the open, for dbi_close_read_handle;
+ * a failed open has already removed what it made. */
+int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *sidecars, char err[ERR_MAX]);
+
+/* Which of the files SQLite keeps beside a WAL database exist now:
+ * 1 for PATH-wal, 2 for PATH-shm. */
+unsigned dbi_sidecars(const char *path);
+
+/* Close a read-only handle h of path (NULL: none is open) and remove the
+ * -wal and -shm files that reading made: a read-only connection opens them
+ * for a WAL database but may not delete them when it closes, so a command
+ * that only read (or failed to read: a corrupt file) would leave them
+ * behind. When no -wal was there before (before: dbi_sidecars at the
+ * open) and one is now, a read-write connection is opened and closed, and
+ * SQLite's own close removes both files when it is the last connection —
+ * with another connection open they stay, as they must. A file this
+ * process cannot write keeps them. The database file is not changed (the
+ * log is empty: a read-only connection writes none). */
+void dbi_close_read_handle(sqlite3 *h, const char *path, unsigned before);
 
 /* Remove a database file with its -wal and -shm files (our own scratch or
  * just-created files; errors ignored). */

@@ -359,7 +359,8 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
     int rc;
     sqlite3_stmt *st = NULL;
     int out = 0;
-    if (dbi_open_read_handle(path, DB_BUSY_TIMEOUT_MS, &h, err) != 0) {
+    unsigned sidecars = 0;
+    if (dbi_open_read_handle(path, DB_BUSY_TIMEOUT_MS, &h, &sidecars, err) != 0) {
         out = -1;
         goto done;
     }
@@ -432,7 +433,7 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
     }
 done:
     sqlite3_finalize(st);
-    sqlite3_close_v2(h);
+    if (h) dbi_close_read_handle(h, path, sidecars);
     free(sql);
     return out;
 }
