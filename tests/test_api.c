@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -439,6 +440,84 @@ static void test_levels(void **state)
     }
 }
 
+/* Every enum, colour and index argument out of its range: the documented
+ * error (status, -1 or NULL), a message naming the argument, nothing
+ * changed. */
+static void test_bad_arguments(void **state)
+{
+    (void)state;
+    DamaGame *g = new_game("shatra", NULL);
+    char before[DAMA_POSITION_MAX], after[DAMA_POSITION_MAX], out[DAMA_MOVE_TEXT_MAX];
+    dama_position(g, before, sizeof before);
+    int accept = 7, squares[4];
+    const DamaColor colors[] = {(DamaColor)2, (DamaColor)-1, (DamaColor)255};
+    for (size_t i = 0; i < sizeof colors / sizeof colors[0]; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "dama_accept_draw: side %d is neither DAMA_WHITE (0) nor DAMA_BLACK (1)", (int)colors[i]);
+        assert_int_equal(dama_accept_draw(g, colors[i], &accept), DAMA_E_ARGUMENT);
+        assert_string_equal(dama_last_error(g), want);
+        assert_int_equal(accept, 7);
+        assert_int_equal(dama_royal_attacked(g, colors[i]), -1);
+    }
+    assert_int_equal(dama_royal_attacked(g, DAMA_WHITE), 0); /* the start: neither Biy attacked */
+    assert_int_equal(dama_royal_attacked(g, DAMA_BLACK), 0);
+    assert_int_equal(dama_royal_attacked(NULL, DAMA_WHITE), 0);
+    static const struct {
+        int limit;
+        int64_t value;
+        const char *err;
+    } limits[] = {{-1, 5, "unknown limit -1"}, {99, 5, "unknown limit 99"}, {DAMA_LIMIT_NODES, -1, "negative value -1"},
+                  {DAMA_LIMIT_DEPTH, 1000, "depth 1000 beyond the deepest search"}};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        assert_int_equal(dama_set_limit(g, limits[i].limit, limits[i].value), DAMA_E_ARGUMENT);
+        if (!strstr(dama_last_error(g), limits[i].err)) fail_msg("limit %d = %lld: '%s'", limits[i].limit, (long long)limits[i].value, dama_last_error(g));
+    }
+    static const int levels[] = {0, -1, 6, 1000};
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        assert_int_equal(dama_set_level(g, levels[i]), DAMA_E_LEVEL);
+        assert_null(dama_level_name(levels[i]));
+        assert_null(dama_level_doc(levels[i]));
+    }
+    assert_int_equal(dama_level(g), DAMA_LEVEL_MAX);
+    assert_int_equal(dama_set_hash_mb(g, 0), DAMA_E_ARGUMENT);
+    assert_int_equal(dama_set_hash_mb(g, 65537), DAMA_E_ARGUMENT);
+    int n = dama_moves_count(g);
+    static const int indices[] = {-1, INT_MIN, 0x7fffffff};
+    for (size_t i = 0; i < sizeof indices / sizeof indices[0]; i++) {
+        int bad = indices[i];
+        assert_int_equal(dama_move_text(g, bad, out, sizeof out), DAMA_E_MOVE);
+        assert_int_equal(dama_move_from(g, bad), -1);
+        assert_int_equal(dama_move_to(g, bad), -1);
+        assert_int_equal(dama_move_kind(g, bad), -1);
+        assert_int_equal(dama_move_promotion(g, bad), -1);
+        assert_int_equal(dama_move_captures(g, bad, squares, 4), -1);
+        assert_int_equal(dama_apply_index(g, bad), DAMA_E_MOVE);
+        assert_int_equal(dama_history_move(g, bad, out, sizeof out), DAMA_E_ARGUMENT);
+        assert_null(dama_term_name(g, bad));
+        assert_null(dama_term_doc(g, bad));
+        assert_int_equal(dama_term_offset(g, bad), -1);
+        assert_int_equal(dama_term_size(g, bad), -1);
+        assert_null(dama_game_name_at(bad));
+    }
+    assert_int_equal(dama_move_text(g, n, out, sizeof out), DAMA_E_MOVE); /* one past the last */
+    assert_non_null(strstr(dama_last_error(g), "out of range"));
+    assert_int_equal(dama_history_move(g, 0, out, sizeof out), DAMA_E_ARGUMENT); /* no ply played yet */
+    assert_null(dama_term_name(g, dama_terms_count(g)));
+    assert_null(dama_game_name_at(dama_games_count()));
+    assert_int_equal(dama_move_captures(g, 0, squares, -1), -1);
+    assert_int_equal(dama_move_captures(g, 0, NULL, 4), -1);
+    assert_non_null(strstr(dama_last_error(g), "dama_move_captures: max 4 with no squares array"));
+    assert_int_equal(dama_move_captures(g, 0, NULL, 0), 0); /* the count only: a start move captures nothing */
+    assert_int_equal(dama_move_text(g, 0, NULL, 10), DAMA_E_ARGUMENT);
+    assert_int_equal(dama_move_text(g, 0, out, 0), DAMA_E_ARGUMENT);
+    assert_string_equal(dama_status_text(-1), "unknown status");
+    assert_string_equal(dama_status_text(DAMA_E_LEVEL + 1), "unknown status");
+    dama_position(g, after, sizeof after);
+    assert_string_equal(before, after);
+    assert_int_equal(dama_ply_count(g), 0);
+    dama_game_free(g);
+}
+
 /* Draw offers: the side that is a king up declines, the other accepts; a
  * drawn game is accepted. */
 static void test_draw_offer(void **state)
@@ -616,7 +695,7 @@ static void test_threads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_errors),        cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
         cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_levels),
         cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
         cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),

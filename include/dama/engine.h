@@ -190,7 +190,9 @@ DAMA_API int dama_move_to(DamaGame *game, int index);
 DAMA_API int dama_move_kind(DamaGame *game, int index);
 DAMA_API int dama_move_promotion(DamaGame *game, int index);
 /* Captured squares of move `index`, ascending, into squares[0..max);
- * returns how many it captures (may exceed max), -1 for a bad index. */
+ * returns how many it captures (may exceed max), -1 for a bad index, a
+ * negative max or a NULL squares with max > 0 (squares NULL and max 0:
+ * only the count). */
 DAMA_API int dama_move_captures(DamaGame *game, int index, int *squares, int max);
 /* Index of the legal move written `text` (full or short form), into
  * *index. DAMA_E_MOVE if malformed, illegal or ambiguous. */
@@ -231,7 +233,7 @@ DAMA_API int dama_must_capture(const DamaGame *game);
 DAMA_API int dama_has_royal(const DamaGame *game);
 /* 1 if `side`'s royal piece could be captured now (as if the opponent
  * were to move): a GUI shows a threatened Biy. 0 otherwise and in games
- * without one. */
+ * without one; -1 when side is neither DAMA_WHITE nor DAMA_BLACK. */
 DAMA_API int dama_royal_attacked(const DamaGame *game, DamaColor side);
 /* Draw counters: plies since the last irreversible move (capture, a man's
  * step forward, drop, promotion: no earlier position can repeat; a Turkish
@@ -288,7 +290,8 @@ DAMA_API int dama_search_pv(DamaGame *game, char *out, size_t size);
  * the current position within the limits (200,000 nodes when none are
  * set) and accepts when its score for `side` is at most 0 centi-men (level
  * or worse for it), or when the game is already drawn. *accept gets 1 or
- * 0. */
+ * 0. DAMA_E_ARGUMENT when accept is NULL or side is neither DAMA_WHITE nor
+ * DAMA_BLACK (*accept unchanged). */
 DAMA_API int dama_accept_draw(DamaGame *game, DamaColor side, int *accept);
 
 /* Static evaluation of the current position, centi-men, White's view. */

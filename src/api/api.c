@@ -115,6 +115,15 @@ static int put_text(DamaGame *g, const char *text, char *out, size_t size)
     return ok(g);
 }
 
+/* A DamaColor argument is one of the two colours (a C caller may pass any
+ * int). */
+static bool valid_color(DamaColor side) { return side == DAMA_WHITE || side == DAMA_BLACK; }
+
+static int bad_color(DamaGame *g, const char *fn, DamaColor side)
+{
+    return fail(g, DAMA_E_ARGUMENT, "%s: side %d is neither DAMA_WHITE (0) nor DAMA_BLACK (1)", fn, (int)side);
+}
+
 const char *dama_version(void) { return DAMA_VERSION_STRING; }
 
 const char *dama_status_text(int status)
@@ -319,6 +328,10 @@ int dama_move_captures(DamaGame *g, int index, int *squares, int max)
 {
     const Move *m = move_at(g, index);
     if (!m) return -1;
+    if (max < 0 || (max > 0 && !squares)) {
+        fail(g, DAMA_E_ARGUMENT, "dama_move_captures: max %d with %s squares array", max, squares ? "a" : "no");
+        return -1;
+    }
     int n = 0;
     for (uint64_t b = m->captured; b; b &= b - 1) {
         if (squares && n < max) squares[n] = __builtin_ctzll(b);
@@ -541,6 +554,7 @@ int dama_has_royal(const DamaGame *g) { return g && g->game->royal_attacked ? 1 
 
 int dama_royal_attacked(const DamaGame *g, DamaColor side)
 {
+    if (!valid_color(side)) return -1;
     if (!g || !g->game->royal_attacked) return 0;
     return g->game->royal_attacked(current(g), side == DAMA_BLACK ? COLOR_BLACK : COLOR_WHITE) ? 1 : 0;
 }
@@ -762,6 +776,7 @@ int dama_search_pv(DamaGame *g, char *out, size_t size)
 int dama_accept_draw(DamaGame *g, DamaColor side, int *accept)
 {
     if (!g || !accept) return g ? fail(g, DAMA_E_ARGUMENT, "dama_accept_draw: accept is NULL") : DAMA_E_ARGUMENT;
+    if (!valid_color(side)) return bad_color(g, "dama_accept_draw", side);
     const char *reason;
     Outcome o = outcome(g, &reason);
     if (o != OUTCOME_NONE) {
