@@ -24,6 +24,16 @@ echo "$s1" | grep -q '^bestmove [a-h][1-8]-[a-h][1-8]$' && ok || bad "search pri
 b1=$("$DAMA" bench --depth 7 | head -1)
 b2=$("$DAMA" bench --depth 7 | head -1)
 expect_eq "$b1" "$b2" "bench node count stable"
+# the TT clear before each position is timed apart from the searches
+"$DAMA" bench --depth 3 --repeat 3 >"$T/bench.out"
+grep -qE '^tt clear: [0-9]+\.[0-9]{2} ms per position, 7 positions \(median of 3; 16 MiB table, not in the search time\)$' "$T/bench.out" && ok ||
+  bad "bench: no tt clear line: $(cat "$T/bench.out")"
+[ "$(grep -c . "$T/bench.out")" = 3 ] && ok || bad "bench: 3 lines expected: $(cat "$T/bench.out")"
+#   at depth 1 the searches take microseconds, the 7 clears of 16 MiB
+#   milliseconds: the search time must be below the clears' (it held them)
+"$DAMA" bench --depth 1 --repeat 5 >"$T/bench.out"
+awk '/^search:/ {s = $5} /^tt clear:/ {c = $3 * 7 / 1000} END {exit !(s < c)}' "$T/bench.out" && ok ||
+  bad "bench --depth 1: the search time is not below the TT clears': $(cat "$T/bench.out")"
 # a won position: no legal move for the side to move
 expect_eq "$("$DAMA" search --fen 'W:WKa1:Bb2,c3' --depth 3 | head -1)" "bestmove (none)" "no move"
 # help on every command
