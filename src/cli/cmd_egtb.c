@@ -465,8 +465,10 @@ static int do_draws(CliArgs *a, const Game *g)
     db_close(db);
     int64_t id = cli_int(a, "match");
     int rc = db_game_rows_each(path, DB_SELECT_MATCH, id, NULL, count_draw, &d, err);
-    if (rc != 0) {
-        fprintf(stderr, "dama egtb draws: %s: %s\n", path, err);
+    if (rc != 0) { /* the reader's own messages name the file already, a game's do not */
+        size_t n = strlen(path);
+        bool named = strncmp(err, path, n) == 0 && err[n] == ':';
+        fprintf(stderr, "dama egtb draws: %s%s%s\n", named ? "" : path, named ? "" : ": ", err);
         return 1;
     }
     printf("match %lld: %lld games, %lld drawn by %s; the larger material (pieces, then kings) at the end:\n",

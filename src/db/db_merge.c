@@ -452,6 +452,15 @@ static int merge_shard(Merge *m)
     return rc == SQLITE_DONE ? 0 : fail_s(m, rc, "reading runs");
 }
 
+/* "shard PATH: what" — once: the message of an open or a query names the
+ * file already. */
+static void shard_err(char err[ERR_MAX], const char *shard, const char *serr)
+{
+    size_t n = strlen(shard);
+    if (strncmp(serr, shard, n) == 0 && serr[n] == ':') set_err(err, "shard %s", serr);
+    else set_err(err, "shard %s: %s", shard, serr);
+}
+
 int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX])
 {
     memset(st, 0, sizeof *st);
@@ -480,13 +489,13 @@ int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st
         Db *s = NULL;
         char serr[ERR_MAX];
         if (db_open_readonly(shards[i], &s, serr) != 0) {
-            set_err(err, "shard %s: %s", shards[i], serr);
+            shard_err(err, shards[i], serr);
             rc = -1;
             break;
         }
         int64_t version = 0;
         if (dbi_query_int(s, "PRAGMA user_version", &version, serr) != 0) {
-            set_err(err, "shard %s: %s", shards[i], serr);
+            shard_err(err, shards[i], serr);
             rc = -1;
         } else if (version != DB_SCHEMA_VERSION) {
             set_err(err, "shard %s: schema version %" PRId64 ", the target's is %d%s", shards[i], version,

@@ -33,6 +33,11 @@ cmds=(
   "export --db F --weights db:1 --format json --out w.json --force"
   "pdn export --db F -o g.pdn --force"
   "ratings --db F --all"
+  "train --db F --generations 1 --games-per-gen 2 --nodes 50 --threads 1"
+  "spsa --db F --iterations 1 --pairs 1 --nodes 50 --threads 1"
+  "tournament --db F --rounds 1 --nodes 50 --concurrency 1 name=A,weights=default name=B,weights=default"
+  "search --db F --weights db:1 --depth 2"
+  "egtb draws --db F --match 1"
 )
 for f in random cut100 cut4k half page2 text; do
   for c in "${cmds[@]}"; do
@@ -47,13 +52,14 @@ for f in random cut100 cut4k half page2 text; do
       grep -q "F: " w/err && ok || bad "$f: dama $c: the message does not name the file: $(head -c 300 w/err)"
     fi
     [ "$(md5sum <w/F)" = "$sum" ] && ok || bad "$f: dama $c: the file was changed"
+    grep -q "F: F:" w/err && bad "$f: dama $c: the file named twice: $(head -c 300 w/err)" || ok
     left=$(cd w && ls | grep -vx 'F\|out\|err\|r.html\|w.json\|g.pdn')
     [ -z "$left" ] && ok || bad "$f: dama $c: left $(echo $left) beside the file"
     [ "$rc" = 0 ] || [ -z "$(cd w && ls | grep -x 'merged.sqlite\|r.html\|w.json\|g.pdn')" ] && ok ||
       bad "$f: dama $c failed and wrote its output anyway"
   done
 done
-expect_eq "$(cd w && cat err)" "dama ratings: F: not a dama database (not an SQLite file)" "a text file: the message"
+expect_eq "$(cd w && cat err)" "dama egtb draws: F: not a dama database (not an SQLite file)" "a text file: the message"
 
 # Readers of a good database: no -wal or -shm left beside it, nothing changed.
 for c in "report --db F -o r.html --force" "db merge F --into merged.sqlite" \
@@ -68,13 +74,17 @@ done
 # A writer still running keeps its log: a reader that ends meanwhile must not
 # remove the -wal and -shm it uses.
 cp good.sqlite live.sqlite
-"$DAMA" selfplay --db live.sqlite --games 400 --nodes 400 --threads 1 --progress 0 --seed 7 >sp.out 2>&1 &
+"$DAMA" selfplay --db live.sqlite --games 4000 --nodes 400 --threads 1 --progress 0 --seed 7 >sp.out 2>&1 &
 sp=$!
 for _ in $(seq 100); do [ -e live.sqlite-wal ] && break; sleep 0.1; done
 [ -e live.sqlite-wal ] && ok || bad "the writer has no -wal"
 "$DAMA" report --db live.sqlite -o live.html --force >/dev/null 2>&1 && ok || bad "report beside a writer"
 [ -e live.sqlite-wal ] && [ -e live.sqlite-shm ] && ok || bad "a reader removed a running writer's -wal or -shm"
-sleep 2 # the writer stores a batch at least every second
+kill -0 "$sp" 2>/dev/null && ok || bad "the writer ended before the reader did: the check proves nothing"
+for _ in $(seq 300); do # the writer stores a batch at least every second
+  [ "$(sqlite3 live.sqlite 'SELECT count(*) FROM games' 2>/dev/null)" -gt 4 ] 2>/dev/null && break
+  sleep 0.2
+done
 kill -INT "$sp" 2>/dev/null
 wait "$sp"
 [ "$(sqlite3 live.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "the writer's database after a reader: $(sqlite3 live.sqlite 'PRAGMA integrity_check' | head -3)"
