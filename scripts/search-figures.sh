@@ -5,7 +5,7 @@
 #   3. depth completed in MOVETIME ms (default 100) from each bench position,
 #      median per game (one fresh process per search, as a referee runs it);
 #   4. lazy SMP (NEW only): time to depth on 1 and 2 search threads.
-# search-figures.sh --smp [BINARY...] — part 4 alone (about a minute per
+# search-figures.sh --smp [BINARY...] — part 4 alone (about two minutes per
 #   binary on an idle 2-core machine; default build/dama): per game, `dama
 #   bench --depth D` over the bench positions (Russian 19, Turkish 14, Shatra
 #   13 plies; SMP_DEPTHS="19 14 13"), 1 and 2 threads interleaved, REPEAT
@@ -16,39 +16,52 @@
 #   and CPU ratios are meaningful under load too, and 2 x CPU(1) / CPU(2) is
 #   the speed-up two free cores would give if both threads ran the whole
 #   search. The depths: at the bench depths (17 / 14 / 11 before) a Russian
-#   search took 70 ms idle, so the fixed costs of each search (table clear
-#   and its page faults, about 5 ms a position, in the timed loop for 1 and
-#   2 threads alike; thread start) and the shallow iterations, where the two
+#   search took 70 ms idle, so the fixed costs of each search (the table's
+#   page faults; thread start; the table clear, timed apart since 1dbab50)
+#   and the shallow iterations, where the two
 #   threads mostly race on the same small tree, weighed on the ratio; the
 #   deeper limits give each 1-thread search 0.2-0.35 s idle, as in a real
-#   move. SMP_PARAMS="NAME=V,..." adds search parameters to both.
+#   move. Then the same over 63 Russian ballots (every 12th of
+#   data/openings/russian_ballots_745.tsv) at depth 17 (SMP_BALLOT_DEPTH;
+#   SMP_BALLOTS=0: left out; about a minute more). SMP_PARAMS="NAME=V,..."
+#   adds search parameters to both.
 # Environment: MOVETIME (100), REPEAT (3; --smp: 5), SKIP_SMP=1 to leave out 4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 med() { sort -n | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
-smp() {
-    local bin=$1 rep=$2 depths=(${SMP_DEPTHS:-19 14 13}) games=(russian turkish shatra) extra=()
-    [ -n "${SMP_PARAMS:-}" ] && extra=(--search-param "$SMP_PARAMS")
-    echo "lazy SMP, time to depth: $bin, $rep runs each, interleaved; load $(cut -d' ' -f1-3 /proc/loadavg)"
-    for k in 0 1 2; do
-        local g=${games[$k]} d=${depths[$k]} t1=() t2=() n1=() n2=() c1=() c2=() out
-        for i in $(seq "$rep"); do
-            for th in 1 2; do
-                out=$("$bin" bench --game "$g" --depth "$d" --search-threads $th "${extra[@]}")
-                local t n c
-                t=$(echo "$out" | awk '/^search/ {print $5}')
-                n=$(echo "$out" | awk 'NR==1 {print $5}')
-                # CPU seconds = nodes / (M nodes per CPU second)
-                c=$(echo "$out" | awk -v n="$n" '/^search/ {for (f = 1; f < NF; f++) if ($(f+1) == "M" && $(f+2) == "nodes" && $(f+3) == "per") r = $f; printf "%.3f", n / (r * 1e6)}')
-                if [ $th = 1 ]; then t1+=("$t"); n1+=("$n"); c1+=("$c"); else t2+=("$t"); n2+=("$n"); c2+=("$c"); fi
-            done
+# smp_line BINARY REPEAT LABEL GAME DEPTH [BENCH ARGS...]: one line of part 4.
+smp_line() {
+    local bin=$1 rep=$2 label=$3 g=$4 d=$5 t1=() t2=() n1=() n2=() c1=() c2=() out
+    shift 5
+    local extra=("$@")
+    [ -n "${SMP_PARAMS:-}" ] && extra+=(--search-param "$SMP_PARAMS")
+    for i in $(seq "$rep"); do
+        for th in 1 2; do
+            out=$("$bin" bench --game "$g" --depth "$d" --search-threads $th "${extra[@]}")
+            local t n c
+            t=$(echo "$out" | awk '/^search/ {print $5}')
+            n=$(echo "$out" | awk 'NR==1 {print $5}')
+            # CPU seconds = nodes / (M nodes per CPU second)
+            c=$(echo "$out" | awk -v n="$n" '/^search/ {for (f = 1; f < NF; f++) if ($(f+1) == "M" && $(f+2) == "nodes" && $(f+3) == "per") r = $f; printf "%.3f", n / (r * 1e6)}')
+            if [ $th = 1 ]; then t1+=("$t"); n1+=("$n"); c1+=("$c"); else t2+=("$t"); n2+=("$n"); c2+=("$c"); fi
         done
-        local m1 m2 k1 k2 u1 u2
-        m1=$(printf '%s\n' "${t1[@]}" | med); m2=$(printf '%s\n' "${t2[@]}" | med)
-        k1=$(printf '%s\n' "${n1[@]}" | med); k2=$(printf '%s\n' "${n2[@]}" | med)
-        u1=$(printf '%s\n' "${c1[@]}" | med); u2=$(printf '%s\n' "${c2[@]}" | med)
-        echo "smp $g depth $d: 1 thread $m1 s ($k1 nodes, $u1 s CPU), 2 threads $m2 s ($k2 nodes, $u2 s CPU; ${n2[*]}), speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}'), nodes 2/1 $(awk -v a="$k2" -v b="$k1" 'BEGIN {printf "%.2f", a / b}'), CPU 2/1 $(awk -v a="$u2" -v b="$u1" 'BEGIN {printf "%.2f", a / b}'), two free cores 2 x CPU 1/2 $(awk -v a="$u1" -v b="$u2" 'BEGIN {printf "%.2f", 2 * a / b}')"
     done
+    local m1 m2 k1 k2 u1 u2
+    m1=$(printf '%s\n' "${t1[@]}" | med); m2=$(printf '%s\n' "${t2[@]}" | med)
+    k1=$(printf '%s\n' "${n1[@]}" | med); k2=$(printf '%s\n' "${n2[@]}" | med)
+    u1=$(printf '%s\n' "${c1[@]}" | med); u2=$(printf '%s\n' "${c2[@]}" | med)
+    echo "smp $label depth $d: 1 thread $m1 s ($k1 nodes, $u1 s CPU), 2 threads $m2 s ($k2 nodes, $u2 s CPU; ${n2[*]}), speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}'), nodes 2/1 $(awk -v a="$k2" -v b="$k1" 'BEGIN {printf "%.2f", a / b}'), CPU 2/1 $(awk -v a="$u2" -v b="$u1" 'BEGIN {printf "%.2f", a / b}'), two free cores 2 x CPU 1/2 $(awk -v a="$u1" -v b="$u2" 'BEGIN {printf "%.2f", 2 * a / b}')"
+}
+smp() {
+    local bin=$1 rep=$2 depths=(${SMP_DEPTHS:-19 14 13}) games=(russian turkish shatra)
+    echo "lazy SMP, time to depth: $bin, $rep runs each, interleaved; load $(cut -d' ' -f1-3 /proc/loadavg)"
+    for k in 0 1 2; do smp_line "$bin" "$rep" "${games[$k]}" "${games[$k]}" "${depths[$k]}"; done
+    # The 7 Russian bench positions alone swing by +-25% from run to run
+    # (one position's 2-thread search takes 0.55x to 4.2x the 1-thread
+    # nodes, by when a best-move change comes): 63 ballots (every 12th of
+    # the 745) at depth 17 average that out. SMP_BALLOTS=0 leaves them out.
+    [ "${SMP_BALLOTS:-1}" = 0 ] ||
+        smp_line "$bin" "$rep" "russian 63 ballots" russian "${SMP_BALLOT_DEPTH:-17}" --book data/openings/russian_ballots_745.tsv --book-every 12
     echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 }
 if [ "${1:-}" = --smp ]; then

@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "db/db.h"
 #include "engine/search.h"
+#include "play/openings.h"
 #include "tune/texel.h"
 
 #include <omp.h>
@@ -29,6 +30,8 @@ static const CliOpt OPTS[] = {
     {"search-param", OPT_LIST, NULL, "override a search constant: NAME=VALUE (repeatable; dama search --list-params)", 0, 0},
     {"search-threads", OPT_INT, "1", "threads of each bench search (lazy SMP; node counts then vary)", 1, 64},
     {"print-fens", OPT_FLAG, NULL, "print the bench positions (one per line) and exit", 0, 0},
+    {"book", OPT_STR, NULL, "search the positions of this book file (label<TAB>position lines, as match --openings) instead of the game's bench positions", 0, 0},
+    {"book-every", OPT_INT, "1", "with --book: every Nth line of the book, from its first", 1, 1000000},
     {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate", 1, 100},
     {0},
 };
@@ -168,30 +171,63 @@ static int run(CliArgs *a)
     /* --repeat and --depth: ranges checked by cli_parse (the game's own
      * bench depth is 1..64 too) */
     const bool tuner_only = cli_flag(a, "tuner-only");
+    if (tuner_only && !cli_flag(a, "print-fens"))
+        return bench_tuner(a, repeat);
+    /* the positions: the game's bench list, or every Nth line of --book */
+    OpeningBook book = {0};
+    const char **fens = NULL;
+    int npos = 0;
+    if (cli_str(a, "book")) {
+        char berr[ERR_MAX];
+        if (openings_read(g, cli_str(a, "book"), &book, berr) != 0) {
+            fprintf(stderr, "dama bench: %s\n", berr);
+            return 2;
+        }
+        int every = (int)cli_int(a, "book-every"); /* 1..: checked by cli_parse */
+        fens = malloc(sizeof *fens * (size_t)(book.len / every + 1));
+        if (!fens) {
+            openings_free(&book);
+            fprintf(stderr, "dama bench: out of memory\n");
+            return 1;
+        }
+        for (int i = 0; i < book.len; i += every) fens[npos++] = book.items[i].fen;
+    } else {
+        while (g->bench_fens[npos]) npos++;
+        fens = malloc(sizeof *fens * (size_t)(npos ? npos : 1));
+        if (!fens) {
+            fprintf(stderr, "dama bench: out of memory\n");
+            return 1;
+        }
+        for (int i = 0; i < npos; i++) fens[i] = g->bench_fens[i];
+    }
     if (cli_flag(a, "print-fens")) {
-        for (int i = 0; g->bench_fens[i]; i++) printf("%s\n", g->bench_fens[i]);
+        for (int i = 0; i < npos; i++) printf("%s\n", fens[i]);
+        free(fens);
+        openings_free(&book);
         return 0;
     }
     int sthreads = (int)cli_int(a, "search-threads"); /* 1..64: checked by cli_parse */
     double rates[100], secs[100], cpu_rates[100], clear_ms[100];
-    if (tuner_only)
-        return bench_tuner(a, repeat);
     /* The positions are read before any clock starts. */
-    int npos = 0;
-    while (g->bench_fens[npos]) npos++;
     Position *positions = malloc(sizeof *positions * (size_t)(npos ? npos : 1));
     if (!positions) {
         fprintf(stderr, "dama bench: out of memory\n");
+        free(fens);
+        openings_free(&book);
         return 1;
     }
     for (int i = 0; i < npos; i++) {
         char err[ERR_MAX];
-        if (g->pos_from_fen(&positions[i], g->bench_fens[i], err) != 0) {
+        if (game_parse_position(g, fens[i], &positions[i], err) != 0) {
             fprintf(stderr, "dama bench: %s\n", err);
             free(positions);
+            free(fens);
+            openings_free(&book);
             return 1;
         }
     }
+    free(fens);
+    openings_free(&book);
     uint64_t total = 0;
     for (int rep = 0; rep < repeat; rep++) {
         Engine *e = engine_new(g, 16);
@@ -286,5 +322,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_bench = {
     "bench", "benchmarks: fixed-depth search node count and nodes/s; perft, database and tuner rates",
-    "[--game G] [--depth N] [--perft] [--store] [--tuner|--tuner-only [--model M] [--positions N]] [--all] [--repeat N]", OPTS, run, 0,
+    "[--game G] [--depth N] [--book FILE [--book-every N]] [--perft] [--store] [--tuner|--tuner-only [--model M] [--positions N]] [--all] [--repeat N]", OPTS, run, 0,
 };

@@ -106,6 +106,19 @@ grep -q "sp2.txt: search parameter 'ASP_WINDOW 30': expected NAME=VALUE" "$T/err
 s3=$("$DAMA" search --depth 6 --threads 2 --quiet | head -1)
 echo "$s3" | grep -q '^bestmove [a-h][1-8]-[a-h][1-8]$' && ok || bad "search --threads 2: $s3"
 expect_eq "$("$DAMA" bench --print-fens | head -1)" "$START" "bench --print-fens"
+# bench --book: every Nth line of a book; its node total is the sum of the
+# same depth-limited searches one by one (a fresh table each)
+printf '# three\nI-1\t%s\nI-2\tB:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\nI-3\tW:WKa1,c3,e3,g3:BKh8,b6,d6\n' "$START" >"$T/b3.tsv"
+expect_eq "$("$DAMA" bench --book "$T/b3.tsv" --book-every 2 --print-fens | tr '\n' ' ')" "$START W:WKa1,c3,e3,g3:Bb6,d6,Kh8 " "bench --book --book-every --print-fens"
+n1=$("$DAMA" search --fen "$START" --depth 6 --quiet | awk '/^nodes/ {print $2}')
+n3=$("$DAMA" search --fen 'W:WKa1,c3,e3,g3:BKh8,b6,d6' --depth 6 --quiet | awk '/^nodes/ {print $2}')
+expect_eq "$("$DAMA" bench --book "$T/b3.tsv" --book-every 2 --depth 6 | head -1)" "bench russian depth 6: $((n1 + n3)) nodes" "bench --book node total"
+expect_rc 2 "bench --book missing file" "$DAMA" bench --book "$T/none.tsv"
+grep -q "none.tsv" "$T/err" && ok || bad "names the file: $(cat "$T/err")"
+printf 'a\tW:Wzz\n' >"$T/bad.tsv"
+expect_rc 2 "bench --book bad position" "$DAMA" bench --book "$T/bad.tsv"
+grep -q "bad.tsv line 1: bad position string 'W:Wzz'" "$T/err" && ok || bad "names file, line and position: $(cat "$T/err")"
+expect_rc 2 "bench --book-every 0" "$DAMA" bench --book "$T/b3.tsv" --book-every 0
 # Turkish: moves and published perft (P convention)
 expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"
 expect_eq "$("$DAMA" moves --game turkish | wc -l)" "8" "turkish start moves"
