@@ -28,7 +28,7 @@ for g in russian turkish shatra; do
   session "go_$g"
   has "$T/go_$g.out" '^info depth=4 score=-\?[0-9]*\.[0-9][0-9] nodes=[0-9]* time=[0-9.]* nps=[0-9.]* pv="' "info $g"
   move=$(sed -n 's/^done move=\([^ ]*\).*/\1/p' "$T/go_$g.out")
-  [ -n "$move" ] && "$DAMA" moves --game "$g" | grep -qx -- "$move" && ok || bad "$g: done move '$move' is not a legal start move"
+  [ -n "$move" ] && "$DAMA" moves --game "$g" | grep -qxF -- "$move" && ok || bad "$g: done move '$move' is not a legal start move"
   has "$T/go_$g.out" '^done move=[^ ]* ponder=' "ponder move $g"
 done
 # the same depth-limited search twice gives the same move (deterministic)
