@@ -173,6 +173,15 @@ static int run(CliArgs *a)
     /* The set-up (database, weights, run) is rank 0's; it sends the
      * others whether to play and both engines' weights. */
     if (writer) {
+        /* an engine command that cannot start is an error before the
+         * database is touched, not a match of lost games */
+        for (int i = 0; rc == 0 && i < 2; i++) {
+            if (!cmds[i]) continue;
+            PlayerSpec ps = {.kind = PLAYER_HUB};
+            snprintf(ps.name, sizeof ps.name, "%c", 'A' + i);
+            snprintf(ps.spec, sizeof ps.spec, "%s", cmds[i]);
+            rc = run_check_engine(g, &ps, i ? "--b-cmd" : "--a-cmd", err);
+        }
         if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
         if (rc == 0 && !cmds[0]) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
         const char *bspec = cli_str(a, "b");

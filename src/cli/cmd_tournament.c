@@ -684,6 +684,13 @@ static int run(CliArgs *a)
     int rc = names ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = run_openings(g, a, seed, &book, err);
+    /* an engine command that cannot start is an error before the database
+     * is touched, not a tournament whose games that engine all lost */
+    for (int i = 0; rc == 0 && writer && i < t.n; i++) {
+        char who[PLAYER_NAME_MAX + 16];
+        snprintf(who, sizeof who, "engine '%s'", t.specs[i].name);
+        rc = run_check_engine(g, &t.specs[i], who, err);
+    }
     if (rc == 0 && writer) rc = db_open(cli_str(a, "db"), true, &db, err);
     for (int i = 0; rc == 0 && i < t.n; i++) {
         if (t.specs[i].kind != PLAYER_DAMA) continue;

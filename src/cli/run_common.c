@@ -4,8 +4,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/search.h"
+#include "play/player.h"
 #include "util/clock.h"
 
 double run_now_s(void) { return clock_now_s(); }
@@ -59,4 +61,21 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
 {
     int balance = cli_isset(a, "balance") ? (int)cli_int(a, "balance") : 0;
     return openings_for_run(g, cli_str(a, "openings"), (int)cli_int(a, "random-plies"), balance, seed, book, err);
+}
+
+int run_check_engine(const Game *g, const PlayerSpec *spec, const char *who, char err[ERR_MAX])
+{
+    if (spec->kind != PLAYER_HUB) return 0;
+    Player *p = player_new(g, spec, NULL, &cli_stop_requested, err);
+    if (!p) return -1;
+    char detail[PLAYER_DETAIL_MAX];
+    PlayerFault f = player_new_game(p, detail);
+    player_free(p);
+    if (f == PLAYER_OK) return 0;
+    /* the detail of a start that failed names the command itself */
+    const char *quoted_end = strncmp(detail, "cannot start '", 14) == 0 ? strstr(detail, "': ") : NULL;
+    const char *why = quoted_end ? quoted_end + 3 : detail;
+    if (f == PLAYER_STOPPED) why = "interrupted while starting it";
+    snprintf(err, ERR_MAX, "%.50s: cannot start '%.60s': %.120s", who, spec->spec, why);
+    return -1;
 }

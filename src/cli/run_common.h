@@ -37,6 +37,16 @@ double run_now_s(void);
  * kernel overcommits can still run out later, when the tables fill.) */
 int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX]);
 
+/* Before anything is stored: start the external Hub engine of spec once
+ * (the "hub" / "init" handshake of player_new_game, its param.NAME values
+ * set) and stop it, so that a command that cannot start (no such file, not
+ * executable, exits or hangs during hub/init) is an error naming `who`
+ * (e.g. "--a-cmd", "engine 'H'"), the command and why, instead of a run
+ * whose every game is lost by that engine. Blocks up to the start-up
+ * timeout (10 s). Returns 0, or -1 with err. Thread-safe. */
+struct PlayerSpec;
+int run_check_engine(const Game *g, const struct PlayerSpec *spec, const char *who, char err[ERR_MAX]);
+
 typedef struct RunProgress {
     const char *what;
     int64_t total;

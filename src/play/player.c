@@ -274,7 +274,15 @@ static void exit_text(Player *p, char *out, size_t size)
     for (int i = 0; i < 20; i++) { /* give a dying process 100 ms to be reaped */
         pid_t r = waitpid(p->pid, &status, WNOHANG);
         if (r == p->pid) {
-            if (WIFEXITED(status)) snprintf(out, size, "exit status %d", WEXITSTATUS(status));
+            /* 127 and 126: what /bin/sh exits with when it cannot find or
+             * cannot execute the command (POSIX, "Command Search and
+             * Execution") */
+            int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+            if (WIFEXITED(status))
+                snprintf(out, size, "exit status %d%s", code,
+                         code == 127   ? ": the shell found no such command"
+                         : code == 126 ? ": the shell could not execute it"
+                                       : "");
             else if (WIFSIGNALED(status)) snprintf(out, size, "killed by signal %d", WTERMSIG(status));
             p->pid = 0;
             return;

@@ -202,5 +202,16 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
 expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND (detail IS NULL OR detail NOT LIKE 'the engine ended while thinking (exit status 3)%')")" 0 \
   "match keeps the crash's detail, as tournaments do"
 expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
+# an engine command that cannot start: an error naming it and why, before the database is touched
+expect_err 1 "dama match: --a-cmd: cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127: the shell found no such command); last output: (none)" \
+  "$DAMA" match --db "$T/bad-cmd.sqlite" --a-cmd "$T/no-such-engine" --b default --pairs 1 --nodes 100 --threads 1 --progress 0
+[ ! -e "$T/bad-cmd.sqlite" ] && ok || bad "match with an engine that cannot start created its database"
+expect_eq "$(wc -l <"$T/out")" 0 "match with an engine that cannot start prints no result"
+printf 'not a program\n' >"$T/not-exec" && chmod -x "$T/not-exec"
+expect_err 1 "dama match: --b-cmd: cannot start '$T/not-exec': the engine ended during hub/init (exit status 126: the shell could not execute it)" \
+  "$DAMA" match --db "$T/bad-cmd.sqlite" --a default --b-cmd "$T/not-exec" --pairs 1 --nodes 100 --threads 1 --progress 0
+expect_err 1 "dama tournament: engine 'X': cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127" \
+  "$DAMA" tournament --db "$T/bad-cmd.sqlite" --nodes 100 "name=A,weights=default" "name=X,cmd=$T/no-such-engine"
+[ ! -e "$T/bad-cmd.sqlite" ] && ok || bad "tournament with an engine that cannot start created its database"
 
 finish "tournament.sh"
