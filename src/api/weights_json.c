@@ -214,7 +214,12 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
             goto out;
         }
         const cJSON *values = cJSON_GetObjectItemCaseSensitive(term, "values");
-        if (!cJSON_IsArray(values) || cJSON_GetArraySize(values) != t->count) {
+        if (cJSON_IsArray(values) && cJSON_GetArraySize(values) != t->count) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s has %d values, needs %d", t->name, cJSON_GetArraySize(values),
+                     t->count);
+            goto out;
+        }
+        if (!cJSON_IsArray(values)) {
             snprintf(err, ERR_MAX, "weights JSON: term %s needs \"values\": an array of %d integers", t->name, t->count);
             goto out;
         }
@@ -223,8 +228,8 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
         cJSON_ArrayForEach(x, values)
         {
             if (!is_int_in(x, -WEIGHT_VALUE_MAX, WEIGHT_VALUE_MAX)) {
-                snprintf(err, ERR_MAX, "weights JSON: term %s value %d is not an integer in -%d..%d", t->name, j + 1,
-                         WEIGHT_VALUE_MAX, WEIGHT_VALUE_MAX);
+                snprintf(err, ERR_MAX, "weights JSON: term %s[%d] (element %d of %d) is not an integer in -%d..%d",
+                         t->name, j, j + 1, t->count, WEIGHT_VALUE_MAX, WEIGHT_VALUE_MAX);
                 goto out;
             }
             w[t->offset + j] = (int32_t)x->valuedouble;

@@ -3,6 +3,8 @@
 
 #include "engine/weights_id.h"
 
+#include <fcntl.h>
+
 #include <ctype.h>
 #include <errno.h>
 #include <libconfig.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "api/weights_json.h"
 #include "engine/eval.h"
 #include "util/atomic_file.h"
 #include "util/num.h"
@@ -37,11 +40,93 @@ static int read_int(config_setting_t *s, int32_t *out)
     return 0;
 }
 
+/* Largest weight file read (a JSON export of a pattern model is a few MiB). */
+enum { WEIGHT_FILE_MAX = 256 << 20 };
+
+/* The whole file, NUL-terminated, in *out (to free()) with its length.
+ * Returns 0, or -1 with err naming the path and the system's reason. */
+static int read_whole(const char *path, char **out, size_t *len, char err[ERR_MAX])
+{
+    *out = NULL;
+    *len = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
+        int e = fd < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : errno;
+        if (fd >= 0) close(fd);
+        snprintf(err, ERR_MAX, "cannot read weight file '%.200s': %s", path, strerror(e));
+        return -1;
+    }
+    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+    char *buf = NULL;
+    for (;;) {
+        if (n + 1 >= cap || !buf) {
+            if (cap > WEIGHT_FILE_MAX) {
+                snprintf(err, ERR_MAX, "weight file '%.200s': over %d MiB", path, WEIGHT_FILE_MAX >> 20);
+                break;
+            }
+            char *b = realloc(buf, buf && n + 1 >= cap ? (cap *= 2) : cap);
+            if (!b) {
+                snprintf(err, ERR_MAX, "weight file '%.200s': out of memory", path);
+                break;
+            }
+            buf = b;
+        }
+        ssize_t got = read(fd, buf + n, cap - 1 - n);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            snprintf(err, ERR_MAX, "cannot read weight file '%.200s': %s", path, strerror(errno));
+            break;
+        }
+        if (got == 0) {
+            buf[n] = '\0';
+            close(fd);
+            *out = buf;
+            *len = n;
+            return 0;
+        }
+        n += (size_t)got;
+    }
+    close(fd);
+    free(buf);
+    return -1;
+}
+
+/* A weight file in the JSON of `dama export --format json`
+ * (api/weights_json.h): every term, strictly checked. */
+static int parse_json(const Game *g, const char *path, const char *text, size_t len, int32_t *w, uint8_t *given,
+                      char err[ERR_MAX])
+{
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        snprintf(err, ERR_MAX, "weight file %.180s: a NUL byte at byte %zu (JSON text has none)", path,
+                 (size_t)(nul - text) + 1);
+        return -1;
+    }
+    char jerr[ERR_MAX];
+    if (weights_json_parse(g, text, w, jerr) != 0) {
+        snprintf(err, ERR_MAX, "weight file %.90s: %.150s", path, jerr);
+        return -1;
+    }
+    memset(given, 1, (size_t)g->weights_len);
+    return 0;
+}
+
 int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *given, char base[WEIGHTS_BASE_MAX],
                        char err[ERR_MAX])
 {
     memset(given, 0, (size_t)g->weights_len);
     base[0] = '\0';
+    char *text;
+    size_t text_len;
+    if (read_whole(path, &text, &text_len, err) != 0) return -1;
+    size_t lead = strspn(text, " \t\r\n");
+    if (text[lead] == '{') { /* libconfig text never starts with a brace */
+        int jrc = parse_json(g, path, text, text_len, w, given, err);
+        free(text);
+        return jrc;
+    }
+    free(text);
     char nerr[ERR_MAX];
     if (num_check_config_file(path, nerr, sizeof nerr) < 0) { /* libconfig would misread these numbers */
         snprintf(err, ERR_MAX, "weight file %.240s", nerr);
@@ -132,7 +217,8 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
         }
         for (int j = 0; j < t->count; j++) {
             if (read_int(config_setting_get_elem(s, (unsigned)j), &w[t->offset + j]) != 0) {
-                snprintf(err, ERR_MAX, "weight file %s:%d: term %s value %d is not an integer in -5000..5000", path, line, name, j + 1);
+                snprintf(err, ERR_MAX, "weight file %s:%d: term %s[%d] (element %d of %d) is not an integer in -5000..5000",
+                         path, line, name, j, j + 1, t->count);
                 goto out;
             }
             given[t->offset + j] = 1;

@@ -10,7 +10,11 @@
  *     base = "db:ID";     weight set ID of the database (commands with --db)
  * A file with missing terms and no base is an error listing them: the
  * compiled-in weights change with every export, so a silent default would
- * read the same file differently after each one. */
+ * read the same file differently after each one.
+ *
+ * A file whose first non-blank byte is '{' is the JSON of `dama export
+ * --format json` (api/weights_json.h) instead: every term, checked by
+ * weights_json_parse (game, layout, names, lengths, values, hash). */
 #ifndef DAMA_WEIGHTS_FILE_H
 #define DAMA_WEIGHTS_FILE_H
 
@@ -22,11 +26,12 @@ struct AtomicOptions;
 
 enum { WEIGHTS_BASE_MAX = 32 };
 
-/* Parse a weight file for `game`: weights[i] for each weight the file
- * gives (given[i] = 1; given has game->weights_len entries), base the
- * file's base ("default", "db:ID", or "" when it has none; then every term
- * was given). Returns 0, or -1 with a message naming the file, line and
- * term (or the missing terms). A table term is a list of its count of
+/* Parse a weight file (libconfig or JSON) for `game`: weights[i] for each
+ * weight the file gives (given[i] = 1; given has game->weights_len
+ * entries), base the file's base ("default", "db:ID", or "" when it has
+ * none; then every term was given; a JSON file has none). Returns 0, or -1
+ * with a message naming the file, line and term (or the missing terms), or
+ * the file and strerror when it cannot be read. A table term is a list of its count of
  * integers, or one integer that every weight of the table takes (a pattern
  * table not yet learned: `PATTERN = 0;`). */
 int weights_file_parse(const Game *game, const char *path, int32_t *weights, uint8_t *given,

@@ -16,7 +16,12 @@ expect_err 2 "--movetime: '0' is out of range 1..86400000" "$DAMA" search --move
 expect_err 2 "--time: '0' is out of range 1..864000000" "$DAMA" search --time 0 --inc 10
 # a folder where a file is wanted: the read error, not an empty file
 expect_err 2 "cannot read: Is a directory" "$DAMA" moves --config "$T"
-expect_err 1 "weight file $T: cannot read: Is a directory" "$DAMA" search --weights "$T" --depth 1
+expect_err 1 "cannot read weight file '$T': Is a directory" "$DAMA" search --weights "$T" --depth 1
+expect_err 1 "cannot read weight file 'nothere.cfg': No such file or directory" "$DAMA" search --weights nothere.cfg --depth 1
+if [ "$(id -u)" != 0 ]; then # root reads any file
+  printf 'game = "russian";\n' >locked.cfg && chmod 000 locked.cfg
+  expect_err 1 "cannot read weight file 'locked.cfg': Permission denied" "$DAMA" search --weights locked.cfg --depth 1
+fi
 expect_err 1 "cannot read search parameter file '$T': Is a directory" "$DAMA" search --search-params "$T" --depth 1
 expect_err 1 "cannot open search parameter file 'nothere.txt': No such file or directory" "$DAMA" search --search-params nothere.txt --depth 1
 expect_err 2 "--depth: '99999999999999999999' is out of range" "$DAMA" perft --depth 99999999999999999999
@@ -212,6 +217,43 @@ open("vary.cfg", "w").write(lines)
 PY
 "$DAMA" export --weights vary.cfg --format cfg --out v2.cfg 2>"$T/err" && grep -q '# region 8: PATTERN\[52488..59048\]' v2.cfg && ok || bad "pattern table export: $(cat "$T/err")"
 "$DAMA" export --weights v2.cfg --format cfg --out v3.cfg 2>/dev/null && diff <(tail -n +2 v2.cfg) <(tail -n +2 v3.cfg) >/dev/null && ok || bad "pattern table round trip differs"
+# the JSON of export --format json is a weight file too, read strictly
+"$DAMA" export --weights fill.json --format cfg --out fill-from-json.cfg 2>"$T/err" && ok || bad "JSON weight file: $(cat "$T/err")"
+"$DAMA" export --weights fill.cfg --format cfg --out fill-from-cfg.cfg 2>/dev/null
+diff <(tail -n +2 fill-from-json.cfg) <(tail -n +2 fill-from-cfg.cfg) >/dev/null && ok || bad "JSON weight file reads other weights than its source"
+"$DAMA" search --weights fill.json --depth 3 --quiet >json.out 2>"$T/err" && ok || bad "search --weights FILE.json: $(cat "$T/err")"
+"$DAMA" search --weights fill.cfg --depth 3 --quiet >cfg.out 2>/dev/null
+expect_eq "$(grep -v nps json.out)" "$(grep -v nps cfg.out)" "search with the JSON and the .cfg of one weight set"
+jedit() { # jedit OUT PYTHON: default.json changed by PYTHON (d is the parsed JSON, t its terms by name)
+  python3 - "$1" "$2" <<'PY'
+import json, sys
+d = json.load(open("default.json"))
+t = {x["name"]: x for x in d["terms"]}
+exec(sys.argv[2])
+open(sys.argv[1], "w").write(json.dumps(d))
+PY
+}
+jedit jgame.json 'd["game"] = "turkish"'
+expect_err 1 "weight file jgame.json: weights JSON is for game 'turkish', not 'russian'" "$DAMA" search --weights jgame.json --depth 1
+jedit jterm.json 't["KING"]["name"] = "NOPE"'
+expect_err 1 "weight file jterm.json: weights JSON: unknown term 'NOPE' for russian" "$DAMA" search --weights jterm.json --depth 1
+jedit jlen.json 't["MAN_PST"]["values"].pop()'
+expect_err 1 "weight file jlen.json: weights JSON: term MAN_PST has 31 values, needs 32" "$DAMA" search --weights jlen.json --depth 1
+jedit jnum.json 't["MAN_PST"]["values"][31] = 1.5'
+expect_err 1 "weight file jnum.json: weights JSON: term MAN_PST[31] (element 32 of 32) is not an integer in -5000..5000" \
+  "$DAMA" search --weights jnum.json --depth 1
+jedit jhash.json 't["KING"]["values"][0] += 1'
+expect_err 1 "weight file jhash.json: weights JSON: \"hash\"" "$DAMA" search --weights jhash.json --depth 1
+grep -qF 'does not match its values' err && ok || bad "edited JSON with its hash: $(cat err)"
+jedit jnohash.json 't["KING"]["values"][0] += 1; del d["hash"]'
+"$DAMA" search --weights jnohash.json --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "edited JSON without hash: $(cat "$T/err")"
+head -c 40 default.json >jnul.json && printf '\000' >>jnul.json && tail -c +41 default.json >>jnul.json
+expect_err 1 "weight file jnul.json: a NUL byte at byte 41 (JSON text has none)" "$DAMA" search --weights jnul.json --depth 1
+printf '{ "format": "dama-weights", \n "game": ' >jsyntax.json
+expect_err 1 "weight file jsyntax.json: weights JSON: syntax error at line 2" "$DAMA" search --weights jsyntax.json --depth 1
+# a .cfg value that is not an integer: named by its index and element
+printf 'game = "russian";\nbase = "default";\nweights = { MAN_PST = (%s 1.5); };\n' "$(printf '0, %.0s' $(seq 31))" >elem.cfg
+expect_err 1 "weight file elem.cfg:3: term MAN_PST[31] (element 32 of 32) is not an integer in -5000..5000" "$DAMA" search --weights elem.cfg --depth 1
 # base = "db:ID" and search --weights db:ID: the one resolver, with --db
 printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase.cfg
 "$DAMA" search --db d.sqlite --weights dbbase.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = db:1: $(cat "$T/err")"
