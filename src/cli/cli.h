@@ -123,6 +123,12 @@ void cli_print_version(FILE *out);
 int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id);
 
 /* The --mpi option of the commands that run over MPI (mpi/dist.h). */
+/* The accepted forms of every --weights (and --a, --b, weights=) value, one
+ * string for every command's help (tune/weight_sets.h resolves them). */
+#define CLI_WEIGHTS_FORMS                                                                                          \
+    "'default' (compiled in), 'tuned' (newest tuned set in --db), 'best' (best accepted generation of the newest " \
+    "dama train), 'train:ID', db:ID or ID, or a weight file (.cfg, or the JSON of export --format json)"
+
 #define CLI_MPI_OPT {"mpi", OPT_FLAG, NULL, "run over MPI: start under mpirun -np K; rank 0 is the one database writer", 0, 0}
 
 /* Start MPI when --mpi is set, or when the launcher's environment says this

@@ -22,7 +22,7 @@
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
     {"db", OPT_STR, "dama.sqlite", "SQLite database file", 0, 0},
-    {"weights", OPT_STR, "tuned", "weight set: db:ID or ID, 'tuned' (newest tuned), 'best' (best accepted generation of the newest dama train), 'train:ID', a weight file, or 'default'", 0, 0},
+    {"weights", OPT_STR, "tuned", "weight set: " CLI_WEIGHTS_FORMS, 0, 0},
     {"format", OPT_STR, "c", "c (self-contained C/C++ header), json (for apps: terms, values, provenance) or cfg (weight file)", 0, 0},
     {"out", OPT_STR, NULL, "file to write, - for standard output (default for c: src/games/<game>/weights.h of the source tree this dama was built from)", 0, 0},
     {"header", OPT_STR, NULL, "header to write (the same as --format c --out PATH)", 0, 0},
@@ -178,5 +178,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_export = {
     "export", "write a weight set as the compiled-in C/C++ header, as JSON for apps, or as a weight file",
-    "[--game G] [--db FILE] [--weights tuned|ID|FILE|default] [--format c|json|cfg] [--out PATH|-] [--file PATH] [--force]", OPTS, run, 0,
+    "[--game G] [--db FILE] [--weights W] [--format c|json|cfg] [--out PATH|-] [--file PATH] [--force]", OPTS, run, 0,
 };

@@ -22,8 +22,8 @@
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
-    {"a", OPT_STR, "tuned", "engine A's weights: db:ID or ID, 'tuned' (newest tuned), a weight file, or 'default'", 0, 0},
-    {"b", OPT_STR, NULL, "engine B's weights (default: A's parent weight set, else 'default')", 0, 0},
+    {"a", OPT_STR, "tuned", "engine A's weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"b", OPT_STR, NULL, "engine B's weights, the same forms as --a (default: A's parent weight set, else 'default')", 0, 0},
     {"a-cmd", OPT_STR, NULL, "engine A is this external Hub engine (run with /bin/sh -c, e.g. 'dama hub') instead of weights", 0, 0},
     {"b-cmd", OPT_STR, NULL, "engine B is this external Hub engine instead of weights", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},

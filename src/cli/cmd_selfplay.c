@@ -44,7 +44,7 @@ static const CliOpt OPTS[] = {
     CLI_EGTB_OPTS,
     {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
     {"seed", OPT_INT, "1", "run seed", 0, CLI_INT_MAX},
-    {"weights", OPT_STR, "default", "base weights: 'default' (compiled in), a weight file, or db:ID", 0, 0},
+    {"weights", OPT_STR, "default", "base weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population", 0, 0},
     {"population", OPT_INT, "8", "--perturb population: the base and population-1 perturbed copies", 2, 64},
     {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)", 0, 10},

@@ -23,7 +23,7 @@
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
-    {"weights", OPT_STR, "default", "weights to start from: 'default', 'tuned', db:ID or a weight file", 0, 0},
+    {"weights", OPT_STR, "default", "weights to start from: " CLI_WEIGHTS_FORMS, 0, 0},
     {"params", OPT_STR, NULL,
      "weights to tune, comma-separated: a term name (all its weights) or NAME[i] (default: every scalar term but the "
      "scale weight)", 0, 0},

@@ -910,6 +910,6 @@ const CliCommand cmd_tournament = {
     "tournament",
     "round robin or gauntlet of dama and Hub engines: clocks, adjudication, crosstable, ratings, resume",
     "[options] ENGINE ENGINE... (ENGINE: name=A,weights=W,nodes=N | name=B,cmd=COMMAND, with limits nodes= "
-    "depth= movetime= time=MS+INC timeout=MS, hash=MiB, param.NAME=VALUE; cmd= last)",
+    "depth= movetime= time=MS+INC timeout=MS, hash=MiB, param.NAME=VALUE; cmd= last; W: " CLI_WEIGHTS_FORMS ")",
     OPTS, run, ENGINES_MAX,
 };

@@ -68,6 +68,19 @@ for c in $cmds; do
   [ "$n" = "$r" ] && ok || bad "$c --help: $n numeric options, $r with a range"
 done
 printf 'match = { alpha = 0.05; beta = 0.1; };\n' >m.cfg
+# every --weights (match's --a and --b, tournament's weights=) lists the same accepted forms
+forms="'default' (compiled in), 'tuned' (newest tuned set in --db), 'best' (best accepted generation of the newest dama train), 'train:ID', db:ID or ID, or a weight file (.cfg, or the JSON of export --format json)"
+nw=0
+for c in $cmds; do
+  "$DAMA" $c --help >h.txt 2>&1
+  for o in --weights --a; do
+    line=$(grep -E -- "^  $o " h.txt) || continue
+    nw=$((nw + 1))
+    case "$line" in *"$forms"*) ok ;; *) bad "$c --help, $o: not the shared forms: $line" ;; esac
+  done
+done
+expect_eq "$nw" 9 "commands with a --weights or --a option"
+"$DAMA" tournament --help | grep -qF "W: $forms" && ok || bad "tournament --help: weights=W forms"
 "$DAMA" match --config m.cfg --help >h.txt
 grep -q 'm.cfg: 0.1)' h.txt && ok || bad "help shows config reals with %g: $(grep beta h.txt)"
 grep -q '0.05000000' h.txt && bad "help prints 0.05000000...: $(grep alpha h.txt)" || ok
