@@ -9,6 +9,7 @@
 #include "api/weights_json.h"
 #include "cli/cli.h"
 #include "cli/run_common.h"
+#include "tune/tune_job.h"
 #include "db/db.h"
 #include "engine/eval.h"
 #include "tune/weight_sets.h"
@@ -90,10 +91,11 @@ static int run(CliArgs *a)
     /* The lineage line: from the database, the compiled-in header, or the file. */
     char lineage[1024];
     bool is_default = strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0;
+    char vl[TUNE_LOSS_TEXT_MAX];
     if (id && info.tuned)
-        snprintf(lineage, sizeof lineage, "weight set %lld \"%.100s\" (%.500s); positions %lld; K %.6f; loss %.8f; date %s",
+        snprintf(lineage, sizeof lineage, "weight set %lld \"%.100s\" (%.500s); positions %lld; K %.6f; loss %s; date %s",
                  (long long)id, info.name ? info.name : "", info.how ? info.how : "", (long long)info.positions, info.k,
-                 info.valid_loss, info.created ? info.created : "-");
+                 tune_loss_text(info.valid_loss, 8, vl), info.created ? info.created : "-");
     else if (id)
         snprintf(lineage, sizeof lineage, "weight set %lld \"%.100s\" (%.500s); date %s", (long long)id,
                  info.name ? info.name : "", info.how ? info.how : "", info.created ? info.created : "-");

@@ -510,10 +510,12 @@ static int stage_tune(Train *t, const Gens *gs, DbGeneration *gen)
     if (st != TUNE_JOB_DONE) return 1;
     gen->tuning_run = r.tuning_id;
     gen->candidate_ws = r.result_ws;
-    printf("generation %d tune: tuning run %lld on runs %s (%zu positions), valid loss %.6f -> %.6f: "
+    char v0[TUNE_LOSS_TEXT_MAX], v1[TUNE_LOSS_TEXT_MAX];
+    printf("generation %d tune: tuning run %lld on runs %s (%zu positions), valid loss %s -> %s: "
            "candidate weight set %lld\n",
-           gen->generation, (long long)r.tuning_id, gen->data_runs, r.positions, r.texel.valid_loss_start,
-           r.texel.valid_loss, (long long)r.result_ws);
+           gen->generation, (long long)r.tuning_id, gen->data_runs, r.positions,
+           tune_loss_text(r.texel.valid_loss_start, 6, v0), tune_loss_text(r.texel.valid_loss, 6, v1),
+           (long long)r.result_ws);
     if (r.result_ws == gen->parent_ws) {
         /* the same values are the same weight set: nothing to gate */
         gen->accepted = 0;

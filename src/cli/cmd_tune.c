@@ -183,13 +183,19 @@ static int run(CliArgs *a)
     }
     const TexelResult *res = &r.texel;
     double dt = r.tune_seconds;
-    printf("tuning run %lld: K %.4f; loss train %.6f -> %.6f, valid %.6f -> %.6f (best epoch %d of %d); "
+    char v0[TUNE_LOSS_TEXT_MAX], v1[TUNE_LOSS_TEXT_MAX];
+    printf("tuning run %lld: K %.4f; loss train %.6f -> %.6f, valid %s -> %s (best epoch %d of %d); "
            "%.2f s, %.2f M positions/s per epoch pass\n",
-           (long long)r.tuning_id, res->k, res->train_loss_start, res->train_loss, res->valid_loss_start,
-           res->valid_loss, res->best_epoch, res->epochs, dt,
+           (long long)r.tuning_id, res->k, res->train_loss_start, res->train_loss,
+           tune_loss_text(res->valid_loss_start, 6, v0), tune_loss_text(res->valid_loss, 6, v1), res->best_epoch,
+           res->epochs, dt,
            dt > 0 ? (double)res->epochs * (double)r.positions / dt / 1e6 : 0.0);
-    printf("weight set %lld stored (parent %lld)%s\n", (long long)r.result_ws, (long long)r.base_ws,
-           interrupted ? "; run interrupted" : "");
+    if (r.unchanged)
+        printf("no weight changed (best epoch %d of %d): no new weight set stored; the start is weight set %lld%s\n",
+               res->best_epoch, res->epochs, (long long)r.base_ws, interrupted ? "; run interrupted" : "");
+    else
+        printf("weight set %lld stored (parent %lld)%s\n", (long long)r.result_ws, (long long)r.base_ws,
+               interrupted ? "; run interrupted" : "");
     for (int i = 0; i < g->terms_len; i++) {
         const EvalTerm *term = &g->terms[i];
         if (term->count != 1) continue;

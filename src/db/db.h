@@ -337,7 +337,7 @@ typedef struct DbWeightsInfo {
     int64_t id, parent_id, run_id; /* 0 where NULL */
     char *game, *name, *how, *created;
     bool tuned;
-    double k, valid_loss;
+    double k, valid_loss; /* valid_loss NaN where NULL (no validation positions) */
     int64_t positions;
 } DbWeightsInfo;
 

@@ -3,6 +3,7 @@
 #include "db/db_internal.h"
 
 #include <inttypes.h>
+#include <math.h>
 
 static int dup_col(sqlite3_stmt *st, int col, char **out)
 {
@@ -45,7 +46,8 @@ static int fill_tuning(sqlite3_stmt *st, DbProvenance *p)
     p->tuning_run_id = sqlite3_column_int64(st, 0);
     p->k = sqlite3_column_double(st, 1);
     p->train_loss = sqlite3_column_double(st, 2);
-    p->valid_loss = sqlite3_column_double(st, 3);
+    /* NULL (an empty hold-out has no loss): NaN, written as null, not 0 */
+    p->valid_loss = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
     p->positions_train = sqlite3_column_int64(st, 4);
     p->positions_valid = sqlite3_column_int64(st, 5);
     return dup_col(st, 6, &p->tuning_data);

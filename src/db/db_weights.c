@@ -739,7 +739,7 @@ int db_weights_info(Db *db, int64_t id, DbWeightsInfo *info, char err[ERR_MAX])
         info->run_id = sqlite3_column_int64(st, 5);
         info->tuned = sqlite3_column_type(st, 6) != SQLITE_NULL;
         info->k = sqlite3_column_double(st, 6);
-        info->valid_loss = sqlite3_column_double(st, 7);
+        info->valid_loss = sqlite3_column_type(st, 7) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 7);
         info->positions = sqlite3_column_int64(st, 8);
     } else if (rc == SQLITE_DONE) {
         set_err(err, "%s: weight set %" PRId64 " not found", db->path, id);

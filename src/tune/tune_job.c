@@ -208,6 +208,13 @@ typedef struct EpochCtx {
     int stopped; /* epoch after which a signal stopped the run, or -1 */
 } EpochCtx;
 
+const char *tune_loss_text(double loss, int digits, char out[TUNE_LOSS_TEXT_MAX])
+{
+    if (isnan(loss)) snprintf(out, TUNE_LOSS_TEXT_MAX, "-");
+    else snprintf(out, TUNE_LOSS_TEXT_MAX, "%.*f", digits, loss);
+    return out;
+}
+
 static int on_epoch(void *ctx, const TexelEpoch *e)
 {
     EpochCtx *c = ctx;
@@ -218,8 +225,9 @@ static int on_epoch(void *ctx, const TexelEpoch *e)
     bool stop = c->stop && *c->stop;
     if (stop) c->stopped = e->epoch; /* the first signal: stop after this epoch */
     if (c->log && (c->verbose || e->epoch % 25 == 0 || stop)) {
-        fprintf(c->log, "epoch %4d: train %.6f  valid %.6f%s\n", e->epoch, e->train_loss, e->valid_loss,
-                e->best ? "  *" : "");
+        char vl[TUNE_LOSS_TEXT_MAX];
+        fprintf(c->log, "epoch %4d: train %.6f  valid %s%s\n", e->epoch, e->train_loss,
+                tune_loss_text(e->valid_loss, 6, vl), e->best ? "  *" : "");
         c->last_printed = e->epoch;
     }
     return stop ? 1 : 0;
@@ -997,27 +1005,39 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     } else if (o->out_path) {
         /* The weight file first: if it cannot be written nothing is stored. */
         char comment[256];
-        snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %.6f%s",
-                 (long long)tuning_id, (long long)base_id, res->k, res->valid_loss,
+        char vl[TUNE_LOSS_TEXT_MAX];
+        snprintf(comment, sizeof comment, "tuning run %lld from weight set %lld, K %.4f, valid loss %s%s",
+                 (long long)tuning_id, (long long)base_id, res->k, tune_loss_text(res->valid_loss, 6, vl),
                  interrupted ? " (interrupted: best epoch so far)" : "");
         rc = weights_file_write(g, tuned, comment, o->out_path, o->out_opts, err);
         if (rc != 0) db_run_finish(o->db, run_id, "interrupted", ferr);
     }
     if (rc == 0 && writer) {
         char how[200], name[TUNE_JOB_NAME_MAX + 1];
-        snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %.6f%s)",
-                 (long long)tuning_id, (long long)base_id, res->k, res->valid_loss, interrupted ? ", interrupted" : "");
+        char vl[TUNE_LOSS_TEXT_MAX];
+        snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %s%s)",
+                 (long long)tuning_id, (long long)base_id, res->k, tune_loss_text(res->valid_loss, 6, vl),
+                 interrupted ? ", interrupted" : "");
         snprintf(name, sizeof name, "%s", o->name ? o->name : ""); /* the caller checked that it fits whole */
         if (!name[0]) snprintf(name, sizeof name, "tuned-%lld", (long long)tuning_id);
         t.result_ws = 0;
         t.k = res->k;
         t.train_loss = res->train_loss;
         t.valid_loss = res->valid_loss;
+        /* No weight changed (--epochs 0, or no epoch beat the start): the
+         * result is the start set itself, and no new row is stored, so the
+         * tuning row names no result (a result_ws equal to base_ws would
+         * read as a set tuned from itself, and give the start the
+         * provenance of this run). */
+        r->unchanged = memcmp(tuned, o->start, sizeof(int32_t) * (size_t)g->weights_len) == 0;
         rc = db_begin(o->db, err);
-        if (rc == 0) {
+        if (rc == 0 && r->unchanged) result_id = base_id;
+        else if (rc == 0) {
             rc = db_weights_insert(o->db, g->name, name, base_id, how, run_id, names, tuned, g->weights_len,
                                    &result_id, err);
             t.result_ws = result_id;
+        }
+        if (rc == 0) {
             if (rc == 0) rc = db_tuning_update(o->db, tuning_id, &t, err);
             if (rc == 0) rc = db_run_finish(o->db, run_id, interrupted ? "interrupted" : "done", err);
             if (rc == 0) rc = db_commit(o->db, err);

@@ -115,8 +115,16 @@ typedef struct TuneJobResult {
     int64_t run_id;    /* the `tune` run */
     int64_t tuning_id; /* tuning_runs row */
     int64_t base_ws;   /* weight set of the start weights */
-    int64_t result_ws; /* weight set of the tuned weights (0 if none was stored) */
+    int64_t result_ws; /* weight set of the tuned weights (0 if none was stored; base_ws when unchanged) */
+    bool unchanged;    /* the tuned weights are the start's: no new weight set was stored, and the
+                          tuning_runs row has no result_ws */
 } TuneJobResult;
+
+enum { TUNE_LOSS_TEXT_MAX = 32 };
+
+/* A loss as printed: "%.*f" with `digits` decimals, or "-" when it is NaN
+ * (no validation positions: an empty hold-out has no loss). Returns out. */
+const char *tune_loss_text(double loss, int digits, char out[TUNE_LOSS_TEXT_MAX]);
 
 /* Default options (as `dama tune`'s defaults) for game: every field not
  * named here must be set by the caller (db, db_path, start). */

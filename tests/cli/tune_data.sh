@@ -54,4 +54,33 @@ after=$(num 'training set: [0-9]* -> \([0-9]*\) positions' s.err)
 tune --share 0 >/dev/null 2>e.err && bad "--share 0 accepted" || { grep -q -- '--share' e.err && ok || bad "--share 0: $(cat e.err)"; }
 tune --per-game -1 >/dev/null 2>e.err && bad "--per-game -1 accepted" || { grep -q -- '--per-game' e.err && ok || bad "--per-game -1: $(cat e.err)"; }
 
+# --epochs 0 changes no weight: no new weight set, and the tuning run names
+# no result (it named the start as its own result: a set tuned from itself)
+sets=$(sqlite3 a.sqlite "SELECT count(*) FROM weight_sets")
+tune --epochs 0 >e0.out 2>e0.err || bad "--epochs 0: $(tail -2 e0.err)"
+expect_eq "$(grep '^no weight changed' e0.out)" "no weight changed (best epoch 0 of 0): no new weight set stored; the start is weight set 1" \
+  "--epochs 0 result line"
+expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM weight_sets")" "$sets" "--epochs 0 stored a weight set"
+expect_eq "$(sqlite3 a.sqlite "SELECT base_ws || ' ' || quote(result_ws) FROM tuning_runs ORDER BY id DESC LIMIT 1")" "1 NULL" \
+  "--epochs 0 tuning row: base 1, no result"
+expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM weight_sets WHERE parent_id = id")" 0 "a weight set that is its own parent"
+expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM tuning_runs WHERE result_ws = base_ws")" 0 "a tuning run whose result is its start"
+# a tuned set's parent is its start set
+tune --epochs 2 --weights db:2 >e2.out 2>e2.err || bad "--weights db:2: $(tail -2 e2.err)"
+new=$(sed -n 's/^weight set \([0-9]*\) stored (parent 2)$/\1/p' e2.out)
+[ -n "$new" ] && ok || bad "tuned from db:2: $(cat e2.out)"
+expect_eq "$(sqlite3 a.sqlite "SELECT parent_id FROM weight_sets WHERE id = ${new:-0}")" 2 "the tuned set's parent"
+expect_eq "$(sqlite3 a.sqlite "SELECT base_ws || ' ' || result_ws FROM tuning_runs ORDER BY id DESC LIMIT 1")" "2 $new" \
+  "the tuning row: its start and result"
+
+# an empty hold-out (4 games: --valid 0.001 holds none out) has no validation loss: "-", stored NULL, not nan
+"$DAMA" selfplay --db few.sqlite --games 4 --nodes 200 --threads 1 --progress 0 >/dev/null 2>&1 || bad "selfplay of 4 games"
+"$DAMA" tune --db few.sqlite --epochs 2 --valid 0.001 --threads 1 >few.out 2>few.err || bad "tune, empty hold-out: $(tail -2 few.err)"
+grep -q '^epoch    0: train [0-9.]*  valid -  \*$' few.err && ok || bad "epoch line of an empty hold-out: $(grep '^epoch' few.err)"
+grep -q '^tuning run 1: K [0-9.]*; loss train [0-9.]* -> [0-9.]*, valid - -> - (best epoch' few.out && ok || bad "result line of an empty hold-out: $(head -1 few.out)"
+grep -qi 'nan' few.out few.err && bad "nan printed for an empty hold-out" || ok
+expect_eq "$(sqlite3 few.sqlite "SELECT positions_valid || ' ' || quote(valid_loss) FROM tuning_runs")" "0 NULL" "empty hold-out stored"
+"$DAMA" export --db few.sqlite --weights tuned --format json --out - 2>/dev/null | grep -q '"valid_loss": null' && ok ||
+  bad "export of a set tuned without hold-out: valid_loss not null"
+
 finish "tune_data.sh"
