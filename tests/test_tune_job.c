@@ -185,6 +185,7 @@ static void test_tune_job_stores(void **state)
     assert_int_equal(w[0][g->scale_weight], f->start[g->scale_weight]); /* frozen */
     /* the tuning moved weights and lowered the held-out loss */
     assert_true(r[0].result_ws != r[0].base_ws);
+    assert_false(r[0].unchanged);
     assert_true(r[0].texel.valid_loss < r[0].texel.valid_loss_start);
     char sql[256];
     snprintf(sql, sizeof sql, "SELECT parent_id = %lld AND name = 'job-test' FROM weight_sets WHERE id = %lld",
@@ -210,6 +211,7 @@ static void test_tune_job_no_epochs(void **state)
     Db *db = open_db(f);
     TuneJobOptions o = options(f, db);
     o.epochs = 0;
+    int64_t sets = raw_int(f->path, "SELECT count(*) FROM weight_sets");
     int32_t *w = eval_weights_new(f->g);
     TuneJobResult r;
     char err[ERR_MAX] = "";
@@ -217,6 +219,13 @@ static void test_tune_job_no_epochs(void **state)
     db_close(db);
     assert_memory_equal(w, f->start, sizeof(int32_t) * (size_t)f->g->weights_len);
     assert_int_equal(r.result_ws, r.base_ws);
+    assert_true(r.unchanged);
+    /* the tuning row names no result: not the start as a set tuned from itself */
+    char sql[200];
+    snprintf(sql, sizeof sql, "SELECT (result_ws IS NULL) * 1000 + base_ws FROM tuning_runs WHERE id = %lld",
+             (long long)r.tuning_id);
+    assert_int_equal(raw_int(f->path, sql), 1000 + r.base_ws);
+    assert_int_equal(raw_int(f->path, "SELECT count(*) FROM weight_sets"), sets); /* nothing new stored */
     free(w);
 }
 
