@@ -1,5 +1,6 @@
-/* test_util.c — the checked number parser (util/num.h) and the atomic file
- * writer (util/atomic_file.h). Table-driven. */
+/* test_util.c — the checked number parser (util/num.h), the atomic file
+ * writer (util/atomic_file.h) and the text-line check (util/text.h).
+ * Table-driven. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +15,7 @@
 
 #include "util/atomic_file.h"
 #include "util/num.h"
+#include "util/text.h"
 
 typedef struct IntCase {
     const char *text;
@@ -199,6 +201,46 @@ static int count_files(void)
     return n;
 }
 
+typedef struct TextCase {
+    const char *line;
+    size_t len; /* bytes of line (NULs included) */
+    size_t column;
+    const char *what;
+} TextCase;
+
+#define TEXT(s) s, sizeof s - 1
+static const TextCase TEXT_CASES[] = {
+    {TEXT("W:Wa1,c3:Bb8"), 0, ""},
+    {TEXT("label\tW:Wa1"), 0, ""},                                    /* a tab is text */
+    {TEXT("\xd0\x98\xd0\xb3\xd1\x80\xd0\xb0\tW:Wa1"), 0, ""},         /* UTF-8 (Cyrillic) */
+    {TEXT("\xf0\x9f\x98\x80"), 0, ""},                                 /* 4 bytes, U+1F600 */
+    {TEXT("W:Wa1,c3\0,e1"), 9, "a NUL byte at column 9"},
+    {TEXT("\0"), 1, "a NUL byte at column 1"},
+    {TEXT("ab\x01\x02"), 3, "non-printable byte 0x01 at column 3"},
+    {TEXT("ab\r"), 3, "non-printable byte 0x0D at column 3"},       /* a lone CR is not a line end */
+    {TEXT("\x7f"), 1, "non-printable byte 0x7F at column 1"},
+    {TEXT("W:Wa1\xff"), 6, "byte 0xFF at column 6, not UTF-8"},
+    {TEXT("\xc0\xaf"), 1, "byte 0xC0 at column 1, not UTF-8"},         /* overlong '/' */
+    {TEXT("\xe0\x80\xaf"), 1, "byte 0xE0 at column 1, not UTF-8"},     /* overlong, 3 bytes */
+    {TEXT("\xed\xa0\x80"), 1, "byte 0xED at column 1, not UTF-8"},     /* a surrogate, U+D800 */
+    {TEXT("\xf4\x90\x80\x80"), 1, "byte 0xF4 at column 1, not UTF-8"}, /* past U+10FFFF */
+    {TEXT("ab\xd0"), 3, "byte 0xD0 at column 3, not UTF-8"},           /* cut at the end */
+    {TEXT("\x80"), 1, "byte 0x80 at column 1, not UTF-8"},             /* a lone continuation byte */
+};
+#undef TEXT
+
+static void test_text_line_check(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof TEXT_CASES / sizeof TEXT_CASES[0]; i++) {
+        const TextCase *c = &TEXT_CASES[i];
+        char what[TEXT_WHAT_MAX] = "x";
+        size_t col = text_line_check(c->line, c->len, what);
+        if (col != c->column || strcmp(what, c->what) != 0)
+            fail_msg("case %zu: column %zu '%s', expected %zu '%s'", i, col, what, c->column, c->what);
+    }
+}
+
 static void test_atomic_replace_rules(void **state)
 {
     (void)state;
@@ -320,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_scan_digits),
         cmocka_unit_test(test_error_text),
         cmocka_unit_test(test_config_literals),
+        cmocka_unit_test(test_text_line_check),
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_write_error, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_open_error, setup_dir, teardown_dir),

@@ -181,7 +181,7 @@ static int run(CliArgs *a)
         char berr[ERR_MAX];
         if (openings_read(g, cli_str(a, "book"), &book, berr) != 0) {
             fprintf(stderr, "dama bench: %s\n", berr);
-            return 2;
+            return 1; /* bad input, as every command's --openings */
         }
         int every = (int)cli_int(a, "book-every"); /* 1..: checked by cli_parse */
         fens = malloc(sizeof *fens * (size_t)(book.len / every + 1));
@@ -241,7 +241,7 @@ static int run(CliArgs *a)
             fprintf(stderr, "dama bench: %s\n", perr);
             engine_free(e);
             free(positions);
-            return 2;
+            return 1; /* as search's */
         }
         if (engine_set_threads(e, sthreads) != 0) {
             fprintf(stderr, "dama bench: out of memory\n");

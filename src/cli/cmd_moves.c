@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
@@ -60,12 +61,17 @@ static int run(CliArgs *a)
     ssize_t got;
     while ((got = getline(&line, &cap, in)) > 0) {
         lineno++;
-        if (strlen(line) < (size_t)got) { /* never read a line cut at a NUL byte as a shorter one */
-            fprintf(stderr, "dama moves: %s line %ld: contains a NUL byte\n", file, lineno);
+        size_t len = (size_t)got;
+        if (len && line[len - 1] == '\n') len--;
+        if (len && line[len - 1] == '\r') len--;
+        line[len] = '\0';
+        /* never read a line cut at a NUL byte as a shorter one, nor echo bytes that are no text */
+        char what[TEXT_WHAT_MAX];
+        if (text_line_check(line, len, what)) {
+            fprintf(stderr, "dama moves: %s line %ld: %s\n", file, lineno, what);
             rc = 1;
             continue;
         }
-        line[strcspn(line, "\r\n")] = '\0';
         if (!line[strspn(line, " \t")]) continue;
         if (g->pos_from_fen(&pos, line, err) != 0) {
             fprintf(stderr, "dama moves: %s line %ld: %s\n", file, lineno, err);

@@ -2,13 +2,16 @@
  * for a run (contracts in play/openings.h). */
 #include "play/openings.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/search.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 #ifndef DAMA_SOURCE_DIR
 #define DAMA_SOURCE_DIR "."
@@ -18,17 +21,37 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
 {
     memset(book, 0, sizeof *book);
     FILE *f = fopen(path, "r");
+    struct stat st;
+    if (f && (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode))) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        fclose(f);
+        f = NULL;
+        errno = e;
+    }
     if (!f) {
-        snprintf(err, ERR_MAX, "cannot open opening book '%.200s'", path);
+        snprintf(err, ERR_MAX, "cannot read opening book '%.200s': %s", path, strerror(errno));
         return -1;
     }
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;
     int rc = 0, items_cap = 0;
-    while (getline(&line, &cap, f) > 0) {
+    ssize_t got;
+    while ((got = getline(&line, &cap, f)) > 0) {
         lineno++;
-        line[strcspn(line, "\r\n")] = '\0';
+        size_t len = (size_t)got;
+        if (len && line[len - 1] == '\n') len--;
+        if (len && line[len - 1] == '\r') len--;
+        line[len] = '\0';
+        if (line[0] == '#') continue; /* a comment, whatever it holds */
+        /* a byte that is no text is named, never echoed or taken as the
+         * line's end (a NUL would cut the line short) */
+        char what[TEXT_WHAT_MAX];
+        if (text_line_check(line, len, what)) {
+            snprintf(err, ERR_MAX, "%.150s line %ld: %s", path, lineno, what);
+            rc = -1;
+            break;
+        }
         if (line[0] == '#' || !line[strspn(line, " \t")]) continue;
         char *tab = strchr(line, '\t');
         const char *label = tab ? line : "";
@@ -54,6 +77,10 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
         Opening *o = &book->items[book->len++];
         snprintf(o->label, sizeof o->label, "%s", *label ? label : fen);
         g->pos_to_fen(&pos, o->fen);
+    }
+    if (rc == 0 && ferror(f)) {
+        snprintf(err, ERR_MAX, "cannot read opening book '%.150s' after line %ld: %s", path, lineno, strerror(errno));
+        rc = -1;
     }
     free(line);
     fclose(f);

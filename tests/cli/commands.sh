@@ -113,12 +113,13 @@ expect_eq "$("$DAMA" bench --book "$T/b3.tsv" --book-every 2 --print-fens | tr '
 n1=$("$DAMA" search --fen "$START" --depth 6 --quiet | awk '/^nodes/ {print $2}')
 n3=$("$DAMA" search --fen 'W:WKa1,c3,e3,g3:BKh8,b6,d6' --depth 6 --quiet | awk '/^nodes/ {print $2}')
 expect_eq "$("$DAMA" bench --book "$T/b3.tsv" --book-every 2 --depth 6 | head -1)" "bench russian depth 6: $((n1 + n3)) nodes" "bench --book node total"
-expect_rc 2 "bench --book missing file" "$DAMA" bench --book "$T/none.tsv"
+expect_rc 1 "bench --book missing file (bad input, as selfplay --openings)" "$DAMA" bench --book "$T/none.tsv"
 grep -q "none.tsv" "$T/err" && ok || bad "names the file: $(cat "$T/err")"
 printf 'a\tW:Wzz\n' >"$T/bad.tsv"
-expect_rc 2 "bench --book bad position" "$DAMA" bench --book "$T/bad.tsv"
+expect_rc 1 "bench --book bad position" "$DAMA" bench --book "$T/bad.tsv"
 grep -q "bad.tsv line 1: bad position string 'W:Wzz'" "$T/err" && ok || bad "names file, line and position: $(cat "$T/err")"
 expect_rc 2 "bench --book-every 0" "$DAMA" bench --book "$T/b3.tsv" --book-every 0
+expect_err 1 "dama bench: unknown search parameter 'NOPE'" "$DAMA" bench --search-param NOPE=1 # as search's
 # Turkish: moves and published perft (P convention)
 expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"
 expect_eq "$("$DAMA" moves --game turkish | wc -l)" "8" "turkish start moves"

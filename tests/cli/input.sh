@@ -162,8 +162,21 @@ expect_err 1 "an empty position string" "$DAMA" search --fen '' --depth 1
 expect_err 1 "an empty position string" "$DAMA" status --fen ''
 "$DAMA" moves --fen start >/dev/null 2>&1 && ok || bad "--fen start"
 printf 'W:Wc3:Bd4\nW:Wc3\000:Bd4,e5\nW:Wc3:Bd4\n' >nul.txt
-expect_err 1 "nul.txt line 2: contains a NUL byte" "$DAMA" moves --file nul.txt
+expect_err 1 "nul.txt line 2: a NUL byte at column 6" "$DAMA" moves --file nul.txt
 [ "$(grep -c . out)" = 2 ] && ok || bad "lines 1 and 3 still answered: $(cat out)"
+# opening books: the file, the line and the real reason, the bytes escaped (never echoed, never cutting the line)
+printf '# a comment may hold \001 anything\nok\tW:Wc3:Bd4\nbad\tW:Wc3,e3\000,g3:Bd4\n' >nulbook.tsv
+expect_err 1 "dama match: nulbook.tsv line 3: a NUL byte at column 13" "$DAMA" match --db nb.sqlite --openings nulbook.tsv --pairs 1
+[ ! -e nb.sqlite ] && ok || bad "a bad book still created the database"
+{ printf 'label\t'; for i in $(seq 40); do printf '\002\003\004\005\006\007\010\013\014\016\017\020\033\037\001'; done; printf '\n'; } >ctlbook.tsv
+expect_err 1 "dama selfplay: ctlbook.tsv line 1: non-printable byte 0x" "$DAMA" selfplay --db nb.sqlite --openings ctlbook.tsv --games 2
+grep -qx 'dama selfplay: ctlbook.tsv line 1: non-printable byte 0x02 at column 7' err && ok || bad "book of control bytes: $(cat -v err)"
+printf 'label\tW:Wc3\377:Bd4\n' >ffbook.tsv
+expect_err 1 "dama bench: ffbook.tsv line 1: byte 0xFF at column 12, not UTF-8" "$DAMA" bench --book ffbook.tsv
+expect_err 1 "dama selfplay: cannot read opening book 'nobook.tsv': No such file or directory" "$DAMA" selfplay --db nb.sqlite --openings nobook.tsv --games 2
+expect_err 1 "dama selfplay: cannot read opening book '$T': Is a directory" "$DAMA" selfplay --db nb.sqlite --openings "$T" --games 2
+printf 'ok\tW:Wc3:Bd4\n\xd0\x98\xd0\xb3\xd1\x80\xd0\xb0\tW:Wc3:Bd4,e5\n' >utf8book.tsv
+"$DAMA" bench --book utf8book.tsv --depth 2 >/dev/null 2>"$T/err" && ok || bad "a UTF-8 label: $(cat "$T/err")"
 expect_err 1 "longer than 255 bytes" "$DAMA" moves --fen "$(head -c 100000 /dev/zero | tr '\0' 'W' | sed 's/W/W:/g' | head -c 100000)"
 expect_err 1 "White has 14 pieces" "$DAMA" moves --fen 'W:W5-18:B1'
 expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1'

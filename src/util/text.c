@@ -1,0 +1,42 @@
+/* text.c — checks on lines of text input (contract in util/text.h). */
+#include "util/text.h"
+
+#include <stdio.h>
+
+/* Length of the well-formed UTF-8 sequence at s[0..left) (2..4 bytes), or 0
+ * (RFC 3629, section 4: the second byte's range depends on the first). */
+static size_t utf8_len(const unsigned char *s, size_t left)
+{
+    unsigned char c = s[0];
+    size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    if (!len || len > left) return 0;
+    unsigned char lo = c == 0xe0 ? 0xa0 : c == 0xf0 ? 0x90 : 0x80;
+    unsigned char hi = c == 0xed ? 0x9f : c == 0xf4 ? 0x8f : 0xbf;
+    if (s[1] < lo || s[1] > hi) return 0;
+    for (size_t k = 2; k < len; k++)
+        if ((s[k] & 0xc0) != 0x80) return 0;
+    return len;
+}
+
+size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX])
+{
+    const unsigned char *s = (const unsigned char *)line;
+    for (size_t i = 0; i < len;) {
+        unsigned char c = s[i];
+        if (c == '\t' || (c >= 0x20 && c < 0x7f)) {
+            i++;
+            continue;
+        }
+        size_t u = c >= 0x80 ? utf8_len(s + i, len - i) : 0;
+        if (u) {
+            i += u;
+            continue;
+        }
+        if (c == 0) snprintf(what, TEXT_WHAT_MAX, "a NUL byte at column %zu", i + 1);
+        else if (c < 0x80) snprintf(what, TEXT_WHAT_MAX, "non-printable byte 0x%02X at column %zu", c, i + 1);
+        else snprintf(what, TEXT_WHAT_MAX, "byte 0x%02X at column %zu, not UTF-8", c, i + 1);
+        return i + 1;
+    }
+    what[0] = '\0';
+    return 0;
+}

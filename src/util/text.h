@@ -1,0 +1,21 @@
+/* text.h — checks on lines of text files read as input (opening books,
+ * position lists): a byte that is no text is named with its column
+ * instead of being echoed, or cutting the line short. Pure, thread-safe. */
+#ifndef DAMA_TEXT_H
+#define DAMA_TEXT_H
+
+#include <stddef.h>
+
+enum { TEXT_WHAT_MAX = 64 };
+
+/* Check line[0..len) (one line without its end: a final "\n" or "\r\n" is
+ * the caller's to drop) for a byte that is no text: a NUL, a control byte
+ * other than tab (0x01..0x1F, 0x7F, a lone CR included), or a byte that is
+ * not part of a well-formed UTF-8 sequence (RFC 3629: no overlong forms,
+ * surrogates or code points past U+10FFFF). Returns 0, or the 1-based
+ * column (in bytes) of the first such byte, with what it is in
+ * what[TEXT_WHAT_MAX]: "a NUL byte at column 9", "non-printable byte 0x01
+ * at column 3", "byte 0xFF at column 5, not UTF-8". */
+size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX]);
+
+#endif
