@@ -501,8 +501,8 @@ static void test_weights_compact_table(void **state)
         const char *tamper, *expect;
     } BAD[] = {
         {"UPDATE weight_sets SET weights = '100,4,0*89,-5,-4,-3,-2,-1,0,1,2,3,4'", "only 101 weight values for 102 names"},
-        {"UPDATE weight_sets SET weights = '100,4,0*91,-5,-4,-3,-2,-1,0,1,2,3,4'", "weight value 101 '3'"},
-        {"UPDATE weight_sets SET weights = '100,4,0*x,-5,-4,-3,-2,-1,0,1,2,3,4'", "weight value 2 '0*x'"},
+        {"UPDATE weight_sets SET weights = '100,4,0*91,-5,-4,-3,-2,-1,0,1,2,3,4'", "weight index 101 (0-based, of 102) '3'"},
+        {"UPDATE weight_sets SET weights = '100,4,0*x,-5,-4,-3,-2,-1,0,1,2,3,4'", "weight index 2 (0-based, of 102) '0*x'"},
         {"UPDATE weight_sets SET terms = 'man,tempo,pat[0..98]'", "has 101 weights, but this dama's"},
         {"UPDATE weight_sets SET terms = 'man,tempo,pax[0..99]'", "weight 2 is 'pax[0]' in the database but 'pat[0]'"},
     };
@@ -530,23 +530,23 @@ static void test_weights_load_errors(void **state)
         {"fewer names", NULL, "russian", 1, names_short, 4, "has 5 weights, but this dama's"},
         {"more names", NULL, "russian", 1, names_long, 6, "has 5 weights, but this dama's"},
         {"letter", "UPDATE weight_sets SET weights = '1,2,x,4,5'", "russian", 1, ws_names, WS_LEN,
-         "weight value 2 'x'"},
+         "weight index 2 (0-based, of 5) 'x'"},
         {"empty item", "UPDATE weight_sets SET weights = '1,,3,4,5'", "russian", 1, ws_names,
-         WS_LEN, "weight value 1 ''"},
+         WS_LEN, "weight index 1 (0-based, of 5) ''"},
         {"space", "UPDATE weight_sets SET weights = '1, 2,3,4,5'", "russian", 1, ws_names, WS_LEN,
-         "weight value 1 ' 2'"},
+         "weight index 1 (0-based, of 5) ' 2'"},
         {"overflow", "UPDATE weight_sets SET weights = '1,2,3,2147483648,5'", "russian", 1,
-         ws_names, WS_LEN, "weight value 3 '2147483648'"},
+         ws_names, WS_LEN, "weight index 3 (0-based, of 5) '2147483648'"},
         {"huge", "UPDATE weight_sets SET weights = '1,2,3,4,99999999999999999999'", "russian", 1,
-         ws_names, WS_LEN, "weight value 4"},
+         ws_names, WS_LEN, "weight index 4 (0-based"},
         {"too few values", "UPDATE weight_sets SET weights = '1,2,3'", "russian", 1, ws_names,
          WS_LEN, "only 3 weight values for 5 names"},
         {"too many values", "UPDATE weight_sets SET weights = '1,2,3,4,5,6'", "russian", 1,
-         ws_names, WS_LEN, "weight value 4 '5'"},
+         ws_names, WS_LEN, "weight index 4 (0-based, of 5) '5'"},
         {"trailing comma", "UPDATE weight_sets SET weights = '1,2,3,4,5,'", "russian", 1, ws_names,
-         WS_LEN, "weight value 4 '5'"},
+         WS_LEN, "weight index 4 (0-based, of 5) '5'"},
         {"decimal", "UPDATE weight_sets SET weights = '1,2,3.5,4,5'", "russian", 1, ws_names,
-         WS_LEN, "weight value 2 '3.5'"},
+         WS_LEN, "weight index 2 (0-based, of 5) '3.5'"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const WsLoadCase *c = &cases[i];
@@ -1644,7 +1644,7 @@ static void test_weights_delta(void **state)
         {"UPDATE weight_sets SET terms = 'pat[58],man' WHERE id = 3", "its delta sets 'man', which is no weight of this dama's"},
         {"UPDATE weight_sets SET terms = 'man,pax[58]' WHERE id = 3", "its delta sets 'pax[58]'"},
         {"UPDATE weight_sets SET terms = 'man,pat[57..58]' WHERE id = 3", "only 2 weight values for 3 names"},
-        {"UPDATE weight_sets SET weights = '101,x' WHERE id = 3", "weight value 1 'x'"},
+        {"UPDATE weight_sets SET weights = '101,x' WHERE id = 3", "weight index 1 (0-based, of 2) 'x'"},
         {"UPDATE weight_sets SET terms = '' WHERE id = 3", "a delta that names no weight but has values '101,130'"},
         {"UPDATE weight_sets SET game = 'shatra' WHERE id = 2", "weight set 2 is for game 'shatra', not 'russian'"},
     };

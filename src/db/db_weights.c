@@ -485,9 +485,9 @@ static int parse_weights(const Db *db, int64_t id, const char *text, int32_t *ou
                         db->path, id, (int)(i + copies), len);
             else
                 set_err(err,
-                        "%s: weight set %" PRId64 ": weight value %d '%.*s' is not a decimal "
+                        "%s: weight set %" PRId64 ": weight index %d (0-based, of %d) '%.*s' is not a decimal "
                         "int32 (or more values than names)",
-                        db->path, id, i, n > 40 ? 40 : n, start);
+                        db->path, id, i, len, n > 40 ? 40 : n, start);
             return -1;
         }
         for (int64_t k = 0; k < copies; k++)
