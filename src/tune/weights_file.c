@@ -51,26 +51,29 @@ static int read_whole(const char *path, char **out, size_t *len, char err[ERR_MA
     *len = 0;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || S_ISDIR(st.st_mode)) {
-        int e = fd < 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : errno;
+    int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+    if (e) {
         if (fd >= 0) close(fd);
         snprintf(err, ERR_MAX, "cannot read weight file '%.200s': %s", path, strerror(e));
         return -1;
     }
-    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096, n = 0;
+    /* its size, its NUL and one byte more: the read that finds the end */
+    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;
     char *buf = NULL;
     for (;;) {
         if (n + 1 >= cap || !buf) {
-            if (cap > WEIGHT_FILE_MAX) {
+            size_t want = buf ? cap * 2 : cap;
+            if (want > (size_t)WEIGHT_FILE_MAX + 2) {
                 snprintf(err, ERR_MAX, "weight file '%.200s': over %d MiB", path, WEIGHT_FILE_MAX >> 20);
                 break;
             }
-            char *b = realloc(buf, buf && n + 1 >= cap ? (cap *= 2) : cap);
+            char *b = realloc(buf, want);
             if (!b) {
                 snprintf(err, ERR_MAX, "weight file '%.200s': out of memory", path);
                 break;
             }
             buf = b;
+            cap = want;
         }
         ssize_t got = read(fd, buf + n, cap - 1 - n);
         if (got < 0 && errno == EINTR) continue;
