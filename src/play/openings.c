@@ -17,6 +17,26 @@
 #define DAMA_SOURCE_DIR "."
 #endif
 
+/* "PATH line N: WHY" with WHY whole (the reason comes last in it): a long
+ * path keeps its last bytes, after "...". */
+static void line_error(char err[ERR_MAX], const char *path, long lineno, const char *why)
+{
+    char where[32];
+    snprintf(where, sizeof where, " line %ld: ", lineno);
+    size_t whylen = strlen(why), plen = strlen(path), wl = strlen(where);
+    size_t room = ERR_MAX - 1 > wl + whylen + 3 ? ERR_MAX - 1 - wl - whylen - 3 : 0;
+    if (room < 40) room = 40; /* a reason too long to fit whole is cut at its end instead */
+    const char *parts[4] = {plen > room ? "..." : "", plen > room ? path + plen - room : path, where, why};
+    size_t n = 0;
+    for (int i = 0; i < 4; i++) {
+        size_t l = strlen(parts[i]);
+        if (l > ERR_MAX - 1 - n) l = ERR_MAX - 1 - n;
+        memcpy(err + n, parts[i], l);
+        n += l;
+    }
+    err[n] = '\0';
+}
+
 int openings_read(const Game *g, const char *path, OpeningBook *book, char err[ERR_MAX])
 {
     memset(book, 0, sizeof *book);
@@ -48,7 +68,7 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
          * line's end (a NUL would cut the line short) */
         char what[TEXT_WHAT_MAX];
         if (text_line_check(line, len, what)) {
-            snprintf(err, ERR_MAX, "%.150s line %ld: %s", path, lineno, what);
+            line_error(err, path, lineno, what);
             rc = -1;
             break;
         }
@@ -60,7 +80,7 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
         Position pos;
         char perr[ERR_MAX];
         if (g->pos_from_fen(&pos, fen, perr) != 0) {
-            snprintf(err, ERR_MAX, "%.100s line %ld: %.120s", path, lineno, perr);
+            line_error(err, path, lineno, perr);
             rc = -1;
             break;
         }

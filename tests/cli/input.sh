@@ -175,6 +175,10 @@ printf 'label\tW:Wc3\377:Bd4\n' >ffbook.tsv
 expect_err 1 "dama bench: ffbook.tsv line 1: byte 0xFF at column 12, not UTF-8" "$DAMA" bench --book ffbook.tsv
 expect_err 1 "dama selfplay: cannot read opening book 'nobook.tsv': No such file or directory" "$DAMA" selfplay --db nb.sqlite --openings nobook.tsv --games 2
 expect_err 1 "dama selfplay: cannot read opening book '$T': Is a directory" "$DAMA" selfplay --db nb.sqlite --openings "$T" --games 2
+# a long bad line: the reason, which comes last, is kept whole (it was cut off)
+{ printf 'lbl\t'; for i in $(seq 30); do printf 'W:Wzz,'; done; printf '\n'; } >longbook.tsv
+expect_err 1 "...': bad square at character 4" "$DAMA" bench --book longbook.tsv
+grep -q '^dama bench: longbook.tsv line 1: bad position string .W:Wzz,W:Wzz,' err && ok || bad "long book line: $(cat err)"
 printf 'ok\tW:Wc3:Bd4\n\xd0\x98\xd0\xb3\xd1\x80\xd0\xb0\tW:Wc3:Bd4,e5\n' >utf8book.tsv
 "$DAMA" bench --book utf8book.tsv --depth 2 >/dev/null 2>"$T/err" && ok || bad "a UTF-8 label: $(cat "$T/err")"
 expect_err 1 "longer than 255 bytes" "$DAMA" moves --fen "$(head -c 100000 /dev/zero | tr '\0' 'W' | sed 's/W/W:/g' | head -c 100000)"
