@@ -10,6 +10,7 @@
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -266,6 +267,35 @@ static int absolute_path(const char *path, char out[PDN_PATH_MAX], char err[ERR_
                            : snprintf(out, PDN_PATH_MAX, "%s/%s", cwd, path[0] == '.' && path[1] == '/' ? path + 2 : path);
     if (n < 0 || n >= PDN_PATH_MAX) {
         snprintf(err, ERR_MAX, "'%.100s...': longer than %d bytes as an absolute path", path, PDN_PATH_MAX - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Can games be appended to path (absolute)? An existing file must be a
+ * writable file, a new one needs a writable folder. Checked before anything
+ * is stored, so that a bad --pdn-out is not a tournament left "running".
+ * Returns 0, or -1 with err. */
+static int check_appendable(const char *path, char err[ERR_MAX])
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : access(path, W_OK) != 0 ? errno : 0;
+        if (e) snprintf(err, ERR_MAX, "cannot append to '%.180s': %s", path, strerror(e));
+        return e ? -1 : 0;
+    }
+    if (errno != ENOENT) {
+        snprintf(err, ERR_MAX, "cannot append to '%.180s': %s", path, strerror(errno));
+        return -1;
+    }
+    char dir[PDN_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash == dir) slash[1] = '\0';
+    else if (slash) *slash = '\0';
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK) != 0) {
+        int e = stat(dir, &st) != 0 ? errno : !S_ISDIR(st.st_mode) ? ENOTDIR : errno;
+        snprintf(err, ERR_MAX, "cannot create '%.120s': its folder '%.100s': %s", path, dir, strerror(e));
         return -1;
     }
     return 0;
@@ -635,6 +665,12 @@ static int run(CliArgs *a)
         free_owned(owned, owned_len);
         return 2;
     }
+    if (pdn_given[0] && writer && check_appendable(pdn_given, err) != 0) {
+        fprintf(stderr, "dama tournament: --pdn-out: %s\n", err);
+        if (dist) dist_abort(1);
+        free_owned(owned, owned_len);
+        return 1;
+    }
     Egtb *edb = NULL; /* closed at the end (early returns before any game leave it to the process end) */
     if (cli_egtb_open(a, g, "tournament", &edb) != 0) {
         if (dist) dist_abort(1);
@@ -783,6 +819,10 @@ static int run(CliArgs *a)
         rc = -1;
     }
     if (rc == 0 && resumed && pdn_path[0] && !pdn_given[0] && atomic_file_not_db(pdn_path, cli_str(a, "db"), aerr) != 0) {
+        snprintf(err, ERR_MAX, "the stored --pdn-out: %.200s", aerr);
+        rc = -1;
+    }
+    if (rc == 0 && resumed && pdn_path[0] && !pdn_given[0] && check_appendable(pdn_path, aerr) != 0) {
         snprintf(err, ERR_MAX, "the stored --pdn-out: %.200s", aerr);
         rc = -1;
     }

@@ -213,5 +213,11 @@ expect_err 1 "dama match: --b-cmd: cannot start '$T/not-exec': the engine ended 
 expect_err 1 "dama tournament: engine 'X': cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127" \
   "$DAMA" tournament --db "$T/bad-cmd.sqlite" --nodes 100 "name=A,weights=default" "name=X,cmd=$T/no-such-engine"
 [ ! -e "$T/bad-cmd.sqlite" ] && ok || bad "tournament with an engine that cannot start created its database"
+# a --pdn-out that cannot be appended to: refused before anything is stored (it left a tournament "running")
+expect_err 1 "dama tournament: --pdn-out: cannot create '$T/no-folder/t.pdn': its folder '$T/no-folder': No such file or directory" \
+  "$DAMA" tournament --db "$T/bad-pdn.sqlite" --nodes 100 --pdn-out "$T/no-folder/t.pdn" "name=A,weights=default" "name=B"
+expect_err 1 "dama tournament: --pdn-out: cannot append to '$T': Is a directory" \
+  "$DAMA" tournament --db "$T/bad-pdn.sqlite" --nodes 100 --pdn-out "$T" "name=A,weights=default" "name=B"
+[ ! -e "$T/bad-pdn.sqlite" ] && ok || bad "tournament with a bad --pdn-out created its database"
 
 finish "tournament.sh"
