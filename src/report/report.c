@@ -399,7 +399,7 @@ static int section_tuning(R *r)
         add(&c, "%s", str(&t, i, 2));
         add(&c, "%s", str(&t, i, 12));
         add(&c, "%s", str(&t, i, 3));
-        add(&c, "%s", str(&t, i, 4));
+        add(&c, "%s", cell(&t, i, 4)->null ? "–" : str(&t, i, 4)); /* none yet, or no weight changed */
         add_real(&c, cell(&t, i, 5)->r, 4);
         add(&c, "%lld", (long long)cell(&t, i, 6)->i);
         add(&c, "%lld", (long long)cell(&t, i, 7)->i);
