@@ -65,6 +65,10 @@ expect_eq "$(sqlite3 a.sqlite "SELECT base_ws || ' ' || quote(result_ws) FROM tu
   "--epochs 0 tuning row: base 1, no result"
 expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM weight_sets WHERE parent_id = id")" 0 "a weight set that is its own parent"
 expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM tuning_runs WHERE result_ws = base_ws")" 0 "a tuning run whose result is its start"
+e0=$(sqlite3 a.sqlite "SELECT max(id) FROM tuning_runs")
+"$DAMA" report --db a.sqlite -o a.html >/dev/null 2>&1 || bad "report"
+grep -q "<tr><td class=\"num\">$e0</td><td class=\"num\">[0-9]*</td><td>russian</td><td>done</td><td class=\"num\">1</td><td>–</td>" a.html &&
+  ok || bad "report: the --epochs 0 run's result is not –"
 # a tuned set's parent is its start set
 tune --epochs 2 --weights db:2 >e2.out 2>e2.err || bad "--weights db:2: $(tail -2 e2.err)"
 new=$(sed -n 's/^weight set \([0-9]*\) stored (parent 2)$/\1/p' e2.out)
