@@ -418,15 +418,17 @@ static void test_capture_value(void **state)
         }
 }
 
-/* Forward pruning (reverse futility, futility, late-move pruning) and
- * the single-reply extension's modes each cut the nodes of depth-9
- * searches of the Russian bench positions, and every setting still
- * finds a move. */
+/* Forward pruning (reverse futility, futility, late-move pruning), the
+ * single-reply extension's modes, exact TT cutoffs at PV nodes, internal
+ * iterative deepening and the counter-move history each cut the nodes of
+ * depth-9 searches of the Russian bench positions, and every setting
+ * still finds a move. */
 static void test_pruning_params(void **state)
 {
     (void)state;
     static const char *const SETTINGS[] = {
         "RFP_DEPTH=3", "FUT_DEPTH=2", "LMP_DEPTH=3", "SINGLE_REPLY_EXT=2", "SINGLE_REPLY_EXT=0",
+        "PV_TT_CUT=1", "IID_DEPTH=4", "CONT_HIST=1",
     };
     const Game *g = russian();
     uint64_t base = 0;
@@ -437,7 +439,7 @@ static void test_pruning_params(void **state)
             char err[ERR_MAX];
             assert_int_equal(game_parse_position(g, g->bench_fens[k], &pos, err), 0);
             Engine *e = engine_new(g, 4);
-            assert_int_equal(engine_set_params_text(e, "RFP_DEPTH=0,FUT_DEPTH=0,LMP_DEPTH=0,SINGLE_REPLY_EXT=1", err), 0);
+            assert_int_equal(engine_set_params_text(e, "RFP_DEPTH=0,FUT_DEPTH=0,LMP_DEPTH=0,SINGLE_REPLY_EXT=1,PV_TT_CUT=0", err), 0);
             if (i >= 0) assert_int_equal(engine_set_params_text(e, SETTINGS[i], err), 0);
             SearchLimits lim = {.depth = 9};
             SearchResult r;

@@ -8,7 +8,10 @@
  *   generation. Entries are written and read as two 64-bit words, the key
  *   stored XOR the data, so a torn write by another thread reads as a miss
  *   (lazy SMP without locks; Hyatt and Mann's "lockless hashing").
- * - Aspiration windows from ASP_DEPTH; enhanced transposition cutoff (a
+ * - Aspiration windows from ASP_DEPTH; TT cutoffs at non-PV nodes, and
+ *   with PV_TT_CUT from an exact entry at PV nodes too (the PV then ends
+ *   there); internal iterative deepening at PV nodes without a TT move
+ *   (IID_DEPTH, off); enhanced transposition cutoff (a
  *   child's TT bound refutes the node before any search); ProbCut (a
  *   reduced-depth null-window search above beta cuts a non-PV node);
  *   logarithmic late-move reductions; reverse futility, futility and
@@ -27,7 +30,9 @@
  * - Ordering: TT move, captures by what they take (Game.capture_value), promotions, two killers, the
  *   counter-move of the opponent's last move, history with depth-squared
  *   bonuses for the cutoff move and maluses for the quiet moves tried
- *   before it (gravity-bounded).
+ *   before it (gravity-bounded); optionally (CONT_HIST, off) a counter-move
+ *   history keyed by the opponent's last destination square, updated the
+ *   same way and added to the history order.
  * - Constants: src/engine/search_params.def. */
 #include "engine/search.h"
 
@@ -79,6 +84,7 @@ typedef struct Worker {
     int root_depth;
     uint64_t keys[PLY_MAX + 2];
     int16_t hist[2][64][64];
+    int16_t cont[2][64][64][64]; /* side, opponent's last destination, from, to */
     Move counter[64][64];
     Frame frames[PLY_MAX + 2];
     int pv_len[PLY_MAX + 2];
@@ -348,6 +354,7 @@ void engine_clear(Engine *e)
         Worker *w = e->workers[t];
         memset(w->hist, 0, sizeof w->hist);
         memset(w->counter, 0, sizeof w->counter);
+        memset(w->cont, 0, sizeof w->cont);
         for (int i = 0; i <= PLY_MAX + 1; i++) memset(w->frames[i].killers, 0, sizeof w->frames[i].killers);
     }
 }
@@ -539,8 +546,10 @@ static void score_moves(Worker *w, int ply, const Move *tt_move)
             s = ORD_KILLER + 2;
         else if (cm && same_move(m, cm))
             s = ORD_KILLER + 1;
-        else
+        else {
             s = w->hist[side][m->from & 63][m->to & 63];
+            if (prev && P(w->eng, CONT_HIST)) s += P(w->eng, CONT_HIST) * w->cont[side][prev->to & 63][m->from & 63][m->to & 63];
+        }
         f->scores[i] = s;
     }
 }
@@ -703,7 +712,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
     uint64_t key = w->keys[ply];
     TTHit hit;
     bool have_hit = tt_probe(e, key, &hit);
-    if (have_hit && !pv_node && hit.depth >= depth && ply > 0) {
+    if (have_hit && (!pv_node || (P(e, PV_TT_CUT) && hit.flag == TT_EXACT)) && hit.depth >= depth && ply > 0) {
         int s = score_from_tt(hit.score, ply);
         if (hit.flag == TT_EXACT || (hit.flag == TT_LOWER && s >= beta) || (hit.flag == TT_UPPER && s <= alpha))
             return s;
@@ -740,6 +749,14 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
             if (v >= rbeta) return v;
             have_hit = tt_probe(e, key, &hit); /* the verification may have found a move */
         }
+    }
+
+    /* Internal iterative deepening: a PV node without a TT move finds one
+     * with a shallower search first. */
+    if (pv_node && ply > 0 && depth >= P(e, IID_DEPTH) && (!have_hit || hit.from == hit.to)) {
+        alphabeta(w, ply, depth - P(e, IID_REDUCTION), alpha, beta, true, allow_pc);
+        if (w->aborted) return 0;
+        have_hit = tt_probe(e, key, &hit);
     }
 
     g->gen_moves(&f->pos, &f->moves, GEN_DISTINCT);
@@ -861,6 +878,12 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
                         hist_update(w, &w->hist[side][m->from & 63][m->to & 63], bonus);
                         for (int q = 0; q < quiets_tried; q++)
                             hist_update(w, &w->hist[side][quiets[q].from & 63][quiets[q].to & 63], -bonus);
+                        if (ply > 0 && P(e, CONT_HIST)) {
+                            int16_t (*c)[64] = w->cont[side][f->move.to & 63];
+                            hist_update(w, &c[m->from & 63][m->to & 63], bonus);
+                            for (int q = 0; q < quiets_tried; q++)
+                                hist_update(w, &c[quiets[q].from & 63][quiets[q].to & 63], -bonus);
+                        }
                     }
                     break;
                 }
