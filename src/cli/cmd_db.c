@@ -1,7 +1,8 @@
 /* cmd_db.c — `dama db merge SHARD... --into FILE`: the self-play runs of
  * shard databases (dama selfplay --shard R/K, or runs on other machines)
  * merged into one database in one transaction, idempotently (db_merge in
- * db/db.h). */
+ * db/db.h); `dama db upgrade FILE...`: existing databases migrated to this
+ * dama's schema (db_open's migrations), for the commands that only read. */
 #include <stdio.h>
 #include <string.h>
 
@@ -50,18 +51,55 @@ static int merge(CliArgs *a)
     return 0;
 }
 
+/* Each file is opened for writing (never created): db_open migrates an
+ * older schema step by step in one transaction each and marks dead runs. */
+static int upgrade(CliArgs *a)
+{
+    if (cli_str(a, "into")) {
+        fprintf(stderr, "dama db upgrade: --into is for merge (dama db upgrade FILE...)\n");
+        return 2;
+    }
+    if (a->positional_len < 2) {
+        fprintf(stderr, "dama db upgrade: no database given (dama db upgrade FILE...)\n");
+        return 2;
+    }
+    for (int i = 1; i < a->positional_len; i++) {
+        const char *path = a->positional[i];
+        char err[ERR_MAX];
+        Db *db = NULL;
+        int64_t before = 0;
+        if (db_open_readonly(path, &db, err) == 0) {
+            before = DB_SCHEMA_VERSION; /* nothing to do */
+            db_close(db);
+            db = NULL;
+        }
+        if (db_open(path, false, &db, err) != 0) {
+            fprintf(stderr, "dama db upgrade: %s\n", err);
+            return 1;
+        }
+        db_close(db);
+        if (before == DB_SCHEMA_VERSION) printf("%s: already at schema version %d\n", path, DB_SCHEMA_VERSION);
+        else printf("%s: upgraded to schema version %d\n", path, DB_SCHEMA_VERSION);
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     if (a->positional_len < 1) {
-        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE\n");
+        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE, or upgrade FILE...\n");
         return 2;
     }
     if (strcmp(a->positional[0], "merge") == 0) return merge(a);
-    fprintf(stderr, "dama db: unknown subcommand '%s' (there is: merge SHARD... --into FILE)\n", a->positional[0]);
+    if (strcmp(a->positional[0], "upgrade") == 0) return upgrade(a);
+    fprintf(stderr, "dama db: unknown subcommand '%s' (there are: merge SHARD... --into FILE, upgrade FILE...)\n",
+            a->positional[0]);
     return 2;
 }
 
 const CliCommand cmd_db = {
-    "db", "database tools: merge SHARD... --into FILE merges self-play shards in one transaction",
-    "merge SHARD... --into FILE", OPTS, run, 100000,
+    "db",
+    "database tools: merge SHARD... --into FILE merges self-play shards in one transaction; upgrade FILE... "
+    "migrates older databases to this dama's schema",
+    "merge SHARD... --into FILE | upgrade FILE...", OPTS, run, 100000,
 };

@@ -76,7 +76,7 @@ static int run(CliArgs *a)
         return 1;
     }
     int64_t id = 0;
-    int rc = needs_db ? db_open_readonly(cli_str(a, "db"), &db, err) : 0;
+    int rc = needs_db ? db_open_for_reading(cli_str(a, "db"), &db, err) : 0;
     if (rc == 0) rc = weights_resolve_db(g, spec, db, w, &id, err);
     DbWeightsInfo info = {0};
     DbProvenance prov = {0};

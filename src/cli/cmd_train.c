@@ -271,7 +271,7 @@ static int ladder_only(CliArgs *a, const Game *g)
 {
     char err[ERR_MAX];
     Db *db = NULL;
-    if (db_open_readonly(cli_str(a, "db"), &db, err) != 0) {
+    if (db_open_for_reading(cli_str(a, "db"), &db, err) != 0) {
         fprintf(stderr, "dama train: %s\n", err);
         return 1;
     }

@@ -712,7 +712,25 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
 
 int db_open_readonly(const char *path, Db **out, char err[ERR_MAX])
 {
-    return open_db(path, OPEN_READ, out, err);
+    if (open_db(path, OPEN_READ, out, err) != 0) return -1;
+    int64_t version = 0;
+    if (dbi_query_int(*out, "PRAGMA user_version", &version, err) != 0) {
+        db_close(*out);
+        *out = NULL;
+        return -1;
+    }
+    if (version < DB_SCHEMA_VERSION) {
+        /* A read-only connection cannot migrate, and the older tables would
+         * be misread (or fail on a missing column): say how to upgrade. */
+        set_err(err,
+                "%s: database schema version %" PRId64 " is older than this dama's (%d): upgrade it with "
+                "'dama db upgrade %s' (any command that writes to it also does)",
+                path, version, DB_SCHEMA_VERSION, path);
+        db_close(*out);
+        *out = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX])

@@ -140,8 +140,10 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
 /* Open an existing dama database for reading only (SQLITE_OPEN_READONLY):
  * for commands that only read (export). Nothing is created, migrated or
  * marked; a missing file is an error saying so ("no such database file"),
- * an empty one ("no dama data"). A database of an older schema is read as
- * it is (the read functions use only columns of schema 1). */
+ * an empty one ("no dama data"). A database of an older schema is refused
+ * with a message naming it and `dama db upgrade FILE` (a read-only
+ * connection cannot migrate it, and the read functions use the newest
+ * schema's columns). */
 int db_open_readonly(const char *path, Db **out, char err[ERR_MAX]);
 
 /* Open an existing dama database for a command that only reads it (pdn

@@ -498,9 +498,9 @@ int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st
             shard_err(err, shards[i], serr);
             rc = -1;
         } else if (version != DB_SCHEMA_VERSION) {
-            set_err(err, "shard %s: schema version %" PRId64 ", the target's is %d%s", shards[i], version,
-                    DB_SCHEMA_VERSION, version < DB_SCHEMA_VERSION ? " (dama db merge --into SHARD, with no shards, "
-                                                                     "upgrades it)" : "");
+            /* db_open_readonly refuses older and newer schemas already */
+            set_err(err, "shard %s: schema version %" PRId64 ", the target's is %d", shards[i], version,
+                    DB_SCHEMA_VERSION);
             rc = -1;
         }
         Merge m = {.t = db, .s = s ? s->h : NULL, .shard = shards[i], .st = st, .err = err};

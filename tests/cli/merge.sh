@@ -66,7 +66,8 @@ echo "not a database at all, but long enough to be read as a header of something
 refused "not a database" "shard junk.sqlite" s0.sqlite junk.sqlite
 cp s2.sqlite old.sqlite
 sqlite3 old.sqlite "PRAGMA user_version = 6"
-refused "another schema version" "shard old.sqlite: schema version 6, the target's is" s0.sqlite old.sqlite
+refused "an older schema version" "shard old.sqlite: database schema version 6 is older than this dama's" s0.sqlite old.sqlite
+grep -qF "upgrade it with 'dama db upgrade old.sqlite'" "$T/err" && ok || bad "older shard: no upgrade hint: $(cat "$T/err")"
 "$DAMA" selfplay --games 4 --nodes 200 --seed 5 --progress 0 --threads 1 --db other.sqlite >/dev/null 2>&1 || bad "other run"
 refused "contradicting configuration" "contradicts run 1 of the target, same kind, game and seed but another configuration: 'nodes = 200' vs 'nodes = 300'" other.sqlite
 cp s2.sqlite edited.sqlite

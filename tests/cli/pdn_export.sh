@@ -79,6 +79,23 @@ expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA user_version")" "$newest" "migrated 
 expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA foreign_key_check")" "" "foreign keys intact after the migrations"
 expect_eq "$(sqlite3 "$T/v1.sqlite" "SELECT kind || ':' || count(*) FROM runs JOIN games ON games.run_id = runs.id")" "selfplay:1" "runs kept"
 
+# a command that only reads through a read-only connection (report) refuses
+# an older schema, naming the upgrade; dama db upgrade migrates it in place
+sqlite3 "$T/v1b.sqlite" <"$2/src/db/schema.sql"
+sqlite3 "$T/v1b.sqlite" "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;
+  INSERT INTO runs(kind, game) VALUES ('selfplay', 'russian');"
+expect_rc 1 "report of a v1 database" "$DAMA" report --db "$T/v1b.sqlite" -o "$T/v1b.html"
+grep -qF "$T/v1b.sqlite: database schema version 1 is older than this dama's ($newest): upgrade it with 'dama db upgrade $T/v1b.sqlite'" "$T/err" \
+  && [ ! -e "$T/v1b.html" ] && ok || bad "report of v1: $(cat "$T/err")"
+expect_rc 0 "db upgrade v1" "$DAMA" db upgrade "$T/v1b.sqlite"
+expect_eq "$(cat "$T/out")" "$T/v1b.sqlite: upgraded to schema version $newest" "db upgrade says so"
+expect_eq "$(sqlite3 "$T/v1b.sqlite" "PRAGMA user_version")" "$newest" "db upgrade migrated it"
+expect_rc 0 "db upgrade again" "$DAMA" db upgrade "$T/v1b.sqlite"
+expect_eq "$(cat "$T/out")" "$T/v1b.sqlite: already at schema version $newest" "db upgrade of a current database"
+expect_rc 1 "db upgrade of a missing file" "$DAMA" db upgrade "$T/none.sqlite"
+grep -q "no such database file" "$T/err" && [ ! -e "$T/none.sqlite" ] && ok || bad "db upgrade created a file: $(cat "$T/err")"
+expect_rc 2 "db upgrade without a file" "$DAMA" db upgrade
+
 # more players than one fit takes (a self-play run: a fresh weight set per game pair): a message saying so
 "$DAMA" selfplay --db "$T/many.sqlite" --games 130 --nodes 30 --max-plies 20 --threads 1 --progress 0 >/dev/null 2>&1 || bad "selfplay of 130 games"
 expect_rc 1 "ratings of 131 players" "$DAMA" ratings --db "$T/many.sqlite" --all
