@@ -291,9 +291,11 @@ printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase
 expect_err 1 "weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
 expect_err 1 "no such database file" "$DAMA" search --db nope.sqlite --weights db:1 --depth 1
 [ -e nope.sqlite ] && bad "search made nope.sqlite" || ok
-# the shipped starting weights name every term
+# the shipped starting weights (and 7ad9123's, generation 0 of README's ladders) name every term
 for g in russian turkish shatra; do
-  "$DAMA" search --game $g --weights "$SRC/configs/weights/$g-start.cfg" --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "$g-start.cfg: $(cat "$T/err")"
+  for f in $g-start $g-7ad9123; do
+    "$DAMA" search --game $g --weights "$SRC/configs/weights/$f.cfg" --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "$f.cfg: $(cat "$T/err")"
+  done
 done
 
 # ---- tune: --runs that do not exist, --name limits ----
