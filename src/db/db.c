@@ -710,27 +710,27 @@ int db_open(const char *path, bool create, Db **out, char err[ERR_MAX])
     return open_db(path, create ? OPEN_CREATE : OPEN_WRITE, out, err);
 }
 
-int db_open_readonly(const char *path, Db **out, char err[ERR_MAX])
+/* Open read-only and refuse an older schema: a read-only connection cannot
+ * migrate it, and the older tables would be misread (or fail on a missing
+ * column). `how` says how to upgrade it. */
+static int open_read_current(const char *path, const char *how, Db **out, char err[ERR_MAX])
 {
     if (open_db(path, OPEN_READ, out, err) != 0) return -1;
     int64_t version = 0;
-    if (dbi_query_int(*out, "PRAGMA user_version", &version, err) != 0) {
-        db_close(*out);
-        *out = NULL;
-        return -1;
-    }
-    if (version < DB_SCHEMA_VERSION) {
-        /* A read-only connection cannot migrate, and the older tables would
-         * be misread (or fail on a missing column): say how to upgrade. */
-        set_err(err,
-                "%s: database schema version %" PRId64 " is older than this dama's (%d): upgrade it with "
-                "'dama db upgrade %s' (any command that writes to it also does)",
-                path, version, DB_SCHEMA_VERSION, path);
-        db_close(*out);
-        *out = NULL;
-        return -1;
-    }
-    return 0;
+    if (dbi_query_int(*out, "PRAGMA user_version", &version, err) == 0 && version >= DB_SCHEMA_VERSION) return 0;
+    if (version && version < DB_SCHEMA_VERSION)
+        set_err(err, "%s: database schema version %" PRId64 " is older than this dama's (%d)%s", path, version,
+                DB_SCHEMA_VERSION, how);
+    db_close(*out);
+    *out = NULL;
+    return -1;
+}
+
+int db_open_readonly(const char *path, Db **out, char err[ERR_MAX])
+{
+    char how[ERR_MAX];
+    snprintf(how, sizeof how, ": upgrade it with 'dama db upgrade %s' (any command that writes to it also does)", path);
+    return open_read_current(path, how, out, err);
 }
 
 int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX])
@@ -740,23 +740,8 @@ int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX])
     char dir[4096];
     parent_dir(path, dir, sizeof dir);
     if (access(path, W_OK) == 0 && access(dir, W_OK) == 0) return open_db(path, OPEN_WRITE, out, err);
-    if (open_db(path, OPEN_READ, out, err) != 0) return -1;
-    int64_t version = 0;
-    if (dbi_query_int(*out, "PRAGMA user_version", &version, err) != 0) {
-        db_close(*out);
-        *out = NULL;
-        return -1;
-    }
-    if (version < DB_SCHEMA_VERSION) {
-        set_err(err,
-                "%s: database schema version %" PRId64 " is older than this dama's (%d) and the file is "
-                "read-only here: open it once with write permission to upgrade it",
-                path, version, DB_SCHEMA_VERSION);
-        db_close(*out);
-        *out = NULL;
-        return -1;
-    }
-    return 0;
+    return open_read_current(path, " and the file is read-only here: open it once with write permission to upgrade it",
+                             out, err);
 }
 
 void db_close_discard_new(Db *db)
