@@ -28,6 +28,7 @@
 
 #include "engine/eval.h"
 #include "engine/game.h"
+#include "games/shatra/shatra_board.h"
 #include "util/rng.h"
 
 #include "game_properties.h"
@@ -940,6 +941,263 @@ static void test_biy_ring(void **state)
         for (int z = 0; z < 2; z++) assert_true(zones[c][z] > 100);
 }
 
+/* FORTRESS_STATE, PIECE_SAFETY, PIECE_PAIR and PIECE_SET (eval_terms.def,
+ * docs/eval.md) against a reference that reads the board, the first
+ * reserve and the side to move from the FEN, square by square, with the
+ * board's shape of shatra.md section 1 and its square numbers (1..62 in
+ * the order the placement lists them). Only the "could the enemy jump it
+ * now" bit of PIECE_SAFETY comes from the engine (shatra_piece_attacked);
+ * test_piece_attacked checks that bit against the move generator. Random
+ * weights in the four tables, every other weight 0, so the evaluation is
+ * the tables' sum exactly, and the trace entries in them must give it too. */
+typedef struct RelBoard {
+    char piece[15][7];    /* 'K'/'k' etc., '.' empty, 0 off the board */
+    int num[15][7];       /* square number 1..62, 0 off the board */
+    bool reserve[63];     /* by square number: a first-reserve piece */
+    bool white_to_move;
+} RelBoard;
+
+static int term_offset(const char *name, int count)
+{
+    for (int i = 0; i < G->terms_len; i++)
+        if (strcmp(G->terms[i].name, name) == 0) {
+            assert_int_equal(G->terms[i].count, count);
+            return G->terms[i].offset;
+        }
+    fail_msg("no %s term", name);
+    return -1;
+}
+
+static void rel_board(const char *fen, RelBoard *b)
+{
+    memset(b, 0, sizeof *b);
+    ring_board(fen, b->piece);
+    int n = 0;
+    for (int r = 14; r >= 1; r--)
+        for (int f = 0; f < 7; f++)
+            if (b->piece[r][f]) b->num[r][f] = ++n;
+    assert_int_equal(n, 62);
+    const char *field = strchr(fen, ' ');
+    assert_non_null(field);
+    b->white_to_move = field[1] == 'w';
+    const char *res = strchr(field + 1, ' ') + 1;
+    while (*res != ' ' && *res != '-') { /* "1-10,53-62": numbers and ranges */
+        char *end;
+        long lo = strtol(res, &end, 10), hi = lo;
+        if (*end == '-') hi = strtol(end + 1, &end, 10);
+        for (long q = lo; q <= hi; q++) b->reserve[q] = true;
+        res = *end == ',' ? end + 1 : end;
+    }
+}
+
+static int rel_type(char c) /* 1 Biy .. 5 shatra */
+{
+    switch (c | 0x20) {
+    case 'k': return 1;
+    case 'q': return 2;
+    case 'r': return 3;
+    case 'b': return 4;
+    default: return 5;
+    }
+}
+
+__attribute__((unused)) static int64_t rel_ref(const RelBoard *b, const Position *pos, const int32_t *w, int off_f, int off_s, int off_p,
+                       int off_m, int seen[4])
+{
+    static const int df[8] = {0, 1, 1, 1, 0, -1, -1, -1}, dr[8] = {1, 1, 0, -1, -1, -1, 0, 1};
+    int64_t sum = 0;
+    for (int c = 0; c < 2; c++) {
+        const bool white = c == 0;
+        const int sign = white ? 1 : -1;
+        /* PIECE_SET and the fortress's openness */
+        int cnt[6] = {0}, own_reserve = 0;
+        for (int r = 1; r <= 14; r++)
+            for (int f = 0; f < 7; f++) {
+                const char pc = b->piece[r][f];
+                if (!pc || pc == '.' || ((pc >= 'A' && pc <= 'Z') != white)) continue;
+                cnt[rel_type(pc)]++;
+                if (b->reserve[b->num[r][f]]) own_reserve++;
+            }
+        sum += sign * (int64_t)w[off_m + 9 * cnt[2] + 3 * cnt[3] + cnt[4]];
+        /* FORTRESS_STATE: digit i on the owner's square 53 + i (Black: 10 - i) */
+        int st = 0;
+        for (int i = 0, p3 = 1; i < 10; i++, p3 *= 3) {
+            const int q = white ? 53 + i : 10 - i;
+            for (int r = 1; r <= 14; r++)
+                for (int f = 0; f < 7; f++) {
+                    if (b->num[r][f] != q || b->piece[r][f] == '.') continue;
+                    st += ((b->piece[r][f] >= 'A' && b->piece[r][f] <= 'Z') == white ? 1 : 2) * p3;
+                }
+        }
+        const int z = own_reserve ? 0 : 1;
+        sum += sign * (int64_t)w[off_f + 59049 * z + st];
+        seen[z]++;
+        /* PIECE_SAFETY and PIECE_PAIR, over the own Biy and pieces in play */
+        for (int r = 1; r <= 14; r++)
+            for (int f = 0; f < 7; f++) {
+                const char pc = b->piece[r][f];
+                if (!pc || pc == '.' || ((pc >= 'A' && pc <= 'Z') != white)) continue;
+                const int t1 = rel_type(pc);
+                if (t1 != 1 && b->reserve[b->num[r][f]]) continue;
+                int own_nb = 0;
+                for (int d = 0; d < 8; d++) {
+                    const int nf = f + (white ? df[d] : -df[d]), nr = r + (white ? dr[d] : -dr[d]);
+                    if (nf < 0 || nf > 6 || nr < 1 || nr > 14 || !b->piece[nr][nf] || b->piece[nr][nf] == '.') continue;
+                    const char q = b->piece[nr][nf];
+                    const bool q_own = (q >= 'A' && q <= 'Z') == white;
+                    if (q_own) own_nb++;
+                    const int t2 = rel_type(q);
+                    if (t2 != 1 && b->reserve[b->num[nr][nf]]) continue;
+                    if (q_own && d < 4) sum += sign * (int64_t)w[off_p + 20 * (t1 - 1) + 4 * (t2 - 1) + d];
+                    if (!q_own) sum += sign * (int64_t)w[off_p + 100 + 40 * (t1 - 1) + 8 * (t2 - 1) + d];
+                }
+                if (t1 == 1) continue;
+                const int a = shatra_piece_attacked(shp(pos), c, b->num[r][f] - 1) ? 1 : 0;
+                seen[2 + a]++;
+                const int m = b->white_to_move == white ? 0 : 1;
+                sum += sign * (int64_t)w[off_s + ((t1 - 2) * 2 + a) * 6 + (own_nb < 2 ? own_nb : 2) * 2 + m];
+            }
+    }
+    return sum;
+}
+
+/* Built with -DDAMA_SHATRA_RELATIONS=ON (.ci/run builds test_shatra so
+ * too): the reference above. Without it: the tables add nothing. */
+static void test_relation_tables(void **state)
+{
+    (void)state;
+    const int off_f = term_offset("FORTRESS_STATE", 2 * 59049), off_s = term_offset("PIECE_SAFETY", 48);
+    const int off_p = term_offset("PIECE_PAIR", 300), off_m = term_offset("PIECE_SET", 18);
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(G);
+    assert_non_null(w);
+    uint64_t rng = rng_derive(0x52454C53ULL, 1);
+    const int offs[4] = {off_f, off_s, off_p, off_m}, lens[4] = {2 * 59049, 48, 300, 18};
+    for (int k = 0; k < 4; k++)
+        for (int i = 0; i < lens[k]; i++)
+            w[offs[k] + i] = w[offs[k] + i + G->eg_offset] = (int32_t)rng_below(&rng, 2001) - 1000;
+    static MoveList list;
+    int checked = 0, seen[4] = {0}, longest = 0;
+    for (int game = 0; game < 600; game++) {
+        Position pos;
+        parse_or_fail(START, &pos);
+        for (int ply = 0; ply < 160; ply++) {
+            char fen[FEN_MAX];
+            RelBoard b;
+            G->pos_to_fen(&pos, fen);
+            rel_board(fen, &b);
+#if DAMA_SHATRA_RELATIONS
+            const int64_t want = rel_ref(&b, &pos, w, off_f, off_s, off_p, off_m, seen);
+#else
+            /* built without the tables: they add nothing, whatever their weights */
+            int64_t want = 0;
+            seen[0] = seen[2] = 50001, seen[1] = seen[3] = 1001;
+#endif
+            const int32_t v = G->evaluate(&pos, w);
+            if (v != want) fail_msg("%s: evaluation %d, square-by-square reference %lld", fen, v, (long long)want);
+            EvalTrace t;
+            G->evaluate_trace(&pos, w, &t);
+            assert_true(t.len >= 0);
+            if (t.len > longest) longest = t.len;
+            int64_t traced = 0;
+            for (int e = 0; e < t.len; e++)
+                for (int k = 0; k < 4; k++)
+                    if (t.index[e] >= (uint32_t)offs[k] && t.index[e] < (uint32_t)(offs[k] + lens[k]))
+                        traced += (int64_t)t.coef[e] * w[t.index[e]];
+            if (traced != want) fail_msg("%s: trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
+            checked++;
+            G->gen_moves(&pos, &list, GEN_DISTINCT);
+            if (list.len == 0) break;
+            Position child;
+            G->make_move(&pos, &list.moves[rng_below(&rng, (uint64_t)list.len)], &child);
+            const char *reason;
+            if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) break;
+            pos = child;
+        }
+    }
+    assert_true(checked > 8000);
+    /* fortresses closed and open (random games seldom open one: 188 of
+     * 18,408 at this seed), pieces attacked and not */
+    assert_true(seen[0] > 5000 && seen[1] > 100 && seen[2] > 50000 && seen[3] > 1000);
+    print_message("relation tables: %d positions, longest trace %d entries (TRACE_MAX %d)\n", checked, longest, TRACE_MAX);
+}
+
+/* shatra_piece_attacked against the move generator: with the enemy to
+ * move (the FEN's side flipped; positions with an en-passant square
+ * skipped, since the bit leaves en passant out), every piece the enemy's
+ * one-piece captures take is attacked, and every attacked piece is taken
+ * by some capture of the enemy. Plus exact positions. */
+static void test_piece_attacked(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen;
+        int square; /* 1..62 */
+        bool white_piece, attacked;
+    } CASES[] = {
+        /* White's shatra on 36 (e7): Black's Biy on 29 (e8) jumps it to 43 (e6) */
+        {"3/3/3/1/7/3s3/4k2/4S2/7/K6/1/3/3/3 w - - - - 0 1", 36, true, true},
+        /* Black's shatra on 21 (d9): no White piece next to it or on its lines */
+        {"3/3/3/1/7/3s3/4k2/4S2/7/K6/1/3/3/3 w - - - - 0 1", 21, false, false},
+        /* 43 taken by a White shatra: 36 cannot be jumped from 29 */
+        {"3/3/3/1/7/3s3/4k2/4S2/4S2/K6/1/3/3/3 w - - - - 0 1", 36, true, false},
+        /* the same with Black to move: the bit does not depend on the side to move */
+        {"3/3/3/1/7/3s3/4k2/4S2/7/K6/1/3/3/3 b - - - - 0 1", 36, true, true},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        Position pos;
+        parse_or_fail(CASES[i].fen, &pos);
+        if (shatra_piece_attacked(shp(&pos), CASES[i].white_piece ? 0 : 1, CASES[i].square - 1) != CASES[i].attacked)
+            fail_msg("%s: square %d attacked should be %d", CASES[i].fen, CASES[i].square, CASES[i].attacked);
+    }
+    uint64_t rng = rng_derive(0x41545421ULL, 1);
+    static MoveList list, caps;
+    int checked = 0, attacked = 0;
+    for (int game = 0; game < 400; game++) {
+        Position pos;
+        parse_or_fail(START, &pos);
+        for (int ply = 0; ply < 160; ply++) {
+            char fen[FEN_MAX], flipped[FEN_MAX];
+            G->pos_to_fen(&pos, fen);
+            /* the FEN's fields: placement side reserve urgent ep ... */
+            snprintf(flipped, sizeof flipped, "%s", fen);
+            char *side = strchr(flipped, ' ') + 1;
+            const char *f = side;
+            for (int k = 0; k < 4; k++) f = strchr(f, ' ') + 1;
+            Position enemy_moves;
+            char err[ERR_MAX];
+            *side = *side == 'w' ? 'b' : 'w';
+            if (*f == '-' && G->pos_from_fen(&enemy_moves, flipped, err) == 0) {
+                const int e = *side == 'w' ? 0 : 1, c = e ^ 1;
+                G->gen_moves(&enemy_moves, &caps, GEN_DISTINCT);
+                uint64_t single = 0, any = 0;
+                for (int m = 0; m < caps.len; m++) {
+                    if (caps.moves[m].kind != MOVE_CAPTURE) continue;
+                    any |= caps.moves[m].captured;
+                    if (__builtin_popcountll(caps.moves[m].captured) == 1) single |= caps.moves[m].captured;
+                }
+                const ShatraPos *sp = shp(&pos);
+                for (uint64_t b = sp->color[c] & ~sp->type[SH_BIY]; b; b &= b - 1) {
+                    const int k = __builtin_ctzll(b);
+                    const bool a = shatra_piece_attacked(sp, c, k);
+                    attacked += a;
+                    if ((single >> k & 1) && !a) fail_msg("%s: square %d taken by a one-piece capture, not attacked", fen, k + 1);
+                    if (a && !(any >> k & 1)) fail_msg("%s: square %d attacked, taken by no capture", fen, k + 1);
+                    checked++;
+                }
+            }
+            G->gen_moves(&pos, &list, GEN_DISTINCT);
+            if (list.len == 0) break;
+            Position child;
+            G->make_move(&pos, &list.moves[rng_below(&rng, (uint64_t)list.len)], &child);
+            const char *reason;
+            if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) break;
+            pos = child;
+        }
+    }
+    assert_true(checked > 50000);
+    assert_true(attacked > 300);
+}
+
 /* royal_attacked: can a side's Biy be captured now, by any chain of the
  * opponent (as if the opponent were to move)? */
 static void test_royal_attacked(void **state)
@@ -994,7 +1252,8 @@ int main(void)
         cmocka_unit_test(test_fen_round_trip),   cmocka_unit_test(test_fen_errors),
         cmocka_unit_test(test_move_text),        cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_royal_attacked),   cmocka_unit_test(test_perft_deeper),
-        cmocka_unit_test(test_biy_ring),
+        cmocka_unit_test(test_biy_ring),         cmocka_unit_test(test_relation_tables),
+        cmocka_unit_test(test_piece_attacked),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -42,6 +42,11 @@ void shatra_board_init(void)
     int grid[15][7]; /* [rank 1..14][file]: index or -1 */
     for (int r = 0; r < 15; r++)
         for (int f = 0; f < 7; f++) grid[r][f] = -1;
+    for (int m = 0; m < 1024; m++)
+        for (int i = 0, p3 = 1; i < 10; i++, p3 *= 3) {
+            if (m >> i & 1) t->b3[m] = (uint16_t)(t->b3[m] + p3);
+            if (m >> (9 - i) & 1) t->b3_rev[m] = (uint16_t)(t->b3_rev[m] + p3);
+        }
     int idx = 0;
     for (int row = 0; row < 14; row++) {
         int r = 14 - row;

@@ -70,6 +70,10 @@ typedef struct ShatraTables {
     uint64_t shatra_step[2][SH_SQUARES];                  /* one-square steps */
     int8_t two_via[2][SH_SQUARES], two_to[2][SH_SQUARES]; /* two-step, or -1 */
     int8_t drop_order[2][9];                              /* next-reserve order: White 54..62, Black 9..1 */
+    /* FORTRESS_STATE: b3[m] = sum of 3^i over the set bits i of a 10-bit
+     * mask; b3_rev[m] the same with bit i read as bit 9 - i (Black's
+     * fortress and gate, indices 0..9, in its owner's view). */
+    uint16_t b3[1024], b3_rev[1024];
     /* Zobrist keys. */
     uint64_t zob_piece[2][SH_TYPES][SH_SQUARES];
     uint64_t zob_side, zob_reserve[SH_SQUARES], zob_urgent[SH_SQUARES], zob_ep[SH_SQUARES];
@@ -129,5 +133,14 @@ int shatra_count_slider_moves(const ShatraPos *p, int c);
 bool shatra_side_can_capture(const ShatraPos *p, int c);
 /* Is the Biy of colour c attacked: could the other side jump it now? */
 bool shatra_biy_attacked(const ShatraPos *p, int c);
+/* Could the other side jump colour c's piece on square index k now, with
+ * the first jump of a capture (sections 4-5: the jumper's lines, a closed
+ * fortress its own pieces may not land in; en passant not counted)? */
+bool shatra_piece_attacked(const ShatraPos *p, int c, int k);
+/* The pieces of colour c that shatra_piece_attacked finds attacked, as a
+ * bitset, computed at once from the enemy's pieces (the evaluation's
+ * PIECE_SAFETY; test_relation_tables checks it square by square against
+ * shatra_piece_attacked). */
+uint64_t shatra_attacked_set(const ShatraPos *p, int c);
 
 #endif

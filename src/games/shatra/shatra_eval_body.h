@@ -5,9 +5,21 @@
 #include "games/shatra/shatra.h"
 #include "games/shatra/shatra_board.h"
 
+/* The relation tables (FORTRESS_STATE, PIECE_SAFETY, PIECE_PAIR,
+ * PIECE_SET) are computed only in a build with -DDAMA_SHATRA_RELATIONS=ON
+ * (docs/eval.md, "Shatra: fortress, safety and pairs"): fitted, they gain at
+ * equal nodes but cost more nodes per second than they gain at equal time.
+ * Off, their weights stay in the layout and add nothing. */
+#ifndef DAMA_SHATRA_RELATIONS
+#define DAMA_SHATRA_RELATIONS 0
+#endif
+
 #ifndef DAMA_SHATRA_EVAL_ONCE
 #define DAMA_SHATRA_EVAL_ONCE
-enum { SHATRA_RING_STATES = 6561 }; /* 3^8: BIY_RING states of a region */
+enum {
+    SHATRA_RING_STATES = 6561,     /* 3^8: BIY_RING states of a region */
+    SHATRA_FORTRESS_STATES = 59049 /* 3^10: FORTRESS_STATE states of a region */
+};
 static const int SHATRA_PST_BASE[SH_TYPES] = {0, ST_BIY_PST, ST_BATYR_PST, ST_TURA_PST, ST_YALKYN_PST, ST_SHATRA_PST};
 
 /* Could a reserve Batyr or Tura of c leave by the great road now? */
@@ -79,6 +91,45 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
                 ring = 3 * ring + ((own & b) ? 1 : (opp & b) ? 2 : 0);
             }
             EVAL_ADD(ST_BIY_RING + SHATRA_RING_STATES * ((t->fort_gate[c] & biy) ? 0 : 1) + ring, sign);
+        }
+        if (DAMA_SHATRA_RELATIONS) {
+            /* FORTRESS_STATE: own fortress and gate, digit i for the owner's
+             * view square 53 + i (White: index 52 + i; Black: 9 - i) */
+            {
+                const uint64_t opp = p->color[c ^ 1];
+                const int s = c == COLOR_WHITE ? t->b3[own >> 52 & 0x3FF] + 2 * t->b3[opp >> 52 & 0x3FF]
+                                               : t->b3_rev[own & 0x3FF] + 2 * t->b3_rev[opp & 0x3FF];
+                EVAL_ADD(ST_FORTRESS_STATE + SHATRA_FORTRESS_STATES * (res ? 0 : 1) + s, sign);
+            }
+            /* PIECE_SAFETY and PIECE_PAIR */
+            {
+                const uint64_t opp = p->color[c ^ 1];
+                const uint64_t actors = play | (own & p->type[SH_BIY]);
+                const uint64_t others = (opp & ~p->reserve) | (opp & p->type[SH_BIY]);
+                const int turn = c == COLOR_WHITE ? 0 : 4, moving = p->side == c ? 0 : 1;
+                const uint64_t attacked = shatra_attacked_set(p, c);
+                for (uint64_t b = actors; b; b &= b - 1) {
+                    const int sq = __builtin_ctzll(b), ty = sh_type_at(p, sq);
+                    if (ty != SH_BIY) {
+                        const int n = __builtin_popcountll(t->king_nb[sq] & own);
+                        const int a = (int)(attacked >> sq & 1);
+                        EVAL_ADD(ST_PIECE_SAFETY + ((ty - SH_BATYR) * 2 + a) * 6 + (n < 2 ? n : 2) * 2 + moving, sign);
+                    }
+                    if (!(t->king_nb[sq] & (actors | others))) continue;
+                    for (int d = 0; d < SH_DIRS; d++) {
+                        const int nq = t->nb[sq][d ^ turn];
+                        if (nq < 0) continue;
+                        const uint64_t nb = sh_bit(nq);
+                        if (d < 4 && (actors & nb))
+                            EVAL_ADD(ST_PIECE_PAIR + 20 * (ty - 1) + 4 * (sh_type_at(p, nq) - 1) + d, sign);
+                        else if (others & nb)
+                            EVAL_ADD(ST_PIECE_PAIR + 100 + 40 * (ty - 1) + 8 * (sh_type_at(p, nq) - 1) + d, sign);
+                    }
+                }
+            }
+            EVAL_ADD(ST_PIECE_SET + 9 * __builtin_popcountll(own & p->type[SH_BATYR]) +
+                         3 * __builtin_popcountll(own & p->type[SH_TURA]) + __builtin_popcountll(own & p->type[SH_YALKYN]),
+                     sign);
         }
         EVAL_ADD(ST_MOBILITY, sign * shatra_count_slider_moves(p, c));
         if (shatra_road_open(p, c)) EVAL_ADD(ST_GREAT_ROAD_OPEN, sign);

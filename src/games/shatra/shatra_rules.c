@@ -674,16 +674,14 @@ bool shatra_side_can_capture(const ShatraPos *p, int c)
     return first_jumpers(&q) != 0;
 }
 
-bool shatra_biy_attacked(const ShatraPos *p, int c)
+bool shatra_piece_attacked(const ShatraPos *p, int c, int k)
 {
-    uint64_t biy = p->color[c] & p->type[SH_BIY];
-    if (!biy) return false;
-    int k = __builtin_ctzll(biy), e = c ^ 1;
+    int e = c ^ 1;
     uint64_t occ = occupied(p);
     uint64_t enemy = p->color[e];
     bool closed = sh_closed(p, e);
     for (int d = 0; d < SH_DIRS; d++) {
-        /* A jumper coming from direction d ^ 4 lands behind the Biy in d. */
+        /* A jumper coming from direction d ^ 4 lands behind square k in d. */
         uint64_t b = T->ray[k][d ^ 4] & occ;
         if (!b) continue;
         int y = first_square(b, d ^ 4);
@@ -701,4 +699,43 @@ bool shatra_biy_attacked(const ShatraPos *p, int c)
         if (lands & ~no_land) return true;
     }
     return false;
+}
+
+uint64_t shatra_attacked_set(const ShatraPos *p, int c)
+{
+    const int e = c ^ 1;
+    const uint64_t occ = occupied(p), own = p->color[c];
+    const bool closed = sh_closed(p, e);
+    uint64_t attacked = 0;
+    for (uint64_t b = p->color[e]; b; b &= b - 1) {
+        const int y = __builtin_ctzll(b), ty = sh_type_at(p, y);
+        const uint64_t no_land = (closed && ty != SH_BIY && !(p->reserve >> y & 1)) ? T->fort_gate[e] : 0;
+        if (ty == SH_SHATRA || ty == SH_BIY) {
+            /* a leaper jumps a neighbour to the square right behind it */
+            if (!(T->king_nb[y] & own)) continue;
+            for (int d = 0; d < SH_DIRS; d++) {
+                const int x = T->nb[y][d];
+                if (x < 0 || !(own >> x & 1) || (attacked >> x & 1)) continue;
+                const int l = T->nb[x][d];
+                if (l >= 0 && !((occ | no_land) >> l & 1)) attacked |= sh_bit(x);
+            }
+        } else {
+            /* a slider jumps the first piece on its line to any empty square behind it */
+            const unsigned dirs = slider_dirs(ty);
+            for (int d = 0; d < SH_DIRS; d++) {
+                if (!(dirs >> d & 1)) continue;
+                const uint64_t on = T->ray[y][d] & occ;
+                if (!(on & own)) continue;
+                const int x = first_square(on, d);
+                if (own >> x & 1 && (ray_reach(x, d, occ) & ~no_land)) attacked |= sh_bit(x);
+            }
+        }
+    }
+    return attacked;
+}
+
+bool shatra_biy_attacked(const ShatraPos *p, int c)
+{
+    uint64_t biy = p->color[c] & p->type[SH_BIY];
+    return biy && shatra_piece_attacked(p, c, __builtin_ctzll(biy));
 }
