@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <libconfig.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,9 +37,13 @@ static bool known_setting(const char *name, bool group)
 /* The first SIGINT/SIGTERM asks the running command to stop cleanly; a
  * second one ends the process at once, by that signal (what is committed
  * in the database stays: WAL). Only async-signal-safe calls here. */
+static atomic_int stop_signals;
+
 static void on_stop(int sig)
 {
-    if (cli_stop_requested) {
+    /* Counted atomically: two signals delivered at once to two threads
+     * still see one first and one second. */
+    if (atomic_fetch_add(&stop_signals, 1) > 0) {
         signal(sig, SIG_DFL);
         raise(sig);
         return;

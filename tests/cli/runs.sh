@@ -86,7 +86,9 @@ R="SELECT r.status, t.result_ws IS NOT NULL, t.valid_loss > 0, t.train_loss > 0 
 "$DAMA" tune --db a.sqlite --seed 3 --epochs 100000 --patience 100000 --verbose >int2.out 2>int2.err &
 pid=$!
 wait_epochs int2.err || bad "second tune never reached epoch 2"
-kill -INT "$pid"; kill -TERM "$pid"
+# stopped while both are sent, so the first cannot end the run before the
+# second arrives
+kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"
 wait "$pid"
 rc=$?
 { [ "$rc" = 130 ] || [ "$rc" = 143 ]; } && ok || bad "tune after two signals exit code $rc"
