@@ -1052,9 +1052,10 @@ __attribute__((unused)) static int64_t rel_ref(const RelBoard *b, const Position
                     if (!q_own) sum += sign * (int64_t)w[off_p + 100 + 40 * (t1 - 1) + 8 * (t2 - 1) + d];
                 }
                 if (t1 == 1) continue;
-                const int a = shatra_piece_attacked(shp(pos), c, b->num[r][f] - 1) ? 1 : 0;
-                seen[2 + a]++;
+                /* the attack bit: the side to move's pieces only */
                 const int m = b->white_to_move == white ? 0 : 1;
+                const int a = m == 0 && shatra_piece_attacked(shp(pos), c, b->num[r][f] - 1) ? 1 : 0;
+                seen[2 + a]++;
                 sum += sign * (int64_t)w[off_s + ((t1 - 2) * 2 + a) * 6 + (own_nb < 2 ? own_nb : 2) * 2 + m];
             }
     }

@@ -6,6 +6,7 @@
 #include "engine/game.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "games/draughts.h"
 #include "games/russian/russian.h"
@@ -18,6 +19,24 @@ static const Game *const GAMES[] = {
     &shatra_game,
     NULL,
 };
+
+/* A build with DAMA_POPCNT (CMake, on by default on x86-64) uses the POPCNT
+ * instruction everywhere; this file alone is compiled without it, so the
+ * check below runs before any of it and stops with a message, not SIGILL,
+ * on a CPU without it (x86-64 CPUs before 2008-09). It runs when the
+ * program or the library loads. */
+#if defined(DAMA_POPCNT) && defined(__x86_64__)
+__attribute__((constructor)) static void cpu_check(void)
+{
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("popcnt")) return;
+    static const char msg[] = "dama: this build uses the POPCNT instruction, which this CPU lacks; "
+                              "rebuild with cmake -DDAMA_POPCNT=OFF\n";
+    ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+    (void)n;
+    _exit(1);
+}
+#endif
 
 void game_init_all(void)
 {

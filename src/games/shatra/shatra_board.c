@@ -68,6 +68,16 @@ void shatra_board_init(void)
     for (int sq = 0; sq < SH_SQUARES; sq++)
         for (int d = 0; d < SH_DIRS; d++)
             for (int s = t->nb[sq][d]; s >= 0; s = t->nb[s][d]) t->ray[sq][d] |= sh_bit(s);
+    memset(t->dir_to, -1, sizeof t->dir_to);
+    for (int sq = 0; sq < SH_SQUARES; sq++)
+        for (int d = 0; d < SH_DIRS; d++) {
+            const int n = t->nb[sq][d];
+            if (n < 0) continue;
+            t->dir_to[sq][n] = (int8_t)d;
+            /* Black's view turns the board: its direction d is ours d ^ 4 */
+            if (d < 4) t->pair_nb[COLOR_WHITE][sq] |= sh_bit(n);
+            if ((d ^ 4) < 4) t->pair_nb[COLOR_BLACK][sq] |= sh_bit(n);
+        }
 
     t->own_half[COLOR_WHITE] = range_mask(32, 52);
     t->bank[COLOR_WHITE] = range_mask(32, 38);

@@ -74,6 +74,11 @@ typedef struct ShatraTables {
      * mask; b3_rev[m] the same with bit i read as bit 9 - i (Black's
      * fortress and gate, indices 0..9, in its owner's view). */
     uint16_t b3[1024], b3_rev[1024];
+    /* PIECE_PAIR: dir_to[sq][n] = the direction d with nb[sq][d] == n, or
+     * -1; pair_nb[c][sq] = the neighbours in c's view directions N, NE, E,
+     * SE (each pair of own pieces counted once). */
+    int8_t dir_to[SH_SQUARES][SH_SQUARES];
+    uint64_t pair_nb[2][SH_SQUARES];
     /* Zobrist keys. */
     uint64_t zob_piece[2][SH_TYPES][SH_SQUARES];
     uint64_t zob_side, zob_reserve[SH_SQUARES], zob_urgent[SH_SQUARES], zob_ep[SH_SQUARES];

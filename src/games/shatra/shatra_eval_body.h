@@ -45,6 +45,30 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
     const ShatraTables *t = &shatra_tables;
     int32_t score = 0, score_eg = 0;
     uint64_t occ = p->color[0] | p->color[1];
+    /* The relation tables' shared parts: the piece type of every Biy and
+     * piece in play (box), the side to move's pieces its opponent could jump */
+    uint8_t box[SH_SQUARES];
+    uint64_t inplay = 0, attacked_mover = 0;
+    int fort[2] = {0, 0};
+    if (DAMA_SHATRA_RELATIONS) {
+        inplay = (occ & ~p->reserve) | p->type[SH_BIY];
+        for (int ty = SH_BIY; ty < SH_TYPES; ty++)
+            for (uint64_t b = p->type[ty] & inplay; b; b &= b - 1) box[__builtin_ctzll(b)] = (uint8_t)ty;
+        /* FORTRESS_STATE: own fortress and gate, digit i for the owner's
+         * view square 53 + i (White: index 52 + i; Black: 9 - i); the
+         * table is large, so its two weights of each side are fetched
+         * now and read at the end */
+        const uint64_t w_own = p->color[COLOR_WHITE], b_own = p->color[COLOR_BLACK];
+        fort[COLOR_WHITE] = ST_FORTRESS_STATE + SHATRA_FORTRESS_STATES * ((w_own & p->reserve) ? 0 : 1) +
+                            t->b3[w_own >> 52 & 0x3FF] + 2 * t->b3[b_own >> 52 & 0x3FF];
+        fort[COLOR_BLACK] = ST_FORTRESS_STATE + SHATRA_FORTRESS_STATES * ((b_own & p->reserve) ? 0 : 1) +
+                            t->b3_rev[b_own & 0x3FF] + 2 * t->b3_rev[w_own & 0x3FF];
+        for (int c = 0; c < 2; c++) {
+            __builtin_prefetch(&w[fort[c]]);
+            __builtin_prefetch(&w[fort[c] + EVAL_EG_OFFSET]);
+        }
+        attacked_mover = shatra_attacked_set(p, p->side);
+    }
     for (int c = 0; c < 2; c++) {
         int sign = c == COLOR_WHITE ? 1 : -1;
         uint64_t own = p->color[c];
@@ -93,37 +117,28 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
             EVAL_ADD(ST_BIY_RING + SHATRA_RING_STATES * ((t->fort_gate[c] & biy) ? 0 : 1) + ring, sign);
         }
         if (DAMA_SHATRA_RELATIONS) {
-            /* FORTRESS_STATE: own fortress and gate, digit i for the owner's
-             * view square 53 + i (White: index 52 + i; Black: 9 - i) */
+            /* PIECE_SAFETY and PIECE_PAIR, over the own Biy and pieces in
+             * play; the attack bit only for the side to move (the other
+             * side's pieces: 0, docs/eval.md) */
             {
-                const uint64_t opp = p->color[c ^ 1];
-                const int s = c == COLOR_WHITE ? t->b3[own >> 52 & 0x3FF] + 2 * t->b3[opp >> 52 & 0x3FF]
-                                               : t->b3_rev[own & 0x3FF] + 2 * t->b3_rev[opp & 0x3FF];
-                EVAL_ADD(ST_FORTRESS_STATE + SHATRA_FORTRESS_STATES * (res ? 0 : 1) + s, sign);
-            }
-            /* PIECE_SAFETY and PIECE_PAIR */
-            {
-                const uint64_t opp = p->color[c ^ 1];
-                const uint64_t actors = play | (own & p->type[SH_BIY]);
-                const uint64_t others = (opp & ~p->reserve) | (opp & p->type[SH_BIY]);
+                const uint64_t actors = inplay & own, others = inplay & p->color[c ^ 1];
+                const uint64_t attacked = p->side == c ? attacked_mover : 0;
                 const int turn = c == COLOR_WHITE ? 0 : 4, moving = p->side == c ? 0 : 1;
-                const uint64_t attacked = shatra_attacked_set(p, c);
                 for (uint64_t b = actors; b; b &= b - 1) {
-                    const int sq = __builtin_ctzll(b), ty = sh_type_at(p, sq);
+                    const int sq = __builtin_ctzll(b), ty = box[sq];
                     if (ty != SH_BIY) {
                         const int n = __builtin_popcountll(t->king_nb[sq] & own);
                         const int a = (int)(attacked >> sq & 1);
                         EVAL_ADD(ST_PIECE_SAFETY + ((ty - SH_BATYR) * 2 + a) * 6 + (n < 2 ? n : 2) * 2 + moving, sign);
                     }
-                    if (!(t->king_nb[sq] & (actors | others))) continue;
-                    for (int d = 0; d < SH_DIRS; d++) {
-                        const int nq = t->nb[sq][d ^ turn];
-                        if (nq < 0) continue;
-                        const uint64_t nb = sh_bit(nq);
-                        if (d < 4 && (actors & nb))
-                            EVAL_ADD(ST_PIECE_PAIR + 20 * (ty - 1) + 4 * (sh_type_at(p, nq) - 1) + d, sign);
-                        else if (others & nb)
-                            EVAL_ADD(ST_PIECE_PAIR + 100 + 40 * (ty - 1) + 8 * (sh_type_at(p, nq) - 1) + d, sign);
+                    for (uint64_t q = t->pair_nb[c][sq] & actors; q; q &= q - 1) {
+                        const int nq = __builtin_ctzll(q);
+                        EVAL_ADD(ST_PIECE_PAIR + 20 * (ty - 1) + 4 * (box[nq] - 1) + (t->dir_to[sq][nq] ^ turn), sign);
+                    }
+                    for (uint64_t q = t->king_nb[sq] & others; q; q &= q - 1) {
+                        const int nq = __builtin_ctzll(q);
+                        EVAL_ADD(ST_PIECE_PAIR + 100 + 40 * (ty - 1) + 8 * (box[nq] - 1) + (t->dir_to[sq][nq] ^ turn),
+                                 sign);
                     }
                 }
             }
@@ -135,6 +150,10 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
         if (shatra_road_open(p, c)) EVAL_ADD(ST_GREAT_ROAD_OPEN, sign);
         EVAL_ADD(ST_GREAT_ROAD_PIECE, sign * __builtin_popcountll(play & (p->type[SH_BATYR] | p->type[SH_TURA]) &
                                                                   t->great_road & ~t->fort_gate[c]));
+    }
+    if (DAMA_SHATRA_RELATIONS) {
+        EVAL_ADD(fort[COLOR_WHITE], 1);
+        EVAL_ADD(fort[COLOR_BLACK], -1);
     }
     EVAL_ADD(ST_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
     EVAL_RETURN(__builtin_popcountll(occ) < ST_PHASE_MAX ? __builtin_popcountll(occ) : ST_PHASE_MAX, ST_PHASE_MAX);
