@@ -68,6 +68,12 @@ void shatra_board_init(void)
     for (int sq = 0; sq < SH_SQUARES; sq++)
         for (int d = 0; d < SH_DIRS; d++)
             for (int s = t->nb[sq][d]; s >= 0; s = t->nb[s][d]) t->ray[sq][d] |= sh_bit(s);
+    for (int ty = SH_BATYR; ty <= SH_YALKYN; ty++)
+        for (int sq = 0; sq < SH_SQUARES; sq++) {
+            t->slider_lines[ty - SH_BATYR][sq] = 0;
+            for (int d = 0; d < SH_DIRS; d++)
+                if (sh_slider_dirs(ty) >> d & 1) t->slider_lines[ty - SH_BATYR][sq] |= t->ray[sq][d];
+        }
     memset(t->dir_to, -1, sizeof t->dir_to);
     for (int sq = 0; sq < SH_SQUARES; sq++)
         for (int d = 0; d < SH_DIRS; d++) {

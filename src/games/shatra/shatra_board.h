@@ -78,6 +78,9 @@ typedef struct ShatraTables {
      * -1; pair_nb[c][sq] = the neighbours in c's view directions N, NE, E,
      * SE (each pair of own pieces counted once). */
     int8_t dir_to[SH_SQUARES][SH_SQUARES];
+    /* slider_lines[ty - SH_BATYR][sq]: every square on the lines a Batyr,
+     * Tura or Yalkyn on sq moves along (the rays of sh_slider_dirs). */
+    uint64_t slider_lines[3][SH_SQUARES];
     uint64_t pair_nb[2][SH_SQUARES];
     /* Zobrist keys. */
     uint64_t zob_piece[2][SH_TYPES][SH_SQUARES];
@@ -94,6 +97,9 @@ void shatra_board_init(void);
 uint64_t shatra_hash_full(const ShatraPos *p);
 
 static inline uint64_t sh_bit(int sq) { return 1ULL << sq; }
+/* Directions a slider moves along (bit d: direction d): the Batyr all 8,
+ * the Tura N, E, S, W, the Yalkyn the diagonals (section 2). */
+static inline unsigned sh_slider_dirs(int type) { return type == SH_BATYR ? 0xFFu : type == SH_TURA ? 0x55u : 0xAAu; }
 static inline const ShatraPos *shp(const Position *pos) { return (const ShatraPos *)pos->data; }
 static inline ShatraPos *shpw(Position *pos) { return (ShatraPos *)pos->data; }
 

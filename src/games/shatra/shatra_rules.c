@@ -25,7 +25,7 @@ static inline uint64_t ray_reach(int sq, int d, uint64_t occ)
     return ray & ~T->ray[y][d] & ~sh_bit(y);
 }
 
-static inline unsigned slider_dirs(int type) { return type == SH_BATYR ? 0xFFu : type == SH_TURA ? 0x55u : 0xAAu; }
+static inline unsigned slider_dirs(int type) { return sh_slider_dirs(type); }
 
 static inline uint64_t slider_reach(int sq, int type, uint64_t occ)
 {
@@ -243,7 +243,12 @@ static void chain_from(Chain *c, const ShatraPos *p, int from)
 }
 
 /* Own pieces of the side to move that can make a first jump. */
-static uint64_t first_jumpers(const ShatraPos *p)
+/* The pieces of `from` (the side to move's) that can start a capture:
+ * a leaper (shatra, Biy) with an enemy piece, or for a shatra the
+ * en-passant square, next to it and the square behind free; a slider with
+ * an enemy piece first on one of its lines and a free square behind. With
+ * `any`, it stops at the first one found. */
+static uint64_t jumpers_among(const ShatraPos *p, uint64_t from, bool any)
 {
     int us = p->side;
     uint64_t own = p->color[us], opp = p->color[us ^ 1];
@@ -251,48 +256,58 @@ static uint64_t first_jumpers(const ShatraPos *p)
     bool closed = sh_closed(p, us);
     int ep_via, ep_victim;
     ep_squares(p, &ep_via, &ep_victim);
+    const uint64_t ep_bit = ep_via >= 0 ? sh_bit(ep_via) : 0;
     uint64_t out = 0;
-    for (uint64_t b = own; b; b &= b - 1) {
-        int from = __builtin_ctzll(b);
-        uint64_t fb = sh_bit(from);
-        uint64_t no_land = (closed && !(p->reserve & fb) && !(p->type[SH_BIY] & fb)) ? T->fort_gate[us] : 0;
-        uint64_t o = occ & ~fb;
-        uint64_t blocked = o | no_land;
-        if (p->type[SH_SHATRA] & fb || p->type[SH_BIY] & fb) {
-            bool shatra = (p->type[SH_SHATRA] & fb) != 0;
-            for (int d = 0; d < SH_DIRS; d++) {
-                int x = T->nb[from][d];
-                if (x < 0) continue;
-                if ((opp >> x & 1) || (shatra && x == ep_via)) {
-                    int l = T->nb[x][d];
-                    if (l >= 0 && !(blocked >> l & 1)) {
-                        out |= fb;
-                        break;
-                    }
-                }
-            }
-            continue;
-        }
-        unsigned dirs = slider_dirs(sh_type_at(p, from));
+    for (uint64_t b = from & (p->type[SH_SHATRA] | p->type[SH_BIY]); b; b &= b - 1) {
+        int sq = __builtin_ctzll(b);
+        uint64_t fb = sh_bit(sq);
+        bool shatra = (p->type[SH_SHATRA] & fb) != 0;
+        uint64_t victims = opp | (shatra ? ep_bit : 0);
+        if (!(T->king_nb[sq] & victims)) continue;
+        uint64_t no_land = (closed && !(p->reserve & fb) && shatra) ? T->fort_gate[us] : 0;
+        uint64_t blocked = (occ & ~fb) | no_land;
         for (int d = 0; d < SH_DIRS; d++) {
-            if (!(dirs >> d & 1)) continue;
-            uint64_t r = T->ray[from][d] & o;
-            if (!r) continue;
-            int x = first_square(r, d);
-            if (!(opp >> x & 1)) continue;
-            if (ray_reach(x, d, o) & ~no_land) {
+            int x = T->nb[sq][d];
+            if (x < 0 || !(victims >> x & 1)) continue;
+            int l = T->nb[x][d];
+            if (l >= 0 && !(blocked >> l & 1)) {
                 out |= fb;
+                if (any) return out;
                 break;
+            }
+        }
+    }
+    for (int ty = SH_BATYR; ty <= SH_YALKYN; ty++) {
+        unsigned dirs = slider_dirs(ty);
+        for (uint64_t b = from & p->type[ty]; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            if (!(T->slider_lines[ty - SH_BATYR][sq] & opp)) continue;
+            uint64_t fb = sh_bit(sq);
+            uint64_t no_land = (closed && !(p->reserve & fb)) ? T->fort_gate[us] : 0;
+            uint64_t o = occ & ~fb;
+            for (int d = 0; d < SH_DIRS; d++) {
+                if (!(dirs >> d & 1)) continue;
+                uint64_t r = T->ray[sq][d] & o;
+                if (!r) continue;
+                int x = first_square(r, d);
+                if (!(opp >> x & 1)) continue;
+                if (ray_reach(x, d, o) & ~no_land) {
+                    out |= fb;
+                    if (any) return out;
+                    break;
+                }
             }
         }
     }
     return out;
 }
 
+static uint64_t first_jumpers(const ShatraPos *p) { return jumpers_among(p, p->color[p->side], false); }
+
 bool shatra_capture_compulsory(const ShatraPos *p)
 {
     if (!(p->color[p->side] & p->type[SH_BIY])) return false;
-    return (first_jumpers(p) & ~p->type[SH_BIY]) != 0;
+    return jumpers_among(p, p->color[p->side] & ~p->type[SH_BIY], true) != 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -671,7 +686,7 @@ bool shatra_side_can_capture(const ShatraPos *p, int c)
         q.side = (uint8_t)c;
         q.ep = 0;
     }
-    return first_jumpers(&q) != 0;
+    return jumpers_among(&q, q.color[q.side], true) != 0;
 }
 
 bool shatra_piece_attacked(const ShatraPos *p, int c, int k)
