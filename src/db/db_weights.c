@@ -108,6 +108,7 @@ static int weights_text_form(const char *const *names, const int32_t *weights, i
                              char **terms_out, char **values_out)
 {
     *terms_out = *values_out = NULL;
+    if (len < 0) return -1;
     size_t names_size = 1;
     for (int i = 0; i < len; i++)
         names_size += strlen(names[i]) + 1;

@@ -719,24 +719,28 @@ bool shatra_piece_attacked(const ShatraPos *p, int c, int k)
 uint64_t shatra_attacked_set(const ShatraPos *p, int c)
 {
     const int e = c ^ 1;
-    const uint64_t occ = occupied(p), own = p->color[c];
+    const uint64_t occ = occupied(p), own = p->color[c], enemy = p->color[e];
     const bool closed = sh_closed(p, e);
     uint64_t attacked = 0;
-    for (uint64_t b = p->color[e]; b; b &= b - 1) {
-        const int y = __builtin_ctzll(b), ty = sh_type_at(p, y);
-        const uint64_t no_land = (closed && ty != SH_BIY && !(p->reserve >> y & 1)) ? T->fort_gate[e] : 0;
-        if (ty == SH_SHATRA || ty == SH_BIY) {
-            /* a leaper jumps a neighbour to the square right behind it */
-            if (!(T->king_nb[y] & own)) continue;
-            for (int d = 0; d < SH_DIRS; d++) {
-                const int x = T->nb[y][d];
-                if (x < 0 || !(own >> x & 1) || (attacked >> x & 1)) continue;
-                const int l = T->nb[x][d];
-                if (l >= 0 && !((occ | no_land) >> l & 1)) attacked |= sh_bit(x);
-            }
-        } else {
-            /* a slider jumps the first piece on its line to any empty square behind it */
-            const unsigned dirs = slider_dirs(ty);
+    /* a leaper jumps a neighbour to the square right behind it */
+    for (uint64_t b = enemy & (p->type[SH_SHATRA] | p->type[SH_BIY]); b; b &= b - 1) {
+        const int y = __builtin_ctzll(b);
+        if (!(T->king_nb[y] & own & ~attacked)) continue;
+        const uint64_t no_land = (closed && (p->type[SH_SHATRA] >> y & 1) && !(p->reserve >> y & 1)) ? T->fort_gate[e] : 0;
+        for (int d = 0; d < SH_DIRS; d++) {
+            const int x = T->nb[y][d];
+            if (x < 0 || !(own >> x & 1) || (attacked >> x & 1)) continue;
+            const int l = T->nb[x][d];
+            if (l >= 0 && !((occ | no_land) >> l & 1)) attacked |= sh_bit(x);
+        }
+    }
+    /* a slider jumps the first piece on its line to any empty square behind it */
+    for (int ty = SH_BATYR; ty <= SH_YALKYN; ty++) {
+        const unsigned dirs = slider_dirs(ty);
+        for (uint64_t b = enemy & p->type[ty]; b; b &= b - 1) {
+            const int y = __builtin_ctzll(b);
+            if (!(T->slider_lines[ty - SH_BATYR][y] & own)) continue;
+            const uint64_t no_land = (closed && !(p->reserve >> y & 1)) ? T->fort_gate[e] : 0;
             for (int d = 0; d < SH_DIRS; d++) {
                 if (!(dirs >> d & 1)) continue;
                 const uint64_t on = T->ray[y][d] & occ;
