@@ -575,6 +575,8 @@ static void make_child(Worker *w, int ply, const Move *m)
     Frame *child = &w->frames[ply + 1];
     w->eng->game->make_move(&w->frames[ply].pos, m, &child->pos);
     w->keys[ply + 1] = w->eng->game->hash(&child->pos);
+    /* the child's TT bucket is fetched now, read when its search starts */
+    __builtin_prefetch(&w->eng->tt[w->keys[ply + 1] & w->eng->tt_mask]);
     child->move = *m;
     child->threat_ext = w->frames[ply].threat_ext;
     child->evasions = w->frames[ply].evasions;
