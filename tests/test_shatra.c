@@ -838,6 +838,21 @@ static void test_random_games(void **state)
  * 11-14). Random table weights, every other weight 0, so the evaluation is
  * the table's sum exactly; the trace entries of the table must give it too.
  * Positions from random games (captures, drops, Biys on the field). */
+/* One random legal move from pos (rng); false at the end of the game: no
+ * move, or the move ends it by rule. */
+static bool random_step(Position *pos, uint64_t *rng)
+{
+    static MoveList moves;
+    G->gen_moves(pos, &moves, GEN_DISTINCT);
+    if (moves.len == 0) return false;
+    Position child;
+    G->make_move(pos, &moves.moves[rng_below(rng, (uint64_t)moves.len)], &child);
+    const char *reason;
+    if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) return false;
+    *pos = child;
+    return true;
+}
+
 static int ring_offset(void)
 {
     for (int i = 0; i < G->terms_len; i++)
@@ -899,7 +914,6 @@ static void test_biy_ring(void **state)
     assert_non_null(w);
     uint64_t rng = rng_derive(0x52494E47ULL, 1);
     for (int i = 0; i < 2 * 6561; i++) w[off + i] = w[off + i + G->eg_offset] = (int32_t)rng_below(&rng, 2001) - 1000;
-    static MoveList list;
     int checked = 0, zones[2][2] = {{0}};
     for (int game = 0; game < 800; game++) {
         Position pos;
@@ -926,13 +940,7 @@ static void test_biy_ring(void **state)
                     traced += (int64_t)t.coef[e] * w[t.index[e]];
             if (traced != want) fail_msg("%s: ring trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
             checked++;
-            G->gen_moves(&pos, &list, GEN_DISTINCT);
-            if (list.len == 0) break;
-            Position child;
-            G->make_move(&pos, &list.moves[rng_below(&rng, (uint64_t)list.len)], &child);
-            const char *reason;
-            if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) break;
-            pos = child;
+            if (!random_step(&pos, &rng)) break;
         }
     }
     assert_true(checked > 8000);
@@ -1076,7 +1084,6 @@ static void test_relation_tables(void **state)
     for (int k = 0; k < 4; k++)
         for (int i = 0; i < lens[k]; i++)
             w[offs[k] + i] = w[offs[k] + i + G->eg_offset] = (int32_t)rng_below(&rng, 2001) - 1000;
-    static MoveList list;
     int checked = 0, seen[4] = {0}, longest = 0;
     for (int game = 0; game < 600; game++) {
         Position pos;
@@ -1106,13 +1113,7 @@ static void test_relation_tables(void **state)
                         traced += (int64_t)t.coef[e] * w[t.index[e]];
             if (traced != want) fail_msg("%s: trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
             checked++;
-            G->gen_moves(&pos, &list, GEN_DISTINCT);
-            if (list.len == 0) break;
-            Position child;
-            G->make_move(&pos, &list.moves[rng_below(&rng, (uint64_t)list.len)], &child);
-            const char *reason;
-            if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) break;
-            pos = child;
+            if (!random_step(&pos, &rng)) break;
         }
     }
     assert_true(checked > 8000);
@@ -1151,7 +1152,7 @@ static void test_piece_attacked(void **state)
             fail_msg("%s: square %d attacked should be %d", CASES[i].fen, CASES[i].square, CASES[i].attacked);
     }
     uint64_t rng = rng_derive(0x41545421ULL, 1);
-    static MoveList list, caps;
+    static MoveList caps;
     int checked = 0, attacked = 0;
     for (int game = 0; game < 400; game++) {
         Position pos;
@@ -1186,13 +1187,7 @@ static void test_piece_attacked(void **state)
                     checked++;
                 }
             }
-            G->gen_moves(&pos, &list, GEN_DISTINCT);
-            if (list.len == 0) break;
-            Position child;
-            G->make_move(&pos, &list.moves[rng_below(&rng, (uint64_t)list.len)], &child);
-            const char *reason;
-            if (G->rule_outcome(&child, &reason) != OUTCOME_NONE) break;
-            pos = child;
+            if (!random_step(&pos, &rng)) break;
         }
     }
     assert_true(checked > 50000);
