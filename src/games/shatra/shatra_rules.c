@@ -25,12 +25,11 @@ static inline uint64_t ray_reach(int sq, int d, uint64_t occ)
     return ray & ~T->ray[y][d] & ~sh_bit(y);
 }
 
-static inline unsigned slider_dirs(int type) { return sh_slider_dirs(type); }
 
 static inline uint64_t slider_reach(int sq, int type, uint64_t occ)
 {
     uint64_t r = 0;
-    unsigned dirs = slider_dirs(type);
+    unsigned dirs = sh_slider_dirs(type);
     for (int d = 0; d < SH_DIRS; d++)
         if (dirs >> d & 1) r |= ray_reach(sq, d, occ);
     return r;
@@ -97,7 +96,7 @@ static inline uint64_t leap_lands(const Chain *c, int sq, int d, uint64_t captur
 /* Can a long leaper of `type` on sq capture again (must-land rule)? */
 static bool leaper_can_jump(const Chain *c, int sq, int type, uint64_t captured)
 {
-    unsigned dirs = slider_dirs(type);
+    unsigned dirs = sh_slider_dirs(type);
     for (int d = 0; d < SH_DIRS; d++) {
         int x;
         if ((dirs >> d & 1) && leap_lands(c, sq, d, captured, &x)) return true;
@@ -190,7 +189,7 @@ static void chain_search(Chain *c, int sq, int type, uint64_t captured)
             }
         }
     } else {
-        unsigned dirs = slider_dirs(type);
+        unsigned dirs = sh_slider_dirs(type);
         for (int d = 0; d < SH_DIRS; d++) {
             if (!(dirs >> d & 1)) continue;
             int x;
@@ -242,7 +241,6 @@ static void chain_from(Chain *c, const ShatraPos *p, int from)
     chain_search(c, from, type, 0);
 }
 
-/* Own pieces of the side to move that can make a first jump. */
 /* The pieces of `from` (the side to move's) that can start a capture:
  * a leaper (shatra, Biy) with an enemy piece, or for a shatra the
  * en-passant square, next to it and the square behind free; a slider with
@@ -278,7 +276,7 @@ static uint64_t jumpers_among(const ShatraPos *p, uint64_t from, bool any)
         }
     }
     for (int ty = SH_BATYR; ty <= SH_YALKYN; ty++) {
-        unsigned dirs = slider_dirs(ty);
+        unsigned dirs = sh_slider_dirs(ty);
         for (uint64_t b = from & p->type[ty]; b; b &= b - 1) {
             int sq = __builtin_ctzll(b);
             if (!(T->slider_lines[ty - SH_BATYR][sq] & opp)) continue;
@@ -302,6 +300,7 @@ static uint64_t jumpers_among(const ShatraPos *p, uint64_t from, bool any)
     return out;
 }
 
+/* Own pieces of the side to move that can make a first jump. */
 static uint64_t first_jumpers(const ShatraPos *p) { return jumpers_among(p, p->color[p->side], false); }
 
 bool shatra_capture_compulsory(const ShatraPos *p)
@@ -708,7 +707,7 @@ bool shatra_piece_attacked(const ShatraPos *p, int c, int k)
             if (y != T->nb[k][d ^ 4] || T->nb[k][d] < 0) continue;
             lands = sh_bit(T->nb[k][d]) & ~occ;
         } else {
-            if (!(slider_dirs(ty) >> d & 1)) continue;
+            if (!(sh_slider_dirs(ty) >> d & 1)) continue;
             lands = ray_reach(k, d, occ);
         }
         if (lands & ~no_land) return true;
@@ -736,7 +735,7 @@ uint64_t shatra_attacked_set(const ShatraPos *p, int c)
     }
     /* a slider jumps the first piece on its line to any empty square behind it */
     for (int ty = SH_BATYR; ty <= SH_YALKYN; ty++) {
-        const unsigned dirs = slider_dirs(ty);
+        const unsigned dirs = sh_slider_dirs(ty);
         for (uint64_t b = enemy & p->type[ty]; b; b &= b - 1) {
             const int y = __builtin_ctzll(b);
             if (!(T->slider_lines[ty - SH_BATYR][y] & own)) continue;
