@@ -6,13 +6,17 @@
 #include "games/shatra/shatra_board.h"
 
 /* The relation tables (FORTRESS_STATE, PIECE_SAFETY, PIECE_PAIR,
- * PIECE_SET) are computed only in a build with -DDAMA_SHATRA_RELATIONS=ON
- * (docs/eval.md, "Shatra: fortress, safety and pairs"): fitted, they gain at
- * equal nodes but cost more nodes per second than they gain at equal time.
- * Off, their weights stay in the layout and add nothing. */
+ * PIECE_SET) are computed only where the build's DAMA_SHATRA_RELATIONS
+ * mask names them (CMake -DDAMA_SHATRA_RELATIONS=...; docs/eval.md,
+ * "Shatra: fortress, safety and pairs"): the tables a build leaves out stay
+ * in the weight layout and add nothing. */
 #ifndef DAMA_SHATRA_RELATIONS
 #define DAMA_SHATRA_RELATIONS 0
 #endif
+#define SH_REL_FORTRESS (DAMA_SHATRA_RELATIONS & 1)
+#define SH_REL_SAFETY (DAMA_SHATRA_RELATIONS & 2)
+#define SH_REL_PAIR (DAMA_SHATRA_RELATIONS & 4)
+#define SH_REL_SET (DAMA_SHATRA_RELATIONS & 8)
 
 #ifndef DAMA_SHATRA_EVAL_ONCE
 #define DAMA_SHATRA_EVAL_ONCE
@@ -50,10 +54,13 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
     uint8_t box[SH_SQUARES];
     uint64_t inplay = 0, attacked_mover = 0;
     int fort[2] = {0, 0};
-    if (DAMA_SHATRA_RELATIONS) {
+    if (SH_REL_SAFETY || SH_REL_PAIR) {
         inplay = (occ & ~p->reserve) | p->type[SH_BIY];
         for (int ty = SH_BIY; ty < SH_TYPES; ty++)
             for (uint64_t b = p->type[ty] & inplay; b; b &= b - 1) box[__builtin_ctzll(b)] = (uint8_t)ty;
+    }
+    if (SH_REL_SAFETY) attacked_mover = shatra_attacked_set(p, p->side);
+    if (SH_REL_FORTRESS) {
         /* FORTRESS_STATE: own fortress and gate, digit i for the owner's
          * view square 53 + i (White: index 52 + i; Black: 9 - i); the
          * table is large, so its two weights of each side are fetched
@@ -67,7 +74,6 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
             __builtin_prefetch(&w[fort[c]]);
             __builtin_prefetch(&w[fort[c] + EVAL_EG_OFFSET]);
         }
-        attacked_mover = shatra_attacked_set(p, p->side);
     }
     for (int c = 0; c < 2; c++) {
         int sign = c == COLOR_WHITE ? 1 : -1;
@@ -116,32 +122,32 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
             }
             EVAL_ADD(ST_BIY_RING + SHATRA_RING_STATES * ((t->fort_gate[c] & biy) ? 0 : 1) + ring, sign);
         }
-        if (DAMA_SHATRA_RELATIONS) {
+        if (SH_REL_SAFETY || SH_REL_PAIR) {
             /* PIECE_SAFETY and PIECE_PAIR, over the own Biy and pieces in
              * play; the attack bit only for the side to move (the other
              * side's pieces: 0, docs/eval.md) */
-            {
-                const uint64_t actors = inplay & own, others = inplay & p->color[c ^ 1];
-                const uint64_t attacked = p->side == c ? attacked_mover : 0;
-                const int turn = c == COLOR_WHITE ? 0 : 4, moving = p->side == c ? 0 : 1;
-                for (uint64_t b = actors; b; b &= b - 1) {
-                    const int sq = __builtin_ctzll(b), ty = box[sq];
-                    if (ty != SH_BIY) {
-                        const int n = __builtin_popcountll(t->king_nb[sq] & own);
-                        const int a = (int)(attacked >> sq & 1);
-                        EVAL_ADD(ST_PIECE_SAFETY + ((ty - SH_BATYR) * 2 + a) * 6 + (n < 2 ? n : 2) * 2 + moving, sign);
-                    }
-                    for (uint64_t q = t->pair_nb[c][sq] & actors; q; q &= q - 1) {
-                        const int nq = __builtin_ctzll(q);
-                        EVAL_ADD(ST_PIECE_PAIR + 20 * (ty - 1) + 4 * (box[nq] - 1) + (t->dir_to[sq][nq] ^ turn), sign);
-                    }
-                    for (uint64_t q = t->king_nb[sq] & others; q; q &= q - 1) {
-                        const int nq = __builtin_ctzll(q);
-                        EVAL_ADD(ST_PIECE_PAIR + 100 + 40 * (ty - 1) + 8 * (box[nq] - 1) + (t->dir_to[sq][nq] ^ turn),
-                                 sign);
-                    }
+            const uint64_t actors = inplay & own, others = inplay & p->color[c ^ 1];
+            const uint64_t attacked = p->side == c ? attacked_mover : 0;
+            const int turn = c == COLOR_WHITE ? 0 : 4, moving = p->side == c ? 0 : 1;
+            for (uint64_t b = actors; b; b &= b - 1) {
+                const int sq = __builtin_ctzll(b), ty = box[sq];
+                if (SH_REL_SAFETY && ty != SH_BIY) {
+                    const int n = __builtin_popcountll(t->king_nb[sq] & own);
+                    const int a = (int)(attacked >> sq & 1);
+                    EVAL_ADD(ST_PIECE_SAFETY + ((ty - SH_BATYR) * 2 + a) * 6 + (n < 2 ? n : 2) * 2 + moving, sign);
+                }
+                if (!SH_REL_PAIR) continue;
+                for (uint64_t q = t->pair_nb[c][sq] & actors; q; q &= q - 1) {
+                    const int nq = __builtin_ctzll(q);
+                    EVAL_ADD(ST_PIECE_PAIR + 20 * (ty - 1) + 4 * (box[nq] - 1) + (t->dir_to[sq][nq] ^ turn), sign);
+                }
+                for (uint64_t q = t->king_nb[sq] & others; q; q &= q - 1) {
+                    const int nq = __builtin_ctzll(q);
+                    EVAL_ADD(ST_PIECE_PAIR + 100 + 40 * (ty - 1) + 8 * (box[nq] - 1) + (t->dir_to[sq][nq] ^ turn), sign);
                 }
             }
+        }
+        if (SH_REL_SET) {
             EVAL_ADD(ST_PIECE_SET + 9 * __builtin_popcountll(own & p->type[SH_BATYR]) +
                          3 * __builtin_popcountll(own & p->type[SH_TURA]) + __builtin_popcountll(own & p->type[SH_YALKYN]),
                      sign);
@@ -151,7 +157,7 @@ EVAL_FUNCTION(shatra_evaluate, shatra_evaluate_traced)
         EVAL_ADD(ST_GREAT_ROAD_PIECE, sign * __builtin_popcountll(play & (p->type[SH_BATYR] | p->type[SH_TURA]) &
                                                                   t->great_road & ~t->fort_gate[c]));
     }
-    if (DAMA_SHATRA_RELATIONS) {
+    if (SH_REL_FORTRESS) {
         EVAL_ADD(fort[COLOR_WHITE], 1);
         EVAL_ADD(fort[COLOR_BLACK], -1);
     }
