@@ -29,6 +29,7 @@
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "games/shatra/shatra_board.h"
+#include "tune/weight_sets.h"
 #include "util/rng.h"
 
 #include "game_properties.h"
@@ -1123,6 +1124,65 @@ static void test_relation_tables(void **state)
     print_message("relation tables: %d positions, longest trace %d entries (TRACE_MAX %d)\n", checked, longest, TRACE_MAX);
 }
 
+/* Game.term_computed names exactly this build's relation tables (the
+ * DAMA_SHATRA_RELATIONS mask) and every other group; a weight set with
+ * weights in the tables it leaves out is reported by weights_uncomputed
+ * (table names, weights counted in both phases), and its value is the
+ * value without them. */
+static void test_term_computed(void **state)
+{
+    (void)state;
+    static const char *const REL[4] = {"FORTRESS_STATE", "PIECE_SAFETY", "PIECE_PAIR", "PIECE_SET"};
+    assert_non_null(G->term_computed);
+    int left_out = 0;
+    for (int k = 0; k < G->terms_len; k++) {
+        bool want = true;
+        for (int r = 0; r < 4; r++) {
+            char eg[40];
+            snprintf(eg, sizeof eg, "%s_EG", REL[r]);
+            if (strcmp(G->terms[k].name, REL[r]) == 0 || strcmp(G->terms[k].name, eg) == 0)
+                want = (DAMA_SHATRA_RELATIONS >> r & 1) != 0;
+        }
+        if (G->term_computed(k) != want) fail_msg("term %s: computed %d, want %d", G->terms[k].name, !want, want);
+    }
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(G);
+    assert_non_null(w);
+    memcpy(w, G->weights_default, sizeof(int32_t) * (size_t)G->weights_len);
+    char groups[ERR_MAX];
+    assert_int_equal(weights_uncomputed(G, w, groups), 0);
+    assert_string_equal(groups, "");
+    /* every weight of each table, both phases, set to 7..11 */
+    const int counts[4] = {2 * 59049, 48, 300, 18};
+    char want_groups[ERR_MAX] = "";
+    for (int r = 0; r < 4; r++) {
+        const int off = term_offset(REL[r], counts[r]);
+        for (int i = 0; i < counts[r]; i++) w[off + i] = w[off + i + G->eg_offset] = 7 + i % 5;
+        if (!(DAMA_SHATRA_RELATIONS >> r & 1)) {
+            left_out += 2 * counts[r];
+            if (want_groups[0]) strcat(want_groups, ", ");
+            strcat(want_groups, REL[r]);
+        }
+    }
+    assert_int_equal(weights_uncomputed(G, w, groups), left_out);
+    assert_string_equal(groups, want_groups);
+    /* the tables left out add nothing: the value equals that with them at 0 */
+    EVAL_AUTO_FREE int32_t *w0 = eval_weights_new(G);
+    assert_non_null(w0);
+    memcpy(w0, w, sizeof(int32_t) * (size_t)G->weights_len);
+    for (int r = 0; r < 4; r++) {
+        if (DAMA_SHATRA_RELATIONS >> r & 1) continue;
+        const int off = term_offset(REL[r], counts[r]);
+        for (int i = 0; i < counts[r]; i++) w0[off + i] = w0[off + i + G->eg_offset] = 0;
+    }
+    Position pos;
+    parse_or_fail(START, &pos);
+    uint64_t rng = rng_derive(0x54434D50ULL, 1);
+    for (int ply = 0; ply < 120; ply++) {
+        assert_int_equal(G->evaluate(&pos, w), G->evaluate(&pos, w0));
+        if (!random_step(&pos, &rng)) break;
+    }
+}
+
 /* shatra_piece_attacked against the move generator: with the enemy to
  * move (the FEN's side flipped; positions with an en-passant square
  * skipped, since the bit leaves en passant out), every piece the enemy's
@@ -1249,7 +1309,7 @@ int main(void)
         cmocka_unit_test(test_move_text),        cmocka_unit_test(test_random_games),
         cmocka_unit_test(test_royal_attacked),   cmocka_unit_test(test_perft_deeper),
         cmocka_unit_test(test_biy_ring),         cmocka_unit_test(test_relation_tables),
-        cmocka_unit_test(test_piece_attacked),
+        cmocka_unit_test(test_piece_attacked),      cmocka_unit_test(test_term_computed),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

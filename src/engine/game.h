@@ -173,6 +173,11 @@ typedef struct Game {
     int32_t (*evaluate)(const Position *pos, const int32_t *weights);
     /* Same value as evaluate, plus the sparse trace of coefficients. */
     int32_t (*evaluate_trace)(const Position *pos, const int32_t *weights, EvalTrace *trace);
+    /* Does this build's evaluation read term group `group` (an index of
+     * terms, either phase)? A group it leaves out stays in the layout and
+     * adds nothing, whatever its weights (Shatra's relation tables outside
+     * the CMake option DAMA_SHATRA_RELATIONS). NULL: it reads every group. */
+    bool (*term_computed)(int group);
     /* Mirror colours (board, side, state): for the symmetry property test. */
     void (*pos_mirror)(const Position *pos, Position *out);
 

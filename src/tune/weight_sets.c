@@ -45,6 +45,8 @@ const char **weight_names_new(const Game *g)
 }
 
 
+static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX]);
+
 /* A weight file, its left-out terms from its base (a db: base needs db). */
 static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, char err[ERR_MAX])
 {
@@ -58,7 +60,7 @@ static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, cha
     if (weights_file_parse(g, path, v, given, base, err) != 0) return -1;
     if (strncmp(base, "db:", 3) == 0) {
         char berr[ERR_MAX];
-        if (weights_resolve_db(g, base, db, w, NULL, berr) != 0) {
+        if (resolve_db(g, base, db, w, NULL, berr) != 0) {
             snprintf(err, ERR_MAX, "weight file %.60s: base \"%.31s\": %.120s", path, base, berr);
             return -1;
         }
@@ -88,7 +90,7 @@ bool weights_spec_uses_db(const Game *g, const char *spec)
     return given && v && weights_file_parse(g, spec, v, given, base, err) == 0 && strncmp(base, "db:", 3) == 0;
 }
 
-int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
+static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
 {
     if (id) *id = 0;
     if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) {
@@ -137,6 +139,38 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
     free(names);
     if (rc == 0 && id) *id = wid;
     return rc;
+}
+
+int weights_uncomputed(const Game *g, const int32_t *w, char groups[ERR_MAX])
+{
+    groups[0] = 0;
+    if (!g->term_computed) return 0;
+    int n = 0;
+    size_t len = 0;
+    for (int k = 0; k < g->terms_len; k++) {
+        const EvalTerm *t = &g->terms[k];
+        if (t->offset >= g->eg_offset || g->term_computed(k)) continue; /* a group and its endgame twin together */
+        int set = 0;
+        for (int j = 0; j < t->count; j++) set += (w[t->offset + j] != 0) + (w[t->offset + g->eg_offset + j] != 0);
+        if (!set) continue;
+        n += set;
+        int m = snprintf(groups + len, ERR_MAX - len, "%s%s", len ? ", " : "", t->name);
+        if (m > 0) len = len + (size_t)m < ERR_MAX ? len + (size_t)m : ERR_MAX - 1;
+    }
+    return n;
+}
+
+int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
+{
+    if (resolve_db(g, spec, db, w, id, err) != 0) return -1;
+    char groups[ERR_MAX];
+    const int n = weights_uncomputed(g, w, groups);
+    if (n > 0)
+        fprintf(stderr,
+                "dama: warning: weights '%.200s': %d weight%s not 0 in %s (either phase), which this build's %s evaluation "
+                "does not compute (they add nothing; Shatra: CMake -DDAMA_SHATRA_RELATIONS, docs/eval.md)\n",
+                spec, n, n == 1 ? "" : "s", groups, g->name);
+    return 0;
 }
 
 int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *w, int64_t *id,

@@ -741,6 +741,18 @@ static const EvalTerm SH_TERMS[] = {
 #undef TERM
 };
 
+static bool sh_term_computed(int group)
+{
+    if (group < 0 || group >= (int)(sizeof SH_TERMS / sizeof SH_TERMS[0])) return false;
+    int off = SH_TERMS[group].offset;
+    if (off >= ST_EG_OFFSET) off -= ST_EG_OFFSET;
+    if (off == ST_FORTRESS_STATE) return SH_REL_FORTRESS != 0;
+    if (off == ST_PIECE_SAFETY) return SH_REL_SAFETY != 0;
+    if (off == ST_PIECE_PAIR) return SH_REL_PAIR != 0;
+    if (off == ST_PIECE_SET) return SH_REL_SET != 0;
+    return true;
+}
+
 #define SHATRA_START "sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1"
 
 /* Positions from self-play games of the start weights: the opening, the
@@ -790,6 +802,7 @@ const Game shatra_game = {
     .weights_lineage = SHATRA_WEIGHTS_LINEAGE,
     .evaluate = sh_evaluate,
     .evaluate_trace = sh_evaluate_trace,
+    .term_computed = sh_term_computed,
     .pos_mirror = sh_pos_mirror,
     .bench_fens = SH_BENCH,
     .bench_depth = 8,

@@ -154,4 +154,17 @@ bool shatra_piece_attacked(const ShatraPos *p, int c, int k);
  * shatra_piece_attacked). */
 uint64_t shatra_attacked_set(const ShatraPos *p, int c);
 
+/* The relation tables (FORTRESS_STATE, PIECE_SAFETY, PIECE_PAIR,
+ * PIECE_SET) are computed only where the build's DAMA_SHATRA_RELATIONS
+ * mask names them (CMake -DDAMA_SHATRA_RELATIONS=...; docs/eval.md,
+ * "Shatra: fortress, safety and pairs"): the tables a build leaves out stay
+ * in the weight layout and add nothing (Game.term_computed says which). */
+#ifndef DAMA_SHATRA_RELATIONS
+#define DAMA_SHATRA_RELATIONS 0
+#endif
+#define SH_REL_FORTRESS (DAMA_SHATRA_RELATIONS & 1)
+#define SH_REL_SAFETY (DAMA_SHATRA_RELATIONS & 2)
+#define SH_REL_PAIR (DAMA_SHATRA_RELATIONS & 4)
+#define SH_REL_SET (DAMA_SHATRA_RELATIONS & 8)
+
 #endif

@@ -5,18 +5,8 @@
 #include "games/shatra/shatra.h"
 #include "games/shatra/shatra_board.h"
 
-/* The relation tables (FORTRESS_STATE, PIECE_SAFETY, PIECE_PAIR,
- * PIECE_SET) are computed only where the build's DAMA_SHATRA_RELATIONS
- * mask names them (CMake -DDAMA_SHATRA_RELATIONS=...; docs/eval.md,
- * "Shatra: fortress, safety and pairs"): the tables a build leaves out stay
- * in the weight layout and add nothing. */
-#ifndef DAMA_SHATRA_RELATIONS
-#define DAMA_SHATRA_RELATIONS 0
-#endif
-#define SH_REL_FORTRESS (DAMA_SHATRA_RELATIONS & 1)
-#define SH_REL_SAFETY (DAMA_SHATRA_RELATIONS & 2)
-#define SH_REL_PAIR (DAMA_SHATRA_RELATIONS & 4)
-#define SH_REL_SET (DAMA_SHATRA_RELATIONS & 8)
+/* The relation tables computed: SH_REL_* of shatra_board.h (the build's
+ * DAMA_SHATRA_RELATIONS mask). */
 
 #ifndef DAMA_SHATRA_EVAL_ONCE
 #define DAMA_SHATRA_EVAL_ONCE
