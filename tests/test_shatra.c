@@ -1151,6 +1151,11 @@ static void test_term_computed(void **state)
     char groups[ERR_MAX];
     assert_int_equal(weights_uncomputed(G, w, groups), 0);
     assert_string_equal(groups, "");
+    /* one endgame weight alone counts, named by its group */
+    const int off_set = term_offset("PIECE_SET", 18);
+    w[off_set + G->eg_offset + 3] = -4;
+    assert_int_equal(weights_uncomputed(G, w, groups), SH_REL_SET ? 0 : 1);
+    assert_string_equal(groups, SH_REL_SET ? "" : "PIECE_SET");
     /* every weight of each table, both phases, set to 7..11 */
     const int counts[4] = {2 * 59049, 48, 300, 18};
     char want_groups[ERR_MAX] = "";

@@ -165,11 +165,18 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
     if (resolve_db(g, spec, db, w, id, err) != 0) return -1;
     char groups[ERR_MAX];
     const int n = weights_uncomputed(g, w, groups);
-    if (n > 0)
+    /* once a thread for the same weights (a Hub engine resolves them again
+     * at every init and option change) */
+    static _Thread_local char warned[256];
+    char key[sizeof warned];
+    snprintf(key, sizeof key, "%s %s", g->name, spec ? spec : "default");
+    if (n > 0 && strcmp(key, warned) != 0) {
+        memcpy(warned, key, sizeof warned);
         fprintf(stderr,
                 "dama: warning: weights '%.200s': %d weight%s not 0 in %s (either phase), which this build's %s evaluation "
                 "does not compute (they add nothing; Shatra: CMake -DDAMA_SHATRA_RELATIONS, docs/eval.md)\n",
-                spec, n, n == 1 ? "" : "s", groups, g->name);
+                spec ? spec : "default", n, n == 1 ? "" : "s", groups, g->name);
+    }
     return 0;
 }
 
@@ -194,7 +201,7 @@ int weights_store_base(Db *db, const Game *g, const char *spec, const int32_t *w
             snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
             return -1;
         }
-        if (weights_resolve_db(g, spec, db, tmp, &wid, err) != 0) return -1;
+        if (resolve_db(g, spec, db, tmp, &wid, err) != 0) return -1;
         *id = wid;
         return 0;
     }
