@@ -717,7 +717,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama train: %s\n", t.err);
         free((void *)t.names);
         free(gs.items);
-        db_close(t.db);
+        db_close_discard_new(t.db); /* a database this failed set-up created goes again */
         return train_end(1);
     }
     char ranks_text[48] = "";
