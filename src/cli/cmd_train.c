@@ -507,7 +507,18 @@ static int stage_tune(Train *t, const Gens *gs, DbGeneration *gen)
                  gen->generation);
         return 3;
     }
-    if (st != TUNE_JOB_DONE) return 1;
+    if (st != TUNE_JOB_DONE) {
+        char why[120];
+        memcpy(why, t->err, sizeof why - 1); /* t->err ends in a NUL within ERR_MAX; a longer one is cut */
+        why[sizeof why - 1] = 0;
+        /* too few positions: this generation's self-play, done, will not grow */
+        const bool small = strncmp(why, "only ", 5) == 0;
+        char *advice = strstr(why, ": run dama selfplay first"); /* a train plays its own */
+        if (small && advice) *advice = 0;
+        snprintf(t->err, ERR_MAX, "generation %d: tuning: %s%s", gen->generation, why,
+                 small ? " (too few: a new train, another --db, with more --games-per-gen)" : "");
+        return 1;
+    }
     gen->tuning_run = r.tuning_id;
     gen->candidate_ws = r.result_ws;
     char v0[TUNE_LOSS_TEXT_MAX], v1[TUNE_LOSS_TEXT_MAX];

@@ -41,10 +41,7 @@ static int close_stdout(const char *command, int rc)
 
 static int run_main(int argc, char **argv)
 {
-    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-        cli_print_version(stdout);
-        return 0;
-    }
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) argv[1] = "version"; /* the command, its arguments checked */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         if (argc >= 3 && strcmp(argv[1], "help") == 0) {
             for (int i = 0; COMMANDS[i]; i++)

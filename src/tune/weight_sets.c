@@ -166,12 +166,18 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
     char groups[ERR_MAX];
     const int n = weights_uncomputed(g, w, groups);
     /* once a thread for the same weights (a Hub engine resolves them again
-     * at every init and option change) */
-    static _Thread_local char warned[256];
-    char key[sizeof warned];
+     * at every init and option change; a tournament, a train each of its
+     * sets): the last few game-and-spec keys warned of */
+    enum { WARNED = 16 };
+    static _Thread_local char warned[WARNED][256];
+    static _Thread_local int warned_next;
+    char key[sizeof warned[0]];
     snprintf(key, sizeof key, "%s %s", g->name, spec ? spec : "default");
-    if (n > 0 && strcmp(key, warned) != 0) {
-        memcpy(warned, key, sizeof warned);
+    bool seen = false;
+    for (int i = 0; i < WARNED && !seen; i++) seen = strcmp(warned[i], key) == 0;
+    if (n > 0 && !seen) {
+        memcpy(warned[warned_next], key, sizeof key);
+        warned_next = (warned_next + 1) % WARNED;
         fprintf(stderr,
                 "dama: warning: weights '%.200s': %d weight%s not 0 in %s (either phase), which this build's %s evaluation "
                 "does not compute (they add nothing; Shatra: CMake -DDAMA_SHATRA_RELATIONS, docs/eval.md)\n",

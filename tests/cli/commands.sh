@@ -140,7 +140,7 @@ if [ -w /dev/full ]; then
   expect_rc 1 "perft --divide to a full disk" sh -c "'$DAMA' perft --depth 3 --divide >/dev/full"
   expect_rc 1 "status to a full disk" sh -c "'$DAMA' status >/dev/full"
   expect_rc 1 "--version to a full disk" sh -c "'$DAMA' --version >/dev/full"
-  grep -q "^dama: writing standard output" "$T/err" && ok || bad "--version full-disk message: $(cat "$T/err")"
+  grep -q "^dama version: writing standard output" "$T/err" && ok || bad "--version full-disk message: $(cat "$T/err")"
   expect_rc 2 "a bad option keeps its exit code" sh -c "'$DAMA' moves --bogus >/dev/full"
 fi
 
