@@ -416,14 +416,19 @@ static void sql_weights_hash(sqlite3_context *ctx, int argc, sqlite3_value **arg
     sqlite3_result_text(ctx, hex, -1, SQLITE_TRANSIENT);
 }
 
-void dbi_remove_files(const char *path)
+static void remove_side_files(const char *path)
 {
     char side[4096];
-    (void)remove(path); /* our own files: nothing to report */
     snprintf(side, sizeof side, "%s-wal", path);
     (void)remove(side);
     snprintf(side, sizeof side, "%s-shm", path);
     (void)remove(side);
+}
+
+void dbi_remove_files(const char *path)
+{
+    (void)remove(path); /* our own files: nothing to report */
+    remove_side_files(path);
 }
 
 /* Is the owner of a run alive? Unknown (no /proc) counts as alive. */
@@ -614,7 +619,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
         return -1;
     }
     bool memory = path[0] == '\0' || strcmp(path, ":memory:") == 0;
-    bool created = false;
+    bool created = false, was_empty = false;
     if (!memory) {
         int kind = probe_file(path, err);
         if (kind < 0)
@@ -628,6 +633,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
             return -1;
         }
         created = kind == 0;
+        was_empty = kind == 1;
     } else if (mode == OPEN_READ) {
         set_err(err, "'%s': no database file to read", path);
         return -1;
@@ -654,6 +660,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
         }
     }
     db->created = created;
+    db->was_empty = was_empty;
     rc = sqlite3_extended_result_codes(db->h, 1);
     if (rc == SQLITE_OK)
         rc = sqlite3_busy_timeout(db->h, db->busy_ms);
@@ -748,7 +755,8 @@ void db_close_discard_new(Db *db)
 {
     if (!db)
         return;
-    bool remove_it = db->created;
+    bool remove_it = db->created || db->was_empty;
+    const bool empty_it = db->was_empty;
     if (remove_it && db->h) {
         int64_t rows = 0;
         char ignored[ERR_MAX];
@@ -770,7 +778,13 @@ void db_close_discard_new(Db *db)
     }
     char *path = remove_it ? dup_str(db->path) : NULL;
     db_close(db);
-    if (path)
+    if (path && empty_it) {
+        /* an empty file given to us: empty again, its side files gone */
+        FILE *f = fopen(path, "wb");
+        if (f)
+            (void)fclose(f);
+        remove_side_files(path);
+    } else if (path)
         dbi_remove_files(path);
     free(path);
 }

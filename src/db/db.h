@@ -156,7 +156,8 @@ int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX]);
 /* Close like db_close; and when this connection created the file (it did
  * not exist before db_open) and the database still holds no run, weight set
  * or game, remove it (with its -wal and -shm files), so a command that fails
- * leaves no empty database behind. NULL is a no-op. */
+ * leaves no empty database behind; a file that was empty (0 bytes) before
+ * db_open is emptied again instead. NULL is a no-op. */
 void db_close_discard_new(Db *db);
 
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */

@@ -36,6 +36,7 @@ struct Db {
     int busy_ms;
     bool read_only; /* db_open_readonly */
     bool created;   /* the file did not exist before this open */
+    bool was_empty; /* it existed with 0 bytes (db_close_discard_new empties it again) */
     unsigned sidecars; /* read_only: dbi_sidecars(path) before the open */
     int stmt_len;
     DbStmt stmt[DB_STMT_MAX];

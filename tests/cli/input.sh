@@ -295,6 +295,9 @@ expect_err 1 "no such database file" "$DAMA" search --db nope.sqlite --weights d
 for cmd in "train --generations 1" "selfplay --games 2"; do
   expect_err 1 "cannot read weight file 'nope.cfg'" "$DAMA" $cmd --db fresh.sqlite --weights nope.cfg
   ls fresh.sqlite* >/dev/null 2>&1 && bad "$cmd --weights nope.cfg left $(ls fresh.sqlite*)" || ok
+  : >empty.sqlite # an empty file given: empty again after the failure
+  expect_err 1 "cannot read weight file 'nope.cfg'" "$DAMA" $cmd --db empty.sqlite --weights nope.cfg
+  [ -f empty.sqlite ] && [ ! -s empty.sqlite ] && ! ls empty.sqlite-* >/dev/null 2>&1 && ok || bad "$cmd: empty.sqlite is now $(ls -l empty.sqlite*)"
 done
 # weights in tables this build leaves out: named in a warning, once
 if grep -q '^evaluation terms left out: .*shatra PIECE_SAFETY' <("$DAMA" --version); then
