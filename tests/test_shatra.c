@@ -1170,6 +1170,11 @@ static void test_term_computed(void **state)
     }
     assert_int_equal(weights_uncomputed(G, w, groups), left_out);
     assert_string_equal(groups, want_groups);
+    /* without weights: the groups themselves */
+    int tables_out = 0;
+    for (int r = 0; r < 4; r++) tables_out += !(DAMA_SHATRA_RELATIONS >> r & 1);
+    assert_int_equal(weights_uncomputed(G, NULL, groups), tables_out);
+    assert_string_equal(groups, want_groups);
     /* the tables left out add nothing: the value equals that with them at 0 */
     EVAL_AUTO_FREE int32_t *w0 = eval_weights_new(G);
     assert_non_null(w0);

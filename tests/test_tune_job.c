@@ -244,12 +244,13 @@ static void test_tune_job_refusals(void **state)
         volatile int *stop;
         TuneJobStatus status;
         const char *message;
+        bool too_few; /* TuneJobResult.too_few */
     } cases[] = {
-        {"1,,2", NULL, NULL, TUNE_JOB_FAILED, "--runs takes comma-separated run ids, not '1,,2'"},
-        {both, NULL, NULL, TUNE_JOB_FAILED, "--runs: run 99 does not exist"},
-        {match_run, NULL, NULL, TUNE_JOB_FAILED, "is a russian match run, not a russian self-play run"},
-        {selfplay, few, NULL, TUNE_JOB_FAILED, "positions match in"},
-        {selfplay, NULL, &stop, TUNE_JOB_STOPPED_LOADING, "interrupted while loading positions; nothing stored"},
+        {"1,,2", NULL, NULL, TUNE_JOB_FAILED, "--runs takes comma-separated run ids, not '1,,2'", false},
+        {both, NULL, NULL, TUNE_JOB_FAILED, "--runs: run 99 does not exist", false},
+        {match_run, NULL, NULL, TUNE_JOB_FAILED, "is a russian match run, not a russian self-play run", false},
+        {selfplay, few, NULL, TUNE_JOB_FAILED, "positions match in", true},
+        {selfplay, NULL, &stop, TUNE_JOB_STOPPED_LOADING, "interrupted while loading positions; nothing stored", false},
     };
     int64_t tunings = raw_int(f->path, "SELECT count(*) FROM tuning_runs");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -266,6 +267,7 @@ static void test_tune_job_refusals(void **state)
         free(w);
         if (st != cases[i].status) fail_msg("case %zu: status %d, expected %d (%s)", i, st, cases[i].status, err);
         if (!strstr(err, cases[i].message)) fail_msg("case %zu: message '%s' lacks '%s'", i, err, cases[i].message);
+        if (r.too_few != cases[i].too_few) fail_msg("case %zu: too_few %d (%s)", i, r.too_few, err);
     }
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM tuning_runs"), tunings);
 }

@@ -512,11 +512,8 @@ static int stage_tune(Train *t, const Gens *gs, DbGeneration *gen)
         memcpy(why, t->err, sizeof why - 1); /* t->err ends in a NUL within ERR_MAX; a longer one is cut */
         why[sizeof why - 1] = 0;
         /* too few positions: this generation's self-play, done, will not grow */
-        const bool small = strncmp(why, "only ", 5) == 0;
-        char *advice = strstr(why, ": run dama selfplay first"); /* a train plays its own */
-        if (small && advice) *advice = 0;
         snprintf(t->err, ERR_MAX, "generation %d: tuning: %s%s", gen->generation, why,
-                 small ? " (too few: a new train, another --db, with more --games-per-gen)" : "");
+                 r.too_few ? ": start a new train (another --db) with more --games-per-gen" : "");
         return 1;
     }
     gen->tuning_run = r.tuning_id;

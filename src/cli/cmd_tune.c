@@ -172,7 +172,8 @@ static int run(CliArgs *a)
     egtb_prober_free(o.egtb);
     egtb_close(edb);
     if (st == TUNE_JOB_FAILED || st == TUNE_JOB_STOPPED_LOADING) {
-        if (writer) fprintf(stderr, "dama tune: %s\n", err); /* every rank failed alike */
+        if (writer) /* every rank failed alike */
+            fprintf(stderr, "dama tune: %s%s\n", err, r.too_few ? ": run dama selfplay first" : "");
         db_close(db);
         return st == TUNE_JOB_STOPPED_LOADING ? 3 : 1;
     }

@@ -103,6 +103,7 @@ typedef struct LoadCtx {
     size_t keys_cap, len;
     int64_t bad_fen;
     bool interrupted; /* *stop was raised while loading */
+    bool too_few;     /* fewer than TUNE_JOB_MIN_POSITIONS matched */
     volatile int *stop;
     EgtbProber *egtb;  /* NULL: no database */
     bool egtb_skip;    /* leave database positions out instead of correcting their target */
@@ -575,9 +576,10 @@ static int load_positions(const TuneJobOptions *o, TexelData **datap, char *filt
         rc = gather_loaded(o, datap, lc, rc, err);
         data = *datap;
     }
-    if (rc == 0 && lc->len < 100) {
-        snprintf(err, ERR_MAX, "only %zu positions match in %.150s: run dama selfplay first", lc->len,
-                 o->db_path ? o->db_path : "the database");
+    if (rc == 0 && lc->len < TUNE_JOB_MIN_POSITIONS) {
+        snprintf(err, ERR_MAX, "only %zu positions match in %.150s (a tune needs %d)", lc->len,
+                 o->db_path ? o->db_path : "the database", TUNE_JOB_MIN_POSITIONS);
+        lc->too_few = true;
         rc = -1;
     }
     /* The canonical order (what the positions are, not their ids): the
@@ -806,6 +808,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     double t0 = clock_now_s();
     if (rc == 0 || o->reducer) rc = load_positions(o, &data, filter, sizeof filter, &lc, rc, err);
     r->positions = lc.len;
+    r->too_few = lc.too_few;
     r->skipped = lc.skipped;
     r->egtb_known = lc.egtb_known;
     r->egtb_changed = lc.egtb_changed;

@@ -20,6 +20,7 @@ struct EgtbProber;
 struct AtomicOptions;
 
 enum { TUNE_JOB_NAME_MAX = 200 }; /* bytes of a weight set name */
+enum { TUNE_JOB_MIN_POSITIONS = 100 }; /* fewer matching positions: nothing to tune on */
 
 typedef struct TuneJobOptions {
     const Game *game;
@@ -103,6 +104,7 @@ typedef enum TuneJobStatus {
 typedef struct TuneJobResult {
     TexelResult texel;        /* K, losses, epochs */
     size_t positions;         /* positions loaded */
+    bool too_few;             /* TUNE_JOB_FAILED: fewer than TUNE_JOB_MIN_POSITIONS matched (err says how many) */
     int64_t skipped;          /* positions left out: a capture pending */
     int64_t egtb_known, egtb_changed; /* positions the egtb held; of them, with another game result */
     int64_t resolved;    /* positions replaced by their capture line's leaf */

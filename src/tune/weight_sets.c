@@ -150,8 +150,8 @@ int weights_uncomputed(const Game *g, const int32_t *w, char groups[ERR_MAX])
     for (int k = 0; k < g->terms_len; k++) {
         const EvalTerm *t = &g->terms[k];
         if (t->offset >= g->eg_offset || g->term_computed(k)) continue; /* a group and its endgame twin together */
-        int set = 0;
-        for (int j = 0; j < t->count; j++) set += (w[t->offset + j] != 0) + (w[t->offset + g->eg_offset + j] != 0);
+        int set = !w; /* no weights: the group itself counts */
+        for (int j = 0; w && j < t->count; j++) set += (w[t->offset + j] != 0) + (w[t->offset + g->eg_offset + j] != 0);
         if (!set) continue;
         n += set;
         int m = snprintf(groups + len, ERR_MAX - len, "%s%s", len ? ", " : "", t->name);

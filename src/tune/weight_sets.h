@@ -37,7 +37,8 @@ int weights_resolve_db(const Game *g, const char *spec, struct Db *db, int32_t *
 
 /* Of the term groups this build's evaluation leaves out (Game.term_computed),
  * how many weights of w are not 0, either phase: their names go to groups
- * ("PIECE_PAIR, PIECE_SET"; "" if none). weights_resolve_db warns of them on
+ * ("PIECE_PAIR, PIECE_SET"; "" if none). w NULL: every group left out is
+ * named, and the count is of groups. weights_resolve_db warns of them on
  * stderr (once a thread for each game and spec, of the last 16): such weights add
  * nothing in this build. */
 int weights_uncomputed(const Game *g, const int32_t *w, char groups[ERR_MAX]);
