@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dama/engine.h" /* DAMA_VERSION_STRING */
 #include "db/db.h"
 #include "egtb/egtb.h"
 #include "engine/eval.h"
@@ -437,7 +438,7 @@ static int ensure_ready(Hub *h)
 
 static void cmd_hub(Hub *h)
 {
-    send_line(h, "id name=dama version=1.0 author=\"the dama authors\" country=\"\"");
+    send_line(h, "id name=dama version=" DAMA_VERSION_STRING " author=\"the dama authors\" country=\"\"");
     char variants[128] = "";
     size_t n = 0;
     for (const Game *const *g = game_list(); *g; g++) {

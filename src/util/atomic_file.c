@@ -37,6 +37,22 @@ int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ER
     return check_not_db(&st, path, db_path, err);
 }
 
+/* A new file's folder: there, a folder, and writable (else -1 with err). */
+static int check_folder(const char *path, char err[ATOMIC_ERR_MAX])
+{
+    char dir[ATOMIC_PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    const char *d = dirname(dir);
+    struct stat st;
+    const char *why = stat(d, &st) != 0 ? strerror(errno)
+                      : !S_ISDIR(st.st_mode)       ? "not a folder"
+                      : access(d, W_OK | X_OK) != 0 ? strerror(errno)
+                                                    : NULL;
+    if (!why) return 0;
+    snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.80s': its folder '%.80s': %.50s", path, d, why);
+    return -1;
+}
+
 int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX])
 {
     static const AtomicOptions none = {0};
@@ -51,7 +67,7 @@ int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOM
     }
     struct stat st;
     if (lstat(path, &st) != 0) {
-        if (errno == ENOENT) return 0;
+        if (errno == ENOENT) return check_folder(path, err);
         snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.150s': %.80s", path, strerror(errno));
         return -1;
     }

@@ -14,7 +14,7 @@ session() { timeout 30 "$DAMA" hub "${@:2}" <"$T/$1.in" >"$T/$1.out" 2>"$T/$1.er
 # 1. initialisation: id, params, wait; set-param; init -> ready
 printf 'hub\nset-param name=variant value=turkish\nset-param name=hash value=8\ninit\nping\nquit\n' >"$T/init.in"
 session init
-has "$T/init.out" '^id name=dama version=[^ ]* author=' "id line"
+has "$T/init.out" "^id name=dama version=$("$DAMA" --version | sed -n '1s/^dama //p') author=" "id line: dama --version's version"
 for p in variant hash threads weights db level seed egtb-path egtb-pieces; do has "$T/init.out" "^param name=$p value=" "param $p"; done
 has "$T/init.out" 'param name=variant value=russian type=enum values="russian turkish shatra"' "variant values"
 [ "$(sed -n '/^wait$/=' "$T/init.out")" -gt "$(grep -n '^param' "$T/init.out" | tail -1 | cut -d: -f1)" ] && ok || bad "wait after params"

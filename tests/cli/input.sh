@@ -291,6 +291,10 @@ printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase
 expect_err 1 "weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
 expect_err 1 "no such database file" "$DAMA" search --db nope.sqlite --weights db:1 --depth 1
 [ -e nope.sqlite ] && bad "search made nope.sqlite" || ok
+# tune --out into a folder that is not there: refused before any tuning, nothing stored
+runs0=$(sqlite3 d.sqlite 'SELECT count(*) FROM runs')
+expect_err 1 "tune: --out: cannot write 'nodir/t.cfg': its folder 'nodir'" "$DAMA" tune --db d.sqlite --out nodir/t.cfg
+[ "$(sqlite3 d.sqlite 'SELECT count(*) FROM runs')" = "$runs0" ] && ok || bad "tune --out nodir/t.cfg stored a run"
 # a weight file that cannot be read: no database left behind by the commands that would create one
 for cmd in "train --generations 1" "selfplay --games 2"; do
   expect_err 1 "cannot read weight file 'nope.cfg'" "$DAMA" $cmd --db fresh.sqlite --weights nope.cfg
