@@ -1,7 +1,7 @@
 # Writes OUT (a C header) with the version, the git commit the sources are
 # at ("unknown" outside a git checkout of SRC; "-dirty" when files differ
 # from it) and the provenance lines of every compiled-in weight set (the
-# banner comment of src/games/*/weights.h). Run at every build; OUT changes
+# banner comment of engine/games/*/weights.h). Run at every build; OUT changes
 # only when its content does. Usage: cmake -DSRC=dir -DOUT=file -DVERSION=x -P version.cmake
 set(commit "unknown")
 find_package(Git QUIET)
@@ -27,7 +27,7 @@ if(GIT_FOUND)
 endif()
 
 set(lines "")
-file(GLOB headers ${SRC}/src/games/*/weights.h)
+file(GLOB headers ${SRC}/engine/games/*/weights.h)
 list(SORT headers)
 foreach(h ${headers})
   get_filename_component(dir ${h} DIRECTORY)

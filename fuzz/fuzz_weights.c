@@ -4,7 +4,7 @@
  * reader's bounds that survive a write and a read back unchanged. */
 #include "fuzz_common.h"
 
-#include "tune/weights_file.h"
+#include "engine/weights_file.h"
 #include "util/atomic_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

@@ -41,8 +41,8 @@ if [ "$accepted" -gt 0 ]; then
     "$DAMA" export --game "$GAME" --db "$DB" --weights best --format cfg --out "$HERE/$GAME-best.cfg" --force
     bash scripts/build.sh
     "$DAMA" bench --game "$GAME" | head -1
-    echo "== done: database $DB, best weights $HERE/$GAME-best.cfg and src/games/$GAME/weights.h"
+    echo "== done: database $DB, best weights $HERE/$GAME-best.cfg and engine/games/$GAME/weights.h"
 else
-    echo "== 2. no generation passed its gate: nothing exported, src/games/$GAME/weights.h unchanged"
+    echo "== 2. no generation passed its gate: nothing exported, engine/games/$GAME/weights.h unchanged"
     echo "== done: database $DB (dama train --db $DB --game $GAME --ladder shows the generations)"
 fi

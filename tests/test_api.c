@@ -17,16 +17,16 @@
 
 #include <cmocka.h>
 
-#include "api/weights_json.h"
+#include "engine/api/weights_json.h"
 #include "db/db.h"
 #include "dama/engine.h"
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/weights_id.h"
-#include "games/russian/weights.h"
-#include "games/shatra/weights.h"
-#include "games/turkish/weights.h"
-#include "tune/weight_sets.h"
+#include "engine/games/russian/weights.h"
+#include "engine/games/shatra/weights.h"
+#include "engine/games/turkish/weights.h"
+#include "db/weight_sets.h"
 #include "util/rng.h"
 
 #ifndef DAMA_BINARY

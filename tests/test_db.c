@@ -1296,7 +1296,7 @@ static void test_migration_1_to_3(void **state)
      * and a run left 'running'. */
     TempDb t;
     temp_make(&t, false);
-    FILE *f = fopen(DAMA_SOURCE_DIR "/src/db/schema.sql", "r");
+    FILE *f = fopen(DAMA_SOURCE_DIR "/db/schema.sql", "r");
     assert_non_null(f);
     static char sql[32768];
     size_t n = fread(sql, 1, sizeof sql - 1, f);

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "mpi/dist.h"
+#include "dist/dist.h"
 
 /* Rank r's contribution to element i of the sums: values of very different
  * size, so that another order of the additions gives other bits. */

@@ -20,9 +20,9 @@
 
 #include "cli/dist_play.h"
 #include "engine/game.h"
-#include "play/game_writer.h"
-#include "play/play.h"
-#include "play/workers.h"
+#include "selfplay/game_writer.h"
+#include "selfplay/play.h"
+#include "selfplay/workers.h"
 
 static const char *const GAMES[] = {"russian", "turkish", "shatra"};
 

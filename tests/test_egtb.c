@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "egtb/egtb.h"
+#include "engine/egtb/egtb.h"
 #include "engine/game.h"
 #include "engine/search.h"
-#include "games/draughts.h"
+#include "engine/games/draughts/draughts.h"
 #include "util/rng.h"
 
 #define MAIN_ROAD 0x8040201008040201ULL

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "play/hub.h"
+#include "protocol/hub.h"
 
 typedef struct LineCase {
     const char *text;

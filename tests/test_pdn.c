@@ -1,4 +1,4 @@
-/* test_pdn.c — PDN reader, replay and writer (src/pdn/pdn.h).
+/* test_pdn.c — PDN reader, replay and writer (pdn/pdn.h).
  *
  * Expected token lists, lines and move numbers below are read off the test
  * texts by hand. The 1950 file's figures: 153 games (153 [White tags), and

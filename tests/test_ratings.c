@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "play/ratings.h"
+#include "arena/ratings.h"
 #include "util/rng.h"
 
 typedef struct RecoveryCase {

@@ -14,7 +14,7 @@
 #include <cmocka.h>
 
 #include "engine/game.h"
-#include "play/schedule.h"
+#include "arena/schedule.h"
 
 enum { JOBS_MAX = 24, PLAYERS = 3 };
 

@@ -28,8 +28,8 @@
 
 #include "engine/eval.h"
 #include "engine/game.h"
-#include "games/shatra/shatra_board.h"
-#include "tune/weight_sets.h"
+#include "engine/games/shatra/shatra_board.h"
+#include "db/weight_sets.h"
 #include "util/rng.h"
 
 #include "game_properties.h"

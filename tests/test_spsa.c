@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "tune/spsa.h"
+#include "tuner/spsa.h"
 #include "util/rng.h"
 
 static const SpsaSchedule SCHED = {.iterations = 1000, .A = 100, .alpha = 0.602, .gamma = 0.101};

@@ -28,7 +28,7 @@
 
 #include <cmocka.h>
 
-#include "play/stats.h"
+#include "arena/stats.h"
 
 /* |actual - expected| <= tol, or both infinite with the same sign, or both NaN. */
 static void check_near(double actual, double expected, double tol, const char *what, int line)

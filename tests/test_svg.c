@@ -1,4 +1,4 @@
-/* test_svg.c — the report's plot writer (src/report/svg.h): nice numbers
+/* test_svg.c — the report's plot writer (report/svg.h): nice numbers
  * and ticks (Heckbert 1990: every expected value below worked out by hand
  * from the rule in svg.h), scales, XML escaping of text from the database,
  * empty and single-point series, refusal of NaN and infinity, bars, trees

@@ -19,7 +19,7 @@
 
 #include "engine/eval.h"
 #include "engine/game.h"
-#include "tune/texel.h"
+#include "tuner/texel.h"
 #include "util/rng.h"
 
 enum { W_LEN = 64, TERMS = 10 };

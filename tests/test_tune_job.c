@@ -27,11 +27,11 @@
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/search.h"
-#include "play/game_writer.h"
-#include "play/openings.h"
-#include "play/play.h"
-#include "tune/tune_job.h"
-#include "tune/weight_sets.h"
+#include "selfplay/game_writer.h"
+#include "selfplay/openings.h"
+#include "selfplay/play.h"
+#include "tuner/tune_job.h"
+#include "db/weight_sets.h"
 
 enum { GAMES = 80, NODES = 300 };
 

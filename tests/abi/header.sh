@@ -42,7 +42,7 @@ undecorated=$(grep -Eo '(^|;|\}) *(const )?(char|int|void|uint64_t|size_t|DamaRe
 
 # The compiled-in weights of each game (written by dama export) are
 # self-contained too: only <stdint.h>, C99/C11 and C++11/C++17.
-for w in "$SRC"/src/games/*/weights.h; do
+for w in "$SRC"/engine/games/*/weights.h; do
   grep '^#include' "$w" | grep -vq '<stdint.h>' && bad "$w includes more than <stdint.h>" || ok
   for std in "cc -std=c99 -x c" "cc -std=c11 -x c" "c++ -std=c++11 -x c++" "c++ -std=c++17 -x c++"; do
     command -v "${std%% *}" >/dev/null || continue

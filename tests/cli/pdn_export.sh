@@ -69,19 +69,19 @@ expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobod
 grep -q "no player named 'nobody'" "$T/err" && ok || bad "anchor message"
 
 # a version-1 database (as dama wrote it before tournaments) is migrated
-sqlite3 "$T/v1.sqlite" <"$2/src/db/schema.sql"
+sqlite3 "$T/v1.sqlite" <"$2/db/schema.sql"
 sqlite3 "$T/v1.sqlite" "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;
   INSERT INTO runs(kind, game) VALUES ('selfplay', 'russian');
   INSERT INTO games(run_id, game_index, game, result, movetext, plies) VALUES (1, 0, 'russian', '1-0', '', 0);"
 expect_rc 0 "export migrates v1" "$DAMA" pdn export --db "$T/v1.sqlite"
-newest=$(sed -n 's/.*DB_SCHEMA_VERSION = \([0-9]*\),.*/\1/p' "$2/src/db/db.h")
+newest=$(sed -n 's/.*DB_SCHEMA_VERSION = \([0-9]*\),.*/\1/p' "$2/db/db.h")
 expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA user_version")" "$newest" "migrated to the newest version"
 expect_eq "$(sqlite3 "$T/v1.sqlite" "PRAGMA foreign_key_check")" "" "foreign keys intact after the migrations"
 expect_eq "$(sqlite3 "$T/v1.sqlite" "SELECT kind || ':' || count(*) FROM runs JOIN games ON games.run_id = runs.id")" "selfplay:1" "runs kept"
 
 # a command that only reads through a read-only connection (report) refuses
 # an older schema, naming the upgrade; dama db upgrade migrates it in place
-sqlite3 "$T/v1b.sqlite" <"$2/src/db/schema.sql"
+sqlite3 "$T/v1b.sqlite" <"$2/db/schema.sql"
 sqlite3 "$T/v1b.sqlite" "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;
   INSERT INTO runs(kind, game) VALUES ('selfplay', 'russian');"
 expect_rc 1 "report of a v1 database" "$DAMA" report --db "$T/v1b.sqlite" -o "$T/v1b.html"

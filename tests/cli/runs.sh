@@ -65,7 +65,7 @@ grep -q "^ \* hash: $hh" h.h && ok || bad "header banner has no hash line"
 for g in russian turkish shatra; do
   "$DAMA" export --game $g --weights default --header $g.h >/dev/null || bad "export $g"
   want=$(grep '_WEIGHTS_HASH "' $g.h)
-  [ -n "$want" ] && grep -qxF "$want" "$SRC/src/games/$g/weights.h" && ok || bad "$g weights.h hash is not '$want'"
+  [ -n "$want" ] && grep -qxF "$want" "$SRC/engine/games/$g/weights.h" && ok || bad "$g weights.h hash is not '$want'"
 done
 
 # --- tune and signals --------------------------------------------------------

@@ -1,0 +1,693 @@
+/* player.c — in-process and Hub engines behind one interface; see player.h. */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
+
+#include "arena/player.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "engine/game_record.h"
+#include "engine/search.h"
+
+enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- limits and specs ------------------------------------------------------ */
+
+static int parse_i64(const char *s, int64_t min, int64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (!*s || *end || errno || v < min) return -1;
+    *out = v;
+    return 0;
+}
+
+int player_limits_set(PlayerLimits *l, const char *key, const char *value, char err[ERR_MAX])
+{
+    int64_t v = 0, inc = 0;
+    if (strcmp(key, "nodes") == 0 || strcmp(key, "depth") == 0 || strcmp(key, "movetime") == 0) {
+        if (parse_i64(value, 1, &v) != 0 || (key[0] == 'd' && v > 100)) {
+            snprintf(err, ERR_MAX, "%s=%.40s: need a positive integer%s", key, value, key[0] == 'd' ? " <= 100" : "");
+            return -1;
+        }
+        int64_t hang = l->hang_ms;
+        memset(l, 0, sizeof *l);
+        l->hang_ms = hang;
+        if (key[0] == 'n') l->nodes = (uint64_t)v;
+        else if (key[0] == 'd') l->depth = (int)v;
+        else l->movetime_ms = v;
+        return 0;
+    }
+    if (strcmp(key, "time") == 0) {
+        char a[64];
+        snprintf(a, sizeof a, "%s", value);
+        char *plus = strchr(a, '+');
+        if (plus) *plus = '\0';
+        if (parse_i64(a, 1, &v) != 0 || (plus && parse_i64(plus + 1, 0, &inc) != 0)) {
+            snprintf(err, ERR_MAX, "time=%.40s: need MS or MS+INC (milliseconds, e.g. 10000+100)", value);
+            return -1;
+        }
+        int64_t hang = l->hang_ms;
+        memset(l, 0, sizeof *l);
+        l->hang_ms = hang;
+        l->time_ms = v;
+        l->inc_ms = inc;
+        return 0;
+    }
+    if (strcmp(key, "timeout") == 0) {
+        if (parse_i64(value, 1, &v) != 0) {
+            snprintf(err, ERR_MAX, "timeout=%.40s: need a positive number of milliseconds", value);
+            return -1;
+        }
+        l->hang_ms = v;
+        return 0;
+    }
+    return 1;
+}
+
+void player_limits_text(const PlayerLimits *l, char *out, size_t size)
+{
+    if (l->nodes) snprintf(out, size, "nodes=%" PRIu64, l->nodes);
+    else if (l->depth) snprintf(out, size, "depth=%d", l->depth);
+    else if (l->movetime_ms) snprintf(out, size, "movetime=%" PRId64, l->movetime_ms);
+    else if (l->time_ms) snprintf(out, size, "time=%" PRId64 "+%" PRId64, l->time_ms, l->inc_ms);
+    else snprintf(out, size, "none");
+    if (l->hang_ms) {
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, ",timeout=%" PRId64, l->hang_ms);
+    }
+}
+
+int player_spec_parse(const char *text, int index, const PlayerLimits *defaults, int64_t default_hash_mb,
+                      PlayerSpec *out, char err[ERR_MAX])
+{
+    memset(out, 0, sizeof *out);
+    out->limits = *defaults;
+    out->hash_mb = default_hash_mb;
+    snprintf(out->name, sizeof out->name, "engine %d", index + 1);
+    snprintf(out->spec, sizeof out->spec, "default");
+    const char *s = text;
+    while (*s) {
+        const char *eq = strchr(s, '=');
+        const char *comma = strchr(s, ',');
+        if (!eq || (comma && comma < eq)) {
+            snprintf(err, ERR_MAX, "engine '%.100s': '%.*s' is not KEY=VALUE", text,
+                     (int)(comma ? comma - s : (ptrdiff_t)strlen(s)), s);
+            return -1;
+        }
+        char key[64];
+        size_t klen = (size_t)(eq - s);
+        snprintf(key, sizeof key, "%.*s", (int)(klen < sizeof key ? klen : sizeof key - 1), s);
+        const char *v = eq + 1;
+        size_t vlen = strcmp(key, "cmd") == 0 ? strlen(v) : (size_t)((comma ? comma : v + strlen(v)) - v);
+        char value[PLAYER_SPEC_MAX];
+        if (vlen >= sizeof value) {
+            snprintf(err, ERR_MAX, "engine '%.100s': the value of %s is too long", text, key);
+            return -1;
+        }
+        memcpy(value, v, vlen);
+        value[vlen] = '\0';
+        s = v + vlen;
+        if (*s == ',') s++;
+        if (strcmp(key, "name") == 0) {
+            if (!*value || strlen(value) >= sizeof out->name) {
+                snprintf(err, ERR_MAX, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
+                return -1;
+            }
+            snprintf(out->name, sizeof out->name, "%.63s", value);
+        } else if (strcmp(key, "weights") == 0) {
+            out->kind = PLAYER_DAMA;
+            snprintf(out->spec, sizeof out->spec, "%s", value);
+        } else if (strcmp(key, "cmd") == 0) {
+            if (!*value) {
+                snprintf(err, ERR_MAX, "engine '%.100s': empty cmd", text);
+                return -1;
+            }
+            out->kind = PLAYER_HUB;
+            snprintf(out->spec, sizeof out->spec, "%s", value);
+        } else if (strcmp(key, "hash") == 0) {
+            if (parse_i64(value, 1, &out->hash_mb) != 0 || out->hash_mb > 65536) {
+                snprintf(err, ERR_MAX, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
+                return -1;
+            }
+        } else if (strncmp(key, "param.", 6) == 0 && key[6]) {
+            if (out->params_len == PLAYER_PARAMS_MAX) {
+                snprintf(err, ERR_MAX, "engine '%.100s': more than %d params", text, PLAYER_PARAMS_MAX);
+                return -1;
+            }
+            snprintf(out->param_name[out->params_len], sizeof out->param_name[0], "%s", key + 6);
+            snprintf(out->param_value[out->params_len], sizeof out->param_value[0], "%.127s", value);
+            out->params_len++;
+        } else {
+            char lerr[ERR_MAX];
+            int rc = player_limits_set(&out->limits, key, value, lerr);
+            if (rc != 0) {
+                if (rc > 0)
+                    snprintf(err, ERR_MAX, "engine '%.100s': unknown key '%.40s' (name, weights, cmd, hash, "
+                                           "param.NAME, nodes, depth, movetime, time, timeout)", text, key);
+                else snprintf(err, ERR_MAX, "engine '%.100s': %.140s", text, lerr);
+                return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+const char *player_fault_reason(PlayerFault f)
+{
+    switch (f) {
+    case PLAYER_CRASH: return "crash";
+    case PLAYER_TIMEOUT: return "timeout";
+    case PLAYER_TIME_FORFEIT: return "time-forfeit";
+    case PLAYER_ILLEGAL: return "illegal-move";
+    case PLAYER_STOPPED: return "stopped";
+    default: return "ok";
+    }
+}
+
+/* ---- in-process ------------------------------------------------------------ */
+
+void player_wrap_engine(Player *p, const Game *game, Engine *engine, const PlayerLimits *limits)
+{
+    memset(p, 0, sizeof *p);
+    p->game = game;
+    p->kind = PLAYER_DAMA;
+    p->engine = engine;
+    p->limits = *limits;
+    p->fd = -1;
+}
+
+Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weights, volatile int *stop,
+                   char err[ERR_MAX])
+{
+    Player *p = calloc(1, sizeof *p);
+    if (!p) goto oom;
+    p->game = game;
+    p->kind = spec->kind;
+    p->limits = spec->limits;
+    p->stop = stop;
+    p->spec = spec;
+    p->fd = -1;
+    if (spec->kind == PLAYER_DAMA) {
+        p->engine = engine_new(game, (size_t)spec->hash_mb);
+        p->owns_engine = true;
+        p->weights = malloc(sizeof(int32_t) * (size_t)game->weights_len);
+        if (!p->engine || !p->weights) goto oom;
+        memcpy(p->weights, weights ? weights : game->weights_default, sizeof(int32_t) * (size_t)game->weights_len);
+        engine_set_weights(p->engine, p->weights);
+        engine_set_stop_flag(p->engine, stop);
+    } else {
+        p->buf = malloc(PLAYER_LINE_MAX);
+        if (!p->buf) goto oom;
+    }
+    return p;
+oom:
+    snprintf(err, ERR_MAX, "out of memory for engine '%s'", spec->name);
+    player_free(p);
+    return NULL;
+}
+
+/* ---- external: process and lines ------------------------------------------- */
+
+static void remember(Player *p, const char *line)
+{
+    /* keep the last lines, newest at the end, within PLAYER_DETAIL_MAX */
+    size_t have = strlen(p->last), add = strlen(line) + 1;
+    if (add >= sizeof p->last) {
+        snprintf(p->last, sizeof p->last, "%s", line + (add - sizeof p->last + 1));
+        return;
+    }
+    while (have + add >= sizeof p->last) {
+        char *nl = strchr(p->last, '\n');
+        if (!nl) {
+            have = 0;
+            p->last[0] = '\0';
+            break;
+        }
+        memmove(p->last, nl + 1, strlen(nl + 1) + 1);
+        have = strlen(p->last);
+    }
+    if (have) strcat(p->last, "\n");
+    strcat(p->last, line);
+}
+
+static void hub_kill(Player *p)
+{
+    if (p->fd >= 0) close(p->fd);
+    p->fd = -1;
+    if (p->pid > 0) {
+        kill(-p->pid, SIGKILL);
+        kill(p->pid, SIGKILL);
+        while (waitpid(p->pid, NULL, 0) < 0 && errno == EINTR) {}
+    }
+    p->pid = 0;
+    p->buf_len = 0;
+}
+
+/* How the process ended, if it did (non-blocking): "exit status 3". */
+static void exit_text(Player *p, char *out, size_t size)
+{
+    int status = 0;
+    out[0] = '\0';
+    if (p->pid <= 0) return;
+    for (int i = 0; i < 20; i++) { /* give a dying process 100 ms to be reaped */
+        pid_t r = waitpid(p->pid, &status, WNOHANG);
+        if (r == p->pid) {
+            /* 127 and 126: what /bin/sh exits with when it cannot find or
+             * cannot execute the command (POSIX, "Command Search and
+             * Execution") */
+            int code = WIFEXITED(status) ? WEXITSTATUS(status) : 0;
+            if (WIFEXITED(status))
+                snprintf(out, size, "exit status %d%s", code,
+                         code == 127   ? ": the shell found no such command"
+                         : code == 126 ? ": the shell could not execute it"
+                                       : "");
+            else if (WIFSIGNALED(status)) snprintf(out, size, "killed by signal %d", WTERMSIG(status));
+            p->pid = 0;
+            return;
+        }
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+static void fault_detail(Player *p, char *out, const char *what)
+{
+    char how[64];
+    exit_text(p, how, sizeof how);
+    snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%.60s%s; last output: %.300s", what, how[0] ? " (" : "", how,
+             how[0] ? ")" : "", p->last[0] ? p->last : "(none)");
+}
+
+static int hub_send(Player *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int hub_send(Player *p, const char *fmt, ...)
+{
+    char line[PLAYER_LINE_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(line, sizeof line - 1, fmt, ap);
+    va_end(ap);
+    if (n < 0 || n >= (int)sizeof line - 1) return -1;
+    line[n++] = '\n';
+    for (int off = 0; off < n;) {
+        ssize_t w = send(p->fd, line + off, (size_t)(n - off), MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        off += (int)w;
+    }
+    return 0;
+}
+
+/* Read one line into out (without its end). Returns 1 with a line, 0 when
+ * the deadline passed, -1 at end of output (the engine closed it or died),
+ * -2 when the stop flag was raised. deadline <= 0: none. */
+static int hub_read_line(Player *p, char *out, size_t size, double deadline)
+{
+    for (;;) {
+        char *nl = memchr(p->buf, '\n', p->buf_len);
+        if (nl || p->buf_len == PLAYER_LINE_MAX) {
+            size_t n = nl ? (size_t)(nl - p->buf) : p->buf_len;
+            size_t copy = n < size - 1 ? n : size - 1;
+            memcpy(out, p->buf, copy);
+            out[copy] = '\0';
+            if (copy && out[copy - 1] == '\r') out[copy - 1] = '\0';
+            size_t used = nl ? n + 1 : n;
+            memmove(p->buf, p->buf + used, p->buf_len - used);
+            p->buf_len -= used;
+            remember(p, out);
+            return 1;
+        }
+        if (p->stop && *p->stop) return -2;
+        double left = deadline > 0 ? deadline - now_s() : 1.0;
+        if (left <= 0) return 0;
+        int wait_ms = (int)(left * 1000) + 1;
+        if (wait_ms > 50) wait_ms = 50; /* poll the stop flag */
+        struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
+        int r = poll(&pfd, 1, wait_ms);
+        if (r < 0 && errno != EINTR) return -1;
+        if (r <= 0) continue;
+        ssize_t got = read(p->fd, p->buf + p->buf_len, PLAYER_LINE_MAX - p->buf_len);
+        if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (got <= 0) return -1;
+        p->buf_len += (size_t)got;
+    }
+}
+
+/* Value of argument `key` in a Hub line ("done move=c3-d4 ponder=..."),
+ * quotes removed; returns false if absent. */
+static bool hub_arg(const char *line, const char *key, char *out, size_t size)
+{
+    size_t klen = strlen(key);
+    const char *s = line;
+    s += strcspn(s, " \t"); /* skip the command word */
+    while (*s) {
+        s += strspn(s, " \t");
+        if (!*s) break;
+        const char *k = s;
+        while (*s && *s != '=' && *s != ' ' && *s != '\t') s++;
+        size_t kl = (size_t)(s - k);
+        const char *v = "";
+        size_t vl = 0;
+        if (*s == '=') {
+            s++;
+            if (*s == '"') {
+                v = ++s;
+                while (*s && *s != '"') s++;
+                vl = (size_t)(s - v);
+                if (*s) s++;
+            } else {
+                v = s;
+                while (*s && *s != ' ' && *s != '\t') s++;
+                vl = (size_t)(s - v);
+            }
+        }
+        if (kl == klen && strncmp(k, key, klen) == 0) {
+            size_t n = vl < size - 1 ? vl : size - 1;
+            memcpy(out, v, n);
+            out[n] = '\0';
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool is_command(const char *line, const char *cmd)
+{
+    size_t n = strlen(cmd);
+    return strncmp(line, cmd, n) == 0 && (line[n] == '\0' || line[n] == ' ' || line[n] == '\t');
+}
+
+/* Wait for a line starting with `cmd`. Returns 1, or hub_read_line's 0/-1/-2. */
+static int hub_expect(Player *p, const char *cmd, double deadline, char *line, size_t size)
+{
+    for (;;) {
+        int r = hub_read_line(p, line, size, deadline);
+        if (r != 1) return r;
+        if (is_command(line, cmd)) return 1;
+        if (is_command(line, "param")) {
+            char name[64];
+            if (hub_arg(line, "name", name, sizeof name) && strcmp(name, "variant") == 0) p->has_variant = true;
+        }
+    }
+}
+
+/* The command as /bin/sh -c runs it: a simple command (no shell operator
+ * ; & | ( ) < > ` $( or newline) gets "exec" before its command word, after
+ * any leading NAME=VALUE assignments, so that the shell becomes the engine
+ * (same process, same parent-death signal) instead of staying as its
+ * parent. Anything else runs as written (write exec in it for the same). */
+static void shell_command(const char *spec, char *out, size_t size)
+{
+    const char *s = spec + strspn(spec, " \t");
+    if (strpbrk(spec, ";&|()<>`\n") || strstr(spec, "$(")) {
+        snprintf(out, size, "%s", spec);
+        return;
+    }
+    for (;;) { /* leading assignments: NAME=VALUE words without quotes */
+        size_t name = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789");
+        size_t word = strcspn(s, " \t");
+        if (name == 0 || s[name] != '=' || (s[0] >= '0' && s[0] <= '9')) break;
+        if (memchr(s, '"', word) || memchr(s, '\'', word) || memchr(s, '\\', word)) { /* not worth parsing */
+            snprintf(out, size, "%s", spec);
+            return;
+        }
+        s += word;
+        s += strspn(s, " \t");
+    }
+    if (!*s || (strncmp(s, "exec", 4) == 0 && (s[4] == ' ' || s[4] == '\t'))) {
+        snprintf(out, size, "%s", spec);
+        return;
+    }
+    snprintf(out, size, "%.*sexec %s", (int)(s - spec), spec, s);
+}
+
+static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
+{
+    char command[PLAYER_SPEC_MAX + 8];
+    shell_command(p->spec->spec, command, sizeof command);
+    pid_t parent = getpid();
+    int sv[2];
+    p->last[0] = '\0';
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
+        return PLAYER_CRASH;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(sv[0]);
+        close(sv[1]);
+        snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
+        return PLAYER_CRASH;
+    }
+    if (pid == 0) {
+        /* the engine dies with this process, even by SIGKILL (Linux: at the
+         * end of the forking thread, which outlives its players) */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127); /* the parent died before the call */
+        setpgid(0, 0);
+        int null = open("/dev/null", O_WRONLY);
+        dup2(sv[1], 0);
+        dup2(sv[1], 1);
+        if (null >= 0) dup2(null, 2);
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid); /* also from here: no race with the child's own call */
+    close(sv[1]);
+    p->fd = sv[0];
+    p->pid = pid;
+    p->buf_len = 0;
+    p->has_variant = false;
+    p->starts++;
+    double deadline = now_s() + START_TIMEOUT_MS / 1000.0;
+    char line[PLAYER_LINE_MAX];
+    int r = hub_send(p, "hub") == 0 ? hub_expect(p, "wait", deadline, line, sizeof line) : -1;
+    if (r == 1) {
+        if (p->has_variant && hub_send(p, "set-param name=variant value=%s", p->game->name) != 0) r = -1;
+        for (int i = 0; r == 1 && i < p->spec->params_len; i++)
+            if (hub_send(p, "set-param name=%s value=\"%s\"", p->spec->param_name[i], p->spec->param_value[i]) != 0)
+                r = -1;
+        if (r == 1) r = hub_send(p, "init") == 0 ? hub_expect(p, "ready", deadline, line, sizeof line) : -1;
+    }
+    if (r == 1) return PLAYER_OK;
+    PlayerFault f = r == 0 ? PLAYER_TIMEOUT : r == -2 ? PLAYER_STOPPED : PLAYER_CRASH;
+    fault_detail(p, detail, r == 0 ? "no answer to hub/init within 10 s" : "the engine ended during hub/init");
+    hub_kill(p);
+    return f;
+}
+
+PlayerFault player_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
+{
+    detail[0] = '\0';
+    if (p->kind == PLAYER_DAMA) {
+        engine_clear(p->engine);
+        return PLAYER_OK;
+    }
+    if (p->pid <= 0) {
+        PlayerFault f = hub_start(p, detail);
+        if (f != PLAYER_OK) return f;
+    }
+    if (hub_send(p, "new-game") != 0) {
+        fault_detail(p, detail, "cannot write to the engine");
+        hub_kill(p);
+        return PLAYER_CRASH;
+    }
+    return PLAYER_OK;
+}
+
+static int64_t allot_ms(int64_t clock_ms, int64_t inc_ms)
+{
+    /* Keep a reserve of up to 200 ms (a quarter of a short clock) against
+     * scheduling delays; of the rest, a 30th plus most of the increment,
+     * never more than half. */
+    int64_t reserve = clock_ms / 4 < 200 ? clock_ms / 4 : 200;
+    int64_t usable = clock_ms - reserve;
+    int64_t t = usable / 30 + inc_ms * 3 / 4;
+    if (t > usable / 2) t = usable / 2;
+    return t < 1 ? 1 : t;
+}
+
+static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
+{
+    SearchLimits lim = {.depth = p->limits.depth, .nodes = p->limits.nodes, .movetime_ms = p->limits.movetime_ms};
+    if (p->limits.time_ms > 0) lim.movetime_ms = allot_ms(clock_ms, p->limits.inc_ms);
+    int hlen = 0;
+    const uint64_t *hist = game_record_history(rec, &hlen);
+    SearchResult res;
+    double t0 = now_s();
+    engine_search(p->engine, game_record_position(rec), hist, hlen, &lim, &res, NULL, NULL);
+    out->seconds = now_s() - t0;
+    if (p->stop && *p->stop) return PLAYER_STOPPED;
+    if (!res.has_move) {
+        snprintf(out->detail, PLAYER_DETAIL_MAX, "the engine found no move in a position with legal moves");
+        return PLAYER_CRASH;
+    }
+    out->move = res.best;
+    out->score = res.score;
+    out->has_score = true;
+    out->nodes = res.nodes;
+    if (p->limits.time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
+        snprintf(out->detail, PLAYER_DETAIL_MAX, "used %.0f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
+                 clock_ms);
+        return PLAYER_TIME_FORFEIT;
+    }
+    return PLAYER_OK;
+}
+
+static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
+{
+    const Game *g = p->game;
+    char start[FEN_MAX];
+    g->pos_to_fen(game_record_start(rec), start);
+    size_t cap = (size_t)rec->len * MOVE_STR_MAX + 1, n = 0;
+    char *moves = malloc(cap);
+    if (!moves) {
+        snprintf(out->detail, PLAYER_DETAIL_MAX, "out of memory");
+        return PLAYER_CRASH;
+    }
+    moves[0] = '\0';
+    for (int i = 0; i < rec->len; i++) {
+        char m[MOVE_STR_MAX];
+        game_record_move_text(rec, i, m);
+        n += (size_t)snprintf(moves + n, cap - n, "%s%s", i ? " " : "", m);
+    }
+    const PlayerLimits *l = &p->limits;
+    char level[128];
+    double budget_s; /* how long we wait for "done" */
+    if (l->nodes) {
+        snprintf(level, sizeof level, "level nodes=%" PRIu64, l->nodes);
+        budget_s = (l->hang_ms ? l->hang_ms : HANG_DEFAULT_MS) / 1000.0;
+    } else if (l->depth) {
+        snprintf(level, sizeof level, "level depth=%d", l->depth);
+        budget_s = (l->hang_ms ? l->hang_ms : HANG_DEFAULT_MS) / 1000.0;
+    } else if (l->movetime_ms) {
+        snprintf(level, sizeof level, "level move-time=%.3f", l->movetime_ms / 1000.0);
+        budget_s = (l->movetime_ms + (l->hang_ms ? l->hang_ms : GRACE_MS)) / 1000.0;
+    } else {
+        snprintf(level, sizeof level, "level time=%.3f inc=%.3f", clock_ms / 1000.0, l->inc_ms / 1000.0);
+        budget_s = (clock_ms + (l->hang_ms ? l->hang_ms : GRACE_MS)) / 1000.0;
+    }
+    p->last[0] = '\0';
+    double t0 = now_s();
+    int rc = hub_send(p, "pos pos=\"%s\" moves=\"%s\"", start, moves);
+    free(moves);
+    if (rc == 0) rc = hub_send(p, "%s", level);
+    if (rc == 0) rc = hub_send(p, "go think");
+    if (rc != 0) {
+        fault_detail(p, out->detail, "cannot write to the engine");
+        hub_kill(p);
+        return PLAYER_CRASH;
+    }
+    char line[PLAYER_LINE_MAX];
+    double deadline = t0 + budget_s;
+    for (;;) {
+        int r = hub_read_line(p, line, sizeof line, deadline);
+        if (r == -2) {
+            hub_kill(p);
+            return PLAYER_STOPPED;
+        }
+        if (r == 0) {
+            char what[96];
+            snprintf(what, sizeof what, "no move within %.0f ms", budget_s * 1000);
+            fault_detail(p, out->detail, what);
+            hub_kill(p);
+            return PLAYER_TIMEOUT;
+        }
+        if (r < 0) {
+            fault_detail(p, out->detail, "the engine ended while thinking");
+            hub_kill(p);
+            return PLAYER_CRASH;
+        }
+        if (is_command(line, "info")) {
+            char v[64];
+            if (hub_arg(line, "score", v, sizeof v)) {
+                char *end = NULL;
+                double men = strtod(v, &end);
+                if (end != v) {
+                    out->score = (int)(men * 100 + (men < 0 ? -0.5 : 0.5));
+                    out->has_score = true;
+                }
+            }
+            if (hub_arg(line, "nodes", v, sizeof v)) out->nodes = strtoull(v, NULL, 10);
+            continue;
+        }
+        if (!is_command(line, "done")) continue;
+        out->seconds = now_s() - t0;
+        char text[MOVE_STR_MAX], perr[ERR_MAX];
+        if (!hub_arg(line, "move", text, sizeof text) ||
+            g->move_from_str(game_record_position(rec), text, &out->move, perr) != 0) {
+            char fen[FEN_MAX];
+            g->pos_to_fen(game_record_position(rec), fen);
+            snprintf(out->detail, PLAYER_DETAIL_MAX, "'%.200s' in %.100s", line, fen);
+            hub_kill(p);
+            return PLAYER_ILLEGAL;
+        }
+        if (l->time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
+            snprintf(out->detail, PLAYER_DETAIL_MAX, "answered after %.0f ms with %" PRId64 " ms on its clock",
+                     out->seconds * 1000, clock_ms);
+            return PLAYER_TIME_FORFEIT;
+        }
+        return PLAYER_OK;
+    }
+}
+
+PlayerFault player_think(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
+{
+    memset(out, 0, sizeof *out);
+    if (p->kind == PLAYER_DAMA) return think_dama(p, rec, clock_ms, out);
+    if (p->pid <= 0) {
+        snprintf(out->detail, PLAYER_DETAIL_MAX, "the engine is not running");
+        return PLAYER_CRASH;
+    }
+    return think_hub(p, rec, clock_ms, out);
+}
+
+Engine *player_engine(Player *p)
+{
+    return p->kind == PLAYER_DAMA ? p->engine : NULL;
+}
+
+void player_free(Player *p)
+{
+    if (!p) return;
+    if (p->kind == PLAYER_HUB && p->pid > 0) {
+        if (hub_send(p, "quit") == 0) {
+            for (int i = 0; i < 40; i++) { /* up to 200 ms to exit by itself */
+                if (waitpid(p->pid, NULL, WNOHANG) == p->pid) {
+                    p->pid = 0;
+                    break;
+                }
+                struct timespec ts = {0, 5000000};
+                nanosleep(&ts, NULL);
+            }
+        }
+        hub_kill(p);
+    }
+    if (p->owns_engine) engine_free(p->engine);
+    free(p->weights);
+    free(p->buf);
+    free(p);
+}

@@ -1,0 +1,459 @@
+/* cli.c — option parsing (getopt_long), configuration files (libconfig). */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libconfig.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "dist/dist.h"
+#include "util/num.h"
+
+volatile int cli_stop_requested;
+
+static const CliCommand *const *known_commands;
+
+void cli_register_commands(const CliCommand *const *commands) { known_commands = commands; }
+
+/* Is name a command (as a group) or an option of some command (as a
+ * top-level value)? Unknown names in a config file are mistakes. */
+static bool known_setting(const char *name, bool group)
+{
+    if (!known_commands) return true;
+    for (int c = 0; known_commands[c]; c++) {
+        if (group && strcmp(known_commands[c]->name, name) == 0) return true;
+        if (!group)
+            for (const CliOpt *o = known_commands[c]->opts; o->name; o++)
+                if (strcmp(o->name, name) == 0) return true;
+    }
+    return false;
+}
+
+/* The first SIGINT/SIGTERM asks the running command to stop cleanly; a
+ * second one ends the process at once, by that signal (what is committed
+ * in the database stays: WAL). Only async-signal-safe calls here. */
+static atomic_int stop_signals;
+
+static void on_stop(int sig)
+{
+    /* Counted atomically: two signals delivered at once to two threads
+     * still see one first and one second. */
+    if (atomic_fetch_add(&stop_signals, 1) > 0) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    cli_stop_requested = 1;
+}
+
+void cli_install_stop_handler(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static int opt_index(const CliArgs *a, const char *name)
+{
+    for (int i = 0; i < a->opts_len; i++)
+        if (strcmp(a->opts[i].name, name) == 0) return i;
+    return -1;
+}
+
+/* The option as the user wrote it: "--depth" on the command line, "depth
+ * (FILE)" from a config file. */
+static void opt_where(const CliOpt *o, const char *where, char *out, size_t size)
+{
+    if (where) snprintf(out, size, "%s (%s)", o->name, where);
+    else snprintf(out, size, "--%s", o->name);
+}
+
+/* Check one value against its option's type and range; where is the config
+ * file it came from, NULL for the command line. */
+static bool valid_value(const char *command, const CliOpt *o, const char *v, const char *where)
+{
+    char what[600], msg[800];
+    opt_where(o, where, what, sizeof what);
+    if ((o->type == OPT_INT || o->type == OPT_REAL) && !(o->max > o->min)) {
+        fprintf(stderr, "dama %s: internal error: option --%s has no range\n", command, o->name);
+        return false;
+    }
+    NumStatus st = NUM_OK;
+    if (o->type == OPT_INT) {
+        int64_t x;
+        st = num_parse_int(v, (int64_t)o->min, (int64_t)o->max, &x);
+    } else if (o->type == OPT_REAL) {
+        double x;
+        st = num_parse_real(v, o->min, o->max, &x);
+    } else if (o->type == OPT_DB) {
+        const char *why = NULL;
+        if (!*v) why = "an empty path makes SQLite use a temporary database, lost on exit";
+        else if (strcmp(v, ":memory:") == 0) why = "':memory:' is a database in memory, lost on exit";
+        else if (strncasecmp(v, "file:", 5) == 0) why = "SQLite URIs are not accepted";
+        if (why) {
+            fprintf(stderr, "dama %s: %s: '%.200s': %s; name a database file\n", command, what, v, why);
+            return false;
+        }
+    }
+    if (st != NUM_OK) {
+        num_format_error(msg, sizeof msg, what, v, strlen(v), st, o->min, o->max, o->type == OPT_REAL);
+        fprintf(stderr, "dama %s: %s\n", command, msg);
+        return false;
+    }
+    return true;
+}
+
+static void set_value(CliArgs *a, int i, const char *v)
+{
+    free(a->values[i]);
+    a->values[i] = strdup(v);
+}
+
+/* Read one libconfig setting into option i (as text), checked like a
+ * command-line value. Integer literals libconfig would misread were
+ * refused before (num_check_config_file). */
+static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path)
+{
+    const CliOpt *o = &a->opts[i];
+    char buf[64];
+    int line = config_setting_source_line(s);
+    char where[600];
+    snprintf(where, sizeof where, "%s:%d", path, line);
+    switch (config_setting_type(s)) {
+    case CONFIG_TYPE_INT:
+    case CONFIG_TYPE_INT64:
+        if (o->type == OPT_FLAG) snprintf(buf, sizeof buf, "%d", config_setting_get_int64(s) != 0);
+        else snprintf(buf, sizeof buf, "%lld", (long long)config_setting_get_int64(s));
+        break;
+    case CONFIG_TYPE_FLOAT:
+        if (o->type != OPT_REAL) {
+            fprintf(stderr, "dama: %s: %s must be %s\n", where, o->name,
+                    o->type == OPT_INT ? "an integer" : o->type == OPT_FLAG ? "true or false" : "a string");
+            return -1;
+        }
+        snprintf(buf, sizeof buf, "%.17g", config_setting_get_float(s));
+        break;
+    case CONFIG_TYPE_BOOL:
+        if (o->type != OPT_FLAG) {
+            fprintf(stderr, "dama: %s: %s must be %s, not true/false\n", where, o->name,
+                    o->type == OPT_INT ? "an integer" : o->type == OPT_REAL ? "a number" : "a string");
+            return -1;
+        }
+        snprintf(buf, sizeof buf, "%s", config_setting_get_bool(s) ? "1" : "0");
+        break;
+    case CONFIG_TYPE_STRING:
+        if (!valid_value(a->command, o, config_setting_get_string(s), where)) return -1;
+        set_value(a, i, config_setting_get_string(s));
+        a->from_config[i] = true;
+        return 0;
+    default:
+        fprintf(stderr, "dama: %s: %s must be a scalar value\n", where, o->name);
+        return -1;
+    }
+    if (!valid_value(a->command, o, buf, where)) return -1;
+    set_value(a, i, buf);
+    a->from_config[i] = true;
+    return 0;
+}
+
+static int load_config(CliArgs *a, const char *path, bool required)
+{
+    if (!required && access(path, R_OK) != 0) return 0;
+    char nerr[600];
+    if (num_check_config_file(path, nerr, sizeof nerr) < 0) {
+        fprintf(stderr, "dama: %s\n", nerr);
+        return -1;
+    }
+    config_t cfg;
+    config_init(&cfg);
+    if (config_read_file(&cfg, path) != CONFIG_TRUE) {
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+            fprintf(stderr, "dama: cannot read config file '%s'\n", path);
+        else
+            fprintf(stderr, "dama: %s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
+        config_destroy(&cfg);
+        return -1;
+    }
+    snprintf(a->config_path, sizeof a->config_path, "%s", path);
+    config_setting_t *root = config_root_setting(&cfg);
+    config_setting_t *group = config_setting_get_member(root, a->command);
+    int rc = 0;
+    for (int i = 0; i < a->opts_len && rc == 0; i++) {
+        config_setting_t *s = config_setting_get_member(root, a->opts[i].name);
+        if (s && !config_setting_is_group(s)) rc = config_value(a, i, s, path);
+        if (rc == 0 && group) {
+            s = config_setting_get_member(group, a->opts[i].name);
+            if (s) rc = config_value(a, i, s, path);
+        }
+    }
+    for (int j = 0; rc == 0 && j < config_setting_length(root); j++) {
+        config_setting_t *s = config_setting_get_elem(root, (unsigned)j);
+        bool is_group = config_setting_is_group(s);
+        if (!known_setting(config_setting_name(s), is_group)) {
+            fprintf(stderr, "dama: %s:%d: unknown %s '%s'\n", path, config_setting_source_line(s),
+                    is_group ? "command group" : "setting", config_setting_name(s));
+            rc = -1;
+        }
+    }
+    if (rc == 0 && group) { /* unknown keys in our own group are mistakes */
+        for (int j = 0; j < config_setting_length(group); j++) {
+            config_setting_t *s = config_setting_get_elem(group, (unsigned)j);
+            if (opt_index(a, config_setting_name(s)) < 0) {
+                fprintf(stderr, "dama: %s:%d: unknown setting '%s' in group '%s'\n", path,
+                        config_setting_source_line(s), config_setting_name(s), a->command);
+                rc = -1;
+                break;
+            }
+        }
+    }
+    config_destroy(&cfg);
+    return rc;
+}
+
+/* Help; with a (the built-in defaults and the config file applied), values
+ * the config file changed are shown beside the built-in default. */
+static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
+{
+    fprintf(out, "usage: dama %s %s\n\n%s\n\noptions:\n", cmd->name, cmd->usage, cmd->summary);
+    int i = 0;
+    for (const CliOpt *o = cmd->opts; o && o->name; o++, i++) {
+        char left[64];
+        snprintf(left, sizeof left, "--%s%s", o->name,
+                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : o->type == OPT_DB ? " FILE" : " TEXT");
+        fprintf(out, "  %-24s %s", left, o->help);
+        if (o->type == OPT_INT && o->max >= CLI_INT_MAX) fprintf(out, " [%.0f..]", o->min);
+        else if (o->type == OPT_INT) fprintf(out, " [%.0f..%.0f]", o->min, o->max);
+        else if (o->type == OPT_REAL) fprintf(out, " [%g..%g]", o->min, o->max);
+        const char *now = a ? a->values[i] : NULL;
+        bool changed = now && (!o->defval || strcmp(now, o->defval) != 0);
+        char shown[64];
+        if (changed && o->type == OPT_REAL) { /* as written: 0.05, not 0.050000000000000003 */
+            double v = strtod(now, NULL);
+            for (int prec = 6; prec <= 17; prec++) { /* the shortest text that reads back as v */
+                snprintf(shown, sizeof shown, "%.*g", prec, v);
+                if (strtod(shown, NULL) == v) break;
+            }
+            changed = !o->defval || strtod(o->defval, NULL) != v;
+            now = shown;
+        }
+        if (o->defval && !changed) fprintf(out, " (default: %s)", o->defval);
+        if (changed) fprintf(out, " (%s%s; %s: %s)", o->defval ? "default: " : "no default", o->defval ? o->defval : "",
+                             a->config_path, now);
+        fputc('\n', out);
+    }
+    fprintf(out, "  %-24s %s\n", "--config FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)");
+    fprintf(out, "  %-24s %s\n", "--help", "show this help");
+}
+
+void cli_print_help(const CliCommand *cmd, FILE *out) { print_help(cmd, NULL, out); }
+
+int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
+{
+    memset(out, 0, sizeof *out);
+    out->command = cmd->name;
+    out->opts = cmd->opts;
+    while (cmd->opts[out->opts_len].name) out->opts_len++;
+    struct option lopts[CLI_OPTS_MAX + 3];
+    int n = 0;
+    for (int i = 0; i < out->opts_len; i++)
+        lopts[n++] = (struct option){cmd->opts[i].name, cmd->opts[i].type == OPT_FLAG ? no_argument : required_argument,
+                                     NULL, 1000 + i};
+    lopts[n++] = (struct option){"config", required_argument, NULL, 'c'};
+    lopts[n++] = (struct option){"help", no_argument, NULL, 'h'};
+    lopts[n] = (struct option){NULL, 0, NULL, 0};
+
+    /* "-o FILE" is short for --out FILE where a command has --out. */
+    int out_opt = -1;
+    for (int i = 0; i < out->opts_len; i++)
+        if (strcmp(cmd->opts[i].name, "out") == 0) out_opt = i;
+    const char *shorts = out_opt >= 0 ? "ho:" : "h";
+
+    /* First pass: --help and --config only. */
+    const char *config = NULL;
+    bool help = false;
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+        if (c == 'h') help = true;
+        if (c == 'c') config = optarg;
+    }
+    for (int i = 0; i < out->opts_len; i++)
+        if (cmd->opts[i].defval) out->values[i] = strdup(cmd->opts[i].defval);
+    int cfg = load_config(out, config ? config : "configs/dama.cfg", config != NULL);
+    if (help) { /* the help shows what the config file changed, if it loaded */
+        print_help(cmd, cfg == 0 ? out : NULL, stdout);
+        return 1;
+    }
+    if (cfg != 0) return -1;
+
+    optind = 1;
+    opterr = 1;
+    while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+        if (c == 'c' || c == 'h') continue;
+        if (c == 'o' && out_opt >= 0) c = 1000 + out_opt;
+        if (c < 1000) {
+            fprintf(stderr, "dama %s: see 'dama %s --help'\n", cmd->name, cmd->name);
+            return -1;
+        }
+        int i = c - 1000;
+        const char *v = cmd->opts[i].type == OPT_FLAG ? "1" : optarg;
+        if (!valid_value(cmd->name, &cmd->opts[i], v, NULL)) return -1;
+        if (cmd->opts[i].type == OPT_LIST && out->from_cli[i] && out->values[i]) {
+            size_t len = strlen(out->values[i]) + strlen(v) + 2;
+            char *joined = malloc(len);
+            if (!joined) {
+                fprintf(stderr, "dama %s: out of memory\n", cmd->name);
+                return -1;
+            }
+            snprintf(joined, len, "%s,%s", out->values[i], v);
+            free(out->values[i]);
+            out->values[i] = joined;
+        } else {
+            set_value(out, i, v);
+        }
+        out->from_cli[i] = true;
+    }
+    out->positional = argv + optind;
+    out->positional_len = argc - optind;
+    if (out->positional_len > cmd->positional_max) {
+        fprintf(stderr, "dama %s: unexpected argument '%s' (see 'dama %s --help')\n", cmd->name,
+                out->positional[cmd->positional_max], cmd->name);
+        return -1;
+    }
+    return 0;
+}
+
+void cli_free(CliArgs *a)
+{
+    for (int i = 0; i < a->opts_len; i++) free(a->values[i]);
+}
+
+const char *cli_str(const CliArgs *a, const char *name)
+{
+    int i = opt_index(a, name);
+    return i < 0 ? NULL : a->values[i];
+}
+
+bool cli_isset(const CliArgs *a, const char *name) { return cli_str(a, name) != NULL; }
+
+int64_t cli_int(const CliArgs *a, const char *name)
+{
+    const char *v = cli_str(a, name);
+    return v ? strtoll(v, NULL, 10) : 0;
+}
+
+double cli_real(const CliArgs *a, const char *name)
+{
+    const char *v = cli_str(a, name);
+    return v ? strtod(v, NULL) : 0.0;
+}
+
+int cli_bad_value(const CliArgs *a, const char *name, const char *constraint)
+{
+    int i = opt_index(a, name);
+    const char *v = i < 0 ? NULL : a->values[i];
+    bool from_file = i >= 0 && !a->from_cli[i] && a->from_config[i];
+    if (from_file) fprintf(stderr, "dama %s: %s = %s (%s): %s\n", a->command, name, v, a->config_path, constraint);
+    else fprintf(stderr, "dama %s: --%s %s: %s\n", a->command, name, v ? v : "(unset)", constraint);
+    return 2;
+}
+
+bool cli_flag(const CliArgs *a, const char *name)
+{
+    const char *v = cli_str(a, name);
+    return v && strcmp(v, "0") != 0 && strcasecmp(v, "false") != 0 && strcasecmp(v, "no") != 0 &&
+           strcasecmp(v, "off") != 0;
+}
+
+const Game *cli_game(const CliArgs *a)
+{
+    const char *name = cli_str(a, "game");
+    const Game *g = game_find(name ? name : "russian");
+    if (!g) {
+        fprintf(stderr, "dama %s: unknown game '%s' (choices:", a->command, name);
+        for (const Game *const *l = game_list(); *l; l++) fprintf(stderr, " %s", (*l)->name);
+        fprintf(stderr, ")\n");
+    }
+    return g;
+}
+
+void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < a->opts_len && n < size; i++) {
+        if (!a->values[i]) continue;
+        bool skipped = false;
+        for (int j = 0; skip && skip[j]; j++) skipped |= strcmp(skip[j], a->opts[i].name) == 0;
+        if (skipped) continue;
+        int w = snprintf(out + n, size - n, "%s = %s\n", a->opts[i].name, a->values[i]);
+        if (w < 0) break;
+        n += (size_t)w;
+    }
+}
+
+int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id)
+{
+    static const char *const which[] = {"run", "match", "tournament", "filter"};
+    int chosen = -1, count = all ? 1 : 0;
+    for (int i = 0; i < 4; i++)
+        if (cli_isset(a, which[i])) {
+            chosen = i;
+            count++;
+        }
+    if (count > 1) {
+        fprintf(stderr, "dama %s: give at most one of --run, --match, --tournament, --filter%s\n", a->command,
+                all ? ", --all" : "");
+        return 2;
+    }
+    *sel = chosen == 0 ? DB_SELECT_RUN : chosen == 1 ? DB_SELECT_MATCH : chosen == 2 ? DB_SELECT_TOURNAMENT
+         : chosen == 3 ? DB_SELECT_FILTER : DB_SELECT_ALL;
+    *id = chosen >= 0 && chosen < 3 ? cli_int(a, which[chosen]) : 0;
+    if (chosen >= 0 && chosen < 3 && *id < 1) {
+        fprintf(stderr, "dama %s: --%s must be >= 1\n", a->command, which[chosen]);
+        return 2;
+    }
+    return 0;
+}
+
+/* The rank count of a job this process was started in, from the launcher's
+ * environment (Open MPI's mpirun: OMPI_COMM_WORLD_SIZE; MPICH, Slurm's PMI:
+ * PMI_SIZE); 0 when none says. */
+static long launcher_ranks(void)
+{
+    const char *names[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        char *end;
+        long n = v ? strtol(v, &end, 10) : 0;
+        if (v && *v && !*end && n > 0) return n;
+    }
+    return 0;
+}
+
+int cli_mpi_start(const CliArgs *a, const char *command)
+{
+    bool has = false;
+    for (int i = 0; i < a->opts_len; i++) has = has || strcmp(a->opts[i].name, "mpi") == 0;
+    if (!has) return 0;
+    long ranks = launcher_ranks();
+    /* K > 1 copies of a command without --mpi would each do all the work
+     * (and collide in one database): under a launcher of several ranks
+     * --mpi is implied. */
+    if (!cli_flag(a, "mpi") && ranks <= 1) return 0;
+    char err[ERR_MAX];
+    if (dist_init(err) == 0) return 0;
+    if (!cli_flag(a, "mpi"))
+        fprintf(stderr, "dama %s: started as one of %ld MPI ranks, but %s\n", command, ranks, err);
+    else fprintf(stderr, "dama %s: --mpi: %s\n", command, err);
+    return 2;
+}

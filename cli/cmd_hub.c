@@ -1,0 +1,49 @@
+/* cmd_hub.c — `dama hub`: dama as a Hub protocol engine on standard
+ * input/output (play/hub.h; docs/hub.md). */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/egtb_opts.h"
+#include "engine/skill.h"
+#include "protocol/hub.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "initial value of the variant param: russian, turkish or shatra", 0, 0},
+    {"hash", OPT_INT, "64", "initial hash param: transposition table MiB", 1, 65536},
+    {"weights", OPT_STR, "default", "initial weights param: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "initial db param: the database of tuned / db:ID weights", 0, 0},
+    {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max", 0, 0},
+    {"seed", OPT_INT, "0", "initial seed param of the levels' random choices", 0, CLI_INT_MAX},
+    CLI_EGTB_OPTS, /* the initial egtb-path and egtb-pieces params */
+    {0},
+};
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    int64_t hash = cli_int(a, "hash"), seed = cli_int(a, "seed");
+    /* --hash 1..65536 and --seed >= 0: checked by cli_parse */
+    if (!skill_find(cli_str(a, "level"))) {
+        fprintf(stderr, "dama hub: unknown --level '%s' (beginner, casual, club, strong, max)\n", cli_str(a, "level"));
+        return 2;
+    }
+    Egtb *edb; /* checked here, so that a bad directory fails at once; the session opens its own */
+    if (cli_egtb_open(a, g, "hub", &edb) != 0) return 1;
+    egtb_close(edb);
+    HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),
+                    .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed,
+                    .egtb_path = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces")};
+    char err[ERR_MAX];
+    if (hub_run(STDIN_FILENO, stdout, &o, err) != 0) {
+        fprintf(stderr, "dama hub: %s\n", err);
+        return 1;
+    }
+    return 0;
+}
+
+const CliCommand cmd_hub = {
+    "hub", "engine protocol: Hub version 2 (Scan 3.1) on stdin/stdout, for GUIs and tournament managers",
+    "[--game G] [--hash MB] [--weights W] [--level L]", OPTS, run, 0,
+};

@@ -1,0 +1,123 @@
+/* cmd_ratings.c — `dama ratings`: ratings of every player of a set of
+ * stored games, fitted together by maximum likelihood (play/ratings.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/ratings_table.h"
+#include "db/db.h"
+#include "arena/ratings.h"
+
+static const CliOpt OPTS[] = {
+    {"db", OPT_DB, "dama.sqlite", "SQLite database file", 0, 0},
+    {"tournament", OPT_INT, NULL, "the games of tournament N", 1, CLI_INT_MAX},
+    {"match", OPT_INT, NULL, "the games of match N", 1, CLI_INT_MAX},
+    {"run", OPT_INT, NULL, "the games of run N", 1, CLI_INT_MAX},
+    {"filter", OPT_STR, NULL, "the games g for which this SQL condition holds", 0, 0},
+    {"all", OPT_FLAG, NULL, "every stored game (the default); players with the same name are one player", 0, 0},
+    {"anchor", OPT_STR, NULL, "NAME or NAME=ELO: this player's rating is fixed (default: the mean is 0)", 0, 0},
+    {"no-advantage", OPT_FLAG, NULL, "do not fit White's advantage (fix it at 0)", 0, 0},
+    {"prior", OPT_REAL, "2", "virtual games per pair of players who met (keeps 100% scores finite; 0: none)", 0, 1000000},
+    {0},
+};
+
+typedef struct Collect {
+    char *names[RATINGS_PLAYERS_MAX];
+    int len;
+    RatingsGame *games;
+    int64_t games_len, games_cap;
+    char err[ERR_MAX];
+} Collect;
+
+static int player(Collect *c, const char *name)
+{
+    for (int i = 0; i < c->len; i++)
+        if (strcmp(c->names[i], name) == 0) return i;
+    if (c->len == RATINGS_PLAYERS_MAX) {
+        snprintf(c->err, ERR_MAX,
+                 "more than %d players (the most one fit takes): narrow the selection with --tournament, "
+                 "--match, --run or --filter",
+                 RATINGS_PLAYERS_MAX);
+        return -1;
+    }
+    if (!(c->names[c->len] = strdup(name))) {
+        snprintf(c->err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    return c->len++;
+}
+
+static int collect(void *ctx, const DbGameRow *g)
+{
+    Collect *c = ctx;
+    if (!g->result) return 0; /* unfinished */
+    int half = strcmp(g->result, "1-0") == 0 ? 2 : strcmp(g->result, "0-1") == 0 ? 0 : 1;
+    int w = player(c, g->white), b = player(c, g->black);
+    if (w < 0 || b < 0) return 1; /* positive: the message is c->err */
+    if (w == b) return 0; /* a player against itself tells nothing */
+    if (c->games_len == c->games_cap) {
+        c->games_cap = c->games_cap ? c->games_cap * 2 : 1024;
+        RatingsGame *n = realloc(c->games, sizeof *n * (size_t)c->games_cap);
+        if (!n) {
+            snprintf(c->err, ERR_MAX, "out of memory");
+            return 1;
+        }
+        c->games = n;
+    }
+    c->games[c->games_len++] = (RatingsGame){.white = w, .black = b, .white_half = half};
+    return 0;
+}
+
+static int run(CliArgs *a)
+{
+    DbSelect sel;
+    int64_t id;
+    if (cli_game_selection(a, cli_flag(a, "all"), &sel, &id) != 0) return 2;
+    RatingsOptions opt;
+    ratings_options_default(&opt);
+    opt.fit_advantage = !cli_flag(a, "no-advantage");
+    opt.prior = cli_real(a, "prior");
+    if (!(opt.prior >= 0)) {
+        fprintf(stderr, "dama ratings: --prior must be >= 0\n");
+        return 2;
+    }
+    char err[ERR_MAX];
+    Db *db = NULL;
+    if (db_open_for_reading(cli_str(a, "db"), &db, err) != 0) {
+        fprintf(stderr, "dama ratings: %s\n", err);
+        return 1;
+    }
+    db_close(db);
+    Collect c = {0};
+    int rc = db_game_rows_each(cli_str(a, "db"), sel, id, cli_str(a, "filter"), collect, &c, err);
+    if (rc != 0) fprintf(stderr, "dama ratings: %s\n", rc > 0 ? c.err : err);
+    if (rc == 0 && c.games_len == 0) {
+        fprintf(stderr, "dama ratings: no finished games between two players in the selection\n");
+        rc = 1;
+    }
+    if (rc == 0 && cli_str(a, "anchor") &&
+        ratings_parse_anchor(cli_str(a, "anchor"), (const char *const *)c.names, c.len, &opt.anchor,
+                             &opt.anchor_elo, err) != 0) {
+        fprintf(stderr, "dama ratings: %s\n", err);
+        rc = 2;
+    }
+    opt.names = (const char *const *)c.names;
+    RatingsFit fit;
+    char rerr[RATINGS_ERR_MAX];
+    if (rc == 0 && ratings_fit(c.len, c.games, c.games_len, &opt, &fit, rerr) != 0) {
+        fprintf(stderr, "dama ratings: %s\n", strncmp(rerr, "ratings: ", 9) == 0 ? rerr + 9 : rerr);
+        rc = 1;
+    }
+    if (rc == 0) {
+        printf("%lld games, %d players\n", (long long)c.games_len, c.len);
+        ratings_table_print(stdout, &fit, (const char *const *)c.names, &opt);
+    }
+    for (int i = 0; i < c.len; i++) free(c.names[i]);
+    free(c.games);
+    return rc < 0 ? 1 : rc;
+}
+
+const CliCommand cmd_ratings = {
+    "ratings", "ratings of all players of stored games, fitted together (maximum likelihood, draws modelled)",
+    "[--db FILE] [--tournament N | --match N | --run N | --filter SQL | --all] [--anchor NAME[=ELO]]", OPTS, run, 0,
+};

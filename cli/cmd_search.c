@@ -1,0 +1,204 @@
+/* cmd_search.c — `dama search`: best move of a position. */
+#include <errno.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "cli/egtb_opts.h"
+#include "db/weight_sets.h"
+#include "engine/eval.h"
+#include "engine/search.h"
+
+static const CliOpt OPTS[] = {
+    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
+    {"depth", OPT_INT, NULL, "search depth in plies (no limit given at all: 10)", 1, 100},
+    {"nodes", OPT_INT, NULL, "node budget (deterministic)", 1, 1e15},
+    {"movetime", OPT_INT, NULL, "time budget in milliseconds", 1, 86400000},
+    {"time", OPT_INT, NULL, "clock: milliseconds left for the side to move (time manager)", 1, 864000000},
+    {"inc", OPT_INT, NULL, "clock: increment per move in milliseconds", 0, 86400000},
+    {"movestogo", OPT_INT, NULL, "clock: moves to the next time control (default: unknown)", 0, 1000},
+    {"threads", OPT_INT, "1", "search threads (lazy SMP over the shared transposition table)", 1, 64},
+    {"search-param", OPT_LIST, NULL, "override a search constant: NAME=VALUE (repeatable; see --list-params)", 0, 0},
+    {"search-params", OPT_STR, NULL, "file of NAME=VALUE lines ('#' comments), applied before --search-param", 0, 0},
+    {"list-params", OPT_FLAG, NULL, "print the search parameters of the game (name, value, range, step) and exit", 0, 0},
+    {"hash", OPT_INT, NULL, "transposition table size in MiB (default: by the time budget, 4 at 100 ms; 16 for depth or nodes)", 1, 65536},
+    {"weights", OPT_STR, NULL, "weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
+    {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
+    CLI_EGTB_OPTS,
+    {0},
+};
+
+static void print_pv(const Game *g, const Position *root, const Move *pv, int len)
+{
+    Position a = *root, b;
+    char text[MOVE_STR_MAX];
+    for (int i = 0; i < len; i++) {
+        g->move_to_str(&a, &pv[i], text);
+        printf(" %s", text);
+        g->make_move(&a, &pv[i], &b);
+        a = b;
+    }
+}
+
+typedef struct InfoCtx {
+    const Game *game;
+    const Position *root;
+} InfoCtx;
+
+static void on_info(void *ctx, const SearchResult *r)
+{
+    InfoCtx *c = ctx;
+    printf("info depth %d score %d nodes %llu nps %.0f pv", r->depth, r->score, (unsigned long long)r->nodes,
+           r->seconds > 0 ? (double)r->nodes / r->seconds : 0.0);
+    print_pv(c->game, c->root, r->pv, r->pv_len);
+    putchar('\n');
+    fflush(stdout);
+}
+
+int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX])
+{
+    if (file) {
+        FILE *f = fopen(file, "r");
+        if (!f) {
+            snprintf(err, ERR_MAX, "cannot open search parameter file '%.200s': %s", file, strerror(errno));
+            return -1;
+        }
+        char text[16384];
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        bool more = fgetc(f) != EOF;
+        int read_errno = ferror(f) ? errno : 0; /* a folder opens, then reads EISDIR */
+        fclose(f);
+        text[n] = '\0';
+        if (read_errno) {
+            snprintf(err, ERR_MAX, "cannot read search parameter file '%.200s': %s", file, strerror(read_errno));
+            return -1;
+        }
+        if (more) {
+            snprintf(err, ERR_MAX, "search parameter file '%.200s' is over 16 KiB", file);
+            return -1;
+        }
+        char perr[ERR_MAX];
+        if (engine_set_params_text(e, text, perr) != 0) {
+            snprintf(err, ERR_MAX, "%.100s: %.150s", file, perr);
+            return -1;
+        }
+    }
+    if (list && engine_set_params_text(e, list, err) != 0) return -1;
+    return 0;
+}
+
+static void list_params(const Game *g, const Engine *e)
+{
+    const SearchParamInfo *p = search_params();
+    printf("# search parameters of %s: name value default min max step\n", g->name);
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
+        printf("%-16s %6d %6d %6d %6d %5d  %s\n", p[i].name, engine_get_param(e, i), search_param_default(g, i),
+               p[i].min, p[i].max, p[i].step, p[i].doc);
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    if (cli_flag(a, "list-params")) {
+        Engine *e = engine_new(g, 1);
+        char perr[ERR_MAX];
+        if (!e) return 1;
+        if (cli_search_params(e, cli_str(a, "search-params"), cli_str(a, "search-param"), perr) != 0) {
+            fprintf(stderr, "dama search: %s\n", perr);
+            engine_free(e);
+            return 1;
+        }
+        list_params(g, e);
+        engine_free(e);
+        return 0;
+    }
+    char err[ERR_MAX];
+    Position pos;
+    if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
+        fprintf(stderr, "dama search: %s\n", err);
+        return 1;
+    }
+    SearchLimits lim = {.depth = (int)cli_int(a, "depth"), .nodes = (uint64_t)cli_int(a, "nodes"),
+                        .movetime_ms = cli_int(a, "movetime"), .time_ms = cli_int(a, "time"),
+                        .inc_ms = cli_int(a, "inc"), .movestogo = (int)cli_int(a, "movestogo")};
+    /* every limit's range was checked by cli_parse */
+    if (!lim.time_ms) /* one message per option that needs the clock */
+        for (const char *const *o = (const char *const[]){"inc", "movestogo", NULL}; *o; o++)
+            if (cli_isset(a, *o)) return cli_bad_value(a, *o, "needs --time (the clock)");
+    if (!lim.depth && !lim.nodes && !lim.movetime_ms && !lim.time_ms) lim.depth = 10;
+    EVAL_AUTO_FREE int32_t *weights = eval_weights_new(g);
+    if (!weights) {
+        fprintf(stderr, "dama search: out of memory for %d weights\n", g->weights_len);
+        return 1;
+    }
+    if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
+        fprintf(stderr, "dama search: %s\n", err);
+        return 1;
+    }
+    const char *reason = NULL;
+    Outcome over = game_outcome(g, &pos, NULL, 0, &reason, NULL);
+    if (over != OUTCOME_NONE) { /* nothing to search: the game is over */
+        printf("bestmove (none)\nresult %s %s\n", outcome_pdn(over), reason ? reason : "");
+        return 0;
+    }
+    Egtb *db;
+    if (cli_egtb_open(a, g, "search", &db) != 0) return 1;
+    EgtbProber *prober = db ? egtb_prober_new(db, (int)cli_int(a, "egtb-pieces"), 4096) : NULL;
+    size_t hash_mb = cli_isset(a, "hash") ? (size_t)cli_int(a, "hash") : engine_hash_mb_for(&lim);
+    Engine *e = engine_new(g, hash_mb);
+    if (!e || (db && !prober)) {
+        if (!e)
+            fprintf(stderr, "dama search: %s%zu: cannot allocate a transposition table of %zu MiB (out of memory); give a "
+                            "smaller value\n", cli_isset(a, "hash") ? "--hash " : "the default hash ", hash_mb, hash_mb);
+        else fprintf(stderr, "dama search: out of memory for the endgame database's cache\n");
+        engine_free(e);
+        egtb_prober_free(prober);
+        egtb_close(db);
+        return 1;
+    }
+    if (prober) engine_set_probe(e, egtb_engine_probe, prober);
+    engine_set_weights(e, weights);
+    int fail = 0;
+    if (cli_search_params(e, cli_str(a, "search-params"), cli_str(a, "search-param"), err) != 0) {
+        fprintf(stderr, "dama search: %s\n", err);
+        fail = 1;
+    } else if (prober && cli_int(a, "threads") > 1) {
+        fprintf(stderr, "dama search: --threads above 1 with an endgame database is not supported (its prober is not shared between threads)\n");
+        fail = 2;
+    } else if (engine_set_threads(e, (int)cli_int(a, "threads")) != 0) {
+        fprintf(stderr, "dama search: out of memory for %d threads\n", (int)cli_int(a, "threads"));
+        fail = 1;
+    }
+    if (fail) {
+        engine_free(e);
+        egtb_prober_free(prober);
+        egtb_close(db);
+        return fail;
+    }
+    cli_install_stop_handler();
+    engine_set_stop_flag(e, &cli_stop_requested);
+    SearchResult r;
+    InfoCtx ctx = {g, &pos};
+    engine_search(e, &pos, NULL, 0, &lim, &r, cli_flag(a, "quiet") ? NULL : on_info, &ctx);
+    {
+        char text[MOVE_STR_MAX];
+        g->move_to_str(&pos, &r.best, text);
+        printf("bestmove %s\nscore %d\ndepth %d\nnodes %llu\npv", text, r.score, r.depth,
+               (unsigned long long)r.nodes);
+        print_pv(g, &pos, r.pv, r.pv_len);
+        putchar('\n');
+    }
+    if (prober)
+        printf("egtb %llu probes, %llu known\n", (unsigned long long)prober->probes, (unsigned long long)prober->hits);
+    engine_free(e);
+    egtb_prober_free(prober);
+    egtb_close(db);
+    return 0;
+}
+
+const CliCommand cmd_search = {
+    "search", "search a position: best move, score, depth, nodes, PV",
+    "[--game G] [--fen FEN] (--depth N | --nodes N | --movetime MS | --time MS [--inc MS] [--movestogo N]) [--threads N] [--search-param NAME=VALUE]... [--list-params]", OPTS, run, 0,
+};

@@ -1,0 +1,18 @@
+/* egtb_opts.h — the endgame-database options shared by search, selfplay,
+ * match and tune (--egtb DIR, --egtb-pieces N). */
+#ifndef DAMA_CLI_EGTB_OPTS_H
+#define DAMA_CLI_EGTB_OPTS_H
+
+#include "cli/cli.h"
+#include "engine/egtb/egtb.h"
+
+#define CLI_EGTB_OPTS                                                                                      \
+    {"egtb", OPT_STR, NULL, "endgame database directory (dama egtb build); unset: no database", 0, 0},          \
+        {"egtb-pieces", OPT_INT, "0", "probe the database only at positions with at most N pieces (0: all it holds)", 0, 8}
+
+/* Open the database named by --egtb (NULL in *db when unset). Returns 0, or
+ * 1 after printing "dama CMD: message" (bad directory or files, bad
+ * --egtb-pieces). */
+int cli_egtb_open(const CliArgs *a, const Game *g, const char *cmd, Egtb **db);
+
+#endif

@@ -1,0 +1,77 @@
+/* main.c — `dama`, one binary with git-style subcommands. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "engine/game.h"
+#include "dist/dist.h"
+
+static const CliCommand *const *const COMMANDS = cli_commands;
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: dama COMMAND [options]   (dama COMMAND --help for its options)\n\n"
+                 "Self-play training and evaluation tuning for draughts-family games.\n\ncommands:\n");
+    for (int i = 0; COMMANDS[i]; i++) fprintf(out, "  %-10s %s\n", COMMANDS[i]->name, COMMANDS[i]->summary);
+    fprintf(out, "\ngames:");
+    for (const Game *const *g = game_list(); *g; g++) fprintf(out, " %s", (*g)->name);
+    fprintf(out, "\n");
+}
+
+/* Standard output is flushed and closed before the exit code is decided:
+ * a write that failed (a full disk, a closed pipe's EIO, a quota) must not
+ * end in exit 0 with the output cut short. Returns rc, or 1 when rc was 0
+ * and the output was lost (message on stderr naming the command). */
+static int close_stdout(const char *command, int rc)
+{
+    errno = 0;
+    bool failed = ferror(stdout) != 0;
+    int saved = errno;
+    if (fclose(stdout) != 0) {
+        failed = true;
+        saved = errno;
+    }
+    if (!failed) return rc;
+    fprintf(stderr, "dama%s%s: writing standard output: %s\n", command ? " " : "", command ? command : "",
+            saved ? strerror(saved) : "write error");
+    return rc ? rc : 1;
+}
+
+static int run_main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "--version") == 0) argv[1] = "version"; /* the command, its arguments checked */
+    if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+        if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+            for (int i = 0; COMMANDS[i]; i++)
+                if (strcmp(COMMANDS[i]->name, argv[2]) == 0) {
+                    cli_print_help(COMMANDS[i], stdout);
+                    return 0;
+                }
+        }
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    game_init_all();
+    cli_register_commands(COMMANDS);
+    for (int i = 0; COMMANDS[i]; i++) {
+        if (strcmp(COMMANDS[i]->name, argv[1]) != 0) continue;
+        CliArgs args;
+        int rc = cli_parse(COMMANDS[i], argc - 1, argv + 1, &args);
+        if (rc == 0) rc = COMMANDS[i]->run(&args);
+        else rc = rc > 0 ? 0 : 2;
+        cli_free(&args);
+        return rc;
+    }
+    fprintf(stderr, "dama: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return 2;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = run_main(argc, argv);
+    dist_finalize(); /* a command run with --mpi started MPI (cli_mpi_start) */
+    return close_stdout(argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL, rc);
+}

@@ -1,0 +1,81 @@
+/* run_common.c — option checks and progress lines shared by the
+ * long-running commands; the game-playing machinery is in selfplay/ and arena/. */
+#include "cli/run_common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/search.h"
+#include "arena/player.h"
+#include "util/clock.h"
+
+double run_now_s(void) { return clock_now_s(); }
+
+int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
+{
+    Engine **e = calloc((size_t)(tables > 0 ? tables : 1), sizeof *e);
+    int made = 0;
+    while (e && made < tables && (e[made] = engine_new(g, (size_t)table_mb))) made++;
+    for (int i = 0; i < made; i++) engine_free(e[i]);
+    free(e);
+    if (e && made == tables) return 0;
+    if (tables == 1)
+        snprintf(err, ERR_MAX, "%s: cannot allocate a transposition table of %lld MiB (out of memory); give a smaller "
+                 "value", option, (long long)table_mb);
+    else
+        snprintf(err, ERR_MAX, "%s: cannot allocate %d transposition tables of %lld MiB (%lld MiB in all; out of "
+                 "memory); give a smaller value or fewer threads", option, tables, (long long)table_mb,
+                 (long long)table_mb * tables);
+    return -1;
+}
+
+void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s)
+{
+    p->what = what;
+    p->total = total;
+    p->start = p->last = run_now_s();
+    p->interval = interval_s;
+    p->ranks = 0;
+    p->rank_games = NULL;
+}
+
+void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], bool final)
+{
+    double now = run_now_s();
+    if (!final && (p->interval <= 0 || now - p->last < p->interval)) return;
+    p->last = now;
+    double rate = now > p->start ? (double)done / (now - p->start) : 0;
+    double eta = rate > 0 ? (double)(p->total - done) / rate : 0;
+    fprintf(stderr, "%s: %lld/%lld games, %.2f games/s", p->what, (long long)done, (long long)p->total, rate);
+    if (wdl) fprintf(stderr, ", W/D/L %lld/%lld/%lld", (long long)wdl[0], (long long)wdl[1], (long long)wdl[2]);
+    if (!final) fprintf(stderr, ", ETA %dm%02ds", (int)eta / 60, (int)eta % 60);
+    if (p->ranks > 1 && p->rank_games) {
+        fprintf(stderr, ", by rank");
+        for (int r = 0; r < p->ranks; r++) fprintf(stderr, "%s%lld", r ? "/" : " ", (long long)p->rank_games[r]);
+    }
+    fputc('\n', stderr);
+}
+
+int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *book, char err[ERR_MAX])
+{
+    int balance = cli_isset(a, "balance") ? (int)cli_int(a, "balance") : 0;
+    return openings_for_run(g, cli_str(a, "openings"), (int)cli_int(a, "random-plies"), balance, seed, book, err);
+}
+
+int run_check_engine(const Game *g, const PlayerSpec *spec, const char *who, char err[ERR_MAX])
+{
+    if (spec->kind != PLAYER_HUB) return 0;
+    Player *p = player_new(g, spec, NULL, &cli_stop_requested, err);
+    if (!p) return -1;
+    char detail[PLAYER_DETAIL_MAX];
+    PlayerFault f = player_new_game(p, detail);
+    player_free(p);
+    if (f == PLAYER_OK) return 0;
+    /* the detail of a start that failed names the command itself */
+    const char *quoted_end = strncmp(detail, "cannot start '", 14) == 0 ? strstr(detail, "': ") : NULL;
+    const char *why = quoted_end ? quoted_end + 3 : detail;
+    if (f == PLAYER_STOPPED) why = "interrupted while starting it";
+    snprintf(err, ERR_MAX, "%.50s: cannot start '%.60s': %.120s", who, spec->spec, why);
+    return -1;
+}

@@ -1,0 +1,263 @@
+/* weights_json.c — weight sets as JSON (cJSON, Debian libcjson-dev). */
+#include "engine/api/weights_json.h"
+
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/eval.h"
+#include "engine/weights_id.h"
+
+static bool add_str(cJSON *o, const char *key, const char *v)
+{
+    return v ? cJSON_AddStringToObject(o, key, v) != NULL : cJSON_AddNullToObject(o, key) != NULL;
+}
+
+static bool add_int(cJSON *o, const char *key, int64_t v) { return cJSON_AddNumberToObject(o, key, (double)v) != NULL; }
+
+/* Reals with a fixed number of digits, so that repeat exports are
+ * identical; null when not finite (an Elo of a match won or lost 100%). */
+static bool add_real(cJSON *o, const char *key, double v, int digits)
+{
+    if (!isfinite(v)) return cJSON_AddNullToObject(o, key) != NULL;
+    char text[64];
+    snprintf(text, sizeof text, "%.*f", digits, v);
+    return cJSON_AddRawToObject(o, key, text) != NULL;
+}
+
+static cJSON *provenance(const WeightsProvenance *p)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return NULL;
+    bool ok = add_str(o, "lineage", p ? p->lineage : NULL) && add_str(o, "database", p ? p->database : NULL);
+    if (ok && p && p->weight_set_id) {
+        cJSON *w = cJSON_AddObjectToObject(o, "weight_set");
+        ok = w && add_int(w, "id", p->weight_set_id) && add_str(w, "name", p->name) && add_str(w, "how", p->how) &&
+             add_str(w, "created", p->created) &&
+             (p->parent_id ? add_int(w, "parent_id", p->parent_id) : cJSON_AddNullToObject(w, "parent_id") != NULL);
+    } else if (ok) ok = cJSON_AddNullToObject(o, "weight_set") != NULL;
+    if (ok && p && p->run_id) {
+        cJSON *r = cJSON_AddObjectToObject(o, "run");
+        ok = r && add_int(r, "id", p->run_id) && add_str(r, "kind", p->run_kind) && add_str(r, "created", p->run_created) &&
+             add_str(r, "status", p->run_status);
+    } else if (ok) ok = cJSON_AddNullToObject(o, "run") != NULL;
+    if (ok && p && p->tuning_run_id) {
+        cJSON *t = cJSON_AddObjectToObject(o, "tuning");
+        ok = t && add_int(t, "id", p->tuning_run_id) && add_real(t, "k", p->k, 6) && add_real(t, "train_loss", p->train_loss, 8) &&
+             add_real(t, "valid_loss", p->valid_loss, 8) && add_int(t, "positions_train", p->positions_train) &&
+             add_int(t, "positions_valid", p->positions_valid) && add_str(t, "data", p->tuning_data);
+    } else if (ok) ok = cJSON_AddNullToObject(o, "tuning") != NULL;
+    if (ok && p && p->match_id) {
+        cJSON *m = cJSON_AddObjectToObject(o, "match");
+        ok = m && add_int(m, "id", p->match_id) && add_int(m, "opponent_weight_set", p->match_opponent) &&
+             add_int(m, "games", p->games) && add_int(m, "wins", p->wins) && add_int(m, "draws", p->draws) &&
+             add_int(m, "losses", p->losses) && add_real(m, "elo", p->elo, 1) && add_real(m, "elo_lo", p->elo_lo, 1) &&
+             add_real(m, "elo_hi", p->elo_hi, 1) && add_real(m, "llr", p->llr, 2);
+    } else if (ok) ok = cJSON_AddNullToObject(o, "match") != NULL;
+    if (!ok) {
+        cJSON_Delete(o);
+        return NULL;
+    }
+    return o;
+}
+
+/* cJSON_Print indents with tabs and puts one after each colon; two spaces
+ * (one after a colon) read better in a diff. */
+static char *retab(char *text)
+{
+    if (!text) return NULL;
+    size_t tabs = 0, len = strlen(text);
+    for (size_t i = 0; i < len; i++) tabs += text[i] == '\t';
+    char *out = malloc(len + tabs + 2);
+    if (!out) {
+        free(text);
+        return NULL;
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\t' && i > 0 && text[i - 1] == ':') out[j++] = ' ';
+        else if (text[i] == '\t') {
+            out[j++] = ' ';
+            out[j++] = ' ';
+        } else out[j++] = text[i];
+    }
+    out[j++] = '\n';
+    out[j] = '\0';
+    free(text);
+    return out;
+}
+
+char *weights_json_format(const Game *g, const int32_t *w, const WeightsProvenance *prov)
+{
+    char layout[WEIGHTS_ID_MAX], hash[WEIGHTS_ID_MAX];
+    weights_layout_text(g, layout);
+    weights_hash_text(g, w, hash);
+    cJSON *root = cJSON_CreateObject();
+    bool ok = root && add_str(root, "format", "dama-weights") && add_int(root, "format_version", WEIGHTS_JSON_FORMAT_VERSION) &&
+              add_str(root, "game", g->name) && add_str(root, "title", g->title) && add_str(root, "layout_version", layout) &&
+              add_int(root, "weights_len", g->weights_len) && add_str(root, "hash", hash);
+    cJSON *terms = ok ? cJSON_AddArrayToObject(root, "terms") : NULL;
+    ok = terms != NULL;
+    for (int i = 0; ok && i < g->terms_len; i++) {
+        const EvalTerm *t = &g->terms[i];
+        cJSON *o = cJSON_CreateObject();
+        ok = o && cJSON_AddItemToArray(terms, o);
+        ok = ok && add_str(o, "name", t->name) && add_int(o, "offset", t->offset) && add_int(o, "count", t->count) &&
+             add_str(o, "doc", t->doc);
+        cJSON *values = ok ? cJSON_AddArrayToObject(o, "values") : NULL;
+        ok = values != NULL;
+        for (int j = 0; ok && j < t->count; j++) {
+            cJSON *v = cJSON_CreateNumber(w[t->offset + j]);
+            ok = v && cJSON_AddItemToArray(values, v);
+        }
+    }
+    cJSON *p = ok ? provenance(prov) : NULL;
+    ok = p && cJSON_AddItemToObject(root, "provenance", p);
+    char *text = ok ? retab(cJSON_Print(root)) : NULL;
+    cJSON_Delete(root);
+    return text;
+}
+
+static const char *type_name(const cJSON *v)
+{
+    return !v ? "missing" : cJSON_IsNumber(v) ? "a number" : cJSON_IsString(v) ? "a string" : cJSON_IsArray(v) ? "an array"
+           : cJSON_IsObject(v) ? "an object" : cJSON_IsBool(v) ? "a boolean" : "null";
+}
+
+static bool is_int_in(const cJSON *v, double lo, double hi)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi && floor(v->valuedouble) == v->valuedouble;
+}
+
+int weights_json_parse(const Game *g, const char *text, int32_t *weights, char err[ERR_MAX])
+{
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(text ? text : "", &end, true);
+    if (!root) {
+        size_t at = end && text ? (size_t)(end - text) : 0;
+        long line = 1;
+        for (size_t i = 0; text && i < at; i++) line += text[i] == '\n';
+        snprintf(err, ERR_MAX, "weights JSON: syntax error at line %ld (byte %zu)", line, at);
+        return -1;
+    }
+    int rc = -1;
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+    bool *seen = calloc((size_t)(g->weights_len > 0 ? g->weights_len : 1), sizeof *seen);
+    char layout[WEIGHTS_ID_MAX], hash[WEIGHTS_ID_MAX];
+    const cJSON *v;
+    if (!w || !seen) {
+        snprintf(err, ERR_MAX, "weights JSON: out of memory");
+        goto out;
+    }
+    if (!cJSON_IsObject(root)) {
+        snprintf(err, ERR_MAX, "weights JSON: the top level is %s, not an object", type_name(root));
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "format");
+    if (!cJSON_IsString(v) || strcmp(v->valuestring, "dama-weights") != 0) {
+        snprintf(err, ERR_MAX, "weights JSON: \"format\" is not \"dama-weights\" (not a dama weights export)");
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "format_version");
+    if (!is_int_in(v, 1, WEIGHTS_JSON_FORMAT_VERSION)) {
+        snprintf(err, ERR_MAX, "weights JSON: \"format_version\" is not 1..%d (written by a newer dama?)", WEIGHTS_JSON_FORMAT_VERSION);
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "game");
+    if (!cJSON_IsString(v)) {
+        snprintf(err, ERR_MAX, "weights JSON: \"game\" is %s, not a string", type_name(v));
+        goto out;
+    }
+    if (strcmp(v->valuestring, g->name) != 0) {
+        snprintf(err, ERR_MAX, "weights JSON is for game '%.60s', not '%s'", v->valuestring, g->name);
+        goto out;
+    }
+    weights_layout_text(g, layout);
+    v = cJSON_GetObjectItemCaseSensitive(root, "layout_version");
+    if (!cJSON_IsString(v)) {
+        snprintf(err, ERR_MAX, "weights JSON: \"layout_version\" is %s, not a string", type_name(v));
+        goto out;
+    }
+    if (strcmp(v->valuestring, layout) != 0) {
+        snprintf(err, ERR_MAX,
+                 "weights JSON has evaluation layout version %.40s, this engine's %s layout is %s (its terms changed: "
+                 "export the weights again with this dama)",
+                 v->valuestring, g->name, layout);
+        goto out;
+    }
+    const cJSON *terms = cJSON_GetObjectItemCaseSensitive(root, "terms");
+    if (!cJSON_IsArray(terms)) {
+        snprintf(err, ERR_MAX, "weights JSON: \"terms\" is %s, not an array", type_name(terms));
+        goto out;
+    }
+    int ti = 0;
+    const cJSON *term;
+    cJSON_ArrayForEach(term, terms)
+    {
+        ti++;
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(term, "name");
+        if (!cJSON_IsString(name)) {
+            snprintf(err, ERR_MAX, "weights JSON: term %d has no \"name\" string", ti);
+            goto out;
+        }
+        const EvalTerm *t = NULL;
+        for (int i = 0; i < g->terms_len; i++)
+            if (strcmp(g->terms[i].name, name->valuestring) == 0) t = &g->terms[i];
+        if (!t) {
+            snprintf(err, ERR_MAX, "weights JSON: unknown term '%.60s' for %s", name->valuestring, g->name);
+            goto out;
+        }
+        if (seen[t->offset]) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s appears twice", t->name);
+            goto out;
+        }
+        const cJSON *values = cJSON_GetObjectItemCaseSensitive(term, "values");
+        if (cJSON_IsArray(values) && cJSON_GetArraySize(values) != t->count) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s has %d values, needs %d", t->name, cJSON_GetArraySize(values),
+                     t->count);
+            goto out;
+        }
+        if (!cJSON_IsArray(values)) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s needs \"values\": an array of %d integers", t->name, t->count);
+            goto out;
+        }
+        int j = 0;
+        const cJSON *x;
+        cJSON_ArrayForEach(x, values)
+        {
+            if (!is_int_in(x, -WEIGHT_VALUE_MAX, WEIGHT_VALUE_MAX)) {
+                snprintf(err, ERR_MAX, "weights JSON: term %s[%d] (element %d of %d) is not an integer in -%d..%d",
+                         t->name, j, j + 1, t->count, WEIGHT_VALUE_MAX, WEIGHT_VALUE_MAX);
+                goto out;
+            }
+            w[t->offset + j] = (int32_t)x->valuedouble;
+            seen[t->offset + j] = true;
+            j++;
+        }
+    }
+    for (int i = 0; i < g->terms_len; i++) {
+        if (!seen[g->terms[i].offset]) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s is missing", g->terms[i].name);
+            goto out;
+        }
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "hash");
+    if (v && !cJSON_IsNull(v)) {
+        weights_hash_text(g, w, hash);
+        if (!cJSON_IsString(v) || strcmp(v->valuestring, hash) != 0) {
+            snprintf(err, ERR_MAX,
+                     "weights JSON: \"hash\" %.40s does not match its values (%s): edited or damaged (remove \"hash\" "
+                     "to load edited values)",
+                     cJSON_IsString(v) ? v->valuestring : type_name(v), hash);
+            goto out;
+        }
+    }
+    memcpy(weights, w, sizeof(int32_t) * (size_t)g->weights_len);
+    rc = 0;
+out:
+    free(seen);
+    cJSON_Delete(root);
+    return rc;
+}

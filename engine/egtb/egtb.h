@@ -1,0 +1,263 @@
+/* egtb.h — endgame databases that dama builds itself: for every position
+ * with few pieces, the result with the side to move and the distance to
+ * the end of the game in plies (DTW), by retrograde analysis.
+ *
+ * Game-independent: a game takes part through an EgtbIndexer (material
+ * signature, a bijection between the positions of one material and
+ * 0..size-1, and un-moves of the quiet moves that keep the material); the
+ * rules themselves (moves, captures, promotion, end-of-game rules) are the
+ * game's own Game table functions, so the database follows the rules
+ * exactly as dama plays them. The draughts indexers are in
+ * engine/games/draughts/draughts_egtb.c. Design, file format and how the Russian
+ * move-count draw rules combine with the database: docs/egtb.md.
+ *
+ * Values: one byte per position. 0 = draw; v = d + 1 (d = 0..254) = the
+ * game ends d plies from here with best play (the winner shortest, the
+ * loser longest); d odd: the side to move wins, d even: it loses (d = 0:
+ * no legal move now, or lost by a game rule). Counters (Russian D4-D8,
+ * threefold repetition) are not part of a database position.
+ *
+ * Thread safety: an opened Egtb is read-only and may be probed from any
+ * number of threads, each with its own EgtbCache (or none).
+ */
+#ifndef DAMA_EGTB_H
+#define DAMA_EGTB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/game.h"
+
+enum {
+    EGTB_VERSION = 1,
+    EGTB_PIECES_MAX = 8,    /* most pieces a material signature may hold */
+    EGTB_BLOCK = 4096,      /* positions (bytes) per compressed block */
+    EGTB_DIST_MAX = 254     /* largest storable distance in plies */
+};
+
+/* A material signature: men and kings of each colour. */
+typedef struct EgtbMaterial {
+    uint8_t men[2];   /* [Color] */
+    uint8_t kings[2]; /* [Color] */
+} EgtbMaterial;
+
+/* A game's indexing of database positions. Every function is pure and
+ * thread-safe; positions passed in are the game's own (Game.pos_size). */
+typedef struct EgtbIndexer {
+    const Game *game;
+    /* Positions (both sides to move) of material m, including unused
+     * indices (decode returns false for those). 0 if m is not indexable. */
+    uint64_t (*size)(EgtbMaterial m);
+    /* Material of pos. */
+    EgtbMaterial (*material)(const Position *pos);
+    /* Index of pos within its material m; false if pos has no index (e.g.
+     * a man on a square no legal game can put it on). */
+    bool (*index)(const Position *pos, EgtbMaterial m, uint64_t *idx);
+    /* The position of index idx of material m, counters zero; false for an
+     * unused index. */
+    bool (*decode)(EgtbMaterial m, uint64_t idx, Position *pos);
+    /* Every position Q, side to move the opponent of pos's, from which a
+     * quiet, material-keeping move (step or slide, no capture, no
+     * promotion) of the game's geometry leads to pos; Q's legality (no
+     * compulsory capture, no game rule ended it) is left to the caller.
+     * Q has zeroed counters and no Zobrist key (0: the builder only
+     * indexes Q and tests its legality; compute it before searching Q).
+     * Calls fn(ctx, Q) once per such move; returns the number of calls. */
+    int (*unmoves)(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
+    /* Plies the current material may last before a move-count draw rule
+     * ends the game (Russian D4-D8 with the position's counters); INT32_MAX
+     * where no such rule applies. May be NULL (no such rules). */
+    int (*rule_plies_left)(const Position *pos);
+    /* A symmetry of the board under which the game's rules and every
+     * database value are invariant, mapping a position of material m to
+     * one of the same material (Turkish: the left-right mirror, file a <->
+     * h; rules/turkish.md: men step forward, left and right, kings move
+     * along ranks and files, nothing depends on a file), or NULL (Russian:
+     * the left-right mirror maps dark squares to light ones). Of each pair
+     * {pos, image} one is the representative (a fixed rule of the game's,
+     * cheaper than indexing both). Returns 0 when pos is the representative
+     * (*self: pos is its own image), 1 when the image is. *image gets the
+     * image either way (side to move kept, counters zero, no Zobrist key). The builder
+     * and verify use it to solve only representatives and copy their
+     * values to the images; tables stay complete, so probing does not use
+     * it. */
+    int (*symmetry)(const Position *pos, Position *image, bool *self);
+} EgtbIndexer;
+
+/* The indexer of `game`, or NULL if dama has none for it (Shatra). */
+const EgtbIndexer *egtb_indexer(const Game *game);
+
+static inline int egtb_material_pieces(EgtbMaterial m) { return m.men[0] + m.men[1] + m.kings[0] + m.kings[1]; }
+/* Colours swapped (the material of a position's mirror, Game.pos_mirror). */
+static inline EgtbMaterial egtb_material_mirror(EgtbMaterial m)
+{
+    return (EgtbMaterial){{m.men[1], m.men[0]}, {m.kings[1], m.kings[0]}};
+}
+/* Only canonical materials are stored: White's side is the stronger or
+ * equal one by (pieces, kings); others are probed through the mirror. */
+bool egtb_material_canonical(EgtbMaterial m);
+/* Which side holds the larger material, by pieces, then kings (the order
+ * of egtb_material_canonical): 1 White, -1 Black, 0 equal. */
+int egtb_material_compare(EgtbMaterial m);
+/* "2k1m-1k" style text (White first): out needs 32 bytes. */
+void egtb_material_name(EgtbMaterial m, char out[32]);
+/* File name of a material's table in a directory: DIR/GAME-NAME.egtb. */
+void egtb_file_path(const char *dir, const Game *game, EgtbMaterial m, char *out, size_t size);
+
+/* Every canonical material with 2..pieces pieces, both sides at least one
+ * piece, in build order (fewer pieces first, then fewer men: a capture
+ * removes a piece, a promotion a man, so children come first). Writes up
+ * to cap entries to out and returns how many there are. */
+int egtb_materials(int pieces, EgtbMaterial *out, int cap);
+
+/* Value byte helpers. */
+static inline bool egtb_is_draw(uint8_t v) { return v == 0; }
+static inline int egtb_dist(uint8_t v) { return v - 1; }
+static inline bool egtb_is_win(uint8_t v) { return v && ((v - 1) & 1); }
+static inline bool egtb_is_loss(uint8_t v) { return v && !((v - 1) & 1); }
+
+/* ------------------------------------------------------------------ */
+/* Build and verify (OpenMP over the index)                           */
+
+typedef struct EgtbBuildStats {
+    EgtbMaterial material;
+    uint64_t positions; /* indices (both sides to move) */
+    uint64_t wins, draws, losses; /* side to move's view, used indices only */
+    int max_dist;       /* longest distance, plies */
+    double seconds;     /* build time, wall (0 if loaded from an existing file) */
+    double cpu_seconds; /* build time, CPU of every thread of the process (0 if loaded) */
+    uint64_t file_bytes;
+    bool reused;        /* the file existed and checked out; not rebuilt */
+} EgtbBuildStats;
+
+/* Called after each material (may be NULL). */
+typedef void (*EgtbBuildFn)(void *ctx, const EgtbBuildStats *s);
+
+typedef struct EgtbBuildOptions {
+    int pieces;                /* build every material with up to this many pieces */
+    const EgtbMaterial *only;  /* or, if set: this material and those it can turn into */
+    int zstd_level;            /* compression level (1..19) */
+    bool no_symmetry;          /* solve every position, not one of each pair of EgtbIndexer.symmetry
+                                  (the same table byte for byte, about twice the CPU) */
+    volatile int *stop;        /* polled between materials (may be NULL) */
+    EgtbBuildFn report;        /* may be NULL */
+    void *ctx;
+} EgtbBuildOptions;
+
+/* Build the materials of `game` chosen by o into `dir` (which must exist).
+ * Materials whose file exists and checks out (header, checksum) are
+ * loaded, not rebuilt: a killed build resumes. Each file is written to a
+ * temporary name and renamed when complete, so no half-written table is
+ * ever read. Returns 0, 1 if stopped, or -1 with err (I/O, out of memory,
+ * a distance over EGTB_DIST_MAX, an indexing inconsistency). */
+int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, char err[ERR_MAX]);
+
+/* Does material `from` contain `to` among the materials its positions can
+ * turn into by captures and promotions (itself included)? */
+bool egtb_material_reaches(EgtbMaterial from, EgtbMaterial to);
+
+/* Parse "2k1m-1k" / "2k1m-1k0m" (White's kings and men, '-', Black's).
+ * Returns 0 or -1 with a message naming the text. */
+int egtb_material_parse(const char *text, EgtbMaterial *m, char err[ERR_MAX]);
+
+typedef struct EgtbVerifyStats {
+    EgtbMaterial material;
+    uint64_t checked;     /* used indices checked */
+    uint64_t mismatches;  /* stored value differs from the value of its children */
+    uint64_t bad_index;   /* decode/index round trip failed */
+    uint64_t mirrored;    /* of those checked: compared with their mirror image's value instead
+                             of their children's (symmetry on; the image is checked in full) */
+} EgtbVerifyStats;
+
+/* Full consistency pass over every table of `game` in dir: each stored
+ * value must equal the minimax of its children's stored values (and game
+ * rules at the position), and index(decode(i)) == i. Checksums are checked
+ * when the tables are opened. Returns 0 if all agree, 1 if any mismatch,
+ * -1 with err on I/O errors or when a table is missing that a present
+ * one turns into (err names its file). report (may be NULL) gets one call
+ * per material. Not thread-safe on one dir while a build writes it. */
+typedef void (*EgtbVerifyFn)(void *ctx, const EgtbVerifyStats *s);
+int egtb_verify(const Game *game, const char *dir, EgtbVerifyFn report, void *ctx, char err[ERR_MAX]);
+/* The same pass over one material only when `only` is set (its table
+ * and those of the materials it turns into are loaded; -1 with err naming
+ * the material when dir has no table of it). With `symmetry` and
+ * an indexer that has one (EgtbIndexer.symmetry), a position whose mirror
+ * image has the smaller index is checked to hold its image's value, and
+ * only the image against its children: about half the CPU, resting on
+ * the symmetry of the rules (tests/test_egtb.c checks it on the move
+ * generator); egtb_verify checks every position against its children. */
+int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only, bool symmetry, EgtbVerifyFn report,
+                     void *ctx, char err[ERR_MAX]);
+
+/* ------------------------------------------------------------------ */
+/* Probing                                                            */
+
+typedef struct Egtb Egtb;
+typedef struct EgtbCache EgtbCache;
+
+/* Open the tables of `game` found in dir (memory-mapped; headers checked,
+ * and the checksum of every file when verify_checksums). Missing
+ * materials are simply absent. Returns NULL with err on a bad file or if
+ * no table is found. */
+Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char err[ERR_MAX]);
+void egtb_close(Egtb *db);
+/* Most pieces of any material fully present (every material with that
+ * many pieces or fewer is there). */
+int egtb_pieces(const Egtb *db);
+const Game *egtb_game(const Egtb *db);
+/* The materials present (up to cap written to out); returns how many. */
+int egtb_db_materials(const Egtb *db, EgtbMaterial *out, int cap);
+const EgtbIndexer *egtb_db_indexer(const Egtb *db);
+
+/* A per-thread cache of decompressed blocks (blocks: slot count, rounded
+ * up to a power of two; each slot EGTB_BLOCK bytes). NULL if out of
+ * memory. Not thread-safe: one per thread. */
+EgtbCache *egtb_cache_new(int blocks);
+void egtb_cache_free(EgtbCache *c);
+
+/* The value byte of pos. Returns true when pos is in the database (its
+ * material is present and indexable), false otherwise. cache may be NULL
+ * (every probe decompresses its block). Counters are ignored. */
+bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *value);
+
+/* What a database value means for a position with its counters: the
+ * database result where the distance fits in the plies the move-count
+ * rules leave (EgtbIndexer.rule_plies_left), else unknown (the rules may
+ * turn it into a draw). A draw is always a draw. */
+typedef enum EgtbVerdict { EGTB_UNKNOWN = 0, EGTB_WIN = 1, EGTB_DRAW = 2, EGTB_LOSS = 3 } EgtbVerdict;
+EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value);
+
+/* Probe + verdict for position pos that has at most `max_pieces` pieces
+ * (0: the database's own limit). *dist gets the distance in plies (0 for a
+ * draw). Returns EGTB_UNKNOWN when not in the database or the counters
+ * leave the result open. */
+EgtbVerdict egtb_probe_verdict(const Egtb *db, EgtbCache *cache, const Position *pos, int max_pieces, int *dist);
+
+/* ------------------------------------------------------------------ */
+/* Glue for search and games                                          */
+
+/* One thread's view of a database: what the search probe and the
+ * adjudicator need. Create one per thread (the cache is not shared). */
+typedef struct EgtbProber {
+    const Egtb *db;
+    EgtbCache *cache;
+    int max_pieces; /* probe positions with at most this many pieces (0: all the database has) */
+    uint64_t probes, hits;
+} EgtbProber;
+
+/* New prober over db with a cache of cache_blocks blocks; NULL if out of
+ * memory. */
+EgtbProber *egtb_prober_new(const Egtb *db, int max_pieces, int cache_blocks);
+void egtb_prober_free(EgtbProber *p);
+
+/* An EngineProbeFn (engine/search.h) over an EgtbProber (ctx): a known
+ * verdict (egtb_probe_verdict) becomes a draw or a win/loss score of its
+ * distance; unknown positions are left to the search. */
+bool egtb_engine_probe(void *ctx, const Position *pos, int *score);
+
+/* Adjudication of a game position by the database (ctx: an EgtbProber):
+ * the outcome for a known verdict (reason "egtb"), OUTCOME_NONE otherwise. */
+Outcome egtb_adjudicate(void *ctx, const Position *pos, const char **reason);
+
+#endif

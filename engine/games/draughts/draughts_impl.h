@@ -1,0 +1,884 @@
+/* draughts_impl.h — move generation, make, perft, position strings and move
+ * notation of the 8x8 draughts variants, written once.
+ *
+ * Include from exactly one .c file per variant, after defining
+ *     static const DraughtsRules RULES = { ... };
+ *     static const bool NUMBERED32 = ...; (accept 1..32 PDN square numbers)
+ * Every function here is static and reads RULES as a compile-time constant,
+ * so the compiler specialises the generator for the variant.
+ *
+ * Capture rules implemented (docs/rules/russian.md 3-9, turkish.md 3-10):
+ * compulsory capture; chains continue while possible; a piece is never
+ * jumped twice; captured pieces stay on the board as blockers until the turn
+ * ends unless RULES.remove_at_once; a flying king lands on any empty square
+ * behind the captured piece, restricted to those from which it can capture
+ * again when RULES.must_land_to_continue; men crowned mid-capture continue as
+ * kings when RULES.crown_mid_capture, else are crowned at the end of the
+ * turn; RULES.majority keeps only the chains taking the most pieces;
+ * RULES.no_reversal forbids a 180-degree turn between two jumps.
+ */
+#ifndef DAMA_DRAUGHTS_IMPL_H
+#define DAMA_DRAUGHTS_IMPL_H
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/game.h"
+#include "engine/games/draughts/draughts.h"
+#include "util/num.h"
+
+#define D_FILE_A 0x0101010101010101ULL
+#define D_FILE_H (D_FILE_A << 7)
+#define D_RANK_1 0x00000000000000FFULL
+#define D_RANK_8 0xFF00000000000000ULL
+#define D_DARK 0xAA55AA55AA55AA55ULL /* a1, c1, ..., b2, ... (file + rank even) */
+
+enum { ROUTE_LEN_MAX = 32, ROUTES_MAX = 4096 };
+
+static inline uint64_t d_bit(int sq) { return 1ULL << sq; }
+static inline int d_orth(void) { return RULES.orthogonal ? 1 : 0; }
+
+/* All pieces of a set shifted one step in direction d (see draughts.c). */
+static inline uint64_t d_step(uint64_t b, int d)
+{
+    if (!RULES.orthogonal) {
+        switch (d) {
+        case 0: return (b << 9) & ~D_FILE_A;
+        case 1: return (b << 7) & ~D_FILE_H;
+        case 2: return (b >> 7) & ~D_FILE_A;
+        default: return (b >> 9) & ~D_FILE_H;
+        }
+    }
+    switch (d) {
+    case 0: return b << 8;
+    case 1: return (b << 1) & ~D_FILE_A;
+    case 2: return (b >> 1) & ~D_FILE_H;
+    default: return b >> 8;
+    }
+}
+
+static inline int d_delta(int d) { return draughts_tables.delta[d_orth()][d]; }
+static inline int d_next(int sq, int d) { return draughts_tables.next[d_orth()][sq][d]; }
+
+/* Directions a man of `side` moves in (bit d set): forward (and sideways
+ * for orthogonal variants). */
+static inline unsigned d_man_move_dirs(int side)
+{
+    if (!RULES.orthogonal) return side == COLOR_WHITE ? 0x3u : 0xCu;
+    return side == COLOR_WHITE ? 0x7u : 0xEu;
+}
+
+static inline unsigned d_man_capture_dirs(int side)
+{
+    return RULES.men_capture_back ? 0xFu : d_man_move_dirs(side);
+}
+
+static inline uint64_t d_crown_rank(int side) { return side == COLOR_WHITE ? D_RANK_8 : D_RANK_1; }
+
+static inline const DraughtsPos *dp(const Position *pos) { return (const DraughtsPos *)pos->data; }
+static inline DraughtsPos *dpw(Position *pos) { return (DraughtsPos *)pos->data; }
+
+/* ------------------------------------------------------------------ */
+/* Quiet moves                                                         */
+
+static int d_gen_quiet(const DraughtsPos *p, MoveList *list)
+{
+    int side = p->side;
+    uint64_t own = p->pieces[side];
+    uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
+    uint64_t men = own & ~p->kings;
+    uint64_t crown = d_crown_rank(side);
+    unsigned dirs = d_man_move_dirs(side);
+    int n = list->len;
+    for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+        if (!(dirs >> d & 1)) continue;
+        for (uint64_t to = d_step(men, d) & empty; to; to &= to - 1) {
+            int sq = __builtin_ctzll(to);
+            Move *m = &list->moves[n++];
+            *m = (Move){.from = (uint8_t)(sq - d_delta(d)), .to = (uint8_t)sq, .kind = MOVE_QUIET,
+                        .promo = (uint8_t)((crown >> sq) & 1)};
+        }
+    }
+    for (uint64_t k = own & p->kings; k; k &= k - 1) {
+        int from = __builtin_ctzll(k);
+        for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = d_next(s, d))
+                list->moves[n++] = (Move){.from = (uint8_t)from, .to = (uint8_t)s, .kind = MOVE_QUIET};
+        }
+    }
+    list->len = n;
+    return n;
+}
+
+static int d_count_quiet_side(const DraughtsPos *p, int side)
+{
+    uint64_t own = p->pieces[side];
+    uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
+    uint64_t men = own & ~p->kings;
+    unsigned dirs = d_man_move_dirs(side);
+    int n = 0;
+    for (int d = 0; d < DRAUGHTS_DIRS; d++)
+        if (dirs >> d & 1) n += __builtin_popcountll(d_step(men, d) & empty);
+    for (uint64_t k = own & p->kings; k; k &= k - 1) {
+        int from = __builtin_ctzll(k);
+        for (int d = 0; d < DRAUGHTS_DIRS; d++)
+            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = d_next(s, d)) n++;
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Captures                                                            */
+
+static bool d_has_capture(const DraughtsPos *p)
+{
+    int side = p->side;
+    uint64_t own = p->pieces[side], opp = p->pieces[side ^ 1];
+    uint64_t empty = ~(own | opp);
+    uint64_t men = own & ~p->kings;
+    unsigned dirs = d_man_capture_dirs(side);
+    for (int d = 0; d < DRAUGHTS_DIRS; d++)
+        if ((dirs >> d & 1) && (d_step(d_step(men, d) & opp, d) & empty)) return true;
+    for (uint64_t k = own & p->kings; k; k &= k - 1) {
+        int from = __builtin_ctzll(k);
+        for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+            int s = d_next(from, d);
+            while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+            if (s < 0 || !(opp >> s & 1)) continue;
+            int l = d_next(s, d);
+            if (l >= 0 && (empty >> l & 1)) return true;
+        }
+    }
+    return false;
+}
+
+typedef struct DRoute {
+    Move move;
+    int len; /* landing squares */
+    uint8_t path[ROUTE_LEN_MAX];
+} DRoute;
+
+typedef struct DRoutes {
+    int len;
+    bool truncated;
+    DRoute routes[ROUTES_MAX];
+} DRoutes;
+
+typedef struct DCapture {
+    uint64_t opp;   /* enemy pieces when the turn starts */
+    uint64_t empty; /* empty squares when the turn starts, plus the start square */
+    int side;
+    int from;
+    bool man;  /* the capturing piece started the turn as a man */
+    int best;  /* majority: most pieces taken by a chain found so far */
+    GenMode mode;
+    MoveList *list; /* generation: where moves go */
+    uint32_t *paths; /* if set: D list, paths[i] counts the landing paths of move i */
+    DRoutes *routes; /* route enumeration (notation) instead of generation */
+    uint64_t only;   /* route enumeration: jump only these pieces (the wanted move's) */
+    int plen;
+    uint8_t path[ROUTE_LEN_MAX];
+} DCapture;
+
+static inline uint64_t d_cap_empty(const DCapture *c, uint64_t captured)
+{
+    return RULES.remove_at_once ? c->empty | captured : c->empty;
+}
+
+/* Can a king (or man) on sq capture again, having taken `captured`, last
+ * jump in direction lastdir? */
+static bool d_can_continue(const DCapture *c, int sq, bool king, uint64_t captured, int lastdir)
+{
+    uint64_t empty = d_cap_empty(c, captured);
+    uint64_t opp = c->opp & ~captured;
+    for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+        if (RULES.no_reversal && lastdir >= 0 && d == 3 - lastdir) continue;
+        int s;
+        if (!king) {
+            if (!(d_man_capture_dirs(c->side) >> d & 1)) continue;
+            s = d_next(sq, d);
+        } else {
+            s = d_next(sq, d);
+            while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+        }
+        if (s < 0 || !(opp >> s & 1)) continue;
+        int l = d_next(s, d);
+        if (l >= 0 && (empty >> l & 1)) return true;
+    }
+    return false;
+}
+
+static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
+{
+    bool promo = c->man && (king || (d_crown_rank(c->side) >> sq & 1));
+    Move m = {.captured = captured, .from = (uint8_t)c->from, .to = (uint8_t)sq, .kind = MOVE_CAPTURE,
+              .promo = (uint8_t)promo};
+    if (c->routes) {
+        DRoutes *r = c->routes;
+        if (c->only != ~0ULL && captured != c->only) return; /* a route of another move */
+        if (r->len == ROUTES_MAX) {
+            r->truncated = true;
+            return;
+        }
+        DRoute *out = &r->routes[r->len++];
+        out->move = m;
+        out->len = c->plen;
+        memcpy(out->path, c->path, (size_t)c->plen);
+        return;
+    }
+    MoveList *list = c->list;
+    int taken = __builtin_popcountll(captured);
+    if (RULES.majority) {
+        if (taken < c->best) return;
+        if (taken > c->best) {
+            c->best = taken;
+            list->len = 0;
+        }
+    }
+    if ((c->mode == GEN_DISTINCT || c->paths) && taken >= 2) {
+        for (int i = 0; i < list->len; i++) {
+            const Move *o = &list->moves[i];
+            if (o->captured == captured && o->from == m.from && o->to == m.to && o->promo == m.promo) {
+                if (c->paths) c->paths[i]++;
+                return;
+            }
+        }
+    }
+    if (list->len < MOVES_MAX) {
+        if (c->paths) c->paths[list->len] = 1;
+        list->moves[list->len++] = m;
+    }
+}
+
+static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int lastdir)
+{
+    uint64_t empty = d_cap_empty(c, captured);
+    uint64_t opp = c->opp & ~captured & c->only;
+    bool any = false;
+    for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+        if (RULES.no_reversal && lastdir >= 0 && d == 3 - lastdir) continue;
+        if (!king) {
+            if (!(d_man_capture_dirs(c->side) >> d & 1)) continue;
+            int n1 = d_next(sq, d);
+            if (n1 < 0 || !(opp >> n1 & 1)) continue;
+            int n2 = d_next(n1, d);
+            if (n2 < 0 || !(empty >> n2 & 1)) continue;
+            any = true;
+            bool crowned = RULES.crown_mid_capture && (d_crown_rank(c->side) >> n2 & 1);
+            c->path[c->plen++] = (uint8_t)n2;
+            d_cap_search(c, n2, crowned, captured | d_bit(n1), d);
+            c->plen--;
+            continue;
+        }
+        int s = d_next(sq, d);
+        while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+        if (s < 0 || !(opp >> s & 1)) continue;
+        int l = d_next(s, d);
+        if (l < 0 || !(empty >> l & 1)) continue;
+        any = true;
+        uint64_t taken = captured | d_bit(s);
+        uint64_t empty_after = d_cap_empty(c, taken);
+        int lands[8], nl = 0;
+        unsigned cont = 0;
+        for (; l >= 0 && (empty_after >> l & 1); l = d_next(l, d)) {
+            if (RULES.must_land_to_continue && d_can_continue(c, l, true, taken, d)) cont |= 1u << nl;
+            lands[nl++] = l;
+        }
+        for (int i = 0; i < nl; i++) {
+            if (cont && !(cont >> i & 1)) continue;
+            c->path[c->plen++] = (uint8_t)lands[i];
+            d_cap_search(c, lands[i], true, taken, d);
+            c->plen--;
+        }
+    }
+    if (!any && captured) d_cap_terminal(c, sq, king, captured);
+}
+
+static void d_cap_init(DCapture *c, const DraughtsPos *p, GenMode mode, MoveList *list, DRoutes *routes)
+{
+    c->side = p->side;
+    c->opp = p->pieces[p->side ^ 1];
+    c->only = ~0ULL;
+    c->paths = NULL;
+    c->best = 0;
+    c->mode = mode;
+    c->list = list;
+    c->routes = routes;
+    c->plen = 0;
+}
+
+static void d_cap_from(DCapture *c, const DraughtsPos *p, int from)
+{
+    c->from = from;
+    c->man = !(p->kings >> from & 1);
+    c->empty = ~(p->pieces[0] | p->pieces[1]) | d_bit(from);
+    c->plen = 0;
+    d_cap_search(c, from, !c->man, 0, -1);
+}
+
+/* Men that can make a first jump: a man on s jumps in direction d when the
+ * neighbour in d is an enemy piece with an empty square behind it. */
+static inline uint64_t d_men_capturers(const DraughtsPos *p)
+{
+    int side = p->side;
+    uint64_t own = p->pieces[side], opp = p->pieces[side ^ 1];
+    uint64_t empty = ~(own | opp);
+    uint64_t men = own & ~p->kings, from = 0;
+    unsigned dirs = d_man_capture_dirs(side);
+    for (int d = 0; d < DRAUGHTS_DIRS; d++)
+        if (dirs >> d & 1) from |= d_step(d_step(empty, 3 - d) & opp, 3 - d);
+    return from & men;
+}
+
+static int d_gen_captures(const DraughtsPos *p, MoveList *list, GenMode mode)
+{
+    DCapture c;
+    d_cap_init(&c, p, mode, list, NULL);
+    uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
+    for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
+    return list->len;
+}
+
+static int d_gen(const DraughtsPos *p, MoveList *list, GenMode mode)
+{
+    list->len = 0;
+    if (d_has_capture(p)) return d_gen_captures(p, list, mode);
+    return d_gen_quiet(p, list);
+}
+
+/* ------------------------------------------------------------------ */
+/* Make                                                                */
+
+static inline uint8_t d_sat_inc(uint8_t v) { return v == 255 ? v : (uint8_t)(v + 1); }
+
+static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
+{
+    const DraughtsTables *t = &draughts_tables;
+    int us = p->side, them = us ^ 1;
+    int king = (int)(p->kings >> m->from & 1);
+    uint64_t key = p->key ^ t->zobrist_side ^ t->zobrist[us][king][m->from] ^
+                   t->zobrist[us][king | m->promo][m->to];
+    *q = *p;
+    /* Captured pieces go first: a king may end its chain on a square it
+     * emptied earlier in the same chain (Turkish draughts). */
+    if (m->captured) {
+        for (uint64_t b = m->captured; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            key ^= t->zobrist[them][(p->kings >> sq) & 1][sq];
+        }
+        q->pieces[them] &= ~m->captured;
+        q->kings &= ~m->captured;
+    }
+    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
+    q->pieces[us] ^= move_bits;
+    if (king)
+        q->kings ^= move_bits;
+    else if (m->promo)
+        q->kings |= d_bit(m->to);
+    q->key = key;
+    q->side = (uint8_t)them;
+    /* A capture or a man's step forward can never be undone. A Turkish man's
+     * sideways step can (it may step back on its next turn), so it keeps the
+     * repetition window open: a man moving along its rank is reversible. */
+    bool forward = !king && (m->from >> 3) != (m->to >> 3);
+    q->reversible = (m->captured || forward) ? 0 : d_sat_inc(p->reversible);
+    q->material_plies = (m->captured || m->promo) ? 0 : d_sat_inc(p->material_plies);
+}
+
+/* ------------------------------------------------------------------ */
+/* Perft                                                               */
+
+/* The D list of captures with each move's number of landing paths. */
+static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t paths[MOVES_MAX])
+{
+    DCapture c;
+    list->len = 0;
+    d_cap_init(&c, p, GEN_DISTINCT, list, NULL);
+    c.paths = paths;
+    uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
+    for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
+    return list->len;
+}
+
+static uint64_t d_count_moves(const DraughtsPos *p, GenMode mode)
+{
+    if (!d_has_capture(p)) return (uint64_t)d_count_quiet_side(p, p->side);
+    MoveList list;
+    list.len = 0;
+    if (mode == GEN_DISTINCT) return (uint64_t)d_gen_captures(p, &list, mode);
+    uint32_t paths[MOVES_MAX];
+    uint64_t n = 0;
+    d_gen_captures_counted(p, &list, paths);
+    for (int i = 0; i < list.len; i++) n += paths[i];
+    return n;
+}
+
+/* Make without the Zobrist key and counters: perft needs neither. */
+static inline void d_make_bare(const DraughtsPos *p, const Move *m, DraughtsPos *q)
+{
+    int us = p->side, them = us ^ 1;
+    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
+    q->pieces[us] = p->pieces[us] ^ move_bits;
+    q->pieces[them] = p->pieces[them] & ~m->captured;
+    uint64_t kings = p->kings & ~m->captured; /* first: see d_make */
+    if (kings >> m->from & 1)
+        kings ^= move_bits;
+    else if (m->promo)
+        kings |= d_bit(m->to);
+    q->kings = kings;
+    q->side = (uint8_t)them;
+}
+
+/* Perft. The P count is computed over the D list: the routes of one D move
+ * lead to the same position, so each child counts paths times. */
+static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
+{
+    if (depth == 1) return d_count_moves(p, mode);
+    MoveList list;
+    uint32_t paths[MOVES_MAX];
+    bool counted = mode == GEN_PATHS && d_has_capture(p);
+    if (counted)
+        d_gen_captures_counted(p, &list, paths);
+    else
+        d_gen(p, &list, GEN_DISTINCT);
+    uint64_t nodes = 0;
+    DraughtsPos child;
+    for (int i = 0; i < list.len; i++) {
+        d_make_bare(p, &list.moves[i], &child);
+        uint64_t n = d_perft_rec(&child, depth - 1, mode);
+        nodes += counted ? n * paths[i] : n;
+    }
+    return nodes;
+}
+
+/* ------------------------------------------------------------------ */
+/* Game-table functions                                                */
+
+static int dg_gen_moves(const Position *pos, MoveList *list, GenMode mode) { return d_gen(dp(pos), list, mode); }
+static bool dg_has_capture(const Position *pos) { return d_has_capture(dp(pos)); }
+static bool dg_is_quiet(const Position *pos)
+{
+    DraughtsPos other = *dp(pos);
+    other.side ^= 1;
+    return !d_has_capture(dp(pos)) && !d_has_capture(&other);
+}
+static void dg_make_move(const Position *pos, const Move *m, Position *child) { d_make(dp(pos), m, dpw(child)); }
+static Color dg_side_to_move(const Position *pos) { return (Color)dp(pos)->side; }
+static uint64_t dg_hash(const Position *pos) { return dp(pos)->key; }
+static uint64_t dg_hash_full(const Position *pos) { return draughts_hash_full(dp(pos)); }
+static int dg_reversible_plies(const Position *pos) { return dp(pos)->reversible; }
+
+static uint64_t dg_perft(const Position *pos, int depth, GenMode mode)
+{
+    if (depth <= 0) return 1;
+    return d_perft_rec(dp(pos), depth, mode);
+}
+
+static void dg_pos_mirror(const Position *pos, Position *out)
+{
+    /* 180-degree rotation with colours swapped: square s -> 63 - s. */
+    const DraughtsPos *p = dp(pos);
+    DraughtsPos *q = dpw(out);
+    memset(out, 0, sizeof *out);
+    uint64_t w = 0, b = 0, k = 0;
+    for (int sq = 0; sq < 64; sq++) {
+        if (p->pieces[0] >> sq & 1) b |= d_bit(63 - sq);
+        if (p->pieces[1] >> sq & 1) w |= d_bit(63 - sq);
+        if (p->kings >> sq & 1) k |= d_bit(63 - sq);
+    }
+    q->pieces[0] = w;
+    q->pieces[1] = b;
+    q->kings = k;
+    q->side = (uint8_t)(p->side ^ 1);
+    q->reversible = p->reversible;
+    q->material_plies = p->material_plies;
+    q->key = draughts_hash_full(q);
+}
+
+/* ------------------------------------------------------------------ */
+/* Position strings: PDN 3.0 FEN, "W:Wa1,c3,Kd4:Bb6,f6"                 */
+
+static bool d_playable(int sq) { return RULES.orthogonal || (D_DARK >> sq & 1); }
+
+static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
+{
+    bool cut = strlen(fen) > 100; /* a long string is shown cut, marked "..." */
+    snprintf(err, ERR_MAX, "bad position string '%.*s%s': %.100s", cut ? 97 : 100, fen, cut ? "..." : "", what);
+    return -1;
+}
+
+/* Parse one square token (algebraic, or 1..32 when NUMBERED32) at *s.
+ * Numbers go through the checked parser: 4294967328 is no square 32. */
+static int d_parse_square_token(const char **s)
+{
+    const char *t = *s;
+    if (isdigit((unsigned char)*t)) {
+        if (!NUMBERED32) return -1;
+        int64_t n;
+        if (num_scan_digits(s, 1, 32, &n) != NUM_OK) return -1;
+        return draughts_square_from_number32((int)n);
+    }
+    int used = 0;
+    int sq = draughts_square_parse(t, &used);
+    if (sq >= 0) *s = t + used;
+    return sq;
+}
+
+/* A parsed board that cannot arise in a game: more men and kings of a side
+ * than it starts with (promotion turns a man into a king, nothing adds a
+ * piece), or no piece of the side that just moved (docs/rules: a side
+ * without pieces has no move and has lost, so no turn follows). Men on
+ * their crowning rank are refused while parsing. 0, or -1 with msg. */
+static int d_check_possible(const DraughtsPos *p, char msg[160])
+{
+    for (int c = 0; c < 2; c++) {
+        int n = __builtin_popcountll(p->pieces[c]);
+        if (n > RULES.pieces_per_side) {
+            snprintf(msg, 160, "%s has %d pieces (men and kings), more than the %d it starts with",
+                     c == COLOR_WHITE ? "White" : "Black", n, RULES.pieces_per_side);
+            return -1;
+        }
+    }
+    /* The side that just moved had a move, so it had a piece, and a move
+     * never removes the mover's own pieces: without one the game ended
+     * (no-moves) before this turn. */
+    if (!p->pieces[!p->side]) {
+        snprintf(msg, 160, "%s, who just moved, has no pieces (it had no move: the game was over before this turn)",
+                 p->side == COLOR_WHITE ? "Black" : "White");
+        return -1;
+    }
+    return 0;
+}
+
+static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX])
+{
+    memset(pos, 0, sizeof *pos);
+    DraughtsPos *p = dpw(pos);
+    const char *s = fen;
+    char msg[160];
+    size_t flen = strnlen(fen, FEN_MAX);
+    if (flen >= FEN_MAX) {
+        snprintf(msg, sizeof msg, "longer than %d bytes", FEN_MAX - 1);
+        return d_fen_error(err, fen, msg);
+    }
+    bool section_seen[2] = {false, false};
+    while (isspace((unsigned char)*s) || *s == '"' || *s == '[') s++;
+    char side = (char)toupper((unsigned char)*s);
+    if (side != 'W' && side != 'B') return d_fen_error(err, fen, "side to move must be W or B");
+    p->side = side == 'W' ? COLOR_WHITE : COLOR_BLACK;
+    s++;
+    while (*s == ':') {
+        s++;
+        char col = (char)toupper((unsigned char)*s);
+        if (col != 'W' && col != 'B') {
+            snprintf(msg, sizeof msg, "expected W or B at character %d", (int)(s - fen) + 1);
+            return d_fen_error(err, fen, msg);
+        }
+        int c = col == 'W' ? COLOR_WHITE : COLOR_BLACK;
+        if (section_seen[c]) {
+            snprintf(msg, sizeof msg, "a second %s section at character %d", c == COLOR_WHITE ? "white" : "black",
+                     (int)(s - fen) + 1);
+            return d_fen_error(err, fen, msg);
+        }
+        section_seen[c] = true;
+        s++;
+        while (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
+            bool king = false;
+            if (*s == 'K' || *s == 'k') {
+                king = true;
+                s++;
+            }
+            const char *tok = s;
+            int sq = d_parse_square_token(&s);
+            if (sq < 0 && NUMBERED32 && isdigit((unsigned char)*tok)) {
+                int digits = (int)strspn(tok, "0123456789");
+                snprintf(msg, sizeof msg, "bad square number '%.*s%s' at character %d (squares are 1..32)", digits < 24 ? digits : 24,
+                         tok, digits < 24 ? "" : "...", (int)(tok - fen) + 1);
+                return d_fen_error(err, fen, msg);
+            }
+            if (sq < 0) {
+                snprintf(msg, sizeof msg, "bad square at character %d", (int)(tok - fen) + 1);
+                return d_fen_error(err, fen, msg);
+            }
+            int last = sq;
+            if (*s == '-' && NUMBERED32 && !isdigit((unsigned char)*tok)) /* "f2-2" is no range */
+                return d_fen_error(err, fen, "bad square range (a range joins two square numbers)");
+            if (*s == '-' && NUMBERED32 && isdigit((unsigned char)s[1]) && isdigit((unsigned char)*tok)) {
+                /* numeric range 1-12 */
+                s++;
+                int64_t lo = 0, hi = 0;
+                const char *t = tok;
+                num_scan_digits(&t, 1, 32, &lo); /* read above */
+                if (num_scan_digits(&s, 1, 32, &hi) != NUM_OK || hi < lo)
+                    return d_fen_error(err, fen, "bad square range (squares are 1..32)");
+                last = -1;
+                for (long n = lo; n <= hi; n++) {
+                    int q = draughts_square_from_number32((int)n);
+                    if ((p->pieces[0] | p->pieces[1]) >> q & 1) return d_fen_error(err, fen, "a square is listed twice");
+                    if (!king && (d_crown_rank(c) >> q & 1))
+                        return d_fen_error(err, fen, "a man in the range stands on its crowning rank");
+                    p->pieces[c] |= d_bit(q);
+                    if (king) p->kings |= d_bit(q);
+                }
+            }
+            if (last >= 0) {
+                char name[3];
+                draughts_square_name(sq, name);
+                if (!d_playable(sq)) {
+                    snprintf(msg, sizeof msg, "square %s is not a playing square", name);
+                    return d_fen_error(err, fen, msg);
+                }
+                if ((p->pieces[0] | p->pieces[1]) >> sq & 1) {
+                    snprintf(msg, sizeof msg, "square %s is listed twice", name);
+                    return d_fen_error(err, fen, msg);
+                }
+                if (!king && (d_crown_rank(c) >> sq & 1)) {
+                    snprintf(msg, sizeof msg, "a man on %s stands on its crowning rank", name);
+                    return d_fen_error(err, fen, msg);
+                }
+                p->pieces[c] |= d_bit(sq);
+                if (king) p->kings |= d_bit(sq);
+            }
+            if (*s == ',') s++;
+            else if (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
+                snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
+                return d_fen_error(err, fen, msg);
+            }
+        }
+    }
+    while (*s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s)) s++;
+    if (*s) {
+        snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
+        return d_fen_error(err, fen, msg);
+    }
+    if (d_check_possible(p, msg) != 0) return d_fen_error(err, fen, msg);
+    p->key = draughts_hash_full(p);
+    return 0;
+}
+
+static void dg_pos_to_fen(const Position *pos, char out[FEN_MAX])
+{
+    const DraughtsPos *p = dp(pos);
+    int n = snprintf(out, FEN_MAX, "%c", p->side == COLOR_WHITE ? 'W' : 'B');
+    for (int c = 0; c < 2; c++) {
+        n += snprintf(out + n, FEN_MAX - (size_t)n, ":%c", c == COLOR_WHITE ? 'W' : 'B');
+        bool first = true;
+        for (uint64_t b = p->pieces[c]; b; b &= b - 1) {
+            int sq = __builtin_ctzll(b);
+            char name[3];
+            draughts_square_name(sq, name);
+            n += snprintf(out + n, FEN_MAX - (size_t)n, "%s%s%s", first ? "" : ",",
+                          (p->kings >> sq & 1) ? "K" : "", name);
+            first = false;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ */
+/* Move notation                                                       */
+
+/* Every capture route of the piece on `from` that jumps only pieces of
+ * `only` (a move's captured set: its routes; ~0: all routes of all lengths,
+ * majority not applied). Caller owns *routes. */
+static void d_routes_from(const DraughtsPos *p, int from, uint64_t only, DRoutes *routes)
+{
+    DCapture c;
+    routes->len = 0;
+    routes->truncated = false;
+    d_cap_init(&c, p, GEN_PATHS, NULL, routes);
+    c.only = only;
+    d_cap_from(&c, p, from);
+}
+
+static bool d_same_move(const Move *a, const Move *b)
+{
+    return a->from == b->from && a->to == b->to && a->captured == b->captured && a->promo == b->promo &&
+           a->kind == b->kind;
+}
+
+static void dg_move_to_str(const Position *pos, const Move *m, char out[MOVE_STR_MAX])
+{
+    char a[3], b[3];
+    draughts_square_name(m->from, a);
+    draughts_square_name(m->to, b);
+    if (m->kind != MOVE_CAPTURE) {
+        snprintf(out, MOVE_STR_MAX, "%s-%s", a, b);
+        return;
+    }
+    DRoutes *routes = malloc(sizeof *routes);
+    int n = snprintf(out, MOVE_STR_MAX, "%s", a);
+    bool found = false;
+    if (routes) {
+        d_routes_from(dp(pos), m->from, m->captured, routes);
+        for (int i = 0; i < routes->len && !found; i++) {
+            const DRoute *r = &routes->routes[i];
+            if (!d_same_move(&r->move, m)) continue;
+            for (int j = 0; j < r->len && n < MOVE_STR_MAX - 4; j++) {
+                draughts_square_name(r->path[j], b);
+                n += snprintf(out + n, MOVE_STR_MAX - (size_t)n, ":%s", b);
+            }
+            found = true;
+        }
+        free(routes);
+    }
+    if (!found) { /* not a legal capture of this position: write start:end */
+        draughts_square_name(m->to, b);
+        snprintf(out + n, MOVE_STR_MAX - (size_t)n, ":%s", b);
+    }
+}
+
+/* Is `want` (len n) a subsequence of route r's landing squares ending at its end? */
+static bool d_route_fits(const DRoute *r, const int *want, int n)
+{
+    int j = 0;
+    for (int i = 0; i < r->len && j < n; i++)
+        if (r->path[i] == want[j]) j++;
+    return j == n;
+}
+
+static int dg_move_from_str_raw(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
+{
+    const DraughtsPos *p = dp(pos);
+    int sq[ROUTE_LEN_MAX + 1], n = 0, from_file = -1;
+    const char *s = text;
+    while (isspace((unsigned char)*s)) s++;
+    /* Russian short form: file of origin + destination ("ed4", "b:d6"). */
+    if (s[0] >= 'a' && s[0] <= 'h' && !isdigit((unsigned char)s[1])) {
+        from_file = s[0] - 'a';
+        s++;
+        if (*s == ':' || *s == 'x' || *s == '-') s++;
+    }
+    for (;;) {
+        if (n == ROUTE_LEN_MAX + 1) {
+            snprintf(err, ERR_MAX, "move '%.60s' is too long", text);
+            return -1;
+        }
+        int v = d_parse_square_token(&s);
+        if (v < 0) {
+            snprintf(err, ERR_MAX, "move '%.60s': bad square at character %d", text, (int)(s - text) + 1);
+            return -1;
+        }
+        sq[n++] = v;
+        if (*s == '-' || *s == ':' || *s == 'x' || *s == 'X') {
+            s++;
+            continue;
+        }
+        break;
+    }
+    while (isspace((unsigned char)*s)) s++;
+    if (*s) {
+        snprintf(err, ERR_MAX, "move '%.60s': unexpected '%c'", text, *s);
+        return -1;
+    }
+    if (from_file < 0 && n < 2) {
+        snprintf(err, ERR_MAX, "move '%.60s' needs a start and an end square", text);
+        return -1;
+    }
+    MoveList *list = malloc(sizeof *list);
+    DRoutes *routes = malloc(sizeof *routes);
+    if (!list || !routes) {
+        free(list);
+        free(routes);
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    d_gen(p, list, GEN_DISTINCT);
+    int found = 0;
+    Move cand[2];
+    int end = sq[n - 1];
+    /* Full notation first: a move one of whose routes is exactly the given
+     * landing list is meant even if a longer route also fits the squares. */
+    if (from_file < 0 && n >= 2 && d_has_capture(p)) {
+        for (int i = 0; i < list->len && found < 2; i++) {
+            const Move *m = &list->moves[i];
+            if (m->from != sq[0] || m->to != end || m->kind != MOVE_CAPTURE) continue;
+            d_routes_from(p, m->from, m->captured, routes);
+            bool exact = false;
+            for (int r = 0; r < routes->len && !exact; r++) {
+                const DRoute *rt = &routes->routes[r];
+                if (!d_same_move(&rt->move, m) || rt->len != n - 1) continue;
+                exact = true;
+                for (int j = 0; j < rt->len && exact; j++) exact = rt->path[j] == sq[j + 1];
+            }
+            if (exact) cand[found++] = *m;
+        }
+        if (found == 1) {
+            *move = cand[0];
+            free(list);
+            free(routes);
+            return 0;
+        }
+        found = 0;
+    }
+    for (int i = 0; i < list->len && found < 2; i++) {
+        const Move *m = &list->moves[i];
+        if (m->to != end) continue;
+        if (from_file >= 0 ? (m->from % 8 != from_file || n != 1) : m->from != sq[0]) continue;
+        if (m->kind == MOVE_CAPTURE && from_file < 0 && n > 2) {
+            /* the given landing squares must lie on one route of this move */
+            d_routes_from(p, m->from, m->captured, routes);
+            bool ok = false;
+            for (int r = 0; r < routes->len && !ok; r++)
+                ok = d_same_move(&routes->routes[r].move, m) && d_route_fits(&routes->routes[r], sq + 1, n - 1);
+            if (!ok) continue;
+        } else if (m->kind == MOVE_QUIET && n > 2) {
+            continue;
+        }
+        cand[found++] = *m;
+    }
+    int rc = 0;
+    if (found == 1) {
+        *move = cand[0];
+    } else if (found == 0) {
+        snprintf(err, ERR_MAX, "illegal move '%.60s'%s", text,
+                 d_has_capture(p) ? " (a capture is compulsory)" : "");
+        rc = -1;
+    } else {
+        char a[MOVE_STR_MAX], b[MOVE_STR_MAX];
+        dg_move_to_str(pos, &cand[0], a);
+        dg_move_to_str(pos, &cand[1], b);
+        snprintf(err, ERR_MAX, "ambiguous move '%.40s': %.60s or %.60s", text, a, b);
+        rc = -1;
+    }
+    free(list);
+    free(routes);
+    return rc;
+}
+
+/* The parsers as the Game table gives them: messages made printable
+ * (a binary input quoted in one is shown as \\xNN; game.h). */
+static int dg_pos_from_fen(Position *pos, const char *fen, char err[ERR_MAX])
+{
+    int rc = dg_pos_from_fen_raw(pos, fen, err);
+    if (rc != 0) game_err_printable(err);
+    return rc;
+}
+
+static int dg_move_from_str(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
+{
+    int rc = dg_move_from_str_raw(pos, text, move, err);
+    if (rc != 0) game_err_printable(err);
+    return rc;
+}
+
+/* Ordering value of a capture: a man 100, a king 300 (a rough king value
+ * for ordering only; the evaluation's are tuned). */
+static int dg_capture_value(const Position *pos, const Move *m)
+{
+    uint64_t kings = m->captured & dp(pos)->kings;
+    return 100 * __builtin_popcountll(m->captured & ~kings) + 300 * __builtin_popcountll(kings);
+}
+
+/* The Game-table fields every draughts variant fills the same way. */
+#define DRAUGHTS_GAME_FUNCTIONS                                                                    \
+    .pos_size = sizeof(DraughtsPos), .pos_from_fen = dg_pos_from_fen, .pos_to_fen = dg_pos_to_fen, \
+    .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .is_quiet = dg_is_quiet,             \
+    .make_move = dg_make_move,                                                                     \
+    .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \
+    .reversible_plies = dg_reversible_plies, .move_to_str = dg_move_to_str,                        \
+    .move_from_str = dg_move_from_str, .perft = dg_perft, .pos_mirror = dg_pos_mirror,             \
+    .capture_value = dg_capture_value
+
+#endif

@@ -1,0 +1,155 @@
+/* russian.c — Russian draughts: rule switches, end-of-game rules, game table.
+ * Rules: docs/rules/russian.md. */
+#include "engine/games/russian/russian.h"
+
+#include <stdint.h>
+
+#include "engine/eval.h"
+#include "engine/games/draughts/draughts.h"
+
+static const DraughtsRules RULES = {
+    .orthogonal = false,
+    .men_capture_back = true,
+    .remove_at_once = false, /* Turkish-strike rule: removed when the move ends */
+    .majority = false,
+    .crown_mid_capture = true,
+    .no_reversal = false, /* a reversal would cross the piece just taken, which still blocks */
+    .pieces_per_side = 12,
+    .must_land_to_continue = true,
+};
+static const bool NUMBERED32 = true;
+
+#include "engine/games/draughts/draughts_impl.h"
+
+#include "engine/games/russian/weights.h"
+
+/* The generated header is self-contained; its length is checked here,
+ * against the term list. */
+_Static_assert(RUSSIAN_WEIGHTS_LEN == RUSSIAN_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+
+#define MAIN_ROAD 0x8040201008040201ULL /* a1, b2, ..., h8 */
+
+/* Draw rules D4-D8 (russian.md, "End of the game"). "n moves" = 2n plies.
+ * Counters: material_plies counts plies since the last capture or promotion,
+ * which is when the material balance a rule names first arose; reversible
+ * counts plies since the last man move or capture. Threefold repetition (D3)
+ * needs the game history and is checked by game_outcome. */
+static Outcome ru_rule_outcome(const Position *pos, const char **reason)
+{
+    const DraughtsPos *p = dp(pos);
+    uint64_t all = p->pieces[0] | p->pieces[1];
+    if (!p->pieces[0] || !p->pieces[1]) return OUTCOME_NONE; /* decided by "no legal move" */
+    int total = __builtin_popcountll(all);
+    int kings[2], pieces[2];
+    for (int c = 0; c < 2; c++) {
+        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
+        pieces[c] = __builtin_popcountll(p->pieces[c]);
+    }
+    int mp = p->material_plies;
+    for (int strong = 0; strong < 2; strong++) {
+        int weak = strong ^ 1;
+        if (pieces[weak] != 1 || kings[weak] != 1) continue;
+        if (kings[strong] >= 3 && mp >= 30) return *reason = "D4", OUTCOME_DRAW;
+        bool on_road = (p->pieces[weak] & MAIN_ROAD) != 0;
+        if (pieces[strong] == 3 && kings[strong] >= 1 && on_road && mp >= 10)
+            return *reason = "D7", OUTCOME_DRAW;
+        if (pieces[strong] <= 2 && kings[strong] >= 1 && mp >= 10) return *reason = "D8", OUTCOME_DRAW;
+    }
+    if (p->reversible >= 30) return *reason = "D5", OUTCOME_DRAW;
+    if (kings[0] && kings[1]) {
+        int limit = total <= 3 ? 10 : total <= 5 ? 60 : total <= 7 ? 120 : 0;
+        if (limit && mp >= limit) return *reason = "D6", OUTCOME_DRAW;
+    }
+    return OUTCOME_NONE;
+}
+
+/* Plies the current material may last before one of D4-D8 draws the game,
+ * from the counters of pos (the same rules and counters as ru_rule_outcome);
+ * INT32_MAX if none applies. A line of d more plies that keeps the material
+ * ends in a rule draw unless d < this. The lone king stepping onto the main
+ * road switches D7 on with the counter it already has: off the road with 8
+ * or more plies counted, 0 is returned (the result is open). */
+int russian_rule_plies_left(const Position *pos)
+{
+    const DraughtsPos *p = dp(pos);
+    if (!p->pieces[0] || !p->pieces[1]) return INT32_MAX;
+    int total = __builtin_popcountll(p->pieces[0] | p->pieces[1]);
+    int kings[2], pieces[2];
+    for (int c = 0; c < 2; c++) {
+        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
+        pieces[c] = __builtin_popcountll(p->pieces[c]);
+    }
+    int mp = p->material_plies, left = 30 - p->reversible; /* D5 */
+    for (int strong = 0; strong < 2; strong++) {
+        int weak = strong ^ 1;
+        if (pieces[weak] != 1 || kings[weak] != 1) continue;
+        if (kings[strong] >= 3 && 30 - mp < left) left = 30 - mp; /* D4 */
+        bool on_road = (p->pieces[weak] & MAIN_ROAD) != 0;
+        if (pieces[strong] == 3 && kings[strong] >= 1) { /* D7 */
+            int d7 = on_road ? 10 - mp : mp >= 8 ? 0 : INT32_MAX;
+            if (d7 < left) left = d7;
+        }
+        if (pieces[strong] <= 2 && kings[strong] >= 1 && 10 - mp < left) left = 10 - mp; /* D8 */
+    }
+    if (kings[0] && kings[1]) { /* D6 */
+        int limit = total <= 3 ? 10 : total <= 5 ? 60 : total <= 7 ? 120 : 0;
+        if (limit && limit - mp < left) left = limit - mp;
+    }
+    return left < 0 ? 0 : left;
+}
+
+static int32_t ru_evaluate(const Position *pos, const int32_t *w) { return russian_evaluate(pos, w); }
+
+static int32_t ru_evaluate_trace(const Position *pos, const int32_t *w, EvalTrace *trace)
+{
+    return eval_trace_with(russian_evaluate_traced, pos, w, trace);
+}
+
+static const EvalTerm RU_TERMS[] = {
+#define TERM(name, count, doc) {#name, RU_##name, count, doc},
+#include "engine/games/russian/eval_terms.def"
+#undef TERM
+#define TERM(name, count, doc) {#name "_EG", RU_##name##_EG, count, "endgame twin of " #name " (taper: Game.eg_offset): " doc},
+#include "engine/games/russian/eval_terms.def"
+#undef TERM
+};
+
+static const char *const RU_BENCH[] = {
+    "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8",
+    "B:Wc1,e1,b2,d2,a3,c3,g3,b4,f4,h4:Bd6,f6,h6,a7,c7,e7,g7,b8,f8",
+    "W:Wb2,d2,c3,e3,f4,h4:Ba5,c5,d6,f6,a7,e7",
+    "W:WKa1,c3,e3,g3:BKh8,b6,d6",
+    "B:WKd4,a3,c1:BKf8,h6,b8",
+    NULL,
+};
+
+const Game russian_game = {
+    .name = "russian",
+    .title = "Russian draughts",
+    .pdn_gametype = 25,
+    DRAUGHTS_GAME_FUNCTIONS,
+    .start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
+    .rule_outcome = ru_rule_outcome,
+    .repetition_reason = "D3",
+    .terms_len = (int)(sizeof RU_TERMS / sizeof RU_TERMS[0]),
+    .terms = RU_TERMS,
+    .weights_len = RU_WEIGHTS_LEN,
+    .eg_offset = RU_EG_OFFSET,
+    .phase_max = RU_PHASE_MAX,
+    .scale_weight = RU_MAN,
+    .weights_default = russian_weights,
+    .weights_lineage = RUSSIAN_WEIGHTS_LINEAGE,
+    .evaluate = ru_evaluate,
+    .evaluate_trace = ru_evaluate_trace,
+    .bench_fens = RU_BENCH,
+    .bench_depth = 11,
+    .perft_bench_depth = 10,
+    .opening_book = "data/openings/russian_ballots_745.tsv",
+};
+
+/* The evaluation body, compiled twice (plain and traced) below and in
+ * russian_eval_traced.c, needs the generator's mobility counter. */
+int russian_count_quiet(const DraughtsPos *p, int side);
+int russian_count_quiet(const DraughtsPos *p, int side) { return d_count_quiet_side(p, side); }

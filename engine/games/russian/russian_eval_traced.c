@@ -1,0 +1,3 @@
+/* russian_eval_traced.c — the same evaluation source, compiled traced. */
+#define EVAL_TRACED 1
+#include "engine/games/russian/russian_eval_body.h"

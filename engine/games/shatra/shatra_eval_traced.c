@@ -1,0 +1,3 @@
+/* shatra_eval_traced.c — the same evaluation source, compiled traced. */
+#define EVAL_TRACED 1
+#include "engine/games/shatra/shatra_eval_body.h"

@@ -1,0 +1,3 @@
+/* turkish_eval_traced.c — the same evaluation source, compiled traced. */
+#define EVAL_TRACED 1
+#include "engine/games/turkish/turkish_eval_body.h"

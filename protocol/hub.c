@@ -1,0 +1,870 @@
+/* hub.c — the Hub protocol (version 2, Scan 3.1) over a file descriptor and
+ * a stream; see hub.h and docs/hub.md. */
+#include "protocol/hub.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dama/engine.h" /* DAMA_VERSION_STRING */
+#include "db/db.h"
+#include "engine/egtb/egtb.h"
+#include "engine/eval.h"
+#include "engine/game_record.h"
+#include "engine/search.h"
+#include "engine/skill.h"
+#include "db/weight_sets.h"
+#include "util/clock.h"
+#include "util/num.h"
+
+/* ---- lines ---------------------------------------------------------------- */
+
+int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX])
+{
+    size_t n = strlen(text);
+    if (n >= sizeof line->buf) {
+        snprintf(err, ERR_MAX, "line longer than %d bytes", HUB_LINE_MAX - 1);
+        return -1;
+    }
+    memcpy(line->buf, text, n + 1);
+    line->len = 0;
+    line->command = "";
+    char *p = line->buf;
+    p += strspn(p, " \t\r\n");
+    if (!*p) return 0;
+    line->command = p;
+    p += strcspn(p, " \t\r\n");
+    if (*p) *p++ = '\0';
+    for (;;) {
+        p += strspn(p, " \t\r\n");
+        if (!*p) return 0;
+        if (line->len == HUB_ARGS_MAX) {
+            snprintf(err, ERR_MAX, "more than %d arguments", HUB_ARGS_MAX);
+            return -1;
+        }
+        if (*p == '=' || *p == '"') {
+            snprintf(err, ERR_MAX, "argument %d has no name before '%c'", line->len + 1, *p);
+            return -1;
+        }
+        char *key = p;
+        p += strcspn(p, " \t\r\n=\"");
+        if (*p == '"') {
+            snprintf(err, ERR_MAX, "argument '%.40s': a quote inside a name", key);
+            return -1;
+        }
+        char *value = "";
+        if (*p == '=') {
+            *p++ = '\0';
+            if (*p == '"') {
+                value = ++p;
+                char *end = strchr(p, '"');
+                if (!end) {
+                    snprintf(err, ERR_MAX, "argument '%.40s': unterminated quoted value", key);
+                    return -1;
+                }
+                *end = '\0';
+                p = end + 1;
+                if (*p && !strchr(" \t\r\n", *p)) {
+                    snprintf(err, ERR_MAX, "argument '%.40s': text after the closing quote", key);
+                    return -1;
+                }
+            } else {
+                value = p;
+                p += strcspn(p, " \t\r\n");
+                if (memchr(value, '"', (size_t)(p - value))) {
+                    snprintf(err, ERR_MAX, "argument '%.40s': a quote inside an unquoted value", key);
+                    return -1;
+                }
+            }
+        }
+        if (*p) *p++ = '\0';
+        line->keys[line->len] = key;
+        line->values[line->len] = value;
+        line->len++;
+    }
+}
+
+const char *hub_arg(const HubLine *line, const char *key)
+{
+    for (int i = 0; i < line->len; i++)
+        if (strcmp(line->keys[i], key) == 0) return line->values[i];
+    return NULL;
+}
+
+int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
+{
+    if (time_ms < 0) time_ms = 0;
+    if (inc_ms < 0) inc_ms = 0;
+    int mtg = moves_to_go > 0 ? moves_to_go : 30;
+    /* Whether the increment of this move is already on the clock differs
+     * between GUIs (pydraughts subtracts it, cutechess-style clocks add it
+     * after the move): the cap counts only the time on the clock. */
+    int64_t avail = time_ms - 50;
+    int64_t budget = time_ms / mtg + inc_ms * 9 / 10;
+    int64_t cap = moves_to_go == 1 ? avail * 9 / 10 : avail / 2;
+    if (budget > cap) budget = cap;
+    return budget < 1 ? 1 : budget;
+}
+
+/* ---- the engine ----------------------------------------------------------- */
+
+enum {
+    EGTB_CACHE_BLOCKS = 1024, /* the prober's cache, as self-play's */
+    HUB_PANIC_MS = 50         /* a clock this short (after the lag margin) gets a depth-1 move: the
+                                 * overhead hub_time_budget_ms keeps */
+};
+
+typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
+
+typedef struct Hub {
+    FILE *out;
+    pthread_mutex_t lock; /* output lines, `searching`, `ponder_hit` */
+    pthread_cond_t wake;  /* a weakened level waiting in ponder: ponder-hit or stop */
+
+    /* parameters */
+    char variant[32];
+    int hash_mb;
+    char weights[512];
+    char db[512];
+    char level[32];
+    uint64_t seed;
+    char egtb_path[512]; /* "": no endgame database */
+    int egtb_pieces;     /* 0: every table it holds */
+
+    /* initialised engine */
+    bool ready;
+    const Game *game;
+    Engine *engine;
+    int32_t *weights_buf; /* the engine's weights (game->weights_len, heap) */
+    Egtb *egtb;           /* open endgame database of egtb_path, or NULL */
+    EgtbProber *prober;   /* its prober (used by the search thread only) */
+    GameRecord rec;
+    uint64_t rng;
+
+    /* `level` */
+    SearchLimits limits;
+    bool clock;
+    int64_t time_ms, inc_ms;
+    int moves_to_go;
+
+    /* the time a clock loses outside our search (see clock_lag) */
+    int64_t lag_ms;         /* estimate, ms */
+    bool last_clocked;      /* the previous `go think` had a clock: */
+    int64_t last_time_ms, last_inc_ms; /* its clock, */
+    int last_len;           /* the game's length then, */
+    double last_own_ms;     /* and our own time from reading `go` to writing `done` */
+    double go_read_s;       /* when the current `go` was read */
+
+    /* the search */
+    pthread_t thread;
+    bool thread_live;
+    bool searching;
+    volatile int stop;
+    bool ponder_hit;
+    GoMode mode;
+    double deadline; /* after ponder-hit with a clock: the reader stops the search then (0: none) */
+    Position root;
+    uint64_t *history;
+    int history_len, history_cap;
+    SearchLimits search_limits;
+} Hub;
+
+static void send_line(Hub *h, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    pthread_mutex_lock(&h->lock);
+    vfprintf(h->out, fmt, ap);
+    fputc('\n', h->out);
+    fflush(h->out);
+    pthread_mutex_unlock(&h->lock);
+    va_end(ap);
+}
+
+enum { HUB_ERROR_SHOWN = 300 }; /* bytes of an error message sent, at most (then "...") */
+
+/* Input quoted in an error: its first 60 bytes, then "..." if it is longer. */
+typedef struct Quoted {
+    char text[64];
+} Quoted;
+
+static Quoted quoted(const char *s)
+{
+    Quoted q;
+    size_t n = strlen(s);
+    snprintf(q.text, sizeof q.text, "%.*s%s", n > 60 ? 57 : (int)n, s, n > 60 ? "..." : "");
+    return q;
+}
+
+/* error message="..." on one printable line: a double quote of the text
+ * becomes ', a backslash \\, any byte outside printable ASCII \xNN (the
+ * input quoted in it may be binary), and a message longer than
+ * HUB_ERROR_SHOWN bytes is cut there with "...". */
+static void send_error(Hub *h, const char *fmt, ...)
+{
+    char msg[ERR_MAX + 64], out[4 * HUB_ERROR_SHOWN + 8];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    size_t n = 0, i = 0;
+    for (; msg[i] && i < HUB_ERROR_SHOWN; i++) {
+        unsigned char c = (unsigned char)msg[i];
+        if (c == '"') out[n++] = '\'';
+        else if (c == '\\') out[n++] = '\\', out[n++] = '\\';
+        else if (c < 0x20 || c > 0x7e) n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02X", c);
+        else out[n++] = (char)c;
+    }
+    if (msg[i]) memcpy(out + n, "...", 3), n += 3;
+    out[n] = '\0';
+    send_line(h, "error message=\"%s\"", out);
+}
+
+static void line_pv(const Game *g, const Position *root, const Move *pv, int len, char *out, size_t size)
+{
+    Position a = *root, b;
+    size_t n = 0;
+    out[0] = '\0';
+    for (int i = 0; i < len; i++) {
+        char text[MOVE_STR_MAX];
+        g->move_to_str(&a, &pv[i], text);
+        int w = snprintf(out + n, size - n, "%s%s", i ? " " : "", text);
+        if (w < 0 || (size_t)w >= size - n) break;
+        n += (size_t)w;
+        g->make_move(&a, &pv[i], &b);
+        a = b;
+    }
+}
+
+/* Score in men, side to move's view, as Scan writes it: a win in n plies
+ * is 100 - n/100 (99.97: a win in 3 plies), a loss the negation; other
+ * scores are centi-men / 100, kept below 90. */
+static double hub_score(int score)
+{
+    int a = score < 0 ? -score : score;
+    double v;
+    if (a >= SCORE_WIN_MIN) v = 100.0 - (double)(SCORE_WIN - a) / 100.0;
+    else v = a > 8999 ? 89.99 : (double)a / 100.0;
+    return score < 0 ? -v : v;
+}
+
+static void send_info(Hub *h, const SearchResult *r)
+{
+    char pv[4096];
+    line_pv(h->game, &h->root, r->pv, r->pv_len, pv, sizeof pv);
+    double mnps = r->seconds > 0 ? (double)r->nodes / r->seconds * 1e-6 : 0.0;
+    send_line(h, "info depth=%d score=%.2f nodes=%" PRIu64 " time=%.3f nps=%.2f pv=\"%s\"", r->depth,
+              hub_score(r->score), r->nodes, r->seconds, mnps, pv);
+}
+
+static void on_info(void *ctx, const SearchResult *r) { send_info(ctx, r); }
+
+static void *search_main(void *arg)
+{
+    Hub *h = arg;
+    SearchResult r;
+    char err[ERR_MAX] = "";
+    const SkillLevel *skill = skill_find(h->level);
+    pthread_mutex_lock(&h->lock);
+    bool weakened = skill && skill->depth > 0 && h->mode != GO_ANALYZE;
+    pthread_mutex_unlock(&h->lock);
+    int rc = 0;
+    if (weakened) {
+        /* A weakened level chooses in one go; while pondering it waits. */
+        pthread_mutex_lock(&h->lock);
+        while (h->mode == GO_PONDER && !h->ponder_hit && !h->stop) pthread_cond_wait(&h->wake, &h->lock);
+        pthread_mutex_unlock(&h->lock);
+        volatile int *saved = &h->stop;
+        volatile int no_stop = 0;
+        /* A weakened choice is quick (fixed small depths): finish it even
+         * after a stop, so that the move is one of the level's. */
+        engine_set_stop_flag(h->engine, &no_stop);
+        rc = skill_choose(h->engine, h->game, &h->root, h->history, h->history_len, skill, &h->search_limits, &h->rng,
+                          &r, err);
+        engine_set_stop_flag(h->engine, saved);
+        if (rc == 0 && r.has_move) send_info(h, &r);
+    } else {
+        rc = engine_search(h->engine, &h->root, h->history, h->history_len, &h->search_limits, &r, on_info, h);
+    }
+    char move[MOVE_STR_MAX] = "", ponder[MOVE_STR_MAX] = "";
+    if (rc == 0 && r.has_move) {
+        h->game->move_to_str(&h->root, &r.best, move);
+        if (r.pv_len >= 2 && memcmp(&r.pv[0], &r.best, sizeof r.best) == 0) {
+            Position next;
+            h->game->make_move(&h->root, &r.best, &next);
+            h->game->move_to_str(&next, &r.pv[1], ponder);
+        }
+    }
+    pthread_mutex_lock(&h->lock);
+    h->searching = false;
+    h->deadline = 0;
+    h->last_own_ms = (clock_now_s() - h->go_read_s) * 1000.0;
+    if (rc != 0) fprintf(h->out, "error message=\"%s\"\n", err);
+    if (!move[0]) fprintf(h->out, "done\n");
+    else if (ponder[0]) fprintf(h->out, "done move=%s ponder=%s\n", move, ponder);
+    else fprintf(h->out, "done move=%s\n", move);
+    fflush(h->out);
+    pthread_mutex_unlock(&h->lock);
+    return NULL;
+}
+
+static bool is_searching(Hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    bool s = h->searching;
+    pthread_mutex_unlock(&h->lock);
+    return s;
+}
+
+static void join_search(Hub *h)
+{
+    if (!h->thread_live) return;
+    pthread_join(h->thread, NULL);
+    h->thread_live = false;
+}
+
+static void stop_search(Hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    h->stop = 1;
+    pthread_cond_broadcast(&h->wake);
+    pthread_mutex_unlock(&h->lock);
+    join_search(h);
+}
+
+static int64_t limit_budget_ms(const Hub *h)
+{
+    if (h->clock) return hub_time_budget_ms(h->time_ms, h->inc_ms, h->moves_to_go);
+    return h->limits.movetime_ms;
+}
+
+static void ponder_hit(Hub *h)
+{
+    pthread_mutex_lock(&h->lock);
+    if (h->searching && h->mode == GO_PONDER) {
+        h->ponder_hit = true;
+        h->mode = GO_THINK;
+        int64_t ms = limit_budget_ms(h);
+        if (ms > 0) h->deadline = clock_now_s() + (double)ms * 1e-3;
+        pthread_cond_broadcast(&h->wake);
+    }
+    pthread_mutex_unlock(&h->lock);
+}
+
+/* ---- commands ------------------------------------------------------------- */
+
+/* Build the engine from the parameters. Returns 0 or -1 with err (the
+ * previous engine, if any, is kept on failure). */
+static int engine_init(Hub *h, char err[ERR_MAX])
+{
+    const Game *g = game_find(h->variant);
+    if (!g) {
+        snprintf(err, ERR_MAX, "unknown variant '%s'", h->variant);
+        return -1;
+    }
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+    if (!w) {
+        snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
+        return -1;
+    }
+    if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
+    Egtb *edb = NULL;
+    EgtbProber *prober = NULL;
+    if (h->egtb_path[0]) {
+        char eerr[ERR_MAX];
+        if (!(edb = egtb_open(g, h->egtb_path, false, eerr))) {
+            snprintf(err, ERR_MAX, "egtb-path: %.240s", eerr);
+            return -1;
+        }
+        if (!(prober = egtb_prober_new(edb, h->egtb_pieces, EGTB_CACHE_BLOCKS))) {
+            egtb_close(edb);
+            snprintf(err, ERR_MAX, "out of memory for the endgame-database prober");
+            return -1;
+        }
+    }
+    Engine *e = engine_new(g, (size_t)h->hash_mb);
+    if (!e) {
+        egtb_prober_free(prober);
+        egtb_close(edb);
+        snprintf(err, ERR_MAX, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
+                 "smaller hash", h->hash_mb, h->hash_mb);
+        return -1;
+    }
+    if (!h->ready || h->game != g) {
+        GameRecord rec;
+        if (game_record_init(&rec, g, NULL, err) != 0) {
+            engine_free(e);
+            egtb_prober_free(prober);
+            egtb_close(edb);
+            return -1;
+        }
+        if (h->ready) game_record_free(&h->rec);
+        h->rec = rec;
+    }
+    engine_free(h->engine);
+    h->engine = e;
+    h->game = g;
+    free(h->weights_buf);
+    h->weights_buf = w;
+    w = NULL; /* kept: the engine reads it */
+    engine_set_weights(e, h->weights_buf);
+    engine_set_stop_flag(e, &h->stop);
+    egtb_prober_free(h->prober);
+    egtb_close(h->egtb);
+    h->egtb = edb;
+    h->prober = prober;
+    if (prober) engine_set_probe(e, egtb_engine_probe, prober);
+    h->rng = h->seed;
+    h->ready = true;
+    return 0;
+}
+
+static int ensure_ready(Hub *h)
+{
+    if (h->ready) return 0;
+    char err[ERR_MAX];
+    if (engine_init(h, err) != 0) {
+        send_error(h, "cannot initialise: %s", err);
+        return -1;
+    }
+    return 0;
+}
+
+static void cmd_hub(Hub *h)
+{
+    send_line(h, "id name=dama version=" DAMA_VERSION_STRING " author=\"the dama authors\" country=\"\"");
+    char variants[128] = "";
+    size_t n = 0;
+    for (const Game *const *g = game_list(); *g; g++) {
+        int w = snprintf(variants + n, sizeof variants - n, "%s%s", n ? " " : "", (*g)->name);
+        if (w > 0 && (size_t)w < sizeof variants - n) n += (size_t)w;
+    }
+    send_line(h, "param name=variant value=%s type=enum values=\"%s\"", h->variant, variants);
+    send_line(h, "param name=hash value=%d type=int min=1 max=65536", h->hash_mb);
+    send_line(h, "param name=threads value=1 type=int min=1 max=1");
+    send_line(h, "param name=weights value=\"%s\" type=string", h->weights);
+    send_line(h, "param name=db value=\"%s\" type=string", h->db);
+    char levels[128] = "";
+    n = 0;
+    for (const SkillLevel *const *l = skill_list(); *l; l++) {
+        int w = snprintf(levels + n, sizeof levels - n, "%s%s", n ? " " : "", (*l)->name);
+        if (w > 0 && (size_t)w < sizeof levels - n) n += (size_t)w;
+    }
+    send_line(h, "param name=level value=%s type=enum values=\"%s\"", h->level, levels);
+    send_line(h, "param name=seed value=%" PRIu64 " type=int min=0 max=9223372036854775807", h->seed);
+    send_line(h, "param name=egtb-path value=\"%s\" type=string", h->egtb_path);
+    send_line(h, "param name=egtb-pieces value=%d type=int min=0 max=%d", h->egtb_pieces, EGTB_PIECES_MAX);
+    send_line(h, "wait");
+}
+
+/* A decimal integer in [lo, hi]. */
+static bool parse_int(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+    return num_parse_int(s, lo, hi, out) == NUM_OK; /* the one checked parser */
+}
+
+/* Seconds (a real number >= 0) as milliseconds. */
+static bool parse_seconds(const char *s, int64_t *ms)
+{
+    double v;
+    if (num_parse_real(s, 0, 1e9, &v) != NUM_OK) return false;
+    *ms = (int64_t)(v * 1000.0 + 0.5);
+    return true;
+}
+
+static void cmd_set_param(Hub *h, const HubLine *l)
+{
+    const char *name = hub_arg(l, "name"), *value = hub_arg(l, "value");
+    if (!name || !value) {
+        send_error(h, "set-param needs name=... value=...");
+        return;
+    }
+    int64_t v;
+    bool engine_param = false;
+    char old_variant[sizeof h->variant], old_weights[sizeof h->weights], old_db[sizeof h->db];
+    char old_egtb[sizeof h->egtb_path];
+    int old_hash = h->hash_mb, old_pieces = h->egtb_pieces;
+    memcpy(old_egtb, h->egtb_path, sizeof old_egtb);
+    memcpy(old_variant, h->variant, sizeof old_variant);
+    memcpy(old_weights, h->weights, sizeof old_weights);
+    memcpy(old_db, h->db, sizeof old_db);
+    if (strcmp(name, "variant") == 0) {
+        if (!game_find(value)) {
+            send_error(h, "set-param variant: unknown game '%s' (russian, turkish, shatra)", quoted(value).text);
+            return;
+        }
+        snprintf(h->variant, sizeof h->variant, "%s", value);
+        engine_param = true;
+    } else if (strcmp(name, "hash") == 0) {
+        if (!parse_int(value, 1, 65536, &v)) {
+            send_error(h, "set-param hash: '%s' is not an integer 1..65536 (MiB)", quoted(value).text);
+            return;
+        }
+        h->hash_mb = (int)v;
+        engine_param = true;
+    } else if (strcmp(name, "threads") == 0) {
+        if (!parse_int(value, 1, 1, &v)) {
+            send_error(h, "set-param threads: '%s': the search uses one thread (1)", quoted(value).text);
+            return;
+        }
+    } else if (strcmp(name, "weights") == 0 || strcmp(name, "db") == 0) {
+        char *dst = strcmp(name, "weights") == 0 ? h->weights : h->db;
+        size_t size = strcmp(name, "weights") == 0 ? sizeof h->weights : sizeof h->db;
+        if (!*value || strlen(value) >= size) {
+            send_error(h, "set-param %s: value empty or too long", name);
+            return;
+        }
+        snprintf(dst, size, "%s", value);
+        engine_param = true;
+    } else if (strcmp(name, "egtb-path") == 0) {
+        if (strlen(value) >= sizeof h->egtb_path) { /* "" turns the database off */
+            send_error(h, "set-param egtb-path: value too long");
+            return;
+        }
+        snprintf(h->egtb_path, sizeof h->egtb_path, "%s", value);
+        engine_param = true;
+    } else if (strcmp(name, "egtb-pieces") == 0) {
+        if (!parse_int(value, 0, EGTB_PIECES_MAX, &v)) {
+            send_error(h, "set-param egtb-pieces: '%s' is not an integer 0..%d (0: all)", quoted(value).text, EGTB_PIECES_MAX);
+            return;
+        }
+        h->egtb_pieces = (int)v;
+        engine_param = true;
+    } else if (strcmp(name, "level") == 0 || strcmp(name, "skill") == 0) {
+        if (!skill_find(value)) {
+            send_error(h, "set-param level: unknown level '%s' (beginner, casual, club, strong, max)", quoted(value).text);
+            return;
+        }
+        snprintf(h->level, sizeof h->level, "%s", value);
+    } else if (strcmp(name, "seed") == 0) {
+        if (!parse_int(value, 0, INT64_MAX, &v)) {
+            send_error(h, "set-param seed: '%s' is not an integer >= 0", quoted(value).text);
+            return;
+        }
+        h->seed = (uint64_t)v;
+        h->rng = h->seed;
+    } else {
+        send_error(h, "set-param: unknown parameter '%s'", quoted(name).text);
+        return;
+    }
+    if (engine_param && h->ready) { /* after init: rebuild now, keep the old engine on failure */
+        char err[ERR_MAX];
+        if (engine_init(h, err) != 0) {
+            send_error(h, "set-param %s: %s (the value stays '%s')", name, err,
+                       strcmp(name, "variant") == 0 ? old_variant : strcmp(name, "weights") == 0 ? old_weights
+                                                                  : strcmp(name, "db") == 0    ? old_db
+                                                                  : strcmp(name, "egtb-path") == 0 ? old_egtb
+                                                                                               : "");
+            memcpy(h->variant, old_variant, sizeof old_variant);
+            memcpy(h->weights, old_weights, sizeof old_weights);
+            memcpy(h->db, old_db, sizeof old_db);
+            memcpy(h->egtb_path, old_egtb, sizeof old_egtb);
+            h->hash_mb = old_hash;
+            h->egtb_pieces = old_pieces;
+        }
+    }
+}
+
+static void cmd_pos(Hub *h, const HubLine *l)
+{
+    if (ensure_ready(h) != 0) return;
+    const char *fen = hub_arg(l, "pos");
+    const char *moves = hub_arg(l, "moves");
+    GameRecord rec;
+    char err[ERR_MAX];
+    if (game_record_init(&rec, h->game, fen, err) != 0) {
+        send_error(h, "pos: %s", err);
+        return;
+    }
+    if (moves && game_record_apply_list(&rec, moves, err) != 0) {
+        send_error(h, "pos moves: %s", err);
+        game_record_free(&rec);
+        return;
+    }
+    game_record_free(&h->rec);
+    h->rec = rec;
+}
+
+static void cmd_level(Hub *h, const HubLine *l)
+{
+    SearchLimits lim = {0};
+    bool clock = false, any = false;
+    int64_t time_ms = 0, inc_ms = 0, mtg = 0, v;
+    for (int i = 0; i < l->len; i++) {
+        const char *k = l->keys[i], *val = l->values[i];
+        bool ok = true;
+        if (strcmp(k, "depth") == 0) ok = parse_int(val, 1, PLY_MAX - 8, &v), lim.depth = (int)v;
+        else if (strcmp(k, "nodes") == 0) ok = parse_int(val, 1, INT64_MAX, &v), lim.nodes = (uint64_t)v;
+        else if (strcmp(k, "move-time") == 0) ok = parse_seconds(val, &lim.movetime_ms) && lim.movetime_ms > 0;
+        else if (strcmp(k, "time") == 0) ok = parse_seconds(val, &time_ms), clock = true;
+        else if (strcmp(k, "inc") == 0) ok = parse_seconds(val, &inc_ms);
+        else if (strcmp(k, "moves") == 0) ok = parse_int(val, 1, 10000, &mtg);
+        else if (strcmp(k, "infinite") == 0) ok = true;
+        else continue; /* unknown arguments are ignored (protocol extensions) */
+        if (!ok) {
+            send_error(h, "level %s: bad value '%s'", k, quoted(val).text);
+            return;
+        }
+        any = true;
+    }
+    if (!any) {
+        send_error(h, "level needs depth=, nodes=, move-time=, time= [inc=] [moves=] or infinite");
+        return;
+    }
+    h->limits = lim;
+    h->clock = clock;
+    h->time_ms = time_ms;
+    h->inc_ms = inc_ms;
+    h->moves_to_go = (int)mtg;
+}
+
+/* What a clock loses outside our search: our own time from reading `go`
+ * to writing `done` is known, the time the manager charged is the drop of
+ * the clock between two of our moves in one game (the clock of the
+ * previous `go think` plus its increment, less the clock now). The
+ * difference is the latency of the pipes, the manager and the scheduler;
+ * the estimate follows the largest recent one (it decays by 1/8 a move),
+ * kept to 0..2000 ms. Called at a `go think` with a clock, with the game's
+ * length len. */
+static void clock_lag(Hub *h, int len)
+{
+    if (!h->last_clocked || len != h->last_len + 2) return; /* not our next move of the same game */
+    double used = (double)(h->last_time_ms + h->last_inc_ms - h->time_ms);
+    double lag = used - h->last_own_ms;
+    int64_t decayed = h->lag_ms - h->lag_ms / 8;
+    int64_t obs = lag > 2000 ? 2000 : lag > 0 ? (int64_t)lag : 0;
+    h->lag_ms = obs > decayed ? obs : decayed;
+}
+
+/* The movetime of a `go think` on the clock: hub_time_budget_ms of the
+ * clock less twice the lag estimate (a safety margin against our own
+ * overhead). When that leaves under HUB_PANIC_MS, the search is cut to
+ * depth 1 (*depth) as well: a move in well under a millisecond of CPU. */
+static int64_t clock_budget(Hub *h, int *depth)
+{
+    int64_t usable = h->time_ms - 2 * h->lag_ms;
+    if (usable < HUB_PANIC_MS) *depth = 1;
+    return hub_time_budget_ms(usable, h->inc_ms, h->moves_to_go);
+}
+
+static void cmd_go(Hub *h, const HubLine *l)
+{
+    double read_s = clock_now_s();
+    if (ensure_ready(h) != 0) {
+        send_line(h, "done");
+        return;
+    }
+    GoMode mode = hub_arg(l, "ponder") ? GO_PONDER : hub_arg(l, "analyze") ? GO_ANALYZE : GO_THINK;
+    const char *reason = NULL;
+    Outcome o = game_record_outcome(&h->rec, &reason, NULL);
+    if (o != OUTCOME_NONE) {
+        send_error(h, "go: the game is over (%s %s)", outcome_pdn(o), reason ? reason : "");
+        send_line(h, "done");
+        return;
+    }
+    int len;
+    const uint64_t *hist = game_record_history(&h->rec, &len);
+    if (len > h->history_cap) {
+        int cap = len * 2;
+        uint64_t *n = realloc(h->history, sizeof(uint64_t) * (size_t)cap);
+        if (!n) {
+            send_error(h, "go: out of memory");
+            send_line(h, "done");
+            return;
+        }
+        h->history = n;
+        h->history_cap = cap;
+    }
+    if (len) memcpy(h->history, hist, sizeof(uint64_t) * (size_t)len);
+    h->history_len = len;
+    h->root = *game_record_position(&h->rec);
+    SearchLimits lim = h->limits;
+    if (mode == GO_PONDER) {
+        lim.movetime_ms = 0; /* the clock starts at ponder-hit */
+    } else if (h->clock) {
+        clock_lag(h, len);
+        lim.movetime_ms = clock_budget(h, &lim.depth);
+    }
+    h->last_clocked = mode == GO_THINK && h->clock;
+    h->search_limits = lim;
+    h->last_time_ms = h->time_ms;
+    h->last_inc_ms = h->inc_ms;
+    h->last_len = len;
+    h->go_read_s = read_s;
+    h->mode = mode;
+    h->stop = 0;
+    h->ponder_hit = false;
+    h->deadline = 0;
+    h->searching = true;
+    if (pthread_create(&h->thread, NULL, search_main, h) != 0) {
+        h->searching = false;
+        send_error(h, "go: cannot start the search thread");
+        send_line(h, "done");
+        return;
+    }
+    h->thread_live = true;
+}
+
+/* Handle one line. Returns 1 on quit. */
+static int handle(Hub *h, const char *text, HubLine *l)
+{
+    char err[ERR_MAX];
+    if (hub_parse_line(text, l, err) != 0) {
+        send_error(h, "%s", err);
+        return 0;
+    }
+    const char *c = l->command;
+    if (!*c) return 0;
+    if (is_searching(h)) {
+        if (strcmp(c, "ping") == 0) send_line(h, "pong");
+        else if (strcmp(c, "stop") == 0) stop_search(h);
+        else if (strcmp(c, "ponder-hit") == 0) ponder_hit(h);
+        else if (strcmp(c, "quit") == 0) {
+            stop_search(h);
+            return 1;
+        } else
+            send_error(h, "'%s' during a search: only ping, stop, ponder-hit and quit are accepted", quoted(c).text);
+        return 0;
+    }
+    join_search(h);
+    if (strcmp(c, "hub") == 0) cmd_hub(h);
+    else if (strcmp(c, "set-param") == 0) cmd_set_param(h, l);
+    else if (strcmp(c, "init") == 0) {
+        if (engine_init(h, err) != 0) send_error(h, "init: %s", err);
+        else send_line(h, "ready");
+    } else if (strcmp(c, "pos") == 0) cmd_pos(h, l);
+    else if (strcmp(c, "level") == 0) cmd_level(h, l);
+    else if (strcmp(c, "go") == 0) cmd_go(h, l);
+    else if (strcmp(c, "ping") == 0) send_line(h, "pong");
+    else if (strcmp(c, "new-game") == 0) {
+        if (h->ready) engine_clear(h->engine);
+        h->rng = h->seed;
+    } else if (strcmp(c, "stop") == 0 || strcmp(c, "ponder-hit") == 0) {
+        /* the search has already answered "done": nothing to do */
+    } else if (strcmp(c, "quit") == 0) return 1;
+    else send_error(h, "unknown command '%s'", quoted(c).text);
+    return 0;
+}
+
+int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
+{
+    Hub *h = calloc(1, sizeof *h);
+    HubLine *line = malloc(sizeof *line);
+    size_t cap = HUB_LINE_MAX;
+    char *buf = malloc(cap);
+    if (!h || !line || !buf) {
+        free(h), free(line), free(buf);
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    h->out = out;
+    pthread_mutex_init(&h->lock, NULL);
+    pthread_cond_init(&h->wake, NULL);
+    snprintf(h->variant, sizeof h->variant, "%s", d->variant ? d->variant : "russian");
+    h->hash_mb = d->hash_mb > 0 ? d->hash_mb : 64;
+    snprintf(h->weights, sizeof h->weights, "%s", d->weights ? d->weights : "default");
+    snprintf(h->db, sizeof h->db, "%s", d->db ? d->db : "dama.sqlite");
+    snprintf(h->level, sizeof h->level, "%s", d->level ? d->level : "max");
+    h->seed = d->seed;
+    h->rng = d->seed;
+    snprintf(h->egtb_path, sizeof h->egtb_path, "%s", d->egtb_path ? d->egtb_path : "");
+    h->egtb_pieces = d->egtb_pieces;
+    h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
+
+    size_t len = 0;
+    bool discarding = false; /* inside a line too long to keep */
+    bool eof_seen = false;
+    int rc = 0;
+    for (;;) {
+        int timeout = -1;
+        pthread_mutex_lock(&h->lock);
+        double deadline = h->searching ? h->deadline : 0;
+        pthread_mutex_unlock(&h->lock);
+        if (deadline > 0) {
+            double left = deadline - clock_now_s();
+            timeout = left <= 0 ? 0 : (int)(left * 1000.0) + 1;
+        }
+        struct pollfd pfd = {.fd = in_fd, .events = POLLIN};
+        int pr = poll(&pfd, 1, timeout);
+        if (pr < 0) {
+            if (errno == EINTR) continue;
+            snprintf(err, ERR_MAX, "reading the input: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        if (pr == 0) { /* the clock ran out after ponder-hit */
+            pthread_mutex_lock(&h->lock);
+            if (h->searching && h->deadline > 0 && clock_now_s() >= h->deadline) {
+                h->stop = 1;
+                h->deadline = 0;
+            }
+            pthread_mutex_unlock(&h->lock);
+            continue;
+        }
+        ssize_t n = read(in_fd, buf + len, cap - len - 1);
+        if (n < 0) {
+            if (errno == EINTR || errno == EAGAIN) continue;
+            snprintf(err, ERR_MAX, "reading the input: %s", strerror(errno));
+            rc = -1;
+            break;
+        }
+        bool eof = n == 0;
+        len += (size_t)n;
+        buf[len] = '\0';
+        bool quit = false;
+        char *start = buf;
+        for (;;) {
+            char *nl = memchr(start, '\n', len - (size_t)(start - buf));
+            if (!nl) break;
+            *nl = '\0';
+            if (!discarding && handle(h, start, line)) {
+                quit = true;
+                break;
+            }
+            discarding = false;
+            start = nl + 1;
+        }
+        if (quit) break;
+        len -= (size_t)(start - buf);
+        memmove(buf, start, len);
+        if (len >= cap - 1) { /* no newline in a full buffer */
+            if (!discarding) send_error(h, "line longer than %d bytes: ignored", HUB_LINE_MAX - 1);
+            discarding = true;
+            len = 0;
+        }
+        if (eof) {
+            eof_seen = true;
+            buf[len] = '\0';
+            if (len && !discarding && !is_searching(h)) handle(h, buf, line);
+            break;
+        }
+    }
+    /* quit: stop any search and leave. End of input: a search with a bound
+     * (depth, nodes, time) may finish and answer first, so that a script
+     * piped in gets its results; an infinite or pondering one is stopped. */
+    if (h->thread_live) {
+        SearchLimits *sl = &h->search_limits;
+        bool bounded = sl->depth > 0 || sl->nodes > 0 || sl->movetime_ms > 0;
+        pthread_mutex_lock(&h->lock);
+        bool pondering = h->mode == GO_PONDER;
+        pthread_mutex_unlock(&h->lock);
+        if (!rc && eof_seen && bounded && !pondering) join_search(h);
+        else stop_search(h);
+    }
+    engine_free(h->engine);
+    egtb_prober_free(h->prober);
+    egtb_close(h->egtb);
+    if (h->ready) game_record_free(&h->rec);
+    free(h->history);
+    free(h->weights_buf);
+    pthread_cond_destroy(&h->wake);
+    pthread_mutex_destroy(&h->lock);
+    free(h), free(line), free(buf);
+    return rc;
+}

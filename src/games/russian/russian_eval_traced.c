@@ -1,3 +1,0 @@
-/* russian_eval_traced.c — the same evaluation source, compiled traced. */
-#define EVAL_TRACED 1
-#include "games/russian/russian_eval_body.h"

@@ -1,3 +1,0 @@
-/* shatra_eval.c — the plain Shatra evaluator. */
-#define EVAL_TRACED 0
-#include "games/shatra/shatra_eval_body.h"

@@ -1,3 +1,0 @@
-/* shatra_eval_traced.c — the same evaluation source, compiled traced. */
-#define EVAL_TRACED 1
-#include "games/shatra/shatra_eval_body.h"

@@ -1,3 +1,0 @@
-/* turkish_eval_traced.c — the same evaluation source, compiled traced. */
-#define EVAL_TRACED 1
-#include "games/turkish/turkish_eval_body.h"
