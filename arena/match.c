@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "db/db.h"
-#include "selfplay/game_writer.h"
+#include "arena/game_writer.h"
 #include "arena/schedule.h"
 #include "util/rng.h"
 

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "engine/game.h"
-#include "selfplay/openings.h"
+#include "arena/openings.h"
 #include "arena/player.h"
 #include "arena/stats.h"
 

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "engine/game.h"
-#include "selfplay/play.h"
+#include "arena/play.h"
 #include "arena/player.h"
 
 struct Egtb;

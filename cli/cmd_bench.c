@@ -8,7 +8,7 @@
 #include "cli/cli.h"
 #include "db/db.h"
 #include "engine/search.h"
-#include "selfplay/openings.h"
+#include "arena/openings.h"
 #include "tuner/texel.h"
 
 #include <omp.h>

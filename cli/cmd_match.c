@@ -7,7 +7,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/dist_play.h"
+#include "dist/relay.h"
+#include "arena/schedule_dist.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"
@@ -15,7 +16,7 @@
 #include "engine/search.h"
 #include "dist/dist.h"
 #include "arena/match.h"
-#include "selfplay/play.h"
+#include "arena/play.h"
 #include "arena/stats.h"
 #include "util/rng.h"
 

@@ -25,7 +25,7 @@
 #include "util/num.h"
 
 #include "cli/cli.h"
-#include "cli/dist_play.h"
+#include "dist/relay.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/weight_sets.h"
@@ -33,7 +33,7 @@
 #include "engine/eval.h"
 #include "engine/search.h"
 #include "dist/dist.h"
-#include "selfplay/play.h"
+#include "arena/play.h"
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {

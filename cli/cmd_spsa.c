@@ -14,7 +14,7 @@
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/search.h"
-#include "selfplay/play.h"
+#include "arena/play.h"
 #include "tuner/spsa.h"
 #include "engine/weights_file.h"
 #include "util/atomic_file.h"

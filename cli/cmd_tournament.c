@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/dist_play.h"
+#include "dist/relay.h"
+#include "arena/schedule_dist.h"
 #include "cli/egtb_opts.h"
 #include "cli/pdn_export.h"
 #include "cli/ratings_table.h"
@@ -23,7 +24,7 @@
 #include "engine/eval.h"
 #include "dist/dist.h"
 #include "pdn/pdn.h"
-#include "selfplay/play.h"
+#include "arena/play.h"
 #include "arena/player.h"
 #include "arena/ratings.h"
 #include "arena/schedule.h"

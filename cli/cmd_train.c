@@ -30,8 +30,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/dist_play.h"
-#include "cli/dist_reducer.h"
+#include "dist/relay.h"
+#include "tuner/dist_reducer.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/dist_reducer.h"
+#include "tuner/dist_reducer.h"
 #include "cli/egtb_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"

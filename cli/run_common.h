@@ -8,10 +8,10 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
-#include "selfplay/game_writer.h"
-#include "selfplay/openings.h"
-#include "selfplay/play.h"
-#include "selfplay/workers.h"
+#include "arena/game_writer.h"
+#include "arena/openings.h"
+#include "arena/play.h"
+#include "arena/workers.h"
 #include "db/weight_sets.h"
 
 /* Seconds on the monotonic clock (clock_now_s). */

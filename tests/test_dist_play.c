@@ -1,5 +1,5 @@
 /* test_dist_play.c — the messages of games played over MPI ranks
- * (cli/dist_play.h: dist_record_encode / dist_record_decode, what a rank
+ * (arena/play_msg.h: dist_record_encode / dist_record_decode, what a rank
  * sends rank 0 for match, tournament and train --mpi): a decoded record is
  * the played one field for field (result, reason, plies, every position,
  * score and quiet flag, movetext, nodes, fault and its detail) in each of
@@ -18,11 +18,11 @@
 
 #include <cmocka.h>
 
-#include "cli/dist_play.h"
+#include "arena/play_msg.h"
 #include "engine/game.h"
-#include "selfplay/game_writer.h"
-#include "selfplay/play.h"
-#include "selfplay/workers.h"
+#include "arena/game_writer.h"
+#include "arena/play.h"
+#include "arena/workers.h"
 
 static const char *const GAMES[] = {"russian", "turkish", "shatra"};
 

@@ -18,9 +18,9 @@
 
 #include "db/db.h"
 #include "engine/game.h"
-#include "selfplay/game_writer.h"
-#include "selfplay/play.h"
-#include "selfplay/workers.h"
+#include "arena/game_writer.h"
+#include "arena/play.h"
+#include "arena/workers.h"
 
 static const char *const GAMES[] = {"russian", "turkish", "shatra"};
 

@@ -27,9 +27,9 @@
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/search.h"
-#include "selfplay/game_writer.h"
-#include "selfplay/openings.h"
-#include "selfplay/play.h"
+#include "arena/game_writer.h"
+#include "arena/openings.h"
+#include "arena/play.h"
 #include "tuner/tune_job.h"
 #include "db/weight_sets.h"
 

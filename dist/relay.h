@@ -1,37 +1,33 @@
-/* dist_play.h — games played over the ranks of an MPI job (mpi/dist.h),
- * stored by rank 0: the one distribution of `selfplay --mpi`, `match --mpi`
- * and `tournament --mpi`.
+/* relay.h — the main thread's message loop of an MPI job (dist/dist.h):
+ * ranks 1.. send what their workers queue to rank 0, the one database
+ * writer. Used by `selfplay --mpi`, `match --mpi`, `tournament --mpi` and
+ * `train --mpi` (the game-level messages are arena/play_msg.h, the
+ * tournament scheduler over the ranks arena/schedule_dist.h).
  *
  * Job (game, pair) i of a run is played by rank i mod K, and everything it
  * depends on comes from the run's options and i, so the stored games are
- * those of one process whatever K. Rank 0 is the only database writer: the
- * other ranks send what they played to it. MPI is started with
+ * those of one process whatever K. MPI is started with
  * MPI_THREAD_FUNNELED, so on every rank the main thread (the one that called
  * dist_init) does the messaging while OpenMP workers play; a waiting main
  * thread polls and sleeps (dist_poll), because a blocking receive spins a
  * core in Open MPI.
  *
- * Two layers:
- * - DistRelay: the main thread's message loop. Ranks 1.. send the byte
- *   messages their workers queue (dist_relay_push) and a report when their
- *   workers are done; rank 0 hands every message to on_data, in the order
- *   each rank sent them, and tells the others to stop (games under way end
- *   unfinished) or to halt (no new job; the ones under way finish).
- * - dist_schedule_run: the tournament scheduler (play/schedule.h) over the
- *   ranks, with the callbacks of one process, on rank 0.
+ * DistRelay: ranks 1.. send the byte messages their workers queue
+ * (dist_relay_push) and a report when their workers are done; rank 0 hands
+ * every message to on_data, in the order each rank sent them, and tells the
+ * others to stop (games under way end unfinished) or to halt (no new job;
+ * the ones under way finish).
  *
  * Messages carry structs and positions as raw bytes: every rank runs the
  * same binary (mpirun starts one program); their lengths are checked. */
-#ifndef DAMA_DIST_PLAY_H
-#define DAMA_DIST_PLAY_H
+#ifndef DAMA_DIST_RELAY_H
+#define DAMA_DIST_RELAY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "engine/game.h"
-#include "selfplay/play.h"
-#include "arena/schedule.h"
 
 /* What a rank reports to rank 0 when its workers are done. */
 typedef struct DistReport {
@@ -106,33 +102,5 @@ int dist_order_wait(uint8_t **buf, size_t *size, char err[ERR_MAX]);
  * database, storing a run's members), during which a rank blocked in
  * MPI_Bcast would spin a core. Returns 0, or -1 with err. Main thread. */
 int dist_sync_polled(char err[ERR_MAX]);
-
-/* A finished game of a scheduler job as bytes (dist_schedule_run's
- * messages): job, game k of it, the players' indexes and the whole record.
- * *out is malloc'd. Returns 0, or -1 out of memory. Thread-safe. */
-int dist_record_encode(int64_t job, int k, int white, int black, const PlayRecord *rec, uint8_t **out, size_t *size);
-
-/* Decode what dist_record_encode wrote into rec (made by
- * play_record_init; its movetext is replaced; rec->reason is interned: a
- * string that lives as long as the process, as a played record's static
- * reason does; reason[] is scratch). Returns 0, or -1 with err
- * naming the byte where a malformed message went wrong (lengths, plies
- * over PLAY_PLIES_MAX, an outcome or fault out of range, bytes left over). */
-int dist_record_decode(const Game *g, const uint8_t *buf, size_t size, int64_t *job, int *k, int *white, int *black,
-                       PlayRecord *rec, char reason[64], char err[ERR_MAX]);
-
-/* schedule_run (play/schedule.h) over the ranks of the job: job j of s is
- * played by rank j mod K on its own s->concurrency threads; s's callbacks
- * game_done and job_done run on rank 0 only, for every rank's games (with
- * the job's index in s, one at a time, in the order each rank finished
- * them); job_game and player_made run on the rank that plays. A callback's
- * halt (1) starts no new job on any rank (pairs under way finish); a
- * callback's failure (-1), or *s->stop on any rank, stops every rank.
- * stats on rank 0 add up every rank's (wall_s: the longest). Returns as
- * schedule_run, on rank 0 for the whole job; on ranks 1.. for their part
- * (the caller then takes rank 0's verdict with dist_relay_final). Call on
- * every rank with the same s (callbacks may differ), after dist_init;
- * main thread only. Without MPI (one rank) it is schedule_run. */
-int dist_schedule_run(const Schedule *s, const char *command, ScheduleStats *stats, char err[ERR_MAX]);
 
 #endif

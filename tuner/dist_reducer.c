@@ -1,5 +1,5 @@
 /* dist_reducer.c — the tuner's gather over MPI (dist_reducer.h). */
-#include "cli/dist_reducer.h"
+#include "tuner/dist_reducer.h"
 
 #include <stdint.h>
 #include <stdio.h>

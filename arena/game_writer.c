@@ -1,6 +1,6 @@
 /* game_writer.c — finished games on their way to the database, in batched
  * transactions (contracts in play/game_writer.h). */
-#include "selfplay/game_writer.h"
+#include "arena/game_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>

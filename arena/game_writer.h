@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "engine/game.h"
-#include "selfplay/play.h"
+#include "arena/play.h"
 
 struct Db;
 

@@ -1,6 +1,6 @@
 /* openings.c — opening books: read from a file, drawn at random, or chosen
  * for a run (contracts in play/openings.h). */
-#include "selfplay/openings.h"
+#include "arena/openings.h"
 
 #include <errno.h>
 #include <stdio.h>

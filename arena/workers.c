@@ -1,6 +1,6 @@
 /* workers.c — a self-play or match worker's engines and game record
  * (contracts in play/workers.h). */
-#include "selfplay/workers.h"
+#include "arena/workers.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,8 +7,8 @@
 #include <stdint.h>
 
 #include "engine/game.h"
-#include "selfplay/game_writer.h"
-#include "selfplay/play.h"
+#include "arena/game_writer.h"
+#include "arena/play.h"
 
 struct Engine;
 

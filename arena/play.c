@@ -1,5 +1,5 @@
 /* play.c — one engine-vs-engine game, recorded move by move. */
-#include "selfplay/play.h"
+#include "arena/play.h"
 
 #include <stdio.h>
 #include <stdlib.h>

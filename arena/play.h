@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "engine/game.h"
-#include "selfplay/openings.h"
+#include "arena/openings.h"
 #include "arena/player.h"
 
 struct Engine;
