@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/api/weights_json.h"
+#include "engine/weights_json.h"
 #include "cli/cli.h"
 #include "cli/run_common.h"
 #include "tuner/tune_job.h"

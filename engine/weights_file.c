@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine/api/weights_json.h"
+#include "engine/weights_json.h"
 #include "engine/eval.h"
 #include "util/atomic_file.h"
 #include "util/num.h"

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "engine/api/weights_json.h"
+#include "engine/weights_json.h"
 #include "db/db.h"
 #include "dama/engine.h"
 #include "engine/eval.h"

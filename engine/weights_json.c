@@ -1,5 +1,5 @@
 /* weights_json.c — weight sets as JSON (cJSON, Debian libcjson-dev). */
-#include "engine/api/weights_json.h"
+#include "engine/weights_json.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/api/weights_json.h"
+#include "engine/weights_json.h"
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/game_record.h"
