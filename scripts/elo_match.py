@@ -18,6 +18,17 @@ Prints W/D/L from the new binary's view, the pentanomial counts of the game
 pairs (pair score 0, 1/2, 1, 3/2, 2) and the Elo with its 95% interval from
 the pentanomial variance; every game is appended to the log.
 
+Equal settings are not equal time: two engines given the same --movetime
+use different amounts of it. So every search is timed as the referee sees
+it: wall time from process start to exit, and CPU time (user + system) of
+that process (os.wait4). The summary prints each side's mean wall and CPU
+milliseconds per move and their ratio, and says whether they are within 5%
+(a strength claim needs that). --old-movetime MS gives the old binary its
+own movetime; --calibrate finds one before the match: it times both
+binaries on positions of the match's openings and adjusts the old
+binary's movetime until its mean wall time per move is within 2% of the
+new binary's (--calibrate-only prints it and stops).
+
 A long match can be played in parts: `--first-pair K --pairs N` plays pairs
 K .. K+N-1 of the same opening sequence a single run of K+N pairs would
 play (same seed), so two halves on two machines are one match; `--combine
@@ -27,19 +38,35 @@ are refused; a pair with only one game logged is left out and counted).
 """
 import argparse
 import math
+import os
 import random
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 
+def run_timed(cmd):
+    """Run cmd; returns (stdout, wall seconds, CPU seconds of that process)."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err)
+        out = p.stdout.read()
+        p.stdout.close()
+        _, status, ru = os.wait4(p.pid, 0)
+        wall = time.monotonic() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        if p.returncode != 0:
+            err.seek(0)
+            msg = err.read().decode(errors="replace").strip()[:300]
+            raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, msg))
+    return out.decode(), wall, ru.ru_utime + ru.ru_stime
+
+
 def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()[:300]))
-    return p.stdout
+    return run_timed(cmd)[0]
 
 
 def status(binary, game, fen, moves):
@@ -51,8 +78,13 @@ def status(binary, game, fen, moves):
     return st
 
 
-def search(binary, game, fen, limit):
-    out = run([binary, "search", "--game", game, "--fen", fen, "--quiet"] + limit)
+def search(binary, game, fen, limit, clock=None):
+    """Best move, score and depth; clock (a dict) gets the wall and CPU seconds added."""
+    out, wall, cpu = run_timed([binary, "search", "--game", game, "--fen", fen, "--quiet"] + limit)
+    if clock is not None:
+        clock["moves"] += 1
+        clock["wall"] += wall
+        clock["cpu"] += cpu
     best, score, depth = None, 0, 0
     for line in out.splitlines():
         if line.startswith("bestmove "):
@@ -107,11 +139,26 @@ def ballots(path):
     return items
 
 
+def new_clock():
+    return {"moves": 0, "wall": 0.0, "cpu": 0.0}
+
+
+def add_clock(into, c):
+    for k in into:
+        into[k] += c[k]
+
+
+def side_limit(args, who):
+    base = args.old_limit if who == "old" else args.limit
+    return base + (args.new_args.split() if who == "new" else args.old_args.split())
+
+
 def play(args, opening_fen, new_is_white):
-    """One game; returns (score for new in half points 0/1/2, reason, plies, depths dict)."""
+    """One game; returns (score for new in half points 0/1/2, reason, plies, depths dict, moves, clocks)."""
     moves = []
     fen = opening_fen
     depths = {"new": [], "old": []}
+    clocks = {"new": new_clock(), "old": new_clock()}
     while True:
         st = status(args.new, args.game, opening_fen, moves)
         if st["result"] != "*":
@@ -123,8 +170,8 @@ def play(args, opening_fen, new_is_white):
         fen = st["fen"]
         white = st["side"] == "white"
         who = "new" if white == new_is_white else "old"
-        limit = args.limit + (args.new_args.split() if who == "new" else args.old_args.split())
-        best, _, depth = search(args.new if who == "new" else args.old, args.game, fen, limit)
+        best, _, depth = search(args.new if who == "new" else args.old, args.game, fen, side_limit(args, who),
+                                clocks[who])
         depths[who].append(depth)
         moves.append(best)
     if res == "1/2-1/2":
@@ -133,7 +180,7 @@ def play(args, opening_fen, new_is_white):
         s = 2
     else:
         s = 0
-    return s, reason, len(moves), depths, moves
+    return s, reason, len(moves), depths, moves, clocks
 
 
 def elo(score):
@@ -154,6 +201,64 @@ def summary(ptnml, wdl):
         wdl[0], wdl[1], wdl[2], " ".join(str(x) for x in ptnml), mu, e, (hi - lo) / 2, lo, hi, n)
 
 
+def time_line(clocks):
+    """Each side's mean wall and CPU ms per move, their ratio, and whether they are within 5%."""
+    n, o = clocks["new"], clocks["old"]
+    if not n["moves"] or not o["moves"]:
+        return "time per move: no moves"
+    nw, nc = 1000 * n["wall"] / n["moves"], 1000 * n["cpu"] / n["moves"]
+    ow, oc = 1000 * o["wall"] / o["moves"], 1000 * o["cpu"] / o["moves"]
+    rw = nw / ow if ow > 0 else float("inf")
+    rc = nc / oc if oc > 0 else float("inf")
+    equal = abs(rw - 1) <= 0.05 and abs(rc - 1) <= 0.05
+    return ("time per move: new wall %.1f ms cpu %.1f ms (%d moves), old wall %.1f ms cpu %.1f ms (%d moves), "
+            "new/old wall %.3f cpu %.3f: %s" % (nw, nc, n["moves"], ow, oc, o["moves"], rw, rc,
+                                                "equal time (within 5%)" if equal else "NOT equal time"))
+
+
+def clock_log(i, colour, clocks):
+    return "# time pair %d new %s: new %d %.6f %.6f old %d %.6f %.6f" % (
+        i, colour, clocks["new"]["moves"], clocks["new"]["wall"], clocks["new"]["cpu"],
+        clocks["old"]["moves"], clocks["old"]["wall"], clocks["old"]["cpu"])
+
+
+def calibrate(args, pairs):
+    """The old binary's movetime at which its mean wall time per move is within 2% of the new one's at
+    args.movetime, timed on positions a few plies into the match's openings. Returns milliseconds."""
+    rng = random.Random(args.seed + 7)
+    fens = []
+    for i in sorted(pairs)[: max(1, args.calibrate_positions // 2)]:
+        fens.append(pairs[i][1])
+        st = status(args.new, args.game, pairs[i][1], [])
+        moves = run([args.new, "moves", "--game", args.game, "--fen", st["fen"]]).split()
+        if moves:
+            st2 = status(args.new, args.game, pairs[i][1], [rng.choice(moves)])
+            if st2["result"] == "*":
+                fens.append(st2["fen"])
+
+    def mean_wall(binary, limit, extra):
+        c = new_clock()
+        jobs = [(fen, r) for r in range(args.calibrate_repeat) for fen in fens]
+        with ThreadPoolExecutor(max_workers=args.concurrency) as ex:
+            for f in [ex.submit(search, binary, args.game, fen, limit + extra.split(), c) for fen, _ in jobs]:
+                f.result()
+        return 1000 * c["wall"] / c["moves"], 1000 * c["cpu"] / c["moves"]
+
+    target, tcpu = mean_wall(args.new, ["--movetime", str(args.movetime)], args.new_args)
+    print("calibrate: new at --movetime %d: wall %.1f ms cpu %.1f ms per move (%d positions x %d)"
+          % (args.movetime, target, tcpu, len(fens), args.calibrate_repeat), flush=True)
+    mt = args.old_movetime or args.movetime
+    for step in range(args.calibrate_steps):
+        w, c = mean_wall(args.old, ["--movetime", str(mt)], args.old_args)
+        print("calibrate: old at --movetime %d: wall %.1f ms cpu %.1f ms per move (new/old %.3f)"
+              % (mt, w, c, target / w), flush=True)
+        if abs(target / w - 1) <= 0.02:
+            break
+        # wall = fixed overhead + a share of the movetime: move the movetime by the gap
+        mt = max(1, int(round(mt + (target - w))))
+    return mt
+
+
 def combine(paths):
     """Pentanomial of the finished pairs in the logs; returns an exit code."""
     import re
@@ -162,6 +267,8 @@ def combine(paths):
     games = {}  # pair index -> {colour: half points}
     where = {}
     setting = None
+    clock_re = re.compile(r"^# time pair (\d+) new (white|black): new (\d+) (\S+) (\S+) old (\d+) (\S+) (\S+)$")
+    clocks = {"new": new_clock(), "old": new_clock()}
     for path in paths:
         if paths.count(path) > 1:
             print("elo_match.py: --combine: %s given twice" % path, file=sys.stderr)
@@ -184,6 +291,12 @@ def combine(paths):
                               % (path, n, m.group(1), m.group(2), rest, setting[3], setting[0], setting[1], setting[2]),
                               file=sys.stderr)
                         return 2
+                    continue
+                m = clock_re.match(line)
+                if m:
+                    for k, at in (("new", 3), ("old", 6)):
+                        add_clock(clocks[k], {"moves": int(m.group(at)), "wall": float(m.group(at + 1)),
+                                              "cpu": float(m.group(at + 2))})
                     continue
                 m = line_re.match(line)
                 if not m:
@@ -216,6 +329,8 @@ def combine(paths):
         ptnml[g["white"] + g["black"]] += 1
     print("combined %d logs (game %s, limit %s): %s%s" % (len(paths), setting[0], setting[1], summary(ptnml, wdl),
                                                         "; %d unfinished pairs left out" % partial if partial else ""))
+    if clocks["new"]["moves"]:
+        print(time_line(clocks))
     return 0
 
 
@@ -228,7 +343,16 @@ def main():
     ap.add_argument("--new", required=True, help="binary under test")
     ap.add_argument("--old", required=True, help="reference binary")
     ap.add_argument("--game", default="russian")
-    ap.add_argument("--movetime", type=int, default=0, help="ms per move (equal for both)")
+    ap.add_argument("--movetime", type=int, default=0, help="ms per move (the new binary's; the old one's too "
+                    "unless --old-movetime or --calibrate)")
+    ap.add_argument("--old-movetime", type=int, default=0, help="ms per move of the old binary (with --movetime)")
+    ap.add_argument("--calibrate", action="store_true",
+                    help="before the match, find the old binary's movetime at which it uses the new one's wall time "
+                         "per move (within 2%%), starting from --old-movetime or --movetime")
+    ap.add_argument("--calibrate-only", action="store_true", help="--calibrate, print the movetime and stop")
+    ap.add_argument("--calibrate-positions", type=int, default=40, help="positions --calibrate times (default 40)")
+    ap.add_argument("--calibrate-repeat", type=int, default=2, help="searches of each position per step (default 2)")
+    ap.add_argument("--calibrate-steps", type=int, default=6, help="most adjustments of --calibrate (default 6)")
     ap.add_argument("--depth", type=int, default=0, help="fixed depth per move instead")
     ap.add_argument("--nodes", type=int, default=0, help="fixed nodes per move instead")
     ap.add_argument("--pairs", type=int, default=100)
@@ -244,6 +368,12 @@ def main():
     ap.add_argument("--new-args", default="", help="extra arguments for the new binary's search")
     ap.add_argument("--old-args", default="", help="extra arguments for the old binary's search")
     args = ap.parse_args()
+    if args.calibrate_only:
+        args.calibrate = True
+    if (args.old_movetime or args.calibrate) and args.movetime <= 0:
+        sys.exit("elo_match.py: --old-movetime and --calibrate need --movetime")
+    if args.old_movetime < 0:
+        sys.exit("elo_match.py: --old-movetime must be >= 1 (got %d)" % args.old_movetime)
     if args.movetime > 0:
         args.limit = ["--movetime", str(args.movetime)]
     elif args.depth > 0:
@@ -276,6 +406,12 @@ def main():
         # whatever the number of pairs (so parts of a match are disjoint)
         order = list(range(len(book)))
     pairs = {i: book[order[i % len(order)]] for i in range(first, first + args.pairs)}
+    if args.calibrate:
+        args.old_movetime = calibrate(args, pairs)
+        print("calibrate: old --movetime %d" % args.old_movetime, flush=True)
+        if args.calibrate_only:
+            return
+    args.old_limit = ["--movetime", str(args.old_movetime)] if args.old_movetime else args.limit
 
     lock = threading.Lock()
     ptnml = [0] * 5
@@ -290,20 +426,26 @@ def main():
             logf.write(line + "\n")
             logf.flush()
 
+    # The old binary's own movetime is part of its arguments in the header, so that --combine
+    # refuses parts played at different settings.
+    old_args = args.old_args + (" --movetime %d" % args.old_movetime if args.old_movetime else "")
     log("# %s new=%s old=%s game=%s limit=%s pairs=%d first-pair=%d new-args=%r old-args=%r seed=%d" % (
         time.strftime("%Y-%m-%d %H:%M:%S"), args.new, args.old, args.game, " ".join(args.limit), args.pairs, first,
-        args.new_args, args.old_args, args.seed))
+        args.new_args, old_args.strip(), args.seed))
+    clocks = {"new": new_clock(), "old": new_clock()}
 
     def one_pair(i):
         label, fen = pairs[i]
         res = []
         for new_white in (True, False):
-            s, reason, plies, depths, moves = play(args, fen, new_white)
+            s, reason, plies, depths, moves, game_clocks = play(args, fen, new_white)
             res.append(s)
             with lock:
                 wdl[0 if s == 2 else 1 if s == 1 else 2] += 1
                 for k in depths:
                     depth_all[k].extend(depths[k])
+                    add_clock(clocks[k], game_clocks[k])
+                log(clock_log(i, "white" if new_white else "black", game_clocks))
                 log("game pair %d opening '%s' new %s: %s %s %d plies | %s" % (
                     i, label, "white" if new_white else "black", ["0", "1/2", "1"][s], reason, plies,
                     " ".join(moves)))
@@ -311,7 +453,7 @@ def main():
             ptnml[res[0] + res[1]] += 1
             done[0] += 1
             if done[0] % 10 == 0 or done[0] == args.pairs:
-                print("[%5.0fs] %s" % (time.time() - t0, summary(ptnml, wdl)), flush=True)
+                print("[%5.0fs] %s | %s" % (time.time() - t0, summary(ptnml, wdl), time_line(clocks)), flush=True)
 
     with ThreadPoolExecutor(max_workers=args.concurrency) as ex:
         for f in [ex.submit(one_pair, i) for i in sorted(pairs)]:
@@ -324,7 +466,9 @@ def main():
     final = "%s | median depth new %d old %d | %.0f s" % (summary(ptnml, wdl), med(depth_all["new"]),
                                                           med(depth_all["old"]), time.time() - t0)
     print(final)
+    print(time_line(clocks))
     log("# result " + final)
+    log("# result " + time_line(clocks))
 
 
 if __name__ == "__main__":

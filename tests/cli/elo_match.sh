@@ -54,6 +54,12 @@ for g in turkish russian; do
     expect_eq "$(grep -c '^game' "$T/$g-all.log")" 6 "$g games"
     python3 "$E" --combine "$T/$g-1.log" "$T/$g-2.log" >"$T/p" 2>&1
     python3 "$E" --combine "$T/$g-all.log" >"$T/w" 2>&1
-    expect_eq "$(sed 's/combined [0-9]* logs//' "$T/p")" "$(sed 's/combined [0-9]* logs//' "$T/w")" "$g combined = whole"
+    expect_eq "$(head -1 "$T/p" | sed 's/combined [0-9]* logs//')" "$(head -1 "$T/w" | sed 's/combined [0-9]* logs//')" "$g combined = whole"
 done
+# 4. Time used per move: both sides measured, printed, logged and combined.
+expect_eq "$(grep -c '^# time pair' "$T/turkish-all.log")" 6 "a time line per game"
+expect_eq "$(grep -cE '^time per move: new wall [0-9.]+ ms cpu [0-9.]+ ms \([0-9]+ moves\), old wall [0-9.]+ ms cpu [0-9.]+ ms \([0-9]+ moves\), new/old wall [0-9.]+ cpu [0-9.]+' "$T/w")" 1 "combined time per move"
+expect_err 1 "need --movetime" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --old-movetime 5
+expect_rc 0 "calibrate" python3 "$E" --new "$DAMA" --old "$DAMA" --game turkish --movetime 5 --pairs 2 --calibrate-only --calibrate-positions 2 --calibrate-repeat 1 --calibrate-steps 2
+expect_eq "$(grep -cE '^calibrate: old --movetime [0-9]+$' "$T/out")" 1 "calibrated movetime printed"
 finish elo_match
