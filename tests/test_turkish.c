@@ -11,6 +11,9 @@
  * Board words: White moves up (toward rank 8), Black down. Every square is
  * used. "N, E, S, W" are up, right (toward the h-file), down, left. Rule
  * numbers are the clauses of turkish.md "Moves".
+ *
+ * Properties over random positions and the evaluation are
+ * test_turkish_eval.c's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,9 +25,7 @@
 
 #include <cmocka.h>
 
-#include "engine/eval.h"
 #include "engine/game.h"
-#include "util/rng.h"
 
 #include "game_properties.h"
 #include "perft_table.h"
@@ -826,51 +827,6 @@ static void test_perft_conventions(void **state)
 }
 
 /* ------------------------------------------------------------------ */
-/* Properties over random positions                                     */
-
-/* A king-rich random placement on any of the 64 squares: 1-4 kings and
- * 0-7 men a side (a man drawn on its crowning rank becomes a king). */
-static void random_position(uint64_t *rng, Position *pos) { draughts_random_position(G, rng, pos, false, 4, 8); }
-
-static int mirror_sq(int sq) { return 63 - sq; } /* the board turned round: a1 <-> h8 */
-
-static bool has_king(const Position *pos)
-{
-    char fen[FEN_MAX];
-    G->pos_to_fen(pos, fen);
-    return strchr(fen, 'K') != NULL;
-}
-
-/* The properties of game_properties.h over 6,000 positions: random games
- * from the start and king-rich random placements with a few random plies
- * after each; evaluation checked with the compiled-in and random weights. */
-static void test_properties(void **state)
-{
-    (void)state;
-    uint64_t wrng = rng_derive(0x57454947ULL, 1);
-    EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &wrng);
-    const PropGame pg = {.game = G,
-                         .mirror_sq = mirror_sq,
-                         .capture_compulsory = true,
-                         .weights_extra = w,
-                         .counted = has_king,
-                         .counted_name = "with kings"};
-    const PropSource src = {.positions = 6000,
-                            .game_seed = 0x54524b53ULL,
-                            .game_plies = 160,
-                            .place_seed = 0x4b494e47ULL,
-                            .place_plies = 8,
-                            .place = random_position,
-                            .perft_depth = 3};
-    PropRun run;
-    prop_check_random(&run, &pg, &src);
-    assert_int_equal(run.positions, 6000);
-    assert_int_equal(run.deep, 6000);
-    assert_true(run.counted > run.positions / 3);
-    assert_true(run.captures > run.positions / 10);
-}
-
-/* ------------------------------------------------------------------ */
 /* Big captures: every path counted, every move written in full         */
 
 /* Found by tests/ref/turkish_ref.py on random capture-rich positions (a king
@@ -921,134 +877,20 @@ static void test_big_captures(void **state)
     assert_int_equal(failures, 0);
 }
 
-
-/* ------------------------------------------------------------------ */
-/* Patterns (eval_terms.def PATTERN, docs/eval.md)                      */
-
-/* The state of block k as the owner c (0 White, 1 Black) sees it, square
- * by square from the term's doc (the evaluation reads it with bit tricks):
- * k < 8, the 2x4 block 2p+h: digit i on the owner's rank 2p + i/4, file
- * 4h + i%4; k >= 8, the 4x2 block 8+4q+m: rank 4q + i/2, file 2m + i%2.
- * Black's view turns the board round. board[sq]: 0 empty, 1 White's piece,
- * 2 Black's. */
-static int ref_pattern_state(const int board[64], int k, int c)
-{
-    int state = 0, pow3 = 1;
-    for (int i = 0; i < 8; i++, pow3 *= 3) {
-        int row, file;
-        if (k < 8) row = 2 * (k / 2) + i / 4, file = 4 * (k % 2) + i % 4;
-        else row = 4 * ((k - 8) / 4) + i / 2, file = 2 * ((k - 8) % 4) + i % 2;
-        if (c == 1) row = 7 - row, file = 7 - file;
-        int v = board[row * 8 + file];
-        state += pow3 * (v == 0 ? 0 : v == c + 1 ? 1 : 2);
-    }
-    return state;
-}
-
-static int pattern_offset(void)
-{
-    for (int i = 0; i < G->terms_len; i++)
-        if (strcmp(G->terms[i].name, "PATTERN") == 0) {
-            assert_int_equal(G->terms[i].count, 16 * 6561);
-            return G->terms[i].offset;
-        }
-    fail_msg("no PATTERN term");
-    return -1;
-}
-
-/* Named cases: one pattern weight set (opening and endgame alike), every
- * other weight 0; the evaluation is that weight times the count worked out
- * by hand. */
-static void test_pattern_cases(void **state)
-{
-    (void)state;
-    static const struct {
-        const char *fen;
-        int k, s, want; /* weight 7 at block k, state s; evaluation wanted */
-        const char *why;
-    } CASES[] = {
-        /* a1 b1 c1 d1 are digits 0-3 of block 0, a2 digit 4. */
-        {"W:Wa1,b1,c1,d1,a2:Bh8", 0, 1 + 3 + 9 + 27 + 81, 7, "White's 2x4 block a1-d2"},
-        /* Black's h8 is digit 0 of its own block 0 (the board turned round). */
-        {"W:Wa1,b1,c1,d1,a2:Bh8", 0, 1, -7, "Black's view of h8"},
-        /* h8 is digit 7 of White's block 7 (e7-h8), an opponent's piece: 2 * 3^7. */
-        {"W:Wa1,b1,c1,d1,a2:Bh8", 7, 2 * 2187, 7, "White's view of h8"},
-        /* The 4x2 blocks: a1 b1 a2 are digits 0, 1, 2 of block 8 (a1-b4); c1 d1 digits 0, 1 of block 9. */
-        {"W:Wa1,b1,c1,d1,a2:Bh8", 8, 1 + 3 + 9, 7, "White's 4x2 block a1-b4"},
-        {"W:Wa1,b1,c1,d1,a2:Bh8", 9, 1 + 3, 7, "White's 4x2 block c1-d4"},
-        /* A king counts as a piece: Kd5 is digit 3 of block 4 (a5-d6) and digit 1 of block 13 (c5-d8). */
-        {"B:WKd5:Bh8", 4, 27, 7, "a king in a 2x4 block"},
-        {"B:WKd5:Bh8", 13, 3, 7, "the same king in a 4x2 block"},
-    };
-    int off = pattern_offset();
-    EVAL_AUTO_FREE int32_t *w = eval_weights_new(G);
-    assert_non_null(w);
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        memset(w, 0, (size_t)G->weights_len * sizeof *w);
-        w[off + 6561 * CASES[i].k + CASES[i].s] = 7;
-        w[off + 6561 * CASES[i].k + CASES[i].s + G->eg_offset] = 7;
-        Position pos;
-        parse_or_fail(CASES[i].fen, &pos);
-        int32_t v = G->evaluate(&pos, w);
-        if (v != CASES[i].want) fail_msg("%s (%s): evaluation %d, want %d", CASES[i].why, CASES[i].fen, v, CASES[i].want);
-    }
-}
-
-/* Random placements: with random pattern weights (opening = endgame) and
- * every other weight 0, the evaluation is exactly the sum over the 16
- * blocks of White's state weight minus Black's, the states computed square
- * by square (ref_pattern_state); and the trace holds exactly those entries. */
-static void test_pattern_reference(void **state)
-{
-    (void)state;
-    int off = pattern_offset();
-    EVAL_AUTO_FREE int32_t *w = eval_weights_new(G);
-    assert_non_null(w);
-    uint64_t rng = rng_derive(0x50415454ULL, 2);
-    for (int i = 0; i < 16 * 6561; i++) w[off + i] = w[off + i + G->eg_offset] = (int32_t)rng_below(&rng, 2001) - 1000;
-    int checked = 0;
-    for (int n = 0; n < 3000; n++) {
-        int board[64] = {0}, count[3] = {0};
-        bool king[64] = {false};
-        for (int sq = 0; sq < 64; sq++) {
-            int r = (int)rng_below(&rng, 10), c = r < 2 ? 1 : r < 4 ? 2 : 0;
-            if (!c || count[c] == 16) continue;
-            board[sq] = c;
-            count[c]++;
-            king[sq] = rng_below(&rng, 4) == 0 || (c == 1 && sq / 8 == 7) || (c == 2 && sq / 8 == 0);
-        }
-        if (!count[1] || !count[2]) continue;
-        char fen[FEN_MAX];
-        draughts_board_fen(board, king, rng_below(&rng, 2) == 0, fen);
-        Position pos;
-        parse_or_fail(fen, &pos);
-        int64_t want = 0;
-        for (int k = 0; k < 16; k++)
-            want += w[off + 6561 * k + ref_pattern_state(board, k, 0)] - w[off + 6561 * k + ref_pattern_state(board, k, 1)];
-        int32_t v = G->evaluate(&pos, w);
-        if (v != want) fail_msg("%s: evaluation %d, square-by-square reference %lld", fen, v, (long long)want);
-        EvalTrace t;
-        G->evaluate_trace(&pos, w, &t);
-        int64_t traced = 0;
-        for (int e = 0; e < t.len; e++)
-            if (t.index[e] >= (uint32_t)off && t.index[e] < (uint32_t)off + 16 * 6561) traced += (int64_t)t.coef[e] * w[t.index[e]];
-        if (traced != want) fail_msg("%s: pattern trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
-        checked++;
-    }
-    assert_true(checked > 2900);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rule_cases),        cmocka_unit_test(test_moves_played),
+        cmocka_unit_test(test_rule_cases),
+        cmocka_unit_test(test_moves_played),
         cmocka_unit_test(test_king_lands_on_emptied_square),
-        cmocka_unit_test(test_move_from_str),     cmocka_unit_test(test_fen_round_trip),
-        cmocka_unit_test(test_fen_rejected),      cmocka_unit_test(test_end_rules),
-        cmocka_unit_test(test_repetition),        cmocka_unit_test(test_perft_published),
-        cmocka_unit_test(test_perft_conventions), cmocka_unit_test(test_properties),
-        cmocka_unit_test(test_big_captures),      cmocka_unit_test(test_pattern_cases),
-        cmocka_unit_test(test_pattern_reference),
+        cmocka_unit_test(test_move_from_str),
+        cmocka_unit_test(test_fen_round_trip),
+        cmocka_unit_test(test_fen_rejected),
+        cmocka_unit_test(test_end_rules),
+        cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_perft_published),
+        cmocka_unit_test(test_perft_conventions),
+        cmocka_unit_test(test_big_captures),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
