@@ -513,38 +513,7 @@ typedef struct DbProvenance {
 int db_weights_provenance(Db *db, int64_t id, DbProvenance *p, char err[ERR_MAX]);
 void db_provenance_clear(DbProvenance *p);
 
-/* ---- reading for the HTML report (db_report.c) ------------------------------ */
-
-typedef struct DbRow DbRow; /* the current row of db_query_each */
-
-/* A query parameter: an integer, or (is_text) a text, NULL binding NULL. */
-typedef struct DbParam {
-    bool is_text;
-    int64_t i;
-    const char *text;
-} DbParam;
-
-/* Run one SQL query that only reads (static text of the caller; parameters
- * ?1..?len bound from params; those beyond the query's highest ?N are not
- * used) and call fn for each row, in the
- * query's order. A statement that would write is refused (sqlite3_stmt_
- * readonly). A non-zero return of fn stops the walk and is returned; a
- * failed query is -1 with err naming the file and the first 60 bytes of
- * the query. Not for untrusted SQL text (use db_game_rows_each's filter). */
-int db_query_each(Db *db, const char *sql, const DbParam *params, int len, int (*fn)(void *ctx, const DbRow *row),
-                  void *ctx, char err[ERR_MAX]);
-/* Column col (0-based) of the current row: an integer (0 for NULL), a real
- * (NaN for NULL), text (NULL for NULL; valid until fn returns), or whether
- * it is NULL. */
-int64_t db_row_int(const DbRow *row, int col);
-double db_row_real(const DbRow *row, int col);
-const char *db_row_text(const DbRow *row, int col);
-bool db_row_null(const DbRow *row, int col);
-
-/* Does the database have this table (and, when column is not NULL, this
- * column in it)? For readers of databases of older schema versions, which
- * a read-only open does not migrate. 0 with *exists, or -1 with err. */
-int db_has_column(Db *db, const char *table, const char *column, bool *exists, char err[ERR_MAX]);
+/* ---- the schema version (db_report.c; what `dama report` reads: db_report.h) - */
 
 /* PRAGMA user_version: the schema version of the open database. */
 int db_schema_version(Db *db, int64_t *version, char err[ERR_MAX]);
