@@ -119,12 +119,13 @@ typedef struct DbMatch {
 
 /* Open the dama database at path ("" or ":memory:" for a private in-memory
  * one). create=false: the file must exist. A missing or empty file (with
- * create) gets the current schema. Refuses, naming the file: a file that is
- * not SQLite; an SQLite file with a foreign application_id, or with tables
- * or a user_version but no dama id; a dama database whose schema version is
- * newer than DB_SCHEMA_VERSION. Applies pending migrations (each numbered
- * step in one BEGIN IMMEDIATE transaction, safe against a concurrent
- * opener). Sets WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
+ * create) gets the current schema (db/schema.sql). Refuses, naming the
+ * file: a file that is not SQLite; an SQLite file with a foreign
+ * application_id, or with tables or a user_version but no dama id; a dama
+ * database whose schema version is newer than DB_SCHEMA_VERSION. Applies
+ * pending migrations (the steps of db/migrations/ after its version, all in
+ * one BEGIN IMMEDIATE transaction, safe against a concurrent opener). Sets
+ * WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
  * On success *out owns the connection (free with db_close).
  *
  * A writing open also marks 'interrupted' every run left 'running' by a
