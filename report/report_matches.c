@@ -388,8 +388,11 @@ static bool ratings(Report *r, int64_t tid, const DbParticipantRows *pl, Crossta
         opt.prior = 2;
         const char *rnames[RATINGS_PLAYERS_MAX];
         int who[RATINGS_PLAYERS_MAX];
-        for (int a = 0; a < np; a++)
-            if (ratings_index[a] >= 0) rnames[ratings_index[a]] = report_str(pl->rows[a].name), who[ratings_index[a]] = a;
+        for (int a = 0; a < np; a++) {
+            if (ratings_index[a] < 0) continue;
+            rnames[ratings_index[a]] = report_str(pl->rows[a].name);
+            who[ratings_index[a]] = a;
+        }
         opt.names = rnames;
         RatingsFit *fit = malloc(sizeof *fit);
         char rerr[RATINGS_ERR_MAX];
