@@ -24,131 +24,34 @@
 #include <sqlite3.h>
 
 #include "db/db_internal.h"
+#include "migrations_sql.h"
 #include "schema_sql.h"
 
 /* ---- migrations ---------------------------------------------------------- */
 
-/* Step n brings the schema from version n-1 to n. Append, never edit. */
+/* Step n brings the schema from version n-1 to n: db/migrations/NNN_*.sql,
+ * embedded at build time (migrations_sql.h; the file says what the step
+ * adds and why). A new database is made from schema.sql, the current schema,
+ * at once. Append a step (and change schema.sql the same way), never edit
+ * one. Step 3 calls dama_weights_hash, registered on every connection. */
 typedef struct Migration {
     int version;
     const char *what;
     const char *sql;
 } Migration;
 
-/* Version 2: SPSA runs and their iterations (dama spsa). */
-static const char MIGRATION_2_SPSA[] =
-    "CREATE TABLE spsa_runs (\n"
-    "    id         INTEGER PRIMARY KEY,\n"
-    "    game       TEXT NOT NULL,\n"
-    "    base_ws    INTEGER REFERENCES weight_sets(id),\n"
-    "    result_ws  INTEGER REFERENCES weight_sets(id),\n"
-    "    seed       INTEGER,\n"
-    "    config     TEXT,                  -- effective configuration (resume key with game, seed)\n"
-    "    params     TEXT NOT NULL,         -- one line per parameter: name min max c_end r_end start\n"
-    "    iterations INTEGER NOT NULL CHECK (iterations >= 1),\n"
-    "    pairs      INTEGER NOT NULL CHECK (pairs >= 1), -- game pairs per iteration\n"
-    "    a_const    REAL,                  -- stability constant A\n"
-    "    alpha      REAL,\n"
-    "    gamma      REAL,\n"
-    "    status     TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'interrupted')),\n"
-    "    created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
-    "    finished   TEXT\n"
-    ");\n"
-    "CREATE TABLE spsa_iterations (\n"
-    "    spsa_run_id INTEGER NOT NULL REFERENCES spsa_runs(id),\n"
-    "    iter        INTEGER NOT NULL CHECK (iter >= 1),\n"
-    "    wins        INTEGER,              -- games won by theta+ (theta+ - theta- per pair in result)\n"
-    "    draws       INTEGER,\n"
-    "    losses      INTEGER,\n"
-    "    result      INTEGER,              -- theta+ points minus theta- points, all pairs\n"
-    "    theta       TEXT NOT NULL,        -- values after this iteration, %.17g, params order\n"
-    "    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
-    "    PRIMARY KEY (spsa_run_id, iter)\n"
-    ");\n";
-
-/* Schema 3: who owns a run (so a run left 'running' by a dead process can
- * be told), weight sets identified by their content hash, and the member
- * weight sets of a run in their own table (equal contents share one row, so
- * weight_sets.run_id, the run that first stored a set, no longer lists a
- * run's members). dama_weights_hash is registered on every connection. */
-static const char MIGRATION_3_RUNS_WEIGHTS[] =
-    "ALTER TABLE runs ADD COLUMN owner_pid INTEGER;\n"
-    "ALTER TABLE runs ADD COLUMN owner_host TEXT;\n"
-    "ALTER TABLE runs ADD COLUMN owner_start INTEGER;\n"
-    "ALTER TABLE weight_sets ADD COLUMN hash TEXT;\n"
-    "UPDATE weight_sets SET hash = dama_weights_hash(game, terms, weights);\n"
-    "CREATE INDEX weight_sets_hash ON weight_sets(game, hash);\n"
-    "CREATE TABLE run_weight_sets (\n"
-    "    run_id INTEGER NOT NULL REFERENCES runs(id),\n"
-    "    member INTEGER NOT NULL CHECK (member >= 0),\n"
-    "    ws_id  INTEGER NOT NULL REFERENCES weight_sets(id),\n"
-    "    PRIMARY KEY (run_id, member)\n"
-    ");\n"
-    "INSERT INTO run_weight_sets(run_id, member, ws_id)\n"
-    "    SELECT run_id, row_number() OVER (PARTITION BY run_id ORDER BY id) - 1, id\n"
-    "    FROM weight_sets WHERE run_id IS NOT NULL;\n";
-
-/* Version 4: the SPRT's decision kept apart from the final LLR (the pairs
- * under way when it decided are finished and counted in llr). */
-static const char MIGRATION_4_SPRT_DECISION[] =
-    "ALTER TABLE matches ADD COLUMN sprt_llr REAL;      -- LLR when the SPRT decided, NULL while undecided\n"
-    "ALTER TABLE matches ADD COLUMN sprt_pairs INTEGER; -- pairs counted at that decision\n";
-
-/* Version 7: runs of kind 'tournament' (tournaments were stored as runs of
- * kind 'match'). SQLite cannot change a CHECK constraint in place, so the
- * table is rebuilt (https://www.sqlite.org/lang_altertable.html, "Making
- * Other Kinds Of Table Schema Changes"): migrate() runs every step with
- * foreign keys off and checks them before it commits. Every row and column
- * is copied; runs has no index of its own (its rowid serves the lookups). */
-static const char MIGRATION_7_TOURNAMENT_RUNS[] =
-    "CREATE TABLE runs_new (\n"
-    "    id       INTEGER PRIMARY KEY,\n"
-    "    kind     TEXT NOT NULL CHECK (kind IN ('selfplay', 'tune', 'match', 'tournament')),\n"
-    "    game     TEXT NOT NULL,                       -- 'russian', 'turkish', 'shatra'\n"
-    "    created  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),\n"
-    "    finished TEXT,                                -- NULL while running\n"
-    "    status   TEXT NOT NULL DEFAULT 'running'\n"
-    "             CHECK (status IN ('running', 'done', 'interrupted')),\n"
-    "    seed     INTEGER,\n"
-    "    config   TEXT,                                -- effective configuration, as text\n"
-    "    note     TEXT,\n"
-    "    owner_pid INTEGER,\n"
-    "    owner_host TEXT,\n"
-    "    owner_start INTEGER\n"
-    ");\n"
-    "INSERT INTO runs_new(id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host,\n"
-    "                     owner_start)\n"
-    "    SELECT id, kind, game, created, finished, status, seed, config, note, owner_pid, owner_host, owner_start\n"
-    "    FROM runs;\n"
-    "DROP TABLE runs;\n"
-    "ALTER TABLE runs_new RENAME TO runs;\n"
-    "UPDATE runs SET kind = 'tournament' WHERE id IN (SELECT run_id FROM tournaments);\n";
-
-/* Migration step 8: the PDN file a tournament appends its games to (an
- * absolute path, NULL for none), so that a resume writes to it too. */
-static const char MIGRATION_8_TOURNAMENT_PDN[] = "ALTER TABLE tournaments ADD COLUMN pdn_out TEXT;\n";
-
-/* Migration step 9: a weight set stored as a delta of its parent (delta =
- * 1: parent_id's values, resolved, with the weights named in terms set to
- * the values in weights; a self-play member differs from its base in a few
- * dozen of 118,184 weights). The content hash stays that of the resolved
- * set. */
-static const char MIGRATION_9_WEIGHT_DELTAS[] =
-    "ALTER TABLE weight_sets ADD COLUMN delta INTEGER NOT NULL DEFAULT 0 CHECK (delta IN (0, 1));\n";
-
 static const Migration migrations[] = {
-    {1, "create the schema (schema.sql)", schema_sql},
-    {2, "SPSA runs and iterations", MIGRATION_2_SPSA},
-    {3, "run owners, weight-set hashes, run members", MIGRATION_3_RUNS_WEIGHTS},
-    {4, "matches: the SPRT's deciding LLR", MIGRATION_4_SPRT_DECISION},
-    {5, "tournaments and participants", db_migration_tournaments_sql},
-    {6, "trains and generations", db_migration_train_sql},
-    {7, "runs of kind 'tournament'", MIGRATION_7_TOURNAMENT_RUNS},
-    {8, "tournaments: the PDN output file", MIGRATION_8_TOURNAMENT_PDN},
-    {9, "weight sets stored as deltas of their parent", MIGRATION_9_WEIGHT_DELTAS},
+    {2, "SPSA runs and iterations", migration_002_spsa_sql},
+    {3, "run owners, weight-set hashes, run members", migration_003_runs_weights_sql},
+    {4, "matches: the SPRT's deciding LLR", migration_004_sprt_decision_sql},
+    {5, "tournaments and participants", migration_005_tournaments_sql},
+    {6, "trains and generations", migration_006_train_sql},
+    {7, "runs of kind 'tournament'", migration_007_tournament_runs_sql},
+    {8, "tournaments: the PDN output file", migration_008_tournament_pdn_sql},
+    {9, "weight sets stored as deltas of their parent", migration_009_weight_deltas_sql},
 };
-_Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION,
-               "one migration step per schema version");
+_Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION - 1,
+               "one migration step per schema version after the first");
 
 /* ---- cached statements ---------------------------------------------------- */
 
@@ -348,8 +251,8 @@ static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
 
 static int migrate_steps(Db *db, char err[ERR_MAX]);
 
-/* Apply the migration steps after the current version, in one transaction,
- * with foreign keys off (a step may rebuild a table that others reference:
+/* Create the schema (version 0: a new database) or apply the migration
+ * steps after the current version, in one transaction, with foreign keys off (a step may rebuild a table that others reference:
  * the pragma cannot change inside a transaction) and checked before the
  * commit. */
 static int migrate(Db *db, char err[ERR_MAX])
@@ -365,6 +268,17 @@ static int migrate(Db *db, char err[ERR_MAX])
     return rc;
 }
 
+/* Run sql, which brings the schema to version `to` (`what` names it for a
+ * message), and set that version: inside migrate_steps' transaction. */
+static int apply_sql(Db *db, const char *sql, int to, const char *what, char err[ERR_MAX])
+{
+    char pragmas[96];
+    if (dbi_exec(db, sql, err, what) != 0)
+        return -1;
+    snprintf(pragmas, sizeof pragmas, "PRAGMA user_version = %d; PRAGMA application_id = %d", to, DB_APPLICATION_ID);
+    return dbi_exec(db, pragmas, err, what);
+}
+
 static int migrate_steps(Db *db, char err[ERR_MAX])
 {
     if (db_begin(db, err) != 0)
@@ -373,17 +287,14 @@ static int migrate_steps(Db *db, char err[ERR_MAX])
     /* Re-check under the write lock: another process may have migrated. */
     if (check_identity(db, &version, err) != 0)
         goto fail;
-    for (size_t i = 0; i < sizeof migrations / sizeof migrations[0]; i++) {
+    char what[128];
+    snprintf(what, sizeof what, "creating schema version %d (schema.sql)", DB_SCHEMA_VERSION);
+    if (version == 0 && apply_sql(db, schema_sql, DB_SCHEMA_VERSION, what, err) != 0)
+        goto fail;
+    for (size_t i = 0; version > 0 && i < sizeof migrations / sizeof migrations[0]; i++) {
         const Migration *m = &migrations[i];
-        if (m->version <= version)
-            continue;
-        char what[96], sql[96];
         snprintf(what, sizeof what, "migrating to schema version %d (%s)", m->version, m->what);
-        if (dbi_exec(db, m->sql, err, what) != 0)
-            goto fail;
-        snprintf(sql, sizeof sql, "PRAGMA user_version = %d; PRAGMA application_id = %d",
-                 m->version, DB_APPLICATION_ID);
-        if (dbi_exec(db, sql, err, what) != 0)
+        if (m->version > version && apply_sql(db, m->sql, m->version, what, err) != 0)
             goto fail;
     }
     int64_t broken = 0;

@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 9,      /* newest schema this binary knows (PRAGMA user_version) */
+    DB_SCHEMA_VERSION = 9,      /* newest schema this binary knows (PRAGMA user_version): db/schema.sql */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -119,12 +119,13 @@ typedef struct DbMatch {
 
 /* Open the dama database at path ("" or ":memory:" for a private in-memory
  * one). create=false: the file must exist. A missing or empty file (with
- * create) gets the current schema. Refuses, naming the file: a file that is
- * not SQLite; an SQLite file with a foreign application_id, or with tables
- * or a user_version but no dama id; a dama database whose schema version is
- * newer than DB_SCHEMA_VERSION. Applies pending migrations (each numbered
- * step in one BEGIN IMMEDIATE transaction, safe against a concurrent
- * opener). Sets WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
+ * create) gets the current schema (db/schema.sql). Refuses, naming the
+ * file: a file that is not SQLite; an SQLite file with a foreign
+ * application_id, or with tables or a user_version but no dama id; a dama
+ * database whose schema version is newer than DB_SCHEMA_VERSION. Applies
+ * pending migrations (the steps of db/migrations/ after its version, all in
+ * one BEGIN IMMEDIATE transaction, safe against a concurrent opener). Sets
+ * WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
  * On success *out owns the connection (free with db_close).
  *
  * A writing open also marks 'interrupted' every run left 'running' by a
@@ -513,38 +514,7 @@ typedef struct DbProvenance {
 int db_weights_provenance(Db *db, int64_t id, DbProvenance *p, char err[ERR_MAX]);
 void db_provenance_clear(DbProvenance *p);
 
-/* ---- reading for the HTML report (db_report.c) ------------------------------ */
-
-typedef struct DbRow DbRow; /* the current row of db_query_each */
-
-/* A query parameter: an integer, or (is_text) a text, NULL binding NULL. */
-typedef struct DbParam {
-    bool is_text;
-    int64_t i;
-    const char *text;
-} DbParam;
-
-/* Run one SQL query that only reads (static text of the caller; parameters
- * ?1..?len bound from params; those beyond the query's highest ?N are not
- * used) and call fn for each row, in the
- * query's order. A statement that would write is refused (sqlite3_stmt_
- * readonly). A non-zero return of fn stops the walk and is returned; a
- * failed query is -1 with err naming the file and the first 60 bytes of
- * the query. Not for untrusted SQL text (use db_game_rows_each's filter). */
-int db_query_each(Db *db, const char *sql, const DbParam *params, int len, int (*fn)(void *ctx, const DbRow *row),
-                  void *ctx, char err[ERR_MAX]);
-/* Column col (0-based) of the current row: an integer (0 for NULL), a real
- * (NaN for NULL), text (NULL for NULL; valid until fn returns), or whether
- * it is NULL. */
-int64_t db_row_int(const DbRow *row, int col);
-double db_row_real(const DbRow *row, int col);
-const char *db_row_text(const DbRow *row, int col);
-bool db_row_null(const DbRow *row, int col);
-
-/* Does the database have this table (and, when column is not NULL, this
- * column in it)? For readers of databases of older schema versions, which
- * a read-only open does not migrate. 0 with *exists, or -1 with err. */
-int db_has_column(Db *db, const char *table, const char *column, bool *exists, char err[ERR_MAX]);
+/* ---- the schema version (db_report.c; what `dama report` reads: db_report.h) - */
 
 /* PRAGMA user_version: the schema version of the open database. */
 int db_schema_version(Db *db, int64_t *version, char err[ERR_MAX]);

@@ -201,11 +201,4 @@ static inline int tx_enter(Db *db, bool *own, char err[ERR_MAX])
     return *own ? db_begin(db, err) : 0;
 }
 
-/* Migration step 5 (db_tournaments.c): tournaments, participants, the
- * players, round and detail of each game. */
-extern const char db_migration_tournaments_sql[];
-
-/* Migration step 6 (db_train.c): trains and generations of `dama train`. */
-extern const char db_migration_train_sql[];
-
 #endif

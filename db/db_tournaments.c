@@ -9,40 +9,6 @@
 
 #include "db/db_internal.h"
 
-/* Migration step 5: tournaments and their participants; the players,
- * round and failure detail of each game. A tournament's run had kind
- * 'match' here; schema 7 (db.c) gives it kind 'tournament'. */
-const char db_migration_tournaments_sql[] =
-    "-- A tournament: one run (kind 'match') with its participants.\n"
-    "CREATE TABLE tournaments (\n"
-    "    id          INTEGER PRIMARY KEY,\n"
-    "    run_id      INTEGER NOT NULL UNIQUE REFERENCES runs(id),\n"
-    "    name        TEXT,\n"
-    "    format      TEXT NOT NULL CHECK (format IN ('round-robin', 'gauntlet')),\n"
-    "    rounds      INTEGER NOT NULL CHECK (rounds >= 1),\n"
-    "    games_total INTEGER,\n"
-    "    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))\n"
-    ");\n"
-    "-- Its players: in-process dama engines (kind 'dama', spec = weights) or\n"
-    "-- external Hub engines (kind 'hub', spec = command).\n"
-    "CREATE TABLE participants (\n"
-    "    id            INTEGER PRIMARY KEY,\n"
-    "    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),\n"
-    "    idx           INTEGER NOT NULL CHECK (idx >= 0),\n"
-    "    name          TEXT NOT NULL,\n"
-    "    kind          TEXT NOT NULL CHECK (kind IN ('dama', 'hub')),\n"
-    "    spec          TEXT NOT NULL,\n"
-    "    limits        TEXT,\n"
-    "    weight_set    INTEGER REFERENCES weight_sets(id),\n"
-    "    UNIQUE (tournament_id, idx),\n"
-    "    UNIQUE (tournament_id, name)\n"
-    ");\n"
-    "ALTER TABLE games ADD COLUMN white_player INTEGER REFERENCES participants(id);\n"
-    "ALTER TABLE games ADD COLUMN black_player INTEGER REFERENCES participants(id);\n"
-    "ALTER TABLE games ADD COLUMN round INTEGER;\n"
-    "-- What a failing engine wrote (reason 'crash', 'timeout', 'illegal-move').\n"
-    "ALTER TABLE games ADD COLUMN detail TEXT;\n";
-
 /* Prepare sql on db, run binder-free steps: a tiny statement helper. */
 static sqlite3_stmt *prepare(Db *db, const char *sql, char err[ERR_MAX])
 {

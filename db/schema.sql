@@ -1,46 +1,77 @@
--- schema.sql — dama's database schema, version 1 (migration step 1).
+-- schema.sql — dama's database schema, complete, at the current version
+-- (PRAGMA user_version = 9, set at the end of this file).
 --
--- The one source of the schema: embedded into the binary at build time
+-- What a new database gets: embedded into the binary at build time
 -- (cmake/embed_text.cmake) and applied by db.c inside BEGIN IMMEDIATE, which
--- then sets PRAGMA user_version = 1 and PRAGMA application_id = 0x44414D41
--- ('DAMA') in the same transaction. A later schema change is a new numbered
--- migration step in db.c, never an edit of this file once released.
+-- sets PRAGMA user_version and PRAGMA application_id = 0x44414D41 ('DAMA')
+-- in the same transaction. `sqlite3 FILE < db/schema.sql` makes the same
+-- database by hand.
+--
+-- An older database is brought here step by step by db/migrations/NNN_*.sql
+-- (001_initial.sql is version 1). A schema change is a new numbered step
+-- there AND the same change here, with DB_SCHEMA_VERSION (db/db.h) and the
+-- user_version below raised by one; tests/test_schema.c checks that a
+-- database made from version 1 plus every step equals one made from this
+-- file (tables, columns, constraints, indexes, triggers). Columns added by
+-- a step come after the older ones, as ALTER TABLE ADD COLUMN puts them.
 --
 -- Conventions: times are UTC ISO 8601 text ('2024-05-01T12:00:00Z'); seeds
 -- are 64-bit unsigned values stored as the bit pattern of a signed INTEGER
 -- (values >= 2^63 read back negative in sqlite3); scores are centi-men from
 -- White's view; results are from White's view; weight sets are plain text so
--- that sqlite3 alone can read them.
+-- that sqlite3 alone can read them. The number after a table's comment is
+-- the schema version that made it (or its newest column).
 
--- One invocation of a long job: a self-play batch, a tuning run, a match.
+-- One invocation of a long job: a self-play batch, a tuning run, a match, a
+-- tournament. owner_*: the process that runs it, so that a run left
+-- 'running' by a dead process is marked 'interrupted' (3; kind 'tournament'
+-- since 7).
 CREATE TABLE runs (
     id       INTEGER PRIMARY KEY,
-    kind     TEXT NOT NULL CHECK (kind IN ('selfplay', 'tune', 'match')),
-    game     TEXT NOT NULL,                       -- 'russian', 'turkish', 'shatra'
+    kind     TEXT NOT NULL CHECK (kind IN ('selfplay', 'tune', 'match', 'tournament')),
+    game     TEXT NOT NULL,                       -- the game's registry name ('russian', ...)
     created  TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     finished TEXT,                                -- NULL while running
     status   TEXT NOT NULL DEFAULT 'running'
              CHECK (status IN ('running', 'done', 'interrupted')),
     seed     INTEGER,
     config   TEXT,                                -- effective configuration, as text
-    note     TEXT
+    note     TEXT,
+    owner_pid INTEGER,                            -- the owner's process id; NULL: unknown (made before 3)
+    owner_host TEXT,                              -- its host name
+    owner_start INTEGER                           -- its start time (tells a reused pid apart)
 );
 
--- Evaluation weights with their lineage.
+-- Evaluation weights with their lineage, identified by their content (hash,
+-- 3); a set may be stored as a delta of its parent (9).
 CREATE TABLE weight_sets (
     id        INTEGER PRIMARY KEY,
     game      TEXT NOT NULL,
     name      TEXT,
     parent_id INTEGER REFERENCES weight_sets(id),
     how       TEXT NOT NULL,   -- 'compiled-in', 'perturbed from 3 seed=.. delta=..', 'tuned by tuning run 2'
-    run_id    INTEGER REFERENCES runs(id),
+    run_id    INTEGER REFERENCES runs(id), -- the run that first stored it (a run's members: run_weight_sets)
     created   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
     terms     TEXT NOT NULL,   -- comma-separated weight names, one per weight (validated on load)
-    weights   TEXT NOT NULL    -- comma-separated int32 values, same order as terms
+    weights   TEXT NOT NULL,   -- comma-separated int32 values, same order as terms
+    hash      TEXT,            -- FNV-1a 64 (hex) of the resolved set: db_weights_hash
+    delta     INTEGER NOT NULL DEFAULT 0 CHECK (delta IN (0, 1))
+                               -- 1: parent_id's values, resolved, with the weights named in terms set to weights
+);
+CREATE INDEX weight_sets_hash ON weight_sets(game, hash);
+
+-- The member weight sets of a run, in member order (equal contents share one
+-- weight_sets row) (3).
+CREATE TABLE run_weight_sets (
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    member INTEGER NOT NULL CHECK (member >= 0),
+    ws_id  INTEGER NOT NULL REFERENCES weight_sets(id),
+    PRIMARY KEY (run_id, member)
 );
 
 -- One played game. game_index numbers the games of a run from 0; self-play
--- game i is seeded from (run seed, i), so a run resumes by the missing indices.
+-- game i is seeded from (run seed, i), so a run resumes by the missing
+-- indices. A tournament's game names its players and round (5).
 CREATE TABLE games (
     id         INTEGER PRIMARY KEY,
     run_id     INTEGER NOT NULL REFERENCES runs(id),
@@ -56,6 +87,10 @@ CREATE TABLE games (
     plies      INTEGER CHECK (plies >= 0),
     movetext   TEXT,                              -- PDN movetext
     created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    white_player INTEGER REFERENCES participants(id),
+    black_player INTEGER REFERENCES participants(id),
+    round INTEGER,
+    detail TEXT,                                  -- what a failing engine wrote ('crash', 'timeout', 'illegal-move')
     UNIQUE (run_id, game_index)                   -- its index also serves lookups by run_id
 );
 CREATE INDEX games_white_ws ON games(white_ws);
@@ -98,7 +133,9 @@ CREATE TABLE tuning_epochs (
     PRIMARY KEY (tuning_run_id, epoch)
 );
 
--- A match between two weight sets; counts from A's view.
+-- A match between two weight sets; counts from A's view. The SPRT's
+-- decision is kept apart from the final LLR (4): the pairs under way when it
+-- decided are finished and counted in llr.
 CREATE TABLE matches (
     id          INTEGER PRIMARY KEY,
     run_id      INTEGER REFERENCES runs(id),
@@ -123,5 +160,117 @@ CREATE TABLE matches (
     sprt_alpha  REAL,
     sprt_beta   REAL,
     sprt_result TEXT,                             -- NULL while undecided, e.g. 'H0', 'H1'
-    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    sprt_llr    REAL,                             -- LLR when the SPRT decided, NULL while undecided
+    sprt_pairs  INTEGER                           -- pairs counted at that decision
 );
+
+-- SPSA runs (dama spsa) and their iterations (2).
+CREATE TABLE spsa_runs (
+    id         INTEGER PRIMARY KEY,
+    game       TEXT NOT NULL,
+    base_ws    INTEGER REFERENCES weight_sets(id),
+    result_ws  INTEGER REFERENCES weight_sets(id),
+    seed       INTEGER,
+    config     TEXT,                  -- effective configuration (resume key with game, seed)
+    params     TEXT NOT NULL,         -- one line per parameter: name min max c_end r_end start
+    iterations INTEGER NOT NULL CHECK (iterations >= 1),
+    pairs      INTEGER NOT NULL CHECK (pairs >= 1), -- game pairs per iteration
+    a_const    REAL,                  -- stability constant A
+    alpha      REAL,
+    gamma      REAL,
+    status     TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'interrupted')),
+    created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    finished   TEXT
+);
+CREATE TABLE spsa_iterations (
+    spsa_run_id INTEGER NOT NULL REFERENCES spsa_runs(id),
+    iter        INTEGER NOT NULL CHECK (iter >= 1),
+    wins        INTEGER,              -- games won by theta+ (theta+ - theta- per pair in result)
+    draws       INTEGER,
+    losses      INTEGER,
+    result      INTEGER,              -- theta+ points minus theta- points, all pairs
+    theta       TEXT NOT NULL,        -- values after this iteration, %.17g, params order
+    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    PRIMARY KEY (spsa_run_id, iter)
+);
+
+-- A tournament: one run (kind 'tournament') with its participants (5; the
+-- PDN file it appends its games to, an absolute path or NULL, 8).
+CREATE TABLE tournaments (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL UNIQUE REFERENCES runs(id),
+    name        TEXT,
+    format      TEXT NOT NULL CHECK (format IN ('round-robin', 'gauntlet')),
+    rounds      INTEGER NOT NULL CHECK (rounds >= 1),
+    games_total INTEGER,
+    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    pdn_out     TEXT
+);
+-- Its players: in-process dama engines (kind 'dama', spec = weights) or
+-- external Hub engines (kind 'hub', spec = command).
+CREATE TABLE participants (
+    id            INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    idx           INTEGER NOT NULL CHECK (idx >= 0),
+    name          TEXT NOT NULL,
+    kind          TEXT NOT NULL CHECK (kind IN ('dama', 'hub')),
+    spec          TEXT NOT NULL,
+    limits        TEXT,
+    weight_set    INTEGER REFERENCES weight_sets(id),
+    UNIQUE (tournament_id, idx),
+    UNIQUE (tournament_id, name)
+);
+
+-- A `dama train` run: gated generations of one game. Rerunning the same
+-- command (same game, seed and configuration) resumes it (6).
+CREATE TABLE trains (
+    id          INTEGER PRIMARY KEY,
+    game        TEXT NOT NULL,
+    seed        INTEGER,
+    config      TEXT NOT NULL,                -- effective configuration that identifies the train
+    start_ws    INTEGER NOT NULL REFERENCES weight_sets(id), -- generation 0
+    generations INTEGER,                      -- generations asked for by the last invocation
+    status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'interrupted')),
+    created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    finished    TEXT                          -- NULL while running
+);
+-- One generation: self-play with the best weights so far (parent_ws),
+-- a candidate tuned on a window of recent generations' self-play data,
+-- a gate match candidate vs parent, and for an accepted candidate a
+-- ladder match against generation 0. Generation 0 is the start weights
+-- (accepted, ladder Elo 0). Elo: logistic, from the candidate's view,
+-- with the 95% interval of the pentanomial model (6).
+CREATE TABLE generations (
+    id                INTEGER PRIMARY KEY,
+    train_id          INTEGER NOT NULL REFERENCES trains(id),
+    game              TEXT NOT NULL,
+    generation        INTEGER NOT NULL CHECK (generation >= 0),
+    stage             TEXT NOT NULL CHECK (stage IN ('selfplay', 'tune', 'gate', 'ladder', 'done')),
+                                              -- the next stage to run; 'done' when complete
+    parent_generation INTEGER,                -- generation whose best weights this one started from (NULL for 0)
+    parent_ws         INTEGER REFERENCES weight_sets(id), -- the best weights at the start: played self-play, gated against
+    selfplay_run      INTEGER REFERENCES runs(id), -- this generation's self-play run
+    data_runs         TEXT,                   -- self-play runs the candidate was tuned on (comma-separated ids)
+    tuning_run        INTEGER REFERENCES tuning_runs(id),
+    candidate_ws      INTEGER REFERENCES weight_sets(id), -- the tuned candidate (generation 0: the start weights)
+    gate_match        INTEGER REFERENCES matches(id), -- candidate (A) vs parent (B), SPRT
+    gate_elo          REAL,                   -- Elo of candidate vs parent in the gate match
+    gate_elo_lo       REAL,
+    gate_elo_hi       REAL,
+    gate_games        INTEGER,
+    accepted          INTEGER CHECK (accepted IN (0, 1)), -- NULL until the gate decided
+    reason            TEXT,                   -- why accepted or not (SPRT verdict, LLR, pairs)
+    best_ws           INTEGER REFERENCES weight_sets(id), -- best weights after this generation
+    ladder_match      INTEGER REFERENCES matches(id), -- candidate (A) vs generation 0 (B)
+    ladder_elo        REAL,                   -- Elo vs generation 0 (accepted generations; 0 for generation 0)
+    ladder_elo_lo     REAL,
+    ladder_elo_hi     REAL,
+    ladder_games      INTEGER,
+    created           TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+    finished          TEXT,                   -- when stage became 'done'
+    UNIQUE (train_id, generation)
+);
+
+PRAGMA application_id = 1145130305; -- 0x44414D41, 'DAMA'
+PRAGMA user_version = 9;

@@ -306,8 +306,8 @@ static void test_newer_schema_refused(void **state)
 static void test_migration_from_damaged_version(void **state)
 {
     (void)state;
-    /* A dama id with version 0 but the tables present: re-running step 1
-     * fails, the error names the step, and nothing changes. */
+    /* A dama id with version 0 but the tables present: creating the schema
+     * (schema.sql) again fails, the error says so, and nothing changes. */
     TempDb t;
     temp_make(&t, false);
     db_close(open_ok(t.path, true));
@@ -315,7 +315,7 @@ static void test_migration_from_damaged_version(void **state)
     Db *db = NULL;
     char err[ERR_MAX] = "";
     assert_int_equal(db_open(t.path, false, &db, err), -1);
-    assert_contains(err, "migrating to schema version 1");
+    assert_contains(err, "creating schema version");
     assert_contains(err, "already exists");
     assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 0);
     temp_remove(&t);
@@ -1291,12 +1291,12 @@ static void test_weights_hash(void **state)
 static void test_migration_1_to_3(void **state)
 {
     (void)state;
-    /* A schema-1 database made by hand from schema.sql, as dama wrote it
+    /* A schema-1 database made by hand from 001_initial.sql, as dama wrote it
      * before schema 3: two weight sets of one run, one shared by nobody,
      * and a run left 'running'. */
     TempDb t;
     temp_make(&t, false);
-    FILE *f = fopen(DAMA_SOURCE_DIR "/db/schema.sql", "r");
+    FILE *f = fopen(DAMA_SOURCE_DIR "/db/migrations/001_initial.sql", "r");
     assert_non_null(f);
     static char sql[32768];
     size_t n = fread(sql, 1, sizeof sql - 1, f);

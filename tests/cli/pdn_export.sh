@@ -69,7 +69,7 @@ expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobod
 grep -q "no player named 'nobody'" "$T/err" && ok || bad "anchor message"
 
 # a version-1 database (as dama wrote it before tournaments) is migrated
-sqlite3 "$T/v1.sqlite" <"$2/db/schema.sql"
+sqlite3 "$T/v1.sqlite" <"$2/db/migrations/001_initial.sql"
 sqlite3 "$T/v1.sqlite" "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;
   INSERT INTO runs(kind, game) VALUES ('selfplay', 'russian');
   INSERT INTO games(run_id, game_index, game, result, movetext, plies) VALUES (1, 0, 'russian', '1-0', '', 0);"
@@ -81,7 +81,7 @@ expect_eq "$(sqlite3 "$T/v1.sqlite" "SELECT kind || ':' || count(*) FROM runs JO
 
 # a command that only reads through a read-only connection (report) refuses
 # an older schema, naming the upgrade; dama db upgrade migrates it in place
-sqlite3 "$T/v1b.sqlite" <"$2/db/schema.sql"
+sqlite3 "$T/v1b.sqlite" <"$2/db/migrations/001_initial.sql"
 sqlite3 "$T/v1b.sqlite" "PRAGMA user_version = 1; PRAGMA application_id = 1145130305;
   INSERT INTO runs(kind, game) VALUES ('selfplay', 'russian');"
 expect_rc 1 "report of a v1 database" "$DAMA" report --db "$T/v1b.sqlite" -o "$T/v1b.html"
