@@ -21,15 +21,9 @@
 
 #include "engine/game_record.h"
 #include "engine/search.h"
+#include "util/clock.h"
 
 enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- limits and specs ------------------------------------------------------ */
 
@@ -340,7 +334,7 @@ static int hub_read_line(Player *p, char *out, size_t size, double deadline)
             return 1;
         }
         if (p->stop && *p->stop) return -2;
-        double left = deadline > 0 ? deadline - now_s() : 1.0;
+        double left = deadline > 0 ? deadline - clock_now_s() : 1.0;
         if (left <= 0) return 0;
         int wait_ms = (int)(left * 1000) + 1;
         if (wait_ms > 50) wait_ms = 50; /* poll the stop flag */
@@ -482,7 +476,7 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     p->buf_len = 0;
     p->has_variant = false;
     p->starts++;
-    double deadline = now_s() + START_TIMEOUT_MS / 1000.0;
+    double deadline = clock_now_s() + START_TIMEOUT_MS / 1000.0;
     char line[PLAYER_LINE_MAX];
     int r = hub_send(p, "hub") == 0 ? hub_expect(p, "wait", deadline, line, sizeof line) : -1;
     if (r == 1) {
@@ -537,9 +531,9 @@ static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms
     int hlen = 0;
     const uint64_t *hist = game_record_history(rec, &hlen);
     SearchResult res;
-    double t0 = now_s();
+    double t0 = clock_now_s();
     engine_search(p->engine, game_record_position(rec), hist, hlen, &lim, &res, NULL, NULL);
-    out->seconds = now_s() - t0;
+    out->seconds = clock_now_s() - t0;
     if (p->stop && *p->stop) return PLAYER_STOPPED;
     if (!res.has_move) {
         snprintf(out->detail, PLAYER_DETAIL_MAX, "the engine found no move in a position with legal moves");
@@ -591,7 +585,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
         budget_s = (clock_ms + (l->hang_ms ? l->hang_ms : GRACE_MS)) / 1000.0;
     }
     p->last[0] = '\0';
-    double t0 = now_s();
+    double t0 = clock_now_s();
     int rc = hub_send(p, "pos pos=\"%s\" moves=\"%s\"", start, moves);
     free(moves);
     if (rc == 0) rc = hub_send(p, "%s", level);
@@ -635,7 +629,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             continue;
         }
         if (!is_command(line, "done")) continue;
-        out->seconds = now_s() - t0;
+        out->seconds = clock_now_s() - t0;
         char text[MOVE_STR_MAX], perr[ERR_MAX];
         if (!hub_arg(line, "move", text, sizeof text) ||
             g->move_from_str(game_record_position(rec), text, &out->move, perr) != 0) {

@@ -12,7 +12,6 @@
 #include "engine/game.h"
 #include "util/rng.h"
 
-_Static_assert((int)TEXEL_ERR_MAX == (int)ERR_MAX, "error buffers must agree with game.h");
 _Static_assert(TEXEL_WEIGHTS_MAX == 1 << 24, "stored entries hold a 24-bit index");
 
 enum {
