@@ -512,22 +512,25 @@ PlayerFault player_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
     return PLAYER_OK;
 }
 
-static int64_t allot_ms(int64_t clock_ms, int64_t inc_ms)
+/* The clock an in-process engine's search sees: clock_ms less a reserve
+ * of up to 200 ms (a quarter of a short clock) against scheduling delays,
+ * at least 1 ms. The search's time manager (engine/timeman.h) turns it
+ * and the increment into its soft and hard limits. */
+static int64_t usable_clock_ms(int64_t clock_ms)
 {
-    /* Keep a reserve of up to 200 ms (a quarter of a short clock) against
-     * scheduling delays; of the rest, a 30th plus most of the increment,
-     * never more than half. */
     int64_t reserve = clock_ms / 4 < 200 ? clock_ms / 4 : 200;
     int64_t usable = clock_ms - reserve;
-    int64_t t = usable / 30 + inc_ms * 3 / 4;
-    if (t > usable / 2) t = usable / 2;
-    return t < 1 ? 1 : t;
+    return usable < 1 ? 1 : usable; /* 0 would be no clock at all */
 }
 
 static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
 {
     SearchLimits lim = {.depth = p->limits.depth, .nodes = p->limits.nodes, .movetime_ms = p->limits.movetime_ms};
-    if (p->limits.time_ms > 0) lim.movetime_ms = allot_ms(clock_ms, p->limits.inc_ms);
+    if (p->limits.time_ms > 0) {
+        lim.movetime_ms = 0;
+        lim.time_ms = usable_clock_ms(clock_ms);
+        lim.inc_ms = p->limits.inc_ms;
+    }
     int hlen = 0;
     const uint64_t *hist = game_record_history(rec, &hlen);
     SearchResult res;

@@ -19,6 +19,7 @@
 #include "engine/game_record.h"
 #include "engine/search.h"
 #include "engine/skill.h"
+#include "engine/timeman.h"
 #include "db/weight_sets.h"
 #include "util/clock.h"
 #include "util/num.h"
@@ -97,27 +98,12 @@ const char *hub_arg(const HubLine *line, const char *key)
     return NULL;
 }
 
-int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
-{
-    if (time_ms < 0) time_ms = 0;
-    if (inc_ms < 0) inc_ms = 0;
-    int mtg = moves_to_go > 0 ? moves_to_go : 30;
-    /* Whether the increment of this move is already on the clock differs
-     * between GUIs (pydraughts subtracts it, cutechess-style clocks add it
-     * after the move): the cap counts only the time on the clock. */
-    int64_t avail = time_ms - 50;
-    int64_t budget = time_ms / mtg + inc_ms * 9 / 10;
-    int64_t cap = moves_to_go == 1 ? avail * 9 / 10 : avail / 2;
-    if (budget > cap) budget = cap;
-    return budget < 1 ? 1 : budget;
-}
-
 /* ---- the engine ----------------------------------------------------------- */
 
 enum {
     EGTB_CACHE_BLOCKS = 1024, /* the prober's cache, as self-play's */
     HUB_PANIC_MS = 50         /* a clock this short (after the lag margin) gets a depth-1 move: the
-                                 * overhead hub_time_budget_ms keeps */
+                                 * most the time manager keeps back (engine/timeman.h) */
 };
 
 typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
@@ -338,10 +324,16 @@ static void stop_search(Hub *h)
     join_search(h);
 }
 
+/* How long a search may run after ponder-hit. The search, started
+ * without limits to ponder, cannot apply the time manager's soft limit
+ * between its iterations, so the reader stops it when the soft limit
+ * (timeman_budget of the clock: the time planned for a move) has passed. */
 static int64_t limit_budget_ms(const Hub *h)
 {
-    if (h->clock) return hub_time_budget_ms(h->time_ms, h->inc_ms, h->moves_to_go);
-    return h->limits.movetime_ms;
+    if (!h->clock) return h->limits.movetime_ms;
+    int64_t soft, hard;
+    timeman_budget(h->time_ms, h->inc_ms, h->moves_to_go, &soft, &hard);
+    return soft;
 }
 
 static void ponder_hit(Hub *h)
@@ -642,15 +634,19 @@ static void clock_lag(Hub *h, int len)
     h->lag_ms = obs > decayed ? obs : decayed;
 }
 
-/* The movetime of a `go think` on the clock: hub_time_budget_ms of the
- * clock less twice the lag estimate (a safety margin against our own
- * overhead). When that leaves under HUB_PANIC_MS, the search is cut to
- * depth 1 (*depth) as well: a move in well under a millisecond of CPU. */
-static int64_t clock_budget(Hub *h, int *depth)
+/* The limits of a `go think` on the clock: the clock less twice the lag
+ * estimate (a safety margin against our own overhead) goes to the search,
+ * whose time manager (engine/timeman.h) sets its soft and hard limits.
+ * When that leaves under HUB_PANIC_MS, the search is cut to depth 1 as
+ * well: a move in well under a millisecond of CPU. */
+static void clock_limits(const Hub *h, SearchLimits *lim)
 {
     int64_t usable = h->time_ms - 2 * h->lag_ms;
-    if (usable < HUB_PANIC_MS) *depth = 1;
-    return hub_time_budget_ms(usable, h->inc_ms, h->moves_to_go);
+    if (usable < HUB_PANIC_MS) lim->depth = 1;
+    lim->movetime_ms = 0;
+    lim->time_ms = usable > 1 ? usable : 1; /* 0 would be no clock at all */
+    lim->inc_ms = h->inc_ms;
+    lim->movestogo = h->moves_to_go;
 }
 
 static void cmd_go(Hub *h, const HubLine *l)
@@ -689,7 +685,7 @@ static void cmd_go(Hub *h, const HubLine *l)
         lim.movetime_ms = 0; /* the clock starts at ponder-hit */
     } else if (h->clock) {
         clock_lag(h, len);
-        lim.movetime_ms = clock_budget(h, &lim.depth);
+        clock_limits(h, &lim);
     }
     h->last_clocked = mode == GO_THINK && h->clock;
     h->search_limits = lim;

@@ -39,15 +39,6 @@ int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX]);
 /* The value of `key` in line, or NULL when absent ("" for a flag). */
 const char *hub_arg(const HubLine *line, const char *key);
 
-/* The search budget in milliseconds for a clock: `time_ms` left on the
- * engine's clock, `inc_ms` added before every move, `moves_to_go` moves to
- * the next time control (0: sudden death or increment). Spends about
- * time/moves_to_go (30 when unknown) plus nine tenths of the increment,
- * never more than half of the time on the clock less 50 ms of overhead
- * (nine tenths when moves_to_go is 1; the increment is not counted there,
- * as GUIs differ on whether it is already on the clock); at least 1 ms. */
-int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go);
-
 /* Defaults of the engine's parameters (the `dama hub` options). */
 typedef struct HubOptions {
     const char *variant;  /* game name: russian, turkish, shatra */

@@ -1,5 +1,6 @@
-/* test_hub.c — the Hub protocol's line syntax and clock budget (the
- * sessions themselves are tested by tests/cli/hub.sh). */
+/* test_hub.c — the Hub protocol's line syntax (the sessions themselves are
+ * tested by tests/cli/hub.sh; the clock's budget is the time manager's,
+ * tests/test_timeman.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -79,39 +80,10 @@ static void test_parse_line(void **state)
     free(l);
 }
 
-typedef struct BudgetCase {
-    int64_t time_ms, inc_ms;
-    int mtg;
-    int64_t expect;
-} BudgetCase;
-
-static const BudgetCase BUDGETS[] = {
-    {60000, 0, 0, 2000},     /* sudden death: a 30th of the time left */
-    {60000, 1000, 0, 2900},  /* + 9/10 of the increment */
-    {60000, 0, 10, 6000},    /* 10 moves to go */
-    {3000, 0, 1, 2655},      /* last move before the control: 9/10 of (time - 50 ms) */
-    {1000, 2000, 0, 475},    /* never more than half of time - 50 ms, whatever the increment */
-    {0, 0, 0, 1},            /* at least 1 ms */
-    {40, 0, 0, 1},
-};
-
-static void test_time_budget(void **state)
-{
-    (void)state;
-    for (size_t c = 0; c < sizeof BUDGETS / sizeof BUDGETS[0]; c++) {
-        const BudgetCase *t = &BUDGETS[c];
-        int64_t got = hub_time_budget_ms(t->time_ms, t->inc_ms, t->mtg);
-        if (got != t->expect)
-            fail_msg("case %zu: budget(%lld, %lld, %d) = %lld, expected %lld", c, (long long)t->time_ms,
-                     (long long)t->inc_ms, t->mtg, (long long)got, (long long)t->expect);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_line),
-        cmocka_unit_test(test_time_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
