@@ -21,6 +21,7 @@
 
 #include "engine/game_record.h"
 #include "engine/search.h"
+#include "protocol/hub_line.h"
 #include "util/clock.h"
 
 enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
@@ -349,60 +350,16 @@ static int hub_read_line(Player *p, char *out, size_t size, double deadline)
     }
 }
 
-/* Value of argument `key` in a Hub line ("done move=c3-d4 ponder=..."),
- * quotes removed; returns false if absent. */
-static bool hub_arg(const char *line, const char *key, char *out, size_t size)
-{
-    size_t klen = strlen(key);
-    const char *s = line;
-    s += strcspn(s, " \t"); /* skip the command word */
-    while (*s) {
-        s += strspn(s, " \t");
-        if (!*s) break;
-        const char *k = s;
-        while (*s && *s != '=' && *s != ' ' && *s != '\t') s++;
-        size_t kl = (size_t)(s - k);
-        const char *v = "";
-        size_t vl = 0;
-        if (*s == '=') {
-            s++;
-            if (*s == '"') {
-                v = ++s;
-                while (*s && *s != '"') s++;
-                vl = (size_t)(s - v);
-                if (*s) s++;
-            } else {
-                v = s;
-                while (*s && *s != ' ' && *s != '\t') s++;
-                vl = (size_t)(s - v);
-            }
-        }
-        if (kl == klen && strncmp(k, key, klen) == 0) {
-            size_t n = vl < size - 1 ? vl : size - 1;
-            memcpy(out, v, n);
-            out[n] = '\0';
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool is_command(const char *line, const char *cmd)
-{
-    size_t n = strlen(cmd);
-    return strncmp(line, cmd, n) == 0 && (line[n] == '\0' || line[n] == ' ' || line[n] == '\t');
-}
-
-/* Wait for a line starting with `cmd`. Returns 1, or hub_read_line's 0/-1/-2. */
+/* Wait for a line whose command is `cmd`. Returns 1, or hub_read_line's 0/-1/-2. */
 static int hub_expect(Player *p, const char *cmd, double deadline, char *line, size_t size)
 {
     for (;;) {
         int r = hub_read_line(p, line, size, deadline);
         if (r != 1) return r;
-        if (is_command(line, cmd)) return 1;
-        if (is_command(line, "param")) {
+        if (hub_line_is(line, cmd)) return 1;
+        if (hub_line_is(line, "param")) {
             char name[64];
-            if (hub_arg(line, "name", name, sizeof name) && strcmp(name, "variant") == 0) p->has_variant = true;
+            if (hub_line_value(line, "name", name, sizeof name) && strcmp(name, "variant") == 0) p->has_variant = true;
         }
     }
 }
@@ -618,9 +575,9 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             hub_kill(p);
             return PLAYER_CRASH;
         }
-        if (is_command(line, "info")) {
+        if (hub_line_is(line, "info")) {
             char v[64];
-            if (hub_arg(line, "score", v, sizeof v)) {
+            if (hub_line_value(line, "score", v, sizeof v)) {
                 char *end = NULL;
                 double men = strtod(v, &end);
                 if (end != v) {
@@ -628,13 +585,13 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
                     out->has_score = true;
                 }
             }
-            if (hub_arg(line, "nodes", v, sizeof v)) out->nodes = strtoull(v, NULL, 10);
+            if (hub_line_value(line, "nodes", v, sizeof v)) out->nodes = strtoull(v, NULL, 10);
             continue;
         }
-        if (!is_command(line, "done")) continue;
+        if (!hub_line_is(line, "done")) continue;
         out->seconds = clock_now_s() - t0;
         char text[MOVE_STR_MAX], perr[ERR_MAX];
-        if (!hub_arg(line, "move", text, sizeof text) ||
+        if (!hub_line_value(line, "move", text, sizeof text) ||
             g->move_from_str(game_record_position(rec), text, &out->move, perr) != 0) {
             char fen[FEN_MAX];
             g->pos_to_fen(game_record_position(rec), fen);
