@@ -43,8 +43,7 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
     int64_t v = 0, inc = 0;
     if (strcmp(key, "nodes") == 0 || strcmp(key, "depth") == 0 || strcmp(key, "movetime") == 0) {
         if (parse_i64(value, 1, &v) != 0 || (key[0] == 'd' && v > 100)) {
-            snprintf(err, ERR_MAX, "%s=%.40s: need a positive integer%s", key, value, key[0] == 'd' ? " <= 100" : "");
-            return -1;
+            return err_set(err, "%s=%.40s: need a positive integer%s", key, value, key[0] == 'd' ? " <= 100" : "");
         }
         int64_t hang = l->hang_ms;
         memset(l, 0, sizeof *l);
@@ -60,8 +59,7 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
         char *plus = strchr(a, '+');
         if (plus) *plus = '\0';
         if (parse_i64(a, 1, &v) != 0 || (plus && parse_i64(plus + 1, 0, &inc) != 0)) {
-            snprintf(err, ERR_MAX, "time=%.40s: need MS or MS+INC (milliseconds, e.g. 10000+100)", value);
-            return -1;
+            return err_set(err, "time=%.40s: need MS or MS+INC (milliseconds, e.g. 10000+100)", value);
         }
         int64_t hang = l->hang_ms;
         memset(l, 0, sizeof *l);
@@ -72,8 +70,7 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
     }
     if (strcmp(key, "timeout") == 0) {
         if (parse_i64(value, 1, &v) != 0) {
-            snprintf(err, ERR_MAX, "timeout=%.40s: need a positive number of milliseconds", value);
-            return -1;
+            return err_set(err, "timeout=%.40s: need a positive number of milliseconds", value);
         }
         l->hang_ms = v;
         return 0;
@@ -107,9 +104,8 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
         const char *eq = strchr(s, '=');
         const char *comma = strchr(s, ',');
         if (!eq || (comma && comma < eq)) {
-            snprintf(err, ERR_MAX, "engine '%.100s': '%.*s' is not KEY=VALUE", text,
-                     (int)(comma ? comma - s : (ptrdiff_t)strlen(s)), s);
-            return -1;
+            return err_set(err, "engine '%.100s': '%.*s' is not KEY=VALUE", text,
+                           (int)(comma ? comma - s : (ptrdiff_t)strlen(s)), s);
         }
         char key[64];
         size_t klen = (size_t)(eq - s);
@@ -118,8 +114,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
         size_t vlen = strcmp(key, "cmd") == 0 ? strlen(v) : (size_t)((comma ? comma : v + strlen(v)) - v);
         char value[PLAYER_SPEC_MAX];
         if (vlen >= sizeof value) {
-            snprintf(err, ERR_MAX, "engine '%.100s': the value of %s is too long", text, key);
-            return -1;
+            return err_set(err, "engine '%.100s': the value of %s is too long", text, key);
         }
         memcpy(value, v, vlen);
         value[vlen] = '\0';
@@ -127,8 +122,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
         if (*s == ',') s++;
         if (strcmp(key, "name") == 0) {
             if (!*value || strlen(value) >= sizeof out->name) {
-                snprintf(err, ERR_MAX, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
-                return -1;
+                return err_set(err, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
             }
             snprintf(out->name, sizeof out->name, "%.63s", value);
         } else if (strcmp(key, "weights") == 0) {
@@ -136,20 +130,17 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "cmd") == 0) {
             if (!*value) {
-                snprintf(err, ERR_MAX, "engine '%.100s': empty cmd", text);
-                return -1;
+                return err_set(err, "engine '%.100s': empty cmd", text);
             }
             out->kind = PLAYER_HUB;
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "hash") == 0) {
             if (parse_i64(value, 1, &out->hash_mb) != 0 || out->hash_mb > 65536) {
-                snprintf(err, ERR_MAX, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
-                return -1;
+                return err_set(err, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
             }
         } else if (strncmp(key, "param.", 6) == 0 && key[6]) {
             if (out->params_len == PLAYER_PARAMS_MAX) {
-                snprintf(err, ERR_MAX, "engine '%.100s': more than %d params", text, PLAYER_PARAMS_MAX);
-                return -1;
+                return err_set(err, "engine '%.100s': more than %d params", text, PLAYER_PARAMS_MAX);
             }
             snprintf(out->param_name[out->params_len], sizeof out->param_name[0], "%s", key + 6);
             snprintf(out->param_value[out->params_len], sizeof out->param_value[0], "%.127s", value);

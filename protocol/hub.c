@@ -283,13 +283,11 @@ static int engine_init(Hub *h, char err[ERR_MAX])
 {
     const Game *g = game_find(h->variant);
     if (!g) {
-        snprintf(err, ERR_MAX, "unknown variant '%s'", h->variant);
-        return -1;
+        return err_set(err, "unknown variant '%s'", h->variant);
     }
     EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
     if (!w) {
-        snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
-        return -1;
+        return err_set(err, "out of memory for %d weights", g->weights_len);
     }
     if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
     Egtb *edb = NULL;
@@ -297,22 +295,19 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (h->egtb_path[0]) {
         char eerr[ERR_MAX];
         if (!(edb = egtb_open(g, h->egtb_path, false, eerr))) {
-            snprintf(err, ERR_MAX, "egtb-path: %.240s", eerr);
-            return -1;
+            return err_set(err, "egtb-path: %.240s", eerr);
         }
         if (!(prober = egtb_prober_new(edb, h->egtb_pieces, EGTB_CACHE_BLOCKS))) {
             egtb_close(edb);
-            snprintf(err, ERR_MAX, "out of memory for the endgame-database prober");
-            return -1;
+            return err_set(err, "out of memory for the endgame-database prober");
         }
     }
     Engine *e = engine_new(g, (size_t)h->hash_mb);
     if (!e) {
         egtb_prober_free(prober);
         egtb_close(edb);
-        snprintf(err, ERR_MAX, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
-                 "smaller hash", h->hash_mb, h->hash_mb);
-        return -1;
+        return err_set(err, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
+                            "smaller hash", h->hash_mb, h->hash_mb);
     }
     if (!h->ready || h->game != g) {
         GameRecord rec;
@@ -682,8 +677,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     char *buf = malloc(cap);
     if (!h || !line || !buf) {
         free(h), free(line), free(buf);
-        snprintf(err, ERR_MAX, "out of memory");
-        return -1;
+        return err_set(err, "out of memory");
     }
     h->out = out;
     pthread_mutex_init(&h->lock, NULL);

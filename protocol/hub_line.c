@@ -28,9 +28,9 @@ bool hub_line_next(const char **cursor, HubArg *a)
     a->key = p;
     p += strcspn(p, " \t\r\n=");
     a->key_len = (size_t)(p - a->key);
-    a->problem = a->key_len == 0 || a->key[0] == '"'   ? HUB_ARG_NO_NAME
-                 : memchr(a->key, '"', a->key_len) ? HUB_ARG_QUOTE_IN_NAME
-                                                       : HUB_ARG_OK;
+    a->problem = a->key_len == 0 || a->key[0] == '"' ? HUB_ARG_NO_NAME
+                 : memchr(a->key, '"', a->key_len)   ? HUB_ARG_QUOTE_IN_NAME
+                                                     : HUB_ARG_OK;
     a->value = p;
     a->value_len = 0;
     if (*p == '=') {
@@ -67,24 +67,16 @@ void hub_arg_problem_text(const HubArg *a, int number, char err[ERR_MAX])
 {
     int kl = a->key_len < 40 ? (int)a->key_len : 40;
     switch (a->problem) {
-    case HUB_ARG_OK:
-        err[0] = '\0';
-        break;
+    case HUB_ARG_OK: err[0] = '\0'; break;
     case HUB_ARG_NO_NAME:
         err_set(err, "argument %d has no name before '%c'", number, a->key_len ? a->key[0] : '=');
         break;
     case HUB_ARG_QUOTE_IN_NAME:
         err_set(err, "argument '%.40s': a quote inside a name", a->key); /* the line from the name on */
         break;
-    case HUB_ARG_UNTERMINATED:
-        err_set(err, "argument '%.*s': unterminated quoted value", kl, a->key);
-        break;
-    case HUB_ARG_AFTER_QUOTE:
-        err_set(err, "argument '%.*s': text after the closing quote", kl, a->key);
-        break;
-    case HUB_ARG_QUOTE_IN_VALUE:
-        err_set(err, "argument '%.*s': a quote inside an unquoted value", kl, a->key);
-        break;
+    case HUB_ARG_UNTERMINATED: err_set(err, "argument '%.*s': unterminated quoted value", kl, a->key); break;
+    case HUB_ARG_AFTER_QUOTE: err_set(err, "argument '%.*s': text after the closing quote", kl, a->key); break;
+    case HUB_ARG_QUOTE_IN_VALUE: err_set(err, "argument '%.*s': a quote inside an unquoted value", kl, a->key); break;
     }
 }
 

@@ -23,11 +23,11 @@ enum { HUB_ARGS_MAX = 32, HUB_LINE_MAX = 65536 };
 /* What is wrong with an argument (the strict reader refuses the line). */
 typedef enum HubArgProblem {
     HUB_ARG_OK = 0,
-    HUB_ARG_NO_NAME,        /* it starts with '=' or '"' */
-    HUB_ARG_QUOTE_IN_NAME,  /* a '"' inside its name */
-    HUB_ARG_UNTERMINATED,   /* a quoted value without its closing quote (the value runs to the end) */
-    HUB_ARG_AFTER_QUOTE,    /* text right after the closing quote (it starts the next argument) */
-    HUB_ARG_QUOTE_IN_VALUE  /* a '"' inside an unquoted value */
+    HUB_ARG_NO_NAME,       /* it starts with '=' or '"' */
+    HUB_ARG_QUOTE_IN_NAME, /* a '"' inside its name */
+    HUB_ARG_UNTERMINATED,  /* a quoted value without its closing quote (the value runs to the end) */
+    HUB_ARG_AFTER_QUOTE,   /* text right after the closing quote (it starts the next argument) */
+    HUB_ARG_QUOTE_IN_VALUE /* a '"' inside an unquoted value */
 } HubArgProblem;
 
 /* One argument, as spans of the line's text (not NUL-terminated). */
