@@ -21,15 +21,10 @@
 
 #include "engine/game_record.h"
 #include "engine/search.h"
+#include "protocol/hub_line.h"
+#include "util/clock.h"
 
 enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* ---- limits and specs ------------------------------------------------------ */
 
@@ -48,8 +43,7 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
     int64_t v = 0, inc = 0;
     if (strcmp(key, "nodes") == 0 || strcmp(key, "depth") == 0 || strcmp(key, "movetime") == 0) {
         if (parse_i64(value, 1, &v) != 0 || (key[0] == 'd' && v > 100)) {
-            snprintf(err, ERR_MAX, "%s=%.40s: need a positive integer%s", key, value, key[0] == 'd' ? " <= 100" : "");
-            return -1;
+            return err_set(err, "%s=%.40s: need a positive integer%s", key, value, key[0] == 'd' ? " <= 100" : "");
         }
         int64_t hang = l->hang_ms;
         memset(l, 0, sizeof *l);
@@ -65,8 +59,7 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
         char *plus = strchr(a, '+');
         if (plus) *plus = '\0';
         if (parse_i64(a, 1, &v) != 0 || (plus && parse_i64(plus + 1, 0, &inc) != 0)) {
-            snprintf(err, ERR_MAX, "time=%.40s: need MS or MS+INC (milliseconds, e.g. 10000+100)", value);
-            return -1;
+            return err_set(err, "time=%.40s: need MS or MS+INC (milliseconds, e.g. 10000+100)", value);
         }
         int64_t hang = l->hang_ms;
         memset(l, 0, sizeof *l);
@@ -77,8 +70,7 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
     }
     if (strcmp(key, "timeout") == 0) {
         if (parse_i64(value, 1, &v) != 0) {
-            snprintf(err, ERR_MAX, "timeout=%.40s: need a positive number of milliseconds", value);
-            return -1;
+            return err_set(err, "timeout=%.40s: need a positive number of milliseconds", value);
         }
         l->hang_ms = v;
         return 0;
@@ -112,9 +104,8 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
         const char *eq = strchr(s, '=');
         const char *comma = strchr(s, ',');
         if (!eq || (comma && comma < eq)) {
-            snprintf(err, ERR_MAX, "engine '%.100s': '%.*s' is not KEY=VALUE", text,
-                     (int)(comma ? comma - s : (ptrdiff_t)strlen(s)), s);
-            return -1;
+            return err_set(err, "engine '%.100s': '%.*s' is not KEY=VALUE", text,
+                           (int)(comma ? comma - s : (ptrdiff_t)strlen(s)), s);
         }
         char key[64];
         size_t klen = (size_t)(eq - s);
@@ -123,8 +114,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
         size_t vlen = strcmp(key, "cmd") == 0 ? strlen(v) : (size_t)((comma ? comma : v + strlen(v)) - v);
         char value[PLAYER_SPEC_MAX];
         if (vlen >= sizeof value) {
-            snprintf(err, ERR_MAX, "engine '%.100s': the value of %s is too long", text, key);
-            return -1;
+            return err_set(err, "engine '%.100s': the value of %s is too long", text, key);
         }
         memcpy(value, v, vlen);
         value[vlen] = '\0';
@@ -132,8 +122,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
         if (*s == ',') s++;
         if (strcmp(key, "name") == 0) {
             if (!*value || strlen(value) >= sizeof out->name) {
-                snprintf(err, ERR_MAX, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
-                return -1;
+                return err_set(err, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
             }
             snprintf(out->name, sizeof out->name, "%.63s", value);
         } else if (strcmp(key, "weights") == 0) {
@@ -141,20 +130,17 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "cmd") == 0) {
             if (!*value) {
-                snprintf(err, ERR_MAX, "engine '%.100s': empty cmd", text);
-                return -1;
+                return err_set(err, "engine '%.100s': empty cmd", text);
             }
             out->kind = PLAYER_HUB;
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "hash") == 0) {
             if (parse_i64(value, 1, &out->hash_mb) != 0 || out->hash_mb > 65536) {
-                snprintf(err, ERR_MAX, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
-                return -1;
+                return err_set(err, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
             }
         } else if (strncmp(key, "param.", 6) == 0 && key[6]) {
             if (out->params_len == PLAYER_PARAMS_MAX) {
-                snprintf(err, ERR_MAX, "engine '%.100s': more than %d params", text, PLAYER_PARAMS_MAX);
-                return -1;
+                return err_set(err, "engine '%.100s': more than %d params", text, PLAYER_PARAMS_MAX);
             }
             snprintf(out->param_name[out->params_len], sizeof out->param_name[0], "%s", key + 6);
             snprintf(out->param_value[out->params_len], sizeof out->param_value[0], "%.127s", value);
@@ -340,7 +326,7 @@ static int hub_read_line(Player *p, char *out, size_t size, double deadline)
             return 1;
         }
         if (p->stop && *p->stop) return -2;
-        double left = deadline > 0 ? deadline - now_s() : 1.0;
+        double left = deadline > 0 ? deadline - clock_now_s() : 1.0;
         if (left <= 0) return 0;
         int wait_ms = (int)(left * 1000) + 1;
         if (wait_ms > 50) wait_ms = 50; /* poll the stop flag */
@@ -355,60 +341,16 @@ static int hub_read_line(Player *p, char *out, size_t size, double deadline)
     }
 }
 
-/* Value of argument `key` in a Hub line ("done move=c3-d4 ponder=..."),
- * quotes removed; returns false if absent. */
-static bool hub_arg(const char *line, const char *key, char *out, size_t size)
-{
-    size_t klen = strlen(key);
-    const char *s = line;
-    s += strcspn(s, " \t"); /* skip the command word */
-    while (*s) {
-        s += strspn(s, " \t");
-        if (!*s) break;
-        const char *k = s;
-        while (*s && *s != '=' && *s != ' ' && *s != '\t') s++;
-        size_t kl = (size_t)(s - k);
-        const char *v = "";
-        size_t vl = 0;
-        if (*s == '=') {
-            s++;
-            if (*s == '"') {
-                v = ++s;
-                while (*s && *s != '"') s++;
-                vl = (size_t)(s - v);
-                if (*s) s++;
-            } else {
-                v = s;
-                while (*s && *s != ' ' && *s != '\t') s++;
-                vl = (size_t)(s - v);
-            }
-        }
-        if (kl == klen && strncmp(k, key, klen) == 0) {
-            size_t n = vl < size - 1 ? vl : size - 1;
-            memcpy(out, v, n);
-            out[n] = '\0';
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool is_command(const char *line, const char *cmd)
-{
-    size_t n = strlen(cmd);
-    return strncmp(line, cmd, n) == 0 && (line[n] == '\0' || line[n] == ' ' || line[n] == '\t');
-}
-
-/* Wait for a line starting with `cmd`. Returns 1, or hub_read_line's 0/-1/-2. */
+/* Wait for a line whose command is `cmd`. Returns 1, or hub_read_line's 0/-1/-2. */
 static int hub_expect(Player *p, const char *cmd, double deadline, char *line, size_t size)
 {
     for (;;) {
         int r = hub_read_line(p, line, size, deadline);
         if (r != 1) return r;
-        if (is_command(line, cmd)) return 1;
-        if (is_command(line, "param")) {
+        if (hub_line_is(line, cmd)) return 1;
+        if (hub_line_is(line, "param")) {
             char name[64];
-            if (hub_arg(line, "name", name, sizeof name) && strcmp(name, "variant") == 0) p->has_variant = true;
+            if (hub_line_value(line, "name", name, sizeof name) && strcmp(name, "variant") == 0) p->has_variant = true;
         }
     }
 }
@@ -482,7 +424,7 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     p->buf_len = 0;
     p->has_variant = false;
     p->starts++;
-    double deadline = now_s() + START_TIMEOUT_MS / 1000.0;
+    double deadline = clock_now_s() + START_TIMEOUT_MS / 1000.0;
     char line[PLAYER_LINE_MAX];
     int r = hub_send(p, "hub") == 0 ? hub_expect(p, "wait", deadline, line, sizeof line) : -1;
     if (r == 1) {
@@ -518,28 +460,31 @@ PlayerFault player_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
     return PLAYER_OK;
 }
 
-static int64_t allot_ms(int64_t clock_ms, int64_t inc_ms)
+/* The clock an in-process engine's search sees: clock_ms less a reserve
+ * of up to 200 ms (a quarter of a short clock) against scheduling delays,
+ * at least 1 ms. The search's time manager (engine/timeman.h) turns it
+ * and the increment into its soft and hard limits. */
+static int64_t usable_clock_ms(int64_t clock_ms)
 {
-    /* Keep a reserve of up to 200 ms (a quarter of a short clock) against
-     * scheduling delays; of the rest, a 30th plus most of the increment,
-     * never more than half. */
     int64_t reserve = clock_ms / 4 < 200 ? clock_ms / 4 : 200;
     int64_t usable = clock_ms - reserve;
-    int64_t t = usable / 30 + inc_ms * 3 / 4;
-    if (t > usable / 2) t = usable / 2;
-    return t < 1 ? 1 : t;
+    return usable < 1 ? 1 : usable; /* 0 would be no clock at all */
 }
 
 static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
 {
     SearchLimits lim = {.depth = p->limits.depth, .nodes = p->limits.nodes, .movetime_ms = p->limits.movetime_ms};
-    if (p->limits.time_ms > 0) lim.movetime_ms = allot_ms(clock_ms, p->limits.inc_ms);
+    if (p->limits.time_ms > 0) {
+        lim.movetime_ms = 0;
+        lim.time_ms = usable_clock_ms(clock_ms);
+        lim.inc_ms = p->limits.inc_ms;
+    }
     int hlen = 0;
     const uint64_t *hist = game_record_history(rec, &hlen);
     SearchResult res;
-    double t0 = now_s();
+    double t0 = clock_now_s();
     engine_search(p->engine, game_record_position(rec), hist, hlen, &lim, &res, NULL, NULL);
-    out->seconds = now_s() - t0;
+    out->seconds = clock_now_s() - t0;
     if (p->stop && *p->stop) return PLAYER_STOPPED;
     if (!res.has_move) {
         snprintf(out->detail, PLAYER_DETAIL_MAX, "the engine found no move in a position with legal moves");
@@ -591,7 +536,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
         budget_s = (clock_ms + (l->hang_ms ? l->hang_ms : GRACE_MS)) / 1000.0;
     }
     p->last[0] = '\0';
-    double t0 = now_s();
+    double t0 = clock_now_s();
     int rc = hub_send(p, "pos pos=\"%s\" moves=\"%s\"", start, moves);
     free(moves);
     if (rc == 0) rc = hub_send(p, "%s", level);
@@ -621,9 +566,9 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             hub_kill(p);
             return PLAYER_CRASH;
         }
-        if (is_command(line, "info")) {
+        if (hub_line_is(line, "info")) {
             char v[64];
-            if (hub_arg(line, "score", v, sizeof v)) {
+            if (hub_line_value(line, "score", v, sizeof v)) {
                 char *end = NULL;
                 double men = strtod(v, &end);
                 if (end != v) {
@@ -631,13 +576,13 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
                     out->has_score = true;
                 }
             }
-            if (hub_arg(line, "nodes", v, sizeof v)) out->nodes = strtoull(v, NULL, 10);
+            if (hub_line_value(line, "nodes", v, sizeof v)) out->nodes = strtoull(v, NULL, 10);
             continue;
         }
-        if (!is_command(line, "done")) continue;
-        out->seconds = now_s() - t0;
+        if (!hub_line_is(line, "done")) continue;
+        out->seconds = clock_now_s() - t0;
         char text[MOVE_STR_MAX], perr[ERR_MAX];
-        if (!hub_arg(line, "move", text, sizeof text) ||
+        if (!hub_line_value(line, "move", text, sizeof text) ||
             g->move_from_str(game_record_position(rec), text, &out->move, perr) != 0) {
             char fen[FEN_MAX];
             g->pos_to_fen(game_record_position(rec), fen);

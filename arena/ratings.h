@@ -36,9 +36,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/err.h"
+
 enum {
     RATINGS_PLAYERS_MAX = 128, /* most players of one fit */
-    RATINGS_ERR_MAX = 256
+    RATINGS_ERR_MAX = ERR_MAX  /* the one message size, util/err.h */
 };
 
 /* One game: player indices and White's score in half points (2 win, 1

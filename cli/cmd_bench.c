@@ -10,6 +10,7 @@
 #include "engine/search.h"
 #include "arena/openings.h"
 #include "tuner/texel.h"
+#include "util/clock.h"
 
 #include <omp.h>
 #include <unistd.h>
@@ -35,13 +36,6 @@ static const CliOpt OPTS[] = {
     {"repeat", OPT_INT, "1", "repeat each measurement N times and report the median rate", 1, 100},
     {0},
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* CPU time of this process: on a shared machine the wall clock also counts
  * the time other processes held the core, the CPU time does not. */
@@ -87,7 +81,7 @@ static int bench_tuner(CliArgs *a, int repeat)
     int32_t *truth = malloc((size_t)wn * sizeof *truth), *start = calloc((size_t)wn, sizeof *start);
     int32_t *out = malloc((size_t)wn * sizeof *out);
     uint8_t *frozen = calloc((size_t)wn, 1);
-    double t0 = now_s();
+    double t0 = clock_now_s();
     if (!data || !truth || !start || !out || !frozen ||
         texel_data_synthetic(data, positions, models[m].terms, 1.0, 1, truth, err) != 0 ||
         texel_data_check(data, truth, 0, NULL, err) != 0) {
@@ -98,7 +92,7 @@ static int bench_tuner(CliArgs *a, int repeat)
     }
     texel_data_drop_evals(data); /* as dama tune does after its check */
     texel_data_shrink(data);
-    const double load_s = now_s() - t0;
+    const double load_s = clock_now_s() - t0;
     printf("tune: model %s, %d weights%s, %zu positions, %.1f entries/position, %.1f bytes/position "
            "(%.1f MiB), made in %.1f s\n",
            mname, wn, m ? " (tapered)" : "", positions, (double)texel_data_entries(data) / (double)positions,
@@ -256,14 +250,14 @@ static int run(CliArgs *a)
          * at small depths. */
         double dt = 0, dc = 0, dclear = 0;
         for (int i = 0; i < npos; i++) {
-            double q0 = now_s();
+            double q0 = clock_now_s();
             engine_clear(e);
-            dclear += now_s() - q0;
+            dclear += clock_now_s() - q0;
             SearchLimits lim = {.depth = depth};
             SearchResult r;
-            double t0 = now_s(), c0 = cpu_s();
+            double t0 = clock_now_s(), c0 = cpu_s();
             engine_search(e, &positions[i], NULL, 0, &lim, &r, NULL, NULL);
-            dt += now_s() - t0;
+            dt += clock_now_s() - t0;
             dc += cpu_s() - c0;
             total += r.nodes;
         }
@@ -292,9 +286,9 @@ static int run(CliArgs *a)
         game_parse_position(g, NULL, &pos, err);
         uint64_t leaves = 0;
         for (int rep = 0; rep < repeat; rep++) {
-            double t0 = now_s(), c0 = cpu_s();
+            double t0 = clock_now_s(), c0 = cpu_s();
             leaves = g->perft(&pos, pd, GEN_DISTINCT);
-            double dt = now_s() - t0, dc = cpu_s() - c0;
+            double dt = clock_now_s() - t0, dc = cpu_s() - c0;
             rates[rep] = dt > 0 ? (double)leaves / dt : 0;
             cpu_rates[rep] = dc > 0 ? (double)leaves / dc : 0;
         }

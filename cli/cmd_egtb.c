@@ -11,6 +11,7 @@
 #include "engine/egtb/egtb.h"
 #include "engine/game_record.h"
 #include "engine/search.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
@@ -34,13 +35,6 @@ static const CliOpt OPTS[] = {
     {"reasons", OPT_STR, "D4,D5,D6,D7,D8", "draws: the draw reasons counted (comma-separated games.reason values)", 0, 0},
     {0},
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* CPU time of this thread: probe costs on a shared machine (wall time
  * counts the waits for a core). */
@@ -113,14 +107,14 @@ static int do_build(CliArgs *a, const Game *g, const char *dir)
     o.report = on_built;
     o.ctx = tot;
     cli_install_stop_handler();
-    double t0 = now_s();
+    double t0 = clock_now_s();
     int rc = egtb_build(g, dir, &o, err);
     if (rc < 0) {
         fprintf(stderr, "dama egtb build: %s\n", err);
         return 1;
     }
     printf("total %llu positions, %llu bytes, %.1f s, %d threads%s\n", (unsigned long long)tot[0],
-           (unsigned long long)tot[1], now_s() - t0, omp_get_max_threads(),
+           (unsigned long long)tot[1], clock_now_s() - t0, omp_get_max_threads(),
            rc == 1 ? " (stopped: run the same command to resume)" : "");
     return rc == 1 ? 3 : 0;
 }
@@ -206,7 +200,7 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
         fprintf(stderr, "dama egtb verify: --material: %s\n", err);
         return 2;
     }
-    double t0 = now_s(), c0 = process_cpu_s();
+    double t0 = clock_now_s(), c0 = process_cpu_s();
     int rc = egtb_verify_only(g, dir, cli_str(a, "material") ? &only : NULL, !cli_flag(a, "no-symmetry"), on_verified,
                               NULL, err);
     if (rc < 0) {
@@ -214,7 +208,7 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
         return 1;
     }
     printf("consistency: %s (%.1f s, %.1f CPU s)\n", rc ? "MISMATCHES FOUND" : "every value agrees with its children",
-           now_s() - t0, process_cpu_s() - c0);
+           clock_now_s() - t0, process_cpu_s() - c0);
     int64_t sample = cli_int(a, "sample"), depth = cli_int(a, "sample-depth");
     /* --sample and --sample-depth: ranges checked by cli_parse */
     if (sample > 0) {
@@ -309,7 +303,7 @@ static int do_bench(CliArgs *a, const Game *g, const char *dir)
         if (ix->decode(m, rng_splitmix64(&rng) % ix->size(m), &pos[np])) np++;
     }
     uint64_t sum = 0;
-    double t0 = now_s(), c0 = cpu_s();
+    double t0 = clock_now_s(), c0 = cpu_s();
     int64_t un = n / 10 + 1;
     EgtbCache *one = egtb_cache_new(1); /* one set: random positions always miss */
     for (int64_t i = 0; i < un && one; i++) {
@@ -317,21 +311,21 @@ static int do_bench(CliArgs *a, const Game *g, const char *dir)
         egtb_probe(db, one, &pos[i & 4095], &v);
         sum += v;
     }
-    double unc = (now_s() - t0) / (double)un * 1e9, unc_cpu = (cpu_s() - c0) / (double)un * 1e9;
+    double unc = (clock_now_s() - t0) / (double)un * 1e9, unc_cpu = (cpu_s() - c0) / (double)un * 1e9;
     egtb_cache_free(one);
     /* Cached: the same 64 positions over and over (their blocks stay). */
     for (int i = 0; i < 64; i++) {
         uint8_t v = 0;
         egtb_probe(db, cache, &pos[i], &v);
     }
-    t0 = now_s();
+    t0 = clock_now_s();
     c0 = cpu_s();
     for (int64_t i = 0; i < n; i++) {
         uint8_t v = 0;
         egtb_probe(db, cache, &pos[i & 63], &v);
         sum += v;
     }
-    double cac = (now_s() - t0) / (double)n * 1e9, cac_cpu = (cpu_s() - c0) / (double)n * 1e9;
+    double cac = (clock_now_s() - t0) / (double)n * 1e9, cac_cpu = (cpu_s() - c0) / (double)n * 1e9;
     char name[32];
     egtb_material_name(mats[nm - 1], name);
     printf("probe: %.0f ns uncached (a block decompressed each time), %.0f ns cached, CPU time per probe; wall %.0f / %.0f ns "

@@ -2,6 +2,7 @@
 #include <time.h>
 
 #include "cli/cli.h"
+#include "util/clock.h"
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
@@ -11,13 +12,6 @@ static const CliOpt OPTS[] = {
     {"paths", OPT_FLAG, NULL, "count every landing path (P convention) instead of distinct moves (D)", 0, 0},
     {0},
 };
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int run(CliArgs *a)
 {
@@ -35,7 +29,7 @@ static int run(CliArgs *a)
         return 2;
     }
     GenMode mode = cli_flag(a, "paths") ? GEN_PATHS : GEN_DISTINCT;
-    double t0 = now_s();
+    double t0 = clock_now_s();
     uint64_t total = 0;
     if (cli_flag(a, "divide") && depth >= 1) {
         MoveList list;
@@ -52,7 +46,7 @@ static int run(CliArgs *a)
     } else {
         total = g->perft(&pos, (int)depth, mode);
     }
-    double dt = now_s() - t0;
+    double dt = clock_now_s() - t0;
     printf("perft %d %llu\n", (int)depth, (unsigned long long)total);
     fprintf(stderr, "%.3f s, %.1f M leaves/s\n", dt, dt > 0 ? (double)total / dt / 1e6 : 0.0);
     return 0;

@@ -10,7 +10,7 @@
 #include "arena/player.h"
 #include "util/clock.h"
 
-double run_now_s(void) { return clock_now_s(); }
+double run_now_s(void) { return clock_now_s(); } /* alias: see run_common.h */
 
 int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
 {
@@ -34,7 +34,7 @@ void run_progress_init(RunProgress *p, const char *what, int64_t total, double i
 {
     p->what = what;
     p->total = total;
-    p->start = p->last = run_now_s();
+    p->start = p->last = clock_now_s();
     p->interval = interval_s;
     p->ranks = 0;
     p->rank_games = NULL;
@@ -42,7 +42,7 @@ void run_progress_init(RunProgress *p, const char *what, int64_t total, double i
 
 void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], bool final)
 {
-    double now = run_now_s();
+    double now = clock_now_s();
     if (!final && (p->interval <= 0 || now - p->last < p->interval)) return;
     p->last = now;
     double rate = now > p->start ? (double)done / (now - p->start) : 0;

@@ -14,7 +14,9 @@
 #include "arena/workers.h"
 #include "db/weight_sets.h"
 
-/* Seconds on the monotonic clock (clock_now_s). */
+/* Seconds on the monotonic clock: an alias of clock_now_s (util/clock.h),
+ * kept while cmd_selfplay.c and cmd_spsa.c still call it; new code calls
+ * clock_now_s. */
 double run_now_s(void);
 
 /* The options every command that plays games has (selfplay, match). */

@@ -353,7 +353,8 @@ void db_weights_info_clear(DbWeightsInfo *info);
  * offset basis 14695981039346656037, prime 1099511628211) of the bytes
  * game NUL terms NUL weights, where terms and weights are the comma-joined
  * names and decimal values exactly as stored, written as 16 lower-case hex
- * digits. Pure; thread-safe. The generated weights.h of a game carries the
+ * digits: the hash of engine/weights_id.h (weights_hash_names/_values),
+ * defined there once. Pure; thread-safe. The generated weights.h of a game carries the
  * hash of the set it was exported from. */
 void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
                      char out[DB_HASH_HEX]);

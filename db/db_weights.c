@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "db/db_internal.h"
+#include "engine/weights_id.h"
 
 static const char SQL_WS_INSERT[] =
     "INSERT INTO weight_sets(game, name, parent_id, how, run_id, terms, weights, hash, delta) "
@@ -42,24 +43,9 @@ static bool valid_weight_name(const char *s)
     return true;
 }
 
-/* FNV-1a 64 (Fowler, Noll, Vo), continuing from h over n bytes. */
-static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 void dbi_hash_text(const char *game, const char *terms, const char *values, char out[DB_HASH_HEX])
 {
-    uint64_t h = 14695981039346656037ULL;
-    h = fnv1a(h, game, strlen(game) + 1); /* with the NUL as separator */
-    h = fnv1a(h, terms, strlen(terms) + 1);
-    h = fnv1a(h, values, strlen(values));
-    snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
+    snprintf(out, DB_HASH_HEX, "%016" PRIx64, weights_hash_canonical(game, terms, values));
 }
 
 /* Length of the table run at names[i]: L > 0 when names[i..i+L) are
@@ -159,32 +145,11 @@ static int weights_text_form(const char *const *names, const int32_t *weights, i
 }
 
 
-/* The FNV state after the names part of the canonical text: game NUL
- * names NUL. */
-static uint64_t hash_names(const char *game, const char *const *names, int len)
-{
-    uint64_t h = 14695981039346656037ULL;
-    h = fnv1a(h, game, strlen(game) + 1);
-    for (int i = 0; i < len; i++) {
-        if (i)
-            h = fnv1a(h, ",", 1);
-        h = fnv1a(h, names[i], strlen(names[i]));
-    }
-    return fnv1a(h, "", 1);
-}
-
-/* The hash from the names part's state h over the values, as hex. */
+/* The hash from the names part's state h (weights_hash_names) over the
+ * values, as hex. */
 static void hash_values(uint64_t h, const int32_t *weights, int len, char out[DB_HASH_HEX])
 {
-    for (int i = 0; i < len; i++) {
-        char v[16];
-        size_t n = 0;
-        if (i)
-            v[n++] = ',';
-        n += put_int(v + n, weights[i]);
-        h = fnv1a(h, v, n);
-    }
-    snprintf(out, DB_HASH_HEX, "%016" PRIx64, h);
+    snprintf(out, DB_HASH_HEX, "%016" PRIx64, weights_hash_values(h, weights, len));
 }
 
 void db_weights_hash(const char *game, const char *const *names, const int32_t *weights, int len,
@@ -192,7 +157,7 @@ void db_weights_hash(const char *game, const char *const *names, const int32_t *
 {
     /* The hash of the canonical text (dbi_hash_text of weights_text), taken
      * piece by piece without building it. */
-    hash_values(hash_names(game, names, len), weights, len, out);
+    hash_values(weights_hash_names(game, names, len), weights, len, out);
 }
 
 /* db_weights_hash, with the names part's state cached on the connection
@@ -202,7 +167,7 @@ static void content_hash(Db *db, const char *game, const char *const *names, con
                          char out[DB_HASH_HEX])
 {
     if (db->hash_names != names || db->hash_len != len || strcmp(db->hash_game, game) != 0) {
-        db->hash_state = hash_names(game, names, len);
+        db->hash_state = weights_hash_names(game, names, len);
         bool fits = strlen(game) < sizeof db->hash_game;
         db->hash_names = fits ? names : NULL;
         db->hash_len = len;

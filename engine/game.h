@@ -19,12 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/err.h" /* ERR_MAX, err_set */
+
 enum {
     POS_SIZE_MAX = 160, /* bytes of the largest game's position struct */
     MOVES_MAX = 2048,   /* most legal moves of any position of any game (Shatra: over 1,100 seen) */
     FEN_MAX = 256,      /* longest position string, with its NUL */
     MOVE_STR_MAX = 160, /* longest move string, with its NUL */
-    ERR_MAX = 256,      /* error message buffers */
     TRACE_MAX = 192,    /* most non-zero terms of one evaluation trace */
     PLY_MAX = 128       /* deepest search ply */
 };

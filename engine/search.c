@@ -45,6 +45,8 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "engine/timeman.h"
+
 enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, TT_WAYS = 4, THREADS_MAX = 64, LMR_N = 64, BUSY_N = 1 << 13 };
 
 /* One TT entry: data packs score (16), depth (8), flag (2), generation (6),
@@ -930,20 +932,7 @@ void engine_time_budget(const SearchLimits *lim, int64_t *soft_ms, int64_t *hard
         *soft_ms = *hard_ms = lim->movetime_ms;
         return;
     }
-    if (lim->time_ms <= 0) return;
-    int64_t left = lim->time_ms, inc = lim->inc_ms > 0 ? lim->inc_ms : 0;
-    int64_t margin = left / 20 < 50 ? left / 20 : 50;
-    int mtg = lim->movestogo > 0 ? (lim->movestogo < 50 ? lim->movestogo : 50) : 30;
-    int64_t soft = left / mtg + inc * 3 / 4;
-    int64_t hard = soft * 4 < left / 3 + inc ? soft * 4 : left / 3 + inc;
-    if (hard < soft) hard = soft; /* few moves to go: the soft share may exceed a third */
-    int64_t cap = left - margin;
-    if (hard > cap) hard = cap;
-    if (soft > hard) soft = hard;
-    if (hard < 1) hard = 1;
-    if (soft < 1) soft = 1;
-    *soft_ms = soft;
-    *hard_ms = hard;
+    if (lim->time_ms > 0) timeman_budget(lim->time_ms, lim->inc_ms, lim->movestogo, soft_ms, hard_ms);
 }
 
 /* A move of an unfinished iteration (a fail-high, or an interrupted

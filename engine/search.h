@@ -40,12 +40,10 @@ typedef struct SearchLimits {
  * 100 ms/move a 4 MiB table reached depth 12-14 where 64 MiB reached 9-10.) */
 size_t engine_hash_mb_for(const SearchLimits *limits);
 
-/* Time manager: the soft limit (no new iteration starts past it) and hard
- * limit (the search stops) in milliseconds for `limits`; both 0 when the
- * limits name no time. movetime: soft = hard = movetime. Clock: soft =
- * time / moves-to-go (30 when unknown, at most 50) + 3/4 of the increment,
- * hard = max(soft, min(4 x soft, time / 3 + increment)), both kept below
- * time minus a safety margin (5% of it, at most 50 ms), at least 1 ms.
+/* The soft limit (no new iteration starts past it) and hard limit (the
+ * search stops) in milliseconds for `limits`; both 0 when the limits name
+ * no time. movetime: soft = hard = movetime. Clock (time_ms > 0): the time
+ * manager's timeman_budget(time_ms, inc_ms, movestogo), engine/timeman.h.
  * Pure; thread-safe. */
 void engine_time_budget(const SearchLimits *limits, int64_t *soft_ms, int64_t *hard_ms);
 

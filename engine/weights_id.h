@@ -1,20 +1,23 @@
-/* weights_id.h — identities of an evaluation layout and of a weight set,
- * shared by the exporters (C header, JSON) and the JSON loader.
+/* weights_id.h — identities of an evaluation layout and of a weight set:
+ * the one definition of the weight-set hash, used by the exporters (C
+ * header, JSON), the loaders, the library API and the database (db/db.h,
+ * db_weights_hash, and the stored rows' hash column).
  *
  * Layout version: FNV-1a 64 over the game's name and, for every term of
  * its term list in order, "NAME:COUNT;" — it changes whenever a term is
  * added, removed, renamed, resized or moved, so weights exported for one
- * evaluation are never read into another. Weight-set hash: the content
- * hash of db/db.h (db_weights_hash): FNV-1a 64 over the bytes "game NUL
- * names NUL values", names the comma-joined weight names (NAME, or
- * NAME[j] in a table) and values the comma-joined decimal weights — the
- * hash of the weight_sets row the weights were exported from.
+ * evaluation are never read into another. Weight-set hash: FNV-1a 64 over
+ * the canonical text "game NUL names NUL values", names the comma-joined
+ * weight names (NAME, or NAME[j] in a table) and values the comma-joined
+ * decimal weights — the hash of the weight_sets row the weights were
+ * exported from; stored hashes depend on these bytes, never change them.
  * FNV-1a: Fowler, Noll, Vo (offset basis 14695981039346656037, prime
  * 1099511628211), http://www.isthe.com/chongo/tech/comp/fnv/.
  * Pure functions, thread-safe. */
 #ifndef DAMA_WEIGHTS_ID_H
 #define DAMA_WEIGHTS_ID_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "engine/game.h"
@@ -24,8 +27,32 @@ enum {
     WEIGHT_VALUE_MAX = 5000  /* largest weight magnitude a file may give (far below the win scores) */
 };
 
+/* FNV-1a 64's offset basis: the state before any byte. */
+#define WEIGHTS_FNV_BASIS 14695981039346656037ULL
+
+/* FNV-1a 64 continued from state h over len bytes of data (the hash of
+ * bytes B is weights_fnv1a(WEIGHTS_FNV_BASIS, B, len)). The one copy of
+ * the function: the tuner's key of a stored game uses it too. */
+uint64_t weights_fnv1a(uint64_t h, const void *data, size_t len);
+
 uint64_t weights_layout_id(const Game *game);
+
+/* The weight-set hash of `game`'s compiled term list with values weights
+ * (game->weights_len of them). */
 uint64_t weights_hash(const Game *game, const int32_t *weights);
+
+/* The weight-set hash of its canonical text given as stored: game,
+ * comma-joined names and comma-joined decimal values (no NULs inside). */
+uint64_t weights_hash_canonical(const char *game, const char *names, const char *values);
+
+/* The same hash taken piece by piece without building the text:
+ * weights_hash_names is the state after "game NUL names NUL" (names[0..len)
+ * joined by commas), weights_hash_values continues it over the values and
+ * gives the hash. A caller hashing many weight sets of one name list keeps
+ * the names' state and calls weights_hash_values for each. */
+uint64_t weights_hash_names(const char *game, const char *const *names, int len);
+uint64_t weights_hash_values(uint64_t names_state, const int32_t *weights, int len);
+
 /* The layout id as 16 lower-case hex digits. */
 void weights_layout_text(const Game *game, char out[WEIGHTS_ID_MAX]);
 /* The hash as 16 lower-case hex digits. */

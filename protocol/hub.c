@@ -19,105 +19,17 @@
 #include "engine/game_record.h"
 #include "engine/search.h"
 #include "engine/skill.h"
+#include "engine/timeman.h"
 #include "db/weight_sets.h"
 #include "util/clock.h"
 #include "util/num.h"
-
-/* ---- lines ---------------------------------------------------------------- */
-
-int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX])
-{
-    size_t n = strlen(text);
-    if (n >= sizeof line->buf) {
-        snprintf(err, ERR_MAX, "line longer than %d bytes", HUB_LINE_MAX - 1);
-        return -1;
-    }
-    memcpy(line->buf, text, n + 1);
-    line->len = 0;
-    line->command = "";
-    char *p = line->buf;
-    p += strspn(p, " \t\r\n");
-    if (!*p) return 0;
-    line->command = p;
-    p += strcspn(p, " \t\r\n");
-    if (*p) *p++ = '\0';
-    for (;;) {
-        p += strspn(p, " \t\r\n");
-        if (!*p) return 0;
-        if (line->len == HUB_ARGS_MAX) {
-            snprintf(err, ERR_MAX, "more than %d arguments", HUB_ARGS_MAX);
-            return -1;
-        }
-        if (*p == '=' || *p == '"') {
-            snprintf(err, ERR_MAX, "argument %d has no name before '%c'", line->len + 1, *p);
-            return -1;
-        }
-        char *key = p;
-        p += strcspn(p, " \t\r\n=\"");
-        if (*p == '"') {
-            snprintf(err, ERR_MAX, "argument '%.40s': a quote inside a name", key);
-            return -1;
-        }
-        char *value = "";
-        if (*p == '=') {
-            *p++ = '\0';
-            if (*p == '"') {
-                value = ++p;
-                char *end = strchr(p, '"');
-                if (!end) {
-                    snprintf(err, ERR_MAX, "argument '%.40s': unterminated quoted value", key);
-                    return -1;
-                }
-                *end = '\0';
-                p = end + 1;
-                if (*p && !strchr(" \t\r\n", *p)) {
-                    snprintf(err, ERR_MAX, "argument '%.40s': text after the closing quote", key);
-                    return -1;
-                }
-            } else {
-                value = p;
-                p += strcspn(p, " \t\r\n");
-                if (memchr(value, '"', (size_t)(p - value))) {
-                    snprintf(err, ERR_MAX, "argument '%.40s': a quote inside an unquoted value", key);
-                    return -1;
-                }
-            }
-        }
-        if (*p) *p++ = '\0';
-        line->keys[line->len] = key;
-        line->values[line->len] = value;
-        line->len++;
-    }
-}
-
-const char *hub_arg(const HubLine *line, const char *key)
-{
-    for (int i = 0; i < line->len; i++)
-        if (strcmp(line->keys[i], key) == 0) return line->values[i];
-    return NULL;
-}
-
-int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go)
-{
-    if (time_ms < 0) time_ms = 0;
-    if (inc_ms < 0) inc_ms = 0;
-    int mtg = moves_to_go > 0 ? moves_to_go : 30;
-    /* Whether the increment of this move is already on the clock differs
-     * between GUIs (pydraughts subtracts it, cutechess-style clocks add it
-     * after the move): the cap counts only the time on the clock. */
-    int64_t avail = time_ms - 50;
-    int64_t budget = time_ms / mtg + inc_ms * 9 / 10;
-    int64_t cap = moves_to_go == 1 ? avail * 9 / 10 : avail / 2;
-    if (budget > cap) budget = cap;
-    return budget < 1 ? 1 : budget;
-}
 
 /* ---- the engine ----------------------------------------------------------- */
 
 enum {
     EGTB_CACHE_BLOCKS = 1024, /* the prober's cache, as self-play's */
     HUB_PANIC_MS = 50         /* a clock this short (after the lag margin) gets a depth-1 move: the
-                                 * overhead hub_time_budget_ms keeps */
+                                 * most the time manager keeps back (engine/timeman.h) */
 };
 
 typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
@@ -338,10 +250,16 @@ static void stop_search(Hub *h)
     join_search(h);
 }
 
+/* How long a search may run after ponder-hit. The search, started
+ * without limits to ponder, cannot apply the time manager's soft limit
+ * between its iterations, so the reader stops it when the soft limit
+ * (timeman_budget of the clock: the time planned for a move) has passed. */
 static int64_t limit_budget_ms(const Hub *h)
 {
-    if (h->clock) return hub_time_budget_ms(h->time_ms, h->inc_ms, h->moves_to_go);
-    return h->limits.movetime_ms;
+    if (!h->clock) return h->limits.movetime_ms;
+    int64_t soft, hard;
+    timeman_budget(h->time_ms, h->inc_ms, h->moves_to_go, &soft, &hard);
+    return soft;
 }
 
 static void ponder_hit(Hub *h)
@@ -365,13 +283,11 @@ static int engine_init(Hub *h, char err[ERR_MAX])
 {
     const Game *g = game_find(h->variant);
     if (!g) {
-        snprintf(err, ERR_MAX, "unknown variant '%s'", h->variant);
-        return -1;
+        return err_set(err, "unknown variant '%s'", h->variant);
     }
     EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
     if (!w) {
-        snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
-        return -1;
+        return err_set(err, "out of memory for %d weights", g->weights_len);
     }
     if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
     Egtb *edb = NULL;
@@ -379,22 +295,19 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (h->egtb_path[0]) {
         char eerr[ERR_MAX];
         if (!(edb = egtb_open(g, h->egtb_path, false, eerr))) {
-            snprintf(err, ERR_MAX, "egtb-path: %.240s", eerr);
-            return -1;
+            return err_set(err, "egtb-path: %.240s", eerr);
         }
         if (!(prober = egtb_prober_new(edb, h->egtb_pieces, EGTB_CACHE_BLOCKS))) {
             egtb_close(edb);
-            snprintf(err, ERR_MAX, "out of memory for the endgame-database prober");
-            return -1;
+            return err_set(err, "out of memory for the endgame-database prober");
         }
     }
     Engine *e = engine_new(g, (size_t)h->hash_mb);
     if (!e) {
         egtb_prober_free(prober);
         egtb_close(edb);
-        snprintf(err, ERR_MAX, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
-                 "smaller hash", h->hash_mb, h->hash_mb);
-        return -1;
+        return err_set(err, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
+                            "smaller hash", h->hash_mb, h->hash_mb);
     }
     if (!h->ready || h->game != g) {
         GameRecord rec;
@@ -642,15 +555,19 @@ static void clock_lag(Hub *h, int len)
     h->lag_ms = obs > decayed ? obs : decayed;
 }
 
-/* The movetime of a `go think` on the clock: hub_time_budget_ms of the
- * clock less twice the lag estimate (a safety margin against our own
- * overhead). When that leaves under HUB_PANIC_MS, the search is cut to
- * depth 1 (*depth) as well: a move in well under a millisecond of CPU. */
-static int64_t clock_budget(Hub *h, int *depth)
+/* The limits of a `go think` on the clock: the clock less twice the lag
+ * estimate (a safety margin against our own overhead) goes to the search,
+ * whose time manager (engine/timeman.h) sets its soft and hard limits.
+ * When that leaves under HUB_PANIC_MS, the search is cut to depth 1 as
+ * well: a move in well under a millisecond of CPU. */
+static void clock_limits(const Hub *h, SearchLimits *lim)
 {
     int64_t usable = h->time_ms - 2 * h->lag_ms;
-    if (usable < HUB_PANIC_MS) *depth = 1;
-    return hub_time_budget_ms(usable, h->inc_ms, h->moves_to_go);
+    if (usable < HUB_PANIC_MS) lim->depth = 1;
+    lim->movetime_ms = 0;
+    lim->time_ms = usable > 1 ? usable : 1; /* 0 would be no clock at all */
+    lim->inc_ms = h->inc_ms;
+    lim->movestogo = h->moves_to_go;
 }
 
 static void cmd_go(Hub *h, const HubLine *l)
@@ -689,7 +606,7 @@ static void cmd_go(Hub *h, const HubLine *l)
         lim.movetime_ms = 0; /* the clock starts at ponder-hit */
     } else if (h->clock) {
         clock_lag(h, len);
-        lim.movetime_ms = clock_budget(h, &lim.depth);
+        clock_limits(h, &lim);
     }
     h->last_clocked = mode == GO_THINK && h->clock;
     h->search_limits = lim;
@@ -760,8 +677,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     char *buf = malloc(cap);
     if (!h || !line || !buf) {
         free(h), free(line), free(buf);
-        snprintf(err, ERR_MAX, "out of memory");
-        return -1;
+        return err_set(err, "out of memory");
     }
     h->out = out;
     pthread_mutex_init(&h->lock, NULL);

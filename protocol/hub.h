@@ -17,36 +17,7 @@
 #include <stdio.h>
 
 #include "engine/game.h"
-
-enum { HUB_ARGS_MAX = 32, HUB_LINE_MAX = 65536 };
-
-/* One protocol line: `command key=value key="quoted value" flag ...`. */
-typedef struct HubLine {
-    char *command;
-    int len;
-    char *keys[HUB_ARGS_MAX];
-    char *values[HUB_ARGS_MAX]; /* "" for a flag without a value */
-    char buf[HUB_LINE_MAX];
-} HubLine;
-
-/* Split `text` into a HubLine (copied into line->buf). Values may be
- * double-quoted (then they may hold spaces and '='); there are no escapes
- * inside quotes. Returns 0 (an empty line gives command ""), or -1 with err
- * naming the problem (unterminated quote, too many arguments, line too
- * long, a key missing before '='). */
-int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX]);
-
-/* The value of `key` in line, or NULL when absent ("" for a flag). */
-const char *hub_arg(const HubLine *line, const char *key);
-
-/* The search budget in milliseconds for a clock: `time_ms` left on the
- * engine's clock, `inc_ms` added before every move, `moves_to_go` moves to
- * the next time control (0: sudden death or increment). Spends about
- * time/moves_to_go (30 when unknown) plus nine tenths of the increment,
- * never more than half of the time on the clock less 50 ms of overhead
- * (nine tenths when moves_to_go is 1; the increment is not counted there,
- * as GUIs differ on whether it is already on the clock); at least 1 ms. */
-int64_t hub_time_budget_ms(int64_t time_ms, int64_t inc_ms, int moves_to_go);
+#include "protocol/hub_line.h" /* HubLine, hub_parse_line, hub_arg: the line syntax */
 
 /* Defaults of the engine's parameters (the `dama hub` options). */
 typedef struct HubOptions {

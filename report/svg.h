@@ -32,8 +32,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "util/err.h"
+
 enum {
-    SVG_ERR_MAX = 256,
+    SVG_ERR_MAX = ERR_MAX, /* the one message size, util/err.h */
     SVG_TICKS_MAX = 32, /* most ticks on one axis */
     SVG_WIDTH = 640,    /* every plot's viewBox width (user units; the page scales it) */
     SVG_HEIGHT = 360    /* viewBox height */

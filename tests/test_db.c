@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include "db/db.h"
+#include "engine/weights_id.h"
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -1286,6 +1287,14 @@ static void test_weights_hash(void **state)
     assert_string_not_equal(hex, other);
     db_weights_hash("turkish", two, v1, 2, other);
     assert_string_not_equal(hex, other);
+    /* the one definition (engine/weights_id.h): FNV-1a 64's published vector
+     * ("a"), the stored text, and the piecewise hash at the int32 extremes */
+    assert_true(weights_fnv1a(WEIGHTS_FNV_BASIS, "a", 1) == 0xaf63dc4c8601ec8cULL);
+    assert_true(weights_hash_canonical("russian", "man,king", "100,-5") == 0xeee94bb8c1aef694ULL);
+    static const int32_t ext[] = {INT32_MIN, INT32_MAX, 0};
+    static const char *const three[] = {"a", "b[0]", "b[1]"};
+    assert_true(weights_hash_values(weights_hash_names("shatra", three, 3), ext, 3) ==
+                weights_hash_canonical("shatra", "a,b[0],b[1]", "-2147483648,2147483647,0"));
 }
 
 static void test_migration_1_to_3(void **state)

@@ -1,5 +1,7 @@
-/* test_hub.c — the Hub protocol's line syntax and clock budget (the
- * sessions themselves are tested by tests/cli/hub.sh). */
+/* test_hub.c — the Hub protocol's line syntax, both the engine's strict
+ * reading and the arena's lenient one (the sessions themselves are
+ * tested by tests/cli/hub.sh; the clock's budget is the time manager's,
+ * tests/test_timeman.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <cmocka.h>
 
 #include "protocol/hub.h"
+#include "protocol/hub_line.h"
 
 typedef struct LineCase {
     const char *text;
@@ -29,12 +32,17 @@ static const LineCase LINE_CASES[] = {
     {"level  moves=9\ttime=291.587 inc=1\r", 0, "level", 3, "moves=9|time=291.587|inc=1"},
     {"pos pos=\"sqs/srs w 1-10,53-62 - - - 0 1\"", 0, "pos", 1, "pos=sqs/srs w 1-10,53-62 - - - 0 1"},
     {"id name=x author=\"A = B\"", 0, "id", 2, "name=x|author=A = B"},
-    {"go think x=\"open", -1, NULL, 0, "unterminated"},
-    {"go =x", -1, NULL, 0, "no name"},
-    {"go \"x\"", -1, NULL, 0, "no name"},
-    {"pos pos=\"a\"b", -1, NULL, 0, "after the closing quote"},
-    {"pos pos=a\"b\"", -1, NULL, 0, "quote inside an unquoted value"},
-    {"pos po\"s=1", -1, NULL, 0, "quote inside a name"},
+    /* the messages, whole (a GUI sees them in "error message=...") */
+    {"go think x=\"open", -1, NULL, 0, "argument 'x': unterminated quoted value"},
+    {"go =x", -1, NULL, 0, "argument 1 has no name before '='"},
+    {"go a=1 \"x\"", -1, NULL, 0, "argument 2 has no name before '\"'"},
+    {"pos pos=\"a\"b", -1, NULL, 0, "argument 'pos': text after the closing quote"},
+    {"pos pos=a\"b\"", -1, NULL, 0, "argument 'pos': a quote inside an unquoted value"},
+    {"pos po\"s=1 x=2", -1, NULL, 0, "argument 'po\"s=1 x=2': a quote inside a name"},
+    {"go k=\"0123456789012345678901234567890123456789xyz", -1, NULL, 0,
+     "argument 'k': unterminated quoted value"},
+    {"go 0123456789012345678901234567890123456789xyz=\"v", -1, NULL, 0,
+     "argument '0123456789012345678901234567890123456789': unterminated quoted value"},
 };
 
 static void test_parse_line(void **state)
@@ -79,39 +87,100 @@ static void test_parse_line(void **state)
     free(l);
 }
 
-typedef struct BudgetCase {
-    int64_t time_ms, inc_ms;
-    int mtg;
-    int64_t expect;
-} BudgetCase;
+/* The tokenizer: one argument per line, its spans and its problem. */
+typedef struct ArgCase {
+    const char *text;
+    HubArgProblem problem;
+    const char *key, *value;
+    const char *rest; /* where the cursor is left */
+} ArgCase;
 
-static const BudgetCase BUDGETS[] = {
-    {60000, 0, 0, 2000},     /* sudden death: a 30th of the time left */
-    {60000, 1000, 0, 2900},  /* + 9/10 of the increment */
-    {60000, 0, 10, 6000},    /* 10 moves to go */
-    {3000, 0, 1, 2655},      /* last move before the control: 9/10 of (time - 50 ms) */
-    {1000, 2000, 0, 475},    /* never more than half of time - 50 ms, whatever the increment */
-    {0, 0, 0, 1},            /* at least 1 ms */
-    {40, 0, 0, 1},
+static const ArgCase ARG_CASES[] = {
+    {"go k=v next", HUB_ARG_OK, "k", "v", "next"},
+    {"go k next", HUB_ARG_OK, "k", "", "next"},
+    {"go k=\"a b=c\" next", HUB_ARG_OK, "k", "a b=c", "next"},
+    {"go k=", HUB_ARG_OK, "k", "", ""},
+    {"go =v", HUB_ARG_NO_NAME, "", "v", ""},
+    {"go \"k\"", HUB_ARG_NO_NAME, "\"k\"", "", ""},
+    {"go k\"=1", HUB_ARG_QUOTE_IN_NAME, "k\"", "1", ""},
+    {"go k=\"v w", HUB_ARG_UNTERMINATED, "k", "v w", ""},
+    {"go k=\"v\"x=1", HUB_ARG_AFTER_QUOTE, "k", "v", "x=1"},
+    {"go k=v\" next", HUB_ARG_QUOTE_IN_VALUE, "k", "v\"", "next"},
 };
 
-static void test_time_budget(void **state)
+static void test_tokenizer(void **state)
 {
     (void)state;
-    for (size_t c = 0; c < sizeof BUDGETS / sizeof BUDGETS[0]; c++) {
-        const BudgetCase *t = &BUDGETS[c];
-        int64_t got = hub_time_budget_ms(t->time_ms, t->inc_ms, t->mtg);
-        if (got != t->expect)
-            fail_msg("case %zu: budget(%lld, %lld, %d) = %lld, expected %lld", c, (long long)t->time_ms,
-                     (long long)t->inc_ms, t->mtg, (long long)got, (long long)t->expect);
+    for (size_t c = 0; c < sizeof ARG_CASES / sizeof ARG_CASES[0]; c++) {
+        const ArgCase *t = &ARG_CASES[c];
+        const char *p = t->text, *command;
+        assert_int_equal(hub_line_command(&p, &command), 2);
+        assert_memory_equal(command, "go", 2);
+        HubArg a;
+        if (!hub_line_next(&p, &a)) fail_msg("case %zu '%s': no argument", c, t->text);
+        if (a.problem != t->problem) fail_msg("case %zu '%s': problem %d, expected %d", c, t->text, a.problem, t->problem);
+        assert_int_equal(a.key_len, strlen(t->key));
+        assert_memory_equal(a.key, t->key, a.key_len);
+        assert_int_equal(a.value_len, strlen(t->value));
+        assert_memory_equal(a.value, t->value, a.value_len);
+        assert_string_equal(p, t->rest);
     }
+    const char *p = " \t", *command;
+    assert_int_equal(hub_line_command(&p, &command), 0);
+    HubArg a;
+    assert_false(hub_line_next(&p, &a));
+}
+
+/* The arena's lenient reading of an engine's line: what the old reader of
+ * arena/player.c gave, malformed arguments included. */
+typedef struct ValueCase {
+    const char *text, *key;
+    size_t size;
+    const char *value; /* NULL: absent */
+} ValueCase;
+
+static const ValueCase VALUE_CASES[] = {
+    {"done move=c3-d4 ponder=f6-g5", "move", 64, "c3-d4"},
+    {"done move=c3-d4 ponder=f6-g5", "ponder", 64, "f6-g5"},
+    {"info depth=3 score=-0.25 pv=\"c3-d4 f6-g5\"", "pv", 64, "c3-d4 f6-g5"},
+    {"info depth=3 score=-0.25 pv=\"c3-d4 f6-g5\"", "score", 64, "-0.25"},
+    {"info score=0.1 pv=\"c3-d4", "pv", 64, "c3-d4"},       /* unterminated: to the end */
+    {"info pv=\"a b\"score=0.5", "score", 64, "0.5"},      /* text after a quote: the next argument */
+    {"info po\"s=1", "po\"s", 64, "1"},                    /* a quote in a name */
+    {"info =5 nodes=7", "", 64, "5"},                       /* no name */
+    {"done move=c3-d4\"", "move", 64, "c3-d4\""},          /* a quote in a value, kept */
+    {"done move", "move", 64, ""},
+    {"done", "move", 64, NULL},
+    {"move x=1", "move", 64, NULL},                         /* the command word is not an argument */
+    {"done move=abcdef", "move", 4, "abc"},                 /* cut to the buffer */
+    {"done move=a move=b", "move", 64, "a"},                /* the first one */
+};
+
+static void test_lenient(void **state)
+{
+    (void)state;
+    for (size_t c = 0; c < sizeof VALUE_CASES / sizeof VALUE_CASES[0]; c++) {
+        const ValueCase *t = &VALUE_CASES[c];
+        char out[64] = "?";
+        bool found = hub_line_value(t->text, t->key, out, t->size);
+        if (found != (t->value != NULL)) fail_msg("case %zu '%s' key '%s': found %d", c, t->text, t->key, found);
+        if (found) assert_string_equal(out, t->value);
+    }
+    assert_true(hub_line_is("done move=c3-d4", "done"));
+    assert_true(hub_line_is("done", "done"));
+    assert_true(hub_line_is("done\tmove=c3-d4", "done"));
+    assert_false(hub_line_is("donex", "done"));
+    assert_false(hub_line_is("don", "done"));
+    assert_false(hub_line_is("info done", "done"));
+    assert_false(hub_line_is("", "done"));
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_line),
-        cmocka_unit_test(test_time_budget),
+        cmocka_unit_test(test_tokenizer),
+        cmocka_unit_test(test_lenient),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,8 +7,6 @@
 
 #include "dist/dist.h"
 
-_Static_assert((int)TEXEL_ERR_MAX == (int)ERR_MAX, "the tuner's and dist.h's messages share a size");
-
 static int gather(void *ctx, const double *mine, size_t len, double **all, size_t *all_len, char err[TEXEL_ERR_MAX])
 {
     (void)ctx;

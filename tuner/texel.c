@@ -16,7 +16,7 @@
 #include "tuner/texel_internal.h"
 #include "util/rng.h"
 
-_Static_assert((int)TEXEL_ERR_MAX == (int)ERR_MAX, "error buffers must agree with game.h");
+_Static_assert(TEXEL_WEIGHTS_MAX == 1 << 24, "stored entries hold a 24-bit index");
 
 void texel_set_err(char err[TEXEL_ERR_MAX], const char *fmt, ...)
 {

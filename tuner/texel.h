@@ -54,10 +54,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/err.h"
+
 struct EvalTrace;
 
 enum {
-    TEXEL_ERR_MAX = 256,          /* error message buffers (== ERR_MAX of game.h) */
+    TEXEL_ERR_MAX = ERR_MAX,      /* error message buffers: the one size, util/err.h */
     TEXEL_BLOCK_POSITIONS = 2048, /* positions per summation block (see above); a
                                    * batch runs on at most batch / 2048 threads */
     TEXEL_WEIGHTS_MAX = 1 << 24,  /* stored entries hold a 24-bit weight index */

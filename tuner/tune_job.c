@@ -12,6 +12,7 @@
 #include "engine/resolve.h"
 #include "db/weight_sets.h"
 #include "engine/weights_file.h"
+#include "engine/weights_id.h"
 #include "util/atomic_file.h"
 #include "util/clock.h"
 #include "util/num.h"
@@ -31,14 +32,11 @@ typedef struct GameKeys {
     size_t len, cap;
 } GameKeys;
 
-static uint64_t fnv1a(uint64_t h, const char *s)
+/* FNV-1a of s with its NUL (NULL as ""), from state h. */
+static uint64_t fnv_str(uint64_t h, const char *s)
 {
-    const unsigned char *p = (const unsigned char *)(s ? s : "");
-    do {
-        h ^= *p;
-        h *= 1099511628211ULL;
-    } while (*p++);
-    return h;
+    if (!s) s = "";
+    return weights_fnv1a(h, s, strlen(s) + 1);
 }
 
 static int on_game(void *ctx, int64_t game_id, const DbGame *g)
@@ -51,11 +49,11 @@ static int on_game(void *ctx, int64_t game_id, const DbGame *g)
         k->items = items;
         k->cap = cap;
     }
-    uint64_t h = 14695981039346656037ULL;
-    h = fnv1a(h, g->game);
-    h = fnv1a(h, g->start_fen);
-    h = fnv1a(h, g->movetext);
-    h = fnv1a(h, g->result);
+    uint64_t h = WEIGHTS_FNV_BASIS;
+    h = fnv_str(h, g->game);
+    h = fnv_str(h, g->start_fen);
+    h = fnv_str(h, g->movetext);
+    h = fnv_str(h, g->result);
     k->items[k->len++] = (GameKey){game_id, h};
     return 0;
 }

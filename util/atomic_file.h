@@ -18,7 +18,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum { ATOMIC_PATH_MAX = 4096, ATOMIC_ERR_MAX = 256 };
+#include "util/err.h"
+
+enum { ATOMIC_PATH_MAX = 4096, ATOMIC_ERR_MAX = ERR_MAX /* the one message size, util/err.h */ };
 
 typedef struct AtomicFile {
     FILE *f; /* write here between open and commit */

@@ -31,6 +31,7 @@
 
 #include "engine/egtb/egtb.h"
 #include "engine/egtb/egtb_file.h"
+#include "util/clock.h"
 
 typedef struct Builder {
     const Game *game;
@@ -47,13 +48,6 @@ static inline bool representative(const Builder *b, const Position *pos, Positio
 {
     *self = true;
     return !b->sym || b->sym(pos, image, self) == 0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 /* CPU time of the whole process (every thread), seconds. */
@@ -525,7 +519,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         int key = egtb_material_key(m);
         uint8_t *val = NULL;
         char e2[ERR_MAX];
-        double t0 = now_s(), c0 = cpu_s();
+        double t0 = clock_now_s(), c0 = cpu_s();
         int lr = load_table(b, path, m, &val, &s.file_bytes, e2);
         if (lr == 0) {
             s.reused = true;
@@ -545,7 +539,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
             break;
         }
         if (!s.reused) { /* solve, count and write */
-            s.seconds = now_s() - t0;
+            s.seconds = clock_now_s() - t0;
             s.cpu_seconds = cpu_s() - c0;
         }
         if (o->report) o->report(o->ctx, &s);
