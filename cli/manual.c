@@ -395,7 +395,7 @@ static void write_man(const Manual *m, const CliCommand *const *commands, FILE *
 static void md_text(FILE *out, const char *s)
 {
     for (; *s; s++) {
-        if (strchr("\\`*_<>|[]#", *s)) fputc('\\', out);
+        if (strchr("\\`*_<>|#", *s)) fputc('\\', out);
         fputc(*s, out);
     }
 }

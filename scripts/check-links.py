@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Check that README.md and every Markdown file under docs/ point at things
-that exist.
+"""Check that README.md, CHANGELOG.md and every Markdown file under docs/
+point at things that exist.
 
 - Every link [text](target) with a relative target names a file or folder
   of the tree, and a #fragment names a heading of the file it points at
@@ -119,7 +119,7 @@ def main(argv):
     root = os.path.abspath(argv[1] if len(argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
     files = [os.path.abspath(f) for f in argv[2:]]
     if not files:
-        files.append(os.path.join(root, "README.md"))
+        files += [os.path.join(root, "README.md"), os.path.join(root, "CHANGELOG.md")]
         for d, _, names in os.walk(os.path.join(root, "docs")):
             files += [os.path.join(d, n) for n in sorted(names) if n.endswith(".md")]
     top_names = tops(root)
@@ -129,7 +129,7 @@ def main(argv):
     for f in findings:
         print(f)
     if findings:
-        print(f"check-links: {len(findings)} broken link(s) or path(s) in README.md and docs/", file=sys.stderr)
+        print(f"check-links: {len(findings)} broken link(s) or path(s) in README.md, CHANGELOG.md and docs/", file=sys.stderr)
         return 1
     print(f"check-links: {len(files)} files, every link and path resolves")
     return 0
