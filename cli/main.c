@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/manual.h"
 #include "engine/game.h"
 #include "dist/dist.h"
 
@@ -44,6 +45,11 @@ static int run_main(int argc, char **argv)
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) argv[1] = "version"; /* the command, its arguments checked */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
         if (argc >= 3 && strcmp(argv[1], "help") == 0) {
+            /* the command reference (cli/manual.h): dama.1 and docs/commands.md */
+            if (strcmp(argv[2], "--man") == 0 || strcmp(argv[2], "--markdown") == 0) {
+                cli_manual_write(COMMANDS, strcmp(argv[2], "--man") == 0 ? CLI_MANUAL_MAN : CLI_MANUAL_MARKDOWN, stdout);
+                return 0;
+            }
             for (int i = 0; COMMANDS[i]; i++)
                 if (strcmp(COMMANDS[i]->name, argv[2]) == 0) {
                     cli_print_help(COMMANDS[i], stdout);

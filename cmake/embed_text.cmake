@@ -1,3 +1,4 @@
+<<<<<<< HEAD
 # Turns text files into a C header OUT defining one string constant each.
 # IN: one file or a list of files separated by '|'; each becomes
 #   static const char <PREFIX><name>_sql[]
@@ -17,4 +18,18 @@ foreach(file IN LISTS IN)
   string(APPEND out "/* from ${base} */\nstatic const char ${name}_sql[] =\n\"${content}\";\n")
 endforeach()
 file(WRITE ${OUT}.tmp "${out}")
+=======
+# Turns a text file IN into a C header OUT defining one string constant,
+# named VAR (default: NAME_sql for IN = NAME.sql).
+file(READ ${IN} content)
+get_filename_component(name ${IN} NAME_WE)
+get_filename_component(file_name ${IN} NAME)
+if(NOT VAR)
+  set(VAR ${name}_sql)
+endif()
+string(REPLACE "\\" "\\\\" content "${content}")
+string(REPLACE "\"" "\\\"" content "${content}")
+string(REPLACE "\n" "\\n\"\n\"" content "${content}")
+file(WRITE ${OUT}.tmp "/* generated from ${file_name} by cmake/embed_text.cmake — do not edit */\nstatic const char ${VAR}[] =\n\"${content}\";\n")
+>>>>>>> wt-docs
 file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)
