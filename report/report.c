@@ -542,15 +542,16 @@ static int piece_values(R *r, const Rows *t, const Game *g)
             snprintf(msg, sizeof msg, "No piece value differs between these weight sets (%s): nothing to plot.", fixed);
             p_text(r, "none", msg);
         } else if (ys) {
-            char fid[64], title[96], caption[700];
+            char fid[64], title[96], caption[700], y_label[96];
             snprintf(fid, sizeof fid, "pieces-%s", g->name);
             snprintf(title, sizeof title, "%s: piece values by weight set", g->title);
+            snprintf(y_label, sizeof y_label, "value (%s)", g->value_unit ? g->value_unit : "centi-men");
             snprintf(caption, sizeof caption,
                      "Opening-phase values of the material terms in each weight set (compiled-in, tuned, SPSA, "
                      "generations; perturbed self-play members left out), oldest first%s%s%s.",
                      len < n ? " (the newest 40)" : "", fl ? "; unchanged or the fixed scale: " : "", fixed);
             SvgPlot p = {.id = fid, .title = title, .caption = caption, .x_label = "weight set",
-                         .y_label = g->royal_attacked ? "value (a shatra = 100)" : "value (centi-men)",
+                         .y_label = y_label,
                          .x_labels = (const char *const *)labels, .x_labels_len = len, .legend = true};
             char serr[SVG_ERR_MAX];
             svg_raw(r->b, "<div class=\"figs\">\n");
