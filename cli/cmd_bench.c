@@ -94,6 +94,8 @@ static double median(double *v, int n)
  * after a message. */
 static int bench_positions(const CliArgs *a, const Game *g, Position **out, int *len)
 {
+    *out = NULL;
+    *len = 0;
     OpeningBook book = {0};
     const char *path = cli_str(a, "book");
     char err[ERR_MAX];
@@ -120,11 +122,11 @@ static int bench_positions(const CliArgs *a, const Game *g, Position **out, int 
     if (rc != 0) {
         fprintf(stderr, "dama bench: %s\n", err);
         free(pos);
-        pos = NULL;
+        return rc;
     }
     *out = pos;
     *len = k;
-    return rc;
+    return 0;
 }
 
 /* One engine of the bench (16 MiB table, --search-param, --search-threads),
