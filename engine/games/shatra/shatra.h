@@ -28,7 +28,7 @@ struct EvalScratch;
 extern const Game shatra_game;
 
 /* Build the Shatra tables (geometry, Zobrist keys). Idempotent; called by
- * game_init_all from one thread. */
+ * game_init_all (Game.init) from one thread. */
 void shatra_init(void);
 
 /* Game.board_text: the 7-file board, rank 14 at the top (flip: rank 1),

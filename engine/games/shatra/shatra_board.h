@@ -94,7 +94,7 @@ typedef struct ShatraTables {
 
 extern ShatraTables shatra_tables;
 
-/* Fill shatra_tables. Idempotent, not thread-safe (called by game_init_all). */
+/* Fill shatra_tables. Idempotent, not thread-safe (called by shatra_init, the game's Game.init). */
 void shatra_board_init(void);
 
 /* Zobrist key of p computed from scratch. */
