@@ -1,7 +1,7 @@
 /* registry.c — the list of games dama knows (game_find, game_list,
  * game_init_all, game_names) and the default game; contracts in
  * engine/game.h. A game is its folder under engine/games/ and one line in
- * GAMES[] below: everything else that differs by game (tables to build,
+ * DAMA_GAMES below: everything else that differs by game (tables to build,
  * search defaults, endgame indexing, display) is a field of its Game
  * table. Nothing outside engine/games/ names a game but GAME_DEFAULT_NAME. */
 #include "engine/game.h"
