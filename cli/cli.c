@@ -228,7 +228,9 @@ static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
         char left[64];
         snprintf(left, sizeof left, "--%s%s", o->name,
                  o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : o->type == OPT_DB ? " FILE" : " TEXT");
-        fprintf(out, "  %-24s %s", left, o->help);
+        char help[4096];
+        cli_help_text(o->help, help, sizeof help);
+        fprintf(out, "  %-24s %s", left, help);
         if (o->type == OPT_INT && o->max >= CLI_INT_MAX) fprintf(out, " [%.0f..]", o->min);
         else if (o->type == OPT_INT) fprintf(out, " [%.0f..%.0f]", o->min, o->max);
         else if (o->type == OPT_REAL) fprintf(out, " [%g..%g]", o->min, o->max);
@@ -377,13 +379,37 @@ bool cli_flag(const CliArgs *a, const char *name)
 const Game *cli_game(const CliArgs *a)
 {
     const char *name = cli_str(a, "game");
-    const Game *g = game_find(name ? name : "russian");
+    const Game *g = game_find(name ? name : GAME_DEFAULT_NAME);
     if (!g) {
         fprintf(stderr, "dama %s: unknown game '%s' (choices:", a->command, name);
         for (const Game *const *l = game_list(); *l; l++) fprintf(stderr, " %s", (*l)->name);
         fprintf(stderr, ")\n");
     }
     return g;
+}
+
+static bool has_egtb(const Game *g) { return g->egtb != NULL; }
+
+void cli_help_text(const char *help, char *out, size_t size)
+{
+    static const struct {
+        const char *token;
+        bool (*keep)(const Game *g);
+    } TOKENS[] = {{CLI_GAMES, NULL}, {CLI_EGTB_GAMES, has_egtb}};
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (const char *h = help; *h && used + 1 < size;) {
+        bool expanded = false;
+        for (size_t t = 0; t < sizeof TOKENS / sizeof TOKENS[0] && !expanded; t++) {
+            size_t n = strlen(TOKENS[t].token);
+            if (strncmp(h, TOKENS[t].token, n) != 0) continue;
+            game_names(out + used, size - used, " or ", TOKENS[t].keep);
+            used += strlen(out + used);
+            h += n;
+            expanded = true;
+        }
+        if (!expanded) out[used++] = *h++, out[used] = '\0';
+    }
 }
 
 void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size)

@@ -83,8 +83,23 @@ bool cli_flag(const CliArgs *a, const char *name);
  * phrase such as "must be ...". Main thread only. */
 int cli_bad_value(const CliArgs *a, const char *name, const char *constraint);
 
-/* The game named by --game (prints an error naming the choices if unknown). */
+/* The game named by --game, the default game (GAME_DEFAULT_NAME) when it
+ * is unset; prints an error naming the choices if unknown. */
 const Game *cli_game(const CliArgs *a);
+
+/* In an option's help text, CLI_GAMES stands for the registry's game names
+ * ("russian, turkish or shatra") and CLI_EGTB_GAMES for those with endgame
+ * databases (Game.egtb); cli_print_help writes them out (cli_help_text). */
+#define CLI_GAMES "{games}"
+#define CLI_EGTB_GAMES "{egtb-games}"
+/* The --game option of every command that plays or reads one game; a
+ * command whose --game means more says so with CLI_GAME_OPT_HELP. */
+#define CLI_GAME_OPT_HELP(help) {"game", OPT_STR, GAME_DEFAULT_NAME, help, 0, 0}
+#define CLI_GAME_OPT CLI_GAME_OPT_HELP("game: " CLI_GAMES)
+/* An option's help as printed: help with CLI_GAMES and CLI_EGTB_GAMES
+ * written out, into out (size bytes, cut to fit). For --help and any
+ * other text made from the option tables. */
+void cli_help_text(const char *help, char *out, size_t size);
 
 /* The effective configuration as "key = value" lines, for storing with a
  * run; options named in skip (NULL-terminated, may be NULL) are left out. */

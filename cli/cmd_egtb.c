@@ -15,7 +15,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian or turkish", 0, 0},
+    CLI_GAME_OPT_HELP("game: " CLI_EGTB_GAMES),
     {"dir", OPT_STR, "egtb", "directory of the tables (build: created if missing)", 0, 0},
     {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8)", 2, 8},
     {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k; verify: only this material's table", 0, 0},

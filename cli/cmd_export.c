@@ -21,7 +21,7 @@
 #endif
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_STR, "dama.sqlite", "SQLite database file", 0, 0},
     {"weights", OPT_STR, "tuned", "weight set: " CLI_WEIGHTS_FORMS, 0, 0},
     {"format", OPT_STR, "c", "c (self-contained C/C++ header), json (for apps: terms, values, provenance) or cfg (weight file)", 0, 0},

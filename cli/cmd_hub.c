@@ -9,7 +9,7 @@
 #include "protocol/hub.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "initial value of the variant param: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT_HELP("initial value of the variant param: " CLI_GAMES),
     {"hash", OPT_INT, "64", "initial hash param: transposition table MiB", 1, 65536},
     {"weights", OPT_STR, "default", "initial weights param: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "initial db param: the database of tuned / db:ID weights", 0, 0},

@@ -21,7 +21,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"a", OPT_STR, "tuned", "engine A's weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"b", OPT_STR, NULL, "engine B's weights, the same forms as --a (default: A's parent weight set, else 'default')", 0, 0},

@@ -9,7 +9,7 @@
 #include "util/text.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string, or 'start' (default: the start position; an empty string is an error)", 0, 0},
     {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves", 0, 0},
     {0},

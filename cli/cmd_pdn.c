@@ -13,12 +13,12 @@
 #include "pdn/pdn.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "check: game of the games without a GameType or Variant tag (russian, turkish, shatra)", 0, 0},
+    CLI_GAME_OPT_HELP("check: game of the games without a GameType or Variant tag (" CLI_GAMES ")"),
     {"db", OPT_DB, "dama.sqlite", "export: SQLite database file", 0, 0},
     {"run", OPT_INT, NULL, "export: the games of run N", 1, CLI_INT_MAX},
     {"match", OPT_INT, NULL, "export: the games of match N", 1, CLI_INT_MAX},
     {"tournament", OPT_INT, NULL, "export: the games of tournament N", 1, CLI_INT_MAX},
-    {"filter", OPT_STR, NULL, "export: the games g for which this SQL condition holds, e.g. \"g.game = 'turkish'\"", 0, 0},
+    {"filter", OPT_STR, NULL, "export: the games g for which this SQL condition holds, e.g. \"g.result = '1-0'\"", 0, 0},
     {"out", OPT_STR, NULL, "export: output file (also -o; default: standard output)", 0, 0},
     {"force", OPT_FLAG, NULL, "export: let --out replace an existing file (never the database itself)", 0, 0},
     {0},

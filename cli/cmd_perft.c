@@ -5,7 +5,7 @@
 #include "util/clock.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
     {"depth", OPT_INT, "6", "depth in plies", 0, 64},
     {"divide", OPT_FLAG, NULL, "print the count below each root move", 0, 0},

@@ -15,7 +15,7 @@
 static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (opened read-only)", 0, 0},
     {"out", OPT_STR, "report.html", "HTML file to write (also -o; - for standard output)", 0, 0},
-    {"game", OPT_STR, NULL, "only this game: russian, turkish or shatra, or all (default: all, or the config file's game)", 0, 0},
+    {"game", OPT_STR, NULL, "only this game: " CLI_GAMES ", or all (default: all, or the config file's game)", 0, 0},
     {"force", OPT_FLAG, NULL, "replace an existing --out (never the database itself)", 0, 0},
     {"watch", OPT_INT, "0", "rewrite the page every N seconds until Ctrl-C (0: once); the page reloads itself as often",
      0, 86400},
@@ -64,7 +64,9 @@ static int run(CliArgs *a)
     const char *game = cli_str(a, "game");
     if (game && strcmp(game, "all") == 0) game = NULL;
     if (game && !game_find(game)) {
-        fprintf(stderr, "dama report: --game '%s': unknown game (russian, turkish, shatra or all)\n", game);
+        char names[256];
+        game_names(names, sizeof names, ", ", NULL);
+        fprintf(stderr, "dama report: --game '%s': unknown game (%s or all)\n", game, names);
         return 2;
     }
     const char *db_path = cli_str(a, "db"), *out = cli_str(a, "out");

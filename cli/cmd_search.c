@@ -9,7 +9,7 @@
 #include "engine/search.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
     {"depth", OPT_INT, NULL, "search depth in plies (no limit given at all: 10)", 1, 100},
     {"nodes", OPT_INT, NULL, "node budget (deterministic)", 1, 1e15},

@@ -37,7 +37,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)", 2, 100000000},
     RUN_PLAY_OPTS,

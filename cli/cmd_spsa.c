@@ -21,7 +21,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"weights", OPT_STR, "default", "weights to start from: " CLI_WEIGHTS_FORMS, 0, 0},
     {"params", OPT_STR, NULL,

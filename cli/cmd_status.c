@@ -15,7 +15,7 @@
 #include "cli/cli.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
     {"moves", OPT_STR, NULL, "moves to play first, separated by spaces (full or short notation)", 0, 0},
     {0},

@@ -35,7 +35,7 @@
 enum { ENGINES_MAX = 64 };
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"name", OPT_STR, NULL, "a name for the tournament", 0, 0},
     {"format", OPT_STR, "round-robin", "round-robin (every pairing) or gauntlet (the first engine against each other)", 0, 0},

@@ -40,7 +40,7 @@
 #include "util/rng.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"generations", OPT_INT, "3", "generations to reach (a larger N extends a stored train)", 1, 10000},
     {"weights", OPT_STR, "default", "generation 0's weights: " CLI_WEIGHTS_FORMS, 0, 0},

@@ -26,7 +26,7 @@
 enum { TUNE_NAME_MAX = TUNE_JOB_NAME_MAX }; /* bytes of a weight set name given with --name */
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "russian", "game: russian, turkish or shatra", 0, 0},
+    CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file", 0, 0},
     {"weights", OPT_STR, "default", "starting weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)", 0, 0},

@@ -21,7 +21,16 @@ void cli_print_version(FILE *out)
         char groups[ERR_MAX];
         if (weights_uncomputed(*g, NULL, groups) > 0) fprintf(out, "%s %s %s", n++ ? ";" : "", (*g)->name, groups);
     }
-    fprintf(out, "%s\n", n ? " (Shatra: CMake -DDAMA_SHATRA_RELATIONS, docs/eval.md)" : " none");
+    if (n == 0) fprintf(out, " none");
+    /* where those games' builds choose them (Game.terms_build_option) */
+    int k = 0;
+    for (const Game *const *g = game_list(); *g; g++) {
+        char groups[ERR_MAX];
+        if (weights_uncomputed(*g, NULL, groups) > 0)
+            fprintf(out, "%s%s: %s", k++ ? "; " : " (", (*g)->title,
+                    (*g)->terms_build_option ? (*g)->terms_build_option : "the build's options");
+    }
+    fprintf(out, "%s\n", n ? ")" : "");
 }
 
 static int run(CliArgs *a)

@@ -41,9 +41,11 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
     int64_t run_id = 0;
     DbPosition pos[PLIES];
     char fen_local[PLIES][96];
-    if (db_run_create(db, "selfplay", "russian", 1, "bench", NULL, &run_id, err) != 0)
+    /* Stored under the default game's name: the rows are only written,
+     * never read as positions of a game. */
+    if (db_run_create(db, "selfplay", GAME_DEFAULT_NAME, 1, "bench", NULL, &run_id, err) != 0)
         goto done;
-    /* Synthetic Russian-draughts FENs of realistic length (~70 bytes). */
+    /* Synthetic draughts FENs of realistic length (~70 bytes). */
     for (int i = 0; i < PLIES; i++) {
         snprintf(fen_local[i], sizeof fen_local[i],
                  "%c:W%d,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,%d,12",
@@ -63,7 +65,7 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
         int len = positions - stored < PLIES ? positions - stored : PLIES;
         DbGame g = {.run_id = run_id,
                     .game_index = game,
-                    .game = "russian",
+                    .game = GAME_DEFAULT_NAME,
                     .opening = "bench",
                     .seed = (uint64_t)game,
                     .result = "1/2-1/2",

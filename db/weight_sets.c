@@ -180,8 +180,9 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
         warned_next = (warned_next + 1) % WARNED;
         fprintf(stderr,
                 "dama: warning: weights '%.200s': %d weight%s not 0 in %s (either phase), which this build's %s evaluation "
-                "does not compute (they add nothing; Shatra: CMake -DDAMA_SHATRA_RELATIONS, docs/eval.md)\n",
-                spec ? spec : "default", n, n == 1 ? "" : "s", groups, g->name);
+                "does not compute (they add nothing; %s: %s)\n",
+                spec ? spec : "default", n, n == 1 ? "" : "s", groups, g->name, g->title,
+                g->terms_build_option ? g->terms_build_option : "the build's options");
     }
     return 0;
 }

@@ -106,14 +106,6 @@ const char *dama_game_name_at(int i)
 
 /* ---- a game ---- */
 
-static void game_names(char out[160])
-{
-    size_t n = 0;
-    out[0] = '\0';
-    for (const Game *const *p = game_list(); *p; p++)
-        n += (size_t)snprintf(out + n, 160 - n, "%s%s", n ? ", " : "", (*p)->name);
-}
-
 static int start_at(DamaGame *g, const char *position)
 {
     GameRecord rec;
@@ -144,7 +136,7 @@ int dama_game_new(const char *name, const char *position, DamaGame **out, char *
     const Game *game = game_find(name);
     if (!game) {
         char names[160];
-        game_names(names);
+        game_names(names, sizeof names, ", ", NULL);
         snprintf(err, DAMA_ERROR_MAX, "unknown game '%.60s' (games: %s)", name ? name : "(null)", names);
         return DAMA_E_GAME;
     }

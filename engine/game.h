@@ -89,6 +89,18 @@ typedef struct EvalTerm {
     const char *doc;
 } EvalTerm;
 
+/* One search parameter whose default a game changes: its NAME in
+ * engine/search_params.def and the game's value (in the parameter's range;
+ * tests/test_search.c checks both for every game). */
+typedef struct GameSearchParam {
+    const char *name;
+    int value;
+} GameSearchParam;
+
+enum { BOARD_TEXT_MAX = 4096 }; /* bytes of Game.board_text's picture, with its NUL */
+
+struct EgtbIndexer; /* engine/egtb/egtb.h */
+
 typedef enum GenMode {
     GEN_DISTINCT = 0, /* D convention: one move per (from, to, captured, promotion) */
     GEN_PATHS = 1     /* P convention: one move per landing path (perft --paths) */
@@ -189,17 +201,57 @@ typedef struct Game {
     /* Opening book shipped with dama (path relative to the source tree), or
      * NULL: self-play and matches then use random balanced openings. */
     const char *opening_book;
+
+    /* Build the game's tables (Zobrist keys, masks). Idempotent; called by
+     * game_init_all() from one thread. NULL: nothing to build. */
+    void (*init)(void);
+    /* Search defaults that differ from engine/search_params.def's, ended
+     * by {NULL, 0}; NULL: none (search_param_default). */
+    const GameSearchParam *search_params;
+    /* Endgame-database indexing (engine/egtb/egtb.h), or NULL: no
+     * databases for this game (egtb_indexer). */
+    const struct EgtbIndexer *egtb;
+
+    /* Display: a picture of pos for a terminal, into out (size bytes, cut
+     * to fit, always NUL-terminated): one line a rank, Unicode glyphs, the
+     * ranks numbered at the left and the files lettered below; flip: seen
+     * from Black's side; colour: ANSI red marks what the player must see
+     * (Shatra's Biy that can be captured). NULL: front ends show the
+     * position string. Pure, thread-safe. */
+    void (*board_text)(const Position *pos, bool flip, bool colour, char *out, size_t size);
+    /* Examples of move text for a player's help ("c3-d4, c3:e5:g7, ..."). */
+    const char *move_examples;
+    /* A square table's rows in weight order (lengths, ended by 0): weight
+     * files lay a term of that many weights out like the board. NULL: the
+     * 8x8 layouts (32 or 64 weights) only (engine/weights_file.c). */
+    const unsigned char *board_rows;
+    /* What an evaluation value of 100 is, for labels: "centi-men", "a
+     * shatra = 100". */
+    const char *value_unit;
+    /* Where a build chooses the term groups term_computed leaves out (a
+     * CMake option and the document that explains it), for messages;
+     * NULL when term_computed is NULL. */
+    const char *terms_build_option;
 } Game;
 
-/* The registry (games/registry.c, outside the engine): */
-/* Build every game's tables (Zobrist keys, masks). Idempotent; call once
+/* The registry (engine/games/registry.c): */
+/* Build every game's tables (Game.init of each). Idempotent; call once
  * before any other function here, from one thread. */
 void game_init_all(void);
+
+/* The game a command plays when none is named (its --game default, the
+ * Hub's first variant): the one place that names it. */
+extern const char GAME_DEFAULT_NAME[];
 
 /* The game named `name`, or NULL. */
 const Game *game_find(const char *name);
 /* NULL-terminated list of all games. */
 const Game *const *game_list(void);
+/* The names of the games that keep accepts (keep NULL: every game), in
+ * registry order, joined by ", " and by `last` before the final one
+ * ("russian, turkish or shatra" with last " or "), into out (cut to size,
+ * NUL-terminated). Returns the number of names written. */
+int game_names(char *out, size_t size, const char *last, bool (*keep)(const Game *g));
 
 /* Outcome of a game position given the Zobrist keys of the earlier
  * positions of the game (history[len-1] is the parent). Checks, in order:

@@ -99,7 +99,6 @@ typedef struct Worker {
 
 struct Engine {
     const Game *game;
-    int game_index;
     const int32_t *weights;
     int params[SEARCH_PARAMS_COUNT];
     int8_t lmr[LMR_N][LMR_N];
@@ -135,7 +134,7 @@ struct Engine {
 };
 
 static const SearchParamInfo PARAMS[SEARCH_PARAMS_COUNT] = {
-#define SP(name, ru, tu, sh, lo, hi, step, doc) {#name, {ru, tu, sh}, lo, hi, step, doc},
+#define SP(name, def, lo, hi, step, doc) {#name, def, lo, hi, step, doc},
 #include "engine/search_params.def"
 #undef SP
 };
@@ -144,14 +143,12 @@ static const SearchParamInfo PARAMS[SEARCH_PARAMS_COUNT] = {
 
 const SearchParamInfo *search_params(void) { return PARAMS; }
 
-static int game_index(const Game *g)
+int search_param_default(const Game *game, int i)
 {
-    if (g && strcmp(g->name, "turkish") == 0) return 1;
-    if (g && strcmp(g->name, "shatra") == 0) return 2;
-    return 0;
+    for (const GameSearchParam *p = game ? game->search_params : NULL; p && p->name; p++)
+        if (strcmp(p->name, PARAMS[i].name) == 0) return p->value;
+    return PARAMS[i].def;
 }
-
-int search_param_default(const Game *game, int i) { return PARAMS[i].def[game_index(game)]; }
 
 int search_param_find(const char *name)
 {
@@ -297,9 +294,8 @@ Engine *engine_new(const Game *game, size_t hash_mb)
     pthread_mutex_init(&e->best_lock, NULL);
     e->tt_mask = pow2 - 1;
     e->game = game;
-    e->game_index = game_index(game);
     e->weights = game->weights_default;
-    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) e->params[i] = PARAMS[i].def[e->game_index];
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) e->params[i] = search_param_default(game, i);
     build_lmr(e);
     return e;
 }

@@ -104,9 +104,10 @@ typedef bool (*EngineProbeFn)(void *ctx, const Position *pos, int *score);
 void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx);
 
 /* Search parameters (engine/search_params.def): one table for all
- * games, with per-game defaults. Indices are stable within one build. */
+ * games; a game changes defaults through Game.search_params. Indices are
+ * stable within one build. */
 typedef enum SearchParamId {
-#define SP(name, ru, tu, sh, lo, hi, step, doc) SP_##name,
+#define SP(name, def, lo, hi, step, doc) SP_##name,
 #include "engine/search_params.def"
 #undef SP
     SEARCH_PARAMS_COUNT
@@ -114,14 +115,15 @@ typedef enum SearchParamId {
 
 typedef struct SearchParamInfo {
     const char *name;
-    int def[3]; /* defaults: russian, turkish, shatra (other games: russian) */
+    int def; /* default of every game that does not list its own (Game.search_params) */
     int min, max, step;
     const char *doc;
 } SearchParamInfo;
 
 /* The parameter table (SEARCH_PARAMS_COUNT entries, static storage). */
 const SearchParamInfo *search_params(void);
-/* Default of parameter i for `game`. */
+/* Default of parameter i for `game`: the game's own (Game.search_params)
+ * if it lists one, else the table's. game may be NULL (the table's). */
 int search_param_default(const Game *game, int i);
 /* Index of the parameter named `name`, or -1. */
 int search_param_find(const char *name);

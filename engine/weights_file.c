@@ -281,21 +281,34 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
     return 0;
 }
 
-/* Board-shaped tables. Russian and Turkish tables (32, 64 weights) start on
- * the owner's first rank, so their far rank is their last row; a Shatra
- * table (62 weights, docs/rules/shatra.md section 1) starts at square 1 on
- * the far side and runs in ranks of 3, 3, 3, 1, 7 x 6, 1, 3, 3, 3 squares.
- * A larger table (patterns) runs 27 weights a row (3^3: the states of its
- * first three digits), with a comment opening each block of 6,561 (3^8
- * states: one pattern region) when the count is a multiple of it. Any
- * other count is one row. */
-static const int SHATRA_RANKS[14] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3};
+/* Board-shaped tables. A table of as many weights as the game's board has
+ * squares runs in the game's rows (Game.board_rows: an 8x8 draughts table
+ * starts on the owner's first rank, so its far rank is its last row; the
+ * 62-square board of docs/rules/shatra.md section 1 starts at square 1 on
+ * the far side). Other tables of 32 or 64 weights run in 8 rows. A larger
+ * table (patterns) runs 27 weights a row (3^3: the states of its first
+ * three digits), with a comment opening each block of 6,561 (3^8 states:
+ * one pattern region) when the count is a multiple of it. Any other count
+ * is one row. */
 enum { TABLE_ROW_BIG = 27, TABLE_REGION = 6561 };
 
-static int table_rows(int count)
+/* Does a table of count weights run in the game's board rows? */
+static bool board_shaped(const Game *g, int count)
 {
+    int squares = 0;
+    for (int r = 0; g->board_rows && g->board_rows[r]; r++) squares += g->board_rows[r];
+    return squares > 0 && count == squares;
+}
+
+static int table_rows(const Game *g, int count)
+{
+    if (board_shaped(g, count)) {
+        int rows = 0;
+        while (g->board_rows[rows]) rows++;
+        return rows;
+    }
     if (count > 64) return (count + TABLE_ROW_BIG - 1) / TABLE_ROW_BIG;
-    return count == 32 || count == 64 ? 8 : count == 62 ? 14 : 1;
+    return count == 32 || count == 64 ? 8 : 1;
 }
 
 /* The region a row opens (its index), or -1 when it opens none. */
@@ -306,12 +319,12 @@ static int table_region_at(int count, int row)
 }
 
 /* Row i of a table, in weight order: its first weight and its length. */
-static void table_row(int count, int i, int *first, int *len)
+static void table_row(const Game *g, int count, int i, int *first, int *len)
 {
-    if (count == 62) {
+    if (board_shaped(g, count)) {
         *first = 0;
-        for (int k = 0; k < i; k++) *first += SHATRA_RANKS[k];
-        *len = SHATRA_RANKS[i];
+        for (int k = 0; k < i; k++) *first += g->board_rows[k];
+        *len = g->board_rows[i];
         return;
     }
     if (count > 64) {
@@ -322,7 +335,6 @@ static void table_row(int count, int i, int *first, int *len)
     *len = count == 32 ? 4 : count == 64 ? 8 : count;
     *first = i * *len;
 }
-
 
 static int commit(AtomicFile *af, char err[ERR_MAX])
 {
@@ -369,9 +381,9 @@ int weights_file_write(const Game *g, const int32_t *w, const char *comment, con
             continue;
         }
         fprintf(f, "  %s = [ # %s\n", t->name, t->doc);
-        for (int r = 0; r < table_rows(t->count); r++) {
+        for (int r = 0; r < table_rows(g, t->count); r++) {
             int first, len, region = table_region_at(t->count, r);
-            table_row(t->count, r, &first, &len);
+            table_row(g, t->count, r, &first, &len);
             if (region >= 0) fprintf(f, "    # region %d: %s[%d..%d]\n", region, t->name, first, first + TABLE_REGION - 1);
             for (int j = first; j < first + len; j++)
                 fprintf(f, "%s%d%s", j == first ? "    " : " ", w[t->offset + j],
@@ -456,9 +468,9 @@ int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *inf
         else
             fprintf(f, "    /* %s [%d..%d], one board row per line in weight order */\n", t->name, t->offset,
                     t->offset + t->count - 1);
-        for (int r = 0; r < table_rows(t->count); r++) {
+        for (int r = 0; r < table_rows(g, t->count); r++) {
             int first, len, region = table_region_at(t->count, r);
-            table_row(t->count, r, &first, &len);
+            table_row(g, t->count, r, &first, &len);
             if (region >= 0) fprintf(f, "    /* region %d [%d..] */\n", region, t->offset + first);
             fprintf(f, "   ");
             for (int j = first; j < first + len; j++) fprintf(f, " %d,", w[t->offset + j]);

@@ -409,7 +409,9 @@ static void cmd_set_param(Hub *h, const HubLine *l)
     memcpy(old_db, h->db, sizeof old_db);
     if (strcmp(name, "variant") == 0) {
         if (!game_find(value)) {
-            send_error(h, "set-param variant: unknown game '%s' (russian, turkish, shatra)", quoted(value).text);
+            char names[256];
+            game_names(names, sizeof names, ", ", NULL);
+            send_error(h, "set-param variant: unknown game '%s' (%s)", quoted(value).text, names);
             return;
         }
         snprintf(h->variant, sizeof h->variant, "%s", value);
@@ -682,7 +684,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     h->out = out;
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->wake, NULL);
-    snprintf(h->variant, sizeof h->variant, "%s", d->variant ? d->variant : "russian");
+    snprintf(h->variant, sizeof h->variant, "%s", d->variant ? d->variant : GAME_DEFAULT_NAME);
     h->hash_mb = d->hash_mb > 0 ? d->hash_mb : 64;
     snprintf(h->weights, sizeof h->weights, "%s", d->weights ? d->weights : "default");
     snprintf(h->db, sizeof h->db, "%s", d->db ? d->db : "dama.sqlite");

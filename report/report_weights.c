@@ -15,7 +15,7 @@
 /* ---- weight sets ------------------------------------------------------------------- */
 
 /* The main terms of a game: its scalar term groups before its first table
- * (the material values: man and king; Biy, Batyr, Tura, Yalkyn, shatra and
+ * (the material values: man and king; the royal and major pieces and
  * their reserve values). */
 static int main_terms(const Game *g, const char **names, int max)
 {
@@ -73,15 +73,16 @@ static bool pieces_plot(Report *r, const Pieces *pc)
         snprintf(msg, sizeof msg, "No piece value differs between these weight sets (%s): nothing to plot.", fixed);
         report_p(r, "none", msg);
     } else {
-        char fid[64], title[96], caption[700];
+        char fid[64], title[96], caption[700], y_label[96];
         snprintf(fid, sizeof fid, "pieces-%s", g->name);
         snprintf(title, sizeof title, "%s: piece values by weight set", g->title);
+        snprintf(y_label, sizeof y_label, "value (%s)", g->value_unit ? g->value_unit : "centi-men");
         snprintf(caption, sizeof caption,
                  "Opening-phase values of the material terms in each weight set (compiled-in, tuned, SPSA, "
                  "generations; perturbed self-play members left out), oldest first%s%s%s.",
                  len < pc->n ? " (the newest 40)" : "", fl ? "; unchanged or the fixed scale: " : "", fixed);
         SvgPlot p = {.id = fid, .title = title, .caption = caption, .x_label = "weight set",
-                     .y_label = g->royal_attacked ? "value (a shatra = 100)" : "value (centi-men)",
+                     .y_label = y_label,
                      .x_labels = (const char *const *)pc->labels, .x_labels_len = len, .legend = true};
         char serr[SVG_ERR_MAX];
         svg_raw(r->b, "<div class=\"figs\">\n");

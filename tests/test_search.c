@@ -233,10 +233,22 @@ static void test_params_text(void **state)
     assert_int_equal(engine_get_param(e, pc), 100);
     assert_int_equal(search_param_find("NOPE"), -1);
     engine_free(e);
-    /* every default lies in its range, for every game */
+    /* every default lies in its range, for every game; every parameter a
+     * game lists (Game.search_params) exists */
     const SearchParamInfo *p = search_params();
-    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
-        for (int k = 0; k < 3; k++) assert_true(p[i].def[k] >= p[i].min && p[i].def[k] <= p[i].max && p[i].step > 0);
+    for (const Game *const *l = game_list(); *l; l++) {
+        for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) {
+            int d = search_param_default(*l, i);
+            assert_true(d >= p[i].min && d <= p[i].max && p[i].step > 0);
+        }
+        for (const GameSearchParam *sp = (*l)->search_params; sp && sp->name; sp++)
+            assert_true(search_param_find(sp->name) >= 0);
+    }
+    /* the games' own defaults (engine/search_params.def for the rest) */
+    assert_int_equal(search_param_default(game_find("russian"), search_param_find("SINGLE_REPLY_EXT")), 2);
+    assert_int_equal(search_param_default(game_find("turkish"), search_param_find("SINGLE_REPLY_EXT")), 1);
+    assert_int_equal(search_param_default(game_find("shatra"), search_param_find("ASP_WINDOW")), 25);
+    assert_int_equal(search_param_default(NULL, search_param_find("ASP_WINDOW")), 20);
 }
 
 /* A parameter changes the search (the reductions shape the tree). */

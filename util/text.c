@@ -1,6 +1,8 @@
-/* text.c — checks on lines of text input (contract in util/text.h). */
+/* text.c — checks on lines of text input and appending to a text buffer
+ * (contracts in util/text.h). */
 #include "util/text.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 
 /* Length of the well-formed UTF-8 sequence at s[0..left) (2..4 bytes), or 0
@@ -39,4 +41,15 @@ size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX])
     }
     what[0] = '\0';
     return 0;
+}
+
+void text_append(char *out, size_t size, size_t *used, const char *fmt, ...)
+{
+    if (size == 0 || *used >= size - 1) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(out + *used, size - *used, fmt, ap);
+    va_end(ap);
+    if (w < 0) return;
+    *used = (size_t)w < size - *used ? *used + (size_t)w : size - 1;
 }

@@ -18,4 +18,11 @@ enum { TEXT_WHAT_MAX = 64 };
  * at column 3", "byte 0xFF at column 5, not UTF-8". */
 size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX]);
 
+/* Append printf-formatted text at out + *used (out holds size bytes): the
+ * text is cut to fit and out stays NUL-terminated; *used grows by what was
+ * written, never past size - 1. For building a multi-line text (a board
+ * picture) in a caller's buffer. */
+void text_append(char *out, size_t size, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 #endif

@@ -7,8 +7,8 @@
  * 0..size-1, and un-moves of the quiet moves that keep the material); the
  * rules themselves (moves, captures, promotion, end-of-game rules) are the
  * game's own Game table functions, so the database follows the rules
- * exactly as dama plays them. The draughts indexers are in
- * engine/games/draughts/draughts_egtb.c. Design, file format and how the Russian
+ * exactly as dama plays them. A game's indexer is its Game.egtb; the
+ * draughts boards' are in engine/games/draughts/draughts_egtb.c. Design, file format and how the Russian
  * move-count draw rules combine with the database: docs/egtb.md.
  *
  * Values: one byte per position. 0 = draw; v = d + 1 (d = 0..254) = the
@@ -85,8 +85,8 @@ typedef struct EgtbIndexer {
     int (*symmetry)(const Position *pos, Position *image, bool *self);
 } EgtbIndexer;
 
-/* The indexer of `game`, or NULL if dama has none for it (Shatra). */
-const EgtbIndexer *egtb_indexer(const Game *game);
+/* The indexer of `game` (its Game.egtb), or NULL if it has none. */
+static inline const EgtbIndexer *egtb_indexer(const Game *game) { return game ? game->egtb : NULL; }
 
 static inline int egtb_material_pieces(EgtbMaterial m) { return m.men[0] + m.men[1] + m.kings[0] + m.kings[1]; }
 /* Colours swapped (the material of a position's mirror, Game.pos_mirror). */

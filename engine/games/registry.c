@@ -1,22 +1,30 @@
 /* registry.c — the list of games dama knows (game_find, game_list,
- * game_init_all; contracts in engine/game.h). This is the one shared file a
- * new game touches: one line in GAMES[] and, if it has tables to build, one
- * call in game_init_all(). The engine itself knows games only through
- * engine/game.h. */
+ * game_init_all, game_names) and the default game; contracts in
+ * engine/game.h. A game is its folder under engine/games/ and one line in
+ * DAMA_GAMES below: everything else that differs by game (tables to build,
+ * search defaults, endgame indexing, display) is a field of its Game
+ * table. Nothing outside engine/games/ names a game but GAME_DEFAULT_NAME. */
 #include "engine/game.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "engine/games/draughts/draughts.h"
-#include "engine/games/russian/russian.h"
-#include "engine/games/shatra/shatra.h"
-#include "engine/games/turkish/turkish.h"
+/* The games, in the order every list shows them. A game NAME defines
+ * `const Game NAME_game` in its folder; adding one is adding its line. */
+#define DAMA_GAMES(GAME) \
+    GAME(russian)        \
+    GAME(turkish)        \
+    GAME(shatra)
+
+#define GAME(name) extern const Game name##_game;
+DAMA_GAMES(GAME)
+#undef GAME
 
 static const Game *const GAMES[] = {
-    &russian_game,
-    &turkish_game,
-    &shatra_game,
+#define GAME(name) &name##_game,
+    DAMA_GAMES(GAME)
+#undef GAME
     NULL,
 };
 
@@ -38,11 +46,12 @@ __attribute__((constructor)) static void cpu_check(void)
 }
 #endif
 
+const char GAME_DEFAULT_NAME[] = "russian";
+
 void game_init_all(void)
 {
-    draughts_init();
-    russian_eval_init();
-    shatra_init();
+    for (int i = 0; GAMES[i]; i++)
+        if (GAMES[i]->init) GAMES[i]->init();
 }
 
 const Game *game_find(const char *name)
@@ -53,3 +62,19 @@ const Game *game_find(const char *name)
 }
 
 const Game *const *game_list(void) { return GAMES; }
+
+int game_names(char *out, size_t size, const char *last, bool (*keep)(const Game *g))
+{
+    const Game *kept[sizeof GAMES / sizeof GAMES[0]];
+    int n = 0;
+    for (int i = 0; GAMES[i]; i++)
+        if (!keep || keep(GAMES[i])) kept[n++] = GAMES[i];
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (int i = 0; i < n && used < size; i++) {
+        int w = snprintf(out + used, size - used, "%s%s", i == 0 ? "" : i == n - 1 ? last : ", ", kept[i]->name);
+        if (w < 0) break;
+        used += (size_t)w;
+    }
+    return n;
+}

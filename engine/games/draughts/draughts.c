@@ -4,7 +4,9 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "engine/games/draughts/draughts_egtb.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 DraughtsTables draughts_tables;
 
@@ -46,6 +48,7 @@ void draughts_init(void)
         for (int k = 0; k < 2; k++)
             for (int sq = 0; sq < 64; sq++) t->zobrist[c][k][sq] = rng_splitmix64(&seed);
     t->zobrist_side = rng_splitmix64(&seed);
+    draughts_egtb_init();
     done = true;
 }
 
@@ -86,4 +89,29 @@ int draughts_square_from_number32(int number)
     int rank = 7 - row;
     int file = 2 * ((number - 1) % 4) + (row % 2 == 0 ? 1 : 0);
     return rank * 8 + file;
+}
+
+void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size)
+{
+    /* white man: white circle, white king: bullseye, black man: black
+     * circle, black king: fisheye */
+    static const char *const GLYPH[2][2] = {{"\u25cb", "\u25ce"}, {"\u25cf", "\u25c9"}};
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (int r = 0; r < 8; r++) {
+        int rank = flip ? r : 7 - r;
+        text_append(out, size, &used, " %d ", rank + 1);
+        for (int f = 0; f < 8; f++) {
+            int file = flip ? 7 - f : f, sq = rank * 8 + file;
+            const char *glyph = (p->pieces[COLOR_WHITE] >> sq & 1)   ? GLYPH[0][p->kings >> sq & 1]
+                                : (p->pieces[COLOR_BLACK] >> sq & 1) ? GLYPH[1][p->kings >> sq & 1]
+                                                                    : NULL;
+            bool playing = all_squares || (rank + file) % 2 == 0;
+            text_append(out, size, &used, " %s", glyph ? glyph : playing ? "\u00b7" : " ");
+        }
+        text_append(out, size, &used, "\n");
+    }
+    text_append(out, size, &used, "   ");
+    for (int f = 0; f < 8; f++) text_append(out, size, &used, " %c", 'a' + (flip ? 7 - f : f));
+    text_append(out, size, &used, "\n");
 }

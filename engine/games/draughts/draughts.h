@@ -60,7 +60,8 @@ typedef struct DraughtsTables {
 
 extern DraughtsTables draughts_tables;
 
-/* Fill draughts_tables. Idempotent, not thread-safe (called by game_init_all). */
+/* Fill draughts_tables and the endgame indexing tables (draughts_egtb.h).
+ * Idempotent, not thread-safe (the variants' Game.init call it). */
 void draughts_init(void);
 
 /* "a1".."h8" for square index 0..63; out needs 3 bytes. */
@@ -71,6 +72,12 @@ int draughts_square_parse(const char *text, int *used);
 
 /* Zobrist key of a position computed from scratch. */
 uint64_t draughts_hash_full(const DraughtsPos *p);
+
+/* The board of p for a terminal (Game.board_text): ranks 8..1 (flip:
+ * 1..8), Unicode circles for the men and kings, a dot on each empty square
+ * a piece may stand on (all_squares: all 64, else the dark ones), the
+ * files lettered below. Into out (size bytes, cut to fit). Pure. */
+void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size);
 
 /* Russian (and English-checkers) 32-square numbering used by PDN files:
  * 1 = b8, 2 = d8, ..., 29 = a1, 32 = g1. Returns the square index, or -1. */

@@ -1,24 +1,24 @@
-/* draughts_egtb.c — endgame-database indexing of the 8x8 draughts variants
- * (Russian: 32 dark squares, diagonal; Turkish: 64 squares, orthogonal).
+/* draughts_egtb.c — endgame-database indexing of the 8x8 draughts boards
+ * (contracts in draughts_egtb.h): the diagonal board (32 dark squares) and
+ * the orthogonal one (64 squares).
  *
  * Index of a position of material (wm, wk, bm, bk), both sides to move:
  *     idx = side + 2 * (kings + K * (bmen + Cb * wmen))
  * wmen: colex rank of the white men among the squares a white man can
- * stand on (Russian: the 28 dark squares below rank 8; Turkish: ranks 2-7,
- * 48 squares: a man never moves backward, so no game puts a white man on
- * rank 1); bmen likewise for Black (Cb = C(#squares, bm)). The two men
+ * stand on (diagonal: the 28 dark squares below rank 8; orthogonal: ranks
+ * 2-7, 48 squares: a man never moves backward, so no game puts a white man
+ * on rank 1); bmen likewise for Black (Cb = C(#squares, bm)). The two men
  * sets may overlap: such indices are unused. kings: the white kings' rank
  * among the F = playable - wm - bm squares the men leave free, times
  * C(F - wk, bk), plus the black kings' rank among the squares left after
  * that. Positions come back with zeroed counters.
  */
+#include "engine/games/draughts/draughts_egtb.h"
+
 #include <limits.h>
 #include <string.h>
 
-#include "engine/egtb/egtb.h"
 #include "engine/games/draughts/draughts.h"
-#include "engine/games/russian/russian.h"
-#include "engine/games/turkish/turkish.h"
 
 typedef struct DVariant {
     bool orthogonal;
@@ -31,7 +31,7 @@ typedef struct DVariant {
     unsigned man_dirs[2];    /* directions a man steps in (draughts_impl.h numbering) */
 } DVariant;
 
-static DVariant RU, TU;
+static DVariant DIAGONAL, ORTHOGONAL;
 static uint64_t BINOM[65][9];
 
 static uint64_t binom(int n, int k) { return (n < 0 || k < 0 || k > n) ? 0 : BINOM[n][k]; }
@@ -59,7 +59,7 @@ static void variant_fill(DVariant *v, bool orthogonal)
     v->man_dirs[COLOR_BLACK] = orthogonal ? 0xEu : 0xCu;
 }
 
-static void tables_init(void)
+void draughts_egtb_init(void)
 {
     static bool done;
     if (done) return;
@@ -67,8 +67,8 @@ static void tables_init(void)
         BINOM[n][0] = 1;
         for (int k = 1; k <= 8; k++) BINOM[n][k] = n == 0 ? 0 : BINOM[n - 1][k - 1] + BINOM[n - 1][k];
     }
-    variant_fill(&RU, false);
-    variant_fill(&TU, true);
+    variant_fill(&DIAGONAL, false);
+    variant_fill(&ORTHOGONAL, true);
     done = true;
 }
 
@@ -104,7 +104,7 @@ static inline int select_bit(uint64_t x, int r)
 
 static inline const DraughtsPos *cdp(const Position *p) { return (const DraughtsPos *)p->data; }
 
-static EgtbMaterial d_material(const Position *pos)
+EgtbMaterial draughts_egtb_material(const Position *pos)
 {
     const DraughtsPos *p = cdp(pos);
     EgtbMaterial m;
@@ -285,12 +285,7 @@ static inline uint64_t mirror_files(uint64_t x)
     return ((x >> 4) & 0x0F0F0F0F0F0F0F0FULL) | ((x & 0x0F0F0F0F0F0F0F0FULL) << 4);
 }
 
-/* Turkish: the left-right mirror (file a <-> h) maps the board, the men's
- * ranks 2-7 and every move direction (forward, left, right; the kings'
- * ranks and files) onto themselves. The representative of a pair is the
- * one whose (white pieces, black pieces, kings) bitboards are smaller, in
- * that order. */
-static int tu_symmetry(const Position *pos, Position *image, bool *self)
+int draughts_egtb_mirror_files(const Position *pos, Position *image, bool *self)
 {
     const DraughtsPos *p = cdp(pos);
     uint64_t w = mirror_files(p->pieces[0]), b = mirror_files(p->pieces[1]), k = mirror_files(p->kings);
@@ -311,34 +306,30 @@ static int tu_symmetry(const Position *pos, Position *image, bool *self)
     return c > 0;
 }
 
-static uint64_t ru_size(EgtbMaterial m) { return d_size(&RU, m); }
-static bool ru_index(const Position *pos, EgtbMaterial m, uint64_t *idx) { return d_index(&RU, pos, m, idx); }
-static bool ru_decode(EgtbMaterial m, uint64_t idx, Position *pos) { return d_decode(&RU, m, idx, pos); }
-static int ru_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+uint64_t draughts_egtb_diagonal_size(EgtbMaterial m) { return d_size(&DIAGONAL, m); }
+bool draughts_egtb_diagonal_index(const Position *pos, EgtbMaterial m, uint64_t *idx)
 {
-    return d_unmoves(&RU, pos, fn, ctx);
+    return d_index(&DIAGONAL, pos, m, idx);
 }
-static uint64_t tu_size(EgtbMaterial m) { return d_size(&TU, m); }
-static bool tu_index(const Position *pos, EgtbMaterial m, uint64_t *idx) { return d_index(&TU, pos, m, idx); }
-static bool tu_decode(EgtbMaterial m, uint64_t idx, Position *pos) { return d_decode(&TU, m, idx, pos); }
-static int tu_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+bool draughts_egtb_diagonal_decode(EgtbMaterial m, uint64_t idx, Position *pos)
 {
-    return d_unmoves(&TU, pos, fn, ctx);
+    return d_decode(&DIAGONAL, m, idx, pos);
+}
+int draughts_egtb_diagonal_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+{
+    return d_unmoves(&DIAGONAL, pos, fn, ctx);
 }
 
-static const EgtbIndexer RU_INDEXER = {
-    .game = &russian_game, .size = ru_size, .material = d_material, .index = ru_index,
-    .decode = ru_decode, .unmoves = ru_unmoves, .rule_plies_left = russian_rule_plies_left,
-};
-static const EgtbIndexer TU_INDEXER = {
-    .game = &turkish_game, .size = tu_size, .material = d_material, .index = tu_index,
-    .decode = tu_decode, .unmoves = tu_unmoves, .rule_plies_left = NULL, .symmetry = tu_symmetry,
-};
-
-const EgtbIndexer *egtb_indexer(const Game *game)
+uint64_t draughts_egtb_orthogonal_size(EgtbMaterial m) { return d_size(&ORTHOGONAL, m); }
+bool draughts_egtb_orthogonal_index(const Position *pos, EgtbMaterial m, uint64_t *idx)
 {
-    tables_init();
-    if (game == &russian_game) return &RU_INDEXER;
-    if (game == &turkish_game) return &TU_INDEXER;
-    return NULL;
+    return d_index(&ORTHOGONAL, pos, m, idx);
+}
+bool draughts_egtb_orthogonal_decode(EgtbMaterial m, uint64_t idx, Position *pos)
+{
+    return d_decode(&ORTHOGONAL, m, idx, pos);
+}
+int draughts_egtb_orthogonal_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+{
+    return d_unmoves(&ORTHOGONAL, pos, fn, ctx);
 }

@@ -872,6 +872,13 @@ static int dg_capture_value(const Position *pos, const Move *m)
 }
 
 /* The Game-table fields every draughts variant fills the same way. */
+/* Game.board_text: the board of this variant's geometry. */
+static void dg_board_text(const Position *pos, bool flip, bool colour, char *out, size_t size)
+{
+    (void)colour; /* nothing to mark in red */
+    draughts_board_text(dp(pos), RULES.orthogonal, flip, out, size);
+}
+
 #define DRAUGHTS_GAME_FUNCTIONS                                                                    \
     .pos_size = sizeof(DraughtsPos), .pos_from_fen = dg_pos_from_fen, .pos_to_fen = dg_pos_to_fen, \
     .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .is_quiet = dg_is_quiet,             \
@@ -879,6 +886,6 @@ static int dg_capture_value(const Position *pos, const Move *m)
     .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \
     .reversible_plies = dg_reversible_plies, .move_to_str = dg_move_to_str,                        \
     .move_from_str = dg_move_from_str, .perft = dg_perft, .pos_mirror = dg_pos_mirror,             \
-    .capture_value = dg_capture_value
+    .capture_value = dg_capture_value, .board_text = dg_board_text
 
 #endif

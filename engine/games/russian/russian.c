@@ -6,6 +6,7 @@
 
 #include "engine/eval.h"
 #include "engine/games/draughts/draughts.h"
+#include "engine/games/draughts/draughts_egtb.h"
 
 static const DraughtsRules RULES = {
     .orthogonal = false,
@@ -125,6 +126,23 @@ static const char *const RU_BENCH[] = {
     NULL,
 };
 
+static void ru_init(void)
+{
+    draughts_init();
+    russian_eval_init();
+}
+
+/* Endgame databases: the diagonal board, and the D4-D8 move counts that
+ * can end a database's win early (docs/egtb.md). */
+static const EgtbIndexer RU_EGTB = {
+    .game = &russian_game,
+    DRAUGHTS_EGTB_DIAGONAL,
+    .rule_plies_left = russian_rule_plies_left,
+};
+
+/* A square table (32 weights) rank by rank from the owner's first rank. */
+static const unsigned char RU_BOARD_ROWS[] = {4, 4, 4, 4, 4, 4, 4, 4, 0};
+
 const Game russian_game = {
     .name = "russian",
     .title = "Russian draughts",
@@ -147,6 +165,12 @@ const Game russian_game = {
     .bench_depth = 11,
     .perft_bench_depth = 10,
     .opening_book = "data/openings/russian_ballots_745.tsv",
+    .init = ru_init,
+    .search_params = NULL, /* the defaults of engine/search_params.def were measured here */
+    .egtb = &RU_EGTB,
+    .move_examples = "c3-d4, c3:e5:g7, short forms like cd4 or c3:g7",
+    .board_rows = RU_BOARD_ROWS,
+    .value_unit = "centi-men",
 };
 
 /* The evaluation body, compiled twice (plain and traced) below and in

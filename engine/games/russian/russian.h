@@ -29,7 +29,7 @@ struct EvalScratch;
 
 extern const Game russian_game;
 
-/* Build the evaluation's tables (runaway cones). Called by game_init_all. */
+/* Build the evaluation's tables (runaway cones). Called by the game's Game.init. */
 void russian_eval_init(void);
 
 /* Static evaluation, White's view, centi-men; pure, thread-safe. */

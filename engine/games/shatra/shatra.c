@@ -23,9 +23,6 @@ void shatra_init(void) { shatra_board_init(); }
 static const char PIECE_CHARS[SH_TYPES] = {'?', 'K', 'Q', 'R', 'B', 'S'};
 static const char PROMO_CHARS[SH_TYPES] = {'?', '?', 'Q', 'R', 'B', '?'};
 
-/* Board widths of the 14 ranks, rank 14 first (section 8). */
-static const int RANK_WIDTH[14] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3};
-
 /* ------------------------------------------------------------------ */
 /* Position strings                                                    */
 
@@ -153,7 +150,7 @@ static int parse_board(ShatraPos *p, const char *board, char msg[160])
     const char *s = board;
     int idx = 0;
     for (int r = 0; r < 14; r++) {
-        int width = RANK_WIDTH[r], used = 0;
+        int width = shatra_rank_width[r], used = 0;
         while (*s && *s != '/') {
             int pos = (int)(s - board) + 1;
             if (isdigit((unsigned char)*s)) {
@@ -350,7 +347,7 @@ static void sh_pos_to_fen(const Position *pos, char out[FEN_MAX])
     int n = 0, idx = 0;
     for (int r = 0; r < 14; r++) {
         int run = 0;
-        for (int f = 0; f < RANK_WIDTH[r]; f++, idx++) {
+        for (int f = 0; f < shatra_rank_width[r]; f++, idx++) {
             int ty = sh_type_at(p, idx);
             if (ty == SH_EMPTY) {
                 run++;
@@ -768,6 +765,14 @@ static const char *const SH_BENCH[] = {
     NULL,
 };
 
+/* Search defaults measured for Shatra (engine/search_params.def gives the
+ * evidence where it was written down). */
+static const GameSearchParam SH_SEARCH[] = {
+    {"ASP_WINDOW", 25}, {"LMR_MIN_MOVE", 2}, {"LMR_BASE", 80},     {"LMR_DIV", 180}, {"PC_MARGIN", 80},
+    {"RFP_DEPTH", 3},   {"FUT_DEPTH", 1},    {"LMP_DEPTH", 3},     {"ETC_DEPTH", 5}, {"ROYAL_EXT", 1},
+    {"PV_TT_CUT", 0},   {"SMP_AHEAD", 0},    {"THREAT_EXT_MAX", 1}, {"TM_DROP_CP", 40}, {NULL, 0},
+};
+
 const Game shatra_game = {
     .name = "shatra",
     .title = "Shatra",
@@ -808,6 +813,14 @@ const Game shatra_game = {
     .bench_depth = 8,
     .perft_bench_depth = 5,
     .opening_book = NULL,
+    .init = shatra_init,
+    .search_params = SH_SEARCH,
+    .egtb = NULL,
+    .board_text = shatra_board_text,
+    .move_examples = "49-42, 41:27:13, drops 57*40, promotions 13-3=R",
+    .board_rows = shatra_rank_width,
+    .value_unit = "a shatra = 100",
+    .terms_build_option = "CMake -DDAMA_SHATRA_RELATIONS, docs/eval.md",
 };
 
 _Static_assert(sizeof(ShatraPos) <= POS_SIZE_MAX, "ShatraPos must fit a Position");

@@ -28,8 +28,15 @@ struct EvalScratch;
 extern const Game shatra_game;
 
 /* Build the Shatra tables (geometry, Zobrist keys). Idempotent; called by
- * game_init_all from one thread. */
+ * game_init_all (Game.init) from one thread. */
 void shatra_init(void);
+
+/* Game.board_text: the 7-file board, rank 14 at the top (flip: rank 1),
+ * pieces as chess glyphs, empty squares as their numbers, the river between
+ * ranks 8 and 7; a Biy that can be captured in red (colour) and named
+ * below; then the rest of the position string (reserve, urgent pieces,
+ * counters). Pure, thread-safe. */
+void shatra_board_text(const Position *pos, bool flip, bool colour, char *out, size_t size);
 
 /* Static evaluation, White's view, centi-shatras; pure, thread-safe. */
 int32_t shatra_evaluate(const Position *pos, const int32_t *weights);

@@ -7,6 +7,8 @@
 
 ShatraTables shatra_tables;
 
+const unsigned char shatra_rank_width[15] = {3, 3, 3, 1, 7, 7, 7, 7, 7, 7, 1, 3, 3, 3, 0};
+
 /* Files a..g occupied on each rank 14..1 (section 1 diagram). */
 static const struct {
     int lo, hi;

@@ -50,6 +50,10 @@ typedef struct ShatraPos {
     uint16_t pad2;
 } ShatraPos;
 
+/* Squares on each rank, rank 14 first (the rule book's order: square 1
+ * is the left end of rank 14), ended by a 0 (Game.board_rows). */
+extern const unsigned char shatra_rank_width[15];
+
 typedef struct ShatraTables {
     int8_t nb[SH_SQUARES][SH_DIRS];             /* neighbour in direction d, or -1 (wall) */
     uint64_t ray[SH_SQUARES][SH_DIRS];          /* squares along the line from sq in d (sq excluded) */
@@ -90,7 +94,7 @@ typedef struct ShatraTables {
 
 extern ShatraTables shatra_tables;
 
-/* Fill shatra_tables. Idempotent, not thread-safe (called by game_init_all). */
+/* Fill shatra_tables. Idempotent, not thread-safe (called by shatra_init, the game's Game.init). */
 void shatra_board_init(void);
 
 /* Zobrist key of p computed from scratch. */

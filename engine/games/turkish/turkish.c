@@ -4,6 +4,7 @@
 
 #include "engine/eval.h"
 #include "engine/games/draughts/draughts.h"
+#include "engine/games/draughts/draughts_egtb.h"
 
 static const DraughtsRules RULES = {
     .orthogonal = true,
@@ -104,6 +105,29 @@ static const char *const TU_BENCH[] = {
     NULL,
 };
 
+/* Search defaults measured for Turkish draughts (engine/search_params.def
+ * gives the evidence). */
+static const GameSearchParam TU_SEARCH[] = {
+    {"SINGLE_REPLY_EXT", 1},
+    {"PV_TT_CUT", 0},
+    {"SMP_AHEAD", 0},
+    {NULL, 0},
+};
+
+/* Endgame databases: the orthogonal board; the left-right mirror keeps the
+ * rules (men step forward, left and right; kings move along ranks and
+ * files; nothing depends on a file: rules/turkish.md), so only one
+ * position of each mirrored pair is solved. */
+static const EgtbIndexer TU_EGTB = {
+    .game = &turkish_game,
+    DRAUGHTS_EGTB_ORTHOGONAL,
+    .rule_plies_left = NULL,
+    .symmetry = draughts_egtb_mirror_files,
+};
+
+/* A square table (64 weights) rank by rank from the owner's first rank. */
+static const unsigned char TU_BOARD_ROWS[] = {8, 8, 8, 8, 8, 8, 8, 8, 0};
+
 const Game turkish_game = {
     .name = "turkish",
     .title = "Turkish draughts",
@@ -126,4 +150,10 @@ const Game turkish_game = {
     .bench_depth = 10,
     .perft_bench_depth = 8,
     .opening_book = NULL,
+    .init = draughts_init,
+    .search_params = TU_SEARCH,
+    .egtb = &TU_EGTB,
+    .move_examples = "d3-d4, d4:d6:f6, short forms like dd4 or d4:f6",
+    .board_rows = TU_BOARD_ROWS,
+    .value_unit = "centi-men",
 };
