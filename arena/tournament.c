@@ -349,7 +349,7 @@ static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
     if (t->pdn) fclose(t->pdn);
     t->pdn = NULL;
     if (!r->writer) { /* rank 0 decides the exit status */
-        if (failed) snprintf(err, ERR_MAX, "rank %d: %s", dist_rank(), fail_msg);
+        if (failed) snprintf(err, ERR_MAX, "rank %d: %.236s", dist_rank(), fail_msg);
         return dist_relay_final("tournament", 1);
     }
     r->complete = r->done_games == r->games_total;
