@@ -3,7 +3,6 @@
  * W/D/L, pentanomial counts, Elo with its 95% interval and an optional SPRT.
  * Games and the running totals are stored in the database; the match
  * itself is arena/match.h's match_run. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "arena/match.h"

@@ -77,27 +77,23 @@ static int resume_args(CliArgs *a, char ***owned, int *owned_len, int64_t *want_
 static int parse_engines(PlayerSpec specs[TOURNAMENT_ENGINES_MAX], const CliArgs *a, char err[ERR_MAX])
 {
     PlayerLimits def = {.nodes = 1000};
-    const char *keys[] = {"nodes", "depth", "movetime", "tc"};
-    int set = 0;
-    for (int i = 0; i < 4; i++) {
+    const char *keys[] = {"nodes", "depth", "movetime", "tc", "timeout"};
+    int set = 0; /* of the first four */
+    for (int i = 0; i < 5; i++) {
         if (!cli_isset(a, keys[i])) continue;
-        set++;
+        set += i < 4;
         char v[64];
         snprintf(v, sizeof v, "%s", cli_str(a, keys[i]));
         if (player_limits_set(&def, i == 3 ? "time" : keys[i], v, err) != 0) return -1;
-    }
+    } /* --timeout is a positive number (cli_parse): it cannot fail before this */
     if (set > 1) {
         snprintf(err, ERR_MAX, "give at most one of --nodes, --depth, --movetime, --tc (engines may override it)");
         return -1;
     }
-    if (cli_isset(a, "timeout")) {
-        char v[32];
-        snprintf(v, sizeof v, "%s", cli_str(a, "timeout"));
-        if (player_limits_set(&def, "timeout", v, err) != 0) return -1;
-    }
     int n = a->positional_len;
     if (n < 2 || n > TOURNAMENT_ENGINES_MAX) {
-        snprintf(err, ERR_MAX, "need 2..%d engines (e.g. name=A,weights=default name=B,cmd=\"dama hub\")", TOURNAMENT_ENGINES_MAX);
+        snprintf(err, ERR_MAX, "need 2..%d engines (e.g. name=A,weights=default name=B,cmd=\"dama hub\")",
+                 TOURNAMENT_ENGINES_MAX);
         return -1;
     }
     int64_t hash = cli_int(a, "hash");
@@ -228,15 +224,9 @@ static int run(CliArgs *a)
         cli_config_resume_free(owned, owned_len);
         return rc < 0 ? 2 : rc;
     }
-    size_t identity_size = 8192 + (size_t)a->positional_len * (PLAYER_SPEC_MAX + 32);
-    char *identity = malloc(identity_size);
-    if (!identity) {
-        fprintf(stderr, "dama tournament: out of memory\n");
-        cli_config_resume_free(owned, owned_len);
-        return 1;
-    }
+    static char identity[8192 + TOURNAMENT_ENGINES_MAX * (PLAYER_SPEC_MAX + 32)]; /* as the run's, for any engines */
     TournamentOptions o;
-    options(a, g, specs, identity, identity_size, &o);
+    options(a, g, specs, identity, sizeof identity, &o);
     Printer p = {.a = a};
     o.resume_run = want_run;
     o.on_start = on_start;
@@ -247,7 +237,6 @@ static int run(CliArgs *a)
     if (r.played) print_summary(&r, a, err[0] != '\0');
     if (err[0]) fprintf(stderr, "dama tournament: %s\n", err);
     tournament_result_free(&r);
-    free(identity);
     cli_config_resume_free(owned, owned_len);
     return rc;
 }
