@@ -114,6 +114,8 @@ typedef struct TournamentOptions {
  * print the counts even after a failure). Main thread only. */
 int tournament_run(struct Db *db, const TournamentOptions *o, TournamentResult *r, char err[ERR_MAX]);
 
+/* Free what tournament_run allocated in r (its results); r may be freed
+ * twice. */
 void tournament_result_free(TournamentResult *r);
 
 /* The engines (indexes) of game index gi: White and Black. */

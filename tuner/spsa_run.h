@@ -75,6 +75,7 @@ typedef struct SpsaOptions {
  * threads; main thread only. */
 int spsa_run(struct Db *db, const SpsaOptions *o, SpsaResult *r, char err[ERR_MAX]);
 
+/* Free what spsa_run allocated in r (params, start); r may be freed twice. */
 void spsa_result_free(SpsaResult *r);
 
 #endif
