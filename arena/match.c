@@ -1,14 +1,21 @@
 /* match.c — a two-player match through the tournament scheduler
- * (contracts in play/match.h). */
+ * (contracts in arena/match.h): match_play, and match_run around it. */
 #include "arena/match.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "db/db.h"
 #include "arena/game_writer.h"
+#include "arena/preflight.h"
 #include "arena/schedule.h"
+#include "arena/schedule_dist.h"
+#include "db/db.h"
+#include "db/weight_sets.h"
+#include "dist/dist.h"
+#include "dist/relay.h"
+#include "engine/egtb/egtb.h"
+#include "engine/eval.h"
 #include "util/rng.h"
 
 typedef struct MatchRun {
@@ -163,4 +170,196 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
     free(pair_result);
     free(pair_done);
     return rc < 0 ? -1 : 0;
+}
+
+/* ---- a whole match ------------------------------------------------------- */
+
+/* --mpi: the pairs over the ranks (pair p on rank p mod K), stored by rank 0. */
+static int run_dist(void *ctx, const Schedule *s, ScheduleStats *stats, char err[ERR_MAX])
+{
+    (void)ctx;
+    return dist_schedule_run(s, "match", stats, err);
+}
+
+/* The book of the match: made on every rank from the seed (--openings must
+ * be readable on every node), repeated beyond its lines when asked.
+ * Returns 0, or the exit status with err. */
+static int match_book(const MatchOptions *o, MatchRunResult *r, OpeningBook *book, char err[ERR_MAX])
+{
+    const bool dist = r->ranks > 1;
+    char oerr[ERR_MAX];
+    if (openings_from_source(o->game, &o->openings, o->seed, book, err) != 0) {
+        if (dist) dist_run_abort("match", false, err);
+        return 1;
+    }
+    r->book_len = book->len;
+    r->pairs = o->pairs ? o->pairs : book->len;
+    if (r->pairs > book->len && !o->repeat_book) {
+        /* Deterministic engines replay a repeated opening move for move:
+         * the extra pairs would count the same games again. */
+        snprintf(err, ERR_MAX, "--pairs %lld: the opening book has %d line%s (one pair each); give --pairs %d "
+                 "or fewer, or --repeat-book to play each line again with distinct random plies after it",
+                 (long long)r->pairs, book->len, book->len == 1 ? "" : "s", book->len);
+        return 2;
+    }
+    if (r->pairs > book->len && openings_repeat(o->game, book, r->pairs, o->repeat_plies, o->seed, oerr) != 0) {
+        snprintf(err, ERR_MAX, "--repeat-book: %.240s", oerr);
+        if (dist) dist_run_abort("match", false, err);
+        return 1;
+    }
+    return 0;
+}
+
+/* Rank 0's set-up: the Hub engines start, A's and B's weights (w, ids),
+ * and the run, the weight sets and the matches row stored in one
+ * transaction. *own: the database when this opened it. Returns 0 or -1
+ * with err. */
+static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], int64_t ids[2], MatchPlan *plan,
+                       MatchResult *res, MatchRunResult *r, char err[ERR_MAX])
+{
+    const Game *g = o->game;
+    const char **names = weight_names_new(g);
+    int rc = names ? 0 : -1;
+    if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
+    /* an engine command that cannot start is an error before the database
+     * is touched, not a match of lost games */
+    for (int i = 0; rc == 0 && i < 2; i++) {
+        if (!o->cmds[i]) continue;
+        PlayerSpec ps = {.kind = PLAYER_HUB};
+        snprintf(ps.name, sizeof ps.name, "%c", 'A' + i);
+        snprintf(ps.spec, sizeof ps.spec, "%s", o->cmds[i]);
+        rc = preflight_check_engine(g, &ps, i ? "--b-cmd" : "--a-cmd", o->stop, err);
+    }
+    if (rc == 0 && !db) rc = db_open(o->db_path, true, own, err);
+    if (!db) db = *own;
+    if (rc == 0 && !o->cmds[0]) rc = weights_resolve_db(g, o->weights[0], db, w[0], &ids[0], err);
+    const char *bspec = o->weights[1];
+    char parent[32];
+    if (rc == 0 && !bspec && o->cmds[1]) bspec = "default"; /* not used */
+    if (rc == 0 && !bspec) {
+        DbWeightsInfo info = {0};
+        if (ids[0] && db_weights_info(db, ids[0], &info, err) == 0 && info.parent_id) {
+            snprintf(parent, sizeof parent, "db:%lld", (long long)info.parent_id);
+            bspec = parent;
+        } else {
+            bspec = "default";
+        }
+        db_weights_info_clear(&info);
+    }
+    if (rc == 0 && !o->cmds[1]) rc = weights_resolve_db(g, bspec, db, w[1], &ids[1], err);
+    if (rc == 0) rc = db_begin(db, err);
+    if (rc == 0) rc = db_run_create(db, "match", g->name, o->seed, o->config, NULL, &r->run_id, err);
+    if (rc == 0 && !o->cmds[0]) rc = weights_store_base(db, g, o->weights[0], w[0], names, r->run_id, &ids[0], err);
+    if (rc == 0 && !o->cmds[1]) rc = weights_store_base(db, g, bspec, w[1], names, r->run_id, &ids[1], err);
+    plan->ws_id[0] = ids[0], plan->ws_id[1] = ids[1];
+    DbMatch dm = {.run_id = r->run_id, .game = g->name, .ws_a = ids[0], .ws_b = ids[1]};
+    match_fill_row(&dm, res, plan);
+    if (rc == 0) rc = db_match_insert(db, &dm, &r->match_id, err);
+    if (rc == 0) rc = db_commit(db, err);
+    else db_rollback(db);
+    free((void *)names);
+    return rc;
+}
+
+/* Set up (rank 0 stores, the others get its verdict and both weight
+ * vectors), then play. Returns the exit status. */
+static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *r, const OpeningBook *book,
+                                 const Egtb *edb, char err[ERR_MAX])
+{
+    const Game *g = o->game;
+    const bool dist = r->ranks > 1;
+    EVAL_AUTO_FREE int32_t *wa = eval_weights_new(g);
+    EVAL_AUTO_FREE int32_t *wb = eval_weights_new(g);
+    int32_t *w[2] = {wa, wb};
+    int64_t ids[2] = {0, 0};
+    int rc = wa && wb ? 0 : -1;
+    if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
+    if (rc != 0 && dist) dist_run_abort("match", true, err);
+    MatchPlan plan = {.game = g, .weights = {wa, wb}, .book = book, .book_len = r->book_len, .pairs = r->pairs,
+                      .threads = r->threads, .max_plies = o->max_plies, .seed = o->seed, .sprt = o->sprt,
+                      .sprt_params = o->sprt_params, .egtb = edb, .egtb_pieces = o->egtb_pieces,
+                      .probe = {o->probe[0], o->probe[1]}, .egtb_adjudicate = o->egtb_adjudicate, .stop = o->stop};
+    MatchResult *res = &r->res;
+    *res = (MatchResult){.decision = SPRT_CONTINUE};
+    stats_init(&res->st);
+    Db *own = NULL;
+    if (rc == 0 && r->writer) rc = match_store(db, &own, o, w, ids, &plan, res, r, err);
+    if (!db) db = own;
+    if (dist) {
+        int64_t go = rc;
+        char berr[ERR_MAX];
+        if (dist_sync_polled(berr) != 0 || dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
+            (go == 0 && (dist_bcast_bytes(wa, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0 ||
+                         dist_bcast_bytes(wb, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0)))
+            dist_run_abort("match", true, berr);
+        rc = (int)go;
+    }
+    if (rc != 0) {
+        if (!r->writer) err[0] = '\0'; /* rank 0 said why */
+        db_close_discard_new(own);
+        return 1;
+    }
+    for (int i = 0; i < 2; i++) {
+        if (o->cmds[i]) snprintf(r->who[i], sizeof r->who[i], "'%.150s'", o->cmds[i]);
+        else snprintf(r->who[i], sizeof r->who[i], "weight set %lld", (long long)ids[i]);
+        /* both engines in-process: the hash split between them as in self-play */
+        plan.specs[i] = (PlayerSpec){.kind = o->cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = o->limits,
+                                     .hash_mb = o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1};
+        snprintf(plan.specs[i].name, sizeof plan.specs[i].name, "%c", 'A' + i);
+        if (o->cmds[i]) snprintf(plan.specs[i].spec, sizeof plan.specs[i].spec, "%s", o->cmds[i]);
+    }
+    player_limits_text(&o->limits, r->limits, sizeof r->limits);
+    if (o->on_start) o->on_start(o->ctx, r);
+    plan.progress = o->progress;
+    plan.progress_ctx = o->ctx;
+    if (dist) plan.run_schedule = run_dist;
+    char merr[ERR_MAX];
+    rc = match_play(r->writer ? db : NULL, r->run_id, r->match_id, &plan, res, merr);
+    if (!r->writer) { /* rank 0 decides the exit status */
+        if (rc != 0) snprintf(err, ERR_MAX, "rank %d: %.236s", dist_rank(), merr);
+        return dist_relay_final("match", 1);
+    }
+    DbMatch dm = {0};
+    match_fill_row(&dm, res, &plan);
+    r->llr = dm.llr;
+    r->played = true;
+    if (rc != 0) snprintf(err, ERR_MAX, "%s", merr);
+    db_close_discard_new(own);
+    int final_rc = rc != 0 ? 1 : res->complete ? 0 : 3;
+    return dist ? dist_relay_final("match", final_rc) : final_rc;
+}
+
+int match_run(Db *db, const MatchOptions *o, MatchRunResult *r, char err[ERR_MAX])
+{
+    memset(r, 0, sizeof *r);
+    err[0] = '\0';
+    const Game *g = o->game;
+    r->ranks = dist_size();
+    r->writer = dist_rank() == 0;
+    const bool dist = r->ranks > 1;
+    Egtb *edb = NULL;
+    char eerr[ERR_MAX];
+    if (o->egtb_pieces < 0 || o->egtb_pieces > EGTB_PIECES_MAX)
+        snprintf(err, ERR_MAX, "--egtb-pieces must be 0..%d", EGTB_PIECES_MAX);
+    else if (o->egtb_dir && *o->egtb_dir && !(edb = egtb_open(g, o->egtb_dir, false, eerr)))
+        snprintf(err, ERR_MAX, "--egtb: %.247s", eerr);
+    if (err[0]) {
+        if (dist) dist_run_abort("match", false, err);
+        return 1;
+    }
+    r->threads = o->threads ? o->threads : dist_node_cores(); /* all cores, shared by the ranks of a node */
+    char opt[48]; /* each game slot holds its in-process engines, the hash split between them */
+    snprintf(opt, sizeof opt, "--hash %lld", (long long)o->hash_mb);
+    if (preflight_check_hash(g, o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1, r->threads * (!o->cmds[0] + !o->cmds[1]),
+                             opt, err) != 0) {
+        if (dist) dist_run_abort("match", false, err);
+        egtb_close(edb);
+        return 1;
+    }
+    OpeningBook book = {0};
+    int rc = match_book(o, r, &book, err);
+    if (rc == 0) rc = match_set_up_and_play(db, o, r, &book, edb, err);
+    egtb_close(edb);
+    openings_free(&book);
+    return rc;
 }

@@ -1,8 +1,10 @@
 /* match.h — a match between two participants A and B on paired openings
  * (each opening played twice, A White then A Black), with pentanomial
  * counts, Elo and an optional SPRT: the two-player case of the tournament
- * scheduler (play/schedule.h). `dama match` is its command-line front; other
- * commands (`dama train`) call match_play directly. Nothing here prints. */
+ * scheduler (arena/schedule.h). match_run is a whole match as `dama match`
+ * runs it (its command-line front): set-up, storage, MPI; match_play plays
+ * one whose run and matches row exist (`dama train`'s gate). Nothing here
+ * prints, but for an MPI job that must end at once (dist_run_abort). */
 #ifndef DAMA_MATCH_H
 #define DAMA_MATCH_H
 
@@ -85,5 +87,71 @@ void match_fill_row(struct DbMatch *m, const MatchResult *r, const MatchPlan *pl
  * threads. */
 int match_play(struct Db *db, int64_t run_id, int64_t match_id, const MatchPlan *plan, MatchResult *out,
                char err[ERR_MAX]);
+
+/* ---- a whole match: match_run ------------------------------------------- */
+
+/* What match_run found and played. */
+typedef struct MatchRunResult {
+    int64_t run_id, match_id;
+    char who[2][160];           /* A and B: "weight set 3" or "'dama hub'" */
+    int64_t pairs;              /* pairs of the match (the book's lines when 0 was asked for) */
+    int book_len;               /* the book's own lines (pairs beyond them repeat them) */
+    char limits[64];            /* the limit of every move, as player_limits_text writes it */
+    int threads;                /* concurrent pairs on each rank */
+    int ranks;                  /* MPI ranks (1 without MPI) */
+    bool writer;                /* this process stores (rank 0) */
+    bool played;                /* the pairs ran (rank 0): res and llr are set */
+    MatchResult res;
+    double llr;                 /* the final LLR as stored (of the pairs, else of W/D/L) */
+} MatchRunResult;
+
+typedef struct MatchOptions {
+    const Game *game;
+    const char *db_path;        /* the database, when match_run is given none (rank 0 opens it) */
+    /* A = 0, B = 1: an external Hub engine when cmds[i] is set (run with
+     * /bin/sh -c), else weights[i] in-process (db/weight_sets.h forms; B
+     * NULL: A's parent weight set, else "default") */
+    const char *weights[2];
+    const char *cmds[2];
+    int64_t pairs;              /* game pairs (0: one per opening of the book) */
+    PlayerLimits limits;        /* of every move of both engines */
+    int threads;                /* concurrent pairs; 0: all cores (shared by the ranks of a node) */
+    int64_t hash_mb;            /* TT MiB per game slot, split between its in-process engines */
+    OpeningsSource openings;
+    bool repeat_book;           /* pairs beyond the book: each line again with repeat_plies random plies after it */
+    int repeat_plies;
+    int max_plies;
+    uint64_t seed;              /* the order of the book's lines, random openings */
+    bool sprt;
+    SprtParams sprt_params;     /* checked (stats_check_sprt) */
+    const char *egtb_dir;       /* endgame database (NULL: none), probed by the engines with probe[i] */
+    int egtb_pieces;
+    bool probe[2], egtb_adjudicate;
+    const char *config;         /* the run's configuration text, stored with it */
+    volatile int *stop;         /* Ctrl-C: games under way stop unfinished; the run is "interrupted" */
+    /* Optional, on every rank once the set-up is done, just before the
+     * first game (the caller may print r's header and install its Ctrl-C
+     * handler). */
+    void (*on_start)(void *ctx, const MatchRunResult *r);
+    /* Optional, rank 0: after every complete pair (MatchPlan.progress). */
+    void (*progress)(void *ctx, const MatchStats *st);
+    void *ctx;
+} MatchOptions;
+
+/* A whole match: before anything is stored the tables must fit, the book
+ * is made (every rank makes its own, from the seed) and every Hub engine
+ * must start; then A's and B's weights are resolved, the run, both weight
+ * sets and the matches row are stored in one transaction, and the pairs
+ * are played (match_play). db: an open database (kept open), or NULL: rank
+ * 0 opens o->db_path (created if missing; a start refused before anything
+ * was stored leaves no new file). With MPI (dist_size() > 1; called on
+ * every rank after dist_init) pair p is played by rank p mod K and rank 0
+ * alone stores. Returns the command's exit status: 0 every pair played
+ * (or the SPRT decided), 3 interrupted, 1 a failure, 2 more pairs than
+ * the book has without repeat_book; err says why (on ranks other than 0
+ * "rank R: ..."; empty when rank 0 reports it). With MPI, once the pairs
+ * ran, every rank returns rank 0's status. r->played: the counts are set
+ * (rank 0 may print them even after a failure). Main thread only. */
+int match_run(struct Db *db, const MatchOptions *o, MatchRunResult *r, char err[ERR_MAX]);
 
 #endif

@@ -298,3 +298,8 @@ int openings_for_run(const Game *g, const char *path, int random_plies, int bala
     }
     return openings_random(g, 1024, random_plies, seed, balance_cp, 2000, book, err);
 }
+
+int openings_from_source(const Game *g, const OpeningsSource *src, uint64_t seed, OpeningBook *book, char err[ERR_MAX])
+{
+    return openings_for_run(g, src->path, src->random_plies, src->balance_cp, seed, book, err);
+}

@@ -48,6 +48,14 @@ enum { OPENINGS_REPEAT_MAX = 1000000 };
  * length). total <= OPENINGS_REPEAT_MAX. */
 int openings_repeat(const Game *game, OpeningBook *book, int64_t total, int plies, uint64_t seed, char err[ERR_MAX]);
 
+/* Where a run's book comes from (openings_for_run's arguments, as the
+ * --openings, --random-plies and --balance options give them). */
+typedef struct OpeningsSource {
+    const char *path;  /* NULL: the game's own book, else random lines */
+    int random_plies;  /* 0..40 */
+    int balance_cp;    /* <= 0: no balance check */
+} OpeningsSource;
+
 /* The book of a run: the file `path` when given (not "random"); else, when
  * path is NULL, the game's own book (Game.opening_book, looked up in the
  * working directory, then in the source tree); else `random_plies` (0..40)
@@ -56,5 +64,8 @@ int openings_repeat(const Game *game, OpeningBook *book, int64_t total, int plie
  * with err naming the file or the bad value. */
 int openings_for_run(const Game *game, const char *path, int random_plies, int balance_cp, uint64_t seed,
                      OpeningBook *book, char err[ERR_MAX]);
+/* openings_for_run with the arguments of src. */
+int openings_from_source(const Game *game, const OpeningsSource *src, uint64_t seed, OpeningBook *book,
+                         char err[ERR_MAX]);
 
 #endif

@@ -252,3 +252,10 @@ int dist_schedule_run(const Schedule *s, const char *command, ScheduleStats *sta
     dist_relay_free(&d.relay);
     return out;
 }
+
+void dist_run_abort(const char *command, bool name_rank, const char *msg)
+{
+    if (name_rank) fprintf(stderr, "dama %s: rank %d: %s\n", command, dist_rank(), msg);
+    else fprintf(stderr, "dama %s: %s\n", command, msg);
+    dist_abort(1);
+}

@@ -3,6 +3,8 @@
 #ifndef DAMA_SCHEDULE_DIST_H
 #define DAMA_SCHEDULE_DIST_H
 
+#include <stdbool.h>
+
 #include "arena/schedule.h"
 #include "engine/game.h"
 
@@ -19,5 +21,11 @@
  * every rank with the same s (callbacks may differ), after dist_init;
  * main thread only. Without MPI (one rank) it is schedule_run. */
 int dist_schedule_run(const Schedule *s, const char *command, ScheduleStats *stats, char err[ERR_MAX]);
+
+/* A failure one rank of an MPI job finds that the others cannot see (a
+ * match's or tournament's set-up): prints "dama COMMAND: MSG" (with
+ * name_rank "dama COMMAND: rank R: MSG") on stderr, the one message before
+ * the job ends, and ends every rank (dist_abort(1)). Main thread only. */
+_Noreturn void dist_run_abort(const char *command, bool name_rank, const char *msg);
 
 #endif

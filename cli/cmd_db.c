@@ -1,8 +1,8 @@
 /* cmd_db.c — `dama db merge SHARD... --into FILE`: the self-play runs of
  * shard databases (dama selfplay --shard R/K, or runs on other machines)
- * merged into one database in one transaction, idempotently (db_merge in
+ * merged into one database, all or nothing, idempotently (db_merge_into in
  * db/db.h); `dama db upgrade FILE...`: existing databases migrated to this
- * dama's schema (db_open's migrations), for the commands that only read. */
+ * dama's schema (db_upgrade), for the commands that only read. */
 #include <stdio.h>
 #include <string.h>
 
@@ -28,19 +28,11 @@ static int merge(CliArgs *a)
         return 2;
     }
     char err[ERR_MAX];
-    Db *db = NULL;
-    if (db_open(into, true, &db, err) != 0) {
-        fprintf(stderr, "dama db merge: %s\n", err);
-        return 1;
-    }
     DbMergeStats st;
-    int rc = db_merge(db, shards, len, &st, err);
-    if (rc != 0) {
-        fprintf(stderr, "dama db merge: %s; %s is unchanged\n", err, into);
-        db_close_discard_new(db);
-        return 1;
-    }
-    db_close(db);
+    int rc = db_merge_into(into, shards, len, &st, err);
+    if (rc == -2) fprintf(stderr, "dama db merge: %s; %s is unchanged\n", err, into);
+    else if (rc != 0) fprintf(stderr, "dama db merge: %s\n", err);
+    if (rc != 0) return 1;
     printf("merged %lld shard%s into %s: %lld new runs (%lld already there), %lld new weight sets, %lld new games "
            "(%lld already there), %lld new positions",
            (long long)st.shards, st.shards == 1 ? "" : "s", into, (long long)st.runs_new, (long long)st.runs_matched,
@@ -51,8 +43,8 @@ static int merge(CliArgs *a)
     return 0;
 }
 
-/* Each file is opened for writing (never created): db_open migrates an
- * older schema step by step in one transaction each and marks dead runs. */
+/* Each file is opened for writing (never created) and migrated step by
+ * step (db_upgrade). */
 static int upgrade(CliArgs *a)
 {
     if (cli_str(a, "into")) {
@@ -66,19 +58,12 @@ static int upgrade(CliArgs *a)
     for (int i = 1; i < a->positional_len; i++) {
         const char *path = a->positional[i];
         char err[ERR_MAX];
-        Db *db = NULL;
-        int64_t before = 0;
-        if (db_open_readonly(path, &db, err) == 0) {
-            before = DB_SCHEMA_VERSION; /* nothing to do */
-            db_close(db);
-            db = NULL;
-        }
-        if (db_open(path, false, &db, err) != 0) {
+        bool upgraded = false;
+        if (db_upgrade(path, &upgraded, err) != 0) {
             fprintf(stderr, "dama db upgrade: %s\n", err);
             return 1;
         }
-        db_close(db);
-        if (before == DB_SCHEMA_VERSION) printf("%s: already at schema version %d\n", path, DB_SCHEMA_VERSION);
+        if (!upgraded) printf("%s: already at schema version %d\n", path, DB_SCHEMA_VERSION);
         else printf("%s: upgraded to schema version %d\n", path, DB_SCHEMA_VERSION);
     }
     return 0;

@@ -1,24 +1,16 @@
 /* cmd_match.c — `dama match`: engine-vs-engine match between two weight
  * sets on paired openings (each opening played with both colours), with
  * W/D/L, pentanomial counts, Elo with its 95% interval and an optional SPRT.
- * Games and the running totals are stored in the database. */
-#include <omp.h>
-#include <stdlib.h>
+ * Games and the running totals are stored in the database; the match
+ * itself is arena/match.h's match_run. */
 #include <string.h>
 
-#include "cli/cli.h"
-#include "dist/relay.h"
-#include "arena/schedule_dist.h"
-#include "cli/egtb_opts.h"
-#include "cli/run_common.h"
-#include "db/db.h"
-#include "engine/eval.h"
-#include "engine/search.h"
-#include "dist/dist.h"
 #include "arena/match.h"
-#include "arena/play.h"
 #include "arena/stats.h"
-#include "util/rng.h"
+#include "cli/cli.h"
+#include "cli/egtb_opts.h"
+#include "cli/play_opts.h"
+#include "cli/run_common.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -33,8 +25,8 @@ static const CliOpt OPTS[] = {
     {"tc", OPT_STR, NULL, "a game clock MS+INC (milliseconds) per side instead of nodes; a late move loses", 0, 0},
     CLI_EGTB_OPTS,
     {"egtb-engines", OPT_STR, "both", "with --egtb: the engines whose search probes it: both, a or b", 0, 0},
-    {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
-    {"seed", OPT_INT, "1", "seed (opening order, random openings)", 0, CLI_INT_MAX},
+    CLI_EGTB_ADJUDICATE_OPT,
+    CLI_SEED_OPENINGS_OPT,
     {"repeat-book", OPT_FLAG, NULL, "allow --pairs beyond the opening book: each extra pair plays a book line followed by --repeat-plies distinct random plies", 0, 0},
     {"repeat-plies", OPT_INT, "4", "--repeat-book: random plies after the book line", 1, 40},
     {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)", 0, 0},
@@ -42,65 +34,73 @@ static const CliOpt OPTS[] = {
     {"elo1", OPT_REAL, "10", "SPRT H1 Elo (logistic)", -2000, 2000},
     {"alpha", OPT_REAL, "0.05", "SPRT false-positive rate", 1e-6, 0.5},
     {"beta", OPT_REAL, "0.05", "SPRT false-negative rate", 1e-6, 0.5},
-    {"progress", OPT_REAL, "5", "seconds between progress lines (0: none)", 0, 86400},
+    CLI_PROGRESS_OPT("5"),
     CLI_MPI_OPT,
     {0},
 };
 
+/* What the command prints while the pairs are played. */
+typedef struct Printer {
+    const CliArgs *a;
+    const Game *g;
+    RunProgress prog;
+} Printer;
+
+static void on_start(void *ctx, const MatchRunResult *r)
+{
+    Printer *p = ctx;
+    if (r->writer) {
+        char ranks[48] = "";
+        if (r->ranks > 1) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", r->ranks);
+        fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, limit %s, %lld threads%s\n", p->g->name,
+                (long long)r->run_id, r->who[0], r->who[1], (long long)r->pairs, r->limits, (long long)r->threads,
+                ranks);
+    }
+    cli_install_stop_handler();
+    run_progress_init(&p->prog, "match", r->pairs * 2, r->writer ? cli_real(p->a, "progress") : 0);
+}
+
 static void progress(void *ctx, const MatchStats *st)
 {
+    Printer *p = ctx;
     int64_t wdl[3] = {st->wins, st->draws, st->losses};
-    run_progress_update(ctx, stats_count_games(st), wdl, false);
+    run_progress_update(&p->prog, stats_count_games(st), wdl, false);
 }
 
-/* --mpi: the pairs over the ranks (pair p on rank p mod K), stored by rank 0. */
-static int run_dist(void *ctx, const Schedule *s, ScheduleStats *stats, char err[ERR_MAX])
+static void print_result(const MatchRunResult *r, const MatchOptions *o, const CliArgs *a)
 {
-    (void)ctx;
-    return dist_schedule_run(s, "match", stats, err);
+    const MatchStats *st = &r->res.st;
+    const SprtParams *sp = &o->sprt_params;
+    char line[STATS_LINE_MAX];
+    stats_format_line(st, sp, line);
+    printf("match %lld (run %lld): A = %s vs B = %s\n%s\n", (long long)r->match_id, (long long)r->run_id, r->who[0],
+           r->who[1], line);
+    if (o->sprt) {
+        SprtDecision decision = r->res.decision;
+        printf("SPRT [%g, %g] alpha %g beta %g: ", sp->elo0, sp->elo1, sp->alpha, sp->beta);
+        if (decision == SPRT_CONTINUE)
+            printf("undecided\n");
+        else
+            printf("%s after %lld pairs at LLR %.2f; the pairs already under way were finished: final LLR %.2f "
+                   "after %lld pairs\n",
+                   decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)" : "H0 accepted (A is not stronger by elo1)",
+                   (long long)r->res.decided_pairs, r->res.decided_llr, r->llr, (long long)stats_count_pairs(st));
+    }
+    if (r->pairs > r->book_len)
+        printf("openings: %d book lines; pairs %d to %lld repeat them, each with %lld distinct random plies after the "
+               "line (--repeat-book)\n", r->book_len, r->book_len + 1, (long long)r->pairs,
+               (long long)cli_int(a, "repeat-plies"));
+    if (!r->res.complete)
+        printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(st), (long long)r->pairs);
 }
 
-static int run(CliArgs *a)
+/* --movetime / --tc: the same limits as tournament engines
+ * (arena/player.h), else --depth, else --nodes. Returns 0, or 2 after a
+ * message. */
+static int parse_limits(const CliArgs *a, PlayerLimits *lim)
 {
-    const Game *g = cli_game(a);
-    if (!g) return 2;
     char err[ERR_MAX];
-    int64_t pairs = cli_int(a, "pairs"), nodes = cli_int(a, "nodes"), depth = cli_int(a, "depth");
-    int64_t threads = cli_int(a, "threads"), max_plies = cli_int(a, "max-plies");
-    int64_t hash = cli_int(a, "hash");
-    if (pairs < 0) {
-        fprintf(stderr, "dama match: --pairs must be >= 0\n");
-        return 2;
-    }
-    const char *cmds[2] = {cli_str(a, "a-cmd"), cli_str(a, "b-cmd")};
-    for (int i = 0; i < 2; i++)
-        if (cmds[i] && (!*cmds[i] || strlen(cmds[i]) >= PLAYER_SPEC_MAX)) {
-            fprintf(stderr, "dama match: --%c-cmd: need a command of 1..%d bytes\n", 'a' + i, PLAYER_SPEC_MAX - 1);
-            return 2;
-        }
-    const char *probing = cli_str(a, "egtb-engines");
-    bool probe_a = strcmp(probing, "both") == 0 || strcmp(probing, "a") == 0;
-    bool probe_b = strcmp(probing, "both") == 0 || strcmp(probing, "b") == 0;
-    if (!probe_a && !probe_b) {
-        fprintf(stderr, "dama match: --egtb-engines must be both, a or b, not '%s'\n", probing);
-        return 2;
-    }
-    if (cli_mpi_start(a, "match") != 0) return 2;
-    const bool dist = dist_size() > 1, writer = dist_rank() == 0;
-    Egtb *edb; /* closed at exit (early error returns leave it to the process end) */
-    if (cli_egtb_open(a, g, "match", &edb) != 0) {
-        if (dist) dist_abort(1);
-        return 1;
-    }
-    if (threads == 0) threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
-    SprtParams sp = {.alpha = cli_real(a, "alpha"), .beta = cli_real(a, "beta"), .elo0 = cli_real(a, "elo0"),
-                     .elo1 = cli_real(a, "elo1")};
-    if (stats_check_sprt(&sp, err, sizeof err) != 0) {
-        fprintf(stderr, "dama match: %s\n", err);
-        return 2;
-    }
-    /* --movetime / --tc: the same limits as tournament engines (play/player.h) */
-    PlayerLimits clock_limits = {0};
+    *lim = (PlayerLimits){0};
     if (cli_isset(a, "movetime") && cli_isset(a, "tc")) {
         fprintf(stderr, "dama match: give --movetime or --tc, not both\n");
         return 2;
@@ -110,200 +110,70 @@ static int run(CliArgs *a)
         if (!cli_isset(a, key)) continue;
         char v[64];
         snprintf(v, sizeof v, "%s", cli_str(a, key));
-        if (player_limits_set(&clock_limits, i ? "time" : "movetime", v, err) != 0) {
+        if (player_limits_set(lim, i ? "time" : "movetime", v, err) != 0) {
             fprintf(stderr, "dama match: --%s: %s\n", key, err);
             return 2;
         }
     }
-    bool sprt = cli_flag(a, "sprt");
-    uint64_t seed = (uint64_t)cli_int(a, "seed");
-    char opt[48]; /* each game slot holds its in-process engines, the hash split between them */
-    snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
-    if (run_check_hash(g, hash / 2 > 0 ? hash / 2 : 1, (int)threads * (!cmds[0] + !cmds[1]), opt, err) != 0) {
-        fprintf(stderr, "dama match: %s\n", err);
-        if (dist) dist_abort(1);
-        return 1;
+    if (!lim->movetime_ms && !lim->time_ms) {
+        if (cli_int(a, "depth")) lim->depth = (int)cli_int(a, "depth");
+        else lim->nodes = (uint64_t)cli_int(a, "nodes");
     }
-    /* Every rank makes the book itself (from the seed; --openings must be
-     * readable on every node). */
-    OpeningBook book;
-    if (run_openings(g, a, seed, &book, err) != 0) {
-        fprintf(stderr, "dama match: %s\n", err);
-        if (dist) dist_abort(1);
-        return 1;
-    }
-    int book_len = book.len;
-    bool repeat = cli_flag(a, "repeat-book");
-    if (pairs == 0) pairs = book.len;
-    if (pairs > book.len && !repeat) {
-        /* Deterministic engines replay a repeated opening move for move:
-         * the extra pairs would count the same games again. */
-        fprintf(stderr, "dama match: --pairs %lld: the opening book has %d line%s (one pair each); give --pairs %d "
-                        "or fewer, or --repeat-book to play each line again with distinct random plies after it\n",
-                (long long)pairs, book.len, book.len == 1 ? "" : "s", book.len);
-        openings_free(&book);
+    return 0;
+}
+
+static int run(CliArgs *a)
+{
+    const Game *g = cli_game(a);
+    if (!g) return 2;
+    char err[ERR_MAX];
+    MatchOptions o = {
+        .game = g, .db_path = cli_str(a, "db"), .weights = {cli_str(a, "a"), cli_str(a, "b")},
+        .cmds = {cli_str(a, "a-cmd"), cli_str(a, "b-cmd")}, .pairs = cli_int(a, "pairs"),
+        .threads = (int)cli_int(a, "threads"), .hash_mb = cli_int(a, "hash"), .repeat_book = cli_flag(a, "repeat-book"),
+        .repeat_plies = (int)cli_int(a, "repeat-plies"), .max_plies = (int)cli_int(a, "max-plies"),
+        .seed = (uint64_t)cli_int(a, "seed"), .sprt = cli_flag(a, "sprt"),
+        .sprt_params = {.alpha = cli_real(a, "alpha"), .beta = cli_real(a, "beta"), .elo0 = cli_real(a, "elo0"),
+                        .elo1 = cli_real(a, "elo1")},
+        .egtb_dir = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
+        .egtb_adjudicate = cli_flag(a, "egtb-adjudicate"), .stop = &cli_stop_requested};
+    cli_openings_source(a, &o.openings);
+    if (o.pairs < 0) {
+        fprintf(stderr, "dama match: --pairs must be >= 0\n");
         return 2;
     }
-    if (pairs > book.len &&
-        openings_repeat(g, &book, pairs, (int)cli_int(a, "repeat-plies"), seed, err) != 0) {
-        fprintf(stderr, "dama match: --repeat-book: %s\n", err);
-        openings_free(&book);
-        if (dist) dist_abort(1);
-        return 1;
-    }
-
-    Db *db = NULL;
-    EVAL_AUTO_FREE int32_t *wa = eval_weights_new(g);
-    EVAL_AUTO_FREE int32_t *wb = eval_weights_new(g);
-    int64_t ida = 0, idb = 0, run_id = 0, match_id = 0;
-    const char **names = weight_names_new(g);
-    int rc = names && wa && wb ? 0 : -1;
-    if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
-    if (rc != 0 && dist) {
-        fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), err);
-        dist_abort(1);
-    }
-    MatchPlan plan = {.game = g, .weights = {wa, wb}, .book = &book, .book_len = book_len,
-                      .pairs = pairs, .threads = (int)threads, .max_plies = (int)max_plies, .seed = seed,
-                      .sprt = sprt, .sprt_params = sp, .egtb = edb, .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
-                      .probe = {probe_a, probe_b}, .egtb_adjudicate = cli_flag(a, "egtb-adjudicate"),
-                      .stop = &cli_stop_requested};
-    MatchResult res = {.decision = SPRT_CONTINUE};
-    stats_init(&res.st);
-    DbMatch dm = {.game = g->name};
-    /* The set-up (database, weights, run) is rank 0's; it sends the
-     * others whether to play and both engines' weights. */
-    if (writer) {
-        /* an engine command that cannot start is an error before the
-         * database is touched, not a match of lost games */
-        for (int i = 0; rc == 0 && i < 2; i++) {
-            if (!cmds[i]) continue;
-            PlayerSpec ps = {.kind = PLAYER_HUB};
-            snprintf(ps.name, sizeof ps.name, "%c", 'A' + i);
-            snprintf(ps.spec, sizeof ps.spec, "%s", cmds[i]);
-            rc = run_check_engine(g, &ps, i ? "--b-cmd" : "--a-cmd", err);
+    for (int i = 0; i < 2; i++)
+        if (o.cmds[i] && (!*o.cmds[i] || strlen(o.cmds[i]) >= PLAYER_SPEC_MAX)) {
+            fprintf(stderr, "dama match: --%c-cmd: need a command of 1..%d bytes\n", 'a' + i, PLAYER_SPEC_MAX - 1);
+            return 2;
         }
-        if (rc == 0) rc = db_open(cli_str(a, "db"), true, &db, err);
-        if (rc == 0 && !cmds[0]) rc = weights_resolve_db(g, cli_str(a, "a"), db, wa, &ida, err);
-        const char *bspec = cli_str(a, "b");
-        char parent[32];
-        if (rc == 0 && !bspec && cmds[1]) bspec = "default"; /* not used */
-        if (rc == 0 && !bspec) {
-            DbWeightsInfo info = {0};
-            if (ida && db_weights_info(db, ida, &info, err) == 0 && info.parent_id) {
-                snprintf(parent, sizeof parent, "db:%lld", (long long)info.parent_id);
-                bspec = parent;
-            } else {
-                bspec = "default";
-            }
-            db_weights_info_clear(&info);
-        }
-        if (rc == 0 && !cmds[1]) rc = weights_resolve_db(g, bspec, db, wb, &idb, err);
-        char config[4096];
-        /* --mpi is left out: a match is the same over any number of ranks */
-        static const char *const not_identity[] = {"mpi", NULL};
-        cli_config_text(a, not_identity, config, sizeof config);
-        if (rc == 0) rc = db_begin(db, err);
-        if (rc == 0) rc = db_run_create(db, "match", g->name, seed, config, NULL, &run_id, err);
-        if (rc == 0 && !cmds[0]) rc = weights_store_base(db, g, cli_str(a, "a"), wa, names, run_id, &ida, err);
-        if (rc == 0 && !cmds[1]) rc = weights_store_base(db, g, bspec, wb, names, run_id, &idb, err);
-        plan.ws_id[0] = ida, plan.ws_id[1] = idb;
-        dm = (DbMatch){.run_id = run_id, .game = g->name, .ws_a = ida, .ws_b = idb};
-        match_fill_row(&dm, &res, &plan);
-        if (rc == 0) rc = db_match_insert(db, &dm, &match_id, err);
-        if (rc == 0) rc = db_commit(db, err);
-        else db_rollback(db);
-        if (rc != 0) fprintf(stderr, "dama match: %s\n", err);
+    const char *probing = cli_str(a, "egtb-engines");
+    o.probe[0] = strcmp(probing, "both") == 0 || strcmp(probing, "a") == 0;
+    o.probe[1] = strcmp(probing, "both") == 0 || strcmp(probing, "b") == 0;
+    if (!o.probe[0] && !o.probe[1]) {
+        fprintf(stderr, "dama match: --egtb-engines must be both, a or b, not '%s'\n", probing);
+        return 2;
     }
-    if (dist) {
-        int64_t go = rc;
-        char berr[ERR_MAX];
-        if (dist_sync_polled(berr) != 0 || dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
-            (go == 0 && (dist_bcast_bytes(wa, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0 ||
-                         dist_bcast_bytes(wb, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0))) {
-            fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), berr);
-            dist_abort(1);
-        }
-        rc = (int)go;
+    if (cli_mpi_start(a, "match") != 0) return 2;
+    if (stats_check_sprt(&o.sprt_params, err, sizeof err) != 0) {
+        fprintf(stderr, "dama match: %s\n", err);
+        return 2;
     }
-    if (rc != 0) {
-        free((void *)names);
-        db_close_discard_new(db);
-        openings_free(&book);
-        return 1;
-    }
-    char who[2][160]; /* "weight set 3" or "'dama hub'" */
-    for (int i = 0; i < 2; i++) {
-        if (cmds[i]) snprintf(who[i], sizeof who[i], "'%.150s'", cmds[i]);
-        else snprintf(who[i], sizeof who[i], "weight set %lld", (long long)(i ? idb : ida));
-    }
-    /* both engines in-process, hash split between them as in self-play; the
-     * limits: --movetime or --tc, else --depth, else --nodes */
-    PlayerLimits lim = clock_limits;
-    if (!lim.movetime_ms && !lim.time_ms) {
-        if (depth) lim.depth = (int)depth;
-        else lim.nodes = (uint64_t)nodes;
-    }
-    char limit_text[64];
-    player_limits_text(&lim, limit_text, sizeof limit_text);
-    if (writer) {
-        char ranks[48] = "";
-        if (dist) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", dist_size());
-        fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, limit %s, %lld threads%s\n", g->name,
-                (long long)run_id, who[0], who[1], (long long)pairs, limit_text, (long long)threads, ranks);
-    }
-    const char *labels[2] = {"A", "B"};
-    for (int i = 0; i < 2; i++) {
-        plan.specs[i] = (PlayerSpec){.kind = cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = lim,
-                                     .hash_mb = hash / 2 > 0 ? hash / 2 : 1};
-        snprintf(plan.specs[i].name, sizeof plan.specs[i].name, "%s", labels[i]);
-        if (cmds[i]) snprintf(plan.specs[i].spec, sizeof plan.specs[i].spec, "%s", cmds[i]);
-    }
-    cli_install_stop_handler();
-    RunProgress prog;
-    run_progress_init(&prog, "match", pairs * 2, writer ? cli_real(a, "progress") : 0);
-    plan.progress = progress;
-    plan.progress_ctx = &prog;
-    if (dist) plan.run_schedule = run_dist;
-    char merr[ERR_MAX];
-    rc = match_play(writer ? db : NULL, run_id, match_id, &plan, &res, merr);
-    egtb_close(edb);
-    if (!writer) { /* rank 0 prints and decides the exit code */
-        if (rc != 0) fprintf(stderr, "dama match: rank %d: %s\n", dist_rank(), merr);
-        free((void *)names);
-        openings_free(&book);
-        return dist_relay_final("match", 1);
-    }
-    match_fill_row(&dm, &res, &plan);
-    const MatchStats st = res.st;
-    SprtDecision decision = res.decision;
-    int64_t decided_pairs = res.decided_pairs;
-    double decided_llr = res.decided_llr;
-    bool complete = res.complete;
-    char line[STATS_LINE_MAX];
-    stats_format_line(&st, &sp, line);
-    printf("match %lld (run %lld): A = %s vs B = %s\n%s\n", (long long)match_id, (long long)run_id, who[0], who[1],
-           line);
-    if (sprt) {
-        printf("SPRT [%g, %g] alpha %g beta %g: ", sp.elo0, sp.elo1, sp.alpha, sp.beta);
-        if (decision == SPRT_CONTINUE)
-            printf("undecided\n");
-        else
-            printf("%s after %lld pairs at LLR %.2f; the pairs already under way were finished: final LLR %.2f "
-                   "after %lld pairs\n",
-                   decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)" : "H0 accepted (A is not stronger by elo1)",
-                   (long long)decided_pairs, decided_llr, dm.llr, (long long)stats_count_pairs(&st));
-    }
-    if (pairs > book_len)
-        printf("openings: %d book lines; pairs %d to %lld repeat them, each with %lld distinct random plies after the "
-               "line (--repeat-book)\n", book_len, book_len + 1, (long long)pairs, (long long)cli_int(a, "repeat-plies"));
-    if (!complete) printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(&st), (long long)pairs);
-    if (rc != 0) fprintf(stderr, "dama match: %s\n", merr);
-    free((void *)names);
-    db_close_discard_new(db);
-    openings_free(&book);
-    int final_rc = rc != 0 ? 1 : complete ? 0 : 3;
-    return dist ? dist_relay_final("match", final_rc) : final_rc;
+    if (parse_limits(a, &o.limits) != 0) return 2;
+    char config[4096];
+    /* --mpi is left out: a match is the same over any number of ranks */
+    static const char *const not_identity[] = {"mpi", NULL};
+    cli_config_text(a, not_identity, config, sizeof config);
+    o.config = config;
+    Printer p = {.a = a, .g = g};
+    o.on_start = on_start;
+    o.progress = progress;
+    o.ctx = &p;
+    MatchRunResult r;
+    int rc = match_run(NULL, &o, &r, err);
+    if (r.played) print_result(&r, &o, a);
+    if (err[0]) fprintf(stderr, "dama match: %s\n", err);
+    return rc;
 }
 
 const CliCommand cmd_match = {

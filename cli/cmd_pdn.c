@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/pdn_export.h"
+#include "arena/pdn_export.h"
 #include "db/db.h"
 #include "pdn/pdn.h"
 

@@ -10,6 +10,11 @@
     {"egtb", OPT_STR, NULL, "endgame database directory (dama egtb build); unset: no database", 0, 0},          \
         {"egtb-pieces", OPT_INT, "0", "probe the database only at positions with at most N pieces (0: all it holds)", 0, 8}
 
+/* --egtb-adjudicate of the commands that play games with --egtb. */
+#define CLI_EGTB_ADJUDICATE_OPT                                                                                        \
+    {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the "     \
+                                        "move-count rules cannot change (reason 'egtb')", 0, 0}
+
 /* Open the database named by --egtb (NULL in *db when unset). Returns 0, or
  * 1 after printing "dama CMD: message" (bad directory or files, bad
  * --egtb-pieces). */

@@ -6,28 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine/search.h"
 #include "arena/player.h"
+#include "arena/preflight.h"
 #include "util/clock.h"
 
 double run_now_s(void) { return clock_now_s(); } /* alias: see run_common.h */
 
 int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
 {
-    Engine **e = calloc((size_t)(tables > 0 ? tables : 1), sizeof *e);
-    int made = 0;
-    while (e && made < tables && (e[made] = engine_new(g, (size_t)table_mb))) made++;
-    for (int i = 0; i < made; i++) engine_free(e[i]);
-    free(e);
-    if (e && made == tables) return 0;
-    if (tables == 1)
-        snprintf(err, ERR_MAX, "%s: cannot allocate a transposition table of %lld MiB (out of memory); give a smaller "
-                 "value", option, (long long)table_mb);
-    else
-        snprintf(err, ERR_MAX, "%s: cannot allocate %d transposition tables of %lld MiB (%lld MiB in all; out of "
-                 "memory); give a smaller value or fewer threads", option, tables, (long long)table_mb,
-                 (long long)table_mb * tables);
-    return -1;
+    return preflight_check_hash(g, table_mb, tables, option, err);
 }
 
 void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s)
@@ -65,17 +52,5 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
 
 int run_check_engine(const Game *g, const PlayerSpec *spec, const char *who, char err[ERR_MAX])
 {
-    if (spec->kind != PLAYER_HUB) return 0;
-    Player *p = player_new(g, spec, NULL, &cli_stop_requested, err);
-    if (!p) return -1;
-    char detail[PLAYER_DETAIL_MAX];
-    PlayerFault f = player_new_game(p, detail);
-    player_free(p);
-    if (f == PLAYER_OK) return 0;
-    /* the detail of a start that failed names the command itself */
-    const char *quoted_end = strncmp(detail, "cannot start '", 14) == 0 ? strstr(detail, "': ") : NULL;
-    const char *why = quoted_end ? quoted_end + 3 : detail;
-    if (f == PLAYER_STOPPED) why = "interrupted while starting it";
-    snprintf(err, ERR_MAX, "%.50s: cannot start '%.60s': %.120s", who, spec->spec, why);
-    return -1;
+    return preflight_check_engine(g, spec, who, &cli_stop_requested, err);
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cli/cli.h"
+#include "cli/play_opts.h"
 #include "arena/game_writer.h"
 #include "arena/openings.h"
 #include "arena/play.h"
@@ -25,9 +26,7 @@ double run_now_s(void);
         {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)", 0, 100},                              \
         {"threads", OPT_INT, "0", "concurrent games (0: all cores)", 0, 256},                                                  \
         {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)", 1, 65536},                 \
-        {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random", 0, 0},  \
-        {"random-plies", OPT_INT, "4", "plies of random openings when there is no book", 0, 40},                              \
-        {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men", 0, 30000},   \
+        CLI_OPENINGS_OPTS(30000),                                                                                              \
         {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'", 1, PLAY_PLIES_MAX}
 
 

@@ -286,6 +286,18 @@ typedef struct DbMergeStats {
  * name the shard. Shards are opened read-only. */
 int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX]);
 
+/* `dama db merge`: db_merge into the database at `into` (opened for
+ * writing, created if missing; closed after). Returns 0, -1 with err when
+ * into cannot be opened, or -2 with err when the merge failed: into is then
+ * as it was (a file this call created is removed again). */
+int db_merge_into(const char *into, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX]);
+
+/* `dama db upgrade`: the existing database at path migrated to this
+ * build's schema (db_open's migrations, each step in one transaction; dead
+ * runs marked). *upgraded: false when it was at DB_SCHEMA_VERSION already.
+ * Returns 0, or -1 with err (not a dama database, newer, not writable). */
+int db_upgrade(const char *path, bool *upgraded, char err[ERR_MAX]);
+
 /* Which games of run_id are stored, for resume: done[i] = true if game_index
  * i is stored, for 0 <= i < len (indices outside are ignored). *stored (may
  * be NULL) receives how many of those are stored. */

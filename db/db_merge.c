@@ -1,5 +1,6 @@
 /* db_merge.c — `dama db merge`: the self-play runs of shard databases
- * copied into one (contract in db.h, db_merge). */
+ * copied into one (contract in db.h, db_merge and db_merge_into); `dama db
+ * upgrade` (db_upgrade). */
 #include <errno.h>
 #include <inttypes.h>
 #include <sys/stat.h>
@@ -516,4 +517,32 @@ int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st
         memset(st, 0, sizeof *st);
     }
     return rc;
+}
+
+int db_merge_into(const char *into, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX])
+{
+    memset(st, 0, sizeof *st);
+    Db *db = NULL;
+    if (db_open(into, true, &db, err) != 0) return -1;
+    if (db_merge(db, shards, shards_len, st, err) != 0) {
+        db_close_discard_new(db);
+        return -2;
+    }
+    db_close(db);
+    return 0;
+}
+
+int db_upgrade(const char *path, bool *upgraded, char err[ERR_MAX])
+{
+    Db *db = NULL;
+    *upgraded = true;
+    if (db_open_readonly(path, &db, err) == 0) { /* already at this schema: nothing to do */
+        *upgraded = false;
+        db_close(db);
+        db = NULL;
+    }
+    /* opened for writing (never created): older schemas are migrated */
+    if (db_open(path, false, &db, err) != 0) return -1;
+    db_close(db);
+    return 0;
 }

@@ -53,7 +53,8 @@ int dist_size(void);
 
 /* End the whole job at once with exit code code (MPI_Abort): what one rank
  * found wrong cannot leave the others waiting. Without MPI: exit(code).
- * Only the command layer calls this (never the engine). */
+ * Only the command layer and the runs over the ranks call this (never the
+ * engine). */
 _Noreturn void dist_abort(int code);
 
 /* Wait until every rank has called it. */

@@ -1,5 +1,5 @@
 /* pdn_export.c — stored games as PDN 3.0; see pdn_export.h. */
-#include "cli/pdn_export.h"
+#include "arena/pdn_export.h"
 
 #include <errno.h>
 #include <inttypes.h>

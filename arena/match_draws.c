@@ -1,0 +1,109 @@
+/* match_draws.c — who held the larger material in the few-piece rule draws
+ * of a match (contracts in arena/match_draws.h). */
+#include "arena/match_draws.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "db/db.h"
+#include "engine/egtb/egtb.h"
+#include "engine/game_record.h"
+
+typedef struct Counting {
+    MatchDraws *d;
+    const Game *game;
+    const EgtbIndexer *ix;
+    char *err;
+} Counting;
+
+/* Replay the movetext (move numbers "12." / "12..." and a result skipped)
+ * from the start position; 0, or -1 with c->err naming the game. */
+static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec)
+{
+    char err[ERR_MAX];
+    if (game_record_init(rec, c->game, g->start_fen, err) != 0) {
+        snprintf(c->err, ERR_MAX, "game %lld: start position: %.200s", (long long)g->id, err);
+        return -1;
+    }
+    const char *p = g->movetext ? g->movetext : "";
+    char tok[MOVE_STR_MAX * 2];
+    while (*p) {
+        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
+        size_t n = strcspn(p, " \n\t\r");
+        if (n == 0) break;
+        if (n >= sizeof tok) {
+            snprintf(c->err, ERR_MAX, "game %lld: movetext token '%.40s...' too long", (long long)g->id, p);
+            game_record_free(rec);
+            return -1;
+        }
+        memcpy(tok, p, n);
+        tok[n] = 0;
+        p += n;
+        bool number = tok[0] >= '0' && tok[0] <= '9' && tok[n - 1] == '.';
+        bool result = !strcmp(tok, "1-0") || !strcmp(tok, "0-1") || !strcmp(tok, "1/2-1/2") || !strcmp(tok, "*") ||
+                      !strcmp(tok, "2-0") || !strcmp(tok, "0-2") || !strcmp(tok, "1-1");
+        if (number || result) continue;
+        if (game_record_apply_text(rec, tok, err) != 0) {
+            snprintf(c->err, ERR_MAX, "game %lld: ply %d: %.200s", (long long)g->id, rec->len + 1, err);
+            game_record_free(rec);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int count_draw(void *ctx, const DbGameRow *g)
+{
+    Counting *c = ctx;
+    MatchDraws *d = c->d;
+    d->games++;
+    if (!g->result || strcmp(g->result, "1/2-1/2") != 0 || !g->reason) return 0;
+    if (!g->game || strcmp(g->game, c->game->name) != 0) {
+        snprintf(c->err, ERR_MAX, "game %lld is %s, not %s (give --game)", (long long)g->id, g->game ? g->game : "?",
+                 c->game->name);
+        return -1;
+    }
+    int r = -1;
+    for (int i = 0; i < d->reasons_len; i++)
+        if (strcmp(g->reason, d->reasons[i]) == 0) r = i;
+    if (r < 0) return 0;
+    GameRecord rec;
+    if (final_position(c, g, &rec) != 0) return -1;
+    int cmp = egtb_material_compare(c->ix->material(game_record_position(&rec)));
+    game_record_free(&rec);
+    /* match games: A has White in the even games (arena/match.c) */
+    bool a_white = g->game_index % 2 == 0;
+    int who = cmp == 0 ? 2 : (cmp > 0) == a_white ? 0 : 1;
+    d->count[r][who]++;
+    d->count[MATCH_DRAW_REASONS_MAX][who]++;
+    d->draws++;
+    return 0;
+}
+
+int match_draws_count(const char *db_path, const Game *game, int64_t match_id, MatchDraws *d, char err[ERR_MAX])
+{
+    Counting c = {.d = d, .game = game, .ix = egtb_indexer(game), .err = err};
+    if (!c.ix) {
+        snprintf(err, ERR_MAX, "no endgame database indexing for %s", game->name);
+        return -1;
+    }
+    Db *db = NULL;
+    if (db_open_for_reading(db_path, &db, err) != 0) return -1;
+    db_close(db);
+    char gerr[ERR_MAX];
+    c.err = gerr;
+    int rc = db_game_rows_each(db_path, DB_SELECT_MATCH, match_id, NULL, count_draw, &c, gerr);
+    if (rc != 0) { /* the reader's own messages name the file already, a game's do not */
+        size_t n = strlen(db_path);
+        bool named = strncmp(gerr, db_path, n) == 0 && gerr[n] == ':';
+        if (named) snprintf(err, ERR_MAX, "%s", gerr);
+        else { /* all of both when they fit */
+            int elen = (int)strlen(gerr), plen = (int)n;
+            if (plen + 2 + elen > ERR_MAX - 1) plen = ERR_MAX - 3 - elen > 0 ? ERR_MAX - 3 - elen : 0;
+            snprintf(err, ERR_MAX, "%.*s: %.*s", plen, db_path, elen, gerr);
+        }
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,30 @@
+/* match_draws.h — `dama egtb draws`: in the games of a stored match drawn
+ * by the few-piece rules (reasons such as D7, D8), which engine ended with
+ * the larger material (pieces, then kings): a sign of an engine that
+ * settles for a draw it could have won. Reads the stored games (replaying
+ * each drawn one to its end); nothing here prints. */
+#ifndef DAMA_MATCH_DRAWS_H
+#define DAMA_MATCH_DRAWS_H
+
+#include <stdint.h>
+
+#include "engine/game.h"
+
+enum { MATCH_DRAW_REASONS_MAX = 16, MATCH_DRAW_REASON_LEN = 16 };
+
+typedef struct MatchDraws {
+    char reasons[MATCH_DRAW_REASONS_MAX][MATCH_DRAW_REASON_LEN]; /* the games.reason values counted (the caller's) */
+    int reasons_len;
+    /* [reason i, MATCH_DRAW_REASONS_MAX: all][A larger, B larger, equal] */
+    int64_t count[MATCH_DRAW_REASONS_MAX + 1][3];
+    int64_t games, draws;  /* the match's games, and those drawn by one of the reasons */
+} MatchDraws;
+
+/* Count the draws of match match_id of the database at db_path (opened for
+ * reading, migrated if writable) by d's reasons (its counts must be zero):
+ * A has White in the even games (arena/match.c). Every game must be of
+ * `game`, which must have an endgame indexer. Returns 0, or -1 with err
+ * (naming the file, and the game that cannot be replayed). */
+int match_draws_count(const char *db_path, const Game *game, int64_t match_id, MatchDraws *d, char err[ERR_MAX]);
+
+#endif

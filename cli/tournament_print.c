@@ -1,0 +1,109 @@
+/* tournament_print.c — a tournament's crosstable and ratings as `dama
+ * tournament` prints them (contracts in cli/tournament_print.h). */
+#include "cli/tournament_print.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena/ratings.h"
+#include "arena/stats.h"
+#include "cli/ratings_table.h"
+
+void tournament_print_results(FILE *out, const TournamentResult *t)
+{
+    int n = t->engines_len;
+    double score[TOURNAMENT_ENGINES_MAX][TOURNAMENT_ENGINES_MAX] = {{0}};
+    int games[TOURNAMENT_ENGINES_MAX][TOURNAMENT_ENGINES_MAX] = {{0}}, draws[TOURNAMENT_ENGINES_MAX][TOURNAMENT_ENGINES_MAX] = {{0}};
+    for (int64_t gi = 0; gi < t->games_total; gi++) {
+        if (t->result[gi] < 0) continue;
+        int w, b;
+        tournament_game_players(t, gi, &w, &b);
+        score[w][b] += t->result[gi] / 2.0;
+        score[b][w] += (2 - t->result[gi]) / 2.0;
+        games[w][b]++;
+        games[b][w]++;
+        if (t->result[gi] == 1) draws[w][b]++, draws[b][w]++;
+    }
+    int width = 6;
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(t->engines[i].name) > width) width = (int)strlen(t->engines[i].name);
+    if (width > 24) width = 24;
+    fprintf(out, "crosstable: points of the row against the column (games, draws)\n%-*s", width + 2, "");
+    for (int j = 0; j < n; j++) fprintf(out, " %16.*s", 16, t->engines[j].name);
+    fprintf(out, " %16s\n", "total");
+    for (int i = 0; i < n; i++) {
+        fprintf(out, "%-*.*s  ", width, width, t->engines[i].name);
+        double total = 0;
+        int tg = 0;
+        for (int j = 0; j < n; j++) {
+            if (i == j || games[i][j] == 0) {
+                fprintf(out, " %16s", i == j ? "-" : "");
+                continue;
+            }
+            char cell[48];
+            snprintf(cell, sizeof cell, "%.1f (%d, %d)", score[i][j], games[i][j], draws[i][j]);
+            fprintf(out, " %16s", cell);
+            total += score[i][j];
+            tg += games[i][j];
+        }
+        char cell[48];
+        snprintf(cell, sizeof cell, "%.1f/%d", total, tg);
+        fprintf(out, " %16s\n", cell);
+    }
+    fprintf(out, "pairings (first named = A; pentanomial counts of A's pair scores 0, 1/2, 1, 3/2, 2):\n");
+    for (int k = 0; k < t->pairings; k++) {
+        MatchStats st;
+        stats_init(&st);
+        for (int r = 0; r < t->rounds; r++) {
+            int64_t g0 = ((int64_t)r * t->pairings + k) * 2;
+            int res[2] = {-1, -1};
+            for (int c = 0; c < 2; c++) {
+                int v = t->result[g0 + c];
+                if (v < 0) continue;
+                res[c] = c == 0 ? v : 2 - v; /* A's half points: A is White in game 0 */
+            }
+            if (res[0] >= 0 && res[1] >= 0) stats_add_pair(&st, (StatsResult)res[0], (StatsResult)res[1]);
+            else if (res[0] >= 0) stats_add_game(&st, (StatsResult)res[0]);
+            else if (res[1] >= 0) stats_add_game(&st, (StatsResult)res[1]);
+        }
+        if (stats_count_games(&st) == 0) continue;
+        char line[STATS_LINE_MAX];
+        stats_format_line(&st, NULL, line);
+        fprintf(out, "  %s vs %s: %s\n", t->engines[t->pair_a[k]].name, t->engines[t->pair_b[k]].name, line);
+    }
+}
+
+void tournament_print_ratings(FILE *out, const TournamentResult *t, double prior, const char *anchor)
+{
+    RatingsGame *games = malloc(sizeof *games * (size_t)(t->games_total ? t->games_total : 1));
+    if (!games) return;
+    int64_t len = 0;
+    for (int64_t gi = 0; gi < t->games_total; gi++) {
+        if (t->result[gi] < 0) continue;
+        int w, b;
+        tournament_game_players(t, gi, &w, &b);
+        games[len++] = (RatingsGame){w, b, t->result[gi]};
+    }
+    const char *names[TOURNAMENT_ENGINES_MAX];
+    for (int i = 0; i < t->engines_len; i++) names[i] = t->engines[i].name;
+    RatingsOptions opt;
+    ratings_options_default(&opt);
+    opt.prior = prior;
+    opt.names = names;
+    char err[ERR_MAX];
+    if (anchor && ratings_parse_anchor(anchor, names, t->engines_len, &opt.anchor, &opt.anchor_elo,
+                                                     err) != 0) {
+        fprintf(out, "ratings: %s\n", err);
+        free(games);
+        return;
+    }
+    RatingsFit fit;
+    char rerr[RATINGS_ERR_MAX];
+    if (len == 0) fprintf(out, "ratings: no games yet\n");
+    else if (ratings_fit(t->engines_len, games, len, &opt, &fit, rerr) != 0) fprintf(out, "%s\n", rerr);
+    else {
+        fprintf(out, "ratings after %lld games (maximum likelihood, all players together):\n", (long long)len);
+        ratings_table_print(out, &fit, names, &opt);
+    }
+    free(games);
+}

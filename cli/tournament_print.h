@@ -1,0 +1,21 @@
+/* tournament_print.h — what `dama tournament` prints of a tournament
+ * (arena/tournament.h): the crosstable, pentanomial counts per pairing and
+ * the ratings fitted together. */
+#ifndef DAMA_TOURNAMENT_PRINT_H
+#define DAMA_TOURNAMENT_PRINT_H
+
+#include <stdio.h>
+
+#include "arena/tournament.h"
+
+/* The crosstable (points of the row against the column, games, draws),
+ * then one line of pentanomial counts per pairing that has games. */
+void tournament_print_results(FILE *out, const TournamentResult *r);
+
+/* The ratings of the games played so far (maximum likelihood, all players
+ * together), with prior virtual games per pair that met and anchor (NULL:
+ * the mean is 0; "NAME" or "NAME=ELO"). A bad anchor or a failed fit is one
+ * line in out. */
+void tournament_print_ratings(FILE *out, const TournamentResult *r, double prior, const char *anchor);
+
+#endif

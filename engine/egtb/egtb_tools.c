@@ -1,0 +1,269 @@
+/* egtb_tools.c — build, verify, probe and bench over a directory of tables
+ * (contracts in engine/egtb/egtb_tools.h). */
+#include "engine/egtb/egtb_tools.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "engine/search.h"
+#include "util/clock.h"
+#include "util/rng.h"
+
+/* CPU time of this thread: probe costs on a shared machine (wall time
+ * counts the waits for a core). */
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* CPU time of the whole process, every thread. */
+static double process_cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void egtb_value_text(uint8_t v, char out[EGTB_TEXT_MAX])
+{
+    if (egtb_is_draw(v)) snprintf(out, EGTB_TEXT_MAX, "draw");
+    else snprintf(out, EGTB_TEXT_MAX, "%s in %d plies", egtb_is_win(v) ? "win" : "loss", egtb_dist(v));
+}
+
+/* ---- build ---------------------------------------------------------------- */
+
+typedef struct BuildRun {
+    const EgtbBuildOptions *o;
+    EgtbBuildTotals *tot;
+} BuildRun;
+
+static void on_built(void *ctx, const EgtbBuildStats *s)
+{
+    BuildRun *b = ctx;
+    if (b->o->report) b->o->report(b->o->ctx, s);
+    b->tot->positions += s->positions;
+    b->tot->file_bytes += s->file_bytes;
+}
+
+int egtb_build_dir(const Game *game, const char *dir, int threads, const EgtbBuildOptions *o, EgtbBuildTotals *tot,
+                   char err[ERR_MAX])
+{
+    memset(tot, 0, sizeof *tot);
+    if (threads > 0) omp_set_num_threads(threads);
+    char path[4200];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++) /* mkdir -p */
+        if (*p == '/') {
+            *p = 0;
+            mkdir(path, 0777);
+            *p = '/';
+        }
+    mkdir(path, 0777);
+    BuildRun b = {.o = o, .tot = tot};
+    EgtbBuildOptions mine = *o;
+    mine.report = on_built;
+    mine.ctx = &b;
+    double t0 = clock_now_s();
+    int rc = egtb_build(game, dir, &mine, err);
+    tot->seconds = clock_now_s() - t0;
+    tot->threads = omp_get_max_threads();
+    return rc;
+}
+
+/* ---- verify --------------------------------------------------------------- */
+
+/* Sample positions of the tables against a search of depth plies. Returns
+ * 0, or -1 out of memory. */
+static int verify_sample(const Game *g, Egtb *db, const EgtbCheckOptions *o, EgtbSampleStats *st)
+{
+    const EgtbIndexer *ix = egtb_db_indexer(db);
+    EgtbMaterial mats[1024];
+    int nm = egtb_db_materials(db, mats, 1024);
+    if (o->only) mats[0] = *o->only, nm = 1; /* that material's positions only */
+    Engine *e = engine_new(g, 16);
+    if (!e || nm == 0) {
+        engine_free(e);
+        return -1;
+    }
+    uint64_t rng = o->seed;
+    int count = o->sample, i = 0;
+    /* A table may hold few positions a search can take (a lone man's are
+     * all decided by the rule): give up after this many draws. */
+    for (int64_t tries = 0; i < count && tries < (int64_t)count * 1000 + 100000; tries++) {
+        EgtbMaterial m = mats[rng_splitmix64(&rng) % (uint64_t)nm];
+        uint64_t idx = rng_splitmix64(&rng) % ix->size(m);
+        Position pos;
+        if (!ix->decode(m, idx, &pos)) continue;
+        MoveList moves;
+        const char *why;
+        if (game_outcome(g, &pos, NULL, 0, &why, &moves) != OUTCOME_NONE) continue;
+        uint8_t v;
+        if (!egtb_probe(db, NULL, &pos, &v)) continue;
+        i++;
+        engine_clear(e);
+        SearchLimits lim = {.depth = o->sample_depth};
+        SearchResult r;
+        engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+        bool win = r.score >= SCORE_WIN_MIN, loss = r.score <= -SCORE_WIN_MIN;
+        if (!win && !loss) {
+            st->open++;
+            continue;
+        }
+        st->proven++;
+        int d = SCORE_WIN - (win ? r.score : -r.score);
+        bool ok = win ? egtb_is_win(v) && egtb_dist(v) <= d : egtb_is_loss(v);
+        if (ok) {
+            st->agree++;
+        } else {
+            st->disagree++;
+            char fen[FEN_MAX];
+            g->pos_to_fen(&pos, fen);
+            if (o->disagree) o->disagree(o->ctx, fen, v, win, d);
+        }
+    }
+    engine_free(e);
+    st->positions = i;
+    return 0;
+}
+
+int egtb_check(const Game *game, const char *dir, const EgtbCheckOptions *o, EgtbSampleStats *st, char err[ERR_MAX])
+{
+    memset(st, 0, sizeof *st);
+    if (o->threads > 0) omp_set_num_threads(o->threads);
+    double t0 = clock_now_s(), c0 = process_cpu_s();
+    int rc = egtb_verify_only(game, dir, o->only, o->symmetry, o->report, o->ctx, err);
+    if (rc < 0) return -1;
+    if (o->consistent) o->consistent(o->ctx, rc != 0, clock_now_s() - t0, process_cpu_s() - c0);
+    if (o->sample <= 0) return rc ? 1 : 0;
+    Egtb *db = egtb_open(game, dir, false, err);
+    if (!db) return -1;
+    int src = verify_sample(game, db, o, st);
+    egtb_close(db);
+    if (src != 0) {
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    return rc || st->disagree ? 1 : 0;
+}
+
+/* ---- probe ---------------------------------------------------------------- */
+
+int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbeReport *rep, char err[ERR_MAX])
+{
+    memset(rep, 0, sizeof *rep);
+    Position pos;
+    if (game_parse_position(g, fen, &pos, err) != 0) return -1;
+    Egtb *db = egtb_open(g, dir, false, err);
+    if (!db) return -1;
+    if (!egtb_probe(db, NULL, &pos, &rep->value)) {
+        egtb_close(db);
+        return 0;
+    }
+    rep->found = true;
+    rep->verdict = egtb_verdict(db, &pos, rep->value);
+    MoveList *list = malloc(sizeof *list);
+    if (list) g->gen_moves(&pos, list, GEN_DISTINCT);
+    rep->moves = list ? calloc((size_t)(list->len ? list->len : 1), sizeof *rep->moves) : NULL;
+    if (!rep->moves) {
+        free(list);
+        egtb_close(db);
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    for (int i = 0; i < list->len; i++) {
+        EgtbMoveValue *m = &rep->moves[rep->moves_len++];
+        Position child;
+        uint8_t cv;
+        g->make_move(&pos, &list->moves[i], &child);
+        g->move_to_str(&pos, &list->moves[i], m->move);
+        const char *why;
+        Outcome o = g->rule_outcome(&child, &why);
+        if (o != OUTCOME_NONE) snprintf(m->what, sizeof m->what, "game over (%s)", why);
+        else if (!egtb_probe(db, NULL, &child, &cv)) snprintf(m->what, sizeof m->what, "ends the game or leaves the database");
+        else egtb_value_text(cv, m->what);
+    }
+    free(list);
+    egtb_close(db);
+    return 0;
+}
+
+void egtb_probe_report_free(EgtbProbeReport *rep)
+{
+    free(rep->moves);
+    rep->moves = NULL;
+    rep->moves_len = 0;
+}
+
+/* ---- bench ---------------------------------------------------------------- */
+
+/* Uncached, then cached probes of pos (4,096 random positions); the
+ * result's timings and checksum. */
+static void bench_probes(const Egtb *db, const Position *pos, EgtbCache *cache, int64_t n, EgtbBenchResult *res)
+{
+    uint64_t sum = 0;
+    double t0 = clock_now_s(), c0 = cpu_s();
+    int64_t un = n / 10 + 1;
+    EgtbCache *one = egtb_cache_new(1); /* one set: random positions always miss */
+    for (int64_t i = 0; i < un && one; i++) {
+        uint8_t v = 0;
+        egtb_probe(db, one, &pos[i & 4095], &v);
+        sum += v;
+    }
+    res->uncached_wall_ns = (clock_now_s() - t0) / (double)un * 1e9;
+    res->uncached_ns = (cpu_s() - c0) / (double)un * 1e9;
+    egtb_cache_free(one);
+    /* Cached: the same 64 positions over and over (their blocks stay). */
+    for (int i = 0; i < 64; i++) {
+        uint8_t v = 0;
+        egtb_probe(db, cache, &pos[i], &v);
+    }
+    t0 = clock_now_s();
+    c0 = cpu_s();
+    for (int64_t i = 0; i < n; i++) {
+        uint8_t v = 0;
+        egtb_probe(db, cache, &pos[i & 63], &v);
+        sum += v;
+    }
+    res->cached_wall_ns = (clock_now_s() - t0) / (double)n * 1e9;
+    res->cached_ns = (cpu_s() - c0) / (double)n * 1e9;
+    res->checksum = sum & 0xFFFF;
+}
+
+int egtb_bench(const Game *g, const char *dir, int64_t n, uint64_t seed, EgtbBenchResult *res, char err[ERR_MAX])
+{
+    memset(res, 0, sizeof *res);
+    Egtb *db = egtb_open(g, dir, false, err);
+    if (!db) return -1;
+    const EgtbIndexer *ix = egtb_db_indexer(db);
+    EgtbMaterial mats[1024];
+    int nm = egtb_db_materials(db, mats, 1024);
+    Position *pos = malloc(sizeof *pos * 4096);
+    EgtbCache *cache = egtb_cache_new(1024);
+    if (!pos || !cache || nm == 0) {
+        snprintf(err, ERR_MAX, "out of memory");
+        free(pos);
+        egtb_cache_free(cache);
+        egtb_close(db);
+        return -1;
+    }
+    uint64_t rng = seed;
+    /* 4,096 random positions of the largest material class present. */
+    int np = 0;
+    while (np < 4096) {
+        EgtbMaterial m = mats[nm - 1 - (int)(rng_splitmix64(&rng) % (uint64_t)(nm < 8 ? nm : 8))];
+        if (ix->decode(m, rng_splitmix64(&rng) % ix->size(m), &pos[np])) np++;
+    }
+    bench_probes(db, pos, cache, n, res);
+    res->materials = nm < 8 ? nm : 8;
+    egtb_material_name(mats[nm - 1], res->largest);
+    free(pos);
+    egtb_cache_free(cache);
+    egtb_close(db);
+    return 0;
+}
