@@ -6,7 +6,6 @@
  * loading and every pass (tune_job.h, TuneJobOptions.reducer) and rank 0
  * alone writes and prints: the weights are those of one process. */
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,8 +66,7 @@ static int run(CliArgs *a)
     const bool mpi = dist_active(); /* --mpi, or implied under a launcher of several ranks */
     const bool writer = dist_rank() == 0; /* 0 without --mpi */
     char err[ERR_MAX];
-    int threads = (int)cli_int(a, "threads");
-    if (threads <= 0) threads = omp_get_num_procs();
+    int threads = tune_job_threads((int)cli_int(a, "threads"));
     double valid = cli_real(a, "valid");
     double lr = cli_real(a, "lr"), lambda = cli_real(a, "lambda"), k = cli_real(a, "k");
     /* --valid, --epochs, --batch, --lr, --lambda, --k, --threads, --patience
