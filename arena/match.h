@@ -1,8 +1,9 @@
 /* match.h — a match between two participants A and B on paired openings
  * (each opening played twice, A White then A Black), with pentanomial
  * counts, Elo and an optional SPRT: the two-player case of the tournament
- * scheduler (play/schedule.h). `dama match` is its command-line front; other
- * commands (`dama train`) call match_play directly. Nothing here prints. */
+ * scheduler (play/schedule.h). `dama match` is its command-line front;
+ * train_run (train/train.h) calls match_play directly for the gate and
+ * ladder matches of each generation. Nothing here prints. */
 #ifndef DAMA_MATCH_H
 #define DAMA_MATCH_H
 
