@@ -7,6 +7,7 @@
 
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
+#include "cli/pipeline_opts.h"
 #include "cli/run_common.h"
 #include "cli/selfplay_report.h"
 #include "db/db.h"
@@ -24,10 +25,10 @@ static const CliOpt OPTS[] = {
     {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
     {"seed", OPT_INT, "1", "run seed", 0, CLI_INT_MAX},
     {"weights", OPT_STR, "default", "base weights: " CLI_WEIGHTS_FORMS, 0, 0},
-    {"perturb", OPT_STR, "pairs", "pairs: base +- a fresh perturbation per game pair; population: a fixed population", 0, 0},
-    {"population", OPT_INT, "8", "--perturb population: the base and population-1 perturbed copies", 2, 64},
-    {"spread", OPT_REAL, "0.25", "perturbation: each weight moves by N(0,1) * max(spread*|w|, spread-min)", 0, 10},
-    {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men", 0, 1000},
+    CLI_OPT_PERTURB,
+    CLI_OPT_POPULATION,
+    CLI_OPT_SPREAD,
+    CLI_OPT_SPREAD_MIN,
     {"batch", OPT_INT, "64", "games per database transaction (also flushed every second)", 1, 100000},
     {"progress", OPT_REAL, "2", "seconds between progress lines (0: none)", 0, 86400},
     CLI_MPI_OPT,
@@ -64,12 +65,8 @@ static int parse_shard(const char *text, int64_t *r, int64_t *k, char err[ERR_MA
  * 0, or 2 after a message naming the bad option. */
 static int parse(CliArgs *a, const Game *g, SelfplayOptions *o)
 {
-    const char *perturb = cli_str(a, "perturb");
-    bool pairs = strcmp(perturb, "pairs") == 0;
-    if (!pairs && strcmp(perturb, "population") != 0) {
-        fprintf(stderr, "dama selfplay: --perturb must be 'pairs' or 'population', not '%s'\n", perturb);
-        return 2;
-    }
+    SelfplayOptions perturb;
+    if (cli_perturb_options(a, &perturb) != 0) return 2;
     /* the ranges of --games, --population, --batch and the spreads were
      * checked by cli_parse; what is left is one constraint */
     if (cli_int(a, "games") % 2) return cli_bad_value(a, "games", "must be an even number (pairs with colours swapped)");
@@ -80,11 +77,9 @@ static int parse(CliArgs *a, const Game *g, SelfplayOptions *o)
         .random_plies = (int)cli_int(a, "random-plies"),
         .balance = cli_isset(a, "balance") ? (int)cli_int(a, "balance") : 0,
         .egtb_pieces = (int)cli_int(a, "egtb-pieces"), .egtb_adjudicate = cli_flag(a, "egtb-adjudicate"),
-        .seed = (uint64_t)cli_int(a, "seed"), .weights = cli_str(a, "weights"),
-        .perturb = pairs ? SELFPLAY_PERTURB_PAIRS : SELFPLAY_PERTURB_POPULATION,
-        .population = (int)cli_int(a, "population"), .spread = cli_real(a, "spread"),
-        .spread_min = cli_real(a, "spread-min"), .batch = (int)cli_int(a, "batch"), .shard_k = 1,
-        .stop = &cli_stop_requested};
+        .seed = (uint64_t)cli_int(a, "seed"), .weights = cli_str(a, "weights"), .perturb = perturb.perturb,
+        .population = perturb.population, .spread = perturb.spread, .spread_min = perturb.spread_min,
+        .batch = (int)cli_int(a, "batch"), .shard_k = 1, .stop = &cli_stop_requested};
     /* The shard (--shard R/K: the games i with i mod K = R; the whole run
      * is 0/1). */
     char err[ERR_MAX];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/pipeline_opts.h"
 #include "cli/run_common.h"
 #include "cli/train_report.h"
 #include "db/db.h"
@@ -24,29 +25,29 @@ static const CliOpt OPTS[] = {
     {"games-per-gen", OPT_INT, "200", "self-play games per generation (even)", 2, 100000000},
     {"nodes", OPT_INT, "2000", "search nodes per move in self-play, gate and ladder matches", 1, 1e12},
     {"window", OPT_INT, "2", "tune on the self-play data of the last W generations", 1, 1000},
-    {"perturb", OPT_STR, "pairs", "self-play perturbation (as dama selfplay): pairs (two weight sets per game pair, stored as deltas of the best) or population (a fixed population)", 0, 0},
-    {"population", OPT_INT, "8", "--perturb population: the best weights and population-1 perturbed copies", 2, 64},
-    {"spread", OPT_REAL, "0.25", "self-play perturbation (as dama selfplay --spread)", 0, 10},
-    {"spread-min", OPT_REAL, "6", "smallest perturbation scale, centi-men (as dama selfplay)", 0, 1000},
-    {"epochs", OPT_INT, "200", "most tuning epochs per generation", 0, 1000000},
-    {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)", 1e-6, 1000},
-    {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the best weights", 0, 1e6},
-    {"patterns", OPT_FLAG, NULL, "each generation's tuning fits the pattern tables too (as dama tune --patterns; default: only the other terms)", 0, 0},
-    {"pattern-lr", OPT_REAL, "0.5", "with --patterns: Adam learning rate of the pattern tables (0: --lr; as dama tune)", 0, 1000},
-    {"pattern-lambda", OPT_REAL, "1e-8", "with --patterns: L2 of the pattern tables toward the best weights' (-1: --lambda; as dama tune)", -1, 1e6},
-    {"batch", OPT_INT, "0", "tuning mini-batch size (0: full batch)", 0, 1000000000},
-    {"patience", OPT_INT, "30", "stop tuning after this many epochs without a better validation loss", 1, 1000000},
-    {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it each generation)", 0, 100},
-    {"score-weight", OPT_REAL, "0", "tuning target = (1-w) result + w expected score of the search score", 0, 1},
-    {"valid", OPT_REAL, "0.1", "fraction of games held out for validation", 0.001, 0.5},
+    CLI_OPT_PERTURB,
+    CLI_OPT_POPULATION,
+    CLI_OPT_SPREAD,
+    CLI_OPT_SPREAD_MIN,
+    CLI_OPT_EPOCHS,
+    CLI_OPT_LR,
+    CLI_OPT_LAMBDA,
+    CLI_OPT_PATTERNS,
+    CLI_OPT_PATTERN_LR,
+    CLI_OPT_PATTERN_LAMBDA,
+    CLI_OPT_TUNE_BATCH,
+    CLI_OPT_PATIENCE,
+    CLI_OPT_K,
+    CLI_OPT_SCORE_WEIGHT,
+    CLI_OPT_VALID,
     {"gate-pairs", OPT_INT, "200", "most game pairs of a gate match (undecided after them: rejected)", 1, 100000000},
     {"elo0", OPT_REAL, "0", "gate SPRT H0 Elo (logistic)", -2000, 2000},
     {"elo1", OPT_REAL, "5", "gate SPRT H1 Elo (logistic)", -2000, 2000},
     {"alpha", OPT_REAL, "0.05", "gate SPRT false-positive rate", 1e-6, 0.5},
     {"beta", OPT_REAL, "0.05", "gate SPRT false-negative rate", 1e-6, 0.5},
     {"ladder-pairs", OPT_INT, "100", "game pairs of each accepted generation against generation 0 (0: no ladder)", 0, 100000000},
-    {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it", 0, 256},
-    {"hash", OPT_INT, "16", "transposition table MiB per game worker", 1, 65536},
+    CLI_OPT_TUNE_THREADS,
+    RUN_OPT_HASH,
     {"seed", OPT_INT, "1", "train seed (self-play, split, openings of each generation derive from it)", 0, CLI_INT_MAX},
     {"progress", OPT_REAL, "30", "seconds between the self-play and match progress lines (0: none)", 0, 86400},
     {"ladder", OPT_FLAG, NULL, "print the ladder of a stored train (the newest of --game, or --train) and stop", 0, 0},
@@ -112,11 +113,8 @@ static int parse(CliArgs *a, const Game *g, TrainOptions *o)
     }
     if (cli_int(a, "games-per-gen") % 2)
         return cli_bad_value(a, "games-per-gen", "must be an even number (pairs with colours swapped)");
-    const char *perturb = cli_str(a, "perturb");
-    if (strcmp(perturb, "pairs") != 0 && strcmp(perturb, "population") != 0) {
-        fprintf(stderr, "dama train: --perturb must be 'pairs' or 'population', not '%s'\n", perturb);
-        return 2;
-    }
+    SelfplayOptions perturb;
+    if (cli_perturb_options(a, &perturb) != 0) return 2;
     if (!(cli_real(a, "elo1") > cli_real(a, "elo0"))) {
         char c[96];
         snprintf(c, sizeof c, "must be above --elo0 (%g)", cli_real(a, "elo0"));
@@ -138,26 +136,14 @@ static int parse(CliArgs *a, const Game *g, TrainOptions *o)
         .stop = &cli_stop_requested};
     if (o->threads <= 0) o->threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
     o->selfplay = (SelfplayOptions){
-        .perturb = strcmp(perturb, "pairs") == 0 ? SELFPLAY_PERTURB_PAIRS : SELFPLAY_PERTURB_POPULATION,
-        .population = (int)cli_int(a, "population"), .spread = cli_real(a, "spread"),
-        .spread_min = cli_real(a, "spread-min"), .depth = (int)default_of(sp, "depth"),
+        .perturb = perturb.perturb, .population = perturb.population, .spread = perturb.spread,
+        .spread_min = perturb.spread_min, .depth = (int)default_of(sp, "depth"),
         .max_plies = (int)default_of(sp, "max-plies"), .random_plies = (int)default_of(sp, "random-plies"),
         .balance = (int)default_of(sp, "balance"), .batch = (int)default_of(sp, "batch"),
         .egtb_pieces = (int)default_of(sp, "egtb-pieces")};
-    TuneJobOptions *t = &o->tune;
-    tune_job_options_default(t, g);
-    t->valid = cli_real(a, "valid");
-    t->epochs = (int)cli_int(a, "epochs");
-    t->lr = cli_real(a, "lr");
-    t->lambda = cli_real(a, "lambda");
-    t->patterns = cli_flag(a, "patterns");
-    t->pattern_lr = cli_real(a, "pattern-lr");
-    t->pattern_lambda = cli_real(a, "pattern-lambda");
-    t->batch = (size_t)cli_int(a, "batch");
-    t->patience = (int)cli_int(a, "patience");
-    t->k = cli_real(a, "k");
-    t->score_weight = cli_real(a, "score-weight");
-    t->log = stderr;
+    tune_job_options_default(&o->tune, g);
+    cli_tune_fit_options(a, &o->tune);
+    o->tune.log = stderr;
     return 0;
 }
 
