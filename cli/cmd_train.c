@@ -104,7 +104,8 @@ static double default_of(const CliCommand *cmd, const char *name)
     return 0;
 }
 
-/* The options into o (threads resolved). Returns 0, or 2 after a message. */
+/* The options into o (threads 0 stays 0: resolved once MPI is started).
+ * Returns 0, or 2 after a message. */
 static int parse(CliArgs *a, const Game *g, TrainOptions *o)
 {
     if (cli_isset(a, "train") && cli_int(a, "train")) {
@@ -134,7 +135,6 @@ static int parse(CliArgs *a, const Game *g, TrainOptions *o)
                    .elo1 = default_of(ma, "elo1")},
         .repeat_plies = (int)default_of(ma, "repeat-plies"), .progress_s = cli_real(a, "progress"),
         .stop = &cli_stop_requested};
-    if (o->threads <= 0) o->threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
     o->selfplay = (SelfplayOptions){
         .perturb = perturb.perturb, .population = perturb.population, .spread = perturb.spread,
         .spread_min = perturb.spread_min, .depth = (int)default_of(sp, "depth"),
@@ -157,6 +157,7 @@ static int run(CliArgs *a)
     if (rc != 0) return rc;
     if (cli_mpi_start(a, "train") != 0) return 2;
     const bool dist = dist_size() > 1;
+    if (o.threads <= 0) o.threads = dist_node_cores(); /* all cores, shared by the ranks of a node */
     char err[ERR_MAX];
     { /* the self-play and match workers' tables (two engines of hash/2 each), before anything is stored */
         char opt[48];
