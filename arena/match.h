@@ -3,8 +3,9 @@
  * counts, Elo and an optional SPRT: the two-player case of the tournament
  * scheduler (arena/schedule.h). match_run is a whole match as `dama match`
  * runs it (its command-line front): set-up, storage, MPI; match_play plays
- * one whose run and matches row exist (`dama train`'s gate). Nothing here
- * prints, but for an MPI job that must end at once (dist_run_abort). */
+ * one whose run and matches row exist: train_run (train/train.h) calls it
+ * for the gate and ladder matches of each generation. Nothing here prints,
+ * but for an MPI job that must end at once (dist_run_abort). */
 #ifndef DAMA_MATCH_H
 #define DAMA_MATCH_H
 

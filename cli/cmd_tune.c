@@ -6,13 +6,13 @@
  * loading and every pass (tune_job.h, TuneJobOptions.reducer) and rank 0
  * alone writes and prints: the weights are those of one process. */
 #include <math.h>
-#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "tuner/dist_reducer.h"
 #include "cli/egtb_opts.h"
+#include "cli/pipeline_opts.h"
 #include "cli/run_common.h"
 #include "db/db.h"
 #include "engine/eval.h"
@@ -36,23 +36,23 @@ static const CliOpt OPTS[] = {
     {"dedupe", OPT_FLAG, NULL, "training positions with the same position key become one, its target the mean of theirs", 0, 0},
     {"per-game", OPT_INT, "0", "at most N training positions of one game, drawn by game and ply (0: all)", 0, 100000},
     {"share", OPT_REAL, "1", "keep this share of the training positions, drawn by game and ply", 0.001, 1},
-    {"valid", OPT_REAL, "0.1", "fraction of games held out for validation", 0.001, 0.5},
-    {"epochs", OPT_INT, "400", "most epochs", 0, 1000000},
-    {"lr", OPT_REAL, "2", "Adam learning rate (centi-men per step)", 1e-6, 1000},
-    {"lambda", OPT_REAL, "1e-7", "L2 regularisation toward the starting weights", 0, 1e6},
-    {"pattern-lr", OPT_REAL, "0.5", "with --patterns: Adam learning rate of the pattern tables (0: --lr; 0.5 fitted the Russian tables best at equal time, docs/eval.md)", 0, 1000},
-    {"pattern-lambda", OPT_REAL, "1e-8", "with --patterns: L2 of the pattern tables toward their start (-1: --lambda; docs/eval.md)", -1, 1e6},
-    {"batch", OPT_INT, "0", "mini-batch size (0: full batch)", 0, 1000000000},
-    {"patience", OPT_INT, "30", "stop after this many epochs without a better validation loss", 1, 1000000},
-    {"k", OPT_REAL, "0", "sigmoid scale K (0: fit it first)", 0, 100},
-    {"score-weight", OPT_REAL, "0", "target = (1-w) * result + w * expected score of the stored search score", 0, 1},
-    {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it", 0, 256},
+    CLI_OPT_VALID,
+    CLI_OPT_EPOCHS,
+    CLI_OPT_LR,
+    CLI_OPT_LAMBDA,
+    CLI_OPT_PATTERN_LR,
+    CLI_OPT_PATTERN_LAMBDA,
+    CLI_OPT_TUNE_BATCH,
+    CLI_OPT_PATIENCE,
+    CLI_OPT_K,
+    CLI_OPT_SCORE_WEIGHT,
+    CLI_OPT_TUNE_THREADS,
     {"seed", OPT_INT, "1", "seed of the split and mini-batch order", 0, CLI_INT_MAX},
     {"out", OPT_STR, NULL, "also write the tuned weights to this weight file", 0, 0},
     {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
     {"name", OPT_STR, NULL, "name of the new weight set (at most 200 bytes, stored whole)", 0, 0},
     {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},
-    {"patterns", OPT_FLAG, NULL, "fit the pattern tables too (PATTERN, docs/eval.md; default: they keep their start values)", 0, 0},
+    CLI_OPT_PATTERNS,
     CLI_MPI_OPT,
     CLI_EGTB_OPTS,
     {"egtb-mode", OPT_STR, "target", "with --egtb, positions the database holds: 'target' (its exact result replaces the game's) or 'skip' (left out)", 0, 0},
@@ -67,10 +67,7 @@ static int run(CliArgs *a)
     const bool mpi = dist_active(); /* --mpi, or implied under a launcher of several ranks */
     const bool writer = dist_rank() == 0; /* 0 without --mpi */
     char err[ERR_MAX];
-    int threads = (int)cli_int(a, "threads");
-    if (threads <= 0) threads = omp_get_num_procs();
-    double valid = cli_real(a, "valid");
-    double lr = cli_real(a, "lr"), lambda = cli_real(a, "lambda"), k = cli_real(a, "k");
+    int threads = tune_job_threads((int)cli_int(a, "threads"));
     /* --valid, --epochs, --batch, --lr, --lambda, --k, --threads, --patience
      * and --score-weight: ranges checked by cli_parse */
     /* --name is stored whole or refused (never cut inside a character). */
@@ -141,16 +138,7 @@ static int run(CliArgs *a)
     o.dedupe = cli_flag(a, "dedupe");
     o.per_game = (int)cli_int(a, "per-game");
     o.share = cli_real(a, "share");
-    o.valid = valid;
-    o.epochs = (int)cli_int(a, "epochs");
-    o.lr = lr;
-    o.lambda = lambda;
-    o.pattern_lr = cli_real(a, "pattern-lr");
-    o.pattern_lambda = cli_real(a, "pattern-lambda");
-    o.batch = (size_t)cli_int(a, "batch");
-    o.patience = (int)cli_int(a, "patience");
-    o.k = k;
-    o.score_weight = cli_real(a, "score-weight");
+    cli_tune_fit_options(a, &o);
     o.threads = threads;
     o.seed = (uint64_t)cli_int(a, "seed");
     o.name = wname;
@@ -160,7 +148,6 @@ static int run(CliArgs *a)
     o.stop = &cli_stop_requested;
     o.log = stderr;
     o.verbose = cli_flag(a, "verbose");
-    o.patterns = cli_flag(a, "patterns");
     TexelReducer red;
     if (mpi) {
         dist_reducer_init(&red);

@@ -20,12 +20,15 @@
  * clock_now_s. */
 double run_now_s(void);
 
+/* The workers' tables: selfplay and match (RUN_PLAY_OPTS) and train. */
+#define RUN_OPT_HASH {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)", 1, 65536}
+
 /* The options every command that plays games has (selfplay, match). */
 #define RUN_PLAY_OPTS                                                                                                  \
     {"nodes", OPT_INT, "4000", "search nodes per move", 1, 1e12},                                                               \
         {"depth", OPT_INT, "0", "search depth per move instead of nodes (0: use nodes)", 0, 100},                              \
         {"threads", OPT_INT, "0", "concurrent games (0: all cores)", 0, 256},                                                  \
-        {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)", 1, 65536},                 \
+        RUN_OPT_HASH,                                                                                                          \
         CLI_OPENINGS_OPTS(30000),                                                                                              \
         {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'", 1, PLAY_PLIES_MAX}
 

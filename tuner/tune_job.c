@@ -3,6 +3,7 @@
 #include "tuner/tune_job.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -362,6 +363,8 @@ static bool any_rank_failed(const TexelReducer *red, bool mine)
 }
 
 /* "3" or "1,2,5": run ids separated by single commas. */
+int tune_job_threads(int threads) { return threads > 0 ? threads : omp_get_num_procs(); }
+
 bool tune_job_valid_runs(const char *s)
 {
     bool digit = false;

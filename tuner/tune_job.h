@@ -132,6 +132,10 @@ const char *tune_loss_text(double loss, int digits, char out[TUNE_LOSS_TEXT_MAX]
  * named here must be set by the caller (db, db_path, start). */
 void tune_job_options_default(TuneJobOptions *o, const Game *game);
 
+/* TuneJobOptions.threads for a requested count: threads when > 0, else
+ * every core this process may use (omp_get_num_procs). */
+int tune_job_threads(int threads);
+
 /* Is s a run-id list as TuneJobOptions.runs takes ("3", "1,2,5")? */
 bool tune_job_valid_runs(const char *s);
 
