@@ -355,10 +355,11 @@ static void roff_command(Roff *r, const Manual *m, const CliCommand *cmd)
     roff_req(r, ".PP");
     roff_raw(r, "Options:");
     for (const CliOpt *o = cmd->opts; o && o->name; o++) {
-        char name[80], range[64];
+        char name[80], range[64], help[4096];
         snprintf(name, sizeof name, "--%s", o->name);
         opt_range(o, range, sizeof range);
-        roff_opt(r, name, opt_arg(o), o->help, range, o->defval);
+        cli_help_text(o->help, help, sizeof help);
+        roff_opt(r, name, opt_arg(o), help, range, o->defval);
     }
     roff_opt(r, "--config", " FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)",
              "", NULL);
@@ -485,10 +486,11 @@ static void md_command(FILE *out, const Manual *m, const CliCommand *cmd)
     }
     fputs("Options:\n\n", out);
     for (const CliOpt *o = cmd->opts; o && o->name; o++) {
-        char name[80], range[64];
+        char name[80], range[64], help[4096];
         snprintf(name, sizeof name, "--%s", o->name);
         opt_range(o, range, sizeof range);
-        md_opt(out, name, opt_arg(o), o->help, range, o->defval);
+        cli_help_text(o->help, help, sizeof help);
+        md_opt(out, name, opt_arg(o), help, range, o->defval);
     }
     md_opt(out, "--config", " FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)",
            "", NULL);

@@ -172,7 +172,11 @@ typedef struct Game {
     const EvalTerm *terms;     /* term groups, in weight order */
     int weights_len;           /* total number of weights */
     int scale_weight;          /* the weight that fixes the scale (a man, a shatra = 100): never tuned or perturbed */
-    const int32_t *weights_default; /* compiled-in weights (generated header) */
+    /* Compiled-in weights in this build's term layout: the generated header
+     * (weights_header) laid out by weights_adopt at init. Before
+     * game_init_all they are all 0. */
+    const int32_t *weights_default;
+    const struct WeightsHeader *weights_header; /* the generated weights.h as compiled */
     const char *weights_lineage;    /* where they came from (the header's <GAME>_WEIGHTS_LINEAGE) */
     /* Tapered evaluation (as Fruit, Ethereal and Scan: see
      * chessprogramming.org/Tapered_Eval): every term group has an opening

@@ -98,3 +98,21 @@ void weights_hash_text(const Game *g, const int32_t *w, char out[WEIGHTS_ID_MAX]
 {
     snprintf(out, WEIGHTS_ID_MAX, "%016llx", (unsigned long long)weights_hash(g, w));
 }
+
+int weights_adopt(const Game *g, const WeightsHeader *h, int32_t *out)
+{
+    int missing = 0;
+    memset(out, 0, sizeof *out * (size_t)g->weights_len);
+    for (int t = 0; t < g->terms_len; t++) {
+        const EvalTerm *term = &g->terms[t];
+        int j = 0;
+        while (j < h->terms_len && strcmp(h->names[j], term->name) != 0) j++;
+        if (j == h->terms_len || h->counts[j] != term->count || h->offsets[j] < 0 ||
+            h->offsets[j] + h->counts[j] > h->weights_len) {
+            missing++;
+            continue;
+        }
+        memcpy(out + term->offset, h->weights + h->offsets[j], sizeof *out * (size_t)term->count);
+    }
+    return missing;
+}

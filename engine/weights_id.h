@@ -53,6 +53,31 @@ uint64_t weights_hash_canonical(const char *game, const char *names, const char 
 uint64_t weights_hash_names(const char *game, const char *const *names, int len);
 uint64_t weights_hash_values(uint64_t names_state, const int32_t *weights, int len);
 
+/* A generated weights.h as compiled (dama export --format c): its term
+ * groups' names, offsets and counts and the weights in that order. */
+typedef struct WeightsHeader {
+    const char *const *names;
+    const int *offsets, *counts;
+    int terms_len;
+    const int32_t *weights;
+    int weights_len;
+} WeightsHeader;
+
+/* The WeightsHeader of the header whose macros start with P (RUSSIAN) and
+ * whose arrays with p (russian). */
+#define WEIGHTS_HEADER(P, p)                                                                                      \
+    {p##_weights_term_names, p##_weights_term_offsets, p##_weights_term_counts, P##_WEIGHTS_TERMS_LEN, p##_weights, \
+     P##_WEIGHTS_LEN}
+
+/* Lay the weights of header h out in game's term layout, into
+ * out[game->weights_len]: a term group with the same name and count in h is
+ * copied, every other weight is 0. Returns the number of game's groups h
+ * does not give this way: 0 when h was exported from this term list; after
+ * a term is added, renamed or resized, the build still runs (the new group
+ * at 0) and `dama export --weights default` writes the header anew
+ * (docs/contributing.md). Thread-safe. */
+int weights_adopt(const Game *game, const WeightsHeader *h, int32_t *out);
+
 /* The layout id as 16 lower-case hex digits. */
 void weights_layout_text(const Game *game, char out[WEIGHTS_ID_MAX]);
 /* The hash as 16 lower-case hex digits. */

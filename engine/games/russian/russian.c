@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "engine/eval.h"
+#include "engine/weights_id.h"
 #include "engine/games/draughts/draughts.h"
 #include "engine/games/draughts/draughts_egtb.h"
 
@@ -24,9 +25,11 @@ static const bool NUMBERED32 = true;
 
 #include "engine/games/russian/weights.h"
 
-/* The generated header is self-contained; its length is checked here,
- * against the term list. */
-_Static_assert(RUSSIAN_WEIGHTS_LEN == RUSSIAN_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+/* The generated header, laid out in this build's term layout at init
+ * (weights_adopt: a term added since the export starts at 0 until the
+ * header is exported anew, docs/contributing.md). */
+static const WeightsHeader RU_HEADER = WEIGHTS_HEADER(RUSSIAN, russian);
+static int32_t ru_weights_laid[RU_WEIGHTS_LEN];
 
 #define MAIN_ROAD 0x8040201008040201ULL /* a1, b2, ..., h8 */
 
@@ -130,6 +133,7 @@ static void ru_init(void)
 {
     draughts_init();
     russian_eval_init();
+    weights_adopt(&russian_game, &RU_HEADER, ru_weights_laid);
 }
 
 /* Endgame databases: the diagonal board, and the D4-D8 move counts that
@@ -157,7 +161,8 @@ const Game russian_game = {
     .eg_offset = RU_EG_OFFSET,
     .phase_max = RU_PHASE_MAX,
     .scale_weight = RU_MAN,
-    .weights_default = russian_weights,
+    .weights_default = ru_weights_laid,
+    .weights_header = &RU_HEADER,
     .weights_lineage = RUSSIAN_WEIGHTS_LINEAGE,
     .evaluate = ru_evaluate,
     .evaluate_trace = ru_evaluate_trace,

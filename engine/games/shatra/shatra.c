@@ -9,16 +9,23 @@
 #include <string.h>
 
 #include "engine/eval.h"
+#include "engine/weights_id.h"
 #include "engine/games/shatra/shatra_board.h"
 #include "engine/games/shatra/shatra_rules.h"
 #include "engine/games/shatra/weights.h"
 #include "util/num.h"
 
-/* The generated header is self-contained; its length is checked here,
- * against the term list. */
-_Static_assert(SHATRA_WEIGHTS_LEN == SHATRA_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+/* The generated header, laid out in this build's term layout at init
+ * (weights_adopt: a term added since the export starts at 0 until the
+ * header is exported anew, docs/contributing.md). */
+static const WeightsHeader SH_HEADER = WEIGHTS_HEADER(SHATRA, shatra);
+static int32_t sh_weights_laid[ST_WEIGHTS_LEN];
 
-void shatra_init(void) { shatra_board_init(); }
+void shatra_init(void)
+{
+    shatra_board_init();
+    weights_adopt(&shatra_game, &SH_HEADER, sh_weights_laid);
+}
 
 static const char PIECE_CHARS[SH_TYPES] = {'?', 'K', 'Q', 'R', 'B', 'S'};
 static const char PROMO_CHARS[SH_TYPES] = {'?', '?', 'Q', 'R', 'B', '?'};
@@ -803,7 +810,8 @@ const Game shatra_game = {
     .eg_offset = ST_EG_OFFSET,
     .phase_max = ST_PHASE_MAX,
     .scale_weight = ST_SHATRA, /* a shatra in play = 100; the BIY term is 0 in every live position */
-    .weights_default = shatra_weights,
+    .weights_default = sh_weights_laid,
+    .weights_header = &SH_HEADER,
     .weights_lineage = SHATRA_WEIGHTS_LINEAGE,
     .evaluate = sh_evaluate,
     .evaluate_trace = sh_evaluate_trace,

@@ -3,6 +3,7 @@
 #include "engine/games/turkish/turkish.h"
 
 #include "engine/eval.h"
+#include "engine/weights_id.h"
 #include "engine/games/draughts/draughts.h"
 #include "engine/games/draughts/draughts_egtb.h"
 
@@ -26,9 +27,17 @@ static const bool LONE_MAN_WIN = true;
 
 #include "engine/games/turkish/weights.h"
 
-/* The generated header is self-contained; its length is checked here,
- * against the term list. */
-_Static_assert(TURKISH_WEIGHTS_LEN == TURKISH_WEIGHTS_LEN_TERMS, "weights.h does not match eval_terms.def: run dama export");
+/* The generated header, laid out in this build's term layout at init
+ * (weights_adopt: a term added since the export starts at 0 until the
+ * header is exported anew, docs/contributing.md). */
+static const WeightsHeader TU_HEADER = WEIGHTS_HEADER(TURKISH, turkish);
+static int32_t tu_weights_laid[TU_WEIGHTS_LEN];
+
+static void tu_init(void)
+{
+    draughts_init();
+    weights_adopt(&turkish_game, &TU_HEADER, tu_weights_laid);
+}
 
 /* turkish.md, "End of the game": one piece each is a draw unless the side to
  * move can capture; a single man against two or more pieces including a
@@ -142,7 +151,8 @@ const Game turkish_game = {
     .eg_offset = TU_EG_OFFSET,
     .phase_max = TU_PHASE_MAX,
     .scale_weight = TU_MAN,
-    .weights_default = turkish_weights,
+    .weights_default = tu_weights_laid,
+    .weights_header = &TU_HEADER,
     .weights_lineage = TURKISH_WEIGHTS_LINEAGE,
     .evaluate = tu_evaluate,
     .evaluate_trace = tu_evaluate_trace,
@@ -150,7 +160,7 @@ const Game turkish_game = {
     .bench_depth = 10,
     .perft_bench_depth = 8,
     .opening_book = NULL,
-    .init = draughts_init,
+    .init = tu_init,
     .search_params = TU_SEARCH,
     .egtb = &TU_EGTB,
     .move_examples = "d3-d4, d4:d6:f6, short forms like dd4 or d4:f6",
