@@ -40,6 +40,7 @@ else
   ROOT=$(mktemp -d /var/tmp/dama-fresh.XXXXXX)
 fi
 ROOT=$(cd "$ROOT" && pwd)
+chmod 755 "$ROOT" # its / (mktemp makes it 700: apt's _apt user and the tests run as nobody could not enter)
 
 mounted=()
 cleanup() {
@@ -58,6 +59,7 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
+trap 'exit 130' INT TERM
 
 echo "== debootstrap --variant=minbase $SUITE into $ROOT"
 if ! command -v debootstrap >/dev/null; then
