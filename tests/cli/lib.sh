@@ -1,11 +1,12 @@
-# lib.sh — the harness the shell tests of tests/cli/ and tests/mpi/ share; a
-# test sources it first thing, with its own arguments:
+# lib.sh — the harness every shell test shares (tests/cli, tests/mpi,
+# tests/browser, tests/abi, tests/install); a test sources it first thing,
+# with its own arguments:
 #     set -u
 #     . "$(dirname "$0")/lib.sh"      # the test's $1 and $2 are dama's
 # Sets DAMA (the dama binary, argument 1) and SRC (the source tree,
 # argument 2), makes a scratch folder T (removed on exit) and counts checks.
-# Tests outside tests/cli/ source it too, with the arguments it expects
-# ("" for one they do not have).
+# A test outside tests/cli/ gives it the arguments it expects ("" for one it
+# does not have).
 #
 # Checks:
 #     ok / bad MESSAGE              count a check passed / failed (the first
@@ -103,7 +104,7 @@ wait_until() {
   bad "$what: still not so after $tries tries $every s apart"
   return 2
 }
-db_value() { [ -s "$1" ] && sqlite3 -cmd '.timeout 30000' "$1" "$2" 2>/dev/null; }
+db_value() { [ -e "$1" ] && sqlite3 -cmd '.timeout 30000' "$1" "$2" 2>/dev/null; }
 at_least() {
   local v
   v=$(db_value "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ] 2>/dev/null
