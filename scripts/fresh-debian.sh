@@ -14,7 +14,8 @@
 # Environment: SUITE (bookworm), MIRROR (http://deb.debian.org/debian), ROOT
 # (the folder to make it in, which must not exist; a new one under /var/tmp
 # unless set). Needs root, the network (Debian's mirror) and about 3 GB.
-# Exits with the status of the first command that failed.
+# Runs both even when the first fails; exits with the status of the first
+# command that failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 REPO=$PWD
@@ -96,12 +97,14 @@ if [ "$run_test" = 1 ]; then
   in_root 'cd /root/dama && bash scripts/test.sh' || rc=$?
   echo "== 1. bash scripts/test.sh: exit $rc ($((SECONDS - start)) s)"
 fi
-if [ "$run_main" = 1 ] && [ "$rc" = 0 ]; then
+if [ "$run_main" = 1 ]; then # (after a failed test command too: it shows what else fails)
+  r=0
   sizes="GENERATIONS=${GENERATIONS:-1} GAMES=${GAMES:-40} NODES=${NODES:-500} GATE_PAIRS=${GATE_PAIRS:-10}"
   sizes="$sizes LADDER_PAIRS=${LADDER_PAIRS:-4}"
   echo "== 2. $sizes bash scripts/main-job.sh (in /root/job)"
   start=$SECONDS
-  in_root "mkdir -p /root/job && cd /root/job && $sizes bash /root/dama/scripts/main-job.sh" || rc=$?
-  echo "== 2. bash scripts/main-job.sh: exit $rc ($((SECONDS - start)) s)"
+  in_root "mkdir -p /root/job && cd /root/job && $sizes bash /root/dama/scripts/main-job.sh" || r=$?
+  echo "== 2. bash scripts/main-job.sh: exit $r ($((SECONDS - start)) s)"
+  [ "$rc" != 0 ] || rc=$r
 fi
 exit "$rc"
