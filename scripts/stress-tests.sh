@@ -52,8 +52,9 @@ for ((r = 1; r <= RUNS; r++)); do
     echo "run $r: pass ($secs s; $(grep -m1 'tests passed' "$log"))"
   else
     failed=$((failed + 1))
-    names=$(sed -n '/The following tests FAILED:/,$p' "$log" | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) .*/\1/p' | tr '\n' ' ')
-    echo "run $r: FAIL (exit $rc, $secs s): ${names:-see the log} — $log"
+    names=$(sed -n '/The following tests FAILED:/,$p' "$log" | sed -n 's/^[[:space:]]*[0-9]* - \([^ ]*\) .*/\1/p' |
+      paste -sd' ')
+    echo "run $r: FAIL (exit $rc, $secs s; $(grep -m1 'tests failed' "$log")): ${names:-see the log} — $log"
   fi
 done
 stop_busy
