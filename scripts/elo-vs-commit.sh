@@ -12,6 +12,7 @@
 # then `python3 scripts/elo_match.py --combine LOG1 LOG2 ...` adds them up.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh # the compiler and git
 root=$(pwd)
 [ $# -ge 1 ] || { echo "usage: $0 COMMIT [--game G] [--movetime MS] [--pairs N] [--concurrency C] [--log FILE]" >&2; exit 2; }
 commit=$(git rev-parse --verify --quiet "$1^{commit}") || { echo "$0: '$1' is not a commit of this repository" >&2; exit 2; }
@@ -46,6 +47,6 @@ fi
 # Snapshot the new binary: rebuilding build/dama during the match must not change it.
 new="$cache/dama-new-$$"
 cp build/dama "$new"
-echo "new: build/dama ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo ', modified')) vs old: $short; log: $log"
+echo "new: build/dama ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', modified')) vs old: $short; log: $log"
 nice -n 10 python3 scripts/elo_match.py --new "$new" --old "$old" --log "$log" "${args[@]}"
 rm -f "$new"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what dama needs on a Debian machine (run as root, or with sudo).
 set -euo pipefail
-PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcjson-dev libcmocka-dev libzstd-dev libxxhash-dev python3"
+# Every tool the tests and scripts call that a minimal Debian lacks is here: sqlite3 (the tests
+# read the databases), python3 (reference generators, report checks), git (elo-vs-commit.sh).
+PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libcjson-dev libcmocka-dev libzstd-dev libxxhash-dev python3 git"
 # Fuzzing (scripts/fuzz.sh sets FUZZ=1): clang's libFuzzer and sanitizer runtimes, LLVM's OpenMP.
 [ "${FUZZ:-0}" = 1 ] && PKGS="$PKGS clang-14 libclang-rt-14-dev libomp-14-dev"
 # The MPI build (-DDAMA_MPI=ON; CI sets MPI=1): Debian's Open MPI (mpicc, mpirun).

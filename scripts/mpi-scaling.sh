@@ -16,6 +16,7 @@
 # --oversubscribe, plus --allow-run-as-root as root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+MPI=1 bash scripts/install-deps.sh # mpirun
 dama=$(realpath "${1:-build-mpi/dama}")
 games=${GAMES:-400}
 nodes=${NODES:-4000}
@@ -26,7 +27,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 sp=(selfplay --games "$games" --nodes "$nodes" --threads 1 --seed 3 --progress 0)
 now() { date +%s.%N; }
-# cpu FILE: user+system seconds that /usr/bin/time -f '%U %S' wrote last
+# timed FILE COMMAND...: runs COMMAND (its output dropped) and writes its user and system CPU
+# seconds, its children's included, to FILE (bash's time: the package time is not in a minimal Debian)
+timed() {
+    local f=$1 TIMEFORMAT='%U %S'
+    shift
+    { time "$@" >/dev/null 2>&1; } 2>"$f"
+}
+# cpu FILE: user+system seconds that timed wrote
 cpu() { tail -1 "$1" | awk '{print $1 + $2}'; }
 calc() { awk "BEGIN {printf \"%.6f\", $*}"; }
 med() { sort -g | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
@@ -36,19 +44,19 @@ printf '%-5s %-20s %8s %8s %10s\n' round variant wall_s games/s cpu_s/game
 for r in $(seq 1 "$rep"); do
     rm -f "$tmp"/*.sqlite*
     t0=$(now)
-    /usr/bin/time -f '%U %S' -o "$tmp/ta" "$dama" "${sp[@]}" --db "$tmp/a.sqlite" >/dev/null 2>&1
+    timed "$tmp/ta" "$dama" "${sp[@]}" --db "$tmp/a.sqlite"
     t1=$(now)
     wa=$(calc "$t1 - $t0"); ca=$(cpu "$tmp/ta")
     t0=$(now)
-    /usr/bin/time -f '%U %S' -o "$tmp/tb0" "$dama" "${sp[@]}" --shard 0/2 --db "$tmp/b0.sqlite" >/dev/null 2>&1 &
+    timed "$tmp/tb0" "$dama" "${sp[@]}" --shard 0/2 --db "$tmp/b0.sqlite" &
     p0=$!
-    /usr/bin/time -f '%U %S' -o "$tmp/tb1" "$dama" "${sp[@]}" --shard 1/2 --db "$tmp/b1.sqlite" >/dev/null 2>&1
+    timed "$tmp/tb1" "$dama" "${sp[@]}" --shard 1/2 --db "$tmp/b1.sqlite"
     wait $p0
     t1=$(now)
     wb=$(calc "$t1 - $t0"); cb=$(calc "$(cpu "$tmp/tb0") + $(cpu "$tmp/tb1")")
     t0=$(now)
     # mpirun starts the local ranks itself: its children's CPU is the ranks'
-    /usr/bin/time -f '%U %S' -o "$tmp/tc" $mpirun_cmd -np 2 "$dama" "${sp[@]}" --mpi --db "$tmp/c.sqlite" >/dev/null 2>&1
+    timed "$tmp/tc" $mpirun_cmd -np 2 "$dama" "${sp[@]}" --mpi --db "$tmp/c.sqlite"
     t1=$(now)
     wc_=$(calc "$t1 - $t0"); cc=$(cpu "$tmp/tc")
     for v in "A 1 process x 1 thread:$wa:$ca" "B 2 processes x 1:$wb:$cb" "C 2 MPI ranks x 1:$wc_:$cc"; do

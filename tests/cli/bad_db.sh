@@ -76,15 +76,13 @@ done
 cp good.sqlite live.sqlite
 "$DAMA" selfplay --db live.sqlite --games 4000 --nodes 400 --threads 1 --progress 0 --seed 7 >sp.out 2>&1 &
 sp=$!
-for _ in $(seq 600); do [ -e live.sqlite-wal ] && break; sleep 0.1; done # up to 60 s: slow under load and sanitizers
+wait_until -p "$sp" "the writer's -wal" test -e live.sqlite-wal
 [ -e live.sqlite-wal ] && ok || bad "the writer has no -wal"
 "$DAMA" report --db live.sqlite -o live.html --force >/dev/null 2>&1 && ok || bad "report beside a writer"
 [ -e live.sqlite-wal ] && [ -e live.sqlite-shm ] && ok || bad "a reader removed a running writer's -wal or -shm"
 kill -0 "$sp" 2>/dev/null && ok || bad "the writer ended before the reader did: the check proves nothing"
-for _ in $(seq 1500); do # the writer stores a batch at least every second (up to 5 min under load)
-  [ "$(sqlite3 live.sqlite 'SELECT count(*) FROM games' 2>/dev/null)" -gt 4 ] 2>/dev/null && break
-  sleep 0.2
-done
+# the writer stores a batch at least every second
+wait_until -p "$sp" "5 games stored beside the reader" at_least live.sqlite "SELECT count(*) FROM games" 5
 kill -INT "$sp" 2>/dev/null
 wait "$sp"
 [ "$(sqlite3 live.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "the writer's database after a reader: $(sqlite3 live.sqlite 'PRAGMA integrity_check' | head -3)"

@@ -1,40 +1,139 @@
-# lib.sh — the harness the shell tests of tests/cli/ share; a test sources
-# it first thing, with its own arguments:
+# lib.sh — the harness every shell test shares (tests/cli, tests/mpi,
+# tests/browser, tests/abi, tests/install); a test sources it first thing,
+# with its own arguments:
 #     set -u
 #     . "$(dirname "$0")/lib.sh"      # the test's $1 and $2 are dama's
 # Sets DAMA (the dama binary, argument 1) and SRC (the source tree,
-# argument 2), makes a scratch folder T (removed on exit), counts checks
-# (ok, bad MESSAGE) and gives two checks:
+# argument 2), makes a scratch folder T (removed on exit) and counts checks.
+# A test outside tests/cli/ gives it the arguments it expects ("" for one it
+# does not have).
+#
+# Checks:
+#     ok / bad MESSAGE              count a check passed / failed (the first
+#                                   BAD_SHOWN failures are printed, 25 unless set)
 #     expect_eq GOT WANT WHAT       the two strings are equal
-#     expect_rc RC WHAT COMMAND...  COMMAND exits with RC; its output in
-#                                   $T/out and $T/err, its exit code in rc
-#     expect_err RC MSG COMMAND...  the same, and MSG (a fixed string) is
-#                                   on its standard error
-# Tests outside tests/cli/ source it too, with the arguments it expects
-# ("" for one they do not have).
-# A test ends with `finish NAME`: the counts on one line, and the test's
-# exit status (0 when nothing failed). Not a test itself (CMakeLists.txt
-# leaves it out of the cli_ tests).
+#     expect_rc RC WHAT COMMAND...  COMMAND (standard input /dev/null) exits
+#                                   with RC; its output in $T/out and $T/err,
+#                                   its exit code in rc
+#     expect_err RC MSG COMMAND...  the same, and MSG (a fixed string) is on
+#                                   its standard error
+#     expect_line out|err LINE      LINE (exact) is a line of what the last
+#                                   expect_rc or expect_err printed there
+#     finish NAME                   the last command of a test: the counts on
+#                                   one line, and the test's exit status (0
+#                                   when nothing failed)
+# Waiting (for an event, never for a time: a loaded machine is slow):
+#     wait_until [-p PID] [-i SECONDS] WHAT COMMAND...
+#         runs COMMAND every 0.1 s (-i: every SECONDS, for a short window)
+#         until it succeeds (status 0). With -p, stops with status 1 when
+#         process PID has ended first (the caller decides whether that is a
+#         failure). After WAIT_S seconds of tries (300 unless set: far
+#         beyond what any test needs on a loaded machine) it fails the
+#         check "WHAT" and returns 2.
+#     at_least DB SQL N             SQL's number on database DB is N or more
+#                                   (false while DB does not exist yet; never
+#                                   creates it, as sqlite3 would)
+#     db_value DB SQL               SQL's result on DB; nothing, status 1,
+#                                   while DB does not exist yet
+# Processes (from /proc: procps, which has pgrep and ps, is not in a minimal
+# Debian):
+#     proc_alive PID                PID runs (a zombie has ended)
+#     proc_children PID             the ids of PID's child processes
+#     proc_args PID                 PID's command line, arguments joined by spaces
+#     proc_find TEXT                the ids of the processes whose command
+#                                   line holds TEXT
+# Not a test itself (CMakeLists.txt leaves it out of the cli_ tests).
 DAMA="$1"
 SRC="${2:-}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 pass=0
 fail=0
+BAD_SHOWN=${BAD_SHOWN:-25}
+WAIT_S=${WAIT_S:-300}
+
 ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+bad() {
+  fail=$((fail + 1))
+  if [ "$fail" -le "$BAD_SHOWN" ]; then echo "FAIL: $*"; elif [ "$fail" = $((BAD_SHOWN + 1)) ]; then
+    echo "(further failures counted, not shown)"
+  fi
+}
 expect_eq() { [ "$1" = "$2" ] && ok || bad "$3: expected '$2', got '$1'"; }
-expect_rc() { "${@:3}" >"$T/out" 2>"$T/err"; rc=$?; [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"; }
+expect_rc() {
+  "${@:3}" </dev/null >"$T/out" 2>"$T/err"
+  rc=$?
+  [ "$rc" = "$1" ] && ok || bad "$2: exit $rc (expected $1): $(head -c 300 "$T/err")"
+}
 expect_err() {
   local want="$1" msg="$2"
   shift 2
-  "$@" >"$T/out" 2>"$T/err"
-  local rc=$?
+  "$@" </dev/null >"$T/out" 2>"$T/err"
+  rc=$?
   if [ "$rc" != "$want" ]; then bad "$*: exit $rc (expected $want): $(head -c 300 "$T/err")"; return; fi
   if ! grep -qF -- "$msg" "$T/err"; then bad "$*: stderr lacks '$msg': $(head -c 300 "$T/err")"; return; fi
   ok
 }
+expect_line() { grep -qxF -- "$2" "$T/$1" && ok || bad "no line '$2' in std$1: $(head -c 600 "$T/$1")"; }
 finish() {
   echo "$1: $pass passed, $fail failed"
   [ "$fail" = 0 ]
+}
+
+wait_until() {
+  local pid="" every=0.1 what i tries
+  while :; do
+    case "$1" in
+      -p) pid=$2 ;;
+      -i) every=$2 ;;
+      *) break ;;
+    esac
+    shift 2
+  done
+  what=$1
+  shift
+  tries=$(awk -v s="$WAIT_S" -v e="$every" 'BEGIN { printf "%d", s / e }')
+  for ((i = 0; i < tries; i++)); do
+    "$@" && return 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      "$@" && return 0 # it may have come true as the process ended
+      return 1
+    fi
+    sleep "$every"
+  done
+  bad "$what: still not so after $tries tries $every s apart"
+  return 2
+}
+db_value() { [ -e "$1" ] && sqlite3 -cmd '.timeout 30000' "$1" "$2" 2>/dev/null; }
+at_least() {
+  local v
+  v=$(db_value "$1" "$2") && [ -n "$v" ] && [ "$v" -ge "$3" ] 2>/dev/null
+}
+
+proc_read() { # PID: P_STATE and P_PPID of PID (no fork: the waits call it often); 1 if there is none
+  local line f
+  { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+  read -r -a f <<<"${line##*) }" # after the command name, which may hold spaces
+  P_STATE=${f[0]} P_PPID=${f[1]}
+}
+proc_alive() { proc_read "$1" && [ "$P_STATE" != Z ]; }
+proc_children() {
+  local d
+  for d in /proc/[0-9]*; do
+    proc_read "${d#/proc/}" && [ "$P_PPID" = "$1" ] && echo "${d#/proc/}"
+  done
+  return 0
+}
+proc_args() {
+  local a
+  { mapfile -d '' a <"/proc/$1/cmdline"; } 2>/dev/null || return 1
+  echo "${a[*]}"
+}
+proc_find() {
+  local d a
+  for d in /proc/[0-9]*; do
+    { mapfile -d '' a <"$d/cmdline"; } 2>/dev/null || continue
+    case "${a[*]}" in *"$1"*) echo "${d#/proc/}" ;; esac
+  done
+  return 0
 }

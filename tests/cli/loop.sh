@@ -14,11 +14,12 @@ A=$(sqlite3 "$T/a.sqlite" "SELECT group_concat(result || movetext, '|') FROM (SE
 B=$(sqlite3 "$T/b.sqlite" "SELECT group_concat(result || movetext, '|') FROM (SELECT * FROM games ORDER BY game_index)")
 [ -n "$A" ] && [ "$A" = "$B" ] && ok || bad "games depend on the thread count"
 
-# a run killed midway: the database stays consistent and the run resumes
+# a run killed midway (once 10 of its 300 games are stored): the database
+# stays consistent and the run resumes
 "$DAMA" selfplay --db "$T/d.sqlite" --games 300 --nodes 3000 --threads 2 --progress 0 >/dev/null 2>&1 &
 pid=$!
-sleep 2
-kill -9 "$pid" 2>/dev/null
+wait_until -p "$pid" "10 games stored" at_least "$T/d.sqlite" "SELECT count(*) FROM games" 10
+kill -9 "$pid" 2>/dev/null && ok || bad "the run ended before the kill"
 wait "$pid" 2>/dev/null
 [ "$(q 'PRAGMA integrity_check')" = "ok" ] && ok || bad "integrity after kill -9"
 n1=$(q "SELECT count(*) FROM games")
@@ -31,10 +32,11 @@ grep -q "resumed" "$T/out" && ok || bad "resume not reported: $(head -c 300 "$T/
 [ "$(q "SELECT count(*) FROM games")" = 300 ] && ok || bad "resumed run has $(q 'SELECT count(*) FROM games') games (had $n1)"
 [ "$(q "SELECT count(*) FROM runs WHERE kind='selfplay'")" = 1 ] && ok || bad "resume made a second run"
 [ "$(q "SELECT status FROM runs")" = done ] && ok || bad "run not done"
-# SIGINT: clean stop, status interrupted
+# SIGINT (once the run has stored a game): clean stop, status interrupted
 "$DAMA" selfplay --db "$T/d.sqlite" --games 400 --seed 2 --nodes 3000 --threads 2 --progress 0 >/dev/null 2>&1 &
 pid=$!
-sleep 1.5
+wait_until -p "$pid" "a game of the seed 2 run stored" \
+  at_least "$T/d.sqlite" "SELECT count(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.seed = 2" 1
 kill -INT "$pid"
 wait "$pid"
 rc=$?

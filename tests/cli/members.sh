@@ -21,13 +21,7 @@ expect_rc 0 "uninterrupted self-play" "$DAMA" "${SP[@]}" --db a.sqlite
 # SIGTERM once the first chunk of members is committed
 "$DAMA" "${SP[@]}" --db b.sqlite >b.out 2>b.err &
 pid=$!
-n=0
-for _ in $(seq 1000); do
-  n=$(q b.sqlite "SELECT count(*) FROM weight_sets" 2>/dev/null || echo 0)
-  [ "${n:-0}" -gt 1 ] && break
-  kill -0 "$pid" 2>/dev/null || break
-  sleep 0.02
-done
+wait_until -p "$pid" -i 0.02 "the first chunk of members committed" at_least b.sqlite "SELECT count(*) FROM weight_sets" 2
 kill -TERM "$pid"
 wait "$pid"
 rc=$?

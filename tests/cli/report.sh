@@ -86,7 +86,8 @@ grep -q 'id="selfplay-1-results"' all.html && ok || bad "--game all shows run 1"
 # ---- --watch: rewrites until stopped, the page reloads itself ----
 "$DAMA" report --db t.sqlite --watch 1 -o w.html >wout 2>&1 &
 pid=$!
-for _ in $(seq 1 100); do n=$(grep -c '^wrote' wout 2>/dev/null); [ "${n:-0}" -ge 2 ] && break; sleep 0.1; done
+two_writes() { [ "$(grep -c '^wrote' wout 2>/dev/null)" -ge 2 ]; }
+wait_until -p $pid "--watch 1: two pages written" two_writes
 kill -INT $pid
 wait $pid
 rc=$?

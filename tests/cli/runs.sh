@@ -69,10 +69,10 @@ for g in russian turkish shatra; do
 done
 
 # --- tune and signals --------------------------------------------------------
-wait_epochs() { for _ in $(seq 300); do grep -q "^epoch *2:" "$1" 2>/dev/null && return 0; sleep 0.1; done; return 1; }
+epoch2() { grep -q "^epoch *2:" "$1" 2>/dev/null; }
 "$DAMA" tune --db a.sqlite --seed 3 --epochs 100000 --patience 100000 --verbose >int.out 2>int.err &
 pid=$!
-wait_epochs int.err || bad "tune never reached epoch 2: $(tail -2 int.err)"
+wait_until -p "$pid" "tune reaches epoch 2" epoch2 int.err
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -85,7 +85,7 @@ R="SELECT r.status, t.result_ws IS NOT NULL, t.valid_loss > 0, t.train_loss > 0 
 # is marked interrupted by the next command that writes
 "$DAMA" tune --db a.sqlite --seed 3 --epochs 100000 --patience 100000 --verbose >int2.out 2>int2.err &
 pid=$!
-wait_epochs int2.err || bad "second tune never reached epoch 2"
+wait_until -p "$pid" "the second tune reaches epoch 2" epoch2 int2.err
 # stopped while both are sent, so the first cannot end the run before the
 # second arrives
 kill -STOP "$pid"; kill -INT "$pid"; kill -TERM "$pid"; kill -CONT "$pid"

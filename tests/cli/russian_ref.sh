@@ -13,7 +13,7 @@
 #    printed twice, and stops at the first differing position;
 # 4. perft 2 of a sample, D and P conventions, from both programs.
 set -u
-DAMA=${1:?usage: russian_ref.sh DAMA_BINARY SOURCE_DIR}
-SRC=${2:?usage: russian_ref.sh DAMA_BINARY SOURCE_DIR}
+. "$(dirname "$0")/lib.sh"
 . "$SRC/tests/ref/compare.sh"
 ref_compare russian "$DAMA" "$SRC/tests/ref/russian_ref.py" "${RUSSIAN_REF_COUNT:-20000}" "${RUSSIAN_REF_SEED:-2024}"
+finish russian_ref

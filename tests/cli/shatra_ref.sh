@@ -15,7 +15,7 @@
 #    first differing position;
 # 4. perft 2 of a sample, D and P conventions, from both programs.
 set -u
-DAMA=${1:?usage: shatra_ref.sh DAMA_BINARY SOURCE_DIR}
-SRC=${2:?usage: shatra_ref.sh DAMA_BINARY SOURCE_DIR}
+. "$(dirname "$0")/lib.sh"
 . "$SRC/tests/ref/compare.sh"
 ref_compare shatra "$DAMA" "$SRC/tests/ref/shatra_ref.py" "${SHATRA_REF_COUNT:-20000}" "${SHATRA_REF_SEED:-2024}"
+finish shatra_ref

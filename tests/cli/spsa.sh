@@ -34,11 +34,7 @@ first=$(echo "$A" | awk '{printf "%d", ($1 >= 0) ? int($1 + 0.5) : -int(-$1 + 0.
 # interrupted with SIGINT after two iterations, then resumed: same result
 "$DAMA" spsa --db c.sqlite --threads 2 "${ARGS[@]}" >c.out 2>&1 &
 pid=$!
-for _ in $(seq 200); do
-  n=$(sqlite3 c.sqlite "SELECT count(*) FROM spsa_iterations" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 2 ] && break
-  sleep 0.05
-done
+wait_until -p "$pid" "2 iterations stored" at_least c.sqlite "SELECT count(*) FROM spsa_iterations" 2
 kill -INT "$pid" 2>/dev/null
 wait "$pid"
 rc=$?
@@ -55,11 +51,7 @@ fi
 # kill -9 midway, then resume
 "$DAMA" spsa --db d.sqlite --threads 2 "${ARGS[@]}" >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 200); do
-  n=$(sqlite3 d.sqlite "SELECT count(*) FROM spsa_iterations" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 3 ] && break
-  sleep 0.05
-done
+wait_until -p "$pid" "3 iterations stored" at_least d.sqlite "SELECT count(*) FROM spsa_iterations" 3
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 [ "$(sqlite3 d.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity after kill -9"

@@ -29,33 +29,36 @@ expect_rc 1 "resume without a tournament" "$DAMA" tournament --db "$T/x.sqlite" 
 grep -q "no tournament of this configuration" "$T/err" && ok || bad "resume message"
 
 # a manager killed with SIGKILL takes its engines with it: a hung engine (and
-# the dama hub it proxies, which reads the end of its input then) is gone within seconds
-alive() { local st; st=$(ps -o stat= -p "$1" 2>/dev/null) && [ "${st#Z}" = "$st" ]; } # a zombie is gone
+# the dama hub it proxies, which reads the end of its input then) ends
+# hub_of ENGINE: the id of ENGINE's child that runs `dama hub`
+hub_of() {
+  local c
+  for c in $(proc_children "$1"); do case "$(proc_args "$c")" in *"dama hub") echo "$c" && return 0 ;; esac; done
+  return 1
+}
+# started: the engine, a child of the manager, runs its dama hub (a launcher such as pyenv's may fork
+# helpers first); sets eng and sub
+started() {
+  local c
+  for c in $(proc_children "$mgr"); do sub=$(hub_of "$c") && eng=$c && return 0; done
+  return 1
+}
+gone() { ! proc_alive "$eng" && ! proc_alive "$sub"; }
 "$DAMA" tournament --db "$T/k.sqlite" --nodes 100 --rounds 1 --concurrency 1 --progress 0 name=A \
   "name=G,timeout=60000,cmd=python3 $F hang 1 $DAMA" >/dev/null 2>&1 &
 mgr=$!
 eng="" sub=""
-for _ in $(seq 1 600); do # until the hung engine runs its dama hub (a loaded machine is slow; a launcher
-  eng=$(pgrep -P "$mgr" | head -1)  # such as pyenv's may fork helpers first)
-  [ -n "$eng" ] && sub=$(pgrep -P "$eng" -f "dama hub\$" | head -1) && [ -n "$sub" ] && break
-  sleep 0.1
-done
-[ -n "$eng" ] && [ -n "$sub" ] && ok || bad "the hung engine did not start (engine '$eng', its hub '$sub')"
-sleep 0.5
+wait_until -p "$mgr" "the hung engine runs its dama hub" started
+[ $? = 1 ] && bad "the manager ended before its engine ran its dama hub"
 { kill -9 "$mgr"; wait "$mgr"; } 2>/dev/null
-for _ in $(seq 1 50); do alive "$eng" || alive "$sub" || break; sleep 0.1; done
-alive "$eng" && bad "engine $eng outlived its manager: $(ps -o pid,stat,args -p "$eng")" || ok
-alive "$sub" && bad "the proxied hub $sub outlived its engine: $(ps -o pid,stat,args -p "$sub")" || ok
+# (the engine hangs for good: only the end of its input, the manager gone, ends it)
+[ -n "$sub" ] && wait_until "the engine $eng and its hub $sub end with their manager" gone && ok
 # (a command with shell operators keeps its shell, as documented; engines: `exec` put before a simple command)
 
 # start, interrupt with SIGINT after a few games, resume
 "$DAMA" tournament "${ARGS[@]}" --concurrency 1 "${ENGINES[@]}" >"$T/first.out" 2>"$T/first.err" &
 pid=$!
-for _ in $(seq 1 300); do
-  n=$(q "SELECT count(*) FROM games" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 6 ] && break
-  sleep 0.1
-done
+wait_until -p "$pid" "6 games stored" at_least "$T/t.sqlite" "SELECT count(*) FROM games" 6
 kill -INT "$pid"
 wait "$pid"
 rc=$?
@@ -121,13 +124,13 @@ expect_eq "$(q "SELECT count(*) FROM games WHERE reason IN ('crash', 'illegal-mo
 # crosstable: 6 rows, points add up to the games
 expect_eq "$(grep -c '^[ABHCIG] ' "$T/final.out")" 6 "crosstable rows"
 expect_eq "$(grep -cE '^ +[1-6]  [ABHCIG] ' "$T/final.out")" 6 "ratings rows"
-total_points=$(grep -o '[0-9.]*/10' "$T/final.out" | cut -d/ -f1 | paste -sd+ | bc)
+total_points=$(grep -o '[0-9.]*/10' "$T/final.out" | cut -d/ -f1 | awk '{ s += $1 } END { printf "%.1f", s }')
 expect_eq "$total_points" "$TOTAL.0" "crosstable points add up to the games"
 expect_eq "$(grep -c ' vs ' "$T/final.out")" 15 "one pentanomial line per pairing"
 # ratings: sound engines above every faulty one
 sound_min=$(grep -E '^ +[0-9]+  [ABH] ' "$T/final.out" | awk '{print $3}' | sort -g | head -1)
 faulty_max=$(grep -E '^ +[0-9]+  [CIG] ' "$T/final.out" | awk '{print $3}' | sort -g | tail -1)
-[ "$(echo "$sound_min > $faulty_max" | bc)" = 1 ] && ok || bad "ratings: sound $sound_min vs faulty $faulty_max"
+awk -v s="$sound_min" -v f="$faulty_max" 'BEGIN { exit !(s + 0 > f + 0) }' && ok || bad "ratings: sound $sound_min vs faulty $faulty_max"
 expect_rc 0 "dama ratings of the tournament" "$DAMA" ratings --db "$T/t.sqlite" --tournament 1 --anchor A=1000
 grep -qE '^ +[0-9]+  A +1000\.0 ' "$T/out" && ok || bad "anchor A=1000: $(cat "$T/out")"
 
@@ -149,10 +152,12 @@ grep -qF "tournament 1 was started without --pdn-out, so the file would lack its
   && ok || bad "late --pdn-out message: $(cat "$T/err")"
 # a relative --pdn-out is stored whole: a resume from another folder appends to the same file
 mkdir -p "$T/here" "$T/there"
-(cd "$T/here" && "$DAMA" tournament --db "$T/rel.sqlite" --rounds 10 --nodes 100 --progress 0 --pdn-out rel.pdn \
-  name=A name=B >/dev/null 2>&1 & p=$!; for _ in $(seq 1 300); do
-    [ "$(sqlite3 "$T/rel.sqlite" "SELECT count(*) FROM games" 2>/dev/null || echo 0)" -ge 1 ] && break; sleep 0.1; done
-  kill -INT $p; wait $p)
+(cd "$T/here" && exec "$DAMA" tournament --db "$T/rel.sqlite" --rounds 10 --nodes 100 --progress 0 --pdn-out rel.pdn \
+  name=A name=B) >/dev/null 2>&1 &
+p=$!
+wait_until -p $p "a game stored" at_least "$T/rel.sqlite" "SELECT count(*) FROM games" 1
+kill -INT $p
+wait $p
 (cd "$T/there" && "$DAMA" tournament --db "$T/rel.sqlite" --resume --tournament 1 --progress 0 >/dev/null 2>"$T/rel.err")
 expect_eq "$?" 0 "resume from another folder"
 expect_eq "$(sqlite3 "$T/rel.sqlite" "SELECT pdn_out FROM tournaments")" "$T/here/rel.pdn" "the stored PDN path is absolute"

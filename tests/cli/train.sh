@@ -19,11 +19,8 @@ PASS=(--elo0 -400 --elo1 -200)
 # generation 1 complete), then resumed ----
 "$DAMA" train --db "$T/a.sqlite" --generations 2 "${TINY[@]}" "${PASS[@]}" >"$T/a1.out" 2>"$T/a1.err" &
 pid=$!
-for _ in $(seq 1 3000); do
-    [ "$(q a.sqlite "SELECT count(*) = 2 AND sum(status = 'running') = 1 FROM runs WHERE kind = 'selfplay'" 2>/dev/null)" = 1 ] && break
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.02
-done
+wait_until -p "$pid" -i 0.02 "generation 2's self-play running" \
+  at_least "$T/a.sqlite" "SELECT count(*) = 2 AND sum(status = 'running') = 1 FROM runs WHERE kind = 'selfplay'" 1
 kill -9 "$pid" 2>/dev/null
 wait "$pid" 2>/dev/null
 [ "$(q a.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "integrity after kill -9"

@@ -19,48 +19,30 @@
 #    (P) wherever some move has several routes.
 # Environment: TURKISH_REF_COUNT (positions, default 6000), TURKISH_REF_SEED.
 set -u
-DAMA=${1:?usage: turkish_ref.sh DAMA_BINARY SOURCE_DIR}
-SRC=${2:?usage: turkish_ref.sh DAMA_BINARY SOURCE_DIR}
+. "$(dirname "$0")/lib.sh"
 REF="$SRC/tests/ref/turkish_ref.py"
 COUNT=${TURKISH_REF_COUNT:-6000}
 SEED=${TURKISH_REF_SEED:-2024}
-
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-    fail=$((fail + 1))
-    [ "$fail" -le 10 ] && echo "FAIL: $*"
-    [ "$fail" -eq 11 ] && echo "(further failures not shown)"
-}
-finish() {
-    echo "$pass passed, $fail failed"
-    [ "$fail" -eq 0 ]
-    exit
-}
-
-command -v python3 >/dev/null || { bad "python3 is needed for the reference generator"; finish; }
-tmp=$(mktemp -d) || { bad "mktemp"; finish; }
-trap 'rm -rf "$tmp"' EXIT
+BAD_SHOWN=10
 
 python3 "$REF" selftest && ok || bad "the reference fails its own self test"
 
-python3 "$REF" gen "$SEED" "$COUNT" >"$tmp/positions.txt" || { bad "position generation"; finish; }
-[ "$(wc -l <"$tmp/positions.txt")" -eq "$COUNT" ] && ok || bad "expected $COUNT positions"
+python3 "$REF" gen "$SEED" "$COUNT" >"$T/positions.txt" || { bad "position generation"; finish turkish_ref; exit; }
+[ "$(wc -l <"$T/positions.txt")" -eq "$COUNT" ] && ok || bad "expected $COUNT positions"
 
-if "$DAMA" moves --game turkish --file "$tmp/positions.txt" >"$tmp/dama.txt" 2>"$tmp/dama.err" &&
-    [ "$(wc -l <"$tmp/dama.txt")" -eq "$COUNT" ]; then
+if "$DAMA" moves --game turkish --file "$T/positions.txt" >"$T/dama.txt" 2>"$T/dama.err" &&
+    [ "$(wc -l <"$T/dama.txt")" -eq "$COUNT" ]; then
     ok
-    python3 "$REF" compare "$tmp/dama.txt" >"$tmp/compare.txt"
+    python3 "$REF" compare "$T/dama.txt" >"$T/compare.txt"
     rc=$?
-    tail -1 "$tmp/compare.txt"
+    tail -1 "$T/compare.txt"
     if [ "$rc" -eq 0 ]; then ok; else
-        head -40 "$tmp/compare.txt" | cut -c1-400
+        head -40 "$T/compare.txt" | cut -c1-400
         bad "dama and the reference disagree on move lists (above)"
     fi
 else
-    head -5 "$tmp/dama.err"
-    bad "dama moves --file failed or printed $(wc -l <"$tmp/dama.txt") lines for $COUNT positions"
+    head -5 "$T/dama.err"
+    bad "dama moves --file failed or printed $(wc -l <"$T/dama.txt") lines for $COUNT positions"
 fi
 
 # dama perft --depth N (D, or P with --paths) of a position; "" on error
@@ -80,13 +62,13 @@ check_perfts() {
     echo "perft $2 (D and P) compared on $n positions"
 }
 
-python3 "$REF" features "$tmp/positions.txt" >"$tmp/features.txt" || bad "reference features"
-awk -F'\t' 'NR % 10 == 1 {print $1}' "$tmp/features.txt" >"$tmp/sample.txt"
-awk -F'\t' '$2 ~ /[LSR]/ {print $1}' "$tmp/features.txt" >"$tmp/special.txt"
-python3 "$REF" perfts "$tmp/sample.txt" 2 >"$tmp/sample2.txt" || bad "reference perft 2"
-python3 "$REF" perfts "$tmp/special.txt" 3 >"$tmp/special3.txt" || bad "reference perft 3"
-check_perfts "$tmp/sample2.txt" 2
-check_perfts "$tmp/special3.txt" 3
+python3 "$REF" features "$T/positions.txt" >"$T/features.txt" || bad "reference features"
+awk -F'\t' 'NR % 10 == 1 {print $1}' "$T/features.txt" >"$T/sample.txt"
+awk -F'\t' '$2 ~ /[LSR]/ {print $1}' "$T/features.txt" >"$T/special.txt"
+python3 "$REF" perfts "$T/sample.txt" 2 >"$T/sample2.txt" || bad "reference perft 2"
+python3 "$REF" perfts "$T/special.txt" 3 >"$T/special3.txt" || bad "reference perft 3"
+check_perfts "$T/sample2.txt" 2
+check_perfts "$T/special3.txt" 3
 
 # landing paths (P) wherever a move has several routes
 n=0
@@ -95,7 +77,7 @@ while IFS=$'\t' read -r fen flags d p; do
     got=$(dama_perft "$fen" 1 paths)
     [ "$got" = "$p" ] && ok || bad "perft 1 (P) of $fen: dama $got, reference $p"
     n=$((n + 1))
-done <"$tmp/features.txt"
+done <"$T/features.txt"
 echo "perft 1 (P) compared on $n positions with several routes to a move"
 
-finish
+finish turkish_ref

@@ -64,11 +64,7 @@ grep -q "H0 accepted\|H1 accepted" s3.out && ok || bad "SPRT line on rank 0: $(g
 # --- a stop (SIGINT to mpirun) reaches every rank -----------------------------
 $MPIRUN -np 3 "$DAMA" match --a default --b other.cfg --pairs 150 --nodes 2000 --progress 0 --mpi --db i.sqlite --threads 1 >i.out 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
-  sleep 0.2
-  n=$(sqlite3 i.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 3 ] && break
-done
+wait_until -p $pid "3 games stored" at_least i.sqlite "SELECT count(*) FROM games" 3
 kill -INT $pid
 wait $pid
 rc=$?

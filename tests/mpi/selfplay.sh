@@ -65,21 +65,11 @@ SK="selfplay --games $NK --nodes 2000 --seed 12 --progress 0"
 dump full.sqlite full.txt
 $MPIRUN -np 3 "$DAMA" $SK --mpi --db k.sqlite --threads 1 >k1.out 2>&1 &
 pid=$!
-n=0
-for _ in $(seq 1 2400); do # until 10 games are stored (at most 120 s)
-  sleep 0.05
-  n=$(sqlite3 k.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 10 ] && break
-  kill -0 $pid 2>/dev/null || break
-done
+wait_until -p $pid "10 games stored" at_least k.sqlite "SELECT count(*) FROM games" 10
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-left=1
-for _ in $(seq 1 100); do # the ranks end when mpirun is gone (within 20 s under load)
-  pgrep -f "dama $SK --mpi --db k.sqlite" >/dev/null || { left=0; break; }
-  sleep 0.2
-done
-[ "$left" = 0 ] && ok || bad "ranks left running 20 s after kill -9 of mpirun"
+no_rank() { [ -z "$(proc_find "dama $SK --mpi --db k.sqlite")" ]; }
+wait_until "the ranks end when mpirun is gone" no_rank && ok
 stored=$(sqlite3 k.sqlite "SELECT count(*) FROM games")
 [ "$stored" -ge 10 ] && [ "$stored" -lt $NK ] && ok || bad "killed run stored $stored of $NK games (want some, not all)"
 $MPIRUN -np 3 "$DAMA" $SK --mpi --db k.sqlite --threads 1 >k2.out 2>&1 || bad "resume: $(tail -3 k2.out)"
@@ -93,11 +83,7 @@ cmp -s full.txt k.txt && ok || bad "killed and resumed run differs from the unin
 # --- a stop (SIGINT to mpirun) reaches every rank -----------------------------
 $MPIRUN -np 3 "$DAMA" selfplay --games 200 --nodes 2000 --seed 13 --progress 0 --mpi --db s.sqlite --threads 1 >s.out 2>&1 &
 pid=$!
-for _ in $(seq 1 600); do
-  sleep 0.2
-  n=$(sqlite3 s.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 3 ] && break
-done
+wait_until -p $pid "3 games stored" at_least s.sqlite "SELECT count(*) FROM games" 3
 kill -INT $pid
 wait $pid
 rc=$?

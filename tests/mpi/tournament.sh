@@ -45,20 +45,11 @@ sqlite3 full.sqlite "$Q" >full.txt
 NK=$(wc -l <full.txt)
 $MPIRUN -np 3 "$DAMA" $TK --mpi --db k.sqlite --concurrency 1 "${K[@]}" >k1.out 2>&1 &
 pid=$!
-for _ in $(seq 1 2400); do # until 10 games are stored (at most 120 s)
-  sleep 0.05
-  n=$(sqlite3 k.sqlite "SELECT count(*) FROM games" 2>/dev/null || echo 0)
-  [ "${n:-0}" -ge 10 ] && break
-  kill -0 $pid 2>/dev/null || break
-done
+wait_until -p $pid "10 games stored" at_least k.sqlite "SELECT count(*) FROM games" 10
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-left=1
-for _ in $(seq 1 100); do # the ranks end when mpirun is gone
-  pgrep -f "dama $TK --mpi --db k.sqlite" >/dev/null || { left=0; break; }
-  sleep 0.2
-done
-[ "$left" = 0 ] && ok || bad "ranks left running 20 s after kill -9 of mpirun"
+no_rank() { [ -z "$(proc_find "dama $TK --mpi --db k.sqlite")" ]; }
+wait_until "the ranks end when mpirun is gone" no_rank && ok
 stored=$(sqlite3 k.sqlite "SELECT count(*) FROM games")
 [ "$stored" -ge 10 ] && [ "$stored" -lt "$NK" ] && ok || bad "killed tournament stored $stored of $NK games (want some, not all)"
 $MPIRUN -np 2 "$DAMA" $TK --mpi --db k.sqlite --concurrency 1 "${K[@]}" >k2.out 2>&1 || bad "resume: $(tail -3 k2.out)"

@@ -42,17 +42,12 @@ G="SELECT r.seed, g.game_index, g.movetext FROM games g JOIN runs r ON r.id = g.
 # --- kill -9 during generation 2, resumed over 2 ranks ---------------------------
 $MPIRUN -np 3 "$DAMA" train --mpi --db k.sqlite "${TINY[@]}" --threads 1 >k1.out 2>k1.err &
 pid=$!
-for _ in $(seq 1 3000); do
-  [ "$(sqlite3 k.sqlite "SELECT count(*) = 2 AND sum(status = 'running') = 1 FROM runs WHERE kind = 'selfplay'" 2>/dev/null)" = 1 ] && break
-  kill -0 $pid 2>/dev/null || break
-  sleep 0.02
-done
+wait_until -p $pid -i 0.02 "generation 2's self-play running" \
+  at_least k.sqlite "SELECT count(*) = 2 AND sum(status = 'running') = 1 FROM runs WHERE kind = 'selfplay'" 1
 kill -9 $pid 2>/dev/null
 wait $pid 2>/dev/null
-for _ in $(seq 1 100); do
-  pgrep -f "dama train --mpi --db k.sqlite" >/dev/null || break
-  sleep 0.2
-done
+no_rank() { [ -z "$(proc_find "dama train --mpi --db k.sqlite")" ]; }
+wait_until "the ranks end when mpirun is gone" no_rank && ok
 [ "$(sqlite3 k.sqlite "SELECT stage FROM generations WHERE generation = 2")" = selfplay ] && ok \
   || bad "the kill did not land in generation 2's self-play: $(sqlite3 k.sqlite 'SELECT generation, stage FROM generations')"
 $MPIRUN -np 2 "$DAMA" train --mpi --db k.sqlite "${TINY[@]}" --threads 1 >k2.out 2>k2.err || bad "resume: $(tail -3 k2.err)"

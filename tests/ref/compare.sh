@@ -1,5 +1,6 @@
-# compare.sh — sourced by tests/cli/<game>_ref.sh: dama against an
-# independent Python reference of one game's rules.
+# compare.sh — sourced by tests/cli/<game>_ref.sh, after tests/cli/lib.sh
+# (its T, ok and bad): dama against an independent Python reference of one
+# game's rules.
 #
 # ref_compare GAME DAMA_BINARY REF_PY COUNT SEED
 # 1. the reference checks itself (`selftest`);
@@ -9,31 +10,29 @@
 #    promotion), checks each printed route and that no move is printed
 #    twice (`compare`), and stops at the first differing position;
 # 4. perft 2 of every 100th position, D and P conventions, from both.
-# Leaves the positions in $tmp/positions.txt for further checks; exits 1 on
-# the first failure.
-fail() { echo "FAIL: $*" >&2; exit 1; }
+# Leaves the positions in $T/positions.txt for further checks; stops at the
+# first failure (status 1, counted with bad).
 
 ref_compare() {
     local game=$1 dama=$2 ref=$3 count=$4 seed=$5
-    command -v python3 >/dev/null || fail "python3 is needed for the reference generator"
-    tmp=$(mktemp -d) || fail "mktemp"
-    trap 'rm -rf "$tmp"' EXIT
-    python3 "$ref" selftest || fail "the reference fails its own self test"
-    python3 "$ref" gen "$seed" "$count" > "$tmp/positions.txt" || fail "position generation"
-    [ "$(wc -l < "$tmp/positions.txt")" -eq "$count" ] || fail "expected $count positions"
-    "$dama" moves --game "$game" --file "$tmp/positions.txt" > "$tmp/dama.txt" 2> "$tmp/dama.err" \
-        || { cat "$tmp/dama.err" >&2; fail "dama moves --file exited with an error"; }
-    [ "$(wc -l < "$tmp/dama.txt")" -eq "$count" ] || fail "dama printed $(wc -l < "$tmp/dama.txt") lines for $count positions"
-    python3 "$ref" compare "$tmp/dama.txt" || fail "dama and the reference disagree (position above)"
-    awk 'NR % 100 == 1' "$tmp/positions.txt" > "$tmp/sample.txt"
-    python3 "$ref" perfts "$tmp/sample.txt" 2 > "$tmp/ref_perft.txt" || fail "reference perft"
+    python3 "$ref" selftest && ok || { bad "the reference fails its own self test"; return 1; }
+    python3 "$ref" gen "$seed" "$count" >"$T/positions.txt" || { bad "position generation"; return 1; }
+    [ "$(wc -l <"$T/positions.txt")" -eq "$count" ] || { bad "expected $count positions"; return 1; }
+    "$dama" moves --game "$game" --file "$T/positions.txt" >"$T/dama.txt" 2>"$T/dama.err" \
+        || { cat "$T/dama.err" >&2; bad "dama moves --file exited with an error"; return 1; }
+    [ "$(wc -l <"$T/dama.txt")" -eq "$count" ] \
+        || { bad "dama printed $(wc -l <"$T/dama.txt") lines for $count positions"; return 1; }
+    python3 "$ref" compare "$T/dama.txt" && ok || { bad "dama and the reference disagree (position above)"; return 1; }
+    awk 'NR % 100 == 1' "$T/positions.txt" >"$T/sample.txt"
+    python3 "$ref" perfts "$T/sample.txt" 2 >"$T/ref_perft.txt" || { bad "reference perft"; return 1; }
     local n=0 fen d p got_d got_p
     while IFS=$'\t' read -r fen d p; do
         got_d=$("$dama" perft --game "$game" --fen "$fen" --depth 2 2>/dev/null | awk '/^perft/ {print $3}')
         got_p=$("$dama" perft --game "$game" --fen "$fen" --depth 2 --paths 2>/dev/null | awk '/^perft/ {print $3}')
-        [ "$got_d" = "$d" ] || fail "perft 2 (D) of $fen: dama $got_d, reference $d"
-        [ "$got_p" = "$p" ] || fail "perft 2 (P) of $fen: dama $got_p, reference $p"
+        [ "$got_d" = "$d" ] || { bad "perft 2 (D) of $fen: dama $got_d, reference $d"; return 1; }
+        [ "$got_p" = "$p" ] || { bad "perft 2 (P) of $fen: dama $got_p, reference $p"; return 1; }
         n=$((n + 1))
-    done < "$tmp/ref_perft.txt"
+    done <"$T/ref_perft.txt"
+    ok
     echo "perft 2 (D and P) agrees on $n sampled positions"
 }
