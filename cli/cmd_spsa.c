@@ -10,6 +10,7 @@
 #include "cli/play_opts.h"
 #include "cli/run_common.h"
 #include "tuner/spsa_run.h"
+#include "util/clock.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -39,7 +40,7 @@ static const CliOpt OPTS[] = {
 typedef struct Printer {
     const CliArgs *a;
     const Game *g;
-    double last, t0; /* the last progress line, the first iteration's start (run_now_s) */
+    double last, t0; /* the last progress line, the first iteration's start (clock_now_s) */
 } Printer;
 
 static void on_start(void *ctx, const SpsaResult *r)
@@ -55,13 +56,13 @@ static void on_start(void *ctx, const SpsaResult *r)
                 p->g->name, (long long)r->spsa_id, r->len, (long long)r->base_ws, (long long)cli_int(a, "iterations"),
                 (long long)cli_int(a, "pairs"), (long long)r->threads);
     cli_install_stop_handler();
-    p->last = p->t0 = run_now_s();
+    p->last = p->t0 = clock_now_s();
 }
 
 static void on_iteration(void *ctx, const SpsaResult *r, int k, const int64_t tot[3])
 {
     Printer *p = ctx;
-    double progress = cli_real(p->a, "progress"), now = run_now_s();
+    double progress = cli_real(p->a, "progress"), now = clock_now_s();
     int64_t iterations = cli_int(p->a, "iterations");
     if (progress <= 0 || (now - p->last < progress && k != iterations)) return;
     p->last = now;

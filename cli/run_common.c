@@ -10,7 +10,6 @@
 #include "arena/preflight.h"
 #include "util/clock.h"
 
-double run_now_s(void) { return clock_now_s(); } /* alias: see run_common.h */
 
 int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
 {

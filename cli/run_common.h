@@ -15,11 +15,6 @@
 #include "arena/workers.h"
 #include "db/weight_sets.h"
 
-/* Seconds on the monotonic clock: an alias of clock_now_s (util/clock.h),
- * kept while cmd_selfplay.c and cmd_spsa.c still call it; new code calls
- * clock_now_s. */
-double run_now_s(void);
-
 /* The workers' tables: selfplay and match (RUN_PLAY_OPTS) and train. */
 #define RUN_OPT_HASH {"hash", OPT_INT, "16", "transposition table MiB per worker (split between its two engines)", 1, 65536}
 

@@ -3,6 +3,7 @@
 #include "cli/selfplay_report.h"
 
 #include "dist/dist.h"
+#include "util/clock.h"
 
 void selfplay_report_init(SelfplayReport *p, const SelfplayOptions *o, FILE *out, double interval_s)
 {
@@ -82,7 +83,7 @@ int selfplay_report_end(SelfplayReport *p, int status, const SelfplayResult *r, 
         break;
     case SELFPLAY_END_PLAYED: {
         run_progress_update(&p->prog, r->played, r->wdl, true);
-        double dt = run_now_s() - p->prog.start;
+        double dt = clock_now_s() - p->prog.start;
         fprintf(p->out, "selfplay run %lld: %lld games stored (%lld this session, %lld positions), %.2f games/s, "
                 "White +%lld =%lld -%lld%s\n",
                 (long long)r->run_id, (long long)r->total_stored, (long long)r->stored, (long long)r->positions,
