@@ -142,7 +142,7 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
             if (w->id == 0) {
                 r->nodes = w->nodes;
                 for (int t = 1; t < e->threads; t++) r->nodes += e->workers[t]->nodes;
-                int64_t elapsed = now_ns() - start;
+                int64_t elapsed = clock_now_ns() - start;
                 r->seconds = (double)elapsed * 1e-9;
                 if (info) info(info_ctx, r);
                 /* clock: the soft limit holds for an adopted iteration too */
@@ -204,7 +204,7 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
         if (r->pv_len > 0) r->best = r->pv[0];
         r->nodes = w->nodes;
         for (int t = 1; t < e->threads; t++) r->nodes += e->workers[t]->nodes;
-        int64_t elapsed = now_ns() - start;
+        int64_t elapsed = clock_now_ns() - start;
         r->seconds = (double)elapsed * 1e-9;
         if (info) info(info_ctx, r);
         if (e->root_moves_len == 1 && !limits->depth) break; /* forced: no need to think */
@@ -236,7 +236,7 @@ static void *helper_main(void *arg)
     Worker *w = arg;
     SearchResult dummy;
     SearchLimits none = {0};
-    iterate(w, &dummy, &none, now_ns(), 0, 0, NULL, NULL);
+    iterate(w, &dummy, &none, clock_now_ns(), 0, 0, NULL, NULL);
     return NULL;
 }
 
@@ -244,7 +244,7 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
                   const SearchLimits *limits, SearchResult *r, SearchInfoFn info, void *info_ctx)
 {
     memset(r, 0, sizeof *r);
-    int64_t start = now_ns();
+    int64_t start = clock_now_ns();
     int64_t soft_ms, hard_ms;
     engine_time_budget(limits, &soft_ms, &hard_ms);
     if (limits->movetime_ms > 0) hard_ms = hard_ms * P(e, TM_MOVETIME_PCT) / 100;
@@ -281,7 +281,7 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
         pthread_join(e->workers[t]->thread, NULL);
         r->nodes += e->workers[t]->nodes;
     }
-    r->seconds = (double)(now_ns() - start) * 1e-9;
+    r->seconds = (double)(clock_now_ns() - start) * 1e-9;
     if (adopt(e->workers[0], r->depth, r, NULL) && info) info(info_ctx, r); /* a helper's deeper completed iteration */
     return 0;
 }

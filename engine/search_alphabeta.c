@@ -53,7 +53,7 @@ static bool time_up(Worker *w)
     if ((w->nodes & 1023) == 0) {
         if (e->stop_flag && *e->stop_flag) return true;
         if (e->stop_fn && e->stop_fn(e->stop_ctx)) return true;
-        if (e->deadline_ns && now_ns() >= e->deadline_ns) return true;
+        if (e->deadline_ns && clock_now_ns() >= e->deadline_ns) return true;
     }
     return false;
 }

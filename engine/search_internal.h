@@ -1,9 +1,10 @@
 /* search_internal.h — what the search's own files share: the Engine and
  * its per-thread Worker and Frame, the transposition table's entry layout,
- * the search parameters' accessor P(), small helpers on moves and the
- * clock, and the one function one file calls in another. Private: included
- * only by engine/search*.c (and through them search_tt.h and
- * search_order.h); engine/search.h is the interface.
+ * the search parameters' accessor P(), small helpers on moves, and the
+ * one function one file calls in another. Private: included only by
+ * engine/search*.c (and through them search_tt.h and search_order.h);
+ * engine/search.h is the interface. The clock is util/clock.h's
+ * (clock_now_ns: integer nanoseconds for the deadline checks).
  *
  * The files: search.c (iterative deepening, lazy SMP, time control,
  * engine_search), search_alphabeta.c (PVS, quiescence, pruning and
@@ -19,9 +20,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
-#include <time.h>
 
 #include "engine/search.h"
+#include "util/clock.h"
 
 enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3, TT_WAYS = 4, THREADS_MAX = 64, LMR_N = 64, BUSY_N = 1 << 13 };
 
@@ -110,16 +111,6 @@ struct Engine {
 };
 
 #define P(e, name) ((e)->params[SP_##name])
-
-/* Monotonic clock in integer nanoseconds: the deadline check of the node
- * loop (every 1,024 nodes) compares integers, no floating point
- * (util/clock.h's clock_now_s is the seconds of the same clock). */
-static inline int64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 static inline uint16_t capture_tag(const Move *m)
 {
