@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "db/db_internal.h"
+#include "util/clock.h"
 
 /* ---- benchmark ------------------------------------------------------------ */
 
@@ -58,8 +59,7 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
                               .result = 0.5,
                               .quiet = i % 3 != 0};
     }
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = clock_now_s();
     int stored = 0;
     for (int64_t game = 0; stored < positions; game++) {
         int len = positions - stored < PLIES ? positions - stored : PLIES;
@@ -81,8 +81,7 @@ int db_bench_insert(const char *path, int positions, double *positions_per_s, ch
         }
         stored += len;
     }
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    double s = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double s = clock_now_s() - t0;
     *positions_per_s = s > 0 ? positions / s : 0;
     out = 0;
 done:

@@ -16,10 +16,13 @@
 #include "engine/game.h"
 #include "engine/search.h"
 #include "engine/skill.h"
+#include "engine/timeman.h"
 #include "engine/weights_id.h"
 #include "engine/weights_json.h"
 
-enum { HASH_MB_MAX = 65536, MOVES_TO_GO_DEFAULT = 30 };
+/* MOVES_TO_GO_MAX: a larger moves-to-go is passed on as this (the time
+ * manager counts at most 50 anyway). */
+enum { HASH_MB_MAX = 65536, MOVES_TO_GO_MAX = 10000 };
 
 /* Levels of play are engine/skill.h's, weakest first: DamaLevel n is
  * skill_list()[n - 1]. A draw offer is accepted when the engine's score is
@@ -130,8 +133,12 @@ static int ensure_engine(DamaGame *g)
     return 0;
 }
 
-/* The limits of this search: the app's, the clock turned into a movetime,
- * the level's depth cap, and the default when nothing is set. */
+/* The limits of this search: the app's, the side to move's clock handed
+ * to the search (the time manager, engine/timeman.h, makes its soft and
+ * hard limits, as for the Hub engine and the players of matches), the
+ * level's depth cap, and the default when nothing is set. A movetime set
+ * beside a clock applies when it is shorter than the clock's hard limit
+ * (a movetime of its own stands in for the clock). */
 static SearchLimits effective_limits(const DamaGame *g, bool *timed)
 {
     SearchLimits l = {.depth = (int)g->limits[DAMA_LIMIT_DEPTH], .nodes = (uint64_t)g->limits[DAMA_LIMIT_NODES],
@@ -140,14 +147,19 @@ static SearchLimits effective_limits(const DamaGame *g, bool *timed)
     int64_t left = g->limits[black ? DAMA_LIMIT_BLACK_TIME_MS : DAMA_LIMIT_WHITE_TIME_MS];
     int64_t inc = g->limits[black ? DAMA_LIMIT_BLACK_INC_MS : DAMA_LIMIT_WHITE_INC_MS];
     if (left > 0) {
-        int64_t mtg = g->limits[DAMA_LIMIT_MOVES_TO_GO] > 0 ? g->limits[DAMA_LIMIT_MOVES_TO_GO] : MOVES_TO_GO_DEFAULT;
-        int64_t budget = left / mtg + inc * 3 / 4;
-        if (budget > left / 3) budget = left / 3;
-        if (budget < 1) budget = 1;
-        if (!l.movetime_ms || budget < l.movetime_ms) l.movetime_ms = budget;
+        int64_t mtg = g->limits[DAMA_LIMIT_MOVES_TO_GO];
+        int movestogo = mtg > MOVES_TO_GO_MAX ? MOVES_TO_GO_MAX : (int)mtg; /* 0: the time manager's default */
+        int64_t soft, hard;
+        timeman_budget(left, inc, movestogo, &soft, &hard);
+        if (!l.movetime_ms || hard < l.movetime_ms) {
+            l.movetime_ms = 0;
+            l.time_ms = left;
+            l.inc_ms = inc;
+            l.movestogo = movestogo;
+        }
     }
-    if (!l.depth && !l.nodes && !l.movetime_ms) l.movetime_ms = DEFAULT_MOVETIME_MS;
-    *timed = l.movetime_ms > 0;
+    if (!l.depth && !l.nodes && !l.movetime_ms && !l.time_ms) l.movetime_ms = DEFAULT_MOVETIME_MS;
+    *timed = l.movetime_ms > 0 || l.time_ms > 0;
     return l;
 }
 

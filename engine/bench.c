@@ -2,18 +2,7 @@
  * engine/bench.h). */
 #include "engine/bench.h"
 
-#include <time.h>
-
 #include "util/clock.h"
-
-/* CPU time of this process: on a shared machine the wall clock also counts
- * the time other processes held the core, the CPU time does not. */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void engine_bench_search(Engine *e, const Position *positions, int len, int depth, EngineBench *out)
 {
@@ -24,10 +13,10 @@ void engine_bench_search(Engine *e, const Position *positions, int len, int dept
         out->clear_s += clock_now_s() - q0;
         SearchLimits lim = {.depth = depth};
         SearchResult r;
-        double t0 = clock_now_s(), c0 = cpu_s();
+        double t0 = clock_now_s(), c0 = clock_process_cpu_s();
         engine_search(e, &positions[i], NULL, 0, &lim, &r, NULL, NULL);
         out->wall_s += clock_now_s() - t0;
-        out->cpu_s += cpu_s() - c0;
+        out->cpu_s += clock_process_cpu_s() - c0;
         out->count += r.nodes;
     }
 }
@@ -35,8 +24,8 @@ void engine_bench_search(Engine *e, const Position *positions, int len, int dept
 void engine_bench_perft(const Game *game, const Position *pos, int depth, EngineBench *out)
 {
     *out = (EngineBench){0};
-    double t0 = clock_now_s(), c0 = cpu_s();
+    double t0 = clock_now_s(), c0 = clock_process_cpu_s();
     out->count = game->perft(pos, depth, GEN_DISTINCT);
     out->wall_s = clock_now_s() - t0;
-    out->cpu_s = cpu_s() - c0;
+    out->cpu_s = clock_process_cpu_s() - c0;
 }

@@ -2,9 +2,10 @@
  *
  * The one allocator of search time in dama: engine_search turns a clock
  * (SearchLimits.time_ms / inc_ms / movestogo) into limits with it, and the
- * Hub engine (protocol/hub.c) and the in-process players of matches and
- * tournaments (arena/player.c) hand their clocks to engine_search rather
- * than allocating time themselves.
+ * Hub engine (protocol/hub.c), the in-process players of matches and
+ * tournaments (arena/player.c) and the library's clock limits
+ * (engine/api_search.c, DamaLimit) hand their clocks to engine_search
+ * rather than allocating time themselves.
  */
 #ifndef DAMA_TIMEMAN_H
 #define DAMA_TIMEMAN_H

@@ -27,6 +27,8 @@
 #include "engine/games/shatra/weights.h"
 #include "engine/games/turkish/weights.h"
 #include "db/weight_sets.h"
+#include "engine/timeman.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 #ifndef DAMA_BINARY
@@ -408,6 +410,55 @@ static void test_search(void **state)
     }
 }
 
+/* The clock goes to the engine's time manager (engine/timeman.h): a
+ * clock search stays within the hard limit timeman_budget gives, and a
+ * movetime beside a clock applies when it is shorter. Bounds on the CPU
+ * time the search used (a busy machine stretches the wall time only), with
+ * wide margins; the search's deadlines are on the wall clock, so its CPU
+ * time is at most the hard limit plus a poll interval. */
+static void test_clock(void **state)
+{
+    (void)state;
+    for (size_t k = 0; k < 3; k++) {
+        DamaGame *g = new_game(GAMES[k], NULL);
+        char move[DAMA_MOVE_TEXT_MAX];
+        int idx;
+        /* 2 s left, no increment: soft 66 ms, hard 264 ms (no limit at
+         * all would be a second: the default) */
+        int64_t soft, hard;
+        timeman_budget(2000, 0, 0, &soft, &hard);
+        assert_int_equal(soft, 66);
+        assert_int_equal(hard, 264);
+        dama_set_limit(g, DAMA_LIMIT_WHITE_TIME_MS, 2000);
+        dama_set_limit(g, DAMA_LIMIT_BLACK_TIME_MS, 1);
+        double c0 = clock_thread_cpu_s();
+        assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+        double used = clock_thread_cpu_s() - c0;
+        if (used > (double)hard / 1000 * 1.5 + 0.1) fail_msg("%s: a clock search used %.3f s CPU, hard limit %lld ms", GAMES[k], used, (long long)hard);
+        assert_true(dama_search_depth(g) >= 1);
+        assert_int_equal(dama_move_find(g, move, &idx), DAMA_OK);
+        /* a minute left (hard limit 8 s) and a movetime of 20 ms: the movetime */
+        dama_set_limit(g, DAMA_LIMIT_WHITE_TIME_MS, 60000);
+        dama_set_limit(g, DAMA_LIMIT_MOVETIME_MS, 20);
+        c0 = clock_thread_cpu_s();
+        assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+        used = clock_thread_cpu_s() - c0;
+        if (used > 0.02 * 1.5 + 0.1) fail_msg("%s: movetime 20 ms beside a clock: %.3f s CPU", GAMES[k], used);
+        assert_int_equal(dama_move_find(g, move, &idx), DAMA_OK);
+        /* Black to move reads Black's clock: 1 ms left, a legal move at once */
+        assert_int_equal(dama_play(g, move, sizeof move), DAMA_OK);
+        dama_clear_limits(g);
+        dama_set_limit(g, DAMA_LIMIT_WHITE_TIME_MS, 600000);
+        dama_set_limit(g, DAMA_LIMIT_BLACK_TIME_MS, 1);
+        c0 = clock_thread_cpu_s();
+        assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+        used = clock_thread_cpu_s() - c0;
+        if (used > 0.1) fail_msg("%s: Black with 1 ms left used %.3f s CPU", GAMES[k], used);
+        assert_int_equal(dama_move_find(g, move, &idx), DAMA_OK);
+        dama_game_free(g);
+    }
+}
+
 /* Levels: below max the choice is random among near-best moves — the
  * same seed gives the same move, different seeds give different moves;
  * every choice is legal. */
@@ -696,7 +747,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
-        cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_levels),
+        cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_clock),      cmocka_unit_test(test_levels),
         cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
         cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),
     };

@@ -10,10 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine/game.h"
 #include "tuner/texel_internal.h"
+#include "util/clock.h"
 #include "util/rng.h"
 
 _Static_assert(TEXEL_WEIGHTS_MAX == 1 << 24, "stored entries hold a 24-bit index");
@@ -392,8 +392,7 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
             }
             order = wk.order;
         }
-        const double t_steps = omp_get_wtime();
-        const clock_t c_steps = clock();
+        const double t_steps = clock_now_s(), c_steps = clock_process_cpu_s();
         for (size_t first = 0; first < n_train; first += batch) {
             const size_t len = n_train - first < batch ? n_train - first : batch;
             texel_pass(data, order + first, len, wk.w, c, threads, &wk.grad, &sh);
@@ -407,8 +406,8 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
             step++;
             adam_step(&wk, cfg, &gr, decay, step, 2.0 * c / (double)len, lazy);
         }
-        res.step_seconds += omp_get_wtime() - t_steps;
-        res.step_cpu_seconds += (double)(clock() - c_steps) / CLOCKS_PER_SEC;
+        res.step_seconds += clock_now_s() - t_steps;
+        res.step_cpu_seconds += clock_process_cpu_s() - c_steps;
         res.epochs = epoch;
 
         TexelEpoch ep = {epoch, TRAIN_LOSS(wk.w), VALID_LOSS(wk.w), false};
@@ -484,14 +483,13 @@ int texel_bench(const TexelData *data, const int32_t *weights, int threads, int 
     const double c = texel_k_scale(1.0);
     texel_pass(data, NULL, data->len, w, c, nt, &gr, NULL); /* warm the caches and threads */
     texel_grad_clear(&gr);
-    const double t0 = omp_get_wtime();
-    const clock_t c0 = clock();
+    const double t0 = clock_now_s(), c0 = clock_process_cpu_s();
     for (int i = 0; i < passes; i++) {
         texel_pass(data, NULL, data->len, w, c, nt, &gr, NULL);
         texel_grad_clear(&gr);
     }
-    const double seconds = omp_get_wtime() - t0;
-    bench->cpu_seconds = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    const double seconds = clock_now_s() - t0;
+    bench->cpu_seconds = clock_process_cpu_s() - c0;
     const bool oom = gr.oom;
     free(w);
     texel_grad_free(&gr);

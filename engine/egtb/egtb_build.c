@@ -24,7 +24,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -48,14 +47,6 @@ static inline bool representative(const Builder *b, const Position *pos, Positio
 {
     *self = true;
     return !b->sym || b->sym(pos, image, self) == 0;
-}
-
-/* CPU time of the whole process (every thread), seconds. */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 bool egtb_material_reaches(EgtbMaterial from, EgtbMaterial to)
@@ -519,7 +510,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         int key = egtb_material_key(m);
         uint8_t *val = NULL;
         char e2[ERR_MAX];
-        double t0 = clock_now_s(), c0 = cpu_s();
+        double t0 = clock_now_s(), c0 = clock_process_cpu_s();
         int lr = load_table(b, path, m, &val, &s.file_bytes, e2);
         if (lr == 0) {
             s.reused = true;
@@ -540,7 +531,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         }
         if (!s.reused) { /* solve, count and write */
             s.seconds = clock_now_s() - t0;
-            s.cpu_seconds = cpu_s() - c0;
+            s.cpu_seconds = clock_process_cpu_s() - c0;
         }
         if (o->report) o->report(o->ctx, &s);
     }

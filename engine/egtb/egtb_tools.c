@@ -7,28 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "engine/search.h"
 #include "util/clock.h"
 #include "util/rng.h"
-
-/* CPU time of this thread: probe costs on a shared machine (wall time
- * counts the waits for a core). */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* CPU time of the whole process, every thread. */
-static double process_cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void egtb_value_text(uint8_t v, char out[EGTB_TEXT_MAX])
 {
@@ -136,10 +118,10 @@ int egtb_check(const Game *game, const char *dir, const EgtbCheckOptions *o, Egt
 {
     memset(st, 0, sizeof *st);
     if (o->threads > 0) omp_set_num_threads(o->threads);
-    double t0 = clock_now_s(), c0 = process_cpu_s();
+    double t0 = clock_now_s(), c0 = clock_process_cpu_s();
     int rc = egtb_verify_only(game, dir, o->only, o->symmetry, o->report, o->ctx, err);
     if (rc < 0) return -1;
-    if (o->consistent) o->consistent(o->ctx, rc != 0, clock_now_s() - t0, process_cpu_s() - c0);
+    if (o->consistent) o->consistent(o->ctx, rc != 0, clock_now_s() - t0, clock_process_cpu_s() - c0);
     if (o->sample <= 0) return rc ? 1 : 0;
     Egtb *db = egtb_open(game, dir, false, err);
     if (!db) return -1;
@@ -203,11 +185,12 @@ void egtb_probe_report_free(EgtbProbeReport *rep)
 /* ---- bench ---------------------------------------------------------------- */
 
 /* Uncached, then cached probes of pos (4,096 random positions); the
- * result's timings and checksum. */
+ * result's timings (the per-probe costs on this thread's CPU time: the
+ * wall time also counts the waits for a core) and checksum. */
 static void bench_probes(const Egtb *db, const Position *pos, EgtbCache *cache, int64_t n, EgtbBenchResult *res)
 {
     uint64_t sum = 0;
-    double t0 = clock_now_s(), c0 = cpu_s();
+    double t0 = clock_now_s(), c0 = clock_thread_cpu_s();
     int64_t un = n / 10 + 1;
     EgtbCache *one = egtb_cache_new(1); /* one set: random positions always miss */
     for (int64_t i = 0; i < un && one; i++) {
@@ -216,7 +199,7 @@ static void bench_probes(const Egtb *db, const Position *pos, EgtbCache *cache, 
         sum += v;
     }
     res->uncached_wall_ns = (clock_now_s() - t0) / (double)un * 1e9;
-    res->uncached_ns = (cpu_s() - c0) / (double)un * 1e9;
+    res->uncached_ns = (clock_thread_cpu_s() - c0) / (double)un * 1e9;
     egtb_cache_free(one);
     /* Cached: the same 64 positions over and over (their blocks stay). */
     for (int i = 0; i < 64; i++) {
@@ -224,14 +207,14 @@ static void bench_probes(const Egtb *db, const Position *pos, EgtbCache *cache, 
         egtb_probe(db, cache, &pos[i], &v);
     }
     t0 = clock_now_s();
-    c0 = cpu_s();
+    c0 = clock_thread_cpu_s();
     for (int64_t i = 0; i < n; i++) {
         uint8_t v = 0;
         egtb_probe(db, cache, &pos[i & 63], &v);
         sum += v;
     }
     res->cached_wall_ns = (clock_now_s() - t0) / (double)n * 1e9;
-    res->cached_ns = (cpu_s() - c0) / (double)n * 1e9;
+    res->cached_ns = (clock_thread_cpu_s() - c0) / (double)n * 1e9;
     res->checksum = sum & 0xFFFF;
 }
 

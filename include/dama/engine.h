@@ -104,9 +104,16 @@ typedef enum DamaMoveKind {
 /* Search limits (dama_set_limit). 0 = not set. When several are set the
  * search stops at the first one reached; with none set, a second per
  * move. Levels below max ignore them. The clock limits give the
- * time left and the increment of each side; the time for this move is
- * taken from the side to move's clock (left / moves-to-go, default 30,
- * plus 3/4 of the increment, at most a third of what is left). */
+ * time left and the increment of each side; the side to move's clock goes
+ * to the engine's time manager (the one dama's Hub engine and matches
+ * use), which sets two limits for this move, all in milliseconds: a soft
+ * one, left / moves-to-go (default 30, at most 50) plus 3/4 of the
+ * increment, past half of which no new iteration starts (more when the
+ * best move changes or the score drops), and a hard one, at which the
+ * search stops: four times the soft one, but at most a third of what is
+ * left plus the increment (never below the soft one), and always short of
+ * what is left by a margin of 5% of it, at most 50. A movetime set beside
+ * a clock applies when it is shorter than the clock's hard limit. */
 typedef enum DamaLimit {
     DAMA_LIMIT_DEPTH = 0,        /* plies */
     DAMA_LIMIT_NODES = 1,        /* nodes searched */

@@ -1,0 +1,217 @@
+/* search_engine.c — the Engine's life (contracts in engine/search.h):
+ * creation with its transposition table, threads, weights, stop and probe
+ * hooks, clearing, and the search parameters (engine/search_params.def)
+ * with the late-move reduction table built from them. */
+#include "engine/search.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "engine/search_internal.h"
+
+static const SearchParamInfo PARAMS[SEARCH_PARAMS_COUNT] = {
+#define SP(name, def, lo, hi, step, doc) {#name, def, lo, hi, step, doc},
+#include "engine/search_params.def"
+#undef SP
+};
+
+const SearchParamInfo *search_params(void) { return PARAMS; }
+
+int search_param_default(const Game *game, int i)
+{
+    for (const GameSearchParam *p = game ? game->search_params : NULL; p && p->name; p++)
+        if (strcmp(p->name, PARAMS[i].name) == 0) return p->value;
+    return PARAMS[i].def;
+}
+
+int search_param_find(const char *name)
+{
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
+        if (strcmp(PARAMS[i].name, name) == 0) return i;
+    return -1;
+}
+
+static void build_lmr(Engine *e)
+{
+    double base = P(e, LMR_BASE) / 100.0, div = P(e, LMR_DIV) / 100.0;
+    for (int d = 0; d < LMR_N; d++)
+        for (int m = 0; m < LMR_N; m++) {
+            double r = d && m ? base + log((double)d) * log((double)m) / div : 0;
+            e->lmr[d][m] = (int8_t)(r < 0 ? 0 : r > 30 ? 30 : (int)r);
+        }
+}
+
+int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX])
+{
+    int i = search_param_find(name);
+    if (i < 0) {
+        snprintf(err, ERR_MAX, "unknown search parameter '%.64s' (dama search --list-params)", name);
+        return -1;
+    }
+    if (value < PARAMS[i].min || value > PARAMS[i].max) {
+        snprintf(err, ERR_MAX, "search parameter %s=%d outside its range %d..%d", name, value, PARAMS[i].min,
+                 PARAMS[i].max);
+        return -1;
+    }
+    e->params[i] = value;
+    build_lmr(e);
+    return 0;
+}
+
+int engine_get_param(const Engine *e, int i) { return e->params[i]; }
+
+int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
+{
+    const char *p = text;
+    int item = 0;
+    while (*p) {
+        /* one item: up to ',' or newline; '#' starts a comment to the end of line */
+        const char *end = p + strcspn(p, ",\n");
+        char buf[128];
+        size_t n = (size_t)(end - p);
+        if (n >= sizeof buf) {
+            snprintf(err, ERR_MAX, "search parameter item %d too long: '%.40s...'", item + 1, p);
+            return -1;
+        }
+        memcpy(buf, p, n);
+        buf[n] = '\0';
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = '\0';
+        char *s = buf + strspn(buf, " \t\r");
+        size_t len = strlen(s);
+        while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r')) s[--len] = '\0';
+        if (*s) {
+            item++;
+            char *eq = strchr(s, '=');
+            if (!eq) {
+                snprintf(err, ERR_MAX, "search parameter '%.64s': expected NAME=VALUE", s);
+                return -1;
+            }
+            *eq = '\0';
+            char *name = s, *val = eq + 1;
+            size_t nl = strlen(name);
+            while (nl && (name[nl - 1] == ' ' || name[nl - 1] == '\t')) name[--nl] = '\0';
+            val += strspn(val, " \t");
+            char *vend;
+            long v = strtol(val, &vend, 10);
+            if (!*val || *vend) {
+                snprintf(err, ERR_MAX, "search parameter %.64s: '%.32s' is not an integer", name, val);
+                return -1;
+            }
+            bool huge = v < -1000000 || v > 1000000; /* beyond every range: refused below with the text given */
+            if (engine_set_param(e, name, huge ? (v < 0 ? -1000001 : 1000001) : (int)v, err) != 0) {
+                const char *range = strstr(err, "outside its range ");
+                char msg[ERR_MAX];
+                if (huge && range) {
+                    snprintf(msg, sizeof msg, "search parameter %.64s=%.32s %.60s", name, val, range);
+                    memcpy(err, msg, ERR_MAX);
+                }
+                return -1;
+            }
+        }
+        p = *end ? end + 1 : end;
+    }
+    return 0;
+}
+
+static Worker *worker_new(Engine *e, int id)
+{
+    Worker *w = calloc(1, sizeof *w);
+    if (!w) return NULL;
+    w->eng = e;
+    w->id = id;
+    return w;
+}
+
+Engine *engine_new(const Game *game, size_t hash_mb)
+{
+    Engine *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    if (hash_mb < 1) hash_mb = 1;
+    uint64_t buckets = (uint64_t)hash_mb * 1024 * 1024 / sizeof(TTBucket);
+    uint64_t pow2 = 1;
+    while (pow2 * 2 <= buckets) pow2 *= 2;
+    /* An anonymous mapping is zeroed by the kernel page by page on first
+     * touch, so a large table costs nothing at start-up (but each page
+     * touched costs a fault: keep the table small for short searches;
+     * huge pages were tried and stall on compaction). */
+    e->tt_bytes = (size_t)pow2 * sizeof(TTBucket);
+    void *map = mmap(NULL, e->tt_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    e->tt = map == MAP_FAILED ? NULL : map;
+    e->workers[0] = worker_new(e, 0);
+    if (!e->tt || !e->workers[0]) {
+        if (e->tt) munmap(e->tt, e->tt_bytes);
+        free(e->workers[0]);
+        free(e);
+        return NULL;
+    }
+    e->threads = 1;
+    pthread_mutex_init(&e->best_lock, NULL);
+    e->tt_mask = pow2 - 1;
+    e->game = game;
+    e->weights = game->weights_default;
+    for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) e->params[i] = search_param_default(game, i);
+    build_lmr(e);
+    return e;
+}
+
+void engine_free(Engine *e)
+{
+    if (!e) return;
+    for (int i = 0; i < e->threads; i++) free(e->workers[i]);
+    munmap(e->tt, e->tt_bytes);
+    pthread_mutex_destroy(&e->best_lock);
+    free(e);
+}
+
+int engine_set_threads(Engine *e, int n)
+{
+    if (n < 1) n = 1;
+    if (n > THREADS_MAX) n = THREADS_MAX;
+    for (int i = e->threads; i < n; i++) {
+        e->workers[i] = worker_new(e, i);
+        if (!e->workers[i]) {
+            for (int j = e->threads; j < i; j++) free(e->workers[j]);
+            return -1;
+        }
+    }
+    for (int i = n; i < e->threads; i++) free(e->workers[i]);
+    e->threads = n;
+    return 0;
+}
+
+void engine_set_weights(Engine *e, const int32_t *weights)
+{
+    e->weights = weights ? weights : e->game->weights_default;
+}
+
+void engine_set_stop_flag(Engine *e, volatile int *stop) { e->stop_flag = stop; }
+
+void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx)
+{
+    e->probe = fn;
+    e->probe_ctx = ctx;
+}
+
+void engine_set_stop_fn(Engine *e, int (*fn)(void *ctx), void *ctx)
+{
+    e->stop_fn = fn;
+    e->stop_ctx = ctx;
+}
+
+void engine_clear(Engine *e)
+{
+    memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTBucket));
+    e->generation = 0;
+    for (int t = 0; t < e->threads; t++) {
+        Worker *w = e->workers[t];
+        memset(w->hist, 0, sizeof w->hist);
+        memset(w->counter, 0, sizeof w->counter);
+        memset(w->cont, 0, sizeof w->cont);
+        for (int i = 0; i <= PLY_MAX + 1; i++) memset(w->frames[i].killers, 0, sizeof w->frames[i].killers);
+    }
+}
