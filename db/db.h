@@ -587,23 +587,5 @@ int db_generations_each(Db *db, int64_t train_id, int (*fn)(void *ctx, const DbG
 int db_train_best(Db *db, const char *game, int64_t train_id, int64_t *ws, int *generation, int64_t *train,
                   char err[ERR_MAX]);
 
-/* The newest run of this kind, game and seed (*id 0 if none); status may be
- * NULL. */
-int db_run_newest(Db *db, const char *kind, const char *game, uint64_t seed, int64_t *id,
-                  char status[DB_STATUS_MAX], char err[ERR_MAX]);
-
-/* A match as train reads it back. */
-typedef struct DbMatchSummary {
-    int64_t id;             /* 0: no such match */
-    char status[DB_STATUS_MAX]; /* its run's status */
-    int64_t games;
-    double elo, elo_lo, elo_hi, llr, sprt_llr; /* NaN for NULL */
-    char sprt_result[8];    /* "H0", "H1" or "" (undecided) */
-    int64_t sprt_pairs;
-} DbMatchSummary;
-/* The newest match of A = ws_a against B = ws_b with id > after_id. */
-int db_match_newest(Db *db, int64_t ws_a, int64_t ws_b, int64_t after_id, DbMatchSummary *m, char err[ERR_MAX]);
-/* The largest matches.id (0 if none). */
-int db_matches_max_id(Db *db, int64_t *id, char err[ERR_MAX]);
 
 #endif

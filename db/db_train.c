@@ -241,68 +241,6 @@ int db_generations_each(Db *db, int64_t train_id, int (*fn)(void *ctx, const DbG
     return out;
 }
 
-int db_run_newest(Db *db, const char *kind, const char *game, uint64_t seed, int64_t *id,
-                  char status[DB_STATUS_MAX], char err[ERR_MAX])
-{
-    static const char SQL[] =
-        "SELECT id, status FROM runs WHERE kind = ?1 AND game = ?2 AND seed = ?3 ORDER BY id DESC LIMIT 1";
-    *id = 0;
-    if (status) status[0] = '\0';
-    sqlite3_stmt *st = dbi_stmt(db, SQL, err);
-    if (!st) return -1;
-    int rc = SQLITE_OK;
-    bind_text(st, 1, kind, &rc);
-    bind_text(st, 2, game, &rc);
-    bind_i64(st, 3, (int64_t)seed, &rc);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        *id = sqlite3_column_int64(st, 0);
-        if (status) col_text(st, 1, status, DB_STATUS_MAX);
-        rc = SQLITE_DONE;
-    }
-    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up the newest %s %s run", game, kind);
-    stmt_done(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int db_match_newest(Db *db, int64_t ws_a, int64_t ws_b, int64_t after_id, DbMatchSummary *m, char err[ERR_MAX])
-{
-    static const char SQL[] =
-        "SELECT m.id, r.status, m.games, m.elo, m.elo_lo, m.elo_hi, m.llr, m.sprt_result, m.sprt_llr, m.sprt_pairs "
-        "FROM matches m JOIN runs r ON r.id = m.run_id WHERE m.ws_a = ?1 AND m.ws_b = ?2 AND m.id > ?3 "
-        "ORDER BY m.id DESC LIMIT 1";
-    *m = (DbMatchSummary){0};
-    sqlite3_stmt *st = dbi_stmt(db, SQL, err);
-    if (!st) return -1;
-    int rc = SQLITE_OK;
-    bind_i64(st, 1, ws_a, &rc);
-    bind_i64(st, 2, ws_b, &rc);
-    bind_i64(st, 3, after_id, &rc);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        m->id = sqlite3_column_int64(st, 0);
-        col_text(st, 1, m->status, sizeof m->status);
-        m->games = sqlite3_column_int64(st, 2);
-        m->elo = col_real(st, 3);
-        m->elo_lo = col_real(st, 4);
-        m->elo_hi = col_real(st, 5);
-        m->llr = col_real(st, 6);
-        col_text(st, 7, m->sprt_result, sizeof m->sprt_result);
-        m->sprt_llr = col_real(st, 8);
-        m->sprt_pairs = sqlite3_column_int64(st, 9);
-        rc = SQLITE_DONE;
-    }
-    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up the match of weight sets %" PRId64 " and %" PRId64, ws_a,
-                                    ws_b);
-    stmt_done(st);
-    return rc == SQLITE_DONE ? 0 : -1;
-}
-
-int db_matches_max_id(Db *db, int64_t *id, char err[ERR_MAX])
-{
-    return dbi_query_int(db, "SELECT coalesce(max(id), 0) FROM matches", id, err);
-}
-
 int db_train_best(Db *db, const char *game, int64_t train_id, int64_t *ws, int *generation, int64_t *train,
                   char err[ERR_MAX])
 {

@@ -508,33 +508,6 @@ static void test_trains_and_generations(void **state)
     assert_contains(err, "train 42 does not exist");
     CHECK_OK(db_train_set_status(db, train, "done", 5, err));
 
-    /* the newest match of A vs B after an id, with its run's status */
-    int64_t run = 0, m1 = 0, m2 = 0, max = 0;
-    CHECK_OK(db_run_create(db, "match", "russian", 3, NULL, NULL, &run, err));
-    DbMatch m = {.run_id = run, .game = "russian", .ws_a = ws[2], .ws_b = ws[0], .games = 40, .elo = 12.5,
-                 .elo_lo = -3, .elo_hi = 28, .llr = 3.1, .sprt_llr = 2.95, .sprt_pairs = 18, .sprt_result = "H1"};
-    CHECK_OK(db_match_insert(db, &m, &m1, err));
-    CHECK_OK(db_match_insert(db, &m, &m2, err));
-    CHECK_OK(db_run_finish(db, run, "done", err));
-    CHECK_OK(db_matches_max_id(db, &max, err));
-    assert_int_equal(max, m2);
-    DbMatchSummary ms;
-    CHECK_OK(db_match_newest(db, ws[2], ws[0], 0, &ms, err));
-    assert_int_equal(ms.id, m2);
-    assert_string_equal(ms.status, "done");
-    assert_string_equal(ms.sprt_result, "H1");
-    assert_int_equal(ms.sprt_pairs, 18);
-    assert_true(ms.elo == 12.5 && ms.sprt_llr == 2.95);
-    CHECK_OK(db_match_newest(db, ws[2], ws[0], m2, &ms, err));
-    assert_int_equal(ms.id, 0);
-    CHECK_OK(db_match_newest(db, ws[0], ws[2], 0, &ms, err)); /* A and B are not interchangeable */
-    assert_int_equal(ms.id, 0);
-    char status[DB_STATUS_MAX];
-    CHECK_OK(db_run_newest(db, "match", "russian", 3, &id, status, err));
-    assert_int_equal(id, run);
-    assert_string_equal(status, "done");
-    CHECK_OK(db_run_newest(db, "selfplay", "russian", 3, &id, status, err));
-    assert_int_equal(id, 0);
     db_close(db);
 
     assert_int_equal(raw_int(t.path, "SELECT count(*) FROM generations"), 4);
