@@ -349,7 +349,7 @@ static int ensure_ready(Hub *h)
     return 0;
 }
 
-static void cmd_hub(Hub *h)
+static void on_hub(Hub *h)
 {
     send_line(h, "id name=dama version=" DAMA_VERSION_STRING " author=\"the dama authors\" country=\"\"");
     char variants[128] = "";
@@ -391,7 +391,7 @@ static bool parse_seconds(const char *s, int64_t *ms)
     return true;
 }
 
-static void cmd_set_param(Hub *h, const HubLine *l)
+static void on_set_param(Hub *h, const HubLine *l)
 {
     const char *name = hub_arg(l, "name"), *value = hub_arg(l, "value");
     if (!name || !value) {
@@ -486,7 +486,7 @@ static void cmd_set_param(Hub *h, const HubLine *l)
     }
 }
 
-static void cmd_pos(Hub *h, const HubLine *l)
+static void on_pos(Hub *h, const HubLine *l)
 {
     if (ensure_ready(h) != 0) return;
     const char *fen = hub_arg(l, "pos");
@@ -506,7 +506,7 @@ static void cmd_pos(Hub *h, const HubLine *l)
     h->rec = rec;
 }
 
-static void cmd_level(Hub *h, const HubLine *l)
+static void on_level(Hub *h, const HubLine *l)
 {
     SearchLimits lim = {0};
     bool clock = false, any = false;
@@ -572,7 +572,7 @@ static void clock_limits(const Hub *h, SearchLimits *lim)
     lim->movestogo = h->moves_to_go;
 }
 
-static void cmd_go(Hub *h, const HubLine *l)
+static void on_go(Hub *h, const HubLine *l)
 {
     double read_s = clock_now_s();
     if (ensure_ready(h) != 0) {
@@ -652,14 +652,14 @@ static int handle(Hub *h, const char *text, HubLine *l)
         return 0;
     }
     join_search(h);
-    if (strcmp(c, "hub") == 0) cmd_hub(h);
-    else if (strcmp(c, "set-param") == 0) cmd_set_param(h, l);
+    if (strcmp(c, "hub") == 0) on_hub(h);
+    else if (strcmp(c, "set-param") == 0) on_set_param(h, l);
     else if (strcmp(c, "init") == 0) {
         if (engine_init(h, err) != 0) send_error(h, "init: %s", err);
         else send_line(h, "ready");
-    } else if (strcmp(c, "pos") == 0) cmd_pos(h, l);
-    else if (strcmp(c, "level") == 0) cmd_level(h, l);
-    else if (strcmp(c, "go") == 0) cmd_go(h, l);
+    } else if (strcmp(c, "pos") == 0) on_pos(h, l);
+    else if (strcmp(c, "level") == 0) on_level(h, l);
+    else if (strcmp(c, "go") == 0) on_go(h, l);
     else if (strcmp(c, "ping") == 0) send_line(h, "pong");
     else if (strcmp(c, "new-game") == 0) {
         if (h->ready) engine_clear(h->engine);
