@@ -51,6 +51,11 @@ typedef struct PlayRecord {
     char *movetext; /* PDN movetext, owned (NULL until a game was played) */
     uint64_t nodes; /* nodes searched by both sides */
     double engine_seconds;          /* wall time inside the players' moves */
+    /* Each colour's moves and the wall and CPU seconds its player used for
+     * them (PlayerMove.seconds, .cpu_seconds): the time each side used, so
+     * that a match can show both sides' mean time per move. */
+    int moves[2];
+    double wall_s[2], cpu_s[2];
     PlayerFault fault;              /* PLAYER_OK, or why the side `fault_side` lost */
     Color fault_side;
     char detail[PLAYER_DETAIL_MAX]; /* the fault's detail ("" if none) */

@@ -8,12 +8,13 @@
 
 #include "arena/schedule.h"
 
-/* "DPR1", job (int64), k, white, black, outcome, plies, fault, fault_side
- * (int32), nodes (uint64), engine_seconds (double), reason, movetext,
+/* "DPR2", job (int64), k, white, black, outcome, plies, fault, fault_side
+ * (int32), nodes (uint64), engine_seconds (double), each colour's moves
+ * (int32) and wall and CPU seconds (double), reason, movetext,
  * detail (uint32 length + bytes), then plies positions (pos_size bytes
  * each), scores (int32) and quiet flags (uint8). Native byte order: the
  * same binary on every rank. */
-static const char MAGIC[4] = {'D', 'P', 'R', '1'};
+static const char MAGIC[4] = {'D', 'P', 'R', '2'};
 
 typedef struct Out {
     uint8_t *p;
@@ -54,6 +55,10 @@ int dist_record_encode(int64_t job, int k, int white, int black, const PlayRecor
     put(&o, ints, sizeof ints);
     put(&o, &rec->nodes, sizeof rec->nodes);
     put(&o, &rec->engine_seconds, sizeof rec->engine_seconds);
+    int32_t moves[2] = {rec->moves[0], rec->moves[1]};
+    put(&o, moves, sizeof moves);
+    put(&o, rec->wall_s, sizeof rec->wall_s);
+    put(&o, rec->cpu_s, sizeof rec->cpu_s);
     put_str(&o, rec->reason);
     put_str(&o, rec->movetext);
     put_str(&o, rec->detail);
@@ -146,6 +151,13 @@ int dist_record_decode(const Game *g, const uint8_t *buf, size_t size, int64_t *
     }
     take(&in, &rec->nodes, sizeof rec->nodes, "the nodes");
     take(&in, &rec->engine_seconds, sizeof rec->engine_seconds, "the engine time");
+    int32_t moves[2] = {0, 0};
+    if (take(&in, moves, sizeof moves, "the moves") &&
+        (moves[0] < 0 || moves[1] < 0 || moves[0] > PLAY_PLIES_MAX || moves[1] > PLAY_PLIES_MAX))
+        in.bad = "the moves";
+    rec->moves[0] = moves[0], rec->moves[1] = moves[1];
+    take(&in, rec->wall_s, sizeof rec->wall_s, "the wall times");
+    take(&in, rec->cpu_s, sizeof rec->cpu_s, "the CPU times");
     take_str(&in, reason, 64, "the reason");
     uint32_t mlen = 0;
     char *movetext = NULL;

@@ -471,6 +471,41 @@ static int64_t usable_clock_ms(int64_t clock_ms)
     return usable < 1 ? 1 : usable; /* 0 would be no clock at all */
 }
 
+/* CPU seconds (user + system) of process pid and its descendants, from
+ * /proc/PID/stat (utime, stime: fields 14 and 15) and
+ * /proc/PID/task/TID/children (Linux 3.5+). 0 where /proc is missing. A
+ * Hub engine started through /bin/sh -c may be the shell's child: its time
+ * is counted with it. */
+static double tree_cpu_s(pid_t pid)
+{
+    if (pid <= 0) return 0;
+    char path[96], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    double ticks = 0;
+    const char *q = strrchr(buf, ')'); /* the command name may hold spaces */
+    if (q) {
+        unsigned long long ut = 0, st = 0;
+        /* after ')': state (3), ppid (4), ... utime (14), stime (15) */
+        if (sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2)
+            ticks = (double)(ut + st);
+    }
+    long hz = sysconf(_SC_CLK_TCK);
+    double sum = hz > 0 ? ticks / (double)hz : 0;
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    f = fopen(path, "r");
+    if (f) {
+        int child;
+        while (fscanf(f, "%d", &child) == 1) sum += tree_cpu_s((pid_t)child);
+        fclose(f);
+    }
+    return sum;
+}
+
 static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
 {
     SearchLimits lim = {.depth = p->limits.depth, .nodes = p->limits.nodes, .movetime_ms = p->limits.movetime_ms};
@@ -494,6 +529,7 @@ static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms
     out->score = res.score;
     out->has_score = true;
     out->nodes = res.nodes;
+    out->cpu_seconds = res.cpu_seconds;
     if (p->limits.time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
         snprintf(out->detail, PLAYER_DETAIL_MAX, "used %.0f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
                  clock_ms);
@@ -536,7 +572,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
         budget_s = (clock_ms + (l->hang_ms ? l->hang_ms : GRACE_MS)) / 1000.0;
     }
     p->last[0] = '\0';
-    double t0 = clock_now_s();
+    double t0 = clock_now_s(), c0 = tree_cpu_s(p->pid);
     int rc = hub_send(p, "pos pos=\"%s\" moves=\"%s\"", start, moves);
     free(moves);
     if (rc == 0) rc = hub_send(p, "%s", level);
@@ -581,6 +617,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
         }
         if (!hub_line_is(line, "done")) continue;
         out->seconds = clock_now_s() - t0;
+        out->cpu_seconds = tree_cpu_s(p->pid) - c0;
         char text[MOVE_STR_MAX], perr[ERR_MAX];
         if (!hub_line_value(line, "move", text, sizeof text) ||
             g->move_from_str(game_record_position(rec), text, &out->move, perr) != 0) {

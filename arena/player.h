@@ -105,7 +105,10 @@ typedef struct PlayerMove {
     int score;      /* centi-men, side to move's view (when has_score) */
     bool has_score;
     uint64_t nodes;
-    double seconds; /* wall time of the move */
+    double seconds;     /* wall time of the move */
+    double cpu_seconds; /* CPU time the player used for it: an in-process engine's search
+                         * threads; a Hub engine's processes (its process group, read from
+                         * /proc at clock-tick resolution; 0 where /proc is missing) */
     char detail[PLAYER_DETAIL_MAX]; /* on a fault: what went wrong and the engine's last output */
 } PlayerMove;
 

@@ -26,6 +26,7 @@
 
 #include "engine/search_internal.h"
 #include "engine/timeman.h"
+#include "util/clock.h"
 
 size_t engine_hash_mb_for(const SearchLimits *lim)
 {
@@ -236,7 +237,9 @@ static void *helper_main(void *arg)
     Worker *w = arg;
     SearchResult dummy;
     SearchLimits none = {0};
+    double c0 = clock_thread_cpu_s();
     iterate(w, &dummy, &none, clock_now_ns(), 0, 0, NULL, NULL);
+    w->cpu_seconds = clock_thread_cpu_s() - c0;
     return NULL;
 }
 
@@ -274,12 +277,15 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
         if (pthread_create(&e->workers[t]->thread, NULL, helper_main, e->workers[t]) != 0) break;
         started++;
     }
+    double c0 = clock_thread_cpu_s();
     iterate(e->workers[0], r, limits, start, soft_ms, hard_ms, info, info_ctx);
     atomic_store(&e->stop_helpers, 1);
     r->nodes = e->workers[0]->nodes;
+    r->cpu_seconds = clock_thread_cpu_s() - c0;
     for (int t = 1; t < started; t++) {
         pthread_join(e->workers[t]->thread, NULL);
         r->nodes += e->workers[t]->nodes;
+        r->cpu_seconds += e->workers[t]->cpu_seconds;
     }
     r->seconds = (double)(clock_now_ns() - start) * 1e-9;
     if (adopt(e->workers[0], r->depth, r, NULL) && info) info(info_ctx, r); /* a helper's deeper completed iteration */

@@ -53,7 +53,8 @@ typedef struct SearchResult {
     int score;       /* side to move's view, centi-men or a win score */
     int depth;       /* last completed iteration */
     uint64_t nodes;  /* all nodes visited, quiescence included */
-    double seconds;
+    double seconds;     /* wall time of the search */
+    double cpu_seconds; /* CPU time of its threads (the main one and every helper) */
     int pv_len;      /* pv[0] is best: the line of the last completed iteration, or of
                       * an unfinished one (fail-high, stop) whose move replaced it */
     Move pv[PLY_MAX];

@@ -58,6 +58,7 @@ typedef struct Worker {
     struct Engine *eng;
     int id;
     uint64_t nodes;
+    double cpu_seconds; /* a helper thread: the CPU time its last search took */
     bool aborted;
     bool superseded; /* the abort was another thread completing this iteration's depth */
     int root_depth;

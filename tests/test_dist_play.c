@@ -58,6 +58,11 @@ static void assert_same_record(const Game *g, const PlayRecord *a, const PlayRec
     assert_string_equal(a->movetext, b->movetext);
     assert_true(a->nodes == b->nodes);
     assert_true(a->engine_seconds == b->engine_seconds);
+    assert_int_equal(a->moves[0] + a->moves[1], a->plies); /* every move timed, on its side */
+    for (int c = 0; c < 2; c++) {
+        assert_int_equal(a->moves[c], b->moves[c]);
+        assert_true(a->wall_s[c] == b->wall_s[c] && a->cpu_s[c] == b->cpu_s[c]);
+    }
     assert_int_equal(a->fault, b->fault);
     assert_int_equal(a->fault_side, b->fault_side);
     assert_string_equal(a->detail, b->detail);
@@ -123,8 +128,9 @@ static void test_malformed_refused(void **state)
     assert_int_equal(play_record_init(&got), 0);
     got.plies = 0;
     /* every truncation; then one byte left over, a wrong magic, outcome 7,
-     * plies PLAY_PLIES_MAX + 1, fault 99, game k 2 (a job has 1 or 2) */
-    enum { EXTRA = 6 };
+     * plies PLAY_PLIES_MAX + 1, fault 99, White's moves -1, game k 2 (a job
+     * has 1 or 2) */
+    enum { EXTRA = 7 };
     for (size_t len = 0; len < size + EXTRA; len++) {
         if (len == size) continue; /* the whole message: fine */
         memcpy(copy, buf, size);
@@ -136,6 +142,7 @@ static void test_malformed_refused(void **state)
         case 3: v = 7, memcpy(copy + 4 + 8 + 12, &v, 4); break;
         case 4: v = PLAY_PLIES_MAX + 1, memcpy(copy + 4 + 8 + 16, &v, 4); break;
         case 5: v = 99, memcpy(copy + 4 + 8 + 20, &v, 4); break;
+        case 6: v = -1, memcpy(copy + 4 + 8 + 28 + 8 + 8, &v, 4); break;
         default: break;
         }
         if (len == size + EXTRA - 1) v = 2, memcpy(copy + 4 + 8, &v, 4);
