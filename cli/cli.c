@@ -412,6 +412,12 @@ void cli_help_text(const char *help, char *out, size_t size)
     }
 }
 
+void cli_set(CliArgs *a, const char *name, const char *value)
+{
+    int i = opt_index(a, name);
+    if (i >= 0) set_value(a, i, value);
+}
+
 void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size)
 {
     size_t n = 0;

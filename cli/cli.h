@@ -68,6 +68,10 @@ void cli_free(CliArgs *args);
 void cli_print_help(const CliCommand *cmd, FILE *out);
 
 const char *cli_str(const CliArgs *a, const char *name); /* NULL if unset */
+/* Set option name's value after parsing (a value the command derives, such
+ * as a default directory found on disk); it counts as set (cli_isset) and
+ * goes into cli_config_text. Main thread only. */
+void cli_set(CliArgs *a, const char *name, const char *value);
 bool cli_isset(const CliArgs *a, const char *name);
 /* Typed accessors: values were validated by cli_parse (through the
  * checked parser of util/num.h, against the option's range). */

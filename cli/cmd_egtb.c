@@ -10,7 +10,9 @@
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT_HELP("game: " CLI_EGTB_GAMES),
-    {"dir", OPT_STR, "egtb", "directory of the tables (build: created if missing)", 0, 0},
+    {"dir", OPT_STR, NULL, "directory of the tables (build: created if missing); default: $DAMA_EGTB, else "
+                           "$XDG_DATA_HOME/dama/egtb or ~/.local/share/dama/egtb, where every command that plays "
+                           "finds them", 0, 0},
     {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8)", 2, 8},
     {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k; verify: only this material's table", 0, 0},
     {"level", OPT_INT, "9", "build: zstd compression level (1..19)", 1, 19},
@@ -234,6 +236,15 @@ static int run(CliArgs *a)
     }
     /* --threads 0..256 (build and verify: their OpenMP threads): checked by cli_parse */
     const char *dir = cli_str(a, "dir");
+    char dflt[4096];
+    if (!dir) {
+        if (egtb_default_dir(dflt, sizeof dflt) != 0) {
+            fprintf(stderr, "dama egtb: no default directory (DAMA_EGTB is empty, or neither XDG_DATA_HOME nor "
+                            "HOME is set): give --dir\n");
+            return 2;
+        }
+        dir = dflt;
+    }
     const char *act = a->positional[0];
     if (strcmp(act, "build") == 0) return do_build(a, g, dir);
     if (strcmp(act, "verify") == 0) return do_verify(a, g, dir);

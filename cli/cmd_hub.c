@@ -15,7 +15,7 @@ static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "initial db param: the database of tuned / db:ID weights", 0, 0},
     {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max", 0, 0},
     {"seed", OPT_INT, "0", "initial seed param of the levels' random choices", 0, CLI_INT_MAX},
-    CLI_EGTB_OPTS, /* the initial egtb-path and egtb-pieces params */
+    CLI_EGTB_PLAY_OPTS, /* the initial egtb-path and egtb-pieces params */
     {0},
 };
 
@@ -23,6 +23,10 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    /* the default directory's tables (when --egtb is not given) are
+     * optional: a variant without tables there plays without */
+    bool egtb_given = cli_isset(a, "egtb");
+    if (cli_egtb_default(a, g) != 0) return 2;
     int64_t hash = cli_int(a, "hash"), seed = cli_int(a, "seed");
     /* --hash 1..65536 and --seed >= 0: checked by cli_parse */
     if (!skill_find(cli_str(a, "level"))) {
@@ -34,7 +38,8 @@ static int run(CliArgs *a)
     egtb_close(edb);
     HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),
                     .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed,
-                    .egtb_path = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces")};
+                    .egtb_path = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
+                    .egtb_optional = !egtb_given};
     char err[ERR_MAX];
     if (hub_run(STDIN_FILENO, stdout, &o, err) != 0) {
         fprintf(stderr, "dama hub: %s\n", err);

@@ -23,7 +23,7 @@ static const CliOpt OPTS[] = {
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
     {"tc", OPT_STR, NULL, "a game clock MS+INC (milliseconds) per side instead of nodes; a late move loses", 0, 0},
-    CLI_EGTB_OPTS,
+    CLI_EGTB_PLAY_OPTS,
     {"egtb-engines", OPT_STR, "both", "with --egtb: the engines whose search probes it: both, a or b", 0, 0},
     CLI_EGTB_ADJUDICATE_OPT,
     CLI_SEED_OPENINGS_OPT,
@@ -126,6 +126,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_egtb_default(a, g) != 0) return 2;
     char err[ERR_MAX];
     MatchOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = {cli_str(a, "a"), cli_str(a, "b")},

@@ -25,7 +25,7 @@ static const CliOpt OPTS[] = {
     {"weights", OPT_STR, NULL, "weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
-    CLI_EGTB_OPTS,
+    CLI_EGTB_PLAY_OPTS,
     {0},
 };
 
@@ -101,6 +101,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_egtb_default(a, g) != 0) return 2;
     if (cli_flag(a, "list-params")) {
         Engine *e = engine_new(g, 1);
         char perr[ERR_MAX];

@@ -21,7 +21,7 @@ static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"games", OPT_INT, "2000", "number of games (an even number: pairs with colours swapped)", 2, 100000000},
     RUN_PLAY_OPTS,
-    CLI_EGTB_OPTS,
+    CLI_EGTB_PLAY_OPTS,
     {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
     {"seed", OPT_INT, "1", "run seed", 0, CLI_INT_MAX},
     {"weights", OPT_STR, "default", "base weights: " CLI_WEIGHTS_FORMS, 0, 0},
@@ -94,6 +94,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_egtb_default(a, g) != 0) return 2;
     SelfplayOptions o;
     int rc = parse(a, g, &o);
     if (rc != 0) return rc;

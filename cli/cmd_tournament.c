@@ -42,7 +42,7 @@ static const CliOpt OPTS[] = {
     {"ratings-interval", OPT_INT, "0", "print ratings every N games (0: at the end only)", 0, CLI_INT_MAX},
     {"anchor", OPT_STR, NULL, "ratings: NAME or NAME=ELO fixed (default: the mean is 0)", 0, 0},
     {"prior", OPT_REAL, "2", "ratings: virtual games per pair of players who met", 0, 1000000},
-    CLI_EGTB_OPTS,
+    CLI_EGTB_PLAY_OPTS,
     CLI_EGTB_ADJUDICATE_OPT,
     {"pdn-out", OPT_STR, NULL, "append every game to this PDN file as it ends (stored with the tournament: a resume "
                                "appends to it; another file on resume is refused)", 0, 0},
@@ -210,6 +210,8 @@ static int run(CliArgs *a)
         else if (!(g = cli_game(a))) rc = -2;
         if (rc == 1) fprintf(stderr, "dama tournament: %s\n", err);
     }
+    /* a resumed tournament keeps its stored database setting */
+    if (rc == 0 && !(cli_flag(a, "resume") && a->positional_len == 0) && cli_egtb_default(a, g) != 0) rc = -2;
     PlayerSpec specs[TOURNAMENT_ENGINES_MAX];
     if (rc == 0 && parse_engines(specs, a, err) != 0) {
         fprintf(stderr, "dama tournament: %s\n", err);

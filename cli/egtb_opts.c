@@ -19,3 +19,18 @@ int cli_egtb_open(const CliArgs *a, const Game *g, const char *cmd, Egtb **db)
     }
     return 0;
 }
+
+int cli_egtb_default(CliArgs *a, const Game *g)
+{
+    if (cli_flag(a, "no-egtb")) {
+        if (cli_isset(a, "egtb")) {
+            fprintf(stderr, "dama %s: give --egtb DIR or --no-egtb, not both\n", a->command);
+            return 2;
+        }
+        return 0;
+    }
+    char dir[4096];
+    if (cli_isset(a, "egtb") || egtb_default_dir(dir, sizeof dir) != 0 || !egtb_dir_has_tables(g, dir)) return 0;
+    cli_set(a, "egtb", dir);
+    return 0;
+}

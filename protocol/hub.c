@@ -47,6 +47,7 @@ typedef struct Hub {
     char level[32];
     uint64_t seed;
     char egtb_path[512]; /* "": no endgame database */
+    bool egtb_optional;  /* egtb_path is the default directory (HubOptions.egtb_optional) */
     int egtb_pieces;     /* 0: every table it holds */
 
     /* initialised engine */
@@ -292,7 +293,7 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
     Egtb *edb = NULL;
     EgtbProber *prober = NULL;
-    if (h->egtb_path[0]) {
+    if (h->egtb_path[0] && !(h->egtb_optional && !egtb_dir_has_tables(g, h->egtb_path))) {
         char eerr[ERR_MAX];
         if (!(edb = egtb_open(g, h->egtb_path, false, eerr))) {
             return err_set(err, "egtb-path: %.240s", eerr);
@@ -403,6 +404,7 @@ static void on_set_param(Hub *h, const HubLine *l)
     char old_variant[sizeof h->variant], old_weights[sizeof h->weights], old_db[sizeof h->db];
     char old_egtb[sizeof h->egtb_path];
     int old_hash = h->hash_mb, old_pieces = h->egtb_pieces;
+    bool old_optional = h->egtb_optional;
     memcpy(old_egtb, h->egtb_path, sizeof old_egtb);
     memcpy(old_variant, h->variant, sizeof old_variant);
     memcpy(old_weights, h->weights, sizeof old_weights);
@@ -443,6 +445,7 @@ static void on_set_param(Hub *h, const HubLine *l)
             return;
         }
         snprintf(h->egtb_path, sizeof h->egtb_path, "%s", value);
+        h->egtb_optional = false;
         engine_param = true;
     } else if (strcmp(name, "egtb-pieces") == 0) {
         if (!parse_int(value, 0, EGTB_PIECES_MAX, &v)) {
@@ -482,6 +485,7 @@ static void on_set_param(Hub *h, const HubLine *l)
             memcpy(h->egtb_path, old_egtb, sizeof old_egtb);
             h->hash_mb = old_hash;
             h->egtb_pieces = old_pieces;
+            h->egtb_optional = old_optional;
         }
     }
 }
@@ -692,6 +696,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     h->seed = d->seed;
     h->rng = d->seed;
     snprintf(h->egtb_path, sizeof h->egtb_path, "%s", d->egtb_path ? d->egtb_path : "");
+    h->egtb_optional = d->egtb_optional;
     h->egtb_pieces = d->egtb_pieces;
     h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
 

@@ -28,6 +28,8 @@ typedef struct HubOptions {
     const char *level;    /* skill level name (engine/skill.h) */
     uint64_t seed;        /* seed of the skill levels' random choices */
     const char *egtb_path; /* endgame database directory (egtb/egtb.h); NULL or "": none */
+    bool egtb_optional;    /* egtb_path is the default directory: a variant without tables there plays
+                            * without a database (a path set by set-param egtb-path is not optional) */
     int egtb_pieces;       /* probe it at most at this many pieces (0: all it holds) */
 } HubOptions;
 

@@ -196,6 +196,18 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
 typedef struct Egtb Egtb;
 typedef struct EgtbCache EgtbCache;
 
+/* The default directory of endgame databases, which `dama egtb build`
+ * writes and every command that plays finds without flags: $DAMA_EGTB
+ * when set (set and empty: none), else $XDG_DATA_HOME/dama/egtb (an
+ * absolute XDG_DATA_HOME), else $HOME/.local/share/dama/egtb (the XDG
+ * base directory specification's default data home). Returns 0 with the
+ * path in out (size bytes), or -1 (out "") when there is none. */
+int egtb_default_dir(char *out, size_t size);
+
+/* Does dir hold at least one table file of game (GAME-MATERIAL.egtb)?
+ * false for a missing or unreadable directory. Reads names only. */
+bool egtb_dir_has_tables(const Game *game, const char *dir);
+
 /* Open the tables of `game` found in dir (memory-mapped; headers checked,
  * and the checksum of every file when verify_checksums). Missing
  * materials are simply absent. Returns NULL with err on a bad file or if

@@ -90,6 +90,27 @@ expect_eq "$(hub_score "" --egtb "$D")" "99.79" "hub --egtb"
 expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=4\n")" "99.79" "hub egtb-pieces 4"
 [ "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=3\n")" != "99.79" ] && ok \
   || bad "hub egtb-pieces 3 still probes 4 pieces"
+# The default directory (egtb_default_dir): $DAMA_EGTB, which lib.sh points at an empty folder of
+# this test. egtb build writes there without --dir; every command that plays finds it without
+# --egtb; --no-egtb turns it off; a game without tables there plays without a database.
+export DAMA_EGTB="$T/home-egtb"
+expect_rc 0 "build into the default directory" "$DAMA" egtb build --material 3k-1k --threads 2
+expect_eq "$(ls "$DAMA_EGTB" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb " "default directory files"
+expect_eq "$("$DAMA" search --fen 'W:WKa1,Kc1,Ke1:BKh2' --depth 3 --quiet | grep '^score')" "score 29979" "search finds the default directory"
+[ "$("$DAMA" search --fen 'W:WKa1,Kc1,Ke1:BKh2' --depth 3 --quiet --no-egtb | grep '^score')" != "score 29979" ] && ok \
+  || bad "search --no-egtb still probes"
+expect_err 2 "give --egtb DIR or --no-egtb, not both" "$DAMA" search --egtb "$D" --no-egtb --depth 1
+expect_eq "$(hub_score "")" "99.79" "hub finds the default directory"
+printf 'hub\nset-param name=variant value=shatra\ninit\npos\nlevel depth=2\ngo think\n' | "$DAMA" hub >"$T/out"
+grep -q '^done move=' "$T/out" && ! grep -q '^error' "$T/out" && ok || bad "hub: a game without tables in the default directory: $(cat "$T/out")"
+expect_rc 0 "selfplay with the default directory" "$DAMA" selfplay --db "$T/sp.sqlite" --games 2 --nodes 100 --threads 1 --progress 0
+expect_eq "$(sqlite3 "$T/sp.sqlite" "SELECT instr(config, 'egtb = $DAMA_EGTB') > 0 FROM runs")" "1" "the run's configuration names the directory"
+expect_rc 0 "selfplay --no-egtb" "$DAMA" selfplay --db "$T/sp2.sqlite" --games 2 --nodes 100 --threads 1 --progress 0 --no-egtb
+expect_eq "$(sqlite3 "$T/sp2.sqlite" "SELECT instr(char(10) || config, char(10) || 'egtb =') FROM runs")" "0" "--no-egtb: no directory in the configuration"
+DAMA_EGTB="" "$DAMA" egtb probe --fen 'W:WKa1,Kc1,Ke1:BKh2' >"$T/out" 2>"$T/err"
+expect_eq "$?" "2" "DAMA_EGTB empty: egtb needs --dir"
+grep -q 'give --dir' "$T/err" && ok || bad "DAMA_EGTB empty: $(cat "$T/err")"
+export DAMA_EGTB="$T/egtb-default"
 printf 'hub\nset-param name=egtb-path value="%s"\ninit\n' "$T/none" | "$DAMA" hub >"$T/out"
 grep -q "^error message=.*egtb-path: .*$T/none" "$T/out" && ok || bad "hub bad egtb-path: $(cat "$T/out")"
 printf 'hub\nset-param name=egtb-pieces value=9\n' | "$DAMA" hub >"$T/out"

@@ -47,6 +47,9 @@ DAMA="$1"
 SRC="${2:-}"
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
+# The default endgame-database directory (egtb_default_dir) of the user
+# running the tests is not read: an empty folder of the test's instead.
+export DAMA_EGTB="$T/egtb-default"
 pass=0
 fail=0
 BAD_SHOWN=${BAD_SHOWN:-25}
