@@ -14,18 +14,33 @@ typedef struct Counting {
     MatchDraws *d;
     const Game *game;
     const EgtbIndexer *ix;
+    const Egtb *egtb;   /* NULL: no missed-win count */
+    EgtbCache *cache;
+    bool won[2];        /* the game being replayed: a database win for White, Black seen */
     char *err;
 } Counting;
 
+/* A position of a drawn game being replayed: a database win for the side
+ * to move that the move-count rules leave winnable (egtb_verdict, with the
+ * replayed counters) is noted in c->won. */
+static void probe_position(Counting *c, const Position *pos)
+{
+    uint8_t v;
+    if (egtb_probe(c->egtb, c->cache, pos, &v) && egtb_verdict(c->egtb, pos, v) == EGTB_WIN)
+        c->won[c->game->side_to_move(pos)] = true;
+}
+
 /* Replay the movetext (move numbers "12." / "12..." and a result skipped)
- * from the start position; 0, or -1 with c->err naming the game. */
-static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec)
+ * from the start position, probing every position when probe (c->egtb);
+ * 0, or -1 with c->err naming the game. */
+static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec, bool probe)
 {
     char err[ERR_MAX];
     if (game_record_init(rec, c->game, g->start_fen, err) != 0) {
         snprintf(c->err, ERR_MAX, "game %lld: start position: %.200s", (long long)g->id, err);
         return -1;
     }
+    if (probe) probe_position(c, game_record_position(rec));
     const char *p = g->movetext ? g->movetext : "";
     char tok[MOVE_STR_MAX * 2];
     while (*p) {
@@ -49,6 +64,7 @@ static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec)
             game_record_free(rec);
             return -1;
         }
+        if (probe) probe_position(c, game_record_position(rec));
     }
     return 0;
 }
@@ -67,13 +83,20 @@ static int count_draw(void *ctx, const DbGameRow *g)
     int r = -1;
     for (int i = 0; i < d->reasons_len; i++)
         if (strcmp(g->reason, d->reasons[i]) == 0) r = i;
-    if (r < 0) return 0;
+    if (r < 0 && !c->egtb) return 0;
     GameRecord rec;
-    if (final_position(c, g, &rec) != 0) return -1;
+    c->won[0] = c->won[1] = false;
+    if (final_position(c, g, &rec, c->egtb != NULL) != 0) return -1;
     int cmp = egtb_material_compare(c->ix->material(game_record_position(&rec)));
     game_record_free(&rec);
     /* match games: A has White in the even games (arena/match.c) */
     bool a_white = g->game_index % 2 == 0;
+    if (c->egtb) {
+        d->drawn++;
+        if (c->won[COLOR_WHITE]) d->missed[a_white ? 0 : 1]++;
+        if (c->won[COLOR_BLACK]) d->missed[a_white ? 1 : 0]++;
+    }
+    if (r < 0) return 0;
     int who = cmp == 0 ? 2 : (cmp > 0) == a_white ? 0 : 1;
     d->count[r][who]++;
     d->count[MATCH_DRAW_REASONS_MAX][who]++;
@@ -81,19 +104,28 @@ static int count_draw(void *ctx, const DbGameRow *g)
     return 0;
 }
 
-int match_draws_count(const char *db_path, const Game *game, int64_t match_id, MatchDraws *d, char err[ERR_MAX])
+int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const Egtb *egtb, MatchDraws *d,
+                      char err[ERR_MAX])
 {
-    Counting c = {.d = d, .game = game, .ix = egtb_indexer(game), .err = err};
+    Counting c = {.d = d, .game = game, .ix = egtb_indexer(game), .egtb = egtb, .err = err};
     if (!c.ix) {
         snprintf(err, ERR_MAX, "no endgame database indexing for %s", game->name);
         return -1;
     }
+    if (egtb && !(c.cache = egtb_cache_new(1024))) {
+        snprintf(err, ERR_MAX, "out of memory for the endgame database's cache");
+        return -1;
+    }
     Db *db = NULL;
-    if (db_open_for_reading(db_path, &db, err) != 0) return -1;
+    if (db_open_for_reading(db_path, &db, err) != 0) {
+        egtb_cache_free(c.cache);
+        return -1;
+    }
     db_close(db);
     char gerr[ERR_MAX];
     c.err = gerr;
     int rc = db_game_rows_each(db_path, DB_SELECT_MATCH, match_id, NULL, count_draw, &c, gerr);
+    egtb_cache_free(c.cache);
     if (rc != 0) { /* the reader's own messages name the file already, a game's do not */
         size_t n = strlen(db_path);
         bool named = strncmp(gerr, db_path, n) == 0 && gerr[n] == ':';

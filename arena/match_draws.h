@@ -18,13 +18,22 @@ typedef struct MatchDraws {
     /* [reason i, MATCH_DRAW_REASONS_MAX: all][A larger, B larger, equal] */
     int64_t count[MATCH_DRAW_REASONS_MAX + 1][3];
     int64_t games, draws;  /* the match's games, and those drawn by one of the reasons */
+    /* With a database: the drawn games (any reason) that passed through a
+     * position it scores as won for the side to move, by who had that win
+     * and let it go: [A, B] (a game where both did counts for each). */
+    int64_t drawn, missed[2];
 } MatchDraws;
 
+struct Egtb;
 /* Count the draws of match match_id of the database at db_path (opened for
  * reading, migrated if writable) by d's reasons (its counts must be zero):
  * A has White in the even games (arena/match.c). Every game must be of
- * `game`, which must have an endgame indexer. Returns 0, or -1 with err
- * (naming the file, and the game that cannot be replayed). */
-int match_draws_count(const char *db_path, const Game *game, int64_t match_id, MatchDraws *d, char err[ERR_MAX]);
+ * `game`, which must have an endgame indexer. With egtb (may be NULL),
+ * also the missed wins: every drawn game is replayed and each position the
+ * database holds probed; a win counts when the move-count rules leave it
+ * winnable from there (egtb_verdict, with the game's counters). Returns 0, or -1
+ * with err (naming the file, and the game that cannot be replayed). */
+int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const struct Egtb *egtb,
+                      MatchDraws *d, char err[ERR_MAX]);
 
 #endif

@@ -194,7 +194,7 @@ static int parse_reasons(const char *text, MatchDraws *d)
     }
 }
 
-static int do_draws(CliArgs *a, const Game *g)
+static int do_draws(CliArgs *a, const Game *g, const char *dir)
 {
     char err[ERR_MAX];
     if (!cli_isset(a, "match")) {
@@ -205,7 +205,16 @@ static int do_draws(CliArgs *a, const Game *g)
     memset(&d, 0, sizeof d);
     if (parse_reasons(cli_str(a, "reasons"), &d) != 0) return 2;
     int64_t id = cli_int(a, "match");
-    if (match_draws_count(cli_str(a, "db"), g, id, &d, err) != 0) {
+    /* the missed wins need the tables: those of --dir (the default
+     * directory) when it holds the game's */
+    Egtb *edb = egtb_dir_has_tables(g, dir) ? egtb_open(g, dir, false, err) : NULL;
+    if (egtb_dir_has_tables(g, dir) && !edb) {
+        fprintf(stderr, "dama egtb draws: --dir: %s\n", err);
+        return 1;
+    }
+    int rc = match_draws_count(cli_str(a, "db"), g, id, edb, &d, err);
+    egtb_close(edb);
+    if (rc != 0) {
         fprintf(stderr, "dama egtb draws: %s\n", err);
         return 1;
     }
@@ -217,6 +226,9 @@ static int do_draws(CliArgs *a, const Game *g)
         printf("%-8s %8lld %8lld %8lld %8lld\n", i == d.reasons_len ? "all" : d.reasons[i],
                (long long)(c[0] + c[1] + c[2]), (long long)c[0], (long long)c[1], (long long)c[2]);
     }
+    if (edb)
+        printf("missed wins: of %lld drawn games, %lld passed through a database win for A, %lld for B (%s)\n",
+               (long long)d.drawn, (long long)d.missed[0], (long long)d.missed[1], dir);
     return 0;
 }
 
@@ -250,7 +262,7 @@ static int run(CliArgs *a)
     if (strcmp(act, "verify") == 0) return do_verify(a, g, dir);
     if (strcmp(act, "probe") == 0) return do_probe(a, g, dir);
     if (strcmp(act, "bench") == 0) return do_bench(a, g, dir);
-    if (strcmp(act, "draws") == 0) return do_draws(a, g);
+    if (strcmp(act, "draws") == 0) return do_draws(a, g, dir);
     fprintf(stderr, "dama egtb: unknown action '%s' (build, verify, probe, bench, draws)\n", act);
     return 2;
 }
@@ -267,6 +279,7 @@ const CliCommand cmd_egtb = {
     "  probe   the database value of --fen and of each of its moves\n"
     "  bench   probe cost in ns, cached and uncached\n"
     "  draws   of the games of --match drawn by --reasons (the few-piece rules), in how many engine A\n"
-    "          ended with the larger material (pieces, then kings), in how many B",
+    "          ended with the larger material (pieces, then kings), in how many B; with the tables of\n"
+    "          --dir, the missed wins: drawn games that passed through a database win, by who let it go",
     OPTS, run, 1,
 };

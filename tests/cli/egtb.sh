@@ -75,6 +75,17 @@ expect_rc 1 "draws missing match" "$DAMA" egtb draws --db "$T/d.sqlite" --match 
 grep -q "9" "$T/err" && ok || bad "draws: missing match named: $(cat "$T/err")"
 expect_rc 1 "draws wrong game" "$DAMA" egtb draws --game turkish --db "$T/d.sqlite" --match 1
 grep -q "russian" "$T/err" && ok || bad "draws: wrong game named: $(cat "$T/err")"
+# missed wins: a won position (3 kings against 1 off the main road) that B, without the database and
+# at 1 node a move, draws by D7 with White; A (with it) wins it. Without the tables, no count.
+printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book3"
+expect_rc 0 "match for missed wins" "$DAMA" match --db "$T/e.sqlite" --a default --b default --openings "$T/book3" \
+  --pairs 1 --nodes 1 --threads 1 --egtb "$D" --egtb-engines a --progress 0
+expect_eq "$(sqlite3 "$T/e.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
+  "1-0 no-moves,1/2-1/2 D7" "missed wins: the games"
+expect_rc 0 "draws with the tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7 --dir "$D"
+expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+expect_rc 0 "draws without tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7
+grep -q 'missed wins' "$T/out" && bad "missed wins counted without tables: $(cat "$T/out")" || ok
 # a tournament with the database: its in-process engines adjudicated the same way
 expect_rc 0 "tournament --egtb-adjudicate" "$DAMA" tournament --db "$T/t.sqlite" --openings "$T/book" --rounds 1 \
   --nodes 200 --concurrency 1 --egtb "$D" --egtb-adjudicate --progress 0 name=A name=B
