@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +48,7 @@ static const Migration migrations[] = {
     {7, "runs of kind 'tournament'", migration_007_tournament_runs_sql},
     {8, "tournaments: the PDN output file", migration_008_tournament_pdn_sql},
     {9, "weight sets stored as deltas of their parent", migration_009_weight_deltas_sql},
+    {10, "owners of trains and SPSA runs, and since when", migration_010_run_owners_sql},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION - 1,
                "one migration step per schema version after the first");
@@ -342,65 +342,14 @@ void dbi_remove_files(const char *path)
     remove_side_files(path);
 }
 
-/* Is the owner of a run alive? Unknown (no /proc) counts as alive. */
-static bool owner_alive(int64_t pid, int64_t start, bool has_start)
-{
-    if (pid <= 0 || pid > INT32_MAX)
-        return false;
-    if (pid == (int64_t)getpid())
-        return true;
-    if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
-        return false;
-    int64_t now_start = 0;
-    if (has_start && dbi_process_start((int)pid, &now_start) == 0 && now_start != start)
-        return false; /* the pid was reused by another process */
-    return true;
-}
-
-static const char SQL_RUN_ORPHANED[] =
-    "UPDATE runs SET status = 'interrupted', finished = " NOW_SQL " WHERE id = ?1 AND status = 'running'";
-
-/* Mark 'interrupted' the runs of this host left 'running' by dead owners. */
+/* Mark 'interrupted' the runs, trains and SPSA runs of this host left
+ * 'running' by dead owners. */
 static int sweep_dead_runs(Db *db, char err[ERR_MAX])
 {
-    char host[DBI_HOST_MAX];
-    dbi_hostname(host);
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db->h,
-                                "SELECT id, owner_pid, owner_start FROM runs WHERE status = 'running' "
-                                "AND owner_host = ?1 AND owner_pid IS NOT NULL",
-                                -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
-    int64_t dead[64];
-    int dead_len = 0;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        bool has_start = sqlite3_column_type(st, 2) != SQLITE_NULL;
-        if (!owner_alive(sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), has_start) && dead_len < 64)
-            dead[dead_len++] = sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
-    }
-    (void)sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        dbi_fail(db, rc, err, "looking for runs of dead processes");
-        return -1;
-    }
-    if (dead_len == 0)
-        return 0;
-    if (db_begin(db, err) != 0)
-        return -1;
-    sqlite3_stmt *up = dbi_stmt(db, SQL_RUN_ORPHANED, err);
-    for (int i = 0; up && i < dead_len; i++) {
-        rc = SQLITE_OK;
-        bind_i64(up, 1, dead[i], &rc);
-        if (dbi_step_write(db, up, rc, err, "marking a run of a dead process interrupted") != 0)
-            up = NULL;
-    }
-    if (!up) {
-        db_rollback(db);
-        return -1;
-    }
-    return db_commit(db, err);
+    const DbiOwned *tables[] = {&DBI_OWNED_RUNS, &DBI_OWNED_TRAINS, &DBI_OWNED_SPSA};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (dbi_sweep_dead(db, tables[i], err) != 0) return -1;
+    return 0;
 }
 
 /* The folder of path ("." for a bare file name). */
