@@ -218,11 +218,20 @@ static int probe_file(const char *path, char err[ERR_MAX])
 /* Refuse foreign or too new files; *version receives user_version. */
 static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
 {
+    /* one statement, so one snapshot: another process may be creating the
+     * schema of a new file meanwhile */
     int64_t app = 0, objects = 0;
-    if (dbi_query_int(db, "PRAGMA application_id", &app, err) != 0
-        || dbi_query_int(db, "PRAGMA user_version", version, err) != 0
-        || dbi_query_int(db, "SELECT count(*) FROM sqlite_master", &objects, err) != 0)
+    char text[96] = "";
+    if (dbi_query_text(db, "SELECT (SELECT application_id FROM pragma_application_id) || ' ' || "
+                           "(SELECT user_version FROM pragma_user_version) || ' ' || "
+                           "(SELECT count(*) FROM sqlite_master)", text, sizeof text, err) != 0)
         return -1;
+    long long a = 0, v = 0, n = 0;
+    if (sscanf(text, "%lld %lld %lld", &a, &v, &n) != 3) {
+        set_err(err, "%s: reading its identity: '%.40s'", db->path, text);
+        return -1;
+    }
+    app = a, *version = v, objects = n;
     if (app == DB_APPLICATION_ID) {
         if (*version > DB_SCHEMA_VERSION) {
             set_err(err,
@@ -469,6 +478,45 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *s
     return 0;
 }
 
+/* PRAGMA journal_mode = WAL, its answer into jmode. Two processes that
+ * open a new file at once both convert it, and each attempt holds a shared
+ * lock while it waits for the other's to go: with the busy timeout they
+ * wait for each other until it runs out. So each attempt does not wait,
+ * and a busy one is tried again after a pause (doubling from a few
+ * milliseconds, at most 50), for as long as the busy timeout. */
+static int set_wal(Db *db, char *jmode, size_t size, char err[ERR_MAX])
+{
+    int rc = sqlite3_busy_timeout(db->h, 0);
+    long pause_us = 1000 + (long)(getpid() % 7) * 500, waited_us = 0;
+    sqlite3_stmt *st = NULL;
+    while (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            const unsigned char *t = sqlite3_column_text(st, 0);
+            snprintf(jmode, size, "%s", t ? (const char *)t : "");
+            rc = SQLITE_OK;
+            break;
+        }
+        (void)sqlite3_finalize(st);
+        st = NULL;
+        if ((rc & 0xff) != SQLITE_BUSY || waited_us >= (long)db->busy_ms * 1000) break;
+        struct timespec ts = {pause_us / 1000000, (pause_us % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+        waited_us += pause_us;
+        pause_us = pause_us * 2 > 50000 ? 50000 : pause_us * 2;
+        rc = SQLITE_OK;
+    }
+    (void)sqlite3_finalize(st);
+    int brc = sqlite3_busy_timeout(db->h, db->busy_ms);
+    if (rc == SQLITE_OK) rc = brc;
+    if (rc != SQLITE_OK) {
+        dbi_fail(db, rc, err, "running PRAGMA journal_mode = WAL");
+        return -1;
+    }
+    return 0;
+}
+
 typedef enum OpenMode { OPEN_READ, OPEN_WRITE, OPEN_CREATE } OpenMode;
 
 static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
@@ -547,7 +595,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
     }
     if (!memory) {
         char jmode[16];
-        if (dbi_query_text(db, "PRAGMA journal_mode = WAL", jmode, sizeof jmode, err) != 0)
+        if (set_wal(db, jmode, sizeof jmode, err) != 0)
             goto fail;
         if (strcmp(jmode, "wal") != 0) {
             set_err(err,

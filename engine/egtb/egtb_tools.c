@@ -71,8 +71,12 @@ static int lock_dir(const char *dir, int *fd, char err[ERR_MAX])
     if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         char holder[160] = "";
-        ssize_t n = pread(*fd, holder, sizeof holder - 1, 0);
-        holder[n > 0 ? n : 0] = '\0';
+        /* the holder writes its line just after it took the lock: a moment */
+        for (int i = 0; i < 40 && !holder[0]; i++) {
+            ssize_t n = pread(*fd, holder, sizeof holder - 1, 0);
+            holder[n > 0 ? n : 0] = '\0';
+            if (!holder[0]) nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
         holder[strcspn(holder, "\n")] = '\0';
         close(*fd);
         *fd = -1;
@@ -92,8 +96,9 @@ static int lock_dir(const char *dir, int *fd, char err[ERR_MAX])
     if (gmtime_r(&now, &tm)) strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", &tm);
     char line[160];
     int len = snprintf(line, sizeof line, "process %ld on host %s since %s\n", (long)getpid(), host, since);
-    /* who holds it, for the refusal only: a failed write changes nothing */
-    if (ftruncate(*fd, 0) == 0 && len > 0 && pwrite(*fd, line, (size_t)len, 0) != len) (void)ftruncate(*fd, 0);
+    /* who holds it, for the refusal only (a failed write changes nothing):
+     * the line first, then the file cut to it, so it is never empty */
+    if (len > 0 && pwrite(*fd, line, (size_t)len, 0) == len) (void)!ftruncate(*fd, len);
     return 0;
 }
 
