@@ -215,8 +215,9 @@ int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed, const
  * transaction (a claim), so two copies started together cannot both make
  * it or both resume it. A claim of a row whose status is 'running' and whose
  * owner is alive is refused with DB_BUSY: alive is a process of this host
- * with the owner's pid and start time (/proc/PID/stat), and any process of
- * another host (this one cannot see it). A row whose owner is gone (killed,
+ * with the owner's pid and start time (/proc/PID/stat; a zombie, ended but
+ * not reaped, is gone), and any process of another host (this one cannot
+ * see it). A row whose owner is gone (killed,
  * or marked 'interrupted' by db_open's sweep) or unknown (stored before
  * schema 3, or a train or SPSA run before 10) is taken over. `dama db
  * release` (db_release) frees a row whose owner on another host is gone. */

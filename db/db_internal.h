@@ -136,6 +136,9 @@ void dbi_hash_text(const char *game, const char *terms, const char *values, char
 enum { DBI_HOST_MAX = 256 };
 void dbi_hostname(char host[DBI_HOST_MAX]);
 int dbi_process_start(int pid, int64_t *start);
+/* The same, and *state (may be NULL) the process state letter (field 3:
+ * 'R', 'S', ..., 'Z' for a zombie: ended, its parent has not reaped it). */
+int dbi_process_state(int pid, int64_t *start, char *state);
 
 /* ---- owners (db_runs.c) ----------------------------------------------------
  * A table whose rows have one writer: runs, trains, spsa_runs (columns

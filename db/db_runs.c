@@ -53,7 +53,13 @@ void dbi_hostname(char host[DBI_HOST_MAX])
 
 int dbi_process_start(int pid, int64_t *start)
 {
+    return dbi_process_state(pid, start, NULL);
+}
+
+int dbi_process_state(int pid, int64_t *start, char *state)
+{
     *start = -1;
+    if (state) *state = '?';
     char path[64], buf[1024];
     snprintf(path, sizeof path, "/proc/%d/stat", pid);
     FILE *f = fopen(path, "r");
@@ -68,6 +74,7 @@ int dbi_process_start(int pid, int64_t *start)
     if (!p)
         return -1;
     p++;
+    if (state && p[0] == ' ' && p[1]) *state = p[1]; /* field 3 */
     for (int field = 3; field < 22; field++) {
         while (*p == ' ')
             p++;
@@ -114,7 +121,9 @@ bool dbi_owner_alive(const char *host, int64_t pid, int64_t start, bool has_star
     dbi_hostname(here);
     if (strcmp(host, here) != 0) return true; /* another host: this one cannot tell */
     int64_t now_start = -1;
-    bool known = dbi_process_start((int)pid, &now_start) == 0;
+    char state = '?';
+    bool known = dbi_process_state((int)pid, &now_start, &state) == 0;
+    if (known && (state == 'Z' || state == 'X')) return false; /* ended, not yet reaped by its parent */
     if (pid == (int64_t)getpid()) {
         if (has_start && known && now_start != start) return false; /* an earlier process with this pid */
         if (me) *me = true;
