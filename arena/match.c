@@ -212,7 +212,8 @@ static int match_book(const MatchOptions *o, MatchRunResult *r, OpeningBook *boo
 
 /* Rank 0's set-up: the Hub engines start, A's and B's weights (w, ids),
  * and the run, the weight sets and the matches row stored in one
- * transaction. *own: the database when this opened it. Returns 0 or -1
+ * transaction. *own: the database when this opened it. Returns 0, DB_BUSY
+ * (a match of these options is running in another live process) or -1
  * with err. */
 static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], int64_t ids[2], MatchPlan *plan,
                        MatchResult *res, MatchRunResult *r, char err[ERR_MAX])
@@ -248,7 +249,11 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
     }
     if (rc == 0 && !o->cmds[1]) rc = weights_resolve_db(g, bspec, db, w[1], &ids[1], err);
     if (rc == 0) rc = db_begin(db, err);
-    if (rc == 0) rc = db_run_create(db, "match", g->name, o->seed, o->config, NULL, &r->run_id, err);
+    /* The run, made by a claim: a match of these options that another live
+     * process plays is refused (DB_BUSY) rather than played twice. */
+    DbClaim claim;
+    if (rc == 0) rc = db_run_claim(db, DB_CLAIM_NEW, "match", g->name, o->seed, o->config, NULL, &claim, err);
+    if (rc == 0) r->run_id = claim.id;
     if (rc == 0 && !o->cmds[0]) rc = weights_store_base(db, g, o->weights[0], w[0], names, r->run_id, &ids[0], err);
     if (rc == 0 && !o->cmds[1]) rc = weights_store_base(db, g, bspec, w[1], names, r->run_id, &ids[1], err);
     plan->ws_id[0] = ids[0], plan->ws_id[1] = ids[1];
@@ -297,7 +302,7 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
     if (rc != 0) {
         if (!r->writer) err[0] = '\0'; /* rank 0 said why */
         db_close_discard_new(own);
-        return 1;
+        return rc == DB_BUSY ? DB_BUSY : 1;
     }
     for (int i = 0; i < 2; i++) {
         if (o->cmds[i]) snprintf(r->who[i], sizeof r->who[i], "'%.150s'", o->cmds[i]);

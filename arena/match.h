@@ -149,7 +149,9 @@ typedef struct MatchOptions {
  * every rank after dist_init) pair p is played by rank p mod K and rank 0
  * alone stores. Returns the command's exit status: 0 every pair played
  * (or the SPRT decided), 3 interrupted, 1 a failure, 2 more pairs than
- * the book has without repeat_book; err says why (on ranks other than 0
+ * the book has without repeat_book, DB_BUSY a match of the same options
+ * (game, seed, o->config) running in another live process (db_run_claim
+ * with DB_CLAIM_NEW: nothing stored); err says why (on ranks other than 0
  * "rank R: ..."; empty when rank 0 reports it). With MPI, once the pairs
  * ran, every rank returns rank 0's status. r->played: the counts are set
  * (rank 0 may print them even after a failure). Main thread only. */

@@ -188,14 +188,14 @@ static int resume_refused(Tour *t, const char *config, const char *path, char er
     return -1;
 }
 
-/* A new tournament: its run, row and participants (with the in-process
- * engines' weight sets) in one transaction. */
+/* A new tournament: its run (this process its owner), row and
+ * participants (with the in-process engines' weight sets), in the open
+ * transaction. */
 static int store_new(Tour *t, const char *config, const char **names, char err[ERR_MAX])
 {
     const TournamentOptions *o = t->o;
     TournamentResult *r = t->r;
-    int rc = db_begin(t->db, err);
-    if (rc == 0) rc = db_run_create(t->db, "tournament", o->game->name, o->seed, config, o->name, &r->run_id, err);
+    int rc = db_run_create(t->db, "tournament", o->game->name, o->seed, config, o->name, &r->run_id, err);
     DbTournament dt = {.run_id = r->run_id, .name = o->name, .format = o->gauntlet ? "gauntlet" : "round-robin",
                        .rounds = r->rounds, .games_total = r->games_total,
                        .pdn_out = t->pdn_given[0] ? t->pdn_given : NULL};
@@ -210,8 +210,6 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
                            .spec = s->spec, .limits = limits, .weight_set = t->ws_id[i]};
         if (rc == 0) rc = db_participant_insert(t->db, r->tournament_id, &p, &t->pid[i], err);
     }
-    if (rc == 0) rc = db_commit(t->db, err);
-    else db_rollback(t->db);
     return rc;
 }
 
@@ -255,8 +253,9 @@ static int load_stored(Tour *t, const char *path, char err[ERR_MAX])
 }
 
 /* Rank 0's set-up: the engines' weights, the tournament found (resumed) or
- * stored. Returns 0, -1 with err, or 1 when the stored participants are
- * not these engines. */
+ * stored, and taken by this process. Returns 0, -1 with err, DB_BUSY with
+ * err (another live process plays it), or 1 when the stored participants
+ * are not these engines. */
 static int set_up(Tour *t, const char *config, const char *path, char err[ERR_MAX])
 {
     const TournamentOptions *o = t->o;
@@ -273,7 +272,10 @@ static int set_up(Tour *t, const char *config, const char *path, char err[ERR_MA
             memcpy(err, e2, ERR_MAX);
         }
     }
+    /* Found and taken, or made: one transaction, so that two processes
+     * started together cannot both make it or both resume it. */
     char status[DB_STATUS_MAX] = "";
+    bool open = rc == 0 && (rc = db_begin(t->db, err)) == 0;
     if (rc == 0 && o->resume_run) { /* the stored tournament itself: its configuration was rebuilt */
         DbRun run = {0};
         rc = db_run_get(t->db, o->resume_run, &run, err);
@@ -284,12 +286,20 @@ static int set_up(Tour *t, const char *config, const char *path, char err[ERR_MA
     }
     if (rc == 0 && r->run_id) rc = db_tournament_by_run(t->db, r->run_id, &r->tournament_id, err);
     r->resumed = r->run_id && r->tournament_id;
-    if (rc == 0 && o->resume &&
-        (!r->resumed || (o->resume_tournament && r->tournament_id != o->resume_tournament)))
-        rc = resume_refused(t, config, path, err);
-    if (rc == 0 && !r->resumed) rc = store_new(t, config, names, err);
+    bool refused = rc == 0 && o->resume &&
+                   (!r->resumed || (o->resume_tournament && r->tournament_id != o->resume_tournament));
+    DbClaim claim = {0};
+    if (rc == 0 && !refused && r->resumed) rc = db_run_claim_id(t->db, r->run_id, &claim, err);
+    if (rc == 0 && !refused && !r->resumed) rc = store_new(t, config, names, err);
+    if (rc == 0 && !refused) rc = db_commit(t->db, err);
+    if (open && (rc != 0 || refused)) db_rollback(t->db); /* nothing was taken */
+    if (refused) rc = resume_refused(t, config, path, err);
     if (rc == 0 && !r->resumed) memcpy(t->pdn_path, t->pdn_given, sizeof t->pdn_path);
-    if (rc == 0 && r->resumed) rc = load_stored(t, path, err);
+    if (rc == 0 && r->resumed && (rc = load_stored(t, path, err)) != 0) {
+        /* give it back as it was: a stored tournament a bad option cannot change */
+        char ferr[ERR_MAX];
+        db_run_release(t->db, r->run_id, strcmp(claim.status, "running") ? claim.status : "interrupted", ferr);
+    }
     free((void *)names);
     return rc;
 }
@@ -474,9 +484,11 @@ int tournament_run(Db *db, const TournamentOptions *o, TournamentResult *r, char
     }
     if (rc == 0 && writer) rc = set_up(&t, config, path, err); /* the others wait for rank 0's */
     if (dist && !writer && rc != 0) dist_run_abort("tournament", true, err); /* this rank's book or memory */
-    if (dist && share_set_up(&t, rc) != 0 && !writer) { /* rank 0 said why */
+    int go = 0;
+    if (dist && (go = share_set_up(&t, rc)) != 0 && !writer) { /* rank 0 said why */
         err[0] = '\0';
-        rc = 1;
+        rc = go == DB_BUSY ? DB_BUSY : 1;
+    } else if (rc == DB_BUSY) { /* err names the process that plays it */
     } else if (rc != 0) {
         if (rc > 0)
             snprintf(err, ERR_MAX, "the stored participants of tournament %lld differ from these engines",

@@ -107,7 +107,9 @@ typedef struct TournamentOptions {
  * and writes the database and the PDN file and sends the others the
  * weights and the results so far.
  * Returns the command's exit status: 0 every game played, 3 interrupted
- * (run again to continue), 1 a failure, 2 a bad --pdn-out path; err says
+ * (run again to continue), 1 a failure, 2 a bad --pdn-out path, DB_BUSY
+ * the tournament is being played by another live process (its run's
+ * owner: nothing done); err says
  * why (on ranks other than 0 "rank R: ..."; empty when rank 0 reports it).
  * With MPI, once the games ran, every rank returns rank 0's status. r is
  * filled as far as the run went (r->played: the games ran; rank 0 may

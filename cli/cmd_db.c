@@ -2,12 +2,15 @@
  * shard databases (dama selfplay --shard R/K, or runs on other machines)
  * merged into one database, all or nothing, idempotently (db_merge_into in
  * db/db.h); `dama db upgrade FILE...`: existing databases migrated to this
- * dama's schema (db_upgrade), for the commands that only read. */
+ * dama's schema (db_upgrade), for the commands that only read; `dama db
+ * release FILE run:ID...`: a run whose writer on another host is gone,
+ * freed for the next claim (db_release). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "db/db.h"
+#include "util/num.h"
 
 static const CliOpt OPTS[] = {
     {"into", OPT_DB, NULL, "the database the shards are merged into (created if missing)", 0, 0},
@@ -30,9 +33,9 @@ static int merge(CliArgs *a)
     char err[ERR_MAX];
     DbMergeStats st;
     int rc = db_merge_into(into, shards, len, &st, err);
-    if (rc == -2) fprintf(stderr, "dama db merge: %s; %s is unchanged\n", err, into);
+    if (rc == -2 || rc == DB_BUSY) fprintf(stderr, "dama db merge: %s; %s is unchanged\n", err, into);
     else if (rc != 0) fprintf(stderr, "dama db merge: %s\n", err);
-    if (rc != 0) return 1;
+    if (rc != 0) return rc == DB_BUSY ? DB_BUSY : 1;
     printf("merged %lld shard%s into %s: %lld new runs (%lld already there), %lld new weight sets, %lld new games "
            "(%lld already there), %lld new positions",
            (long long)st.shards, st.shards == 1 ? "" : "s", into, (long long)st.runs_new, (long long)st.runs_matched,
@@ -69,15 +72,72 @@ static int upgrade(CliArgs *a)
     return 0;
 }
 
+/* `dama db release FILE WHAT:ID...`: a run (train, SPSA run) left
+ * 'running' by a process on another host that is gone, marked
+ * 'interrupted' so that the same command takes it over (db_release). */
+static int release(CliArgs *a)
+{
+    if (cli_str(a, "into")) {
+        fprintf(stderr, "dama db release: --into is for merge (dama db release FILE run:ID...)\n");
+        return 2;
+    }
+    if (a->positional_len < 3) {
+        fprintf(stderr, "dama db release: give the database and what to release (dama db release FILE run:ID, "
+                        "train:ID or spsa:ID)\n");
+        return 2;
+    }
+    const char *path = a->positional[1];
+    for (int i = 2; i < a->positional_len; i++) { /* every one checked before the database is opened */
+        const char *colon = strchr(a->positional[i], ':');
+        int64_t id = 0;
+        if (!colon || num_parse_int(colon + 1, 1, INT64_MAX, &id) != NUM_OK) {
+            fprintf(stderr, "dama db release: '%s': expected run:ID, train:ID or spsa:ID\n", a->positional[i]);
+            return 2;
+        }
+    }
+    Db *db = NULL;
+    char err[ERR_MAX];
+    if (db_open(path, false, &db, err) != 0) {
+        fprintf(stderr, "dama db release: %s\n", err);
+        return 1;
+    }
+    int status = 0;
+    for (int i = 2; status == 0 && i < a->positional_len; i++) {
+        const char *arg = a->positional[i], *colon = strchr(arg, ':');
+        char what[16];
+        snprintf(what, sizeof what, "%.*s", (int)(colon - arg < 15 ? colon - arg : 15), arg);
+        int64_t id = 0;
+        (void)num_parse_int(colon + 1, 1, INT64_MAX, &id);
+        DbOwner o;
+        char was[DB_STATUS_MAX];
+        int rc = db_release(db, what, id, &o, was, err);
+        if (rc != 0) {
+            fprintf(stderr, "dama db release: %s\n", err);
+            status = rc == DB_BUSY ? DB_BUSY : 1;
+        } else if (!was[0]) {
+            printf("%s: %s is not running: nothing to release\n", path, arg);
+        } else {
+            printf("%s: %s released (its owner was process %lld on %s%s%s); the same command takes it over\n", path,
+                   arg, (long long)o.pid, o.here ? "this host" : o.host[0] ? o.host : "an unknown host",
+                   o.since[0] ? " since " : "", o.since);
+        }
+    }
+    db_close(db);
+    return status;
+}
+
 static int run(CliArgs *a)
 {
     if (a->positional_len < 1) {
-        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE, or upgrade FILE...\n");
+        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE, upgrade FILE..., or release FILE "
+                        "run:ID...\n");
         return 2;
     }
     if (strcmp(a->positional[0], "merge") == 0) return merge(a);
     if (strcmp(a->positional[0], "upgrade") == 0) return upgrade(a);
-    fprintf(stderr, "dama db: unknown subcommand '%s' (there are: merge SHARD... --into FILE, upgrade FILE...)\n",
+    if (strcmp(a->positional[0], "release") == 0) return release(a);
+    fprintf(stderr, "dama db: unknown subcommand '%s' (there are: merge SHARD... --into FILE, upgrade FILE..., "
+                    "release FILE run:ID...)\n",
             a->positional[0]);
     return 2;
 }
@@ -85,6 +145,7 @@ static int run(CliArgs *a)
 const CliCommand cmd_db = {
     "db",
     "database tools: merge SHARD... --into FILE merges self-play shards in one transaction; upgrade FILE... "
-    "migrates older databases to this dama's schema",
-    "merge SHARD... --into FILE | upgrade FILE...", OPTS, run, 100000,
+    "migrates older databases to this dama's schema; release FILE run:ID... frees a run whose writer on another "
+    "host is gone",
+    "merge SHARD... --into FILE | upgrade FILE... | release FILE run:ID|train:ID|spsa:ID...", OPTS, run, 100000,
 };

@@ -60,9 +60,9 @@ static int do_build(CliArgs *a, const Game *g, const char *dir)
     cli_install_stop_handler();
     EgtbBuildTotals tot;
     int rc = egtb_build_dir(g, dir, (int)cli_int(a, "threads"), &o, &tot, err);
-    if (rc < 0) {
+    if (rc < 0 || rc == EGTB_BUILD_BUSY) {
         fprintf(stderr, "dama egtb build: %s\n", err);
-        return 1;
+        return rc < 0 ? 1 : DB_BUSY; /* the exit status of a second writer, as for a run */
     }
     printf("total %llu positions, %llu bytes, %.1f s, %d threads%s\n", (unsigned long long)tot.positions,
            (unsigned long long)tot.file_bytes, tot.seconds, tot.threads,

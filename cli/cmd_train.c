@@ -186,7 +186,7 @@ static int run(CliArgs *a)
     }
     TrainResult r;
     int st = train_run(db, &o, &r, err);
-    int status = st == TRAIN_DONE ? 0 : st == TRAIN_INTERRUPTED ? 3 : 1;
+    int status = st == TRAIN_DONE ? 0 : st == TRAIN_INTERRUPTED ? 3 : st == TRAIN_BUSY ? DB_BUSY : 1;
     if (dist_rank() == 0) {
         if (status != 0) fprintf(stderr, "dama train: %s\n", err);
         if (status == 0 && train_print_ladder(db, r.id, g->name, err) != 0) {

@@ -59,6 +59,24 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
+/* The tuned weights are a weight set stored before: say which, and that
+ * nothing new (not the --name either) was stored. */
+static void print_existing(Db *db, const TuneJobResult *r, const char *wname, bool interrupted)
+{
+    DbWeightsInfo info = {0};
+    char err[ERR_MAX], name[TUNE_NAME_MAX + 8] = "", parent[48] = "";
+    if (db_weights_info(db, r->result_ws, &info, err) == 0) {
+        if (info.name) snprintf(name, sizeof name, " '%s'", info.name);
+        if (info.parent_id) snprintf(parent, sizeof parent, " (parent %lld)", (long long)info.parent_id);
+    }
+    printf("same weights as weight set %lld%s%s, stored before: no new weight set stored", (long long)r->result_ws,
+           name, parent);
+    if (wname && (!info.name || strcmp(info.name, wname) != 0))
+        printf("; the name '%s' is not stored (a weight set keeps the name it was first stored with)", wname);
+    printf("%s\n", interrupted ? "; run interrupted" : "");
+    db_weights_info_clear(&info);
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -158,11 +176,11 @@ static int run(CliArgs *a)
     TuneJobStatus st = tune_job_run(&o, tuned, &r, err);
     egtb_prober_free(o.egtb);
     egtb_close(edb);
-    if (st == TUNE_JOB_FAILED || st == TUNE_JOB_STOPPED_LOADING) {
+    if (st == TUNE_JOB_FAILED || st == TUNE_JOB_STOPPED_LOADING || st == TUNE_JOB_BUSY) {
         if (writer) /* every rank failed alike */
             fprintf(stderr, "dama tune: %s%s\n", err, r.too_few ? ": run dama selfplay first" : "");
         db_close(db);
-        return st == TUNE_JOB_STOPPED_LOADING ? 3 : 1;
+        return st == TUNE_JOB_STOPPED_LOADING ? 3 : st == TUNE_JOB_BUSY ? DB_BUSY : 1;
     }
     bool interrupted = st == TUNE_JOB_INTERRUPTED;
     if (!writer) { /* rank 0 reports */
@@ -181,6 +199,8 @@ static int run(CliArgs *a)
     if (r.unchanged)
         printf("no weight changed (best epoch %d of %d): no new weight set stored; the start is weight set %lld%s\n",
                res->best_epoch, res->epochs, (long long)r.base_ws, interrupted ? "; run interrupted" : "");
+    else if (r.existed)
+        print_existing(db, &r, wname, interrupted);
     else
         printf("weight set %lld stored (parent %lld)%s\n", (long long)r.result_ws, (long long)r.base_ws,
                interrupted ? "; run interrupted" : "");

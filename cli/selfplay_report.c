@@ -2,6 +2,7 @@
  * cli/selfplay_report.h). */
 #include "cli/selfplay_report.h"
 
+#include "db/db.h"
 #include "dist/dist.h"
 #include "util/clock.h"
 
@@ -58,10 +59,11 @@ void selfplay_report_event(void *ctx, SelfplayEvent ev, const SelfplayResult *r)
 int selfplay_report_end(SelfplayReport *p, int status, const SelfplayResult *r, const char *err)
 {
     const SelfplayOptions *o = p->o;
-    int code = status == SELFPLAY_DONE ? 0 : status == SELFPLAY_INTERRUPTED ? 3 : 1;
+    int code = status == SELFPLAY_DONE ? 0 : status == SELFPLAY_INTERRUPTED ? 3 : status == SELFPLAY_BUSY ? DB_BUSY : 1;
     if (dist_rank() != 0) return code; /* rank 0 reports */
     switch (r->end) {
     case SELFPLAY_END_FAILED:
+    case SELFPLAY_END_BUSY: /* err says who writes the run */
         break;
     case SELFPLAY_END_ALREADY_STORED:
         if (r->already == o->games)

@@ -105,10 +105,10 @@ static void stage(const TrainReport *p, const TrainEvent *ev)
         const TuneJobResult *r = ev->tune;
         char v0[TUNE_LOSS_TEXT_MAX], v1[TUNE_LOSS_TEXT_MAX];
         printf("generation %d tune: tuning run %lld on runs %s (%zu positions), valid loss %s -> %s: "
-               "candidate weight set %lld\n",
+               "candidate weight set %lld%s\n",
                gen->generation, (long long)r->tuning_id, gen->data_runs, r->positions,
                tune_loss_text(r->texel.valid_loss_start, 6, v0), tune_loss_text(r->texel.valid_loss, 6, v1),
-               (long long)r->result_ws);
+               (long long)r->result_ws, r->existed ? " (same weights as that set, stored before: not named again)" : "");
         if (gen->accepted == 0) printf("generation %d gate: rejected: %s\n", gen->generation, gen->reason);
         break;
     }

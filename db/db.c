@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,6 +48,7 @@ static const Migration migrations[] = {
     {7, "runs of kind 'tournament'", migration_007_tournament_runs_sql},
     {8, "tournaments: the PDN output file", migration_008_tournament_pdn_sql},
     {9, "weight sets stored as deltas of their parent", migration_009_weight_deltas_sql},
+    {10, "owners of trains and SPSA runs, and since when", migration_010_run_owners_sql},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION - 1,
                "one migration step per schema version after the first");
@@ -218,11 +218,20 @@ static int probe_file(const char *path, char err[ERR_MAX])
 /* Refuse foreign or too new files; *version receives user_version. */
 static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
 {
+    /* one statement, so one snapshot: another process may be creating the
+     * schema of a new file meanwhile */
     int64_t app = 0, objects = 0;
-    if (dbi_query_int(db, "PRAGMA application_id", &app, err) != 0
-        || dbi_query_int(db, "PRAGMA user_version", version, err) != 0
-        || dbi_query_int(db, "SELECT count(*) FROM sqlite_master", &objects, err) != 0)
+    char text[96] = "";
+    if (dbi_query_text(db, "SELECT (SELECT application_id FROM pragma_application_id) || ' ' || "
+                           "(SELECT user_version FROM pragma_user_version) || ' ' || "
+                           "(SELECT count(*) FROM sqlite_master)", text, sizeof text, err) != 0)
         return -1;
+    long long a = 0, v = 0, n = 0;
+    if (sscanf(text, "%lld %lld %lld", &a, &v, &n) != 3) {
+        set_err(err, "%s: reading its identity: '%.40s'", db->path, text);
+        return -1;
+    }
+    app = a, *version = v, objects = n;
     if (app == DB_APPLICATION_ID) {
         if (*version > DB_SCHEMA_VERSION) {
             set_err(err,
@@ -342,65 +351,14 @@ void dbi_remove_files(const char *path)
     remove_side_files(path);
 }
 
-/* Is the owner of a run alive? Unknown (no /proc) counts as alive. */
-static bool owner_alive(int64_t pid, int64_t start, bool has_start)
-{
-    if (pid <= 0 || pid > INT32_MAX)
-        return false;
-    if (pid == (int64_t)getpid())
-        return true;
-    if (kill((pid_t)pid, 0) != 0 && errno != EPERM)
-        return false;
-    int64_t now_start = 0;
-    if (has_start && dbi_process_start((int)pid, &now_start) == 0 && now_start != start)
-        return false; /* the pid was reused by another process */
-    return true;
-}
-
-static const char SQL_RUN_ORPHANED[] =
-    "UPDATE runs SET status = 'interrupted', finished = " NOW_SQL " WHERE id = ?1 AND status = 'running'";
-
-/* Mark 'interrupted' the runs of this host left 'running' by dead owners. */
+/* Mark 'interrupted' the runs, trains and SPSA runs of this host left
+ * 'running' by dead owners. */
 static int sweep_dead_runs(Db *db, char err[ERR_MAX])
 {
-    char host[DBI_HOST_MAX];
-    dbi_hostname(host);
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(db->h,
-                                "SELECT id, owner_pid, owner_start FROM runs WHERE status = 'running' "
-                                "AND owner_host = ?1 AND owner_pid IS NOT NULL",
-                                -1, &st, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
-    int64_t dead[64];
-    int dead_len = 0;
-    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        bool has_start = sqlite3_column_type(st, 2) != SQLITE_NULL;
-        if (!owner_alive(sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), has_start) && dead_len < 64)
-            dead[dead_len++] = sqlite3_column_int64(st, 0);
-        rc = SQLITE_OK;
-    }
-    (void)sqlite3_finalize(st);
-    if (rc != SQLITE_DONE) {
-        dbi_fail(db, rc, err, "looking for runs of dead processes");
-        return -1;
-    }
-    if (dead_len == 0)
-        return 0;
-    if (db_begin(db, err) != 0)
-        return -1;
-    sqlite3_stmt *up = dbi_stmt(db, SQL_RUN_ORPHANED, err);
-    for (int i = 0; up && i < dead_len; i++) {
-        rc = SQLITE_OK;
-        bind_i64(up, 1, dead[i], &rc);
-        if (dbi_step_write(db, up, rc, err, "marking a run of a dead process interrupted") != 0)
-            up = NULL;
-    }
-    if (!up) {
-        db_rollback(db);
-        return -1;
-    }
-    return db_commit(db, err);
+    const DbiOwned *tables[] = {&DBI_OWNED_RUNS, &DBI_OWNED_TRAINS, &DBI_OWNED_SPSA};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (dbi_sweep_dead(db, tables[i], err) != 0) return -1;
+    return 0;
 }
 
 /* The folder of path ("." for a bare file name). */
@@ -520,6 +478,45 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *s
     return 0;
 }
 
+/* PRAGMA journal_mode = WAL, its answer into jmode. Two processes that
+ * open a new file at once both convert it, and each attempt holds a shared
+ * lock while it waits for the other's to go: with the busy timeout they
+ * wait for each other until it runs out. So each attempt does not wait,
+ * and a busy one is tried again after a pause (doubling from a few
+ * milliseconds, at most 50), for as long as the busy timeout. */
+static int set_wal(Db *db, char *jmode, size_t size, char err[ERR_MAX])
+{
+    int rc = sqlite3_busy_timeout(db->h, 0);
+    long pause_us = 1000 + (long)(getpid() % 7) * 500, waited_us = 0;
+    sqlite3_stmt *st = NULL;
+    while (rc == SQLITE_OK) {
+        rc = sqlite3_prepare_v2(db->h, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            const unsigned char *t = sqlite3_column_text(st, 0);
+            snprintf(jmode, size, "%s", t ? (const char *)t : "");
+            rc = SQLITE_OK;
+            break;
+        }
+        (void)sqlite3_finalize(st);
+        st = NULL;
+        if ((rc & 0xff) != SQLITE_BUSY || waited_us >= (long)db->busy_ms * 1000) break;
+        struct timespec ts = {pause_us / 1000000, (pause_us % 1000000) * 1000};
+        nanosleep(&ts, NULL);
+        waited_us += pause_us;
+        pause_us = pause_us * 2 > 50000 ? 50000 : pause_us * 2;
+        rc = SQLITE_OK;
+    }
+    (void)sqlite3_finalize(st);
+    int brc = sqlite3_busy_timeout(db->h, db->busy_ms);
+    if (rc == SQLITE_OK) rc = brc;
+    if (rc != SQLITE_OK) {
+        dbi_fail(db, rc, err, "running PRAGMA journal_mode = WAL");
+        return -1;
+    }
+    return 0;
+}
+
 typedef enum OpenMode { OPEN_READ, OPEN_WRITE, OPEN_CREATE } OpenMode;
 
 static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
@@ -598,7 +595,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
     }
     if (!memory) {
         char jmode[16];
-        if (dbi_query_text(db, "PRAGMA journal_mode = WAL", jmode, sizeof jmode, err) != 0)
+        if (set_wal(db, jmode, sizeof jmode, err) != 0)
             goto fail;
         if (strcmp(jmode, "wal") != 0) {
             set_err(err,

@@ -37,7 +37,7 @@
 #include "engine/game.h" /* ERR_MAX */
 
 enum {
-    DB_SCHEMA_VERSION = 9,      /* newest schema this binary knows (PRAGMA user_version): db/schema.sql */
+    DB_SCHEMA_VERSION = 10,     /* newest schema this binary knows (PRAGMA user_version): db/schema.sql */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -128,12 +128,13 @@ typedef struct DbMatch {
  * WAL mode, foreign keys on, busy timeout DB_BUSY_TIMEOUT_MS.
  * On success *out owns the connection (free with db_close).
  *
- * A writing open also marks 'interrupted' every run left 'running' by a
- * process that is gone: one on this host (runs.owner_host) whose pid
- * (owner_pid) no longer exists, or exists with another start time
- * (owner_start, from /proc/PID/stat; the pid was reused). Runs of other
- * hosts, and runs without an owner (stored by dama before schema 3), are
- * left as they are (64 runs at most per open; the rest on the next). When
+ * A writing open also marks 'interrupted' every run, train and SPSA run
+ * left 'running' by a process that is gone: one on this host (owner_host)
+ * whose pid (owner_pid) no longer exists, or exists with another start time
+ * (owner_start, from /proc/PID/stat; the pid was reused). Rows of other
+ * hosts, and rows without an owner (runs stored by dama before schema 3,
+ * trains and SPSA runs before 10), are left as they are (64 rows of a table
+ * at most per open; the rest on the next). When
  * the open fails after creating the file, the file
  * is removed again. */
 int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
@@ -206,6 +207,84 @@ int db_run_finish(Db *db, int64_t run_id, const char *status, char err[ERR_MAX])
  * (for resume). *run_id = 0 if none. status (may be NULL) receives its status. */
 int db_run_find(Db *db, const char *kind, const char *game, uint64_t seed, const char *config_text,
                 int64_t *run_id, char status[DB_STATUS_MAX], char err[ERR_MAX]);
+
+/* ---- one writer a run (db_runs.c) -------------------------------------------
+ * A run (runs), a train (trains) or an SPSA run (spsa_runs) has one writer
+ * at a time: its owner (owner_pid, owner_host, owner_start, owner_since).
+ * A command finds or makes its run and takes it in one BEGIN IMMEDIATE
+ * transaction (a claim), so two copies started together cannot both make
+ * it or both resume it. A claim of a row whose status is 'running' and whose
+ * owner is alive is refused with DB_BUSY: alive is a process of this host
+ * with the owner's pid and start time (/proc/PID/stat; a zombie, ended but
+ * not reaped, is gone), and any process of another host (this one cannot
+ * see it). A row whose owner is gone (killed,
+ * or marked 'interrupted' by db_open's sweep) or unknown (stored before
+ * schema 3, or a train or SPSA run before 10) is taken over. `dama db
+ * release` (db_release) frees a row whose owner on another host is gone. */
+
+/* What a claim returns when another live process writes the row (err
+ * names it, its pid, host and since when, and how to take it over); also
+ * the exit status of every command refused so (docs/commands.md). */
+enum { DB_BUSY = 4 };
+
+enum { DB_HOST_MAX = 256, DB_TIME_MAX = 24 };
+
+/* The owner of a row as a claim reports it. */
+typedef struct DbOwner {
+    int64_t pid;            /* 0: unknown */
+    char host[DB_HOST_MAX]; /* "" unknown */
+    char since[DB_TIME_MAX]; /* when it took the row, UTC ISO 8601; "" unknown (taken before schema 10) */
+    bool here;              /* its host is this one */
+} DbOwner;
+
+/* What a claim found and did. */
+typedef struct DbClaim {
+    int64_t id;                 /* the row taken; DB_BUSY: the row in use */
+    bool created;               /* made by this claim */
+    char status[DB_STATUS_MAX]; /* its status before the claim ("" when created) */
+    DbOwner owner;              /* DB_BUSY: its live owner */
+} DbClaim;
+
+typedef enum DbClaimMode {
+    DB_CLAIM_RESUME, /* take the newest run of the key (made when there is none): selfplay, tournament */
+    DB_CLAIM_NEW,    /* make a new run, unless a run of the key is running with a live owner: tune, match */
+} DbClaimMode;
+
+/* Claim a run of this kind, game, seed and configuration text (as
+ * db_run_create and db_run_find take them) for the calling process: one
+ * transaction (the caller's, or one of its own) finds the run, refuses it
+ * when its owner lives, else makes it 'running' with this process as its
+ * owner (finished is kept: db_run_finish or db_run_release sets it); or
+ * makes a new run. Returns 0 (*c filled), DB_BUSY (c->id and c->owner name
+ * the run, err the refusal), or -1 with err. A failure or refusal inside
+ * the caller's transaction rolls it back, as every write does. */
+int db_run_claim(Db *db, DbClaimMode mode, const char *kind, const char *game, uint64_t seed,
+                 const char *config_text, const char *note, DbClaim *c, char err[ERR_MAX]);
+
+/* Claim run run_id itself (a tournament resumed by its id). As
+ * db_run_claim; an error when there is no such run. */
+int db_run_claim_id(Db *db, int64_t run_id, DbClaim *c, char err[ERR_MAX]);
+
+/* Hand a claimed run back with status ("done", "interrupted", or the
+ * status it had before the claim: c->status), without a new finished time
+ * when it has one (a resumed run that had nothing left to do stays as it
+ * was). Error if the run does not exist. */
+int db_run_release(Db *db, int64_t run_id, const char *status, char err[ERR_MAX]);
+
+/* Remove a run this process made by a claim and that nothing refers to
+ * (no game, weight set, member, tuning run, match or tournament): a
+ * command that failed before storing anything leaves no empty run. A run
+ * that something refers to is marked 'interrupted' instead. */
+int db_run_drop(Db *db, int64_t run_id, char err[ERR_MAX]);
+
+/* `dama db release FILE WHAT:ID`: mark row id of what ("run", "train" or
+ * "spsa") 'interrupted' when it is 'running', so that the next claim takes
+ * it over: for a run whose owner was on another host that is gone (this
+ * host's dead owners are taken over without it). *owner (may be NULL)
+ * receives the owner it had, *was the status ("" when not running: nothing
+ * changed). Refused with DB_BUSY when the owner is a live process of this
+ * host (stop that instead). -1 with err: no such row, or a database error. */
+int db_release(Db *db, const char *what, int64_t id, DbOwner *owner, char was[DB_STATUS_MAX], char err[ERR_MAX]);
 
 /* Read run run_id into *run (allocated strings; free with db_run_clear).
  * Error if it does not exist. */
@@ -282,14 +361,18 @@ typedef struct DbMergeStats {
  * runs_skipped). A merged run is 'done' when every part of it was, else
  * 'interrupted'. Refused before anything is written: a missing shard, the
  * target itself, a shard named twice; then, per shard: a file that is not
- * a dama database, or of another schema version than the target's. Errors
- * name the shard. Shards are opened read-only. */
+ * a dama database, or of another schema version than the target's; a
+ * target run that another live process writes (its owner: DB_BUSY). The
+ * whole merge is one BEGIN IMMEDIATE transaction, so two merges at once
+ * wait for each other (the busy timeout) and the second adds nothing that
+ * the first added. Errors name the shard. Shards are opened read-only. */
 int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX]);
 
 /* `dama db merge`: db_merge into the database at `into` (opened for
  * writing, created if missing; closed after). Returns 0, -1 with err when
- * into cannot be opened, or -2 with err when the merge failed: into is then
- * as it was (a file this call created is removed again). */
+ * into cannot be opened, or -2 (DB_BUSY: a target run is being written)
+ * with err when the merge failed: into is then as it was (a file this call
+ * created is removed again). */
 int db_merge_into(const char *into, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX]);
 
 /* `dama db upgrade`: the existing database at path migrated to this
@@ -402,6 +485,10 @@ typedef struct DbSpsaRun {
     double a_const, alpha, gamma;
 } DbSpsaRun;
 
+/* Claim the SPSA run of r's game, seed and configuration (the newest), or
+ * store a new one from r, for the calling process (as db_run_claim with
+ * DB_CLAIM_RESUME: 0, DB_BUSY or -1). */
+int db_spsa_claim(Db *db, const DbSpsaRun *r, DbClaim *c, char err[ERR_MAX]);
 /* Store a new SPSA run (status 'running'); *id receives its id. */
 int db_spsa_insert(Db *db, const DbSpsaRun *r, int64_t *id, char err[ERR_MAX]);
 /* The newest SPSA run with this game, seed and configuration (*id = 0 if
@@ -540,6 +627,12 @@ enum { DB_GAME_NAME_MAX = 32, DB_DATA_RUNS_MAX = 512, DB_REASON_MAX = 256 };
  * resume key): *id and *start_ws (its generation 0), 0 if none. */
 int db_train_find(Db *db, const char *game, uint64_t seed, const char *config, int64_t *id, int64_t *start_ws,
                   char err[ERR_MAX]);
+/* Claim the train of this game, seed and configuration text, or make a
+ * new one from start_ws (its generation 0 is the caller's to store, in the
+ * same transaction), for the calling process (as db_run_claim with
+ * DB_CLAIM_RESUME: 0, DB_BUSY or -1). */
+int db_train_claim(Db *db, const char *game, uint64_t seed, const char *config, int64_t start_ws, int generations,
+                   DbClaim *c, char err[ERR_MAX]);
 /* A new train (status 'running') starting from weight set start_ws. */
 int db_train_insert(Db *db, const char *game, uint64_t seed, const char *config, int64_t start_ws, int generations,
                     int64_t *id, char err[ERR_MAX]);

@@ -136,6 +136,43 @@ void dbi_hash_text(const char *game, const char *terms, const char *values, char
 enum { DBI_HOST_MAX = 256 };
 void dbi_hostname(char host[DBI_HOST_MAX]);
 int dbi_process_start(int pid, int64_t *start);
+/* The same, and *state (may be NULL) the process state letter (field 3:
+ * 'R', 'S', ..., 'Z' for a zombie: ended, its parent has not reaped it). */
+int dbi_process_state(int pid, int64_t *start, char *state);
+
+/* ---- owners (db_runs.c) ----------------------------------------------------
+ * A table whose rows have one writer: runs, trains, spsa_runs (columns
+ * status, owner_pid, owner_host, owner_start, owner_since). */
+typedef struct DbiOwned {
+    const char *noun;        /* "run", "train", "SPSA run": in messages */
+    const char *what;        /* "run", "train", "spsa": `dama db release FILE WHAT:ID` */
+    const char *sql_owner;   /* SELECT status, owner_pid, owner_host, owner_start, owner_since ... WHERE id = ?1 */
+    const char *sql_take;    /* UPDATE: status 'running', the owner ?2 ?3 ?4, owner_since now, WHERE id = ?1 */
+    const char *sql_release; /* UPDATE: status 'interrupted', finished now, WHERE id = ?1 AND status = 'running' */
+    const char *sql_running; /* SELECT id, owner_pid, owner_start FROM ... WHERE status = 'running' AND owner_host = ?1 */
+} DbiOwned;
+extern const DbiOwned DBI_OWNED_RUNS, DBI_OWNED_TRAINS, DBI_OWNED_SPSA;
+
+/* Is a row's owner alive, as a claim sees it: a process of this host with
+ * pid (and start time, when known: has_start), or any owner on another
+ * host. An unknown owner (host or pid NULL) is not. *me (may be NULL) is
+ * set when the owner is the calling process. */
+bool dbi_owner_alive(const char *host, int64_t pid, int64_t start, bool has_start, bool *me);
+
+/* Take row id of table t for the calling process (a transaction is open):
+ * DB_BUSY with err and c->owner when its status is 'running' and its owner
+ * is alive and another process; else 'running' with this owner, c->status
+ * its status before. 0, DB_BUSY, or -1 with err (no such row). */
+int dbi_claim_row(Db *db, const DbiOwned *t, int64_t id, DbClaim *c, char err[ERR_MAX]);
+
+/* Is row id of t 'running' with a live owner other than this process?
+ * DB_BUSY with err saying who (the claim's refusal), 0 when not, -1 with
+ * err (no such row). */
+int dbi_row_busy(Db *db, const DbiOwned *t, int64_t id, char err[ERR_MAX]);
+
+/* Mark 'interrupted' the rows of t left 'running' by dead owners of this
+ * host (at most 64 a call). */
+int dbi_sweep_dead(Db *db, const DbiOwned *t, char err[ERR_MAX]);
 
 /* Binders: do nothing once *rc holds an error, so a chain is checked once. */
 static inline void bind_i64(sqlite3_stmt *st, int i, int64_t v, int *rc)

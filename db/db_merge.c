@@ -69,6 +69,7 @@ typedef struct Merge {
     IdMap runs, ws; /* shard id -> target id */
     DbMergeStats *st;
     char *err;
+    bool busy; /* a target run is being written by another live process (err says so) */
 } Merge;
 
 static int fail_s(Merge *m, int rc, const char *what)
@@ -258,6 +259,14 @@ static int map_run(Merge *m, sqlite3_stmt *r, int64_t *tid)
     }
     /* A run not done in every part is not done in the whole. */
     const char *merged = status && strcmp(status, "done") == 0 ? "done" : "interrupted";
+    /* A target run that a live process writes has one writer: that one. */
+    char berr[ERR_MAX];
+    int busy = *tid ? dbi_row_busy(m->t, &DBI_OWNED_RUNS, *tid, berr) : 0;
+    if (busy != 0) {
+        set_err(m->err, "shard %s: target %.200s", m->shard, berr);
+        m->busy = busy == DB_BUSY;
+        return -1;
+    }
     if (*tid) {
         m->st->runs_matched++;
         if (strcmp(merged, "done") != 0 && strcmp(tstatus, "interrupted") != 0) {
@@ -486,6 +495,7 @@ int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st
     }
     if (db_begin(db, err) != 0) return -1;
     int rc = 0;
+    bool busy = false;
     for (int i = 0; rc == 0 && i < shards_len; i++) {
         Db *s = NULL;
         char serr[ERR_MAX];
@@ -506,6 +516,7 @@ int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st
         }
         Merge m = {.t = db, .s = s ? s->h : NULL, .shard = shards[i], .st = st, .err = err};
         if (rc == 0) rc = merge_shard(&m);
+        if (m.busy) busy = true;
         idmap_free(&m.runs);
         idmap_free(&m.ws);
         db_close(s);
@@ -516,7 +527,7 @@ int db_merge(Db *db, const char *const *shards, int shards_len, DbMergeStats *st
         db_rollback(db);
         memset(st, 0, sizeof *st);
     }
-    return rc;
+    return rc != 0 && busy ? DB_BUSY : rc;
 }
 
 int db_merge_into(const char *into, const char *const *shards, int shards_len, DbMergeStats *st, char err[ERR_MAX])
@@ -524,9 +535,10 @@ int db_merge_into(const char *into, const char *const *shards, int shards_len, D
     memset(st, 0, sizeof *st);
     Db *db = NULL;
     if (db_open(into, true, &db, err) != 0) return -1;
-    if (db_merge(db, shards, shards_len, st, err) != 0) {
+    int rc = db_merge(db, shards, shards_len, st, err);
+    if (rc != 0) {
         db_close_discard_new(db);
-        return -2;
+        return rc == DB_BUSY ? DB_BUSY : -2;
     }
     db_close(db);
     return 0;

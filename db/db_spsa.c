@@ -48,6 +48,24 @@ int db_spsa_insert(Db *db, const DbSpsaRun *r, int64_t *id, char err[ERR_MAX])
     return write_end(db, dbi_row_insert(db, SQL_SPSA_INSERT, bind_spsa, r, id, "storing an SPSA run", err));
 }
 
+int db_spsa_claim(Db *db, const DbSpsaRun *r, DbClaim *c, char err[ERR_MAX])
+{
+    memset(c, 0, sizeof *c);
+    bool own = false;
+    int64_t id = 0;
+    int rc = tx_enter(db, &own, err);
+    if (rc == 0) rc = db_spsa_find(db, r->game, r->seed, r->config, &id, NULL, err);
+    if (rc == 0 && !id) {
+        c->created = true;
+        rc = dbi_row_insert(db, SQL_SPSA_INSERT, bind_spsa, r, &id, "storing an SPSA run", err);
+    }
+    if (rc == 0) rc = dbi_claim_row(db, &DBI_OWNED_SPSA, id, c, err);
+    if (c->created) c->status[0] = '\0';
+    if (rc == 0 && own) rc = db_commit(db, err);
+    if (rc != 0) db_rollback(db);
+    return rc;
+}
+
 int db_spsa_find(Db *db, const char *game, uint64_t seed, const char *config, int64_t *id,
                  char status[DB_STATUS_MAX], char err[ERR_MAX])
 {

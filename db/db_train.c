@@ -64,6 +64,25 @@ int db_train_find(Db *db, const char *game, uint64_t seed, const char *config, i
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int db_train_claim(Db *db, const char *game, uint64_t seed, const char *config, int64_t start_ws, int generations,
+                   DbClaim *c, char err[ERR_MAX])
+{
+    memset(c, 0, sizeof *c);
+    bool own = false;
+    int64_t id = 0, found_start = 0;
+    int rc = tx_enter(db, &own, err);
+    if (rc == 0) rc = db_train_find(db, game, seed, config, &id, &found_start, err);
+    if (rc == 0 && !id) {
+        c->created = true;
+        rc = db_train_insert(db, game, seed, config, start_ws, generations, &id, err);
+    }
+    if (rc == 0) rc = dbi_claim_row(db, &DBI_OWNED_TRAINS, id, c, err);
+    if (c->created) c->status[0] = '\0';
+    if (rc == 0 && own) rc = db_commit(db, err);
+    if (rc != 0) db_rollback(db);
+    return rc;
+}
+
 int db_train_insert(Db *db, const char *game, uint64_t seed, const char *config, int64_t start_ws, int generations,
                     int64_t *id, char err[ERR_MAX])
 {

@@ -1,5 +1,5 @@
 -- schema.sql — dama's database schema, complete, at the current version
--- (PRAGMA user_version = 9, set at the end of this file).
+-- (PRAGMA user_version = 10, set at the end of this file).
 --
 -- What a new database gets: embedded into the binary at build time
 -- (cmake/embed_text.cmake) and applied by db.c inside BEGIN IMMEDIATE, which
@@ -25,7 +25,7 @@
 -- One invocation of a long job: a self-play batch, a tuning run, a match, a
 -- tournament. owner_*: the process that runs it, so that a run left
 -- 'running' by a dead process is marked 'interrupted' (3; kind 'tournament'
--- since 7).
+-- since 7), and a second process refused while it lives (owner_since, 10).
 CREATE TABLE runs (
     id       INTEGER PRIMARY KEY,
     kind     TEXT NOT NULL CHECK (kind IN ('selfplay', 'tune', 'match', 'tournament')),
@@ -39,7 +39,8 @@ CREATE TABLE runs (
     note     TEXT,
     owner_pid INTEGER,                            -- the owner's process id; NULL: unknown (made before 3)
     owner_host TEXT,                              -- its host name
-    owner_start INTEGER                           -- its start time (tells a reused pid apart)
+    owner_start INTEGER,                          -- its start time (tells a reused pid apart)
+    owner_since TEXT                              -- when it took the run (10)
 );
 
 -- Evaluation weights with their lineage, identified by their content (hash,
@@ -165,7 +166,7 @@ CREATE TABLE matches (
     sprt_pairs  INTEGER                           -- pairs counted at that decision
 );
 
--- SPSA runs (dama spsa) and their iterations (2).
+-- SPSA runs (dama spsa) and their iterations (2); owner_* as in runs (10).
 CREATE TABLE spsa_runs (
     id         INTEGER PRIMARY KEY,
     game       TEXT NOT NULL,
@@ -181,7 +182,11 @@ CREATE TABLE spsa_runs (
     gamma      REAL,
     status     TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'interrupted')),
     created    TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    finished   TEXT
+    finished   TEXT,
+    owner_pid  INTEGER,               -- the process that writes it (as runs.owner_*, 10)
+    owner_host TEXT,
+    owner_start INTEGER,
+    owner_since TEXT
 );
 CREATE TABLE spsa_iterations (
     spsa_run_id INTEGER NOT NULL REFERENCES spsa_runs(id),
@@ -223,7 +228,8 @@ CREATE TABLE participants (
 );
 
 -- A `dama train` run: gated generations of one game. Rerunning the same
--- command (same game, seed and configuration) resumes it (6).
+-- command (same game, seed and configuration) resumes it (6); owner_* as in
+-- runs (10).
 CREATE TABLE trains (
     id          INTEGER PRIMARY KEY,
     game        TEXT NOT NULL,
@@ -233,7 +239,11 @@ CREATE TABLE trains (
     generations INTEGER,                      -- generations asked for by the last invocation
     status      TEXT NOT NULL DEFAULT 'running' CHECK (status IN ('running', 'done', 'interrupted')),
     created     TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
-    finished    TEXT                          -- NULL while running
+    finished    TEXT,                         -- NULL while running
+    owner_pid   INTEGER,                      -- the process that writes it (as runs.owner_*, 10)
+    owner_host  TEXT,
+    owner_start INTEGER,
+    owner_since TEXT
 );
 -- One generation: self-play with the best weights so far (parent_ws),
 -- a candidate tuned on a window of recent generations' self-play data,
@@ -273,4 +283,4 @@ CREATE TABLE generations (
 );
 
 PRAGMA application_id = 1145130305; -- 0x44414D41, 'DAMA'
-PRAGMA user_version = 9;
+PRAGMA user_version = 10;

@@ -94,6 +94,7 @@ typedef struct Setup {
     const char **names;  /* the game's weight names */
     SelfplayResult *r;
     double start;        /* clock_now_s at the set-up's start */
+    char was[DB_STATUS_MAX]; /* the run's status before this process took it ("" new) */
 } Setup;
 
 static void event(const Setup *s, SelfplayEvent ev)
@@ -148,27 +149,32 @@ static int store_member(Setup *s, int64_t k, char err[ERR_MAX])
     return rc;
 }
 
-/* Make the run (when new) and its base, then the members from ws_len on,
- * each as a delta of the base, in chunks of MEMBERS_CHUNK members or
+/* The run's base, member 0 (a transaction is open). */
+static int store_base(Setup *s, char err[ERR_MAX])
+{
+    SelfplayMembers *m = s->m;
+    int rc = weights_store_base(s->db, s->o->game, s->o->weights, s->base, s->names, s->r->run_id, &m->ws_ids[0], err);
+    if (rc == 0) rc = db_run_weights_add(s->db, s->r->run_id, 0, m->ws_ids[0], err);
+    members_keep(m, 0, s->base);
+    return rc;
+}
+
+/* Make the members from ws_len on (the base first when ws_len is 0), each
+ * as a delta of the base, in chunks of MEMBERS_CHUNK members or
  * MEMBERS_CHUNK_S seconds. Sets *stopped when *stop came between two
  * chunks. Returns 0 or -1 with err (the open chunk is rolled back). */
-static int store_members(Setup *s, int ws_len, const char *config, bool *stopped, char err[ERR_MAX])
+static int store_members(Setup *s, int ws_len, bool *stopped, char err[ERR_MAX])
 {
     const SelfplayOptions *o = s->o;
     SelfplayMembers *m = s->m;
     SelfplayResult *r = s->r;
-    int rc = db_begin(s->db, err);
-    if (rc == 0 && !r->resumed)
-        rc = db_run_create(s->db, "selfplay", o->game->name, o->seed, config, NULL, &r->run_id, err);
-    if (rc == 0 && ws_len == 0) {
-        rc = weights_store_base(s->db, o->game, o->weights, s->base, s->names, r->run_id, &m->ws_ids[0], err);
-        if (rc == 0) rc = db_run_weights_add(s->db, r->run_id, 0, m->ws_ids[0], err);
-        members_keep(m, 0, s->base);
+    int rc = 0;
+    if (ws_len == 0) {
+        rc = db_begin(s->db, err);
+        if (rc == 0) rc = store_base(s, err);
+        if (rc == 0) rc = db_commit(s->db, err);
         ws_len = 1;
     }
-    /* The run and its base are committed first, so a run killed while its
-     * members are made resumes (the missing members are made then). */
-    if (rc == 0) rc = db_commit(s->db, err);
     int64_t made = ws_len, chunk = 0;
     double chunk_start = clock_now_s();
     for (int64_t k = ws_len; rc == 0 && k < m->len; k++) {
@@ -209,8 +215,49 @@ static void identity(const SelfplayOptions *o, const int32_t *base, char config[
     snprintf(config + len, 4096 - len, "base-weights-hash = %016llx\n", (unsigned long long)h);
 }
 
+/* Give the run this process took back: its status before (a run with
+ * nothing left to do, or a set-up that failed, stays as it was), or
+ * `status` when it had none or was 'running' (made now, or taken from a
+ * process that died before the sweep saw it). */
+static void hand_back(const Setup *s, const char *status)
+{
+    char ferr[ERR_MAX];
+    const char *was = s->was;
+    bool keep = was[0] && strcmp(was, "running") != 0 && strcmp(status, "done") != 0;
+    if (s->r->run_id) db_run_release(s->db, s->r->run_id, keep ? was : status, ferr);
+}
+
+/* Find the run and take it, or make it with its base: one transaction, so
+ * that two processes started together cannot both make or resume it.
+ * Returns 0, -1 with err, or SELFPLAY_SETUP_BUSY (err names the owner). */
+static int claim(Setup *s, const char *config, char err[ERR_MAX])
+{
+    const SelfplayOptions *o = s->o;
+    SelfplayResult *r = s->r;
+    DbClaim c;
+    int rc = db_begin(s->db, err);
+    if (rc == 0) rc = db_run_claim(s->db, DB_CLAIM_RESUME, "selfplay", o->game->name, o->seed, config, NULL, &c, err);
+    if (rc == 0 || rc == DB_BUSY) r->run_id = c.id;
+    if (rc == DB_BUSY) {
+        r->end = SELFPLAY_END_BUSY;
+        return SELFPLAY_SETUP_BUSY;
+    }
+    r->resumed = rc == 0 && !c.created;
+    snprintf(s->was, sizeof s->was, "%s", rc == 0 ? c.status : "");
+    /* The run and its base are committed first, so a run killed while its
+     * members are made resumes (the missing members are made then). */
+    if (rc == 0 && c.created) rc = store_base(s, err);
+    if (rc == 0) rc = db_commit(s->db, err);
+    if (rc != 0) {
+        db_rollback(s->db); /* nothing was taken */
+        r->run_id = 0;
+        r->resumed = false;
+    }
+    return rc;
+}
+
 /* Find the run, load what it has stored, make what it lacks. Returns 0,
- * -1 with err, or SELFPLAY_SETUP_STOPPED (r->end set). */
+ * -1 with err, SELFPLAY_SETUP_BUSY or SELFPLAY_SETUP_STOPPED (r->end set). */
 static int find_or_make(Setup *s, char err[ERR_MAX])
 {
     const SelfplayOptions *o = s->o;
@@ -218,10 +265,9 @@ static int find_or_make(Setup *s, char err[ERR_MAX])
     SelfplayMembers *m = s->m;
     char config[4096];
     identity(o, s->base, config);
-    int ws_len = 0;
-    char status[DB_STATUS_MAX] = "";
-    if (db_run_find(s->db, "selfplay", o->game->name, o->seed, config, &r->run_id, status, err) != 0) return -1;
-    r->resumed = r->run_id != 0;
+    int rc = claim(s, config, err);
+    if (rc != 0) return rc;
+    int ws_len = 1; /* a new run: its base, stored with it */
     if (r->resumed && db_weights_by_run(s->db, r->run_id, m->ws_ids, (int)m->len, &ws_len, err) != 0) return -1;
     /* Fewer than expected: a set-up stopped before all were stored. */
     if (r->resumed && (ws_len < 1 || ws_len > m->len)) {
@@ -231,11 +277,11 @@ static int find_or_make(Setup *s, char err[ERR_MAX])
     }
     /* Stored members are loaded; missing ones (a new run, or a larger
      * games in pairs mode) are made and stored. */
-    if (load_members(s, ws_len, err) != 0) return -1;
+    if (r->resumed && load_members(s, ws_len, err) != 0) return -1;
     r->members_stored = ws_len;
     if (ws_len < m->len) {
         bool stopped = false;
-        if (store_members(s, ws_len, config, &stopped, err) != 0) return -1;
+        if (store_members(s, ws_len, &stopped, err) != 0) return -1;
         if (stopped) {
             char ferr[ERR_MAX];
             db_run_finish(s->db, r->run_id, "interrupted", ferr);
@@ -264,11 +310,15 @@ int selfplay_setup(struct Db *db, const SelfplayOptions *o, SelfplayMembers *m, 
     int rc = full && s.names ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = weights_resolve_db(g, o->weights, db, base, NULL, err);
-    if (rc == 0) rc = find_or_make(&s, err);
+    if (rc == 0) {
+        rc = find_or_make(&s, err);
+        if (rc == -1) hand_back(&s, "interrupted");
+    }
     free((void *)s.names);
-    if (rc == SELFPLAY_SETUP_STOPPED) return rc;
+    if (rc == SELFPLAY_SETUP_STOPPED || rc == SELFPLAY_SETUP_BUSY) return rc;
     if (rc == 0) rc = db_run_game_indices(db, r->run_id, done, o->games, &r->already, err);
     if (rc != 0) {
+        hand_back(&s, "interrupted");
         r->end = SELFPLAY_END_FAILED;
         return SELFPLAY_SETUP_FAILED;
     }
@@ -276,6 +326,7 @@ int selfplay_setup(struct Db *db, const SelfplayOptions *o, SelfplayMembers *m, 
     int64_t shard_left = 0;
     for (int64_t i = o->shard_r; i < o->games; i += o->shard_k) shard_left += !done[i];
     if (r->resumed && (r->already == o->games || shard_left == 0)) {
+        hand_back(&s, r->already == o->games ? "done" : "interrupted");
         r->end = SELFPLAY_END_ALREADY_STORED;
         return SELFPLAY_SETUP_NOTHING;
     }

@@ -53,11 +53,14 @@ enum {
     SELFPLAY_SETUP_FAILED = 1,   /* err says why */
     SELFPLAY_SETUP_NOTHING = -1, /* every game (of the shard) is stored */
     SELFPLAY_SETUP_STOPPED = -2, /* *stop during the set-up (r->end says where) */
+    SELFPLAY_SETUP_BUSY = 2,     /* another live process writes the run: err names it */
 };
 
 /* The set-up of a run, on the writer (rank 0) only: resolve the base
  * weights (base, weights_len) in db; find the run of o's game, seed and
- * identity (o->config plus a hash of the base's values) or make it; load
+ * identity (o->config plus a hash of the base's values) and take it for
+ * this process, or make it with its base, in one transaction (a run that
+ * another live process writes is refused: SELFPLAY_SETUP_BUSY); load
  * its stored members into m and make and store the missing ones (a new
  * run, or a larger games in pairs mode), each as a delta of the base, in
  * transactions of a few hundred members or half a second: *o->stop is

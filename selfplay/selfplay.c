@@ -35,7 +35,7 @@
 
 /* What rank 0 tells the others after the set-up. */
 typedef struct SetupMsg {
-    int64_t rc; /* SELFPLAY_SETUP_*: play, failed (rank 0 reports), nothing to play, stopped in the set-up */
+    int64_t rc; /* SELFPLAY_SETUP_*: play, failed (rank 0 reports), nothing to play, stopped in the set-up, busy */
     int64_t run_id, already;
 } SetupMsg;
 
@@ -297,6 +297,7 @@ static int prepare(Run *run, struct Db *db, char err[ERR_MAX])
         if (dist_rank() != 0 && msg.rc != SELFPLAY_SETUP_PLAY)
             r->end = msg.rc == SELFPLAY_SETUP_NOTHING   ? SELFPLAY_END_ALREADY_STORED
                    : msg.rc == SELFPLAY_SETUP_STOPPED ? SELFPLAY_END_SETUP_STOPPED
+                   : msg.rc == SELFPLAY_SETUP_BUSY    ? SELFPLAY_END_BUSY
                                                       : SELFPLAY_END_FAILED;
     }
     if (msg.rc != SELFPLAY_SETUP_PLAY) return (int)msg.rc;
@@ -352,6 +353,7 @@ int selfplay_run(struct Db *db, const SelfplayOptions *o, SelfplayResult *r, cha
     } else {
         status = setup == SELFPLAY_SETUP_NOTHING   ? SELFPLAY_DONE
                : setup == SELFPLAY_SETUP_STOPPED ? SELFPLAY_INTERRUPTED
+               : setup == SELFPLAY_SETUP_BUSY    ? SELFPLAY_BUSY
                                                  : SELFPLAY_FAILED;
     }
 out:

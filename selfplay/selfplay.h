@@ -58,12 +58,14 @@ typedef enum SelfplayEnd {
     SELFPLAY_END_SETUP_STOPPED,      /* *stop before the first game (members loaded, or another rank's view
                                         of SELFPLAY_END_SETUP_INTERRUPTED) */
     SELFPLAY_END_PLAYED,             /* games were played: complete, and err when the writer failed */
+    SELFPLAY_END_BUSY,               /* another live process writes the run (run_id): err names it; nothing done */
 } SelfplayEnd;
 
 typedef enum SelfplayStatus {
     SELFPLAY_FAILED = -1,     /* err says why (empty on ranks 1..) */
     SELFPLAY_DONE = 0,        /* every game (of the shard) stored, now or before */
     SELFPLAY_INTERRUPTED = 1, /* *stop: what was played is stored; the same options resume the run */
+    SELFPLAY_BUSY = 2,        /* another live process writes the run: err names it (exit status DB_BUSY) */
 } SelfplayStatus;
 
 typedef struct SelfplayResult {

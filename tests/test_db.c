@@ -482,17 +482,22 @@ static void test_readonly_and_discard(void **state)
 /* Schema 7 rebuilds runs for kind 'tournament'; schema 8 gives a
  * tournament its PDN file. A database of the schema before 7 is made from
  * a new one by putting back the old runs table and dropping the PDN
- * column (step 8 is the newest step: a later one must be undone here too). */
+ * column and the owner columns of step 10 (a later step must be undone here
+ * too). */
 static void test_migration_tournament_runs(void **state)
 {
     (void)state;
     enum { STEP = 7 };
-    assert_int_equal(DB_SCHEMA_VERSION, 9);
+    assert_int_equal(DB_SCHEMA_VERSION, 10);
     TempDb t;
     temp_make(&t, false);
     db_close(open_ok(t.path, true));
     char sql[4096];
     snprintf(sql, sizeof sql,
+             "ALTER TABLE trains DROP COLUMN owner_pid; ALTER TABLE trains DROP COLUMN owner_host;\n"
+             "ALTER TABLE trains DROP COLUMN owner_start; ALTER TABLE trains DROP COLUMN owner_since;\n"
+             "ALTER TABLE spsa_runs DROP COLUMN owner_pid; ALTER TABLE spsa_runs DROP COLUMN owner_host;\n"
+             "ALTER TABLE spsa_runs DROP COLUMN owner_start; ALTER TABLE spsa_runs DROP COLUMN owner_since;\n"
              "ALTER TABLE tournaments DROP COLUMN pdn_out;\n"
              "ALTER TABLE weight_sets DROP COLUMN delta;\n"
              "DROP TABLE runs;\n"
@@ -582,7 +587,12 @@ static void test_migration_weight_deltas(void **state)
     int64_t id = 0, again = 0;
     CHECK_OK(db_weights_insert(db, "russian", "default", 0, "compiled-in", 0, ws_names, ws_values, WS_LEN, &id, err));
     db_close(db);
-    raw_exec(t.path, "ALTER TABLE weight_sets DROP COLUMN delta; PRAGMA user_version = 8;");
+    raw_exec(t.path, "ALTER TABLE weight_sets DROP COLUMN delta; ALTER TABLE runs DROP COLUMN owner_since;"
+                     "ALTER TABLE trains DROP COLUMN owner_pid; ALTER TABLE trains DROP COLUMN owner_host;\n"
+                     "ALTER TABLE trains DROP COLUMN owner_start; ALTER TABLE trains DROP COLUMN owner_since;\n"
+                     "ALTER TABLE spsa_runs DROP COLUMN owner_pid; ALTER TABLE spsa_runs DROP COLUMN owner_host;\n"
+                     "ALTER TABLE spsa_runs DROP COLUMN owner_start; ALTER TABLE spsa_runs DROP COLUMN owner_since;\n"
+                     "PRAGMA user_version = 8;");
     assert_int_equal(raw_int(t.path, "SELECT count(*) FROM pragma_table_info('weight_sets') WHERE name = 'delta'"), 0);
     db = open_ok(t.path, false);
     int32_t out[WS_LEN];
@@ -598,7 +608,7 @@ static void test_migration_weight_deltas(void **state)
     CHECK_OK(db_weights_load(db, again, "russian", ws_names, out, WS_LEN, err));
     assert_memory_equal(out, moved, sizeof out);
     db_close(db);
-    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), 9);
+    assert_int_equal(raw_int(t.path, "PRAGMA user_version"), DB_SCHEMA_VERSION);
     assert_int_equal(raw_int(t.path, "SELECT delta FROM weight_sets WHERE id = 1"), 0);
     assert_int_equal(raw_int(t.path, "SELECT delta FROM weight_sets WHERE id = 2"), 1);
     /* the column refuses anything but 0 and 1 */

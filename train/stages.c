@@ -75,9 +75,10 @@ static void selfplay_options(const TrainOptions *o, int generation, int64_t pare
 
 /* selfplay_run with the generation's options; the SELFPLAY_END event on
  * every rank. Returns its SelfplayStatus, *run_id its run. */
-static int selfplay(const TrainOptions *o, struct Db *db, int generation, int64_t parent_ws, int64_t *run_id)
+static int selfplay(const TrainOptions *o, struct Db *db, int generation, int64_t parent_ws, int64_t *run_id,
+                    char err[ERR_MAX])
 {
-    char spec[32], config[4096], err[ERR_MAX];
+    char spec[32], config[4096];
     SelfplayOptions s;
     selfplay_options(o, generation, parent_ws, spec, config, &s);
     SelfplayResult r;
@@ -94,7 +95,12 @@ int train_stage_selfplay(Train *t, DbGeneration *gen)
     train_order_send(&(TrainOrder){.kind = TRAIN_ORDER_SELFPLAY, .generation = gen->generation,
                                    .parent_ws = gen->parent_ws});
     int64_t run_id = 0;
-    int st = selfplay(o, t->db, gen->generation, gen->parent_ws, &run_id);
+    char err[ERR_MAX];
+    int st = selfplay(o, t->db, gen->generation, gen->parent_ws, &run_id, err);
+    if (st == SELFPLAY_BUSY) {
+        snprintf(t->err, ERR_MAX, "generation %d: self-play: %.200s", gen->generation, err);
+        return DB_BUSY;
+    }
     if (st != SELFPLAY_DONE) {
         snprintf(t->err, ERR_MAX, "generation %d: self-play %s", gen->generation,
                  st == SELFPLAY_INTERRUPTED ? "interrupted; run the same command again to resume" : "failed");
@@ -243,9 +249,11 @@ void train_follow(const TrainOptions *o, const TrainOrder *order)
 {
     int64_t run_id;
     switch (order->kind) {
-    case TRAIN_ORDER_SELFPLAY:
-        selfplay(o, NULL, order->generation, order->parent_ws, &run_id); /* rank 0 reports how it went */
+    case TRAIN_ORDER_SELFPLAY: {
+        char err[ERR_MAX];
+        selfplay(o, NULL, order->generation, order->parent_ws, &run_id, err); /* rank 0 reports how it went */
         return;
+    }
     case TRAIN_ORDER_TUNE:
         follow_tune(o, order);
         return;

@@ -63,8 +63,45 @@ static DbGeneration gen_new(int64_t train_id, const Game *g, int generation)
                           .ladder_elo_lo = 0.0 / 0.0, .ladder_elo_hi = 0.0 / 0.0};
 }
 
-/* Find the train or make it with its generation 0; read its generations
- * into gs. config gets the identity (o->config and the start weight set). */
+/* Take the train (found, or made with its generation 0) for this process,
+ * in one transaction. Returns 0, DB_BUSY or -1 with t->err. */
+static int claim(Train *t, const char *config, char was[DB_STATUS_MAX])
+{
+    const TrainOptions *o = t->o;
+    const Game *g = o->game;
+    TrainResult *r = t->r;
+    DbClaim c;
+    int rc = db_begin(t->db, t->err);
+    if (rc == 0) rc = db_train_claim(t->db, g->name, o->seed, config, r->start_ws, o->generations, &c, t->err);
+    if (rc == DB_BUSY) return rc;
+    if (rc == 0) {
+        r->id = c.id;
+        r->resumed = !c.created;
+        snprintf(was, DB_STATUS_MAX, "%s", c.status);
+    }
+    if (rc == 0 && !r->resumed) {
+        DbGeneration g0 = gen_new(r->id, g, 0);
+        g0.stage = "done";
+        g0.candidate_ws = r->start_ws;
+        g0.best_ws = r->start_ws;
+        g0.accepted = 1;
+        snprintf(g0.reason, sizeof g0.reason, "generation 0: the start weights (%s)", o->weights);
+        g0.ladder_elo = 0;
+        rc = db_generation_put(t->db, &g0, t->err);
+    } else if (rc == 0) {
+        rc = db_train_set_status(t->db, r->id, "running", o->generations, t->err);
+    }
+    if (rc == 0) rc = db_commit(t->db, t->err);
+    if (rc != 0) {
+        db_rollback(t->db); /* nothing was taken */
+        r->id = 0;
+    }
+    return rc;
+}
+
+/* Find the train or make it with its generation 0, and take it; read its
+ * generations into gs. config gets the identity (o->config and the start
+ * weight set). Returns 0, DB_BUSY or -1 with t->err. */
 static int set_up(Train *t, Gens *gs, char config[4096])
 {
     const TrainOptions *o = t->o;
@@ -75,35 +112,23 @@ static int set_up(Train *t, Gens *gs, char config[4096])
         snprintf(t->err, ERR_MAX, "out of memory for %d weights", g->weights_len);
         return -1;
     }
-    int64_t found_start = 0;
     int rc = weights_resolve_db(g, o->weights, t->db, start, NULL, t->err);
     if (rc == 0) rc = weights_store_base(t->db, g, o->weights, start, t->names, 0, &r->start_ws, t->err);
     /* generation 0's content is part of the identity ('default' names other
      * weights after an export and rebuild) */
     snprintf(config, 4096, "%sstart-weight-set = %lld\n", o->config ? o->config : "", (long long)r->start_ws);
     t->config = config;
-    if (rc == 0) rc = db_train_find(t->db, g->name, o->seed, config, &r->id, &found_start, t->err);
-    r->resumed = rc == 0 && r->id;
-    if (rc == 0 && !r->resumed) {
-        DbGeneration g0 = gen_new(0, g, 0);
-        g0.stage = "done";
-        g0.candidate_ws = r->start_ws;
-        g0.best_ws = r->start_ws;
-        g0.accepted = 1;
-        snprintf(g0.reason, sizeof g0.reason, "generation 0: the start weights (%s)", o->weights);
-        g0.ladder_elo = 0;
-        rc = db_begin(t->db, t->err);
-        if (rc == 0) rc = db_train_insert(t->db, g->name, o->seed, config, r->start_ws, o->generations, &r->id, t->err);
-        g0.train_id = r->id;
-        if (rc == 0) rc = db_generation_put(t->db, &g0, t->err);
-        if (rc == 0) rc = db_commit(t->db, t->err);
-    } else if (rc == 0) {
-        rc = db_train_set_status(t->db, r->id, "running", o->generations, t->err);
-    }
-    if (rc == 0) rc = db_generations_each(t->db, r->id, on_gen, gs, t->err);
+    char was[DB_STATUS_MAX] = "";
+    if (rc == 0) rc = claim(t, config, was);
+    if (rc != 0) return rc;
+    rc = db_generations_each(t->db, r->id, on_gen, gs, t->err);
     if (rc == 0 && (gs->len < 1 || gs->items[0].candidate_ws != r->start_ws)) {
         snprintf(t->err, ERR_MAX, "train %lld has no generation 0", (long long)r->id);
         rc = -1;
+    }
+    if (rc != 0) { /* give the train back as it was */
+        char ferr[ERR_MAX];
+        db_train_set_status(t->db, r->id, was[0] && strcmp(was, "running") != 0 ? was : "interrupted", 0, ferr);
     }
     return rc;
 }
@@ -177,7 +202,8 @@ int train_run(struct Db *db, const TrainOptions *o, TrainResult *r, char err[ERR
     int status = 1;
     char config[4096];
     if (!t.names || !gs.items) snprintf(t.err, ERR_MAX, "out of memory for %d weights", o->game->weights_len);
-    else if (set_up(&t, &gs, config) == 0) status = -1; /* set up: run the generations */
+    else if ((status = set_up(&t, &gs, config)) == 0) status = -1; /* set up: run the generations */
+    else if (status != DB_BUSY) status = 1;
     if (status == -1) {
         if (o->event) o->event(o->ctx, &(TrainEvent){.kind = TRAIN_EVENT_START, .train = r});
         status = generations(&t, &gs);
@@ -187,7 +213,7 @@ int train_run(struct Db *db, const TrainOptions *o, TrainResult *r, char err[ERR
     free((void *)t.names);
     free(gs.items);
     snprintf(err, ERR_MAX, "%s", status != 0 ? t.err : "");
-    int result = status == 0 ? TRAIN_DONE : status == 3 ? TRAIN_INTERRUPTED : TRAIN_FAILED;
+    int result = status == 0 ? TRAIN_DONE : status == 3 ? TRAIN_INTERRUPTED : status == DB_BUSY ? TRAIN_BUSY : TRAIN_FAILED;
     train_order_send(&(TrainOrder){.kind = TRAIN_ORDER_END, .status = result});
     return result;
 }

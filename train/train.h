@@ -48,6 +48,7 @@ typedef enum TrainStatus {
     TRAIN_FAILED = -1,     /* err says why */
     TRAIN_DONE = 0,        /* every generation done */
     TRAIN_INTERRUPTED = 1, /* *stop, or a stage interrupted: the same options resume */
+    TRAIN_BUSY = 2,        /* another live process writes the train (or a run of its stage): err names it */
 } TrainStatus;
 
 typedef struct TrainResult {
@@ -141,7 +142,9 @@ typedef struct TrainOptions {
  * on rank 0 (a one-process train is rank 0); NULL on ranks 1.. of an MPI
  * job, which follow rank 0's orders until it ends (collective; main
  * thread). Generation 0 is the weight set of o->weights; the train is
- * found by game, seed and o->config plus that weight set's id, else made.
+ * found by game, seed and o->config plus that weight set's id, else made,
+ * and taken by this process (db_train_claim; one that another live process
+ * writes is refused: TRAIN_BUSY with err naming it).
  * *r gets the train (rank 0). Returns a TrainStatus, the same on every
  * rank: TRAIN_FAILED with err on rank 0 (a stage that failed, naming its
  * generation; a database error; too few positions to tune, saying to

@@ -187,7 +187,8 @@ typedef struct Spsa {
 } Spsa;
 
 /* The start, the parameters, and the run found (its last stored theta) or
- * stored. Returns 0, -1 with err, or -2 (a bad parameter value) with err. */
+ * stored, taken by this process. Returns 0, -1 with err, -2 (a bad
+ * parameter value) or -3 (another live process runs it) with err. */
 static int set_up(Spsa *s, Db **own, char err[ERR_MAX])
 {
     const SpsaOptions *o = s->o;
@@ -201,8 +202,27 @@ static int set_up(Spsa *s, Db **own, char err[ERR_MAX])
     if (rc == 0) rc = select_params(g, o->params, s->start, o, &r->params, &s->idx, &r->len, err);
     if (rc == 0 && spsa_check(&o->schedule, r->params, r->len, err, ERR_MAX) != 0) rc = -2;
     if (rc == 0) rc = weights_store_base(s->db, g, o->weights, s->start, s->names, 0, &r->base_ws, err);
-    if (rc == 0) rc = db_spsa_find(s->db, g->name, o->seed, o->config, &r->spsa_id, r->status, err);
-    if (rc == 0 && r->spsa_id) {
+    /* The run found and taken, or stored, in one transaction: two copies
+     * started together cannot both make it or both continue it. */
+    char *params = NULL;
+    if (rc == 0 && (params_text(r->params, r->len, &params), !params)) {
+        snprintf(err, ERR_MAX, "out of memory");
+        rc = -1;
+    }
+    DbSpsaRun row = {.game = g->name, .base_ws = r->base_ws, .seed = o->seed, .config = o->config,
+                     .params = params, .iterations = o->schedule.iterations, .pairs = o->pairs,
+                     .a_const = o->schedule.A, .alpha = o->schedule.alpha, .gamma = o->schedule.gamma};
+    DbClaim claim;
+    if (rc == 0) {
+        int crc = db_spsa_claim(s->db, &row, &claim, err);
+        if (crc == DB_BUSY) rc = -3;
+        else if (crc != 0) rc = -1;
+        r->spsa_id = crc == 0 ? claim.id : 0;
+        r->resumed = crc == 0 && !claim.created;
+        if (crc == 0) snprintf(r->status, sizeof r->status, "%s", claim.status);
+    }
+    free(params);
+    if (rc == 0 && r->resumed) {
         char *stored_theta = NULL;
         rc = db_spsa_last(s->db, r->spsa_id, &r->done_before, &stored_theta, err);
         if (rc == 0 && stored_theta && theta_parse(r->params, r->len, stored_theta) != 0) {
@@ -211,17 +231,7 @@ static int set_up(Spsa *s, Db **own, char err[ERR_MAX])
             rc = -1;
         }
         if (rc == 0) rc = db_spsa_finish(s->db, r->spsa_id, "running", 0, err);
-        r->resumed = true;
         free(stored_theta);
-    } else if (rc == 0) {
-        char *params = NULL;
-        params_text(r->params, r->len, &params);
-        DbSpsaRun row = {.game = g->name, .base_ws = r->base_ws, .seed = o->seed, .config = o->config,
-                         .params = params, .iterations = o->schedule.iterations, .pairs = o->pairs,
-                         .a_const = o->schedule.A, .alpha = o->schedule.alpha, .gamma = o->schedule.gamma};
-        if (!params) snprintf(err, ERR_MAX, "out of memory");
-        rc = params ? db_spsa_insert(s->db, &row, &r->spsa_id, err) : -1;
-        free(params);
     }
     if (rc == 0 && !(r->start = malloc(sizeof *r->start * (size_t)(r->len ? r->len : 1)))) {
         snprintf(err, ERR_MAX, "out of memory");
@@ -446,6 +456,7 @@ int spsa_run(Db *db, const SpsaOptions *o, SpsaResult *r, char err[ERR_MAX])
     db_close_discard_new(own);
     openings_free(&s.book);
     if (rc == -2) return 2;
+    if (rc == -3) return DB_BUSY;
     if (rc != 0) return 1;
     return r->complete ? 0 : 3;
 }

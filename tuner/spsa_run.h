@@ -70,7 +70,8 @@ typedef struct SpsaOptions {
  * must fit and the book is made before anything is stored. Returns the
  * command's exit status: 0 every iteration done, 3 interrupted (the result
  * so far is stored; running it again continues), 1 a failure, 2 a bad
- * parameter value (spsa_check); err says why. r is filled as far as the
+ * parameter value (spsa_check), DB_BUSY the run is being written by
+ * another live process (db_spsa_claim: nothing done); err says why. r is filled as far as the
  * run went (r->weight_set: the result is stored). Uses o->threads OpenMP
  * threads; main thread only. */
 int spsa_run(struct Db *db, const SpsaOptions *o, SpsaResult *r, char err[ERR_MAX]);

@@ -172,6 +172,20 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     int rc = names && data && frozen && table && (lc.resolver || !o->resolve || o->all_positions) ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc == 0) rc = tune_job_check_runs(o, err);
+    /* The run is taken first, before the positions are loaded: a second
+     * copy of this tune started with it is refused at once instead of
+     * tuning the same positions again. It is removed again when nothing is
+     * stored. */
+    int64_t run_id = 0;
+    bool busy = false;
+    if (rc == 0 && writer) {
+        DbClaim c;
+        int crc = db_run_claim(o->db, DB_CLAIM_NEW, "tune", g->name, o->seed, o->config ? o->config : "", NULL, &c,
+                               err);
+        busy = crc == DB_BUSY;
+        if (crc == 0) run_id = c.id;
+        else rc = -1;
+    }
 
     char filter[2048];
     double t0 = clock_now_s();
@@ -185,6 +199,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     resolver_free(lc.resolver);
     lc.resolver = NULL;
     if (rc != 0) {
+        char derr[ERR_MAX];
+        if (run_id) db_run_drop(o->db, run_id, derr);
         texel_data_free(data);
         free(lc.keys);
         free(lc.scores);
@@ -193,7 +209,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         free((void *)names);
         free(frozen);
         free(table);
-        return lc.interrupted ? TUNE_JOB_STOPPED_LOADING : TUNE_JOB_FAILED;
+        return busy ? TUNE_JOB_BUSY : lc.interrupted ? TUNE_JOB_STOPPED_LOADING : TUNE_JOB_FAILED;
     }
     texel_data_drop_evals(data); /* checked: 4 bytes a position less */
     texel_data_shrink(data);
@@ -280,17 +296,15 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
 
     /* The run, the base weight set and the tuning run row come first, so
      * every epoch's losses can be stored as they come. */
-    int64_t run_id = 0, base_id = 0, tuning_id = 0, result_id = 0;
+    int64_t base_id = 0, tuning_id = 0, result_id = 0;
     DbTuning t = {.game = g->name, .k = 0.0 / 0.0, .train_loss = 0.0 / 0.0, .valid_loss = 0.0 / 0.0,
                   .positions_train = (int64_t)split.train_len, .positions_valid = (int64_t)split.valid_len,
                   .data = filter};
     if (rc != 0) snprintf(err, ERR_MAX, "%.200s", terr);
     if (rc == 0 && writer) rc = db_begin(o->db, err);
     if (rc == 0 && writer) {
-        rc = db_run_create(o->db, "tune", g->name, cfg.seed, o->config ? o->config : "", NULL, &run_id, err);
-        if (rc == 0)
-            rc = weights_store_base(o->db, g, o->start_spec ? o->start_spec : "default", o->start, names, run_id,
-                                    &base_id, err);
+        rc = weights_store_base(o->db, g, o->start_spec ? o->start_spec : "default", o->start, names, run_id,
+                                &base_id, err);
         t.run_id = run_id;
         t.base_ws = base_id;
         if (rc == 0) rc = db_tuning_insert(o->db, &t, &tuning_id, err);
@@ -305,6 +319,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         rc = -1;
     }
     if (rc != 0) {
+        char derr[ERR_MAX];
+        if (run_id) db_run_drop(o->db, run_id, derr); /* interrupted instead when rows refer to it */
         texel_split_free(&split);
         texel_data_free(data);
         free((void *)names);
@@ -405,8 +421,16 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         rc = db_begin(o->db, err);
         if (rc == 0 && r->unchanged) result_id = base_id;
         else if (rc == 0) {
-            rc = db_weights_insert(o->db, g->name, name, base_id, how, run_id, names, tuned, g->weights_len,
-                                   &result_id, err);
+            /* A weight set is its content: equal weights stored before are
+             * that row, with its own name (r->existed says so). */
+            char hash[DB_HASH_HEX];
+            int64_t before = 0;
+            db_weights_hash(g->name, names, tuned, g->weights_len, hash);
+            rc = db_weights_find_hash(o->db, g->name, hash, &before, err);
+            if (rc == 0)
+                rc = db_weights_insert(o->db, g->name, name, base_id, how, run_id, names, tuned, g->weights_len,
+                                       &result_id, err);
+            r->existed = rc == 0 && before != 0 && before == result_id;
             t.result_ws = result_id;
         }
         if (rc == 0) {

@@ -99,6 +99,8 @@ typedef enum TuneJobStatus {
     TUNE_JOB_DONE = 0,         /* tuned weights stored */
     TUNE_JOB_INTERRUPTED = 1,  /* *stop after an epoch: the best weights so far stored, run "interrupted" */
     TUNE_JOB_STOPPED_LOADING = 2, /* *stop while loading positions: nothing stored */
+    TUNE_JOB_BUSY = 3,         /* a tune of the same game, seed and configuration is running in another live
+                                  process: err names it; nothing stored (rank 0; the other ranks fail) */
 } TuneJobStatus;
 
 typedef struct TuneJobResult {
@@ -120,6 +122,8 @@ typedef struct TuneJobResult {
     int64_t result_ws; /* weight set of the tuned weights (0 if none was stored; base_ws when unchanged) */
     bool unchanged;    /* the tuned weights are the start's: no new weight set was stored, and the
                           tuning_runs row has no result_ws */
+    bool existed;      /* the tuned weights equal weight set result_ws, stored before: no new row, and
+                          that set keeps its name (TuneJobOptions.name is not stored) */
 } TuneJobResult;
 
 enum { TUNE_LOSS_TEXT_MAX = 32 };

@@ -2,11 +2,16 @@
  * (contracts in engine/egtb/egtb_tools.h). */
 #include "engine/egtb/egtb_tools.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine/search.h"
 #include "util/clock.h"
@@ -33,6 +38,53 @@ static void on_built(void *ctx, const EgtbBuildStats *s)
     b->tot->file_bytes += s->file_bytes;
 }
 
+/* Lock dir for this build: an exclusive flock(2) on its lock file
+ * (EGTB_BUILD_LOCK), held until *fd is closed; the kernel drops it when
+ * the process ends, however it ends. The file holds the holder's pid, host
+ * and start (UTC) for the refusal of a second build. Returns 0 (*fd open),
+ * EGTB_BUILD_BUSY with err naming the holder, or -1 with err. A directory
+ * that cannot hold the file (it does not exist) is left to egtb_build's
+ * error: 0 with *fd = -1. */
+static int lock_dir(const char *dir, int *fd, char err[ERR_MAX])
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, EGTB_BUILD_LOCK);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+    if (*fd < 0) return 0;
+    if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
+        char holder[160] = "";
+        /* the holder writes its line just after it took the lock: a moment */
+        for (int i = 0; i < 40 && !holder[0]; i++) {
+            ssize_t n = pread(*fd, holder, sizeof holder - 1, 0);
+            holder[n > 0 ? n : 0] = '\0';
+            if (!holder[0]) nanosleep(&(struct timespec){0, 5000000}, NULL);
+        }
+        holder[strcspn(holder, "\n")] = '\0';
+        close(*fd);
+        *fd = -1;
+        if (e != EWOULDBLOCK) {
+            snprintf(err, ERR_MAX, "cannot lock %.200s: %s", path, strerror(e));
+            return -1;
+        }
+        snprintf(err, ERR_MAX, "the tables in %.40s are being built by %.100s; one build a directory at a time: wait "
+                 "for it, or stop it and run this again", dir, holder[0] ? holder : "another process");
+        return EGTB_BUILD_BUSY;
+    }
+    char host[64] = "?", since[32] = "";
+    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "?");
+    host[sizeof host - 1] = '\0';
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(since, sizeof since, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    char line[160];
+    int len = snprintf(line, sizeof line, "process %ld on host %s since %s\n", (long)getpid(), host, since);
+    /* who holds it, for the refusal only (a failed write changes nothing):
+     * the line first, then the file cut to it, so it is never empty */
+    if (len > 0 && pwrite(*fd, line, (size_t)len, 0) == len) (void)!ftruncate(*fd, len);
+    return 0;
+}
+
 int egtb_build_dir(const Game *game, const char *dir, int threads, const EgtbBuildOptions *o, EgtbBuildTotals *tot,
                    char err[ERR_MAX])
 {
@@ -47,14 +99,18 @@ int egtb_build_dir(const Game *game, const char *dir, int threads, const EgtbBui
             *p = '/';
         }
     mkdir(path, 0777);
+    int lock = -1;
+    int rc = lock_dir(dir, &lock, err);
+    if (rc != 0) return rc;
     BuildRun b = {.o = o, .tot = tot};
     EgtbBuildOptions mine = *o;
     mine.report = on_built;
     mine.ctx = &b;
     double t0 = clock_now_s();
-    int rc = egtb_build(game, dir, &mine, err);
+    rc = egtb_build(game, dir, &mine, err);
     tot->seconds = clock_now_s() - t0;
     tot->threads = omp_get_max_threads();
+    if (lock >= 0) close(lock); /* the lock goes with it */
     return rc;
 }
 

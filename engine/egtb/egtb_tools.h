@@ -23,11 +23,20 @@ typedef struct EgtbBuildTotals {
     int threads;         /* OpenMP threads it could use */
 } EgtbBuildTotals;
 
+/* The lock file of a table directory: one build a directory at a time. */
+#define EGTB_BUILD_LOCK ".build-lock"
+enum { EGTB_BUILD_BUSY = 2 }; /* egtb_build_dir: another process builds into the directory */
+
 /* egtb_build into dir, made first with its parents if missing (as mkdir
  * -p; one that cannot be made is egtb_build's error), on `threads` OpenMP
- * threads (0: OpenMP's default; this sets the process's default). o->report
- * still gets every material; *tot their sums. Returns as egtb_build: 0, 1
- * stopped (o->stop), -1 with err. Main thread only. */
+ * threads (0: OpenMP's default; this sets the process's default), holding
+ * an exclusive flock(2) on dir/EGTB_BUILD_LOCK for the whole build (the
+ * kernel drops it when the process ends, killed or not; the file stays).
+ * Each table is written to PATH.tmp and renamed, so a reader never sees a
+ * half-written one. o->report still gets every material; *tot their sums.
+ * Returns as egtb_build: 0, 1 stopped (o->stop), -1 with err; or
+ * EGTB_BUILD_BUSY with err naming the process (pid, host, since) that
+ * builds into dir now. Main thread only. */
 int egtb_build_dir(const Game *game, const char *dir, int threads, const EgtbBuildOptions *o, EgtbBuildTotals *tot,
                    char err[ERR_MAX]);
 

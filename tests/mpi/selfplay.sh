@@ -4,7 +4,8 @@
 # every game and position by game index); a 3-rank run killed midway
 # (kill -9 of mpirun) resumes with every game stored exactly once and the
 # same games as the uninterrupted run; a stop (SIGINT to mpirun) ends every
-# rank cleanly (the run is marked interrupted).
+# rank cleanly (the run is marked interrupted); two jobs of one run started
+# together store it once (rank 0 of the second is refused, exit 4).
 # Usage: selfplay.sh DAMA_BINARY SOURCE_DIR   (DAMA_MPIRUN: the mpirun command)
 set -u
 . "$(dirname "$0")/../cli/lib.sh"
@@ -92,5 +93,21 @@ rc=$?
 [ "$rc" = 3 ] || [ "$rc" = 1 ] && ok || bad "SIGINT: exit $rc (expected 3 or 1): $(tail -3 s.out)"
 grep -q " — interrupted; run the same command again to resume$" s.out && ok || bad "SIGINT: no clean stop: $(tail -3 s.out)"
 [ "$(sqlite3 s.sqlite "SELECT status FROM runs")" = "interrupted" ] && ok || bad "stopped run not interrupted"
+
+# --- two MPI jobs of one run at once: rank 0 of one writes, the other is refused --
+$MPIRUN -np 2 "$DAMA" $SP --mpi --db two.sqlite --threads 1 >two1.out 2>&1 &
+p1=$!
+$MPIRUN -np 2 "$DAMA" $SP --mpi --db two.sqlite --threads 1 >two2.out 2>&1 &
+p2=$!
+wait $p1; r1=$?
+wait $p2; r2=$?
+case "$(printf '%s\n' $r1 $r2 | sort | tr '\n' ' ')" in
+  "0 4 ") grep -q "is being written by process" two1.out two2.out && ok || bad "two jobs: no refusal message" ;;
+  "0 0 ") grep -q "already holds these 24 games" two1.out two2.out && ok || bad "two jobs: both played" ;;
+  *) bad "two jobs at once: exit $r1 and $r2: $(tail -2 two1.out) / $(tail -2 two2.out)" ;;
+esac
+[ "$(sqlite3 two.sqlite "SELECT count(*) || ' ' || max(status) FROM runs")" = "1 done" ] && ok || bad "two jobs: runs"
+[ "$(sqlite3 two.sqlite "SELECT count(*) || ' ' || count(DISTINCT game_index) FROM games")" = "24 24" ] && ok \
+  || bad "two jobs: not each game once"
 
 finish "mpi selfplay"
