@@ -136,6 +136,9 @@ void dbi_hash_text(const char *game, const char *terms, const char *values, char
 enum { DBI_HOST_MAX = 256 };
 void dbi_hostname(char host[DBI_HOST_MAX]);
 int dbi_process_start(int pid, int64_t *start);
+/* Process pid has ended but is not yet reaped (a zombie: state Z or X in
+ * /proc/PID/stat): killed, its parent not yet told. false when unknown. */
+bool dbi_process_zombie(int pid);
 
 /* Binders: do nothing once *rc holds an error, so a chain is checked once. */
 static inline void bind_i64(sqlite3_stmt *st, int i, int64_t v, int *rc)

@@ -71,6 +71,20 @@ int dbi_process_start(int pid, int64_t *start)
     return 0;
 }
 
+bool dbi_process_zombie(int pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* the state follows the command name */
+    return p && p[1] == ' ' && (p[2] == 'Z' || p[2] == 'X');
+}
+
 /* Bind the calling process as owner: pid, host, start at parameters i..i+2. */
 static void bind_owner(sqlite3_stmt *st, int i, char host[DBI_HOST_MAX], int *rc)
 {

@@ -678,6 +678,26 @@ static void own_range(size_t len, int rank, int ranks, size_t *lo, size_t *hi)
     if (*lo > *hi) *lo = *hi;
 }
 
+/* The run of this tuning (rank 0, in its transaction): a run of the same
+ * game, seed and configuration left interrupted before it stored its end
+ * (killed, or failed: db_tuning_unfinished) is tuned again from scratch
+ * under its own ids (*tuning_id set: the caller restarts that row), so a
+ * killed tune rerun leaves the rows of one uninterrupted run; else a new
+ * run (*tuning_id 0). Returns 0 or -1 with err. */
+static int tune_run_open(const TuneJobOptions *o, uint64_t seed, int64_t *run_id, int64_t *tuning_id,
+                         char err[ERR_MAX])
+{
+    const char *config = o->config ? o->config : "";
+    char status[DB_STATUS_MAX] = "";
+    *tuning_id = 0;
+    int rc = db_run_find(o->db, "tune", o->game->name, seed, config, run_id, status, err);
+    if (rc == 0 && *run_id && strcmp(status, "interrupted") == 0)
+        rc = db_tuning_unfinished(o->db, *run_id, tuning_id, err);
+    if (rc != 0) return -1;
+    if (*tuning_id) return db_run_finish(o->db, *run_id, "running", err);
+    return db_run_create(o->db, "tune", o->game->name, seed, config, NULL, run_id, err);
+}
+
 /* Sharded data: with full batches every pass of the tuner (K search,
  * gradients, training and validation losses) runs over split->train or
  * split->valid, and this rank computes only its blocks of each, so it
@@ -919,13 +939,14 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     if (rc != 0) snprintf(err, ERR_MAX, "%.200s", terr);
     if (rc == 0 && writer) rc = db_begin(o->db, err);
     if (rc == 0 && writer) {
-        rc = db_run_create(o->db, "tune", g->name, cfg.seed, o->config ? o->config : "", NULL, &run_id, err);
+        rc = tune_run_open(o, cfg.seed, &run_id, &tuning_id, err);
         if (rc == 0)
             rc = weights_store_base(o->db, g, o->start_spec ? o->start_spec : "default", o->start, names, run_id,
                                     &base_id, err);
         t.run_id = run_id;
         t.base_ws = base_id;
-        if (rc == 0) rc = db_tuning_insert(o->db, &t, &tuning_id, err);
+        if (rc == 0 && tuning_id) rc = db_tuning_restart(o->db, tuning_id, &t, err);
+        else if (rc == 0) rc = db_tuning_insert(o->db, &t, &tuning_id, err);
         if (rc == 0) rc = db_commit(o->db, err);
         else db_rollback(o->db);
     }
