@@ -334,6 +334,10 @@ int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX]);
 /* Overwrite every field of tuning run id with *t (e.g. the result at the end). */
 int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX]);
 
+/* The (newest) tuning run of run_id: *id (0: none) and its row in *t (game
+ * and data left NULL). */
+int db_tuning_of_run(Db *db, int64_t run_id, int64_t *id, DbTuning *t, char err[ERR_MAX]);
+
 /* The tuning run of run_id that never stored its end (k NULL and no
  * result: its process was killed, or failed, while tuning): *id, or 0
  * when there is none. */

@@ -22,6 +22,9 @@ static const char SQL_TUNING_UPDATE[] =
     "train_loss = ?8, valid_loss = ?9, data = ?10 WHERE id = ?11";
 static const char SQL_TUNING_UNFINISHED[] =
     "SELECT id FROM tuning_runs WHERE run_id = ?1 AND k IS NULL AND result_ws IS NULL ORDER BY id DESC LIMIT 1";
+static const char SQL_TUNING_OF_RUN[] =
+    "SELECT id, base_ws, result_ws, k, positions_train, positions_valid, train_loss, valid_loss "
+    "FROM tuning_runs WHERE run_id = ?1 ORDER BY id DESC LIMIT 1";
 static const char SQL_EPOCHS_DELETE[] = "DELETE FROM tuning_epochs WHERE tuning_run_id = ?1";
 static const char SQL_EPOCH_INSERT[] =
     "INSERT INTO tuning_epochs(tuning_run_id, epoch, train_loss, valid_loss) "
@@ -65,6 +68,41 @@ int db_tuning_unfinished(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX])
         rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) {
         *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    int out = 0;
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "reading the tuning run of run %" PRId64, run_id);
+        out = -1;
+    }
+    stmt_done(st);
+    return out;
+}
+
+static double column_real(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? 0.0 / 0.0 : sqlite3_column_double(st, i);
+}
+
+int db_tuning_of_run(Db *db, int64_t run_id, int64_t *id, DbTuning *t, char err[ERR_MAX])
+{
+    *id = 0;
+    *t = (DbTuning){.run_id = run_id, .k = 0.0 / 0.0, .train_loss = 0.0 / 0.0, .valid_loss = 0.0 / 0.0};
+    sqlite3_stmt *st = dbi_stmt(db, SQL_TUNING_OF_RUN, err);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        t->base_ws = sqlite3_column_int64(st, 1);
+        t->result_ws = sqlite3_column_int64(st, 2);
+        t->k = column_real(st, 3);
+        t->positions_train = sqlite3_column_int64(st, 4);
+        t->positions_valid = sqlite3_column_int64(st, 5);
+        t->train_loss = column_real(st, 6);
+        t->valid_loss = column_real(st, 7);
         rc = SQLITE_DONE;
     }
     int out = 0;

@@ -14,12 +14,14 @@
 #   2. kills: the same command into another fresh folder, killed with
 #      SIGKILL (the whole process tree: mpirun, its ranks, Hub engines) at
 #      a moment drawn from the seed, and restarted each time until it exits
-#      0. The moments: during start-up (the first 50 ms, 1.5 s under mpirun),
-#      on a write (the database's -wal file, or the egtb folder, changed
-#      1-3 times), on a row change (a count of the command's rows changed,
-#      polled with sqlite3) or at a random time over the reference run's
-#      duration. After each kill the database must pass PRAGMA quick_check;
-#      at the end it is compared with the reference;
+#      0. The moments, each a quarter of the kills: during start-up (the
+#      first 50 ms, 1.5 s under mpirun, at most half the reference's time);
+#      on a write (the database's -wal file changed once or twice, or the
+#      egtb folder once); on a row change (a count of the command's rows,
+#      polled with sqlite3, changed); at a random time (up to twice the
+#      reference's time over the kills still to make). After each kill the
+#      database must pass PRAGMA quick_check; at the end it is compared
+#      with the reference;
 #   3. two copies: two copies of the command started at once into one
 #      fresh folder (rerun once more if neither exited 0), then compared
 #      with the reference: one run, each game once;
@@ -49,13 +51,13 @@
 #     owner_start;
 #   - a tournament's pdn_out folder (its file name is compared);
 #   - under mpirun, the SPRT's pairs that were under way when it decided
-#     (match, train's gate): the games of pairs at or after
-#     matches.sprt_pairs and the counts that include them (matches.games,
-#     wins, draws, losses, penta*, elo*, llr; generations.gate_elo*,
-#     gate_games and a train's tuning data that follows from them — none:
-#     the gate decides on sprt_pairs); the decision itself (sprt_result,
-#     sprt_llr, sprt_pairs) is compared. One process plays these matches
-#     with one thread, where they are exact.
+#     (mpi-match, mpi-train's gates), whose number depends on timing,
+#     killed or not: the games of pairs at or after matches.sprt_pairs and
+#     the counts that include them (matches.games, wins, draws, losses,
+#     penta0-4, elo, elo_lo, elo_hi, llr; generations.gate_elo,
+#     gate_elo_lo, gate_elo_hi, gate_games). The decision itself
+#     (sprt_result, sprt_llr, sprt_pairs) is compared, and one process plays
+#     these matches with one thread, where everything is compared.
 #
 # Needs bash, coreutils, sqlite3 (and mount, as root, for the disk-full
 # case); processes are found through /proc (tests/cli/lib.sh). The quick
@@ -63,7 +65,7 @@
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KILLS=20 SEED=1 QUICK=0 ONLY="" SKIP="" KEEP="" DAMA_BIN="$ROOT/build/dama"
-usage() { sed -n '2,5p' "$0" | sed 's/^# \{0,4\}//' >&2; exit 2; }
+usage() { sed -n '5,6p' "$0" | sed 's/^# \{0,4\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --kills) KILLS=${2:-}; shift ;;
@@ -109,10 +111,14 @@ START_CFG="$ROOT/configs/weights/russian-start.cfg"
 # Each runs in its own folder with the database db.sqlite (a relative name:
 # it is part of a match's stored configuration). setup_NAME fills the folder
 # with what the command reads; argv_NAME sets CMD.
+# The long form's sizes leave room for 20 kills that each cost the run a
+# little of its work (a commit or two: 200 games in batches of 4, 60
+# tournament games, 30 SPSA iterations, 23 egtb tables; a match whose SPRT
+# decides after about 100 pairs).
 if [ "$QUICK" = 1 ]; then
-  SP_GAMES=16 TR_GENS=1 TU_EPOCHS=30 M_PAIRS=30 T_ROUNDS=1 S_ITERS=6 EG_PIECES=3 MG_GAMES=60
+  SP_GAMES=16 TR_GENS=1 TU_EPOCHS=30 M_PAIRS=24 M_ELO=(-60 60) T_ROUNDS=1 S_ITERS=6 EG_PIECES=3 MG_GAMES=60
 else
-  SP_GAMES=60 TR_GENS=2 TU_EPOCHS=80 M_PAIRS=40 T_ROUNDS=2 S_ITERS=12 EG_PIECES=4 MG_GAMES=240
+  SP_GAMES=200 TR_GENS=2 TU_EPOCHS=80 M_PAIRS=160 M_ELO=(60 140) T_ROUNDS=10 S_ITERS=30 EG_PIECES=4 MG_GAMES=900
 fi
 COMMANDS=(selfplay train tune match tournament spsa egtb merge)
 [ "$MPI" = 1 ] && COMMANDS+=(mpi-selfplay mpi-match mpi-tournament mpi-train mpi-tune)
@@ -126,7 +132,7 @@ tr_args() {
 }
 tu_args() { CMD+=(tune --db db.sqlite --epochs "$TU_EPOCHS" --seed 3 --name chaos); }
 m_args() {
-  CMD+=(match --db db.sqlite --a default --b "$START_CFG" --sprt --elo0 -60 --elo1 60 --pairs "$M_PAIRS"
+  CMD+=(match --db db.sqlite --a default --b "$START_CFG" --sprt --elo0 "${M_ELO[0]}" --elo1 "${M_ELO[1]}" --pairs "$M_PAIRS"
     --nodes 200 --seed 4 --progress 0)
 }
 t_args() {
@@ -380,8 +386,13 @@ FAILED=0
 STARTUP_MS=50
 
 # kills NAME REF_DUMP: the command killed KILLS times, then finished; sets K_LINE.
+# A command whose rerun, once finished, adds nothing (all but tune: the
+# same tune run again after it finished is a new tune, by design). When it
+# finishes before KILLS kills, kills() goes on killing reruns of it.
+rerunnable() { case "$1" in tune | mpi-tune) return 1 ;; esac; return 0; }
+
 kills() {
-  local name=$1 dir="$T/$1/kills" kills=0 starts=0 mode tag n ms why errors=0 restarts_max
+  local name=$1 dir="$T/$1/kills" kills=0 starts=0 mode tag n why errors=0 restarts_max finished=0 after=0 note=""
   local -A by=([start]=0 [write]=0 [rows]=0 [time]=0)
   mkdir -p "$dir" && setup "$name" "$dir"
   restarts_max=$((KILLS * 4 + 20))
@@ -391,8 +402,8 @@ kills() {
   while :; do
     starts=$((starts + 1))
     if [ "$starts" -gt "$restarts_max" ]; then
-      K_NOTE="gave up after $starts starts"
-      errors=$((errors + 1))
+      note=", gave up after $restarts_max starts"
+      [ "$finished" = 0 ] && errors=$((errors + 1))
       break
     fi
     tag="chaos-$name-$starts-$$"
@@ -407,7 +418,8 @@ kills() {
       start) nap "$(ms_text "$(rnd "$startup")")" && why=start ;;
       time) nap "$(ms_text "$(rnd $((REF_MS * 2 / (KILLS - kills + 1) + 20)))")" && why=time ;;
       write)
-        n=$(($(rnd 3) + 1))
+        n=$(($(rnd 2) + 1))
+        [ "$name" = egtb ] && n=1
         if [ "$name" = egtb ]; then watch_file "$dir/eg" "$n" "$PID" && why=write
         else
           # the -wal file appears with the database; wait for it first
@@ -420,6 +432,7 @@ kills() {
     if [ -n "$why" ] && proc_alive "$PID"; then
       kill_all "$PID" "$tag"
       kills=$((kills + 1))
+      after=$((after + finished))
       by[$why]=$((by[$why] + 1))
       if [ -f "$dir/db.sqlite" ] && [ "$(sqlite3 "$dir/db.sqlite" 'PRAGMA quick_check' 2>&1)" != ok ]; then
         errors=$((errors + 1))
@@ -429,13 +442,19 @@ kills() {
     fi
     wait "$PID"
     RC=$?
-    [ "$RC" = 0 ] && break
+    if [ "$RC" = 0 ]; then
+      finished=1
+      if [ "$kills" -ge "$KILLS" ] || ! rerunnable "$name"; then break; fi
+      continue
+    fi
     errors=$((errors + 1))
     echo "  $name: start $starts exited $RC: $(tail -c 300 "$LOG_ERR")" >&2
   done
   dump "$dir" "$name" >"$dir.dump"
   compare "$T/$name/ref.dump" "$dir.dump"
-  K_LINE="$kills kills survived (${by[start]} at start-up, ${by[write]} on a write, ${by[rows]} on a row change, ${by[time]} at a random time), $DIFFS differences"
+  K_LINE="$kills kills survived (${by[start]} at start-up, ${by[write]} on a write, ${by[rows]} on a row change, ${by[time]} at a random time"
+  [ "$after" -gt 0 ] && K_LINE+="; $after of them on reruns after it had finished"
+  K_LINE+="), $DIFFS differences$note"
   [ "$errors" -gt 0 ] && K_LINE+=", $errors failed starts"
   [ "$DIFFS" -gt 0 ] && K_LINE+=" [$DIFF_WHERE ] first: $FIRST_DIFF"
   [ "$DIFFS" = 0 ] && [ "$errors" = 0 ]
@@ -523,30 +542,35 @@ disk_full() {
 
 skipped() { case ",$SKIP," in *",$1,"*) return 0 ;; esac; return 1; }
 
-echo "chaos: $DAMA, seed $SEED, $KILLS kills a command$([ "$QUICK" = 1 ] && echo ' (quick)')$([ "$MPI" = 1 ] && echo ', MPI runs with mpirun -np 2')"
-make_data
-idx=0
-for name in "${COMMANDS[@]}"; do
-  idx=$((idx + 1))
-  if [ -n "$ONLY" ]; then case ",$ONLY," in *",$name,"*) ;; *) continue ;; esac; fi
-  RANDOM=$((SEED * 1000 + idx))
-  mkdir -p "$T/$name/ref"
-  setup "$name" "$T/$name/ref"
-  run_once "$name" "$T/$name/ref"
-  REF_MS=$SECS_MS
-  if [ "$RC" != 0 ]; then
-    printf '%-15s the reference run failed (exit %s): %s\n' "$name" "$RC" "$(tail -c 300 "$LOG_ERR")"
-    FAILED=$((FAILED + 1))
-    continue
-  fi
-  dump "$T/$name/ref" "$name" >"$T/$name/ref.dump"
-  line="" ok_cmd=1
-  if ! skipped kills; then kills "$name" || ok_cmd=0; line+="$K_LINE"; fi
-  if ! skipped two-copies; then two_copies "$name" || ok_cmd=0; line+="; $C_LINE"; fi
-  if ! skipped disk-full; then disk_full "$name" || ok_cmd=0; line+="; $F_LINE"; fi
-  printf '%-15s %s (reference %d ms)\n' "$name" "${line#; }" "$REF_MS"
-  [ "$ok_cmd" = 1 ] || FAILED=$((FAILED + 1))
-done
-[ -n "$KEEP" ] && echo "chaos: folders kept in $T"
-echo "chaos: $FAILED command(s) with differences or failures"
-[ "$FAILED" = 0 ]
+# The whole run is one function, read before it starts: the script can be
+# edited while it runs.
+main() {
+  echo "chaos: $DAMA, seed $SEED, $KILLS kills a command$([ "$QUICK" = 1 ] && echo ' (quick)')$([ "$MPI" = 1 ] && echo ', MPI runs with mpirun -np 2')"
+  make_data
+  idx=0
+  for name in "${COMMANDS[@]}"; do
+    idx=$((idx + 1))
+    if [ -n "$ONLY" ]; then case ",$ONLY," in *",$name,"*) ;; *) continue ;; esac; fi
+    RANDOM=$((SEED * 1000 + idx))
+    mkdir -p "$T/$name/ref"
+    setup "$name" "$T/$name/ref"
+    run_once "$name" "$T/$name/ref"
+    REF_MS=$SECS_MS
+    if [ "$RC" != 0 ]; then
+      printf '%-15s the reference run failed (exit %s): %s\n' "$name" "$RC" "$(tail -c 300 "$LOG_ERR")"
+      FAILED=$((FAILED + 1))
+      continue
+    fi
+    dump "$T/$name/ref" "$name" >"$T/$name/ref.dump"
+    line="" ok_cmd=1
+    if ! skipped kills; then kills "$name" || ok_cmd=0; line+="$K_LINE"; fi
+    if ! skipped two-copies; then two_copies "$name" || ok_cmd=0; line+="; $C_LINE"; fi
+    if ! skipped disk-full; then disk_full "$name" || ok_cmd=0; line+="; $F_LINE"; fi
+    printf '%-15s %s (reference %d ms)\n' "$name" "${line#; }" "$REF_MS"
+    [ "$ok_cmd" = 1 ] || FAILED=$((FAILED + 1))
+  done
+  [ -n "$KEEP" ] && echo "chaos: folders kept in $T"
+  echo "chaos: $FAILED command(s) with differences or failures"
+  [ "$FAILED" = 0 ]
+}
+main; exit
