@@ -16,10 +16,10 @@
 #      a moment drawn from the seed, and restarted each time until it exits
 #      0. The moments, each a quarter of the kills: during start-up (the
 #      first 50 ms, 1.5 s under mpirun, at most half the reference's time);
-#      on a write (the database's -wal file changed once or twice, or the
-#      egtb folder once); on a row change (a count of the command's rows,
+#      on a write (the database's -wal file changed once or twice — once
+#      for db merge, whose one commit writes it — or the egtb folder once); on a row change (a count of the command's rows,
 #      polled with sqlite3, changed); at a random time (up to twice the
-#      reference's time over the kills still to make). After each kill the
+#      reference's time over the kills still to make, at most 3/4 of it). After each kill the
 #      database must pass PRAGMA quick_check; at the end it is compared
 #      with the reference;
 #   3. two copies: two copies of the command started at once into one
@@ -64,7 +64,7 @@
 # form (--quick: 3 kills a command, smaller runs) is the ctest cli_chaos.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-KILLS=20 SEED=1 QUICK=0 ONLY="" SKIP="" KEEP="" DAMA_BIN="$ROOT/build/dama"
+KILLS="" SEED=1 QUICK=0 ONLY="" SKIP="" KEEP="" DAMA_BIN="$ROOT/build/dama"
 usage() { sed -n '5,6p' "$0" | sed 's/^# \{0,4\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -80,10 +80,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-case "$KILLS$SEED" in *[!0-9]* | "") echo "chaos.sh: --kills and --seed take numbers" >&2; exit 2 ;; esac
+[ -z "$KILLS" ] && { [ "$QUICK" = 1 ] && KILLS=3 || KILLS=20; }
+case "$KILLS" in *[!0-9]* | "") echo "chaos.sh: --kills takes a number" >&2; exit 2 ;; esac
+case "$SEED" in *[!0-9]* | "") echo "chaos.sh: --seed takes a number" >&2; exit 2 ;; esac
 [ -x "$DAMA_BIN" ] || { echo "chaos.sh: no dama at $DAMA_BIN (build it, or give --dama)" >&2; exit 2; }
 command -v sqlite3 >/dev/null || { echo "chaos.sh: sqlite3 is needed" >&2; exit 2; }
-[ "$QUICK" = 1 ] && [ "$KILLS" = 20 ] && KILLS=3
 DAMA=$(cd "$(dirname "$DAMA_BIN")" && pwd)/$(basename "$DAMA_BIN")
 
 # lib.sh: the scratch folder T and the /proc helpers.
@@ -109,8 +110,8 @@ START_CFG="$ROOT/configs/weights/russian-start.cfg"
 
 # ---- the commands -----------------------------------------------------------
 # Each runs in its own folder with the database db.sqlite (a relative name:
-# it is part of a match's stored configuration). setup_NAME fills the folder
-# with what the command reads; argv_NAME sets CMD.
+# it is part of a match's stored configuration). setup NAME DIR puts what
+# the command reads into the folder; argv_NAME sets CMD.
 # The long form's sizes leave room for 20 kills that each cost the run a
 # little of its work (a commit or two: 200 games in batches of 4, 60
 # tournament games, 30 SPSA iterations, 23 egtb tables; a match whose SPRT
@@ -393,6 +394,7 @@ rerunnable() { case "$1" in tune | mpi-tune) return 1 ;; esac; return 0; }
 
 kills() {
   local name=$1 dir="$T/$1/kills" kills=0 starts=0 mode tag n why errors=0 restarts_max finished=0 after=0 note=""
+  local t0 last_ms=0
   local -A by=([start]=0 [write]=0 [rows]=0 [time]=0)
   mkdir -p "$dir" && setup "$name" "$dir"
   restarts_max=$((KILLS * 4 + 20))
@@ -407,19 +409,28 @@ kills() {
       break
     fi
     tag="chaos-$name-$starts-$$"
+    t0=$(date +%s%N)
     start "$name" "$dir" "$tag"
     mode=none
     if [ "$kills" -lt "$KILLS" ]; then
       case $(rnd 4) in 0) mode=start ;; 1) mode=write ;; 2) mode=rows ;; 3) mode=time ;; esac
       [ "$name" = egtb ] && [ "$mode" = rows ] && mode=write
+      # a rerun of the finished command writes little: kill it within the
+      # time the last one took
+      [ "$finished" = 1 ] && mode=start && startup=$((last_ms * 3 / 4 + 1))
     fi
     why=""
     case "$mode" in
       start) nap "$(ms_text "$(rnd "$startup")")" && why=start ;;
-      time) nap "$(ms_text "$(rnd $((REF_MS * 2 / (KILLS - kills + 1) + 20)))")" && why=time ;;
+      time)
+        n=$((REF_MS * 2 / (KILLS - kills + 1) + 20))
+        [ "$n" -gt $((REF_MS * 3 / 4 + 1)) ] && n=$((REF_MS * 3 / 4 + 1)) # before the end
+        nap "$(ms_text "$(rnd "$n")")" && why=time
+        ;;
       write)
         n=$(($(rnd 2) + 1))
-        [ "$name" = egtb ] && n=1
+        # egtb: each change is a table; merge: its one commit writes the log
+        case "$name" in egtb | merge) n=1 ;; esac
         if [ "$name" = egtb ]; then watch_file "$dir/eg" "$n" "$PID" && why=write
         else
           # the -wal file appears with the database; wait for it first
@@ -442,6 +453,7 @@ kills() {
     fi
     wait "$PID"
     RC=$?
+    last_ms=$((($(date +%s%N) - t0) / 1000000))
     if [ "$RC" = 0 ]; then
       finished=1
       if [ "$kills" -ge "$KILLS" ] || ! rerunnable "$name"; then break; fi
@@ -493,7 +505,8 @@ disk_full() {
   mkdir -p "$dir" && setup "$name" "$dir"
   have=$(du -sk "$dir" | cut -f1)
   need=$(du -sk "$T/$name/ref" | cut -f1)
-  size=$((have + (need - have) / 2 + 48)) # KiB; 32 of them for the -shm file
+  size=$((have + (need - have) / 2))
+  [ "$name" != egtb ] && size=$((size + 48)) # KiB: SQLite's -shm file takes 32
   local stash="$T/$name/full-input"
   rm -rf "$stash" && mv "$dir" "$stash" && mkdir -p "$dir"
   if ! mount -t tmpfs -o "size=${size}k" tmpfs "$dir" 2>"$T/mount.err"; then
