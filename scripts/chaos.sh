@@ -17,11 +17,14 @@
 #      0. The moments, each a quarter of the kills: during start-up (the
 #      first 50 ms, 1.5 s under mpirun, at most half the reference's time);
 #      on a write (the database's -wal file changed once or twice — once
-#      for db merge, whose one commit writes it — or the egtb folder once); on a row change (a count of the command's rows,
-#      polled with sqlite3, changed); at a random time (up to twice the
-#      reference's time over the kills still to make, at most 3/4 of it). After each kill the
-#      database must pass PRAGMA quick_check; at the end it is compared
-#      with the reference;
+#      for db merge, whose one commit writes it — or the egtb folder once);
+#      on a row change (a count of the command's rows, polled with sqlite3,
+#      changed); at a random time (up to twice the reference's time over the
+#      kills still to make, at most 3/4 of it). A command that finishes
+#      before --kills kills is run and killed again, finished (but tune,
+#      whose rerun is a new tune by design); the line says how many kills
+#      were so. After each kill the database must pass PRAGMA quick_check;
+#      at the end it is compared with the reference;
 #   3. two copies: two copies of the command started at once into one
 #      fresh folder (rerun once more if neither exited 0), then compared
 #      with the reference: one run, each game once;
