@@ -27,6 +27,7 @@ typedef struct MatchRun {
     bool *pair_done;          /* both games of the pair in */
     int64_t prefix;           /* pairs 0 .. prefix-1 are all in */
     MatchStats prefix_st;     /* their statistics: what the SPRT decides on */
+    int64_t *todo;            /* job j plays pair todo[j]: the pairs not stored */
 } MatchRun;
 
 static const Opening *pair_opening(const MatchRun *mr, int64_t p)
@@ -39,6 +40,7 @@ static const Opening *pair_opening(const MatchRun *mr, int64_t p)
 static void job_game(void *ctx, int64_t job, int k, int *white, int *black, Position *start)
 {
     const MatchRun *mr = ctx;
+    job = mr->todo[job];
     /* game 2p: A plays White; game 2p+1: A plays Black */
     *white = k == 0 ? 0 : 1;
     *black = k == 0 ? 1 : 0;
@@ -50,9 +52,13 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
 {
     MatchRun *mr = ctx;
     const MatchPlan *m = mr->plan;
+    job = mr->todo[job];
     const Opening *op = pair_opening(mr, job);
     int white_half = outcome_score_white(rec->outcome);
     mr->pair_result[2 * job + k] = (signed char)(white == 0 ? white_half : 2 - white_half);
+    /* a game of a pair half stored before a kill is played again (the pair
+     * is one job): it is the same game, stored once */
+    if (m->stored && m->stored[2 * job + k] >= 0) return 0;
     DbGame meta = {.run_id = mr->run_id, .game_index = 2 * job + k, .game = m->game->name, .opening = op->label,
                    .start_fen = op->fen, .white_ws = m->ws_id[white], .black_ws = m->ws_id[black], .seed = m->seed};
     if (mr->wr->db && game_writer_add(mr->wr, m->game, rec, &meta) != 0) {
@@ -62,18 +68,15 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
     return 0;
 }
 
-static int job_done(void *ctx, int64_t job, char err[ERR_MAX])
+/* The SPRT looks at the pairs in index order, each once all pairs before
+ * it are in: the decision (pairs, LLR) is then the same whatever the
+ * threads or MPI ranks, the order pairs end in, and the pairs a killed run
+ * stored before it was resumed. Returns 1 when it decided now. */
+static int take_prefix(MatchRun *mr)
 {
-    (void)err;
-    MatchRun *mr = ctx;
     const MatchPlan *m = mr->plan;
     MatchResult *r = mr->out;
-    stats_add_pair(&r->st, (StatsResult)mr->pair_result[2 * job], (StatsResult)mr->pair_result[2 * job + 1]);
-    mr->pair_done[job] = true;
-    int halt = r->decision != SPRT_CONTINUE;
-    /* The SPRT looks at the pairs in index order, each once all pairs
-     * before it are in: the decision (pairs, LLR) is then the same whatever
-     * the threads or MPI ranks and the order pairs end in. */
+    int halt = 0;
     while (mr->prefix < m->pairs && mr->pair_done[mr->prefix]) {
         int64_t p = mr->prefix++;
         stats_add_pair(&mr->prefix_st, (StatsResult)mr->pair_result[2 * p], (StatsResult)mr->pair_result[2 * p + 1]);
@@ -89,8 +92,42 @@ static int job_done(void *ctx, int64_t job, char err[ERR_MAX])
             r->decided_llr = llr;
         }
     }
+    return halt;
+}
+
+static int job_done(void *ctx, int64_t job, char err[ERR_MAX])
+{
+    (void)err;
+    MatchRun *mr = ctx;
+    const MatchPlan *m = mr->plan;
+    MatchResult *r = mr->out;
+    job = mr->todo[job];
+    stats_add_pair(&r->st, (StatsResult)mr->pair_result[2 * job], (StatsResult)mr->pair_result[2 * job + 1]);
+    mr->pair_done[job] = true;
+    int halt = r->decision != SPRT_CONTINUE;
+    halt |= take_prefix(mr);
     if (m->progress) m->progress(m->progress_ctx, &r->st);
     return halt;
+}
+
+/* The pairs stored before (plan->stored): counted as played, the SPRT
+ * taken over them; *todo_len the pairs still to play (none once the SPRT
+ * decided on the stored ones). */
+static void take_stored(MatchRun *mr, int64_t *todo_len)
+{
+    const MatchPlan *m = mr->plan;
+    for (int64_t p = 0; m->stored && p < m->pairs; p++) {
+        if (m->stored[2 * p] < 0 || m->stored[2 * p + 1] < 0) continue;
+        mr->pair_result[2 * p] = m->stored[2 * p];
+        mr->pair_result[2 * p + 1] = m->stored[2 * p + 1];
+        mr->pair_done[p] = true;
+        stats_add_pair(&mr->out->st, (StatsResult)m->stored[2 * p], (StatsResult)m->stored[2 * p + 1]);
+    }
+    take_prefix(mr);
+    *todo_len = 0;
+    if (mr->out->decision != SPRT_CONTINUE) return;
+    for (int64_t p = 0; p < m->pairs; p++)
+        if (!mr->pair_done[p]) mr->todo[(*todo_len)++] = p;
 }
 
 void match_fill_row(DbMatch *m, const MatchResult *r, const MatchPlan *plan)
@@ -133,26 +170,33 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
         Position pos;
         if (m->game->pos_from_fen(&pos, m->book->items[p].fen, err) != 0) return -1;
     }
-    signed char *pair_result = malloc((size_t)(m->pairs > 0 ? m->pairs : 1) * 2);
-    bool *pair_done = calloc((size_t)(m->pairs > 0 ? m->pairs : 1), sizeof *pair_done);
-    if (!pair_result || !pair_done) {
-        free(pair_result), free(pair_done);
+    size_t n = (size_t)(m->pairs > 0 ? m->pairs : 1);
+    signed char *pair_result = malloc(n * 2);
+    bool *pair_done = calloc(n, sizeof *pair_done);
+    int64_t *todo = malloc(n * sizeof *todo);
+    if (!pair_result || !pair_done || !todo) {
+        free(pair_result), free(pair_done), free(todo);
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
     GameWriter wr;
     game_writer_init(&wr, db, 64, 1.0);
     MatchRun mr = {.plan = m, .run_id = run_id, .wr = &wr, .out = out, .pair_result = pair_result,
-                   .pair_done = pair_done, .offset = (int64_t)(rng_derive(m->seed, 0x6f70656eULL) % (uint64_t)m->book_len)};
+                   .pair_done = pair_done, .todo = todo,
+                   .offset = (int64_t)(rng_derive(m->seed, 0x6f70656eULL) % (uint64_t)m->book_len)};
+    stats_init(&mr.prefix_st);
+    int64_t todo_len = 0;
+    take_stored(&mr, &todo_len);
     int32_t *weights[2] = {(int32_t *)m->weights[0], (int32_t *)m->weights[1]};
-    Schedule s = {.game = m->game, .players_len = 2, .specs = m->specs, .weights = weights, .jobs_len = m->pairs,
+    Schedule s = {.game = m->game, .players_len = 2, .specs = m->specs, .weights = weights, .jobs_len = todo_len,
                   .games_per_job = 2, .concurrency = m->threads, .stop = m->stop, .ctx = &mr,
                   .settings = {.max_plies = m->max_plies}, .egtb = m->egtb, .egtb_pieces = m->egtb_pieces,
                   .egtb_probe = m->probe, .egtb_adjudicate = m->egtb_adjudicate, .job_game = job_game,
                   .game_done = game_done, .job_done = job_done};
-    ScheduleStats sst;
-    stats_init(&mr.prefix_st);
-    int rc = m->run_schedule ? m->run_schedule(m->run_ctx, &s, &sst, err) : schedule_run(&s, &sst, err);
+    ScheduleStats sst = {0};
+    int rc = todo_len == 0 ? 0
+             : m->run_schedule ? m->run_schedule(m->run_ctx, &s, &sst, err)
+                               : schedule_run(&s, &sst, err);
     out->wall_s = sst.wall_s;
     out->outside_share = schedule_outside_share(&sst);
     if (db && game_writer_flush(&wr) != 0 && rc >= 0) {
@@ -169,7 +213,81 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
     game_writer_free(&wr);
     free(pair_result);
     free(pair_done);
+    free(todo);
     return rc < 0 ? -1 : 0;
+}
+
+/* ---- the run of a match ------------------------------------------------ */
+
+/* The weight sets of A and B stored (found by content, else stored with
+ * run_id); a Hub engine (spec NULL) has none (0). */
+static int store_weights(Db *db, const MatchPlan *plan, const char *const spec[2], const char **names, int64_t run_id,
+                         int64_t ws[2], char err[ERR_MAX])
+{
+    for (int i = 0; i < 2; i++) {
+        ws[i] = 0;
+        if (spec[i] &&
+            weights_store_base(db, plan->game, spec[i], plan->weights[i], names, run_id, &ws[i], err) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* The stored run claimed to resume (in the open transaction): its games'
+ * results from A's view into stored. */
+static int resume_run(Db *db, const MatchPlan *plan, MatchRows *rows, signed char *stored, char err[ERR_MAX])
+{
+    int rc = db_run_game_results(db, rows->run_id, stored, 2 * plan->pairs, err);
+    for (int64_t p = 0; rc == 0 && p < plan->pairs; p++) {
+        if (stored[2 * p + 1] >= 0) stored[2 * p + 1] = (signed char)(2 - stored[2 * p + 1]); /* A had Black */
+        if (stored[2 * p] >= 0 && stored[2 * p + 1] >= 0) rows->stored_pairs++;
+    }
+    rows->resumed = rc == 0;
+    return rc;
+}
+
+int match_open_run(Db *db, const MatchPlan *plan, const char *config, const char *const spec[2], const char **names,
+                   MatchRows *rows, signed char *stored, char err[ERR_MAX])
+{
+    const Game *g = plan->game;
+    memset(rows, 0, sizeof *rows);
+    for (int64_t i = 0; i < 2 * plan->pairs; i++) stored[i] = -1;
+    int64_t had[2] = {0, 0};
+    /* The newest run of this match, claimed: refused (DB_BUSY) when
+     * another live process plays it, else this process's. */
+    DbClaim c;
+    int rc = db_begin(db, err);
+    if (rc == 0) rc = db_run_claim(db, DB_CLAIM_RESUME, "match", g->name, plan->seed, config, NULL, &c, err);
+    if (rc != 0) return rc; /* a refusal or failure rolled the transaction back */
+    rows->run_id = c.id;
+    if (!c.created) rc = db_match_of_run(db, rows->run_id, &rows->match_id, had, err);
+    if (rc == 0 && rows->match_id) rc = store_weights(db, plan, spec, names, rows->run_id, rows->ws, err);
+    if (rc == 0 && rows->match_id && rows->ws[0] == had[0] && rows->ws[1] == had[1]) {
+        rc = resume_run(db, plan, rows, stored, err);
+        if (rc == 0) rc = db_commit(db, err);
+        else db_rollback(db);
+        return rc;
+    }
+    /* none, or its weights are others now ('tuned' names a newer set): a
+     * new run, without the claim of the old one and the weight sets just
+     * tied to it */
+    if (rc == 0 && !c.created) {
+        db_rollback(db);
+        rc = db_begin(db, err);
+        if (rc == 0) rc = db_run_claim(db, DB_CLAIM_NEW, "match", g->name, plan->seed, config, NULL, &c, err);
+        if (rc != 0) return rc;
+    }
+    memset(rows, 0, sizeof *rows);
+    rows->run_id = c.id;
+    if (rc == 0) rc = store_weights(db, plan, spec, names, rows->run_id, rows->ws, err);
+    DbMatch dm = {.run_id = rows->run_id, .game = g->name, .ws_a = rows->ws[0], .ws_b = rows->ws[1]};
+    MatchResult empty = {.decision = SPRT_CONTINUE};
+    stats_init(&empty.st);
+    match_fill_row(&dm, &empty, plan);
+    if (rc == 0) rc = db_match_insert(db, &dm, &rows->match_id, err);
+    if (rc == 0) rc = db_commit(db, err);
+    else db_rollback(db);
+    return rc;
 }
 
 /* ---- a whole match ------------------------------------------------------- */
@@ -212,11 +330,12 @@ static int match_book(const MatchOptions *o, MatchRunResult *r, OpeningBook *boo
 
 /* Rank 0's set-up: the Hub engines start, A's and B's weights (w, ids),
  * and the run, the weight sets and the matches row stored in one
- * transaction. *own: the database when this opened it. Returns 0, DB_BUSY
- * (a match of these options is running in another live process) or -1
- * with err. */
+ * transaction, or the stored run of this match resumed (stored: its
+ * games). *own: the database when this opened it. Returns 0, DB_BUSY (a
+ * match of these options is running in another live process) or -1 with
+ * err. */
 static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], int64_t ids[2], MatchPlan *plan,
-                       MatchResult *res, MatchRunResult *r, char err[ERR_MAX])
+                       signed char *stored, MatchRunResult *r, char err[ERR_MAX])
 {
     const Game *g = o->game;
     const char **names = weight_names_new(g);
@@ -248,20 +367,16 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
         db_weights_info_clear(&info);
     }
     if (rc == 0 && !o->cmds[1]) rc = weights_resolve_db(g, bspec, db, w[1], &ids[1], err);
-    if (rc == 0) rc = db_begin(db, err);
-    /* The run, made by a claim: a match of these options that another live
-     * process plays is refused (DB_BUSY) rather than played twice. */
-    DbClaim claim;
-    if (rc == 0) rc = db_run_claim(db, DB_CLAIM_NEW, "match", g->name, o->seed, o->config, NULL, &claim, err);
-    if (rc == 0) r->run_id = claim.id;
-    if (rc == 0 && !o->cmds[0]) rc = weights_store_base(db, g, o->weights[0], w[0], names, r->run_id, &ids[0], err);
-    if (rc == 0 && !o->cmds[1]) rc = weights_store_base(db, g, bspec, w[1], names, r->run_id, &ids[1], err);
-    plan->ws_id[0] = ids[0], plan->ws_id[1] = ids[1];
-    DbMatch dm = {.run_id = r->run_id, .game = g->name, .ws_a = ids[0], .ws_b = ids[1]};
-    match_fill_row(&dm, res, plan);
-    if (rc == 0) rc = db_match_insert(db, &dm, &r->match_id, err);
-    if (rc == 0) rc = db_commit(db, err);
-    else db_rollback(db);
+    const char *spec[2] = {o->cmds[0] ? NULL : o->weights[0], o->cmds[1] ? NULL : bspec};
+    MatchRows rows;
+    if (rc == 0) rc = match_open_run(db, plan, o->config, spec, names, &rows, stored, err);
+    if (rc == 0) {
+        ids[0] = plan->ws_id[0] = rows.ws[0];
+        ids[1] = plan->ws_id[1] = rows.ws[1];
+        r->run_id = rows.run_id;
+        r->match_id = rows.match_id;
+        r->stored_pairs = rows.resumed ? rows.stored_pairs : -1;
+    }
     free((void *)names);
     return rc;
 }
@@ -277,7 +392,8 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
     EVAL_AUTO_FREE int32_t *wb = eval_weights_new(g);
     int32_t *w[2] = {wa, wb};
     int64_t ids[2] = {0, 0};
-    int rc = wa && wb ? 0 : -1;
+    signed char *stored = malloc((size_t)(r->pairs > 0 ? r->pairs : 1) * 2);
+    int rc = wa && wb && stored ? 0 : -1;
     if (rc != 0) snprintf(err, ERR_MAX, "out of memory");
     if (rc != 0 && dist) dist_run_abort("match", true, err);
     MatchPlan plan = {.game = g, .weights = {wa, wb}, .book = book, .book_len = r->book_len, .pairs = r->pairs,
@@ -288,22 +404,25 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
     *res = (MatchResult){.decision = SPRT_CONTINUE};
     stats_init(&res->st);
     Db *own = NULL;
-    if (rc == 0 && r->writer) rc = match_store(db, &own, o, w, ids, &plan, res, r, err);
+    if (rc == 0 && r->writer) rc = match_store(db, &own, o, w, ids, &plan, stored, r, err);
     if (!db) db = own;
     if (dist) {
         int64_t go = rc;
         char berr[ERR_MAX];
         if (dist_sync_polled(berr) != 0 || dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
             (go == 0 && (dist_bcast_bytes(wa, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0 ||
-                         dist_bcast_bytes(wb, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0)))
+                         dist_bcast_bytes(wb, sizeof(int32_t) * (size_t)g->weights_len, 0, berr) != 0 ||
+                         dist_bcast_bytes(stored, (size_t)r->pairs * 2, 0, berr) != 0)))
             dist_run_abort("match", true, berr);
         rc = (int)go;
     }
     if (rc != 0) {
         if (!r->writer) err[0] = '\0'; /* rank 0 said why */
         db_close_discard_new(own);
+        free(stored);
         return rc == DB_BUSY ? DB_BUSY : 1;
     }
+    plan.stored = stored;
     for (int i = 0; i < 2; i++) {
         if (o->cmds[i]) snprintf(r->who[i], sizeof r->who[i], "'%.150s'", o->cmds[i]);
         else snprintf(r->who[i], sizeof r->who[i], "weight set %lld", (long long)ids[i]);
@@ -320,6 +439,8 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
     if (dist) plan.run_schedule = run_dist;
     char merr[ERR_MAX];
     rc = match_play(r->writer ? db : NULL, r->run_id, r->match_id, &plan, res, merr);
+    free(stored);
+    plan.stored = NULL;
     if (!r->writer) { /* rank 0 decides the exit status */
         if (rc != 0) snprintf(err, ERR_MAX, "rank %d: %.236s", dist_rank(), merr);
         return dist_relay_final("match", 1);

@@ -57,6 +57,11 @@ typedef struct MatchPlan {
     /* called after every complete pair (under the scheduler's lock; may be NULL) */
     void (*progress)(void *ctx, const MatchStats *st);
     void *progress_ctx;
+    /* A resumed match (match_open_run): 2 * pairs values, A's half points
+     * of game i already stored under the run (-1: not stored), the same on
+     * every rank. Complete pairs count as played; a half-stored pair is
+     * played again and its stored game not stored twice. NULL: a new match. */
+    const signed char *stored;
 } MatchPlan;
 
 typedef struct MatchResult {
@@ -72,6 +77,32 @@ typedef struct MatchResult {
  * pentanomial counts when there are pairs, else W/D/L, LLR, SPRT state)
  * from a result; run_id, game and ws_a/ws_b are left as they are. */
 void match_fill_row(struct DbMatch *m, const MatchResult *r, const MatchPlan *plan);
+
+/* The run and matches row of a match, as match_open_run found or made them. */
+typedef struct MatchRows {
+    int64_t run_id, match_id;
+    int64_t ws[2];            /* A's and B's weight sets (0: a Hub engine) */
+    bool resumed;             /* a stored run of this match, continued */
+    int64_t stored_pairs;     /* resumed: its complete pairs */
+} MatchRows;
+
+/* Rank 0, before match_play: the run and matches row of plan's match, in
+ * one transaction. The newest run of kind "match" with plan's game and
+ * seed and this configuration text is claimed (db_run_claim with
+ * DB_CLAIM_RESUME): when another live process plays it, nothing is stored
+ * and DB_BUSY returned. When its matches row names the same weight sets it
+ * is resumed: the calling process its owner, its status running, and
+ * stored (2 * plan->pairs values) filled as MatchPlan.stored wants, so
+ * that a killed or stopped match run again plays only its missing pairs
+ * and ends as one uninterrupted match (a finished one plays nothing).
+ * Otherwise a new run (db_run_claim with DB_CLAIM_NEW), A's and B's weight
+ * sets (spec[i] as weights_store_base takes it, with plan->weights[i];
+ * spec[i] NULL: a Hub engine, no weight set) and an empty matches row are
+ * stored, and stored is all -1. names: the game's weight names
+ * (weight_names_new). Returns 0, DB_BUSY with err naming the owner, or -1
+ * with err (nothing stored). */
+int match_open_run(struct Db *db, const MatchPlan *plan, const char *config, const char *const spec[2],
+                   const char **names, MatchRows *rows, signed char *stored, char err[ERR_MAX]);
 
 /* Play the match of plan. Games go to db under run_id as they end (games
  * 2p and 2p+1 of pair p; batched), the matches row match_id (made by the
@@ -102,6 +133,7 @@ typedef struct MatchRunResult {
     int ranks;                  /* MPI ranks (1 without MPI) */
     bool writer;                /* this process stores (rank 0) */
     bool played;                /* the pairs ran (rank 0): res and llr are set */
+    int64_t stored_pairs;       /* rank 0: the complete pairs of a resumed match; -1: a new match */
     MatchResult res;
     double llr;                 /* the final LLR as stored (of the pairs, else of W/D/L) */
 } MatchRunResult;
@@ -142,16 +174,17 @@ typedef struct MatchOptions {
 /* A whole match: before anything is stored the tables must fit, the book
  * is made (every rank makes its own, from the seed) and every Hub engine
  * must start; then A's and B's weights are resolved, the run, both weight
- * sets and the matches row are stored in one transaction, and the pairs
- * are played (match_play). db: an open database (kept open), or NULL: rank
+ * sets and the matches row are stored in one transaction (or the stored
+ * run of the same match resumed: match_open_run), and the pairs are
+ * played (match_play). db: an open database (kept open), or NULL: rank
  * 0 opens o->db_path (created if missing; a start refused before anything
  * was stored leaves no new file). With MPI (dist_size() > 1; called on
  * every rank after dist_init) pair p is played by rank p mod K and rank 0
  * alone stores. Returns the command's exit status: 0 every pair played
  * (or the SPRT decided), 3 interrupted, 1 a failure, 2 more pairs than
  * the book has without repeat_book, DB_BUSY a match of the same options
- * (game, seed, o->config) running in another live process (db_run_claim
- * with DB_CLAIM_NEW: nothing stored); err says why (on ranks other than 0
+ * (game, seed, o->config) running in another live process (its claim
+ * refused: nothing stored); err says why (on ranks other than 0
  * "rank R: ..."; empty when rank 0 reports it). With MPI, once the pairs
  * ran, every rank returns rank 0's status. r->played: the counts are set
  * (rank 0 may print them even after a failure). Main thread only. */

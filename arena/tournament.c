@@ -213,6 +213,65 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
     return rc;
 }
 
+/* The PDN file's games (its [Event tags); -1 when it cannot be read. */
+static int64_t pdn_games(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT ? 0 : -1;
+    char *line = NULL;
+    size_t cap = 0;
+    int64_t n = 0;
+    while (getline(&line, &cap, f) >= 0)
+        if (strncmp(line, "[Event ", 7) == 0) n++;
+    free(line);
+    fclose(f);
+    return n;
+}
+
+typedef struct PdnCatchUp {
+    Tour *t;
+    FILE *f;
+    int64_t skip; /* the stored games the file holds */
+    char *err;
+} PdnCatchUp;
+
+static int catch_up_game(void *ctx, const DbGameRow *g)
+{
+    PdnCatchUp *c = ctx;
+    if (c->skip > 0) {
+        c->skip--;
+        return 0;
+    }
+    DbGameRow row = *g; /* as store_game wrote it */
+    row.created = NULL;
+    row.detail = NULL;
+    row.tournament_name = c->t->tournament_name[0] ? c->t->tournament_name : NULL;
+    return pdn_export_row(c->f, &row, c->err) != 0 ? -1 : 0;
+}
+
+/* On resume: the PDN file holds the stored games in the order they were
+ * stored (each appended after its commit), but a kill between a commit
+ * and its append left the file without the last; the stored games beyond
+ * the file's count are appended now, as they were. Returns 0, or -1 with
+ * err. */
+static int pdn_catch_up(Tour *t, const char *db_file, char err[ERR_MAX])
+{
+    int64_t have = pdn_games(t->pdn_path), stored = 0;
+    for (int64_t gi = 0; gi < t->r->games_total; gi++) stored += t->r->result[gi] >= 0;
+    if (have < 0 || have >= stored) return 0; /* unreadable: the append says why */
+    PdnCatchUp c = {.t = t, .f = fopen(t->pdn_path, "a"), .skip = have, .err = err};
+    if (!c.f) {
+        snprintf(err, ERR_MAX, "--pdn-out: cannot append to '%.200s': %s", t->pdn_path, strerror(errno));
+        return -1;
+    }
+    int rc = db_game_rows_each(db_file, DB_SELECT_RUN, t->r->run_id, NULL, catch_up_game, &c, err);
+    if (fclose(c.f) != 0 && rc == 0) {
+        snprintf(err, ERR_MAX, "--pdn-out: writing %.200s failed: %s", t->pdn_path, strerror(errno));
+        rc = -1;
+    }
+    return rc != 0 ? -1 : 0;
+}
+
 /* A stored tournament continued: its participants (1 when they are not
  * these engines), the weights it started with (even if "tuned" now names
  * newer ones), the games played, its PDN file. */
@@ -248,6 +307,7 @@ static int load_stored(Tour *t, const char *path, char err[ERR_MAX])
         snprintf(err, ERR_MAX, "the stored --pdn-out: %.200s", aerr);
         rc = -1;
     }
+    if (rc == 0 && t->pdn_path[0]) rc = pdn_catch_up(t, db_path(t->db), err);
     if (rc == 0) rc = db_run_finish(t->db, r->run_id, "running", err);
     return rc;
 }

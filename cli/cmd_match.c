@@ -52,9 +52,12 @@ static void on_start(void *ctx, const MatchRunResult *r)
     if (r->writer) {
         char ranks[48] = "";
         if (r->ranks > 1) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", r->ranks);
-        fprintf(stderr, "match %s: run %lld, A = %s, B = %s, %lld pairs, limit %s, %lld threads%s\n", p->g->name,
-                (long long)r->run_id, r->who[0], r->who[1], (long long)r->pairs, r->limits, (long long)r->threads,
-                ranks);
+        char resumed[64] = "";
+        if (r->stored_pairs >= 0)
+            snprintf(resumed, sizeof resumed, " (resumed: %lld pairs stored)", (long long)r->stored_pairs);
+        fprintf(stderr, "match %s: run %lld%s, A = %s, B = %s, %lld pairs, limit %s, %lld threads%s\n", p->g->name,
+                (long long)r->run_id, resumed, r->who[0], r->who[1], (long long)r->pairs, r->limits,
+                (long long)r->threads, ranks);
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "match", r->pairs * 2, r->writer ? cli_real(p->a, "progress") : 0);

@@ -99,7 +99,12 @@ void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
         set_err(err, "%s: %s: disk full or size limit reached (%s)", db->path, what, msg);
         break;
     case SQLITE_IOERR:
-        set_err(err, "%s: %s: I/O error (%s)", db->path, what, msg);
+        /* a full disk can come as an I/O error (the -shm file or a page
+         * that could not be written): say so */
+        if (db->h && (sqlite3_system_errno(db->h) == ENOSPC || sqlite3_system_errno(db->h) == EDQUOT))
+            set_err(err, "%s: %s: disk full (%s: %s)", db->path, what, msg, strerror(sqlite3_system_errno(db->h)));
+        else
+            set_err(err, "%s: %s: I/O error (%s)", db->path, what, msg);
         break;
     case SQLITE_NOTADB:
         set_err(err, "%s: not a dama database (not an SQLite file)", db->path);

@@ -387,6 +387,12 @@ int db_upgrade(const char *path, bool *upgraded, char err[ERR_MAX]);
 int db_run_game_indices(Db *db, int64_t run_id, bool *done, int64_t len, int64_t *stored,
                         char err[ERR_MAX]);
 
+/* The stored results of run_id's games, for resume: white_half[i] is
+ * White's half points of game index i (2 a win, 1 a draw, 0 a loss), -1
+ * when no game i is stored, for 0 <= i < len (indices outside are
+ * ignored). */
+int db_run_game_results(Db *db, int64_t run_id, signed char *white_half, int64_t len, char err[ERR_MAX]);
+
 /* Call fn for each stored position of game (NULL: every game), in id order.
  * filter_sql (NULL or "" for none) is an extra SQL condition over positions
  * p and games g, e.g. "g.run_id IN (1,2) AND p.quiet = 1"; it must be a
@@ -411,6 +417,21 @@ int db_tuning_insert(Db *db, const DbTuning *t, int64_t *id, char err[ERR_MAX]);
 /* Overwrite every field of tuning run id with *t (e.g. the result at the end). */
 int db_tuning_update(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX]);
 
+/* The (newest) tuning run of run_id: *id (0: none) and its row in *t (game
+ * and data left NULL). */
+int db_tuning_of_run(Db *db, int64_t run_id, int64_t *id, DbTuning *t, char err[ERR_MAX]);
+
+/* The tuning run of run_id that never stored its end (k NULL and no
+ * result: its process was killed, or failed, while tuning): *id, or 0
+ * when there is none. */
+int db_tuning_unfinished(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX]);
+
+/* Tune tuning run id again from the start: its epochs deleted and its row
+ * overwritten with *t; call it inside the caller's transaction (db_begin),
+ * with the run's other rows. A rerun of a killed tune so leaves the rows of
+ * one uninterrupted run. */
+int db_tuning_restart(Db *db, int64_t id, const DbTuning *t, char err[ERR_MAX]);
+
 /* Store the losses of one epoch (0-based) of tuning run tuning_run_id; error
  * if that epoch is already stored. NaN losses store NULL. */
 int db_tuning_epoch_insert(Db *db, int64_t tuning_run_id, int epoch, double train_loss,
@@ -421,6 +442,10 @@ int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX]);
 
 /* Overwrite every field of match id with *m (running totals, SPRT state). */
 int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX]);
+
+/* The match of run run_id (the first; a match's run has one): *id (0: none)
+ * and its weight sets ws[0] (A) and ws[1] (B), 0 for NULL (a Hub engine). */
+int db_match_of_run(Db *db, int64_t run_id, int64_t *id, int64_t ws[2], char err[ERR_MAX]);
 
 /* Benchmark for `dama bench`: create a new database at path (which must not
  * exist), store `positions` synthetic positions as self-play does (games of

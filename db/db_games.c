@@ -20,6 +20,7 @@ static const char SQL_GAME_INSERT[] =
 static const char SQL_POS_INSERT[] =
     "INSERT INTO positions(game_id, ply, fen, stm, score, result, quiet) "
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
+static const char SQL_GAME_RESULTS[] = "SELECT game_index, result FROM games WHERE run_id = ?1";
 static const char SQL_GAME_INDICES[] =
     "SELECT game_index FROM games WHERE run_id = ?1";
 
@@ -140,6 +141,30 @@ int db_run_game_indices(Db *db, int64_t run_id, bool *done, int64_t len, int64_t
         out = -1;
     } else if (stored) {
         *stored = count;
+    }
+    stmt_done(st);
+    return out;
+}
+
+int db_run_game_results(Db *db, int64_t run_id, signed char *white_half, int64_t len, char err[ERR_MAX])
+{
+    for (int64_t i = 0; i < len; i++)
+        white_half[i] = -1;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_GAME_RESULTS, err);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t i = sqlite3_column_int64(st, 0);
+        const char *r = (const char *)sqlite3_column_text(st, 1);
+        if (i >= 0 && i < len && r)
+            white_half[i] = (signed char)(!strcmp(r, "1-0") ? 2 : !strcmp(r, "0-1") ? 0 : !strcmp(r, "1/2-1/2") ? 1 : -1);
+        rc = SQLITE_OK;
+    }
+    int out = 0;
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "reading the stored results of run %" PRId64, run_id);
+        out = -1;
     }
     stmt_done(st);
     return out;

@@ -24,6 +24,7 @@ static const char SQL_MATCH_UPDATE[] =
     "elo_lo = ?15, elo_hi = ?16, llr = ?17, sprt_elo0 = ?18, "
     "sprt_elo1 = ?19, sprt_alpha = ?20, sprt_beta = ?21, "
     "sprt_result = ?22, sprt_llr = ?23, sprt_pairs = ?24 WHERE id = ?25";
+static const char SQL_MATCH_OF_RUN[] = "SELECT id, ws_a, ws_b FROM matches WHERE run_id = ?1 ORDER BY id LIMIT 1";
 
 /* ---- matches -------------------------------------------------------------- */
 
@@ -63,4 +64,28 @@ int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX])
 int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX])
 {
     return write_end(db, dbi_row_update(db, SQL_MATCH_UPDATE, bind_match, m, 25, id, "match", err));
+}
+
+int db_match_of_run(Db *db, int64_t run_id, int64_t *id, int64_t ws[2], char err[ERR_MAX])
+{
+    *id = ws[0] = ws[1] = 0;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_MATCH_OF_RUN, err);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        ws[0] = sqlite3_column_int64(st, 1); /* NULL reads 0 */
+        ws[1] = sqlite3_column_int64(st, 2);
+        rc = SQLITE_DONE;
+    }
+    int out = 0;
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "reading the match of run %" PRId64, run_id);
+        out = -1;
+    }
+    stmt_done(st);
+    return out;
 }

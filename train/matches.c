@@ -25,6 +25,7 @@ typedef struct Match {
     OpeningBook book;
     int32_t *w[2];
     uint64_t seed;
+    signed char *stored; /* 2 per pair: a resumed match's stored games (MatchPlan.stored) */
 } Match;
 
 static void event(const TrainOptions *o, TrainEvent ev)
@@ -102,7 +103,8 @@ static int prepare(Match *m, const TrainOrder *order, char err[ERR_MAX])
     }
     m->w[0] = eval_weights_new(g);
     m->w[1] = eval_weights_new(g);
-    if (!m->w[0] || !m->w[1]) {
+    m->stored = malloc((size_t)(tm->pairs > 0 ? tm->pairs : 1) * 2);
+    if (!m->w[0] || !m->w[1] || !m->stored) {
         if (dist_size() > 1) train_abort("match", "out of memory");
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
@@ -121,8 +123,10 @@ static int prepare(Match *m, const TrainOrder *order, char err[ERR_MAX])
     return 0;
 }
 
-/* Rank 0's set-up: both engines' weights, the match's run, both weight
- * sets tied to it, and its matches row. */
+/* Rank 0's set-up: both engines' weights, and the match's run, both
+ * weight sets tied to it and its matches row stored, or the stored run of
+ * this match (killed before its generation moved on) resumed, its games in
+ * m->stored (match_open_run). */
 static int store(Match *m, struct Db *db, const char **names, char err[ERR_MAX])
 {
     const Game *g = m->o->game;
@@ -133,18 +137,17 @@ static int store(Match *m, struct Db *db, const char **names, char err[ERR_MAX])
         if (weights_resolve_db(g, spec[i], db, m->w[i], &tm->ws[i], err) != 0) return -1;
     }
     match_config(m, config);
-    int rc = db_begin(db, err);
-    if (rc == 0) rc = db_run_create(db, "match", g->name, m->seed, config, NULL, &tm->run_id, err);
-    for (int i = 0; i < 2 && rc == 0; i++)
-        rc = weights_store_base(db, g, spec[i], m->w[i], names, tm->run_id, &tm->ws[i], err);
+    const char *specs[2] = {spec[0], spec[1]};
+    MatchRows rows;
+    int rc = match_open_run(db, &m->plan, config, specs, names, &rows, m->stored, err);
+    tm->run_id = rows.run_id;
+    tm->id = rows.match_id;
+    if (rc == 0) tm->ws[0] = rows.ws[0], tm->ws[1] = rows.ws[1];
     m->plan.ws_id[0] = tm->ws[0], m->plan.ws_id[1] = tm->ws[1];
     m->row = (DbMatch){.run_id = tm->run_id, .game = g->name, .ws_a = tm->ws[0], .ws_b = tm->ws[1]};
     tm->result = (MatchResult){.decision = SPRT_CONTINUE};
     stats_init(&tm->result.st);
     match_fill_row(&m->row, &tm->result, &m->plan);
-    if (rc == 0) rc = db_match_insert(db, &m->row, &tm->id, err);
-    if (rc == 0) rc = db_commit(db, err);
-    else db_rollback(db);
     return rc;
 }
 
@@ -165,11 +168,13 @@ static int play(Match *m, const TrainOrder *order, struct Db *db, const char **n
         size_t size = sizeof(int32_t) * (size_t)o->game->weights_len;
         char berr[ERR_MAX];
         if (dist_sync_polled(berr) != 0 || dist_bcast_bytes(&go, sizeof go, 0, berr) != 0 ||
-            (go == 0 && (dist_bcast_bytes(m->w[0], size, 0, berr) != 0 || dist_bcast_bytes(m->w[1], size, 0, berr) != 0)))
+            (go == 0 && (dist_bcast_bytes(m->w[0], size, 0, berr) != 0 || dist_bcast_bytes(m->w[1], size, 0, berr) != 0 ||
+                         dist_bcast_bytes(m->stored, (size_t)m->tm.pairs * 2, 0, berr) != 0)))
             train_abort("match", berr);
         rc = (int)go;
     }
     if (rc != 0) return 1;
+    m->plan.stored = m->stored;
     if (writer) event(o, (TrainEvent){.kind = TRAIN_EVENT_MATCH_START, .match = &m->tm});
     char merr[ERR_MAX];
     m->tm.played = true;
@@ -186,6 +191,7 @@ static void match_free(Match *m)
 {
     free(m->w[0]);
     free(m->w[1]);
+    free(m->stored);
     openings_free(&m->book);
 }
 

@@ -175,11 +175,48 @@ static int tuned(Train *t, DbGeneration *gen, const TuneJobResult *r)
     return db_generation_put(t->db, gen, t->err) != 0 ? 1 : 0;
 }
 
+/* The generation's tuning finished already (its run done: the process was
+ * killed after the tuning stored its result, before the generation moved
+ * on): *r as tune_job_run gave it. Returns 1 found, 0 not, -1 with
+ * t->err. */
+static int tuned_before(Train *t, const DbGeneration *gen, const char *config, TuneJobResult *r)
+{
+    const TrainOptions *o = t->o;
+    char status[DB_STATUS_MAX] = "";
+    int64_t run_id = 0, id = 0;
+    DbTuning row;
+    memset(r, 0, sizeof *r);
+    uint64_t seed = train_stage_seed(o->seed, gen->generation, 0x74756e65ULL); /* tune_options' */
+    if (db_run_find(t->db, "tune", o->game->name, seed, config, &run_id, status, t->err) != 0) return -1;
+    if (!run_id || strcmp(status, "done") != 0) return 0;
+    if (db_tuning_of_run(t->db, run_id, &id, &row, t->err) != 0) return -1;
+    if (!id) return 0;
+    r->run_id = run_id;
+    r->tuning_id = id;
+    r->base_ws = row.base_ws;
+    r->unchanged = row.result_ws == 0; /* no weight changed: the start is the result */
+    r->result_ws = r->unchanged ? row.base_ws : row.result_ws;
+    r->positions = (size_t)(row.positions_train + row.positions_valid);
+    r->texel.k = row.k;
+    r->texel.train_loss = row.train_loss;
+    r->texel.valid_loss = row.valid_loss;
+    r->texel.train_loss_start = r->texel.valid_loss_start = 0.0 / 0.0; /* not stored */
+    return 1;
+}
+
 int train_stage_tune(Train *t, const DbGeneration *gens, DbGeneration *gen)
 {
     const TrainOptions *o = t->o;
     const Game *g = o->game;
     if (window_runs(t, gens, gen) != 0) return 1;
+    char spec[32], name[64], config[4600];
+    snprintf(name, sizeof name, "train-%lld-gen-%d", (long long)t->r->id, gen->generation);
+    snprintf(config, sizeof config, "%strain = %lld\ngeneration = %d\n", t->config, (long long)t->r->id,
+             gen->generation);
+    TuneJobResult r;
+    int before = tuned_before(t, gen, config, &r);
+    if (before < 0) return 1;
+    if (before) return tuned(t, gen, &r);
     TrainOrder order = {.kind = TRAIN_ORDER_TUNE, .generation = gen->generation, .parent_ws = gen->parent_ws};
     memcpy(order.data_runs, gen->data_runs, sizeof order.data_runs);
     train_order_send(&order); /* the ranks tune with rank 0 */
@@ -194,16 +231,11 @@ int train_stage_tune(Train *t, const DbGeneration *gens, DbGeneration *gen)
         if (dist_size() > 1) train_abort("train", t->err);
         return 1;
     }
-    char spec[32], name[64], config[4600];
-    snprintf(name, sizeof name, "train-%lld-gen-%d", (long long)t->r->id, gen->generation);
-    snprintf(config, sizeof config, "%strain = %lld\ngeneration = %d\n", t->config, (long long)t->r->id,
-             gen->generation);
     TuneJobOptions to;
     TexelReducer red;
     tune_options(o, t->db, gen->parent_ws, gen->data_runs, gen->generation, start, spec, &to, &red);
     to.name = name;
     to.config = config;
-    TuneJobResult r;
     TuneJobStatus st = tune_job_run(&to, out, &r, t->err);
     if (st == TUNE_JOB_INTERRUPTED || st == TUNE_JOB_STOPPED_LOADING) {
         snprintf(t->err, ERR_MAX, "generation %d: tuning interrupted; run the same command again to resume",

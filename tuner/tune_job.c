@@ -152,6 +152,44 @@ static int shape_training(const TuneJobOptions *o, TexelData *data, TexelSplit *
     return 0;
 }
 
+/* The run of this tune, claimed by rank 0 before the positions are loaded
+ * (one transaction): the newest run of the same game, seed and
+ * configuration that a killed or failed tune left without its end (no
+ * tuning row yet, or one that never stored its result:
+ * db_tuning_unfinished) is taken again and tuned from scratch under its
+ * own ids (*tuning_id set when it has that row: the caller restarts it),
+ * so a killed tune run again leaves the rows of one uninterrupted run;
+ * else a new run (db_run_claim with DB_CLAIM_NEW). Either is refused
+ * while another live process tunes it. Returns 0, DB_BUSY or -1 with err. */
+static int tune_run_claim(const TuneJobOptions *o, int64_t *run_id, int64_t *tuning_id, char err[ERR_MAX])
+{
+    const char *config = o->config ? o->config : "";
+    const char *game = o->game->name;
+    char status[DB_STATUS_MAX] = "";
+    int64_t id = 0, newest_tuning = 0;
+    DbTuning row;
+    DbClaim c;
+    *run_id = *tuning_id = 0;
+    int rc = db_begin(o->db, err);
+    if (rc == 0) rc = db_run_find(o->db, "tune", game, o->seed, config, &id, status, err);
+    bool again = false;
+    if (rc == 0 && id && strcmp(status, "done") != 0) {
+        rc = db_tuning_of_run(o->db, id, &newest_tuning, &row, err);
+        if (rc == 0 && newest_tuning) rc = db_tuning_unfinished(o->db, id, tuning_id, err);
+        again = rc == 0 && (!newest_tuning || *tuning_id);
+    }
+    if (rc != 0) {
+        db_rollback(o->db);
+        return -1;
+    }
+    if (again) rc = db_run_claim_id(o->db, id, &c, err);
+    else rc = db_run_claim(o->db, DB_CLAIM_NEW, "tune", game, o->seed, config, NULL, &c, err);
+    if (rc != 0) return rc; /* the claim rolled the transaction back */
+    *run_id = c.id;
+    if (!again) *tuning_id = 0;
+    return db_commit(o->db, err);
+}
+
 TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResult *r, char err[ERR_MAX])
 {
     /* shared by ranks: only rank 0 writes (the database, out_path, the log) */
@@ -176,15 +214,12 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
      * copy of this tune started with it is refused at once instead of
      * tuning the same positions again. It is removed again when nothing is
      * stored. */
-    int64_t run_id = 0;
+    int64_t run_id = 0, tuning_id = 0;
     bool busy = false;
     if (rc == 0 && writer) {
-        DbClaim c;
-        int crc = db_run_claim(o->db, DB_CLAIM_NEW, "tune", g->name, o->seed, o->config ? o->config : "", NULL, &c,
-                               err);
+        int crc = tune_run_claim(o, &run_id, &tuning_id, err);
         busy = crc == DB_BUSY;
-        if (crc == 0) run_id = c.id;
-        else rc = -1;
+        if (crc != 0) rc = -1, run_id = 0;
     }
 
     char filter[2048];
@@ -296,7 +331,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
 
     /* The run, the base weight set and the tuning run row come first, so
      * every epoch's losses can be stored as they come. */
-    int64_t base_id = 0, tuning_id = 0, result_id = 0;
+    int64_t base_id = 0, result_id = 0;
     DbTuning t = {.game = g->name, .k = 0.0 / 0.0, .train_loss = 0.0 / 0.0, .valid_loss = 0.0 / 0.0,
                   .positions_train = (int64_t)split.train_len, .positions_valid = (int64_t)split.valid_len,
                   .data = filter};
@@ -307,7 +342,8 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
                                 &base_id, err);
         t.run_id = run_id;
         t.base_ws = base_id;
-        if (rc == 0) rc = db_tuning_insert(o->db, &t, &tuning_id, err);
+        if (rc == 0 && tuning_id) rc = db_tuning_restart(o->db, tuning_id, &t, err);
+        else if (rc == 0) rc = db_tuning_insert(o->db, &t, &tuning_id, err);
         if (rc == 0) rc = db_commit(o->db, err);
         else db_rollback(o->db);
     }

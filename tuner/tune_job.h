@@ -145,7 +145,11 @@ bool tune_job_valid_runs(const char *s);
 
 /* Run the job: tuned[0..weights_len) receives the tuned weights, *r what
  * happened. The game's scale weight stays frozen. Fewer than 100 matching
- * positions is an error. Returns a TuneJobStatus; TUNE_JOB_FAILED with err
+ * positions is an error. Rank 0 claims the run before loading: a run of
+ * the same game, seed and configuration that a killed or failed tune left
+ * without its end is tuned again under its own ids (its tuning row's
+ * epochs cleared), else a new run is made (removed again when the job
+ * fails before storing anything). Returns a TuneJobStatus; TUNE_JOB_FAILED with err
  * naming the bad run, position or database failure. Not thread-safe on one
  * db; uses o->threads OpenMP threads. */
 TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResult *r, char err[ERR_MAX]);

@@ -163,6 +163,12 @@ expect_eq "$?" 0 "resume from another folder"
 expect_eq "$(sqlite3 "$T/rel.sqlite" "SELECT pdn_out FROM tournaments")" "$T/here/rel.pdn" "the stored PDN path is absolute"
 expect_eq "$(grep -c '^\[Event ' "$T/here/rel.pdn")" 20 "every game in the relative PDN file"
 [ ! -e "$T/there/rel.pdn" ] && ok || bad "resume wrote a second rel.pdn"
+# killed between a game's commit and its append: the rerun appends the stored games the file lacks, as they were
+cp "$T/here/rel.pdn" "$T/rel.whole"
+awk 'BEGIN { RS = ""; ORS = "\n\n" } NR <= 34' "$T/rel.whole" >"$T/here/rel.pdn"
+(cd "$T/there" && "$DAMA" tournament --db "$T/rel.sqlite" --resume --tournament 1 --progress 0 >/dev/null 2>"$T/rel.err")
+expect_eq "$?" 0 "resume of a finished tournament whose PDN file lacks 3 games"
+cmp -s "$T/here/rel.pdn" "$T/rel.whole" && ok || bad "the PDN file is not the whole one: $(diff "$T/here/rel.pdn" "$T/rel.whole" | head -3)"
 
 # a finished tournament run again plays nothing and prints the same table
 expect_rc 0 "rerun a finished tournament" "$DAMA" tournament "${ARGS[@]}" "${ENGINES[@]}"

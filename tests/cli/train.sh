@@ -110,4 +110,17 @@ grep -q "equals its parent" "$T/c.out" && ok || bad "equal candidate not reporte
 [ $? = 1 ] && ok || bad "--ladder on a missing database: $(cat "$T/e.err")"
 [ ! -e "$T/missing.sqlite" ] && ok || bad "--ladder created a database"
 
+# ---- killed after generation 2's tuning and matches stored their results,
+# before the generation row moved on (its stage back to 'tune'): the rerun
+# takes the stored tuning run and matches, and stores no second run ----
+runs=$(q a.sqlite "SELECT count(*) FROM runs")
+before=$(q a.sqlite "SELECT tuning_run, candidate_ws, gate_match, ladder_match, accepted, best_ws FROM generations WHERE generation = 2")
+q a.sqlite "UPDATE generations SET stage = 'tune', tuning_run = NULL, candidate_ws = NULL, gate_match = NULL,
+  ladder_match = NULL, accepted = NULL, best_ws = NULL WHERE generation = 2; UPDATE trains SET status = 'running'"
+"$DAMA" train --db "$T/a.sqlite" --generations 2 "${TINY[@]}" "${PASS[@]}" >"$T/a4.out" 2>"$T/a4.err"
+[ $? = 0 ] && ok || bad "rerun after the stages stored: $(tail -3 "$T/a4.err")"
+expect_eq "$(q a.sqlite "SELECT count(*) FROM runs")" "$runs" "runs after the rerun"
+expect_eq "$(q a.sqlite "SELECT tuning_run, candidate_ws, gate_match, ladder_match, accepted, best_ws FROM generations
+  WHERE generation = 2")" "$before" "generation 2 after the rerun"
+
 finish "train.sh"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Killed with kill -9 at a defined point and run again, tune and match end
+# as one uninterrupted run (scripts/chaos.sh does the same at random
+# moments): a tune killed after its first epochs is tuned again in the same
+# run and tuning run (no second run, the epochs of the uninterrupted one);
+# a match killed after its first games plays only the missing pairs (the
+# same games, counts and SPRT decision) and says it resumed; the same match
+# finished and run again plays nothing; weights that changed make a new
+# match.
+# Usage: resume.sh DAMA_BINARY SOURCE_DIR
+set -u
+. "$(dirname "$0")/lib.sh"
+cd "$T" || exit 1
+q() { sqlite3 "$@"; }
+
+# ---- tune ----
+"$DAMA" selfplay --db data.sqlite --games 60 --nodes 200 --seed 3 --threads 2 --progress 0 >/dev/null 2>&1 \
+  || bad "selfplay for the tuning data"
+cp data.sqlite one.sqlite
+cp data.sqlite killed.sqlite
+TUNE=(tune --epochs 200 --patience 1000 --seed 4 --threads 1 --name resumed)
+"$DAMA" "${TUNE[@]}" --db one.sqlite >/dev/null 2>&1 || bad "uninterrupted tune"
+"$DAMA" "${TUNE[@]}" --db killed.sqlite >/dev/null 2>&1 &
+p=$!
+wait_until -p $p "a few epochs stored" at_least killed.sqlite "SELECT count(*) FROM tuning_epochs" 3
+kill -9 $p 2>/dev/null
+wait $p 2>/dev/null
+expect_eq "$(q killed.sqlite "SELECT count(*) FROM tuning_runs WHERE k IS NULL")" 1 "the killed tune left its unfinished row"
+expect_rc 0 "the tune run again" "$DAMA" "${TUNE[@]}" --db killed.sqlite
+ROWS="SELECT r.kind, r.status, r.seed, t.k, t.train_loss, t.valid_loss, t.positions_train, w.name, w.hash
+  FROM runs r LEFT JOIN tuning_runs t ON t.run_id = r.id LEFT JOIN weight_sets w ON w.id = t.result_ws ORDER BY r.id"
+EPOCHS="SELECT tuning_run_id, epoch, train_loss, valid_loss FROM tuning_epochs ORDER BY 1, 2"
+expect_eq "$(q killed.sqlite "$ROWS")" "$(q one.sqlite "$ROWS")" "runs and tuning runs after the rerun"
+expect_eq "$(q killed.sqlite "$EPOCHS" | md5sum)" "$(q one.sqlite "$EPOCHS" | md5sum)" "epochs after the rerun"
+# finished, the same tune again is a new tune (as before)
+expect_rc 0 "a finished tune again" "$DAMA" "${TUNE[@]}" --db killed.sqlite
+expect_eq "$(q killed.sqlite "SELECT count(*) FROM runs WHERE kind = 'tune'")" 2 "a finished tune run again"
+
+# ---- match ----
+# an SPRT that decides after about 100 pairs: the kill comes before (the
+# first games are stored after a second)
+MATCH=(match --a default --b "$SRC/configs/weights/russian-start.cfg" --sprt --elo0 60 --elo1 140 --pairs 150 --nodes 200
+  --threads 1 --seed 4 --progress 0)
+"$DAMA" "${MATCH[@]}" --db m1.sqlite >/dev/null 2>&1 || bad "uninterrupted match"
+"$DAMA" "${MATCH[@]}" --db m2.sqlite >/dev/null 2>&1 &
+p=$!
+# the game writer commits every second: wait for the first games
+wait_until -p $p "games stored" at_least m2.sqlite "SELECT count(*) FROM games" 1
+kill -9 $p 2>/dev/null
+wait $p 2>/dev/null
+stored=$(q m2.sqlite "SELECT count(*) FROM games")
+[ "$stored" -lt "$(q m1.sqlite "SELECT count(*) FROM games")" ] && ok || bad "the kill came after the last game"
+expect_rc 0 "the match run again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
+grep -q "^match russian: run 1 (resumed: $((stored / 2)) pairs stored)" "$T/err" && ok \
+  || bad "the resumed match does not say so ($stored games were stored): $(head -1 "$T/err")"
+G="SELECT game_index, result, reason, movetext FROM games ORDER BY game_index"
+M="SELECT games, wins, draws, losses, penta0, penta1, penta2, penta3, penta4, elo, llr, sprt_result, sprt_llr, sprt_pairs
+  FROM matches"
+expect_eq "$(q m2.sqlite "$G" | md5sum)" "$(q m1.sqlite "$G" | md5sum)" "the games after the rerun"
+expect_eq "$(q m2.sqlite "$M")" "$(q m1.sqlite "$M")" "the match after the rerun"
+expect_eq "$(q m2.sqlite "SELECT count(*) || ' ' || min(status) FROM runs")" "1 done" "one run, done"
+# finished: the same match again plays nothing and prints its result again
+expect_rc 0 "a finished match again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
+expect_eq "$(q m2.sqlite "SELECT count(*) FROM games")" "$(q m1.sqlite "SELECT count(*) FROM games")" "games after a rerun"
+grep -q "^SPRT \[60, 140\] .*: H0 accepted" "$T/out" && ok || bad "a finished match again: $(cat "$T/out")"
+# other weights under the same configuration text ('tuned' after a new tune): a new match
+cp "$SRC/configs/weights/russian-start.cfg" b.cfg
+"$DAMA" match --a default --b b.cfg --pairs 2 --nodes 200 --threads 1 --progress 0 --db m3.sqlite >/dev/null 2>&1 \
+  || bad "match with b.cfg"
+sed -i 's/^  TEMPO = .*/  TEMPO = 77;/' b.cfg
+expect_rc 0 "the same match with other weights in b.cfg" \
+  "$DAMA" match --a default --b b.cfg --pairs 2 --nodes 200 --threads 1 --progress 0 --db m3.sqlite
+expect_eq "$(q m3.sqlite "SELECT count(*) || ' ' || count(DISTINCT ws_b) FROM matches")" "2 2" "a new match for new weights"
+
+finish "resume.sh"
