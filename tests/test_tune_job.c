@@ -4,7 +4,8 @@
  * threads do not change the result, and the refusals and early stops it
  * reports (table-driven), and that a job shared by 3 ranks (threads with
  * an in-process gather standing in for MPI) gives the one-process weights
- * with only rank 0 writing. Games: 80 played at 300 nodes per move from
+ * with only rank 0 writing; a tune killed while loading or tuning is tuned
+ * again in its own run. Games: 80 played at 300 nodes per move from
  * random 4-ply openings (play/openings.h), stored through the game writer as
  * `dama selfplay` stores them. */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -53,6 +55,22 @@ static int64_t raw_int(const char *path, const char *sql)
     sqlite3_finalize(st);
     sqlite3_close(h);
     return v;
+}
+
+/* The text of the first column of the first row of sql, or "" (static). */
+static const char *raw_text(const char *path, const char *sql)
+{
+    static char out[4096];
+    sqlite3 *h = NULL;
+    sqlite3_stmt *st = NULL;
+    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    const unsigned char *t = sqlite3_column_text(st, 0);
+    snprintf(out, sizeof out, "%s", t ? (const char *)t : "");
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    return out;
 }
 
 static void remove_db(const char *path)
@@ -272,6 +290,93 @@ static void test_tune_job_refusals(void **state)
     assert_int_equal(raw_int(f->path, "SELECT count(*) FROM tuning_runs"), tunings);
 }
 
+/* What a tune killed at some moment leaves, made by a child process that
+ * then ends (its claim's owner is gone): with `epochs` < 0 the claimed run
+ * alone (killed while loading), else also its tuning row and that many
+ * epochs of made-up losses (killed while tuning). Returns the run's id. */
+static int64_t killed_tune(const Fixture *f, const TuneJobOptions *o, int epochs)
+{
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) { /* no OpenMP here: SQLite only */
+        close(fds[0]);
+        char err[ERR_MAX] = "";
+        Db *db = NULL;
+        DbClaim c;
+        int64_t id = 0, tid = 0;
+        int rc = db_open(f->path, false, &db, err);
+        if (rc == 0) rc = db_run_claim(db, DB_CLAIM_NEW, "tune", f->g->name, o->seed, o->config, NULL, &c, err);
+        if (rc == 0) id = c.id;
+        DbTuning t = {.run_id = id, .game = f->g->name, .k = 0.0 / 0.0, .train_loss = 0.0 / 0.0,
+                      .valid_loss = 0.0 / 0.0, .data = "killed"};
+        if (rc == 0 && epochs >= 0) rc = db_tuning_insert(db, &t, &tid, err);
+        for (int e = 0; rc == 0 && e < epochs; e++) rc = db_tuning_epoch_insert(db, tid, e, 9.0, 9.0, err);
+        if (rc != 0) id = 0;
+        if (write(fds[1], &id, sizeof id) != (ssize_t)sizeof id) id = 0;
+        _exit(id ? 0 : 1); /* the connection is not closed: as a kill leaves it */
+    }
+    close(fds[1]);
+    int64_t id = 0;
+    assert_int_equal(read(fds[0], &id, sizeof id), (ssize_t)sizeof id);
+    close(fds[0]);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    assert_true(id > 0);
+    return id;
+}
+
+/* A tune killed while loading or while tuning, run again, is tuned again
+ * in the run it claimed (and in its tuning row): one run, one tuning row,
+ * the epochs of an uninterrupted tune; once done, the same tune again is a
+ * new run. */
+static void test_tune_job_killed(void **state)
+{
+    Fixture *f = *state;
+    const char *configs[3] = {"uninterrupted", "killed while loading", "killed while tuning"};
+    char sql[512], ref[4096] = "";
+    int64_t last_run = 0;
+    for (int i = 0; i < 3; i++) {
+        Db *db = open_db(f);
+        TuneJobOptions o = options(f, db);
+        o.epochs = 8;
+        o.config = configs[i];
+        int64_t killed = i == 0 ? 0 : killed_tune(f, &o, i == 1 ? -1 : 5);
+        int64_t killed_tuning = 0;
+        if (i == 2) {
+            snprintf(sql, sizeof sql, "SELECT id FROM tuning_runs WHERE run_id = %lld", (long long)killed);
+            killed_tuning = raw_int(f->path, sql);
+        }
+        int32_t *w = eval_weights_new(f->g);
+        TuneJobResult r;
+        char err[ERR_MAX] = "";
+        if (tune_job_run(&o, w, &r, err) != TUNE_JOB_DONE) fail_msg("%s: tune_job_run: %s", configs[i], err);
+        if (killed) assert_int_equal(r.run_id, killed);
+        if (killed_tuning) assert_int_equal(r.tuning_id, killed_tuning);
+        snprintf(sql, sizeof sql,
+                 "SELECT count(*) * 100 + sum(r.status = 'done') * 10 + (SELECT count(*) FROM tuning_runs t JOIN runs "
+                 "u ON u.id = t.run_id WHERE u.config = '%s') FROM runs r WHERE r.kind = 'tune' AND r.config = '%s'",
+                 configs[i], configs[i]);
+        assert_int_equal(raw_int(f->path, sql), 111); /* one run, done, one tuning row */
+        snprintf(sql, sizeof sql,
+                 "SELECT group_concat(epoch || ':' || train_loss || ':' || valid_loss, ' ') FROM (SELECT * FROM "
+                 "tuning_epochs WHERE tuning_run_id = %lld ORDER BY epoch)",
+                 (long long)r.tuning_id);
+        if (i == 0) snprintf(ref, sizeof ref, "%s", raw_text(f->path, sql));
+        else assert_string_equal(raw_text(f->path, sql), ref);
+        last_run = r.run_id;
+        /* done: the same tune again is a new run */
+        if (i == 2) {
+            if (tune_job_run(&o, w, &r, err) != TUNE_JOB_DONE) fail_msg("a finished tune again: %s", err);
+            assert_true(r.run_id != last_run);
+        }
+        db_close(db);
+        free(w);
+    }
+}
+
 /* ------------------------------------------------------------ shards */
 
 enum { RANKS = 3 };
@@ -410,6 +515,7 @@ int main(void)
         cmocka_unit_test(test_tune_job_stores),
         cmocka_unit_test(test_tune_job_no_epochs),
         cmocka_unit_test(test_tune_job_refusals),
+        cmocka_unit_test(test_tune_job_killed),
         cmocka_unit_test(test_tune_job_sharded),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
