@@ -545,8 +545,6 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
             set_err(err, "%s: empty file: no dama data", path);
             return -1;
         }
-        created = kind == 0;
-        was_empty = kind == 1;
     } else if (mode == OPEN_READ) {
         set_err(err, "'%s': no database file to read", path);
         return -1;
@@ -560,6 +558,17 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
     }
     db->busy_ms = DB_BUSY_TIMEOUT_MS;
     db->read_only = mode == OPEN_READ;
+    if (!memory) {
+        /* held before SQLite opens it: made here when missing (one process
+         * makes it), never removed under another connection */
+        int64_t size = -1;
+        db->hold = dbi_hold(path, mode == OPEN_CREATE, &created, &size);
+        if (mode == OPEN_READ && size == 0) {
+            set_err(err, "%s: empty file: no dama data", path);
+            goto fail;
+        }
+        was_empty = db->hold && !created && size == 0;
+    }
     int rc;
     if (mode == OPEN_READ && !memory) {
         if (dbi_open_read_handle(path, db->busy_ms, &db->h, &db->sidecars, err) != 0) goto fail;
@@ -621,6 +630,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
     return 0;
 fail:
     db->created = created;
+    db->was_empty = was_empty;
     db_close_discard_new(db);
     return -1;
 }
@@ -670,6 +680,10 @@ void db_close_discard_new(Db *db)
         return;
     bool remove_it = db->created || db->was_empty;
     const bool empty_it = db->was_empty;
+    /* Only a file no other connection has open is ours to remove: the
+     * sole hold keeps new ones out until the files are gone. */
+    if (remove_it && !dbi_hold_sole(db->hold))
+        remove_it = false;
     if (remove_it && db->h) {
         int64_t rows = 0;
         char ignored[ERR_MAX];
@@ -690,15 +704,20 @@ void db_close_discard_new(Db *db)
             remove_it = false;
     }
     char *path = remove_it ? dup_str(db->path) : NULL;
+    DbiHold *hold = db->hold;
+    db->hold = NULL;
     db_close(db);
     if (path && empty_it) {
         /* an empty file given to us: empty again, its side files gone */
-        FILE *f = fopen(path, "wb");
-        if (f)
-            (void)fclose(f);
+        if (dbi_hold_truncate(hold) != 0) {
+            FILE *f = fopen(path, "wb");
+            if (f)
+                (void)fclose(f);
+        }
         remove_side_files(path);
     } else if (path)
         dbi_remove_files(path);
+    dbi_hold_release(hold);
     free(path);
 }
 
@@ -714,6 +733,7 @@ void db_close(Db *db)
         if (db->read_only) dbi_close_read_handle(db->h, db->path, db->sidecars); /* and what reading made */
         else (void)sqlite3_close_v2(db->h);
     }
+    dbi_hold_release(db->hold); /* after SQLite: closing its descriptor would drop SQLite's locks */
     free(db->ws_cache);
     free(db->path);
     free(db);

@@ -134,9 +134,11 @@ typedef struct DbMatch {
  * (owner_start, from /proc/PID/stat; the pid was reused). Rows of other
  * hosts, and rows without an owner (runs stored by dama before schema 3,
  * trains and SPSA runs before 10), are left as they are (64 rows of a table
- * at most per open; the rest on the next). When
- * the open fails after creating the file, the file
- * is removed again. */
+ * at most per open; the rest on the next). A missing file is made by
+ * this open alone (O_EXCL: of two processes starting together one makes
+ * it, the other opens it). When the open fails after making the file, the
+ * file is removed again, unless another connection has it open
+ * (db_close_discard_new). */
 int db_open(const char *path, bool create, Db **out, char err[ERR_MAX]);
 
 /* Open an existing dama database for reading only (SQLITE_OPEN_READONLY):
@@ -159,7 +161,11 @@ int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX]);
  * not exist before db_open) and the database still holds no run, weight set
  * or game, remove it (with its -wal and -shm files), so a command that fails
  * leaves no empty database behind; a file that was empty (0 bytes) before
- * db_open is emptied again instead. NULL is a no-op. */
+ * db_open is emptied again instead. Neither happens while any other
+ * connection, of this process or another, has the file open (two copies
+ * started together on a new file: the one that fails leaves the file to
+ * the other); a process that opens the file meanwhile waits, and opens it
+ * anew once it is gone. NULL is a no-op. */
 void db_close_discard_new(Db *db);
 
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */

@@ -37,6 +37,7 @@ struct Db {
     bool read_only; /* db_open_readonly */
     bool created;   /* the file did not exist before this open */
     bool was_empty; /* it existed with 0 bytes (db_close_discard_new empties it again) */
+    struct DbiHold *hold; /* this connection's hold on the file (NULL: in memory, or none) */
     unsigned sidecars; /* read_only: dbi_sidecars(path) before the open */
     int stmt_len;
     DbStmt stmt[DB_STMT_MAX];
@@ -121,6 +122,41 @@ unsigned dbi_sidecars(const char *path);
  * process cannot write keeps them. The database file is not changed (the
  * log is empty: a read-only connection writes none). */
 void dbi_close_read_handle(sqlite3 *h, const char *path, unsigned before);
+
+/* ---- holds (db_hold.c) --------------------------------------------------------
+ * Every connection to a database file holds it (struct Db.hold): a
+ * descriptor of the file with a read lock on a byte SQLite never locks
+ * (an open file description lock), taken before SQLite opens the file. A
+ * process removes or empties a file only under a write lock on that byte
+ * (dbi_hold_sole), which it gets only when no other connection — of this
+ * or another dama process — holds the file; and one that opens a file
+ * waits for such a lock and then checks that the path still names the
+ * file it opened (else it opens it again, made anew when it may create).
+ * A connection of this process to the same file shares its hold. */
+typedef struct DbiHold DbiHold;
+
+/* Hold path for a new connection. The file is made here (O_EXCL: *made,
+ * only one process makes it) when it is missing and create is set. *size:
+ * its size once held (-1 unknown). NULL: no hold (missing without create,
+ * or it cannot be opened: SQLite's open then says why); such a connection
+ * never removes or empties the file. Thread-safe. */
+DbiHold *dbi_hold(const char *path, bool create, bool *made, int64_t *size);
+
+/* Is h the only connection to its file, in this process and every other?
+ * When it is, h takes the write lock (kept until dbi_hold_release): no
+ * other connection can open the file meanwhile. NULL: false. */
+bool dbi_hold_sole(DbiHold *h);
+
+/* Empty the file of a sole hold (after its connection closed). 0, or -1
+ * (not sole, or the descriptor is read-only: the caller empties it by
+ * path). */
+int dbi_hold_truncate(DbiHold *h);
+
+/* Drop one connection's share of h (after SQLite closed it; NULL: no-op).
+ * Its descriptor is closed once no connection of this process uses the
+ * file: closing a descriptor releases this process's POSIX locks on the
+ * file, SQLite's among them. */
+void dbi_hold_release(DbiHold *h);
 
 /* Remove a database file with its -wal and -shm files (our own scratch or
  * just-created files; errors ignored). */

@@ -2,7 +2,8 @@
  * (db_run_claim, db_run_claim_id, db_train_claim, db_spsa_claim), refusal
  * of a row whose owner lives (this host: the pid with its start time;
  * another host: always), take-over of a dead owner's row, db_release,
- * db_run_release and db_run_drop, and two processes claiming at once.
+ * db_run_release and db_run_drop, two processes claiming at once, and a
+ * new file another connection uses kept by db_close_discard_new.
  *
  * A live owner is a child process of the test that waits on a pipe; it
  * dies when the pipe is closed and is reaped, so "dead" is a fact, not a
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -437,6 +439,91 @@ static void test_train_and_spsa_claims(void **state)
     temp_remove(&t);
 }
 
+/* ---- a new file two processes use ---------------------------------------- */
+
+/* A process that opens path when told (a byte on go), says so (a byte on
+ * ready), then, told again, stores a run and ends (exit 0: stored). */
+static int opener_start(const char *path, int *go_w, int *ready_r)
+{
+    int go[2], ready[2];
+    assert_int_equal(pipe(go), 0);
+    assert_int_equal(pipe(ready), 0);
+    int pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(go[1]), close(ready[0]);
+        char c = 0, err[ERR_MAX] = "";
+        Db *db = NULL;
+        int64_t id = 0;
+        if (read(go[0], &c, 1) != 1 || db_open(path, true, &db, err) != 0) _exit(2);
+        if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 1) _exit(3);
+        if (db_run_create(db, "selfplay", "russian", 7, "kept", NULL, &id, err) != 0) _exit(4);
+        db_close(db);
+        _exit(0);
+    }
+    close(go[0]), close(ready[1]);
+    *go_w = go[1];
+    *ready_r = ready[0];
+    return pid;
+}
+
+/* A new (or empty) file that another connection has open is neither
+ * removed nor emptied by db_close_discard_new of the one that made it (or
+ * found it empty): the other process's run is in the file afterwards. The
+ * same with the other connection in this process. A file nobody else has
+ * open is removed (emptied) as before. */
+static void test_discard_keeps_shared_file(void **state)
+{
+    (void)state;
+    for (int empty = 0; empty < 2; empty++) {
+        TempDb t;
+        temp_make(&t);
+        if (empty) fclose(fopen(t.path, "w"));
+        int go, ready;
+        int pid = opener_start(t.path, &go, &ready);
+        Db *made = open_ok(t.path); /* made the file (or found it empty) */
+        char c;
+        assert_int_equal(write(go, "g", 1), 1);
+        assert_int_equal(read(ready, &c, 1), 1); /* the other process has it open */
+        db_close_discard_new(made);                /* failed before storing anything */
+        assert_int_equal(access(t.path, F_OK), 0);
+        assert_int_equal(write(go, "g", 1), 1);
+        int status = 0;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+        close(go), close(ready);
+        assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs WHERE config = 'kept'"), 1);
+        temp_remove(&t);
+
+        /* two connections of this process */
+        temp_make(&t);
+        if (empty) fclose(fopen(t.path, "w"));
+        made = open_ok(t.path);
+        Db *other = open_ok(t.path);
+        db_close_discard_new(made);
+        assert_int_equal(access(t.path, F_OK), 0);
+        int64_t id = 0;
+        char err[ERR_MAX] = "";
+        CHECK_OK(db_run_create(other, "selfplay", "russian", 7, "kept", NULL, &id, err));
+        db_close(other);
+        assert_int_equal(raw_int(t.path, "SELECT count(*) FROM runs WHERE config = 'kept'"), 1);
+        temp_remove(&t);
+
+        /* alone: removed, or emptied again */
+        temp_make(&t);
+        if (empty) fclose(fopen(t.path, "w"));
+        db_close_discard_new(open_ok(t.path));
+        struct stat sb;
+        if (empty) assert_true(stat(t.path, &sb) == 0 && sb.st_size == 0);
+        else assert_int_equal(access(t.path, F_OK), -1);
+        char side[96];
+        snprintf(side, sizeof side, "%s-wal", t.path);
+        assert_int_equal(access(side, F_OK), -1);
+        temp_remove(&t);
+    }
+}
+
 /* ---- two processes at once ------------------------------------------------- */
 
 /* Two processes, released together, claim the same run: one makes it, the
@@ -496,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_claim_other_host),  cmocka_unit_test(test_release_live),
         cmocka_unit_test(test_claim_new),         cmocka_unit_test(test_run_drop),
         cmocka_unit_test(test_train_and_spsa_claims), cmocka_unit_test(test_claim_race),
+        cmocka_unit_test(test_discard_keeps_shared_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
