@@ -159,13 +159,16 @@ void dbi_hold_release(DbiHold *h)
     /* parked: unlocked, so that it keeps no one from removing the file */
     (void)lock_byte(h->fd, F_UNLCK, false);
     h->sole = false;
+    /* h itself may be freed below: compare against copies of its file's identity */
+    dev_t dev = h->dev;
+    ino_t ino = h->ino;
     bool in_use = false;
     for (DbiHold *o = holds; o; o = o->next)
-        if (o != h && o->dev == h->dev && o->ino == h->ino && o->refs > 0) in_use = true;
+        if (o != h && o->dev == dev && o->ino == ino && o->refs > 0) in_use = true;
     if (!in_use) { /* no connection of this process on the file: close its parked holds */
         for (DbiHold **p = &holds; *p;) {
             DbiHold *o = *p;
-            if (o->dev == h->dev && o->ino == h->ino) {
+            if (o->dev == dev && o->ino == ino) {
                 *p = o->next;
                 close(o->fd);
                 free(o);
