@@ -314,8 +314,13 @@ int db_weights_insert(Db *db, const char *game, const char *name, int64_t parent
                       const char *how, int64_t run_id, const char *const *names,
                       const int32_t *weights, int len, int64_t *id, char err[ERR_MAX])
 {
-    return write_end(
-        db, weights_insert(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
+    /* find-or-insert in one write transaction: two processes storing the
+     * same weights at once get one row */
+    bool own = false;
+    int rc = tx_enter(db, &own, err);
+    if (rc == 0) rc = weights_insert(db, game, name, parent_id, how, run_id, names, weights, len, id, err);
+    if (rc == 0 && own) rc = db_commit(db, err);
+    return write_end(db, rc);
 }
 
 /* The resolved values of parent (a delta row's base), from the
@@ -414,7 +419,11 @@ int db_weights_insert_delta(Db *db, const char *game, const char *name, int64_t 
                             int64_t run_id, const char *const *names, const int32_t *weights, int len, int64_t *id,
                             char err[ERR_MAX])
 {
-    return write_end(db, weights_insert_delta(db, game, name, parent_id, how, run_id, names, weights, len, id, err));
+    bool own = false; /* find-or-insert in one write transaction, as above */
+    int rc = tx_enter(db, &own, err);
+    if (rc == 0) rc = weights_insert_delta(db, game, name, parent_id, how, run_id, names, weights, len, id, err);
+    if (rc == 0 && own) rc = db_commit(db, err);
+    return write_end(db, rc);
 }
 
 /* Parse "v0,v1,..." strictly into out[len] ("v*n": n >= 1 copies of v,
