@@ -431,6 +431,13 @@ static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
         snprintf(fail_msg, sizeof fail_msg, "%s", ferr);
     }
     r->played = true;
+    /* the time each engine used, over all the tournament's stored games */
+    if (db_run_player_times(t->db, r->run_id, t->pid, r->engines_len, r->time, &r->untimed, ferr) == 0)
+        r->timed = true;
+    else if (!failed) {
+        failed = true;
+        snprintf(fail_msg, sizeof fail_msg, "%s", ferr);
+    }
     r->session_games = sst.games;
     r->session_faults = sst.faults;
     r->session_wall_s = sst.wall_s;

@@ -374,7 +374,7 @@ static void test_time_use_means(void **state)
     assert_true(fabs(time_use_wall_ms(&t) - 50.0) < 1e-9); /* 2.5 s over 50 moves */
     assert_true(fabs(time_use_cpu_ms(&t) - 50.0) < 1e-9);
     time_use_format(&g1, text, sizeof text);
-    assert_string_equal(text, "wall 50.0 ms, CPU 25.0 ms per move (40 moves)");
+    assert_string_equal(text, "wall 50.00 ms, CPU 25.00 ms per move (40 moves)");
 }
 
 typedef struct CompareCase {

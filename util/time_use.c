@@ -54,6 +54,6 @@ void time_use_format(const TimeUse *t, char *out, size_t size)
     if (size == 0) return;
     if (t->moves <= 0) snprintf(out, size, "no timed moves");
     else
-        snprintf(out, size, "wall %.1f ms, CPU %.1f ms per move (%lld moves)", time_use_wall_ms(t),
+        snprintf(out, size, "wall %.2f ms, CPU %.2f ms per move (%lld moves)", time_use_wall_ms(t),
                  time_use_cpu_ms(t), (long long)t->moves);
 }

@@ -51,7 +51,7 @@ void time_use_compare(const TimeUse *a, const TimeUse *b, double tolerance, Time
  * more CPU time than B", or "time used: not measured" (c->known false). */
 void time_use_verdict(const TimeCompare *c, double tolerance, const char *a, const char *b, char *out, size_t size);
 
-/* "wall 12.3 ms, CPU 11.9 ms per move (456 moves)", or "no timed moves". */
+/* "wall 12.30 ms, CPU 11.90 ms per move (456 moves)", or "no timed moves". */
 void time_use_format(const TimeUse *t, char *out, size_t size);
 
 #endif
