@@ -308,14 +308,25 @@ bool db_report_weight_value(const DbWeightSetRow *ws, const char *name, double *
 
 /* ---- matches ----------------------------------------------------------------- */
 
-#define SQL_MATCHES(SPRT_DECISION)                                                                              \
+#define SQL_MATCHES(SPRT_DECISION, TIMES)                                                                       \
     "SELECT m.id, m.run_id, m.game, m.ws_a, m.ws_b, wa.name, wb.name, m.games, m.wins, m.draws, m.losses, "   \
     "m.penta0, m.penta1, m.penta2, m.penta3, m.penta4, m.elo, m.elo_lo, m.elo_hi, m.llr, "                     \
-    "m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta, m.sprt_result, " SPRT_DECISION ", m.created "       \
-    "FROM matches m LEFT JOIN weight_sets wa ON wa.id = m.ws_a LEFT JOIN weight_sets wb ON wb.id = m.ws_b " \
+    "m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta, m.sprt_result, " SPRT_DECISION ", m.created, "      \
+    TIMES " FROM matches m LEFT JOIN weight_sets wa ON wa.id = m.ws_a LEFT JOIN weight_sets wb ON wb.id = m.ws_b " \
     "WHERE (?1 IS NULL OR m.game = ?1) ORDER BY m.id"
-static const char SQL_MATCHES_4[] = SQL_MATCHES("m.sprt_llr, m.sprt_pairs");
-static const char SQL_MATCHES_1[] = SQL_MATCHES("NULL, NULL"); /* before schema 4 */
+/* The time each side used over the match's games (schema 11): A is White
+ * in the games of even index (dama match); then the games without times. */
+#define RUN_SUM(EXPR) "(SELECT total(" EXPR ") FROM games g WHERE g.run_id = m.run_id)"
+#define SIDE_COL(OWN, OTHER, COL) "CASE WHEN g.game_index % 2 = 0 THEN g." OWN "_" COL " ELSE g." OTHER "_" COL " END"
+#define SIDE_SUMS(OWN, OTHER)                                                                                    \
+    RUN_SUM(SIDE_COL(OWN, OTHER, "moves")) ", " RUN_SUM(SIDE_COL(OWN, OTHER, "wall_s")) ", "                    \
+    RUN_SUM(SIDE_COL(OWN, OTHER, "cpu_s"))
+#define MATCH_TIMES                                                                                              \
+    SIDE_SUMS("white", "black") ", " SIDE_SUMS("black", "white")                                              \
+    ", (SELECT count(*) - count(g.white_moves) FROM games g WHERE g.run_id = m.run_id)"
+static const char SQL_MATCHES_11[] = SQL_MATCHES("m.sprt_llr, m.sprt_pairs", MATCH_TIMES);
+static const char SQL_MATCHES_4[] = SQL_MATCHES("m.sprt_llr, m.sprt_pairs", "0, 0, 0, 0, 0, 0, NULL"); /* before 11 */
+static const char SQL_MATCHES_1[] = SQL_MATCHES("NULL, NULL", "0, 0, 0, 0, 0, 0, NULL"); /* before schema 4 */
 static const char SQL_RUN_GAMES[] =
     "SELECT game_index, white_ws, black_ws, result, opening FROM games WHERE run_id = ?2 ORDER BY game_index";
 
@@ -331,14 +342,21 @@ static void fill_match(sqlite3_stmt *st, void *row, DbReportMem *mem)
         .sprt_beta = col_real(st, 23), .sprt_result = col_text(st, 24, mem), .sprt_llr = col_real(st, 25),
         .sprt_pairs = col_int(st, 26), .created = col_text(st, 27, mem)};
     for (int k = 0; k < 5; k++) m->penta[k] = col_int(st, 11 + k);
+    for (int i = 0; i < 2; i++)
+        m->time[i] = (TimeUse){.moves = (int64_t)sqlite3_column_double(st, 28 + 3 * i),
+                               .wall_s = sqlite3_column_double(st, 29 + 3 * i),
+                               .cpu_s = sqlite3_column_double(st, 30 + 3 * i)};
+    m->untimed = col_opt(st, 34);
 }
 
 int db_report_matches(Db *db, const char *game, DbMatchRows *out, char err[ERR_MAX])
 {
-    bool has_decision;
+    bool has_decision, has_times;
     *out = (DbMatchRows){0};
     if (has_column(db, "matches", "sprt_llr", &has_decision, err) != 0) return -1;
-    return READ(db, has_decision ? SQL_MATCHES_4 : SQL_MATCHES_1, game, 0, fill_match, out, err);
+    if (has_column(db, "games", "white_moves", &has_times, err) != 0) return -1;
+    const char *sql = has_times ? SQL_MATCHES_11 : has_decision ? SQL_MATCHES_4 : SQL_MATCHES_1;
+    return READ(db, sql, game, 0, fill_match, out, err);
 }
 
 static void fill_run_game(sqlite3_stmt *st, void *row, DbReportMem *mem)

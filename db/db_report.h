@@ -135,6 +135,10 @@ typedef struct DbMatchRow {
     const char *sprt_result;                            /* NULL while undecided */
     double sprt_llr;    /* LLR at the decision; NaN while undecided or before schema 4 */
     int64_t sprt_pairs; /* pairs counted at it */
+    /* the time A (0) and B (1) used over the match's games, A White in the
+     * games of even index (no timed moves before schema 11) */
+    TimeUse time[2];
+    int64_t untimed; /* its games without times; DB_NULL_INT before schema 11 */
 } DbMatchRow;
 typedef DB_REPORT_ROWS(DbMatchRow) DbMatchRows;
 

@@ -74,6 +74,23 @@ n=$(grep -o '<figure class="plot" id="tuning-1-loss">.*</figure>' r.html | grep 
 gm=$(q "SELECT games FROM matches WHERE id = 1")
 grep -q "The $gm games of match 1" r.html && ok || bad "match 1 games ($gm)"
 grep -q '<figure class="plot" id="match-1-llr">' r.html && ok || bad "match 1 LLR path"
+# each side's time per move in the matches table: the stored sums' means (A White in the even games)
+cells=$(grep -o '<td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*: [^<]*</td></tr>' r.html | head -1)
+sums=$(q "SELECT total(CASE WHEN game_index % 2 = 0 THEN white_moves ELSE black_moves END),
+  total(CASE WHEN game_index % 2 = 0 THEN white_wall_s ELSE black_wall_s END),
+  total(CASE WHEN game_index % 2 = 0 THEN white_cpu_s ELSE black_cpu_s END),
+  total(CASE WHEN game_index % 2 = 0 THEN black_moves ELSE white_moves END),
+  total(CASE WHEN game_index % 2 = 0 THEN black_wall_s ELSE white_wall_s END),
+  total(CASE WHEN game_index % 2 = 0 THEN black_cpu_s ELSE white_cpu_s END)
+  FROM games WHERE run_id = (SELECT run_id FROM matches WHERE id = 1)" | tr '|' ' ')
+awk -v c="$cells" -v s="$sums" 'function abs(x) { return x < 0 ? -x : x }
+  BEGIN {
+    n = split(c, f, /(<\/?t[dr]>|, |: )+/); split(s, v, " ")
+    if (n < 8 || v[1] <= 0 || v[4] <= 0) exit 1
+    exit !(abs(f[2] - 1000 * v[2] / v[1]) <= 0.006 && abs(f[3] - 1000 * v[3] / v[1]) <= 0.006 &&
+           abs(f[4] - 1000 * v[5] / v[4]) <= 0.006 && abs(f[5] - 1000 * v[6] / v[4]) <= 0.006 &&
+           f[8] ~ /^(equal time used \(within 5%\)|unequal time)$/)
+  }' && ok || bad "match 1 time per move in the table: '$cells' against the stored sums $sums"
 
 # ---- --game: only that game's rows ----
 "$DAMA" report --db t.sqlite --game turkish -o tk.html >/dev/null 2>&1 && ok || bad "--game turkish"
