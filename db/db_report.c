@@ -377,8 +377,18 @@ static const char SQL_TOURNAMENTS[] =
     "SELECT t.id, t.run_id, t.name, t.format, t.rounds, t.games_total, r.game, r.status, t.created, "
     "(SELECT count(*) FROM games g WHERE g.run_id = t.run_id AND g.result IS NOT NULL) "
     "FROM tournaments t JOIN runs r ON r.id = t.run_id WHERE (?1 IS NULL OR r.game = ?1) ORDER BY t.id";
-static const char SQL_PARTICIPANTS[] =
-    "SELECT id, idx, name, kind, spec, limits, weight_set FROM participants WHERE tournament_id = ?2 ORDER BY idx";
+#define SQL_PARTICIPANTS_(TIMES)                                                                                  \
+    "SELECT p.id, p.idx, p.name, p.kind, p.spec, p.limits, p.weight_set, " TIMES                                 \
+    " FROM participants p WHERE p.tournament_id = ?2 ORDER BY p.idx"
+/* The time the player used over its games of the tournament, either colour
+ * (schema 11): moves, wall and CPU seconds. */
+#define PLAYER_SUM(COL)                                                                                           \
+    "(SELECT total(CASE WHEN g.white_player = p.id THEN g.white_" COL " ELSE g.black_" COL " END) FROM games g " \
+    "WHERE g.run_id = (SELECT run_id FROM tournaments WHERE id = p.tournament_id) "                               \
+    "AND p.id IN (g.white_player, g.black_player))"
+static const char SQL_PARTICIPANTS_11[] =
+    SQL_PARTICIPANTS_(PLAYER_SUM("moves") ", " PLAYER_SUM("wall_s") ", " PLAYER_SUM("cpu_s"));
+static const char SQL_PARTICIPANTS[] = SQL_PARTICIPANTS_("0, 0, 0"); /* before schema 11 */
 static const char SQL_TOURNAMENT_GAMES[] =
     "SELECT g.white_player, g.black_player, g.result FROM games g JOIN tournaments t ON t.run_id = g.run_id "
     "WHERE t.id = ?2 AND g.result IS NOT NULL AND g.white_player IS NOT NULL AND g.black_player IS NOT NULL "
@@ -404,12 +414,17 @@ static void fill_participant(sqlite3_stmt *st, void *row, DbReportMem *mem)
 {
     *(DbParticipantRow *)row = (DbParticipantRow){
         .id = col_int(st, 0), .idx = col_int(st, 1), .name = col_text(st, 2, mem), .kind = col_text(st, 3, mem),
-        .spec = col_text(st, 4, mem), .limits = col_text(st, 5, mem), .weight_set = col_int(st, 6)};
+        .spec = col_text(st, 4, mem), .limits = col_text(st, 5, mem), .weight_set = col_int(st, 6),
+        .time = {.moves = (int64_t)sqlite3_column_double(st, 7), .wall_s = sqlite3_column_double(st, 8),
+                 .cpu_s = sqlite3_column_double(st, 9)}};
 }
 
 int db_report_participants(Db *db, int64_t id, DbParticipantRows *out, char err[ERR_MAX])
 {
-    return READ(db, SQL_PARTICIPANTS, NULL, id, fill_participant, out, err);
+    bool has_times;
+    *out = (DbParticipantRows){0};
+    if (has_column(db, "games", "white_moves", &has_times, err) != 0) return -1;
+    return READ(db, has_times ? SQL_PARTICIPANTS_11 : SQL_PARTICIPANTS, NULL, id, fill_participant, out, err);
 }
 
 static void fill_tournament_game(sqlite3_stmt *st, void *row, DbReportMem *mem)

@@ -173,6 +173,7 @@ int db_report_tournaments(Db *db, const char *game, DbTournamentRows *out, char 
 typedef struct DbParticipantRow {
     int64_t id, idx, weight_set; /* weight_set 0: none */
     const char *name, *kind, *spec, *limits;
+    TimeUse time; /* over its games of the tournament, either colour (no timed moves before schema 11) */
 } DbParticipantRow;
 typedef DB_REPORT_ROWS(DbParticipantRow) DbParticipantRows;
 

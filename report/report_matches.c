@@ -289,7 +289,7 @@ static void crosstable_free(Crosstable *x)
 static bool crosstable_table(Report *r, int64_t tid, const DbParticipantRows *pl, const Crosstable *x)
 {
     int np = x->np;
-    const char **head = calloc((size_t)np + 4, sizeof *head);
+    const char **head = calloc((size_t)np + 5, sizeof *head);
     if (!head) return false;
     Cells c = {0};
     if (np > 0) {
@@ -298,6 +298,7 @@ static bool crosstable_table(Report *r, int64_t tid, const DbParticipantRows *pl
         for (int j = 0; j < np; j++) head[2 + j] = report_str(pl->rows[j].name);
         head[np + 2] = "points";
         head[np + 3] = "games";
+        head[np + 4] = "ms/move (wall, CPU)";
         for (int a = 0; a < np; a++) {
             double total = 0;
             int64_t tg = 0;
@@ -312,10 +313,15 @@ static bool crosstable_table(Report *r, int64_t tid, const DbParticipantRows *pl
             }
             cells_add(&c, "%g", total);
             cells_add(&c, "%lld", (long long)tg);
+            const TimeUse *tu = &pl->rows[a].time;
+            if (tu->moves > 0) cells_add(&c, "%.2f, %.2f", time_use_wall_ms(tu), time_use_cpu_ms(tu));
+            else cells_add(&c, "–");
         }
         svg_raw(r->b, "<div id=\"tournament-%lld-crosstable\">", (long long)tid);
-        report_table(r, "crosstable", "Crosstable: points of each row against each column (points/games)", head,
-                     np + 4, &c);
+        report_table(r, "crosstable",
+                     "Crosstable: points of each row against each column (points/games), and the time each player "
+                     "used per move over its games",
+                     head, np + 5, &c);
         svg_raw(r->b, "</div>\n");
     }
     bool ok = !c.oom;

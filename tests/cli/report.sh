@@ -92,6 +92,18 @@ awk -v c="$cells" -v s="$sums" 'function abs(x) { return x < 0 ? -x : x }
            f[8] ~ /^(equal time used \(within 5%\)|unequal time)$/)
   }' && ok || bad "match 1 time per move in the table: '$cells' against the stored sums $sums"
 
+# each tournament player's time per move in the crosstable: its stored sums over its games, either colour
+cell=$(grep -o '<div id="tournament-1-crosstable">.*' r.html | sed 's|</tr>|\n|g' | grep '<td>start</td>' \
+  | sed 's|.*<td>\([0-9.]*, [0-9.]*\)</td>$|\1|')
+sums=$(q "SELECT total(CASE WHEN g.white_player = p.id THEN g.white_moves ELSE g.black_moves END),
+  total(CASE WHEN g.white_player = p.id THEN g.white_wall_s ELSE g.black_wall_s END),
+  total(CASE WHEN g.white_player = p.id THEN g.white_cpu_s ELSE g.black_cpu_s END)
+  FROM games g JOIN participants p ON p.id IN (g.white_player, g.black_player) WHERE p.name = 'start'" | tr '|' ' ')
+awk -v c="$cell" -v s="$sums" 'function abs(x) { return x < 0 ? -x : x }
+  BEGIN { split(c, f, ", "); split(s, v, " ")
+          exit !(v[1] > 0 && f[2] != "" && abs(f[1] - 1000 * v[2] / v[1]) <= 0.006 && abs(f[2] - 1000 * v[3] / v[1]) <= 0.006) }' \
+  && ok || bad "tournament player start: time cell '$cell' against the stored sums $sums"
+
 # ---- --game: only that game's rows ----
 "$DAMA" report --db t.sqlite --game turkish -o tk.html >/dev/null 2>&1 && ok || bad "--game turkish"
 grep -q "No self-play runs in this database." tk.html && ok || bad "--game turkish shows Russian runs"
