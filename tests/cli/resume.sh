@@ -70,6 +70,12 @@ expect_rc 0 "a finished match again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
 expect_eq "$(q m2.sqlite "SELECT count(*) FROM games")" "$(q m1.sqlite "SELECT count(*) FROM games")" "games after a rerun"
 grep -q "^SPRT \[60, 140\] .*: H0 accepted" "$T/out" && ok || bad "a finished match again: $(cat "$T/out")"
 expect_eq "$(grep "^time " "$T/out")" "$(cat "$T/resumed-times")" "a finished match again prints the same time used"
+# games stored without times (before schema 11) are left out of the sums, and the output says how many
+q m2.sqlite "UPDATE games SET white_moves = NULL, black_moves = NULL, white_wall_s = NULL, black_wall_s = NULL,
+  white_cpu_s = NULL, black_cpu_s = NULL WHERE game_index < 3"
+expect_rc 0 "a finished match with untimed games again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
+expect_line out "(3 games stored without their times are left out)"
+check_match_times "$T/out" m2.sqlite 1 AB
 # other weights under the same configuration text ('tuned' after a new tune): a new match
 cp "$SRC/configs/weights/russian-start.cfg" b.cfg
 "$DAMA" match --a default --b b.cfg --pairs 2 --nodes 200 --threads 1 --progress 0 --db m3.sqlite >/dev/null 2>&1 \
