@@ -2,6 +2,7 @@
  * transactions (contracts in play/game_writer.h). */
 #include "arena/game_writer.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +63,15 @@ static GamePending *pending_make(const Game *g, const PlayRecord *rec, const DbG
     p->game.detail = p->detail[0] ? p->detail : NULL;
     p->game.positions = p->positions;
     p->game.positions_len = n;
+    game_writer_set_times(&p->game, rec);
     return p;
+}
+
+void game_writer_set_times(DbGame *meta, const PlayRecord *rec)
+{
+    meta->timed = true;
+    for (int c = 0; c < 2; c++) meta->time[c] = (TimeUse){.moves = rec->moves[c], .wall_s = rec->wall_s[c],
+                                                          .cpu_s = rec->cpu_s[c]};
 }
 
 int game_writer_init(GameWriter *w, Db *db, int batch, double flush_interval_s)
@@ -116,11 +125,12 @@ int game_writer_add(GameWriter *w, const Game *g, const PlayRecord *rec, const D
 
 /* ---- games between processes (game_writer_encode / _add_encoded) ------- */
 
-/* The encoding, all integers little-endian: "DMG1", run_id, game_index,
+/* The encoding, all integers little-endian: "DMG2", run_id, game_index,
  * white_ws, black_ws (int64), seed (uint64), outcome (uint8), plies
  * (uint32), the strings game, opening, start_fen, reason, movetext, detail
- * (uint32 length + bytes), then per ply: fen (string), stm (uint8), score
- * (int32), quiet (uint8). */
+ * (uint32 length + bytes), White's and Black's moves (uint32), wall and
+ * CPU seconds (the bits of a double, uint64), then per ply: fen (string),
+ * stm (uint8), score (int32), quiet (uint8). */
 typedef struct Buf {
     uint8_t *p;
     size_t len, cap;
@@ -170,7 +180,7 @@ static void put_str(Buf *b, const char *s)
 int game_writer_encode(const Game *g, const PlayRecord *rec, const DbGame *meta, uint8_t **out, size_t *size)
 {
     Buf b = {0};
-    put(&b, "DMG1", 4);
+    put(&b, "DMG2", 4);
     put_u64(&b, (uint64_t)meta->run_id);
     put_u64(&b, (uint64_t)meta->game_index);
     put_u64(&b, (uint64_t)meta->white_ws);
@@ -184,6 +194,14 @@ int game_writer_encode(const Game *g, const PlayRecord *rec, const DbGame *meta,
     put_str(&b, rec->reason);
     put_str(&b, rec->movetext);
     put_str(&b, rec->detail);
+    for (int c = 0; c < 2; c++) {
+        uint64_t wall, cpu;
+        memcpy(&wall, &rec->wall_s[c], sizeof wall);
+        memcpy(&cpu, &rec->cpu_s[c], sizeof cpu);
+        put_u32(&b, (uint32_t)rec->moves[c]);
+        put_u64(&b, wall);
+        put_u64(&b, cpu);
+    }
     char fen[FEN_MAX];
     for (int i = 0; i < rec->plies; i++) {
         g->pos_to_fen(&rec->positions[i], fen);
@@ -250,7 +268,7 @@ int game_writer_add_encoded(GameWriter *w, const uint8_t *buf, size_t size, Outc
         return -1;
     }
     const char *what = "its header";
-    if (size < 4 || memcmp(buf, "DMG1", 4) != 0) r.bad = true;
+    if (size < 4 || memcmp(buf, "DMG2", 4) != 0) r.bad = true;
     r.at = 4;
     DbGame *m = &p->game;
     m->run_id = (int64_t)get_u(&r, 8);
@@ -266,6 +284,16 @@ int game_writer_add_encoded(GameWriter *w, const uint8_t *buf, size_t size, Outc
     get_str(&r, p->reason, sizeof p->reason);
     p->movetext = get_str(&r, NULL, 0);
     get_str(&r, p->detail, sizeof p->detail);
+    m->timed = true;
+    for (int c = 0; c < 2; c++) {
+        uint64_t moves = get_u(&r, 4), wall = get_u(&r, 8), cpu = get_u(&r, 8);
+        m->time[c].moves = (int64_t)moves;
+        memcpy(&m->time[c].wall_s, &wall, sizeof wall);
+        memcpy(&m->time[c].cpu_s, &cpu, sizeof cpu);
+        if (moves > PLAY_PLIES_MAX || !(m->time[c].wall_s >= 0) || !(m->time[c].cpu_s >= 0) ||
+            !isfinite(m->time[c].wall_s) || !isfinite(m->time[c].cpu_s))
+            r.bad = true;
+    }
     if (!r.bad) {
         what = "its positions";
         p->positions = calloc(n ? n : 1, sizeof(DbPosition));

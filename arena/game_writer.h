@@ -31,10 +31,15 @@ int game_writer_init(GameWriter *w, struct Db *db, int batch, double flush_inter
 int game_writer_add(GameWriter *w, const Game *g, const PlayRecord *rec, const struct DbGame *meta);
 int game_writer_flush(GameWriter *w);
 
+/* The time each colour used in rec (its moves, wall and CPU seconds) into
+ * meta->time, meta->timed set: what game_writer_add stores with a game. */
+void game_writer_set_times(struct DbGame *meta, const PlayRecord *rec);
+
 /* A finished game as bytes, for the writer of another process (self-play
  * over MPI: ranks send their games to rank 0): everything
  * game_writer_add stores (the metadata, result, reason, movetext, detail,
- * each position's FEN, side to move, score and quiet flag), integers
+ * the time each colour used, each position's FEN, side to move, score and
+ * quiet flag), integers
  * little-endian. *out is allocated (free it), *size its bytes. Returns 0,
  * or -1 out of memory. Thread-safe (reads only its arguments). */
 int game_writer_encode(const Game *g, const PlayRecord *rec, const struct DbGame *meta, uint8_t **out, size_t *size);

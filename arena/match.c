@@ -450,6 +450,13 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
     r->llr = dm.llr;
     r->played = true;
     if (rc != 0) snprintf(err, ERR_MAX, "%s", merr);
+    /* the time each side used, over all the match's stored games */
+    char terr[ERR_MAX];
+    if (rc == 0 && db_run_match_times(db, r->run_id, r->time, &r->untimed, terr) != 0) {
+        snprintf(err, ERR_MAX, "%s", terr);
+        rc = -1;
+    }
+    r->timed = rc == 0;
     db_close_discard_new(own);
     int final_rc = rc != 0 ? 1 : res->complete ? 0 : 3;
     return dist ? dist_relay_final("match", final_rc) : final_rc;

@@ -16,6 +16,7 @@
 #include "arena/openings.h"
 #include "arena/player.h"
 #include "arena/stats.h"
+#include "util/time_use.h"
 
 struct Db;
 struct DbMatch;
@@ -136,6 +137,12 @@ typedef struct MatchRunResult {
     int64_t stored_pairs;       /* rank 0: the complete pairs of a resumed match; -1: a new match */
     MatchResult res;
     double llr;                 /* the final LLR as stored (of the pairs, else of W/D/L) */
+    /* rank 0, once played: the time A (0) and B (1) used over every stored
+     * game of the match, a resumed one's earlier games too
+     * (db_run_match_times); untimed: its games stored without times */
+    bool timed;
+    TimeUse time[2];
+    int64_t untimed;
 } MatchRunResult;
 
 typedef struct MatchOptions {

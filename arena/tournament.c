@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena/game_writer.h"
 #include "arena/pdn_export.h"
 #include "arena/preflight.h"
 #include "arena/schedule.h"
@@ -100,6 +101,7 @@ static int store_game(Tour *t, int64_t gi, const PlayRecord *rec, char err[ERR_M
                    .start_fen = op->fen, .white_ws = t->ws_id[w], .black_ws = t->ws_id[b], .seed = t->o->seed,
                    .result = outcome_pdn(rec->outcome), .reason = rec->reason, .plies = rec->plies,
                    .movetext = rec->movetext ? rec->movetext : ""};
+    game_writer_set_times(&meta, rec);
     int64_t game_id = 0;
     int rc = db_begin(t->db, err);
     if (rc == 0) rc = db_game_insert(t->db, &meta, &game_id, err);
@@ -429,6 +431,13 @@ static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
         snprintf(fail_msg, sizeof fail_msg, "%s", ferr);
     }
     r->played = true;
+    /* the time each engine used, over all the tournament's stored games */
+    if (db_run_player_times(t->db, r->run_id, t->pid, r->engines_len, r->time, &r->untimed, ferr) == 0)
+        r->timed = true;
+    else if (!failed) {
+        failed = true;
+        snprintf(fail_msg, sizeof fail_msg, "%s", ferr);
+    }
     r->session_games = sst.games;
     r->session_faults = sst.faults;
     r->session_wall_s = sst.wall_s;

@@ -25,6 +25,7 @@
 #include "arena/play.h"
 #include "arena/player.h"
 #include "engine/game.h"
+#include "util/time_use.h"
 
 struct Db;
 
@@ -57,6 +58,13 @@ typedef struct TournamentResult {
     int64_t session_faults;     /* of them, lost by an engine fault */
     double session_wall_s;      /* wall time of this session's games */
     double outside_share;       /* share of the game slots' time outside the engines (schedule_outside_share) */
+    /* rank 0, once played: the time each engine used over every stored
+     * game of the tournament, a resumed one's earlier games too
+     * (db_run_player_times); untimed: its engines' games stored without
+     * times (a game counts once for each of its two engines) */
+    bool timed;
+    TimeUse time[TOURNAMENT_ENGINES_MAX];
+    int64_t untimed;
 } TournamentResult;
 
 typedef struct TournamentOptions {

@@ -70,6 +70,26 @@ static void progress(void *ctx, const MatchStats *st)
     run_progress_update(&p->prog, stats_count_games(st), wdl, false);
 }
 
+/* Each side's mean time per move over the match's stored games, their
+ * ratio and whether it is equal time used: a strength figure is fair only
+ * at equal time used, not at equal settings. */
+static void print_time_used(const MatchRunResult *r)
+{
+    for (int i = 0; i < 2; i++) {
+        char t[128];
+        time_use_format(&r->time[i], t, sizeof t);
+        printf("time used by %c: %s\n", 'A' + i, t);
+    }
+    TimeCompare c;
+    time_use_compare(&r->time[0], &r->time[1], TIME_USE_EQUAL, &c);
+    char verdict[160];
+    time_use_verdict(&c, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
+    if (c.known) printf("time ratio A/B: wall %.3f, CPU %.3f: %s\n", c.wall_ratio, c.cpu_ratio, verdict);
+    else printf("time ratio A/B: -: %s\n", verdict);
+    if (r->untimed)
+        printf("(%lld games stored without their times are left out)\n", (long long)r->untimed);
+}
+
 static void print_result(const MatchRunResult *r, const MatchOptions *o, const CliArgs *a)
 {
     const MatchStats *st = &r->res.st;
@@ -93,6 +113,7 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
         printf("openings: %d book lines; pairs %d to %lld repeat them, each with %lld distinct random plies after the "
                "line (--repeat-book)\n", r->book_len, r->book_len + 1, (long long)r->pairs,
                (long long)cli_int(a, "repeat-plies"));
+    if (r->timed) print_time_used(r);
     if (!r->res.complete)
         printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(st), (long long)r->pairs);
 }

@@ -73,6 +73,53 @@ void tournament_print_results(FILE *out, const TournamentResult *t)
     }
 }
 
+/* The engines that used the most and the least time by measure m (0:
+ * wall, 1: CPU) among those with timed moves; -1 when none. */
+static void time_extremes(const TournamentResult *t, int m, int *most, int *least)
+{
+    *most = *least = -1;
+    for (int i = 0; i < t->engines_len; i++) {
+        if (t->time[i].moves <= 0) continue;
+        double v = m ? time_use_cpu_ms(&t->time[i]) : time_use_wall_ms(&t->time[i]);
+        if (*most < 0 || v > (m ? time_use_cpu_ms(&t->time[*most]) : time_use_wall_ms(&t->time[*most]))) *most = i;
+        if (*least < 0 || v < (m ? time_use_cpu_ms(&t->time[*least]) : time_use_wall_ms(&t->time[*least]))) *least = i;
+    }
+}
+
+void tournament_print_times(FILE *out, const TournamentResult *t)
+{
+    if (!t->timed) return;
+    int width = 6;
+    for (int i = 0; i < t->engines_len; i++)
+        if ((int)strlen(t->engines[i].name) > width) width = (int)strlen(t->engines[i].name);
+    if (width > 24) width = 24;
+    fprintf(out, "time used per move (all stored games):\n");
+    for (int i = 0; i < t->engines_len; i++) {
+        char text[128];
+        time_use_format(&t->time[i], text, sizeof text);
+        fprintf(out, "  %-*.*s  %s\n", width, width, t->engines[i].name, text);
+    }
+    /* the most against the least, by the measure whose spread is larger */
+    TimeCompare best = {0};
+    int pair[2] = {-1, -1};
+    for (int m = 0; m < 2; m++) {
+        int most, least;
+        time_extremes(t, m, &most, &least);
+        if (most < 0 || most == least) continue;
+        TimeCompare c;
+        time_use_compare(&t->time[most], &t->time[least], TIME_USE_EQUAL, &c);
+        if (c.known && (!best.known || (!c.equal && c.pct_more > best.pct_more) || (best.equal && !c.equal)))
+            best = c, pair[0] = most, pair[1] = least;
+    }
+    char verdict[160];
+    if (pair[0] < 0) snprintf(verdict, sizeof verdict, "time used: not measured");
+    else
+        time_use_verdict(&best, TIME_USE_EQUAL, t->engines[pair[0]].name, t->engines[pair[1]].name, verdict,
+                         sizeof verdict);
+    fprintf(out, "  %s\n", verdict);
+    if (t->untimed) fprintf(out, "  (%lld engine-games stored without their times are left out)\n", (long long)t->untimed);
+}
+
 void tournament_print_ratings(FILE *out, const TournamentResult *t, double prior, const char *anchor)
 {
     RatingsGame *games = malloc(sizeof *games * (size_t)(t->games_total ? t->games_total : 1));

@@ -12,6 +12,12 @@
  * then one line of pentanomial counts per pairing that has games. */
 void tournament_print_results(FILE *out, const TournamentResult *r);
 
+/* Each engine's mean wall and CPU time per move over the stored games,
+ * then whether the engines used equal time (the most against the least,
+ * by the larger of the wall and CPU differences; util/time_use.h): a
+ * rating is fair only at equal time used. Nothing when r->timed is not set. */
+void tournament_print_times(FILE *out, const TournamentResult *r);
+
 /* The ratings of the games played so far (maximum likelihood, all players
  * together), with prior virtual games per pair that met and anchor (NULL:
  * the mean is 0; "NAME" or "NAME=ELO"). A bad anchor or a failed fit is one

@@ -49,6 +49,7 @@ static const Migration migrations[] = {
     {8, "tournaments: the PDN output file", migration_008_tournament_pdn_sql},
     {9, "weight sets stored as deltas of their parent", migration_009_weight_deltas_sql},
     {10, "owners of trains and SPSA runs, and since when", migration_010_run_owners_sql},
+    {11, "games: the time each side used", migration_011_time_used_sql},
 };
 _Static_assert(sizeof migrations / sizeof migrations[0] == DB_SCHEMA_VERSION - 1,
                "one migration step per schema version after the first");

@@ -35,9 +35,10 @@
 #include <stdint.h>
 
 #include "engine/game.h" /* ERR_MAX */
+#include "util/time_use.h"
 
 enum {
-    DB_SCHEMA_VERSION = 10,     /* newest schema this binary knows (PRAGMA user_version): db/schema.sql */
+    DB_SCHEMA_VERSION = 11,     /* newest schema this binary knows (PRAGMA user_version): db/schema.sql */
     DB_BUSY_TIMEOUT_MS = 10000, /* default wait for another writer, milliseconds */
     DB_STATUS_MAX = 16,         /* run status text with its NUL ("interrupted") */
     DB_HASH_HEX = 17            /* weight-set content hash: 16 hex digits and a NUL */
@@ -80,6 +81,11 @@ typedef struct DbGame {
     const char *detail;   /* NULL: none; the offending engine output of a crash, timeout or illegal move */
     const DbPosition *positions;
     int positions_len;
+    /* The time each colour used ([0] White, [1] Black): its moves and the
+     * wall and CPU seconds its player used for them (util/time_use.h).
+     * Stored when timed, else NULL in the database. */
+    bool timed;
+    TimeUse time[2];
 } DbGame;
 
 /* A run as read back by db_run_get. Every string is allocated (NULL where the
@@ -345,6 +351,20 @@ int db_weights_load(Db *db, int64_t id, const char *game, const char *const *nam
  * out of range (the message names the game and the position). *game_id (may
  * be NULL) receives the new games.id. */
 int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX]);
+
+/* The time used in run_id's stored games, summed per side of a match:
+ * side 0 is White in the games of even index and Black in the others (a
+ * match's A, arena/match.h), side 1 the other way round. *untimed: the
+ * games without stored times (stored before schema 11), left out of the
+ * sums. Returns 0, or -1 with err. */
+int db_run_match_times(Db *db, int64_t run_id, TimeUse sides[2], int64_t *untimed, char err[ERR_MAX]);
+
+/* The time used in run_id's stored games, summed per player: out[i] over
+ * the games whose white_player or black_player is players[i] (a
+ * tournament's participants ids), for that player's colour. *untimed as
+ * db_run_match_times. Returns 0, or -1 with err. */
+int db_run_player_times(Db *db, int64_t run_id, const int64_t *players, int len, TimeUse *out, int64_t *untimed,
+                        char err[ERR_MAX]);
 
 /* What db_merge copied (counts over all shards; all 0 after a failure). */
 typedef struct DbMergeStats {

@@ -15,8 +15,9 @@
 
 static const char SQL_GAME_INSERT[] =
     "INSERT INTO games(run_id, game_index, game, opening, start_fen, white_ws, "
-    "black_ws, seed, result, reason, plies, movetext, detail) "
-    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)";
+    "black_ws, seed, result, reason, plies, movetext, detail, white_moves, black_moves, white_wall_s, "
+    "black_wall_s, white_cpu_s, black_cpu_s) "
+    "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)";
 static const char SQL_POS_INSERT[] =
     "INSERT INTO positions(game_id, ply, fen, stm, score, result, quiet) "
     "VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)";
@@ -29,6 +30,15 @@ static const char SQL_GAME_INDICES[] =
 static bool valid_result(const char *r)
 {
     return r && (!strcmp(r, "1-0") || !strcmp(r, "0-1") || !strcmp(r, "1/2-1/2"));
+}
+
+static bool valid_times(const TimeUse t[2])
+{
+    for (int c = 0; c < 2; c++)
+        if (t[c].moves < 0 || !(t[c].wall_s >= 0) || !(t[c].cpu_s >= 0) || !isfinite(t[c].wall_s) ||
+            !isfinite(t[c].cpu_s))
+            return false;
+    return true;
 }
 
 static int insert_game_rows(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX])
@@ -53,6 +63,12 @@ static int insert_game_rows(Db *db, const DbGame *g, int64_t *game_id, char err[
     bind_i64(st, 11, g->plies, &rc);
     bind_text(st, 12, g->movetext, &rc);
     bind_text(st, 13, g->detail, &rc);
+    for (int c = 0; c < 2 && g->timed; c++) {
+        bind_i64(st, 14 + c, g->time[c].moves, &rc);
+        bind_real(st, 16 + c, g->time[c].wall_s, &rc);
+        bind_real(st, 18 + c, g->time[c].cpu_s, &rc);
+    }
+    for (int i = 14; i <= 19 && !g->timed && rc == SQLITE_OK; i++) rc = sqlite3_bind_null(st, i);
     if (dbi_step_write(db, st, rc, err, what) != 0)
         return -1;
     int64_t id = sqlite3_last_insert_rowid(db->h);
@@ -92,6 +108,7 @@ int db_game_insert(Db *db, const DbGame *g, int64_t *game_id, char err[ERR_MAX])
 {
     const char *bad = !g->game                                ? "no game name"
                       : g->result && !valid_result(g->result) ? "result must be 1-0, 0-1 or 1/2-1/2"
+                      : g->timed && !valid_times(g->time)     ? "times used must be finite and >= 0"
                       : g->positions_len < 0 || (g->positions_len > 0 && !g->positions)
                           ? "bad position list"
                           : NULL;
@@ -323,4 +340,85 @@ int db_games_each(Db *db, const char *filter_sql,
     }
     (void)sqlite3_finalize(st);
     return out;
+}
+
+/* ---- the time each side used ---------------------------------------------- */
+
+/* A's moves are White's in the games of even index and Black's in the
+ * others (arena/match.h); B's the other way round. One row: untimed
+ * games, then A's and B's moves, wall and CPU seconds (NULL sums: 0). */
+static const char SQL_MATCH_TIMES[] =
+    "SELECT count(*) - count(white_moves), "
+    "total(CASE WHEN game_index % 2 = 0 THEN white_moves ELSE black_moves END), "
+    "total(CASE WHEN game_index % 2 = 0 THEN white_wall_s ELSE black_wall_s END), "
+    "total(CASE WHEN game_index % 2 = 0 THEN white_cpu_s ELSE black_cpu_s END), "
+    "total(CASE WHEN game_index % 2 = 0 THEN black_moves ELSE white_moves END), "
+    "total(CASE WHEN game_index % 2 = 0 THEN black_wall_s ELSE white_wall_s END), "
+    "total(CASE WHEN game_index % 2 = 0 THEN black_cpu_s ELSE white_cpu_s END) "
+    "FROM games WHERE run_id = ?1";
+/* Per player id: untimed games, moves, wall and CPU seconds, over both colours. */
+static const char SQL_PLAYER_TIMES[] =
+    "SELECT player, count(*) - count(moves), total(moves), total(wall), total(cpu) FROM ("
+    "SELECT white_player AS player, white_moves AS moves, white_wall_s AS wall, white_cpu_s AS cpu "
+    "FROM games WHERE run_id = ?1 UNION ALL "
+    "SELECT black_player, black_moves, black_wall_s, black_cpu_s FROM games WHERE run_id = ?1) "
+    "WHERE player IS NOT NULL GROUP BY player";
+
+/* The sums at columns at.. (moves, wall, cpu) of st. */
+static TimeUse time_cols(sqlite3_stmt *st, int at)
+{
+    return (TimeUse){.moves = (int64_t)sqlite3_column_double(st, at), .wall_s = sqlite3_column_double(st, at + 1),
+                     .cpu_s = sqlite3_column_double(st, at + 2)};
+}
+
+int db_run_match_times(Db *db, int64_t run_id, TimeUse sides[2], int64_t *untimed, char err[ERR_MAX])
+{
+    sides[0] = sides[1] = (TimeUse){0};
+    *untimed = 0;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_MATCH_TIMES, err);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *untimed = sqlite3_column_int64(st, 0);
+        sides[0] = time_cols(st, 1);
+        sides[1] = time_cols(st, 4);
+        rc = SQLITE_DONE;
+    }
+    int out = 0;
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "reading the time used in run %" PRId64, run_id);
+        out = -1;
+    }
+    stmt_done(st);
+    return out;
+}
+
+int db_run_player_times(Db *db, int64_t run_id, const int64_t *players, int len, TimeUse *out, int64_t *untimed,
+                        char err[ERR_MAX])
+{
+    for (int i = 0; i < len; i++)
+        out[i] = (TimeUse){0};
+    *untimed = 0;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_PLAYER_TIMES, err);
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, run_id);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int64_t player = sqlite3_column_int64(st, 0);
+        for (int i = 0; i < len; i++) {
+            if (players[i] != player)
+                continue;
+            *untimed += sqlite3_column_int64(st, 1);
+            out[i] = time_cols(st, 2);
+        }
+        rc = SQLITE_OK;
+    }
+    int res = 0;
+    if (rc != SQLITE_DONE) {
+        dbi_fail(db, rc, err, "reading the time used in run %" PRId64, run_id);
+        res = -1;
+    }
+    stmt_done(st);
+    return res;
 }

@@ -374,7 +374,8 @@ static int merge_games(Merge *m, int64_t sid, int64_t tid, const char *label)
 {
     sqlite3_stmt *q, *pq;
     if (prep_s(m, "SELECT id, game_index, game, opening, start_fen, white_ws, black_ws, seed, result, reason, plies, "
-                  "movetext, created, round, detail FROM games WHERE run_id = ? ORDER BY game_index", &q) != 0)
+                  "movetext, created, round, detail, white_moves, black_moves, white_wall_s, black_wall_s, white_cpu_s, "
+                  "black_cpu_s FROM games WHERE run_id = ? ORDER BY game_index", &q) != 0)
         return -1;
     if (prep_s(m, "SELECT ply, fen, stm, score, result, quiet FROM positions WHERE game_id = ? ORDER BY id", &pq) != 0) {
         sqlite3_finalize(q);
@@ -416,8 +417,10 @@ static int merge_games(Merge *m, int64_t sid, int64_t tid, const char *label)
             continue;
         }
         sqlite3_stmt *ins = dbi_stmt(m->t, "INSERT INTO games(run_id, game_index, game, opening, start_fen, white_ws, "
-                                           "black_ws, seed, result, reason, plies, movetext, created, round, detail) "
-                                           "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", m->err);
+                                           "black_ws, seed, result, reason, plies, movetext, created, round, detail, "
+                                           "white_moves, black_moves, white_wall_s, black_wall_s, white_cpu_s, "
+                                           "black_cpu_s) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+                                           "?, ?, ?)", m->err);
         if (!ins) break;
         brc = SQLITE_OK;
         bind_i64(ins, 1, tid, &brc);
@@ -425,7 +428,7 @@ static int merge_games(Merge *m, int64_t sid, int64_t tid, const char *label)
         for (int c = 2; c <= 4 && brc == SQLITE_OK; c++) brc = sqlite3_bind_value(ins, c + 1, sqlite3_column_value(q, c));
         bind_id(ins, 6, w, &brc);
         bind_id(ins, 7, b, &brc);
-        for (int c = 7; c <= 14 && brc == SQLITE_OK; c++) brc = sqlite3_bind_value(ins, c + 1, sqlite3_column_value(q, c));
+        for (int c = 7; c <= 20 && brc == SQLITE_OK; c++) brc = sqlite3_bind_value(ins, c + 1, sqlite3_column_value(q, c));
         if (dbi_step_write(m->t, ins, brc, m->err, "merging a game") != 0) break;
         m->st->games_new++;
         if (merge_positions(m, pq, sqlite3_column_int64(q, 0), sqlite3_last_insert_rowid(m->t->h)) != 0) break;

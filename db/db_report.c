@@ -308,14 +308,25 @@ bool db_report_weight_value(const DbWeightSetRow *ws, const char *name, double *
 
 /* ---- matches ----------------------------------------------------------------- */
 
-#define SQL_MATCHES(SPRT_DECISION)                                                                              \
+#define SQL_MATCHES(SPRT_DECISION, TIMES)                                                                       \
     "SELECT m.id, m.run_id, m.game, m.ws_a, m.ws_b, wa.name, wb.name, m.games, m.wins, m.draws, m.losses, "   \
     "m.penta0, m.penta1, m.penta2, m.penta3, m.penta4, m.elo, m.elo_lo, m.elo_hi, m.llr, "                     \
-    "m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta, m.sprt_result, " SPRT_DECISION ", m.created "       \
-    "FROM matches m LEFT JOIN weight_sets wa ON wa.id = m.ws_a LEFT JOIN weight_sets wb ON wb.id = m.ws_b " \
+    "m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta, m.sprt_result, " SPRT_DECISION ", m.created, "      \
+    TIMES " FROM matches m LEFT JOIN weight_sets wa ON wa.id = m.ws_a LEFT JOIN weight_sets wb ON wb.id = m.ws_b " \
     "WHERE (?1 IS NULL OR m.game = ?1) ORDER BY m.id"
-static const char SQL_MATCHES_4[] = SQL_MATCHES("m.sprt_llr, m.sprt_pairs");
-static const char SQL_MATCHES_1[] = SQL_MATCHES("NULL, NULL"); /* before schema 4 */
+/* The time each side used over the match's games (schema 11): A is White
+ * in the games of even index (dama match); then the games without times. */
+#define RUN_SUM(EXPR) "(SELECT total(" EXPR ") FROM games g WHERE g.run_id = m.run_id)"
+#define SIDE_COL(OWN, OTHER, COL) "CASE WHEN g.game_index % 2 = 0 THEN g." OWN "_" COL " ELSE g." OTHER "_" COL " END"
+#define SIDE_SUMS(OWN, OTHER)                                                                                    \
+    RUN_SUM(SIDE_COL(OWN, OTHER, "moves")) ", " RUN_SUM(SIDE_COL(OWN, OTHER, "wall_s")) ", "                    \
+    RUN_SUM(SIDE_COL(OWN, OTHER, "cpu_s"))
+#define MATCH_TIMES                                                                                              \
+    SIDE_SUMS("white", "black") ", " SIDE_SUMS("black", "white")                                              \
+    ", (SELECT count(*) - count(g.white_moves) FROM games g WHERE g.run_id = m.run_id)"
+static const char SQL_MATCHES_11[] = SQL_MATCHES("m.sprt_llr, m.sprt_pairs", MATCH_TIMES);
+static const char SQL_MATCHES_4[] = SQL_MATCHES("m.sprt_llr, m.sprt_pairs", "0, 0, 0, 0, 0, 0, NULL"); /* before 11 */
+static const char SQL_MATCHES_1[] = SQL_MATCHES("NULL, NULL", "0, 0, 0, 0, 0, 0, NULL"); /* before schema 4 */
 static const char SQL_RUN_GAMES[] =
     "SELECT game_index, white_ws, black_ws, result, opening FROM games WHERE run_id = ?2 ORDER BY game_index";
 
@@ -331,14 +342,21 @@ static void fill_match(sqlite3_stmt *st, void *row, DbReportMem *mem)
         .sprt_beta = col_real(st, 23), .sprt_result = col_text(st, 24, mem), .sprt_llr = col_real(st, 25),
         .sprt_pairs = col_int(st, 26), .created = col_text(st, 27, mem)};
     for (int k = 0; k < 5; k++) m->penta[k] = col_int(st, 11 + k);
+    for (int i = 0; i < 2; i++)
+        m->time[i] = (TimeUse){.moves = (int64_t)sqlite3_column_double(st, 28 + 3 * i),
+                               .wall_s = sqlite3_column_double(st, 29 + 3 * i),
+                               .cpu_s = sqlite3_column_double(st, 30 + 3 * i)};
+    m->untimed = col_opt(st, 34);
 }
 
 int db_report_matches(Db *db, const char *game, DbMatchRows *out, char err[ERR_MAX])
 {
-    bool has_decision;
+    bool has_decision, has_times;
     *out = (DbMatchRows){0};
     if (has_column(db, "matches", "sprt_llr", &has_decision, err) != 0) return -1;
-    return READ(db, has_decision ? SQL_MATCHES_4 : SQL_MATCHES_1, game, 0, fill_match, out, err);
+    if (has_column(db, "games", "white_moves", &has_times, err) != 0) return -1;
+    const char *sql = has_times ? SQL_MATCHES_11 : has_decision ? SQL_MATCHES_4 : SQL_MATCHES_1;
+    return READ(db, sql, game, 0, fill_match, out, err);
 }
 
 static void fill_run_game(sqlite3_stmt *st, void *row, DbReportMem *mem)
@@ -359,8 +377,18 @@ static const char SQL_TOURNAMENTS[] =
     "SELECT t.id, t.run_id, t.name, t.format, t.rounds, t.games_total, r.game, r.status, t.created, "
     "(SELECT count(*) FROM games g WHERE g.run_id = t.run_id AND g.result IS NOT NULL) "
     "FROM tournaments t JOIN runs r ON r.id = t.run_id WHERE (?1 IS NULL OR r.game = ?1) ORDER BY t.id";
-static const char SQL_PARTICIPANTS[] =
-    "SELECT id, idx, name, kind, spec, limits, weight_set FROM participants WHERE tournament_id = ?2 ORDER BY idx";
+#define SQL_PARTICIPANTS_(TIMES)                                                                                  \
+    "SELECT p.id, p.idx, p.name, p.kind, p.spec, p.limits, p.weight_set, " TIMES                                 \
+    " FROM participants p WHERE p.tournament_id = ?2 ORDER BY p.idx"
+/* The time the player used over its games of the tournament, either colour
+ * (schema 11): moves, wall and CPU seconds. */
+#define PLAYER_SUM(COL)                                                                                           \
+    "(SELECT total(CASE WHEN g.white_player = p.id THEN g.white_" COL " ELSE g.black_" COL " END) FROM games g " \
+    "WHERE g.run_id = (SELECT run_id FROM tournaments WHERE id = p.tournament_id) "                               \
+    "AND p.id IN (g.white_player, g.black_player))"
+static const char SQL_PARTICIPANTS_11[] =
+    SQL_PARTICIPANTS_(PLAYER_SUM("moves") ", " PLAYER_SUM("wall_s") ", " PLAYER_SUM("cpu_s"));
+static const char SQL_PARTICIPANTS[] = SQL_PARTICIPANTS_("0, 0, 0"); /* before schema 11 */
 static const char SQL_TOURNAMENT_GAMES[] =
     "SELECT g.white_player, g.black_player, g.result FROM games g JOIN tournaments t ON t.run_id = g.run_id "
     "WHERE t.id = ?2 AND g.result IS NOT NULL AND g.white_player IS NOT NULL AND g.black_player IS NOT NULL "
@@ -386,12 +414,17 @@ static void fill_participant(sqlite3_stmt *st, void *row, DbReportMem *mem)
 {
     *(DbParticipantRow *)row = (DbParticipantRow){
         .id = col_int(st, 0), .idx = col_int(st, 1), .name = col_text(st, 2, mem), .kind = col_text(st, 3, mem),
-        .spec = col_text(st, 4, mem), .limits = col_text(st, 5, mem), .weight_set = col_int(st, 6)};
+        .spec = col_text(st, 4, mem), .limits = col_text(st, 5, mem), .weight_set = col_int(st, 6),
+        .time = {.moves = (int64_t)sqlite3_column_double(st, 7), .wall_s = sqlite3_column_double(st, 8),
+                 .cpu_s = sqlite3_column_double(st, 9)}};
 }
 
 int db_report_participants(Db *db, int64_t id, DbParticipantRows *out, char err[ERR_MAX])
 {
-    return READ(db, SQL_PARTICIPANTS, NULL, id, fill_participant, out, err);
+    bool has_times;
+    *out = (DbParticipantRows){0};
+    if (has_column(db, "games", "white_moves", &has_times, err) != 0) return -1;
+    return READ(db, has_times ? SQL_PARTICIPANTS_11 : SQL_PARTICIPANTS, NULL, id, fill_participant, out, err);
 }
 
 static void fill_tournament_game(sqlite3_stmt *st, void *row, DbReportMem *mem)

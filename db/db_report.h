@@ -135,6 +135,10 @@ typedef struct DbMatchRow {
     const char *sprt_result;                            /* NULL while undecided */
     double sprt_llr;    /* LLR at the decision; NaN while undecided or before schema 4 */
     int64_t sprt_pairs; /* pairs counted at it */
+    /* the time A (0) and B (1) used over the match's games, A White in the
+     * games of even index (no timed moves before schema 11) */
+    TimeUse time[2];
+    int64_t untimed; /* its games without times; DB_NULL_INT before schema 11 */
 } DbMatchRow;
 typedef DB_REPORT_ROWS(DbMatchRow) DbMatchRows;
 
@@ -169,6 +173,7 @@ int db_report_tournaments(Db *db, const char *game, DbTournamentRows *out, char 
 typedef struct DbParticipantRow {
     int64_t id, idx, weight_set; /* weight_set 0: none */
     const char *name, *kind, *spec, *limits;
+    TimeUse time; /* over its games of the tournament, either colour (no timed moves before schema 11) */
 } DbParticipantRow;
 typedef DB_REPORT_ROWS(DbParticipantRow) DbParticipantRows;
 

@@ -1,5 +1,5 @@
 -- schema.sql — dama's database schema, complete, at the current version
--- (PRAGMA user_version = 10, set at the end of this file).
+-- (PRAGMA user_version = 11, set at the end of this file).
 --
 -- What a new database gets: embedded into the binary at build time
 -- (cmake/embed_text.cmake) and applied by db.c inside BEGIN IMMEDIATE, which
@@ -92,6 +92,14 @@ CREATE TABLE games (
     black_player INTEGER REFERENCES participants(id),
     round INTEGER,
     detail TEXT,                                  -- what a failing engine wrote ('crash', 'timeout', 'illegal-move')
+    -- the time each colour used (step 11): its moves and the wall and CPU
+    -- seconds its player used for them; NULL when not timed
+    white_moves INTEGER CHECK (white_moves >= 0),
+    black_moves INTEGER CHECK (black_moves >= 0),
+    white_wall_s REAL CHECK (white_wall_s >= 0),
+    black_wall_s REAL CHECK (black_wall_s >= 0),
+    white_cpu_s REAL CHECK (white_cpu_s >= 0),
+    black_cpu_s REAL CHECK (black_cpu_s >= 0),
     UNIQUE (run_id, game_index)                   -- its index also serves lookups by run_id
 );
 CREATE INDEX games_white_ws ON games(white_ws);
@@ -283,4 +291,4 @@ CREATE TABLE generations (
 );
 
 PRAGMA application_id = 1145130305; -- 0x44414D41, 'DAMA'
-PRAGMA user_version = 10;
+PRAGMA user_version = 11;

@@ -93,11 +93,31 @@ static int llr_plot(Report *r, const DbMatchRow *m)
     return 0;
 }
 
+/* Each side's mean time per move and their ratio with the verdict of
+ * util/time_use.h: a strength figure is fair at equal time used. */
+static void time_cells(Cells *c, const DbMatchRow *m)
+{
+    for (int i = 0; i < 2; i++) {
+        if (m->time[i].moves > 0)
+            cells_add(c, "%.2f, %.2f", time_use_wall_ms(&m->time[i]), time_use_cpu_ms(&m->time[i]));
+        else cells_add(c, "–");
+    }
+    TimeCompare tc;
+    time_use_compare(&m->time[0], &m->time[1], TIME_USE_EQUAL, &tc);
+    char verdict[160];
+    time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
+    char left[64] = "";
+    if (m->untimed > 0) snprintf(left, sizeof left, " (%lld games without times)", (long long)m->untimed);
+    if (tc.known) cells_add(c, "%.3f, %.3f: %s%s", tc.wall_ratio, tc.cpu_ratio, verdict, left);
+    else cells_add(c, "–");
+}
+
 /* The table of every match. false when out of memory. */
 static bool matches_table(Report *r, const DbMatchRows *t)
 {
     static const char *const head[] = {"match", "game", "A", "B", "games", "wins", "draws", "losses",
-                                       "pentanomial (0, ½, 1, 1½, 2)", "Elo", "95% interval", "LLR", "SPRT"};
+                                       "pentanomial (0, ½, 1, 1½, 2)", "Elo", "95% interval", "LLR", "SPRT",
+                                       "A ms/move (wall, CPU)", "B ms/move (wall, CPU)", "time used A/B"};
     Cells c = {0};
     for (int i = 0; i < t->len; i++) {
         const DbMatchRow *m = &t->rows[i];
@@ -115,8 +135,9 @@ static bool matches_table(Report *r, const DbMatchRows *t)
         cells_add_real(&c, m->llr, 2);
         if (isnan(m->sprt_elo0)) cells_add(&c, "–");
         else cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
+        time_cells(&c, m);
     }
-    if (t->len) report_table(r, "matches", NULL, head, 13, &c);
+    if (t->len) report_table(r, "matches", NULL, head, 16, &c);
     bool ok = !c.oom;
     cells_free(&c);
     return ok;
@@ -268,7 +289,7 @@ static void crosstable_free(Crosstable *x)
 static bool crosstable_table(Report *r, int64_t tid, const DbParticipantRows *pl, const Crosstable *x)
 {
     int np = x->np;
-    const char **head = calloc((size_t)np + 4, sizeof *head);
+    const char **head = calloc((size_t)np + 5, sizeof *head);
     if (!head) return false;
     Cells c = {0};
     if (np > 0) {
@@ -277,6 +298,7 @@ static bool crosstable_table(Report *r, int64_t tid, const DbParticipantRows *pl
         for (int j = 0; j < np; j++) head[2 + j] = report_str(pl->rows[j].name);
         head[np + 2] = "points";
         head[np + 3] = "games";
+        head[np + 4] = "ms/move (wall, CPU)";
         for (int a = 0; a < np; a++) {
             double total = 0;
             int64_t tg = 0;
@@ -291,10 +313,15 @@ static bool crosstable_table(Report *r, int64_t tid, const DbParticipantRows *pl
             }
             cells_add(&c, "%g", total);
             cells_add(&c, "%lld", (long long)tg);
+            const TimeUse *tu = &pl->rows[a].time;
+            if (tu->moves > 0) cells_add(&c, "%.2f, %.2f", time_use_wall_ms(tu), time_use_cpu_ms(tu));
+            else cells_add(&c, "–");
         }
         svg_raw(r->b, "<div id=\"tournament-%lld-crosstable\">", (long long)tid);
-        report_table(r, "crosstable", "Crosstable: points of each row against each column (points/games)", head,
-                     np + 4, &c);
+        report_table(r, "crosstable",
+                     "Crosstable: points of each row against each column (points/games), and the time each player "
+                     "used per move over its games",
+                     head, np + 5, &c);
         svg_raw(r->b, "</div>\n");
     }
     bool ok = !c.oom;

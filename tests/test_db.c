@@ -482,22 +482,25 @@ static void test_readonly_and_discard(void **state)
 /* Schema 7 rebuilds runs for kind 'tournament'; schema 8 gives a
  * tournament its PDN file. A database of the schema before 7 is made from
  * a new one by putting back the old runs table and dropping the PDN
- * column and the owner columns of step 10 (a later step must be undone here
- * too). */
+ * column, the owner columns of step 10 and the time columns of step 11 (a
+ * later step must be undone here too). */
 static void test_migration_tournament_runs(void **state)
 {
     (void)state;
     enum { STEP = 7 };
-    assert_int_equal(DB_SCHEMA_VERSION, 10);
+    assert_int_equal(DB_SCHEMA_VERSION, 11);
     TempDb t;
     temp_make(&t, false);
     db_close(open_ok(t.path, true));
-    char sql[4096];
+    char sql[8192];
     snprintf(sql, sizeof sql,
              "ALTER TABLE trains DROP COLUMN owner_pid; ALTER TABLE trains DROP COLUMN owner_host;\n"
              "ALTER TABLE trains DROP COLUMN owner_start; ALTER TABLE trains DROP COLUMN owner_since;\n"
              "ALTER TABLE spsa_runs DROP COLUMN owner_pid; ALTER TABLE spsa_runs DROP COLUMN owner_host;\n"
              "ALTER TABLE spsa_runs DROP COLUMN owner_start; ALTER TABLE spsa_runs DROP COLUMN owner_since;\n"
+             "ALTER TABLE games DROP COLUMN white_moves; ALTER TABLE games DROP COLUMN black_moves;\n"
+             "ALTER TABLE games DROP COLUMN white_wall_s; ALTER TABLE games DROP COLUMN black_wall_s;\n"
+             "ALTER TABLE games DROP COLUMN white_cpu_s; ALTER TABLE games DROP COLUMN black_cpu_s;\n"
              "ALTER TABLE tournaments DROP COLUMN pdn_out;\n"
              "ALTER TABLE weight_sets DROP COLUMN delta;\n"
              "DROP TABLE runs;\n"
@@ -588,6 +591,9 @@ static void test_migration_weight_deltas(void **state)
     CHECK_OK(db_weights_insert(db, "russian", "default", 0, "compiled-in", 0, ws_names, ws_values, WS_LEN, &id, err));
     db_close(db);
     raw_exec(t.path, "ALTER TABLE weight_sets DROP COLUMN delta; ALTER TABLE runs DROP COLUMN owner_since;"
+                     "ALTER TABLE games DROP COLUMN white_moves; ALTER TABLE games DROP COLUMN black_moves;\n"
+                     "ALTER TABLE games DROP COLUMN white_wall_s; ALTER TABLE games DROP COLUMN black_wall_s;\n"
+                     "ALTER TABLE games DROP COLUMN white_cpu_s; ALTER TABLE games DROP COLUMN black_cpu_s;\n"
                      "ALTER TABLE trains DROP COLUMN owner_pid; ALTER TABLE trains DROP COLUMN owner_host;\n"
                      "ALTER TABLE trains DROP COLUMN owner_start; ALTER TABLE trains DROP COLUMN owner_since;\n"
                      "ALTER TABLE spsa_runs DROP COLUMN owner_pid; ALTER TABLE spsa_runs DROP COLUMN owner_host;\n"

@@ -74,6 +74,11 @@ static const char ROWS[] =
     "(1, 1, 0, 'russian', '1-0', 'no-moves', 10, 'a', NULL, NULL), (2, 1, 1, 'russian', '1/2-1/2', NULL, 20, 'a', "
     "NULL, NULL), (3, 1, 2, 'russian', '1/2-1/2', NULL, NULL, NULL, NULL, NULL), "
     "(4, 3, 0, 'russian', '0-1', 'no-moves', 7, 'o', 5, 6), (5, 3, 1, 'russian', '1-0', 'no-moves', 9, 'o', 6, 5);\n"
+    /* the match's times: A White in game 0 (4 moves, 0.4 s wall, 0.2 s CPU), Black in game 1 (4, 0.8, 0.4) */
+    "UPDATE games SET white_moves = 4, black_moves = 3, white_wall_s = 0.4, black_wall_s = 0.6, white_cpu_s = 0.2, "
+    "black_cpu_s = 0.3 WHERE id = 4;\n"
+    "UPDATE games SET white_moves = 5, black_moves = 4, white_wall_s = 1.0, black_wall_s = 0.8, white_cpu_s = 0.5, "
+    "black_cpu_s = 0.4 WHERE id = 5;\n"
     "INSERT INTO positions(game_id, ply, fen, quiet) VALUES (1, 0, 'f', 1), (1, 1, 'f', 0), (2, 0, 'f', 1);\n"
     "INSERT INTO weight_sets(id, game, name, parent_id, how, terms, weights) VALUES "
     "(5, 'russian', 'base', NULL, 'compiled-in', 'man,king', '100,250'), "
@@ -169,6 +174,12 @@ static void test_rows_and_nulls(void **state)
     assert_int_equal(m.rows[0].penta[2], 1);
     assert_true(isnan(m.rows[0].sprt_llr) && isnan(m.rows[0].llr));
     assert_null(m.rows[0].sprt_result);
+    /* A: game 0's White and game 1's Black; B the others */
+    assert_int_equal(m.rows[0].time[0].moves, 8);
+    assert_int_equal(m.rows[0].time[1].moves, 8);
+    assert_true(fabs(m.rows[0].time[0].wall_s - 1.2) < 1e-9 && fabs(m.rows[0].time[0].cpu_s - 0.6) < 1e-9);
+    assert_true(fabs(m.rows[0].time[1].wall_s - 1.6) < 1e-9 && fabs(m.rows[0].time[1].cpu_s - 0.8) < 1e-9);
+    assert_int_equal(m.rows[0].untimed, 0);
     db_report_free(m.mem);
     DbMatchGames mg;
     CHECK_OK(db_report_run_games(db, 3, &mg, err));
@@ -208,7 +219,10 @@ static void test_missing_tables_and_columns(void **state)
                 "ALTER TABLE matches DROP COLUMN sprt_llr;"
                 "ALTER TABLE matches DROP COLUMN sprt_pairs;"
                 "DROP TABLE participants; DROP TABLE tournaments;"
-                "ALTER TABLE generations DROP COLUMN ladder_games;");
+                "ALTER TABLE generations DROP COLUMN ladder_games;"
+                "ALTER TABLE games DROP COLUMN white_moves; ALTER TABLE games DROP COLUMN black_moves;"
+                "ALTER TABLE games DROP COLUMN white_wall_s; ALTER TABLE games DROP COLUMN black_wall_s;"
+                "ALTER TABLE games DROP COLUMN white_cpu_s; ALTER TABLE games DROP COLUMN black_cpu_s;");
     Db *db = open_read(&t);
     char err[ERR_MAX] = "";
     DbMatchRows m;
@@ -216,6 +230,8 @@ static void test_missing_tables_and_columns(void **state)
     assert_int_equal(m.len, 1);
     assert_true(isnan(m.rows[0].sprt_llr));
     assert_int_equal(m.rows[0].sprt_pairs, 0);
+    assert_true(m.rows[0].time[0].moves == 0 && m.rows[0].time[1].moves == 0); /* no times before schema 11 */
+    assert_true(m.rows[0].untimed == DB_NULL_INT);
     db_report_free(m.mem);
     DbTournamentRows tn;
     CHECK_OK(db_report_tournaments(db, NULL, &tn, err));

@@ -2,8 +2,9 @@
  * (play/game_writer.h: game_writer_encode, game_writer_add_encoded, what
  * self-play over MPI sends to rank 0): a game stored from its encoding is
  * the game stored directly, column for column and position for position, in
- * each of the three games; every truncation, a wrong magic and bytes left
- * over are refused with a message naming the byte, and nothing is stored. */
+ * each of the three games (the time each side used too); every truncation,
+ * a wrong magic, bytes left over and a time that is not a finite
+ * non-negative number are refused with a message naming the byte, and nothing is stored. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,15 +25,17 @@
 
 static const char *const GAMES[] = {"russian", "turkish", "shatra"};
 
-/* Every stored column of games and positions but ids and times, one line a
- * row, in order. */
+/* Every stored column of games and positions but ids and creation times,
+ * one line a row, in order (the time each side used as stored: the same
+ * bits through the encoding). */
 static char *dump(const char *path)
 {
     sqlite3 *h = NULL;
     assert_int_equal(sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
     const char *sql = "SELECT game_index || '|' || game || '|' || ifnull(opening, '') || '|' || start_fen || '|' || seed "
                       "|| '|' || result || '|' || reason || '|' || plies || '|' || movetext || '|' || ifnull(detail, '-') "
-                      "FROM games UNION ALL SELECT ply || '|' || fen || '|' || stm || '|' || ifnull(score, '-') || '|' || "
+                      "|| '|' || white_moves || '|' || black_moves || '|' || printf('%!.17g|%!.17g|%!.17g|%!.17g', "
+                      "white_wall_s, black_wall_s, white_cpu_s, black_cpu_s) FROM games UNION ALL SELECT ply || '|' || fen || '|' || stm || '|' || ifnull(score, '-') || '|' || "
                       "result || '|' || quiet FROM positions";
     sqlite3_stmt *st = NULL;
     assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
@@ -140,25 +143,32 @@ static void test_malformed_refused(void **state)
     uint8_t *copy = malloc(size + 1);
     assert_non_null(copy);
     /* Every truncation (a short message), one byte left over, a wrong magic,
-     * a side to move of 2 in the first position. */
-    for (size_t len = 0; len <= size + 3; len++) {
+     * a side to move of 2 in the first position, a wall time that is not a
+     * number. */
+    for (size_t len = 0; len <= size + 4; len++) {
         memcpy(copy, buf, size);
         size_t n = len;
         const char *want = "malformed";
         if (len == size) continue; /* the whole message: fine */
         if (len == size + 1) copy[size] = 0, n = size + 1;
         if (len == size + 2) copy[0] = 'X', n = size;
-        if (len == size + 3) {
+        if (len >= size + 3) {
             /* the header: magic 4, 5 x 8 ints, outcome 1, plies 4, then 6
-             * strings; the first FEN follows them */
+             * strings, then each colour's times (moves 4, wall 8, CPU 8);
+             * the first FEN follows them */
             size_t at = 4 + 40 + 1 + 4;
             for (int s = 0; s < 6; s++) {
                 uint32_t l = (uint32_t)copy[at] | (uint32_t)copy[at + 1] << 8 | (uint32_t)copy[at + 2] << 16 |
                              (uint32_t)copy[at + 3] << 24;
                 at += 4 + l;
             }
-            uint32_t l = (uint32_t)copy[at] | (uint32_t)copy[at + 1] << 8;
-            copy[at + 4 + l] = 2; /* stm */
+            if (len == size + 4) {
+                copy[at + 4 + 7] = 0xff; /* White's wall seconds: the sign byte of the double, negative */
+            } else {
+                at += 2 * 20;
+                uint32_t l = (uint32_t)copy[at] | (uint32_t)copy[at + 1] << 8;
+                copy[at + 4 + l] = 2; /* stm */
+            }
             n = size;
         }
         GameWriter w;

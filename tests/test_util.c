@@ -1,5 +1,6 @@
 /* test_util.c — the checked number parser (util/num.h), the atomic file
- * writer (util/atomic_file.h) and the text-line check (util/text.h).
+ * writer (util/atomic_file.h), the text-line check (util/text.h) and the
+ * time used per move (util/time_use.h).
  * Table-driven. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,10 +13,12 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <math.h>
 
 #include "util/atomic_file.h"
 #include "util/num.h"
 #include "util/text.h"
+#include "util/time_use.h"
 
 typedef struct IntCase {
     const char *text;
@@ -354,6 +357,67 @@ static void test_atomic_write_error(void **state)
     assert_string_equal(text, "keep");
 }
 
+/* ---- time used per move ---------------------------------------------------- */
+
+static void test_time_use_means(void **state)
+{
+    (void)state;
+    TimeUse t = {0};
+    assert_true(isnan(time_use_wall_ms(&t)) && isnan(time_use_cpu_ms(&t)));
+    char text[96];
+    time_use_format(&t, text, sizeof text);
+    assert_string_equal(text, "no timed moves");
+    TimeUse g1 = {.moves = 40, .wall_s = 2.0, .cpu_s = 1.0}, g2 = {.moves = 10, .wall_s = 0.5, .cpu_s = 1.5};
+    time_use_add(&t, &g1);
+    time_use_add(&t, &g2);
+    assert_int_equal(t.moves, 50);
+    assert_true(fabs(time_use_wall_ms(&t) - 50.0) < 1e-9); /* 2.5 s over 50 moves */
+    assert_true(fabs(time_use_cpu_ms(&t) - 50.0) < 1e-9);
+    time_use_format(&g1, text, sizeof text);
+    assert_string_equal(text, "wall 50.00 ms, CPU 25.00 ms per move (40 moves)");
+}
+
+typedef struct CompareCase {
+    TimeUse a, b;
+    bool known, equal;
+    const char *verdict;
+} CompareCase;
+
+static void test_time_use_compare(void **state)
+{
+    (void)state;
+    static const CompareCase cases[] = {
+        /* equal means, and 5% exactly on either side: equal */
+        {{10, 1.0, 1.0}, {20, 2.0, 2.0}, true, true, "equal time used (within 5%)"},
+        {{10, 1.05, 1.0}, {10, 1.0, 1.0}, true, true, "equal time used (within 5%)"},
+        {{10, 1.0, 1.0}, {10, 1.05, 1.05}, true, true, "equal time used (within 5%)"},
+        /* B used 25% more wall time; its CPU 10% more: wall is named */
+        {{10, 0.8, 1.0}, {10, 1.0, 1.1}, true, false, "unequal time: B used 25.0% more wall time than A"},
+        /* A's CPU differs most */
+        {{10, 1.0, 1.5}, {10, 1.0, 1.0}, true, false, "unequal time: A used 50.0% more CPU time than B"},
+        /* a side without timed moves, or one whose means are 0: not measured */
+        {{0, 0, 0}, {10, 1.0, 1.0}, false, false, "time used: not measured"},
+        {{10, 1.0, 1.0}, {10, 0.0, 0.0}, false, false, "time used: not measured"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const CompareCase *c = &cases[i];
+        TimeCompare tc;
+        time_use_compare(&c->a, &c->b, TIME_USE_EQUAL + 1e-12, &tc);
+        char verdict[128];
+        time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
+        if (tc.known != c->known || tc.equal != c->equal || strcmp(verdict, c->verdict) != 0)
+            fail_msg("case %zu: known %d equal %d '%s'", i, tc.known, tc.equal, verdict);
+        if (tc.known) /* the ratios are a's means over b's */
+            assert_true(fabs(tc.wall_ratio - time_use_wall_ms(&c->a) / time_use_wall_ms(&c->b)) < 1e-12);
+    }
+    /* the verdict is cut to the buffer, never overrun */
+    TimeCompare tc;
+    time_use_compare(&cases[3].a, &cases[3].b, TIME_USE_EQUAL, &tc);
+    char small[12];
+    time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", small, sizeof small);
+    assert_int_equal(strlen(small), sizeof small - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -363,6 +427,8 @@ int main(void)
         cmocka_unit_test(test_error_text),
         cmocka_unit_test(test_config_literals),
         cmocka_unit_test(test_text_line_check),
+        cmocka_unit_test(test_time_use_means),
+        cmocka_unit_test(test_time_use_compare),
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_write_error, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_open_error, setup_dir, teardown_dir),

@@ -42,6 +42,20 @@
 #     proc_args PID                 PID's command line, arguments joined by spaces
 #     proc_find TEXT                the ids of the processes whose command
 #                                   line holds TEXT
+# The time used per move (`dama match`, `dama tournament`; values vary, so
+# the checks are of relations, never of a clock):
+#     check_time_line LINE MOVES WALL_S CPU_S WHAT
+#                                   LINE's "wall X ms, CPU Y ms per move (N
+#                                   moves)" is the database's sums: N equal
+#                                   to MOVES (> 0), X and Y the sums' means
+#                                   per move in ms within the printed rounding
+#     check_match_times OUT DB RUN [CPU_SIDES]
+#                                   the "time used by A/B" lines of a match's
+#                                   standard output (file OUT) are the sums
+#                                   of run RUN's games in DB (A White in the
+#                                   even games); the ratio line agrees with
+#                                   them; each side in CPU_SIDES ("AB", "A")
+#                                   used some CPU time
 # Not a test itself (CMakeLists.txt leaves it out of the cli_ tests).
 DAMA="$1"
 SRC="${2:-}"
@@ -139,4 +153,55 @@ proc_find() {
     case "${a[*]}" in *"$1"*) echo "${d#/proc/}" ;; esac
   done
   return 0
+}
+
+check_time_line() {
+  local line="$1" moves="$2" wall="$3" cpu="$4" what="$5" pw pc pm
+  pw=$(sed -n 's/.*wall \([0-9.]*\) ms, CPU [0-9.]* ms per move ([0-9]* moves).*/\1/p' <<<"$line")
+  pc=$(sed -n 's/.*wall [0-9.]* ms, CPU \([0-9.]*\) ms per move ([0-9]* moves).*/\1/p' <<<"$line")
+  pm=$(sed -n 's/.*wall [0-9.]* ms, CPU [0-9.]* ms per move (\([0-9]*\) moves).*/\1/p' <<<"$line")
+  if [ -z "$pw" ] || [ -z "$pc" ] || [ -z "$pm" ]; then
+    bad "$what: no time per move in '$line'"
+    return
+  fi
+  awk -v m="$moves" -v w="$wall" -v c="$cpu" -v pw="$pw" -v pc="$pc" -v pm="$pm" 'function abs(x) { return x < 0 ? -x : x }
+    BEGIN { exit !(m + 0 > 0 && m + 0 == pm + 0 && abs(1000 * w / m - pw) <= 0.006 && abs(1000 * c / m - pc) <= 0.006) }' \
+    && ok || bad "$what: '$line' is not the stored $moves moves, $wall s wall, $cpu s CPU"
+}
+
+check_match_times() {
+  local out="$1" db="$2" run="$3" cpu_sides="${4:-}" side own other sums line ratio
+  local -A mean_w mean_c
+  for side in A B; do
+    if [ "$side" = A ]; then own=white other=black; else own=black other=white; fi
+    sums=$(sqlite3 -separator ' ' "$db" "SELECT
+      total(CASE WHEN game_index % 2 = 0 THEN ${own}_moves ELSE ${other}_moves END),
+      total(CASE WHEN game_index % 2 = 0 THEN ${own}_wall_s ELSE ${other}_wall_s END),
+      total(CASE WHEN game_index % 2 = 0 THEN ${own}_cpu_s ELSE ${other}_cpu_s END) FROM games WHERE run_id = $run")
+    set -- $sums
+    line=$(grep "^time used by $side: " "$out")
+    check_time_line "$line" "${1%.0}" "$2" "$3" "match time of $side"
+    mean_w[$side]=$(awk -v m="$1" -v s="$2" 'BEGIN { print 1000 * s / m }')
+    mean_c[$side]=$(awk -v m="$1" -v s="$3" 'BEGIN { print 1000 * s / m }')
+    case "$cpu_sides" in *"$side"*)
+      awk -v c="$3" 'BEGIN { exit !(c > 0) }' && ok || bad "match: $side used no CPU time ($3 s stored)" ;;
+    esac
+  done
+  ratio=$(grep "^time ratio A/B: " "$out")
+  # the ratios of the stored means, and the verdict of the 5% rule (a mean
+  # within a hair of the bound is not judged: the two sides round apart)
+  awk -v aw="${mean_w[A]}" -v ac="${mean_c[A]}" -v bw="${mean_w[B]}" -v bc="${mean_c[B]}" -v line="$ratio" '
+    function abs(x) { return x < 0 ? -x : x }
+    function excess(r) { return r >= 1 ? r - 1 : 1 / r - 1 }
+    BEGIN {
+      if (bw <= 0 || bc <= 0 || aw <= 0 || ac <= 0) exit !(line ~ /not measured/)
+      rw = aw / bw; rc = ac / bc
+      if (!match(line, /wall [0-9.]+, CPU [0-9.]+: /)) exit 1
+      split(substr(line, RSTART, RLENGTH), f, /[ ,:]+/)
+      if (abs(f[2] - rw) > 0.0006 || abs(f[4] - rc) > 0.0006) exit 1
+      ew = excess(rw); ec = excess(rc)
+      if (abs(ew - 0.05) < 0.001 || abs(ec - 0.05) < 0.001) exit 0
+      eq = ew <= 0.05 && ec <= 0.05
+      exit !(eq ? line ~ /: equal time used \(within 5%\)$/ : line ~ /: unequal time: [AB] used [0-9.]+% more (wall|CPU) time than [AB]$/)
+    }' && ok || bad "match: the ratio line '$ratio' is not that of the stored means (A ${mean_w[A]}/${mean_c[A]} ms, B ${mean_w[B]}/${mean_c[B]} ms)"
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # dama selfplay --shard R/K and dama db merge: three shards of a run merged
 # are the one-process run, game for game and position for position (a
-# canonical dump by game index); merging them again adds nothing (same row
+# canonical dump by game index), and keep the time each side used; merging them again adds nothing (same row
 # counts, same dump); a bad shard (missing, not a database, another schema
 # version, a contradicting configuration or game, the target itself) is
 # refused with a message naming it, exit 1, and the target unchanged.
@@ -37,6 +37,14 @@ sqlite3 m.sqlite "$DUMP" >m.txt
 [ "$(sqlite3 m.sqlite "$COUNTS")" = "$(sqlite3 one.sqlite "$COUNTS")" ] && ok \
   || bad "row counts: merged $(sqlite3 m.sqlite "$COUNTS"), one process $(sqlite3 one.sqlite "$COUNTS")"
 [ "$(sqlite3 m.sqlite "SELECT status FROM runs")" = "done" ] && ok || bad "merged run not done"
+# the time each side used comes along (it differs from the one-process run's: it is measured)
+TIMES="SELECT game_index, white_moves, black_moves, quote(white_wall_s), quote(black_wall_s), quote(white_cpu_s),
+  quote(black_cpu_s) FROM games"
+for r in 0 1 2; do sqlite3 s$r.sqlite "$TIMES"; done | sort -n >shards.times
+sqlite3 m.sqlite "$TIMES" | sort -n >m.times
+[ "$(wc -l <m.times)" = 12 ] && cmp -s shards.times m.times && ok || bad "merged games lost their times: $(diff shards.times m.times | head -3)"
+expect_eq "$(sqlite3 m.sqlite "SELECT count(*) FROM games WHERE white_moves + black_moves = plies AND white_wall_s > 0")" 12 \
+  "merged games keep their moves and times"
 [ "$(sqlite3 m.sqlite 'PRAGMA foreign_key_check')" = "" ] && ok || bad "merged database fails its foreign keys"
 
 # --- twice: nothing added ------------------------------------------------------

@@ -74,6 +74,35 @@ n=$(grep -o '<figure class="plot" id="tuning-1-loss">.*</figure>' r.html | grep 
 gm=$(q "SELECT games FROM matches WHERE id = 1")
 grep -q "The $gm games of match 1" r.html && ok || bad "match 1 games ($gm)"
 grep -q '<figure class="plot" id="match-1-llr">' r.html && ok || bad "match 1 LLR path"
+# each side's time per move in the matches table: the stored sums' means (A White in the even games)
+cells=$(grep -o '<td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*: [^<]*</td></tr>' r.html | head -1)
+sums=$(q "SELECT total(CASE WHEN game_index % 2 = 0 THEN white_moves ELSE black_moves END),
+  total(CASE WHEN game_index % 2 = 0 THEN white_wall_s ELSE black_wall_s END),
+  total(CASE WHEN game_index % 2 = 0 THEN white_cpu_s ELSE black_cpu_s END),
+  total(CASE WHEN game_index % 2 = 0 THEN black_moves ELSE white_moves END),
+  total(CASE WHEN game_index % 2 = 0 THEN black_wall_s ELSE white_wall_s END),
+  total(CASE WHEN game_index % 2 = 0 THEN black_cpu_s ELSE white_cpu_s END)
+  FROM games WHERE run_id = (SELECT run_id FROM matches WHERE id = 1)" | tr '|' ' ')
+awk -v c="$cells" -v s="$sums" 'function abs(x) { return x < 0 ? -x : x }
+  BEGIN {
+    n = split(c, f, /(<\/?t[dr]>|, |: )+/); split(s, v, " ")
+    if (n < 8 || v[1] <= 0 || v[4] <= 0) exit 1
+    exit !(abs(f[2] - 1000 * v[2] / v[1]) <= 0.006 && abs(f[3] - 1000 * v[3] / v[1]) <= 0.006 &&
+           abs(f[4] - 1000 * v[5] / v[4]) <= 0.006 && abs(f[5] - 1000 * v[6] / v[4]) <= 0.006 &&
+           f[8] ~ /^(equal time used \(within 5%\)|unequal time)$/)
+  }' && ok || bad "match 1 time per move in the table: '$cells' against the stored sums $sums"
+
+# each tournament player's time per move in the crosstable: its stored sums over its games, either colour
+cell=$(grep -o '<div id="tournament-1-crosstable">.*' r.html | sed 's|</tr>|\n|g' | grep '<td>start</td>' \
+  | sed 's|.*<td>\([0-9.]*, [0-9.]*\)</td>$|\1|')
+sums=$(q "SELECT total(CASE WHEN g.white_player = p.id THEN g.white_moves ELSE g.black_moves END),
+  total(CASE WHEN g.white_player = p.id THEN g.white_wall_s ELSE g.black_wall_s END),
+  total(CASE WHEN g.white_player = p.id THEN g.white_cpu_s ELSE g.black_cpu_s END)
+  FROM games g JOIN participants p ON p.id IN (g.white_player, g.black_player) WHERE p.name = 'start'" | tr '|' ' ')
+awk -v c="$cell" -v s="$sums" 'function abs(x) { return x < 0 ? -x : x }
+  BEGIN { split(c, f, ", "); split(s, v, " ")
+          exit !(v[1] > 0 && f[2] != "" && abs(f[1] - 1000 * v[2] / v[1]) <= 0.006 && abs(f[2] - 1000 * v[3] / v[1]) <= 0.006) }' \
+  && ok || bad "tournament player start: time cell '$cell' against the stored sums $sums"
 
 # ---- --game: only that game's rows ----
 "$DAMA" report --db t.sqlite --game turkish -o tk.html >/dev/null 2>&1 && ok || bad "--game turkish"

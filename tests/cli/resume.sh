@@ -4,8 +4,9 @@
 # moments): a tune killed after its first epochs is tuned again in the same
 # run and tuning run (no second run, the epochs of the uninterrupted one);
 # a match killed after its first games plays only the missing pairs (the
-# same games, counts and SPRT decision) and says it resumed; the same match
-# finished and run again plays nothing; weights that changed make a new
+# same games, counts and SPRT decision), says it resumed and prints the
+# time used over all its games; the same match finished and run again
+# plays nothing and prints the same; weights that changed make a new
 # match.
 # Usage: resume.sh DAMA_BINARY SOURCE_DIR
 set -u
@@ -51,6 +52,11 @@ wait $p 2>/dev/null
 stored=$(q m2.sqlite "SELECT count(*) FROM games")
 [ "$stored" -lt "$(q m1.sqlite "SELECT count(*) FROM games")" ] && ok || bad "the kill came after the last game"
 expect_rc 0 "the match run again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
+# the time used printed by the resumed match is that of all its games, the killed process's too
+check_match_times "$T/out" m2.sqlite 1 AB
+expect_eq "$(grep -o '([0-9]* moves)' "$T/out" | tr -dc '0-9\n' | awk '{ s += $1 } END { print s }')" "$(q m2.sqlite "SELECT sum(plies) FROM games")" \
+  "the resumed match's moves are those of every stored game"
+grep "^time " "$T/out" >"$T/resumed-times"
 grep -q "^match russian: run 1 (resumed: $((stored / 2)) pairs stored)" "$T/err" && ok \
   || bad "the resumed match does not say so ($stored games were stored): $(head -1 "$T/err")"
 G="SELECT game_index, result, reason, movetext FROM games ORDER BY game_index"
@@ -63,6 +69,13 @@ expect_eq "$(q m2.sqlite "SELECT count(*) || ' ' || min(status) FROM runs")" "1 
 expect_rc 0 "a finished match again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
 expect_eq "$(q m2.sqlite "SELECT count(*) FROM games")" "$(q m1.sqlite "SELECT count(*) FROM games")" "games after a rerun"
 grep -q "^SPRT \[60, 140\] .*: H0 accepted" "$T/out" && ok || bad "a finished match again: $(cat "$T/out")"
+expect_eq "$(grep "^time " "$T/out")" "$(cat "$T/resumed-times")" "a finished match again prints the same time used"
+# games stored without times (before schema 11) are left out of the sums, and the output says how many
+q m2.sqlite "UPDATE games SET white_moves = NULL, black_moves = NULL, white_wall_s = NULL, black_wall_s = NULL,
+  white_cpu_s = NULL, black_cpu_s = NULL WHERE game_index < 3"
+expect_rc 0 "a finished match with untimed games again" "$DAMA" "${MATCH[@]}" --db m2.sqlite
+expect_line out "(3 games stored without their times are left out)"
+check_match_times "$T/out" m2.sqlite 1 AB
 # other weights under the same configuration text ('tuned' after a new tune): a new match
 cp "$SRC/configs/weights/russian-start.cfg" b.cfg
 "$DAMA" match --a default --b b.cfg --pairs 2 --nodes 200 --threads 1 --progress 0 --db m3.sqlite >/dev/null 2>&1 \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # dama tournament: in-process engines, `dama hub` processes and a faulty
 # Hub engine (crash, illegal move, hang) in one round robin; Ctrl-C midway,
-# resume, then the crosstable, ratings, database and PDN output are checked.
+# resume, then the crosstable, time used per move, ratings, database and
+# PDN output are checked.
 # Usage: tournament.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -127,6 +128,21 @@ expect_eq "$(grep -cE '^ +[1-6]  [ABHCIG] ' "$T/final.out")" 6 "ratings rows"
 total_points=$(grep -o '[0-9.]*/10' "$T/final.out" | cut -d/ -f1 | awk '{ s += $1 } END { printf "%.1f", s }')
 expect_eq "$total_points" "$TOTAL.0" "crosstable points add up to the games"
 expect_eq "$(grep -c ' vs ' "$T/final.out")" 15 "one pentanomial line per pairing"
+# time per move: each engine's line is the stored sums over all its games, both sessions' (the resume
+# printed them), with either colour; the sound in-process engines used CPU time; one verdict line
+for who in A B H C I G; do
+  sums=$(q "SELECT total(CASE WHEN g.white_player = p.id THEN g.white_moves ELSE g.black_moves END) || ' ' ||
+      total(CASE WHEN g.white_player = p.id THEN g.white_wall_s ELSE g.black_wall_s END) || ' ' ||
+      total(CASE WHEN g.white_player = p.id THEN g.white_cpu_s ELSE g.black_cpu_s END)
+    FROM games g JOIN participants p ON p.id IN (g.white_player, g.black_player) WHERE p.name = '$who'")
+  set -- $sums
+  check_time_line "$(grep -E "^  $who +wall " "$T/final.out")" "${1%.0}" "$2" "$3" "tournament time of $who"
+  case $who in A | B) awk -v c="$3" 'BEGIN { exit !(c > 0) }' && ok || bad "$who used no CPU time ($3 s)" ;; esac
+done
+expect_eq "$(q "SELECT count(*) FROM games WHERE white_moves IS NULL OR white_cpu_s IS NULL OR black_wall_s IS NULL")" 0 \
+  "every tournament game keeps its times"
+expect_eq "$(grep -cE '^  (equal time used \(within 5%\)|unequal time: [ABHCIG] used [0-9.]+% more (wall|CPU) time than [ABHCIG])$' \
+  "$T/final.out")" 1 "one verdict on the time used"
 # ratings: sound engines above every faulty one
 sound_min=$(grep -E '^ +[0-9]+  [ABH] ' "$T/final.out" | awk '{print $3}' | sort -g | head -1)
 faulty_max=$(grep -E '^ +[0-9]+  [CIG] ' "$T/final.out" | awk '{print $3}' | sort -g | tail -1)
@@ -196,6 +212,10 @@ expect_rc 0 "match with a clock" "$DAMA" match --db "$T/m.sqlite" --a default --
 grep -q "^Games 2: " "$T/out" && ok || bad "match line: $(cat "$T/out")"
 grep -q "^match russian: run 1, .*, 1 pairs, limit time=2000+20, 1 threads$" "$T/err" && ok || bad "match banner names the clock: $(cat "$T/err")"
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE reason NOT IN ('timeout', 'crash')")" 2 "match games stored"
+# each side's time per move, as stored: both in-process engines used CPU time on a clock
+check_match_times "$T/out" "$T/m.sqlite" 1 AB
+expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE white_moves + black_moves = plies")" 2 \
+  "a game's moves are its plies"
 expect_rc 2 "match: --movetime and --tc" "$DAMA" match --db "$T/m.sqlite" --movetime 5 --tc 100+1
 # match with an external engine: a dama hub process as A, a faulty one as B (it loses the games it crashes in)
 expect_rc 0 "match with a Hub engine" "$DAMA" match --db "$T/h.sqlite" --a-cmd "$DAMA hub --hash 8" --b default \
@@ -204,6 +224,8 @@ grep -q "^match 1 (run 1): A = '.*dama hub --hash 8' vs B = weight set 1$" "$T/o
 expect_eq "$(sqlite3 "$T/h.sqlite" "SELECT count(*) || ' ' || count(white_ws) || ' ' || count(black_ws) FROM games")" "4 2 2" \
   "the Hub engine's games have no weight set on its side"
 expect_eq "$(sqlite3 "$T/h.sqlite" "SELECT quote(ws_a) || ' ' || ws_b || ' ' || games FROM matches")" "NULL 1 4" "matches row"
+# the Hub engine's time is that of its process (CPU from /proc, in clock ticks: it may be 0 at 300 nodes a move)
+check_match_times "$T/out" "$T/h.sqlite" 1 B
 expect_rc 0 "match with a crashing Hub engine" "$DAMA" match --db "$T/hc.sqlite" --a default \
   --b-cmd "python3 $F crash 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
 expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND

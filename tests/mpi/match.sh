@@ -39,6 +39,8 @@ done
 [ "$(sqlite3 three-1.sqlite "SELECT status FROM runs")" = done ] && ok || bad "3-rank match run not done"
 # the summary line is the same
 [ "$(grep '^Games' one.out)" = "$(grep '^Games' three-1.out)" ] && ok || bad "summary: $(grep '^Games' three-1.out)"
+# the time each side used, measured on every rank, is the stored sums of all the games (rank 0 prints it)
+check_match_times three-1.out three-1.sqlite 1 AB
 # under a launcher of several ranks --mpi is implied
 $MPIRUN -np 2 "$DAMA" $M --db implied.sqlite --threads 1 >implied.out 2>&1 || bad "2 ranks, no --mpi: $(tail -3 implied.out)"
 sqlite3 implied.sqlite "$DUMP" >implied.txt

@@ -33,6 +33,9 @@ for t in 1 2; do
   grep -q "^  by rank: 0: 8 1: 8 2: 8 games$" three-$t.out && ok || bad "3 ranks x $t: by rank: $(grep 'by rank' three-$t.out)"
 done
 grep -q "^selfplay: 24/24 games, .*, by rank 8/8/8$" three-1.out && ok || bad "final progress line: $(cat three-1.out)"
+# the games sent to rank 0 keep the time each side used (measured, so not in the dump)
+[ "$(sqlite3 three-1.sqlite "SELECT count(*) FROM games WHERE white_moves + black_moves = plies AND white_wall_s > 0
+  AND black_wall_s >= 0 AND white_cpu_s >= 0 AND black_cpu_s >= 0")" = 24 ] && ok || bad "3 ranks: games without their times"
 # Under mpirun with several ranks --mpi is implied (3 copies of a one-process
 # run would each play every game).
 $MPIRUN -np 3 "$DAMA" $SP --db implied.sqlite --threads 1 >implied.out 2>&1 || bad "3 ranks, no --mpi: $(tail -3 implied.out)"
