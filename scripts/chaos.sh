@@ -233,7 +233,7 @@ SELECT '== games';
 SELECT * FROM (SELECT (SELECT k FROM rk WHERE rk.id = g.run_id), game_index, game, opening, start_fen,
   (SELECT k FROM wk WHERE wk.id = white_ws), (SELECT k FROM wk WHERE wk.id = black_ws), seed, result, reason, plies,
   movetext, (SELECT name FROM participants WHERE id = white_player),
-  (SELECT name FROM participants WHERE id = black_player), round, detail FROM games g
+  (SELECT name FROM participants WHERE id = black_player), round, detail, white_moves, black_moves FROM games g
   WHERE g.id NOT IN (SELECT id FROM late)) ORDER BY 1, 2;
 SELECT '== positions';
 SELECT * FROM (SELECT (SELECT k FROM rk WHERE rk.id = g.run_id), g.game_index, p.ply, p.fen, p.stm, p.score,
