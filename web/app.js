@@ -48,10 +48,19 @@ function engineRequest(op, extra = {}) {
 
 // ---- the game ----
 
+// A game from the start, or from the position of the page's address
+// (?game=shatra&fen=...) the first time.
 function newGame() {
   S.gen++;
   if (S.game) S.game.free();
-  S.game = S.dama.newGame($("game").value);
+  const fen = S.startFen;
+  S.startFen = null;
+  try {
+    S.game = S.dama.newGame($("game").value, fen || "start");
+  } catch (err) {
+    S.game = S.dama.newGame($("game").value);
+    setTimeout(() => status("the address's position is refused: " + err.message, true));
+  }
   S.geo = geometry(S.game.name);
   S.human = Number($("side").value);
   S.over = null;
@@ -60,6 +69,7 @@ function newGame() {
   S.focus = null;
   S.busy = false;
   S.weights.showFor(S.game.name);
+  if (S.engineReady) ask({ op: "warm", game: S.game.name, weights: S.weights.textFor(S.game.name) });
   update();
 }
 
@@ -188,7 +198,7 @@ function undo() {
   }
   S.last = [];
   update();
-  if (n) status(n ? `took back ${n} move${n > 1 ? "s" : ""}` : "nothing to take back");
+  if (n) status(`took back ${n} move${n > 1 ? "s" : ""}`);
 }
 
 async function offerDraw() {
@@ -403,7 +413,13 @@ async function main() {
     o.title = S.dama.levelDoc(l);
     $("level").add(o);
   }
-  $("level").value = "max";
+  // Settings from the address: ?game=G&side=white|black&level=L&movetime=MS&fen=POSITION
+  const q = new URLSearchParams(location.search);
+  $("game").value = S.dama.games().includes(q.get("game")) ? q.get("game") : "russian";
+  $("side").value = q.get("side") === "black" ? "1" : "0";
+  $("level").value = [...$("level").options].some((o) => o.value === q.get("level")) ? q.get("level") : "max";
+  if ([...$("movetime").options].some((o) => o.value === q.get("movetime"))) $("movetime").value = q.get("movetime");
+  S.startFen = q.get("fen");
   S.weights = new WeightsPanel(S, $("weights"), $("weights-file"), $("weights-default"));
   newGame();
   document.body.dataset.firstBoardMs = Math.round(performance.now() - t0);
@@ -422,6 +438,7 @@ async function main() {
   $("stop").onclick = moveNow;
   $("pdn").onclick = downloadPdn;
   await startWorker();
+  await ask({ op: "warm", game: S.game.name, weights: null });
   S.engineReady = true;
   document.body.dataset.engine = "1";
   update();

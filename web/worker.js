@@ -13,6 +13,10 @@ function gameFor(req) {
   if (!entry) {
     entry = { game: dama.newGame(req.game), weights: null };
     games.set(req.game, entry);
+    // The first search of a game sets up its engine (about 0.2 s in
+    // Chromium), which would come on top of the first move's time.
+    entry.game.setLimit(LIMIT.DEPTH, 1);
+    entry.game.search();
   }
   const g = entry.game;
   if (entry.weights !== req.weights) {
@@ -34,6 +38,10 @@ async function handle(req) {
     if (req.stop) stopFlag = new Int32Array(req.stop);
     dama = await loadDama(fetch(req.wasm), { stopRequested: () => stopFlag !== null && Atomics.load(stopFlag, 0) !== 0 });
     return { version: dama.version };
+  }
+  if (req.op === "warm") {
+    gameFor({ ...req, start: "start", moves: [], level: "max" });
+    return {};
   }
   const g = gameFor(req);
   const t0 = performance.now();
