@@ -43,6 +43,7 @@ function engineRequest(op, extra = {}) {
   return ask({
     ...extra, op, game: S.game.name, start: S.game.startPosition(), moves: S.game.history(),
     level: $("level").value, movetimeMs: Number($("movetime").value), weights: S.weights.textFor(S.game.name),
+    seed: S.seed,
   });
 }
 
@@ -63,6 +64,8 @@ function newGame() {
   }
   S.geo = geometry(S.game.name);
   S.human = Number($("side").value);
+  // The levels' random choices: the address's seed, else a new one per game.
+  S.seed = S.fixedSeed ?? Math.floor(Math.random() * 2 ** 31);
   S.over = null;
   S.sel = null;
   S.last = [];
@@ -413,16 +416,18 @@ async function main() {
     o.title = S.dama.levelDoc(l);
     $("level").add(o);
   }
-  // Settings from the address: ?game=G&side=white|black&level=L&movetime=MS&fen=POSITION
+  // Settings from the address: ?game=G&side=white|black&level=L&movetime=MS&fen=POSITION&seed=N
   const q = new URLSearchParams(location.search);
   $("game").value = S.dama.games().includes(q.get("game")) ? q.get("game") : "russian";
   $("side").value = q.get("side") === "black" ? "1" : "0";
   $("level").value = [...$("level").options].some((o) => o.value === q.get("level")) ? q.get("level") : "max";
   if ([...$("movetime").options].some((o) => o.value === q.get("movetime"))) $("movetime").value = q.get("movetime");
   S.startFen = q.get("fen");
+  if (/^\d+$/.test(q.get("seed") || "")) S.fixedSeed = Number(q.get("seed"));
   S.weights = new WeightsPanel(S, $("weights"), $("weights-file"), $("weights-default"));
   newGame();
-  document.body.dataset.firstBoardMs = Math.round(performance.now() - t0);
+  document.body.dataset.firstBoardMs = Math.round(performance.now() - t0); // from this script's start
+  document.body.dataset.firstBoardAt = Math.round(performance.now()); // from the page's navigation
   document.body.dataset.ready = "1";
   const board = $("board");
   board.addEventListener("pointerdown", onPointerDown);
