@@ -76,7 +76,10 @@ export async function loadDama(source, options = {}) {
   if (source instanceof WebAssembly.Module) instance = await WebAssembly.instantiate(source, imports);
   else if (typeof Response !== "undefined" && source instanceof Response) {
     if (!source.ok) throw new Error(`dama.wasm: HTTP ${source.status}`);
-    instance = (await WebAssembly.instantiate(await source.arrayBuffer(), imports)).instance;
+    // Compiled while it downloads where the server says application/wasm.
+    const streaming = WebAssembly.instantiateStreaming && /application\/wasm/.test(source.headers.get("Content-Type") || "");
+    instance = streaming ? (await WebAssembly.instantiateStreaming(source, imports)).instance
+      : (await WebAssembly.instantiate(await source.arrayBuffer(), imports)).instance;
   } else instance = (await WebAssembly.instantiate(source, imports)).instance;
   memory = instance.exports.memory;
   instance.exports._initialize();
