@@ -120,7 +120,12 @@ async function playGame(game, maxPlies) {
     const move = multi.length ? multi[rand(multi.length)] : legal[rand(legal.length)];
     const ply = moves.length;
     await enter(game, move, hows[turn % 3]);
-    await page.waitForFunction((p) => Number(document.getElementById("board").dataset.ply) > p, ply, { timeout: 30000 });
+    const played = await page.waitForFunction((p) => Number(document.getElementById("board").dataset.ply) > p, ply,
+      { timeout: 30000 }).then(() => true, () => false);
+    if (!ok(played, `${game} ${fen}: the page took ${move} (${hows[turn % 3]})`)) {
+      await page.screenshot({ path: path.join(outDir, `${game}-stuck.png`) });
+      break;
+    }
     await idle();
     eq((await history())[ply], move, `${game}: the move entered (${hows[turn % 3]})`);
   }
