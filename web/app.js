@@ -64,6 +64,7 @@ function newGame() {
   }
   S.geo = geometry(S.game.name);
   S.human = Number($("side").value);
+  hidePromotion();
   // The levels' random choices: the address's seed, else a new one per game.
   S.seed = S.fixedSeed ?? Math.floor(Math.random() * 2 ** 31);
   S.over = null;
@@ -89,7 +90,7 @@ function checkOver() {
 function update() {
   checkOver();
   render();
-  if (!S.over && S.engineReady && S.game.sideToMove !== S.human && !S.busy) engineMove();
+  if (!S.over && S.engineReady && S.game.sideToMove !== S.human && !S.busy) engineMove().catch((err) => status(err.message, true));
 }
 
 async function engineMove() {
@@ -179,7 +180,13 @@ function hidePromotion() {
 
 function playHuman(m) {
   S.sel = null;
-  S.game.apply(m.index);
+  hidePromotion();
+  if (!humanTurn()) return render();
+  try {
+    S.game.apply(m.index);
+  } catch (err) {
+    return status(err.message, true); // the library's reason (it has none for a legal move in a live game)
+  }
   S.last = m.path;
   update();
 }
@@ -279,8 +286,7 @@ function render() {
     const from = S.sel.path[0], at = S.sel.path[S.sel.path.length - 1];
     pieces.set(at, pieces.get(from));
     pieces.delete(from);
-    const common = S.sel.cands[0].captures.filter((c) => S.sel.cands.every((m) => m.captures.includes(c)));
-    for (const c of common) if (pieces.has(c)) captured.add(c);
+    for (const c of S.sel.cands[0].captures) if (pieces.has(c) && jumped(S.sel.path, c)) captured.add(c);
   }
   const view = {
     pieces, captured, threatened, flipped: S.human === BLACK, selected: S.sel ? S.sel.path[S.sel.path.length - 1] : null,
@@ -303,6 +309,21 @@ function render() {
   $("draw").disabled = !humanTurn();
   $("resign").disabled = !!S.over;
   $("stop").disabled = !S.busy || !S.stop;
+}
+
+// Whether square c lies between two consecutive squares of path (a piece
+// the landings entered so far have jumped).
+function jumped(path, c) {
+  const at = (sq) => S.geo.cells.find((cell) => cell.sq === sq);
+  const p = at(c);
+  for (let i = 0; i + 1 < path.length; i++) {
+    const a = at(path[i]), b = at(path[i + 1]);
+    const cross = (b.x - a.x) * (p.y - a.y) - (b.y - a.y) * (p.x - a.x);
+    const dot = (p.x - a.x) * (b.x - a.x) + (p.y - a.y) * (b.y - a.y);
+    const len2 = (b.x - a.x) ** 2 + (b.y - a.y) ** 2;
+    if (cross === 0 && dot > 0 && dot < len2) return true;
+  }
+  return false;
 }
 
 function renderMoves() {

@@ -107,13 +107,13 @@ export function pieceName(geo, p) {
 // view: {pieces, flipped, selected, targets: Set, last: Set, threatened:
 // Set of squares, captured: Set, focus}. Returns the <svg>.
 export function drawBoard(geo, view) {
-  const svg = el("svg", { viewBox: `-0.4 -0.1 ${geo.cols + 0.5} ${geo.rows + 0.5}`, role: "presentation" });
+  const svg = el("svg", { viewBox: `-0.4 -0.1 ${geo.cols + 0.5} ${geo.rows + 0.5}`, role: "group", "aria-label": "Board" });
   const place = (c) => (view.flipped ? { x: geo.cols - 1 - c.x, y: geo.rows - 1 - c.y } : { x: c.x, y: c.y });
   for (const c of geo.cells) {
     const { x, y } = place(c);
     const p = view.pieces.get(c.sq);
     const label = geo.label(c.sq) + (p ? ", " + pieceName(geo, p) : "") + (view.targets.has(c.sq) ? ", target" : "");
-    const g = el("g", { class: "cell", "data-square": c.sq, role: "gridcell", "aria-label": label,
+    const g = el("g", { class: "cell", "data-square": c.sq, role: "button", "aria-label": label,
       tabindex: view.focus === c.sq ? "0" : "-1", transform: `translate(${x} ${y})` }, svg);
     if (view.selected === c.sq) g.classList.add("selected");
     if (view.last.has(c.sq)) g.classList.add("last");
