@@ -317,11 +317,12 @@ async function figures() {
   }
   const sorted = [...loads].sort((a, b) => a - b);
   console.log(`figure: first board after navigation, 7 loads: ${loads.join(", ")} ms (median ${sorted[3]})`);
-  const depths = { russian: 15, turkish: 11, shatra: 9 };
+  const depths = { russian: 17, turkish: 12, shatra: 10 };
+  const med = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
   for (const [game, depth] of Object.entries(depths)) {
-    const web = [], nat = [];
+    const web = [], nat = [], ratios = [];
     let webNodes = 0, natNodes = 0;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 7; i++) {
       const r = await page.evaluate(async ([g, d]) => {
         const { loadDama } = await import("./dama.js");
         const m = await loadDama(fetch("dama.wasm"));
@@ -334,9 +335,11 @@ async function figures() {
       const text = native("bench", "--game", game, "--depth", String(depth));
       natNodes = Number(/: (\d+) nodes/.exec(text)[1]);
       nat.push(Number(/search: ([\d.]+) M nodes\/s/.exec(text)[1]) * 1e6);
+      ratios.push(web[i] / nat[i]);
     }
-    const med = (a) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
-    console.log(`figure: bench ${game} depth ${depth}: ${webNodes} nodes (native ${natNodes}); wasm ${(med(web) / 1e6).toFixed(2)} ` +
-      `M nodes/s, native ${(med(nat) / 1e6).toFixed(2)} M nodes/s: ${((100 * med(web)) / med(nat)).toFixed(0)}%`);
+    eq(webNodes, natNodes, `bench ${game} depth ${depth}: the same node count in the page and natively`);
+    console.log(`figure: bench ${game} depth ${depth}: ${webNodes} nodes (native ${natNodes}); medians of 7 alternating runs: ` +
+      `wasm ${(med(web) / 1e6).toFixed(2)} M nodes/s, native ${(med(nat) / 1e6).toFixed(2)} M nodes/s; ` +
+      `median ratio ${(100 * med(ratios)).toFixed(0)}% (runs ${ratios.map((x) => (100 * x).toFixed(0)).join(" ")})`);
   }
 }
