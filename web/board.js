@@ -119,6 +119,7 @@ export function drawBoard(geo, view) {
     if (view.last.has(c.sq)) g.classList.add("last");
     el("rect", { class: `sq ${c.dark ? "dark" : "light"}${c.fortress ? " fortress" : ""}`, width: 1, height: 1 }, g);
     el("rect", { class: "frame", x: 0.05, y: 0.05, width: 0.9, height: 0.9, fill: "none" }, g);
+    if (geo.name === "shatra") el("text", { class: "coord num", x: 0.05, y: 0.2 }, g).textContent = geo.label(c.sq);
     if (p) drawPiece(g, geo, p, c.sq, view);
     if (view.targets.has(c.sq)) el("circle", { class: "target-dot", cx: 0.5, cy: 0.5, r: p ? 0.14 : 0.18 }, g);
   }
