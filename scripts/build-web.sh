@@ -27,26 +27,27 @@ printf '#include <stdio.h>\nint f(void){return snprintf(0,0,"%%d",1);}\n' >"$pro
   missing "$CC cannot link for wasm32-wasi ($(head -1 "$probe/err")): Debian's wasi-libc, lld and libclang-rt-14-dev-wasm32 are needed"
 [ "$OUT" = --check ] && exit 0
 
-mkdir -p "$OUT/obj"
+OBJ="${OUT%/}-obj" # beside the page, not served with it
+mkdir -p "$OUT" "$OBJ"
 CFLAGS=(--target=wasm32-wasi -O3 -DNDEBUG -std=gnu11 -Wall -Wextra -Wshadow -Wvla -fvisibility=hidden
   -D_WASI_EMULATED_MMAN -DDAMA_BUILDING_LIBRARY "-DDAMA_SHATRA_RELATIONS=$REL"
   -I"$SRC" -I"$SRC/include" -I"$SRC/web/wasm/include")
 [ -n "${DAMA_WERROR:-}" ] && CFLAGS+=(-Werror)
 cd "$SRC"
 SOURCES=$(find engine util web/wasm -name '*.c' | grep -vE '^engine/egtb/|^engine/weights_file[.]c$|^util/atomic_file[.]c$' | sort)
-rm -f "$OUT"/obj/*.o
+rm -f "$OBJ"/*.o
 # Two at a time (the native build's -j of a small machine).
 jobs=0
 for f in $SOURCES; do
-  "$CC" "${CFLAGS[@]}" -c "$f" -o "$OUT/obj/$(echo "$f" | tr / _).o" &
+  "$CC" "${CFLAGS[@]}" -c "$f" -o "$OBJ/$(echo "$f" | tr / _).o" &
   jobs=$((jobs + 1))
   if [ "$jobs" -ge "${DAMA_WEB_JOBS:-2}" ]; then wait -n; jobs=$((jobs - 1)); fi
 done
 while [ "$jobs" -gt 0 ]; do wait -n; jobs=$((jobs - 1)); done
-[ "$(ls "$OUT"/obj/*.o | wc -l)" -eq "$(echo $SOURCES | wc -w)" ] || { echo "build-web: a source did not compile" >&2; exit 1; }
+[ "$(ls "$OBJ"/*.o | wc -l)" -eq "$(echo $SOURCES | wc -w)" ] || { echo "build-web: a source did not compile" >&2; exit 1; }
 # A reactor (no main; _initialize runs the constructors), every DAMA_API
 # function and web/wasm/glue.c's exported, 1 MiB of stack.
-"$CC" --target=wasm32-wasi -mexec-model=reactor -O3 "$OUT"/obj/*.o -o "$OUT/dama-raw.wasm" \
+"$CC" --target=wasm32-wasi -mexec-model=reactor -O3 "$OBJ"/*.o -o "$OUT/dama-raw.wasm" \
   -Wl,--export-dynamic -Wl,--strip-all -Wl,-z,stack-size=1048576 -lwasi-emulated-mman
 if command -v wasm-opt >/dev/null; then
   # Memory starts zeroed: data segments of zeros are dropped.
