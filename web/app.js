@@ -64,6 +64,7 @@ function newGame() {
   }
   S.geo = geometry(S.game.name);
   S.human = Number($("side").value);
+  S.note = null;
   hidePromotion();
   // The levels' random choices: the address's seed, else a new one per game.
   S.seed = S.fixedSeed ?? Math.floor(Math.random() * 2 ** 31);
@@ -107,7 +108,7 @@ async function engineMove() {
       `${(r.ms / 1000).toFixed(2)} s (${Math.round(r.nodes / Math.max(r.ms, 1))} k nodes/s)`;
     $("engine").dataset.ms = Math.round(r.ms);
   } catch (err) {
-    if (gen === S.gen) status("engine error: " + err.message, true);
+    if (gen === S.gen) S.note = "engine error: " + err.message; // shown by the render below
   } finally {
     if (gen === S.gen) {
       S.busy = false;
@@ -133,6 +134,7 @@ function targetsOf(sel) {
 
 function pressSquare(sq) {
   if (!humanTurn()) return;
+  S.note = null;
   const moves = legalMoves();
   if (S.sel && targetsOf(S.sel).has(sq)) return stepTo(sq);
   const mine = moves.filter((m) => m.path[0] === sq);
@@ -195,6 +197,7 @@ function playHuman(m) {
 
 function undo() {
   S.gen++;
+  S.note = null;
   if (S.busy && S.stop) Atomics.store(new Int32Array(S.stop), 0, 1);
   S.busy = false;
   S.over = null;
@@ -304,7 +307,7 @@ function render() {
   board.dataset.over = S.over ? RESULT[S.over.result] + ":" + S.over.reason : "";
   if (hadFocus) svg.querySelector(`[data-square="${view.focus}"]`)?.focus();
   renderMoves();
-  status(statusText());
+  status(S.note || statusText(), !!S.note);
   $("undo").disabled = g.plyCount === 0;
   $("draw").disabled = !humanTurn();
   $("resign").disabled = !!S.over;

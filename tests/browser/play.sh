@@ -25,6 +25,7 @@ PW="$SRC/tests/browser/node_modules/playwright-core/index.mjs"
 
 OUT="$BUILD/browser-play"
 mkdir -p "$OUT"
+rm -f "$OUT"/*.png # this run's screenshots only
 # The page, served on a free port of 127.0.0.1 (the server prints it).
 bash "$SRC/scripts/serve-web.sh" 0 "$BUILD/web" >"$T/serve.out" 2>"$T/serve.err" &
 server=$!
