@@ -220,17 +220,18 @@ async function offerDraw() {
   S.busy = true;
   render();
   status("dama considers your draw offer…");
+  let note = null;
   try {
     const r = await engineRequest("draw", { side: 1 - S.human });
-    if (gen !== S.gen) return;
-    S.busy = false;
     if (r.accept) S.over = { result: 3, reason: "agreed" };
-    render();
-    if (!r.accept) status("dama declines the draw: play on");
+    else note = "dama declines the draw: play on";
   } catch (err) {
-    S.busy = false;
-    status("engine error: " + err.message, true);
+    note = "engine error: " + err.message;
   }
+  if (gen !== S.gen) return;
+  S.busy = false;
+  render();
+  if (note) status(note, note.startsWith("engine error"));
 }
 
 function resign() {
