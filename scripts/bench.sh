@@ -9,7 +9,7 @@ GAME="${1:-russian}"
 REPEAT="${2:-3}"
 cd "$(dirname "$0")/.."
 if [ "${NATIVE:-1}" = 1 ]; then native=ON; else native=OFF; fi
-cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDAMA_NATIVE="$native" >/dev/null
+cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DDAMA_NATIVE="$native" -DDAMA_WEB=OFF >/dev/null
 cmake --build build-bench -j"$(nproc)" --target dama >/dev/null
 DAMA="$PWD/build-bench/dama"
 T=$(mktemp -d)

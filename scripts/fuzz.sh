@@ -13,7 +13,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 FUZZ=1 bash scripts/install-deps.sh
 CC_FUZZ=$(command -v clang-14 || command -v clang)
-cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER="$CC_FUZZ" -DDAMA_FUZZ=ON >/dev/null
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER="$CC_FUZZ" -DDAMA_FUZZ=ON -DDAMA_WEB=OFF >/dev/null
 cmake --build build-fuzz -j"$(nproc)" --target fuzz >/dev/null
 seconds=${FUZZ_SECONDS:-30}
 if [ $# -gt 0 ]; then targets=("$@"); else

@@ -12,6 +12,16 @@ PKGS="build-essential cmake pkg-config libsqlite3-dev sqlite3 libconfig-dev libc
 # tests/browser/report.sh renders `dama report` headless (about 30 s and 360 MB).
 TEST_PKGS=""
 [ "${TESTS:-0}" = 1 ] && TEST_PKGS="chromium fonts-dejavu-core"
+# The web page (scripts/build-web.sh; WEB=1, and TESTS=1 for tests/browser/play.sh):
+# clang for wasm32-wasi with its linker, C library and builtins, binaryen's
+# wasm-opt; the browser test drives chromium from node with playwright-core (npm).
+WEB_PKGS="clang lld wasi-libc libclang-rt-14-dev-wasm32 binaryen"
+if [ "${WEB:-0}" = 1 ] || [ "${TESTS:-0}" = 1 ]; then
+  TEST_PKGS="$TEST_PKGS $WEB_PKGS"
+  # Debian's node and npm, unless a node (with its npm) is there already.
+  command -v node >/dev/null || TEST_PKGS="$TEST_PKGS nodejs"
+  command -v npm >/dev/null || TEST_PKGS="$TEST_PKGS npm"
+fi
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -33,4 +43,10 @@ if [ -n "$missing" ]; then
   echo "installing for the tests:$missing"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+# playwright-core (tests/browser/package-lock.json) into tests/browser/node_modules:
+# a driver only, it downloads no browser.
+if { [ "${WEB:-0}" = 1 ] || [ "${TESTS:-0}" = 1 ]; } && [ ! -f "$(dirname "$0")/../tests/browser/node_modules/playwright-core/package.json" ]; then
+  echo "installing playwright-core (npm) into tests/browser/node_modules"
+  (cd "$(dirname "$0")/../tests/browser" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
 fi

@@ -32,7 +32,7 @@ W=$(realpath "$W")
 dir() { printf '%s' "$1" | tr -d ' '; } # a value's folder and file names: its spaces left out
 # every value configured first: a bad one stops before any build or tune
 for v in "${VALUES[@]}"; do
-  cmake -S "$SRC" -B "$W/b-$(dir "$v")" -DCMAKE_BUILD_TYPE=Release -DDAMA_TESTS=OFF -DDAMA_SHATRA_RELATIONS="$v" >/dev/null \
+  cmake -S "$SRC" -B "$W/b-$(dir "$v")" -DCMAKE_BUILD_TYPE=Release -DDAMA_TESTS=OFF -DDAMA_WEB=OFF -DDAMA_SHATRA_RELATIONS="$v" >/dev/null \
     || { echo "$0: DAMA_SHATRA_RELATIONS='$v' does not configure (above)" >&2; exit 1; }
 done
 for v in "${VALUES[@]}"; do

@@ -1,0 +1,152 @@
+// board.js — the boards of dama's games for the page (web/app.js): where
+// each square is drawn, square names, position strings read into pieces,
+// move text read into its squares, and the SVG of a position. Squares are
+// the library's indices (include/dama/engine.h, "Squares").
+
+const SVG = "http://www.w3.org/2000/svg";
+
+// Shatra (docs/rules/shatra.md, section 1): 14 ranks of 3, 3, 3, 1, 7 x 6,
+// 1, 3, 3, 3 squares, numbered from the top left as White sees it.
+const SHATRA_ROWS = [[2, 3], [2, 3], [2, 3], [3, 1], [0, 7], [0, 7], [0, 7], [0, 7], [0, 7], [0, 7], [3, 1], [2, 3], [2, 3], [2, 3]];
+
+function draughtsGeometry(name) {
+  const cells = [];
+  for (let sq = 0; sq < 64; sq++) {
+    const file = sq % 8, rank = sq >> 3;
+    const dark = (file + rank) % 2 === 0;
+    cells.push({ sq, x: file, y: 7 - rank, dark, playable: name === "turkish" || dark });
+  }
+  return {
+    name, cols: 8, rows: 8, cells,
+    label: (sq) => "abcdefgh"[sq % 8] + ((sq >> 3) + 1),
+    index(token) {
+      const m = /^([a-h])([1-8])$/.exec(token);
+      return m ? (Number(m[2]) - 1) * 8 + m[1].charCodeAt(0) - 97 : -1;
+    },
+    parse: parseDraughts,
+  };
+}
+
+function shatraGeometry() {
+  const cells = [];
+  let sq = 0;
+  SHATRA_ROWS.forEach(([first, count], y) => {
+    for (let i = 0; i < count; i++, sq++) {
+      const x = first + i;
+      cells.push({ sq, x, y, dark: (x + y) % 2 === 1, playable: true, fortress: count !== 7 });
+    }
+  });
+  return {
+    name: "shatra", cols: 7, rows: 14, cells, moatY: 7,
+    label: (s) => String(s + 1),
+    index(token) {
+      const n = /^\d+$/.test(token) ? Number(token) : 0;
+      return n >= 1 && n <= 62 ? n - 1 : -1;
+    },
+    parse: parseShatra,
+  };
+}
+
+export function geometry(name) {
+  return name === "shatra" ? shatraGeometry() : draughtsGeometry(name);
+}
+
+// "W:Wa1,c3,Kd4:Bb6,f6" (PDN FEN) -> Map square -> {white, kind}.
+function parseDraughts(fen) {
+  const pieces = new Map();
+  const fields = fen.split(":");
+  for (const f of fields.slice(1)) {
+    const white = f[0] === "W";
+    for (let item of f.slice(1).split(",")) {
+      if (!item) continue;
+      const king = item[0] === "K";
+      if (king) item = item.slice(1);
+      const sq = this.index(item);
+      if (sq >= 0) pieces.set(sq, { white, kind: king ? "K" : "" });
+    }
+  }
+  return { pieces, whiteToMove: fields[0] === "W" };
+}
+
+// Section 8 of the Shatra rules: the board field rank by rank.
+function parseShatra(position) {
+  const pieces = new Map();
+  const [board, side] = position.split(" ");
+  let sq = 0;
+  for (const c of board.replace(/\//g, "")) {
+    if (/\d/.test(c)) sq += Number(c);
+    else {
+      pieces.set(sq, { white: c === c.toUpperCase(), kind: c.toUpperCase() === "S" ? "" : c.toUpperCase() });
+      sq++;
+    }
+  }
+  return { pieces, whiteToMove: side === "w" };
+}
+
+// The squares a move's text passes: start, then every landing square
+// ("c3:e5:g3", "57*40", "13-3=R", "2=Q" -> its one square).
+export function moveSquares(geo, text) {
+  return text.replace(/=[A-Z]/g, "").split(/[-:*x]/).filter((t) => t).map((t) => geo.index(t));
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+const PIECE_NAMES = { "": "man", K: "king" };
+const SHATRA_NAMES = { "": "shatra", K: "Biy", Q: "Batyr", R: "Tura", B: "Yalkyn" };
+
+export function pieceName(geo, p) {
+  const names = geo.name === "shatra" ? SHATRA_NAMES : PIECE_NAMES;
+  return (p.white ? "white " : "black ") + names[p.kind];
+}
+
+// view: {pieces, flipped, selected, targets: Set, last: Set, threatened:
+// Set of squares, captured: Set, focus}. Returns the <svg>.
+export function drawBoard(geo, view) {
+  const svg = el("svg", { viewBox: `-0.4 -0.1 ${geo.cols + 0.5} ${geo.rows + 0.5}`, role: "group", "aria-label": "Board" });
+  const place = (c) => (view.flipped ? { x: geo.cols - 1 - c.x, y: geo.rows - 1 - c.y } : { x: c.x, y: c.y });
+  for (const c of geo.cells) {
+    const { x, y } = place(c);
+    const p = view.pieces.get(c.sq);
+    const label = geo.label(c.sq) + (p ? ", " + pieceName(geo, p) : "") + (view.targets.has(c.sq) ? ", target" : "");
+    const g = el("g", { class: "cell", "data-square": c.sq, role: "button", "aria-label": label,
+      tabindex: view.focus === c.sq ? "0" : "-1", transform: `translate(${x} ${y})` }, svg);
+    if (view.selected === c.sq) g.classList.add("selected");
+    if (view.last.has(c.sq)) g.classList.add("last");
+    el("rect", { class: `sq ${c.dark ? "dark" : "light"}${c.fortress ? " fortress" : ""}`, width: 1, height: 1 }, g);
+    el("rect", { class: "frame", x: 0.05, y: 0.05, width: 0.9, height: 0.9, fill: "none" }, g);
+    if (geo.name === "shatra") el("text", { class: "coord num", x: 0.05, y: 0.2 }, g).textContent = geo.label(c.sq);
+    if (p) drawPiece(g, geo, p, c.sq, view);
+    if (view.targets.has(c.sq)) el("circle", { class: "target-dot", cx: 0.5, cy: 0.5, r: p ? 0.14 : 0.18 }, g);
+  }
+  drawCoordinates(svg, geo, place);
+  if (geo.moatY !== undefined) {
+    const y = view.flipped ? geo.rows - geo.moatY : geo.moatY;
+    el("line", { class: "moat", x1: 0, x2: geo.cols, y1: y, y2: y }, svg);
+  }
+  return svg;
+}
+
+function drawPiece(g, geo, p, sq, view) {
+  const cls = ["piece", p.white ? "white" : "black"];
+  if (view.threatened.has(sq)) cls.push("threatened");
+  if (view.captured.has(sq)) cls.push("captured");
+  const pg = el("g", { class: cls.join(" "), "data-piece": (p.white ? "w" : "b") + (p.kind || "S") }, g);
+  el("circle", { cx: 0.5, cy: 0.5, r: 0.4 }, pg);
+  if (geo.name !== "shatra" && p.kind === "K") el("circle", { cx: 0.5, cy: 0.5, r: 0.25, fill: "none" }, pg);
+  const letter = geo.name === "shatra" ? p.kind : p.kind === "K" ? "K" : "";
+  if (letter) el("text", { x: 0.5, y: 0.52 }, pg).textContent = letter;
+}
+
+function drawCoordinates(svg, geo, place) {
+  if (geo.name === "shatra") return;
+  for (let i = 0; i < 8; i++) {
+    const file = place({ x: i, y: 7 }), rank = place({ x: 0, y: 7 - i });
+    el("text", { class: "coord", x: file.x + 0.45, y: 8.3 }, svg).textContent = "abcdefgh"[i];
+    el("text", { class: "coord", x: -0.3, y: rank.y + 0.55 }, svg).textContent = String(i + 1);
+  }
+}
