@@ -110,6 +110,7 @@ static int start_at(DamaGame *g, const char *position)
 {
     GameRecord rec;
     char err[ERR_MAX];
+    if (position && !position[0]) position = NULL; /* "": the start position, as engine.h says */
     if (game_record_init(&rec, g->game, position, err) != 0) {
         if (strcmp(err, "out of memory") == 0) return api_fail(g, DAMA_E_MEMORY, "out of memory");
         return api_fail(g, DAMA_E_POSITION, "%s position '%.80s': %s", g->game->name, position ? position : "start", err);

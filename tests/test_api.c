@@ -183,6 +183,29 @@ static void test_moves_shatra(void **state)
     check_moves_against_cli("shatra", 160);
 }
 
+/* NULL, "" and "start" all name the game's start position (engine.h). */
+static void test_start_spellings(void **state)
+{
+    (void)state;
+    for (int i = 0; i < dama_games_count(); i++) {
+        const char *name = dama_game_name_at(i);
+        char want[DAMA_POSITION_MAX] = "", got[DAMA_POSITION_MAX], err[DAMA_ERROR_MAX];
+        const char *spellings[] = {NULL, "", "start"};
+        for (int k = 0; k < 3; k++) {
+            DamaGame *g = NULL;
+            assert_int_equal(dama_game_new(name, spellings[k], &g, err), DAMA_OK);
+            assert_int_equal(dama_position(g, got, sizeof got), DAMA_OK);
+            if (k == 0) snprintf(want, sizeof want, "%s", got);
+            assert_string_equal(got, want);
+            assert_int_equal(dama_game_reset(g, spellings[k]), DAMA_OK);
+            assert_int_equal(dama_position(g, got, sizeof got), DAMA_OK);
+            assert_string_equal(got, want);
+            dama_game_free(g);
+        }
+        assert_true(want[0] != '\0');
+    }
+}
+
 /* Bad input: codes and messages that name it; the game is unchanged. */
 static void test_errors(void **state)
 {
@@ -746,7 +769,7 @@ static void test_threads(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_errors),        cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
+        cmocka_unit_test(test_start_spellings), cmocka_unit_test(test_errors),  cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
         cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_clock),      cmocka_unit_test(test_levels),
         cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
         cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),
