@@ -71,6 +71,14 @@ debootstrap --variant=minbase "$SUITE" "$ROOT" "$MIRROR" >"$ROOT.debootstrap.log
   { tail -20 "$ROOT.debootstrap.log"; exit 1; }
 rm -f "$ROOT.debootstrap.log"
 cp /etc/resolv.conf "$ROOT/etc/resolv.conf" # apt-get inside, for scripts/install-deps.sh
+# A network whose TLS is inspected by a proxy (the caller's NODE_EXTRA_CA_CERTS
+# names its certificate): the root trusts it too, as a machine on that network
+# would, so npm (tests/browser's playwright-core) can reach its registry.
+extra_ca=""
+if [ -n "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r "$NODE_EXTRA_CA_CERTS" ]; then
+  cp "$NODE_EXTRA_CA_CERTS" "$ROOT/etc/network-extra-ca.crt"
+  extra_ca="NODE_EXTRA_CA_CERTS=/etc/network-extra-ca.crt"
+fi
 
 echo "== a clean clone of $COMMIT in /root/dama"
 git clone -q --no-local "$REPO" "$ROOT/root/dama"
@@ -87,7 +95,7 @@ done
 
 # in_root COMMAND: runs COMMAND (a shell line) in the root with a new user's environment
 in_root() {
-  chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb $extra_ca \
     PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin /bin/bash -c "$1"
 }
 rc=0
