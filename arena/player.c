@@ -200,7 +200,7 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
         p->owns_engine = true;
         p->weights = malloc(sizeof(int32_t) * (size_t)game->weights_len);
         if (!p->engine || !p->weights) goto oom;
-        memcpy(p->weights, weights ? weights : game->weights_default, sizeof(int32_t) * (size_t)game->weights_len);
+        memcpy(p->weights, weights ? weights : game->weights_default(), sizeof(int32_t) * (size_t)game->weights_len);
         engine_set_weights(p->engine, p->weights);
         engine_set_stop_flag(p->engine, stop);
     } else {

@@ -65,7 +65,7 @@ static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, cha
             return -1;
         }
     } else {
-        memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+        memcpy(w, g->weights_default(), sizeof(int32_t) * (size_t)g->weights_len);
     }
     for (int i = 0; i < g->weights_len; i++)
         if (given[i]) w[i] = v[i];
@@ -94,7 +94,7 @@ static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64
 {
     if (id) *id = 0;
     if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) {
-        memcpy(w, g->weights_default, sizeof(int32_t) * (size_t)g->weights_len);
+        memcpy(w, g->weights_default(), sizeof(int32_t) * (size_t)g->weights_len);
         return 0;
     }
     if (!weights_spec_needs_db(spec)) return resolve_file(g, spec, db, w, err);

@@ -155,7 +155,7 @@ int dama_game_new(const char *name, const char *position, DamaGame **out, char *
     }
     g->hash_mb = HASH_MB_DEFAULT;
     g->level = DAMA_LEVEL_MAX;
-    memcpy(g->weights, game->weights_default, sizeof(int32_t) * (size_t)game->weights_len);
+    memcpy(g->weights, game->weights_default(), sizeof(int32_t) * (size_t)game->weights_len);
     weights_layout_text(game, g->layout_text);
     atomic_init(&g->stop, 0);
     int rc = start_at(g, position);

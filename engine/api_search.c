@@ -329,7 +329,7 @@ int dama_weights_set(DamaGame *g, const int32_t *w, int len)
 void dama_weights_default(DamaGame *g)
 {
     if (!g) return;
-    memcpy(g->weights, g->game->weights_default, sizeof(int32_t) * (size_t)g->game->weights_len);
+    memcpy(g->weights, g->game->weights_default(), sizeof(int32_t) * (size_t)g->game->weights_len);
     weights_changed(g);
 }
 

@@ -172,10 +172,10 @@ typedef struct Game {
     const EvalTerm *terms;     /* term groups, in weight order */
     int weights_len;           /* total number of weights */
     int scale_weight;          /* the weight that fixes the scale (a man, a shatra = 100): never tuned or perturbed */
-    /* Compiled-in weights in this build's term layout: the generated header
-     * (weights_header) laid out by weights_adopt at init. Before
-     * game_init_all they are all 0. */
-    const int32_t *weights_default;
+    /* Compiled-in weights in this build's term layout (weights_len of
+     * them): the generated header (weights_header), laid out at init by
+     * weights_laid_out. Before game_init_all they are all 0. */
+    const int32_t *(*weights_default)(void);
     const struct WeightsHeader *weights_header; /* the generated weights.h as compiled */
     const char *weights_lineage;    /* where they came from (the header's <GAME>_WEIGHTS_LINEAGE) */
     /* Tapered evaluation (as Fruit, Ethereal and Scan: see

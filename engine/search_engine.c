@@ -153,7 +153,7 @@ Engine *engine_new(const Game *game, size_t hash_mb)
     pthread_mutex_init(&e->best_lock, NULL);
     e->tt_mask = pow2 - 1;
     e->game = game;
-    e->weights = game->weights_default;
+    e->weights = game->weights_default();
     for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) e->params[i] = search_param_default(game, i);
     build_lmr(e);
     return e;
@@ -186,7 +186,7 @@ int engine_set_threads(Engine *e, int n)
 
 void engine_set_weights(Engine *e, const int32_t *weights)
 {
-    e->weights = weights ? weights : e->game->weights_default;
+    e->weights = weights ? weights : e->game->weights_default();
 }
 
 void engine_set_stop_flag(Engine *e, volatile int *stop) { e->stop_flag = stop; }

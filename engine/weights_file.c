@@ -277,7 +277,7 @@ int weights_file_read(const Game *g, const char *path, int32_t *w, char err[ERR_
         snprintf(err, ERR_MAX, "weight file %.100s: base = \"%s\" needs a database (--db)", path, base);
         return -1;
     }
-    for (int i = 0; i < g->weights_len; i++) w[i] = given[i] ? v[i] : g->weights_default[i];
+    for (int i = 0; i < g->weights_len; i++) w[i] = given[i] ? v[i] : g->weights_default()[i];
     return 0;
 }
 

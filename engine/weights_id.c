@@ -94,6 +94,23 @@ void weights_layout_text(const Game *g, char out[WEIGHTS_ID_MAX])
     snprintf(out, WEIGHTS_ID_MAX, "%016llx", (unsigned long long)weights_layout_id(g));
 }
 
+static bool same_layout(const Game *g, const WeightsHeader *h)
+{
+    if (h->terms_len != g->terms_len || h->weights_len != g->weights_len) return false;
+    for (int t = 0; t < g->terms_len; t++)
+        if (strcmp(h->names[t], g->terms[t].name) != 0 || h->offsets[t] != g->terms[t].offset ||
+            h->counts[t] != g->terms[t].count)
+            return false;
+    return true;
+}
+
+const int32_t *weights_laid_out(const Game *g, const WeightsHeader *h, int32_t *buf)
+{
+    if (same_layout(g, h)) return h->weights;
+    weights_adopt(g, h, buf);
+    return buf;
+}
+
 void weights_hash_text(const Game *g, const int32_t *w, char out[WEIGHTS_ID_MAX])
 {
     snprintf(out, WEIGHTS_ID_MAX, "%016llx", (unsigned long long)weights_hash(g, w));

@@ -78,6 +78,12 @@ typedef struct WeightsHeader {
  * (docs/contributing.md). Thread-safe. */
 int weights_adopt(const Game *game, const WeightsHeader *h, int32_t *out);
 
+/* The compiled-in weights of header h in game's term layout: h's own
+ * array when h was exported from this term list (the usual case: nothing
+ * is copied, so a process pays no page faults for the games it does not
+ * play), else buf[game->weights_len] laid out by weights_adopt. */
+const int32_t *weights_laid_out(const Game *game, const WeightsHeader *h, int32_t *buf);
+
 /* The layout id as 16 lower-case hex digits. */
 void weights_layout_text(const Game *game, char out[WEIGHTS_ID_MAX]);
 /* The hash as 16 lower-case hex digits. */

@@ -412,7 +412,7 @@ static inline void prop_check(PropRun *run, const Position *pos, int depth)
         }
     }
     /* evaluation: colour symmetry, and the trace rebuilds it exactly */
-    prop_check_eval(run, pos, &mir, g->weights_default, "compiled-in");
+    prop_check_eval(run, pos, &mir, g->weights_default(), "compiled-in");
     if (pg->weights_extra) prop_check_eval(run, pos, &mir, pg->weights_extra, "extra");
 }
 

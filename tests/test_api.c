@@ -621,7 +621,7 @@ static void test_weights(void **state)
         EVAL_AUTO_FREE int32_t *w = eval_weights_new(game);
         assert_non_null(w);
         assert_int_equal(dama_weights_get(g, w, n), DAMA_OK);
-        assert_memory_equal(w, game->weights_default, sizeof(int32_t) * (size_t)n);
+        assert_memory_equal(w, game->weights_default(), sizeof(int32_t) * (size_t)n);
         assert_int_equal(dama_weights_get(g, w, n - 1), DAMA_E_ARGUMENT);
         int terms = dama_terms_count(g), total = 0;
         for (int i = 0; i < terms; i++) {
@@ -633,14 +633,14 @@ static void test_weights(void **state)
         assert_int_equal(total, n);
         assert_null(dama_term_name(g, terms));
         char hash[WEIGHTS_ID_MAX];
-        weights_hash_text(game, game->weights_default, hash);
+        weights_hash_text(game, game->weights_default(), hash);
         assert_string_equal(dama_weights_hash(g), hash);
         /* one hash: the database's content hash of the same set, and the
          * one the committed weights.h carries */
         const char **names = weight_names_new(game);
         assert_non_null(names);
         char db_hash[DB_HASH_HEX];
-        db_weights_hash(game->name, names, game->weights_default, n, db_hash);
+        db_weights_hash(game->name, names, game->weights_default(), n, db_hash);
         free((void *)names);
         assert_string_equal(hash, db_hash);
         static const char *const header_hash[] = {RUSSIAN_WEIGHTS_HASH, TURKISH_WEIGHTS_HASH, SHATRA_WEIGHTS_HASH};

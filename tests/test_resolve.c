@@ -39,7 +39,7 @@ static void test_russian_lines(void **state)
         char err[ERR_MAX], fen[FEN_MAX];
         assert_int_equal(g->pos_from_fen(&pos, cases[i].fen, err), 0);
         int32_t score = 0;
-        const int plies = resolver_run(r, &pos, g->weights_default, &leaf, &score);
+        const int plies = resolver_run(r, &pos, g->weights_default(), &leaf, &score);
         if (plies >= 0)
             g->pos_to_fen(&leaf, fen);
         printf("%s: %s -> %d plies%s%s\n", cases[i].what, cases[i].fen, plies, plies >= 0 ? ", leaf " : "",
@@ -48,7 +48,7 @@ static void test_russian_lines(void **state)
         if (plies >= 0) {
             assert_string_equal(fen, cases[i].leaf);
             /* the value is the leaf's static evaluation, seen from pos's side to move */
-            int32_t v = g->evaluate(&leaf, g->weights_default);
+            int32_t v = g->evaluate(&leaf, g->weights_default());
             if (g->side_to_move(&pos) != COLOR_WHITE)
                 v = -v;
             assert_int_equal(score, v);
@@ -69,7 +69,7 @@ static void test_limits_and_games(void **state)
     Position pos, leaf;
     char err[ERR_MAX];
     assert_int_equal(g->pos_from_fen(&pos, "W:Wc3:Bd4,f6,g7", err), 0);
-    assert_int_equal(resolver_run(r, &pos, g->weights_default, &leaf, NULL), -1);
+    assert_int_equal(resolver_run(r, &pos, g->weights_default(), &leaf, NULL), -1);
     resolver_free(r);
     resolver_free(NULL);
     /* every game's start position is resolved already */
@@ -79,7 +79,7 @@ static void test_limits_and_games(void **state)
         assert_non_null(g);
         r = resolver_new(g, 16, 1000);
         assert_int_equal(g->pos_from_fen(&pos, g->start_fen, err), 0);
-        assert_int_equal(resolver_run(r, &pos, g->weights_default, &leaf, NULL), 0);
+        assert_int_equal(resolver_run(r, &pos, g->weights_default(), &leaf, NULL), 0);
         assert_memory_equal(&leaf, &pos, g->pos_size);
         resolver_free(r);
     }

@@ -395,7 +395,7 @@ static void test_term_computed(void **state)
     }
     EVAL_AUTO_FREE int32_t *w = eval_weights_new(G);
     assert_non_null(w);
-    memcpy(w, G->weights_default, sizeof(int32_t) * (size_t)G->weights_len);
+    memcpy(w, G->weights_default(), sizeof(int32_t) * (size_t)G->weights_len);
     char groups[ERR_MAX];
     assert_int_equal(weights_uncomputed(G, w, groups), 0);
     assert_string_equal(groups, "");

@@ -100,7 +100,7 @@ static int setup(void **state)
     assert_int_equal(db_open(f->path, true, &db, err), 0);
     f->start = eval_weights_new(f->g);
     assert_non_null(f->start);
-    memcpy(f->start, f->g->weights_default, sizeof(int32_t) * (size_t)f->g->weights_len);
+    memcpy(f->start, f->g->weights_default(), sizeof(int32_t) * (size_t)f->g->weights_len);
     assert_int_equal(db_run_create(db, "selfplay", "russian", 1, "test", NULL, &f->selfplay_run, err), 0);
     assert_int_equal(db_run_create(db, "match", "russian", 1, "test", NULL, &f->match_run, err), 0);
     OpeningBook book;

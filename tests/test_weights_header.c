@@ -40,7 +40,10 @@ static void test_headers_current(void **state)
         assert_int_equal(h->terms_len, g->terms_len);
         assert_int_equal(h->weights_len, g->weights_len);
         assert_memory_equal(w, h->weights, sizeof *w * (size_t)g->weights_len);
-        assert_memory_equal(g->weights_default, h->weights, sizeof *w * (size_t)g->weights_len);
+        assert_memory_equal(g->weights_default(), h->weights, sizeof *w * (size_t)g->weights_len);
+        /* the header of this term list is used as it is: nothing copied */
+        assert_ptr_equal(g->weights_default(), h->weights);
+        assert_ptr_equal(weights_laid_out(g, h, w), h->weights);
         free(w);
     }
 }
@@ -71,6 +74,11 @@ static void test_header_other_layout(void **state)
     WeightsHeader h = {names, offsets, counts, n, hw, at};
     /* not given: the renamed group, the resized group and the left-out one */
     assert_int_equal(weights_adopt(g, &h, w), 3);
+    int32_t *laid = malloc(sizeof *laid * (size_t)g->weights_len);
+    assert_non_null(laid);
+    assert_ptr_equal(weights_laid_out(g, &h, laid), laid); /* another layout: laid out into the buffer */
+    assert_memory_equal(laid, w, sizeof *w * (size_t)g->weights_len);
+    free(laid);
     for (int t = 0; t < g->terms_len; t++) {
         const EvalTerm *term = &g->terms[t];
         bool given = t != n - 1 && t != n - 2 && t != n;

@@ -25,11 +25,18 @@ static const bool NUMBERED32 = true;
 
 #include "engine/games/russian/weights.h"
 
-/* The generated header, laid out in this build's term layout at init
- * (weights_adopt: a term added since the export starts at 0 until the
- * header is exported anew, docs/contributing.md). */
+/* The generated header in this build's term layout, set at init
+ * (weights_laid_out: the header itself, or a copy in which a term added
+ * since the export starts at 0 until the header is exported anew,
+ * docs/contributing.md). */
 static const WeightsHeader RU_HEADER = WEIGHTS_HEADER(RUSSIAN, russian);
 static int32_t ru_weights_laid[RU_WEIGHTS_LEN];
+static const int32_t *ru_weights;
+
+static const int32_t *ru_weights_default(void)
+{
+    return ru_weights ? ru_weights : ru_weights_laid;
+}
 
 #define MAIN_ROAD 0x8040201008040201ULL /* a1, b2, ..., h8 */
 
@@ -133,7 +140,7 @@ static void ru_init(void)
 {
     draughts_init();
     russian_eval_init();
-    weights_adopt(&russian_game, &RU_HEADER, ru_weights_laid);
+    ru_weights = weights_laid_out(&russian_game, &RU_HEADER, ru_weights_laid);
 }
 
 /* Endgame databases: the diagonal board, and the D4-D8 move counts that
@@ -161,7 +168,7 @@ const Game russian_game = {
     .eg_offset = RU_EG_OFFSET,
     .phase_max = RU_PHASE_MAX,
     .scale_weight = RU_MAN,
-    .weights_default = ru_weights_laid,
+    .weights_default = ru_weights_default,
     .weights_header = &RU_HEADER,
     .weights_lineage = RUSSIAN_WEIGHTS_LINEAGE,
     .evaluate = ru_evaluate,

@@ -15,16 +15,23 @@
 #include "engine/games/shatra/weights.h"
 #include "util/num.h"
 
-/* The generated header, laid out in this build's term layout at init
- * (weights_adopt: a term added since the export starts at 0 until the
- * header is exported anew, docs/contributing.md). */
+/* The generated header in this build's term layout, set at init
+ * (weights_laid_out: the header itself, or a copy in which a term added
+ * since the export starts at 0 until the header is exported anew,
+ * docs/contributing.md). */
 static const WeightsHeader SH_HEADER = WEIGHTS_HEADER(SHATRA, shatra);
 static int32_t sh_weights_laid[ST_WEIGHTS_LEN];
+static const int32_t *sh_weights;
+
+static const int32_t *sh_weights_default(void)
+{
+    return sh_weights ? sh_weights : sh_weights_laid;
+}
 
 void shatra_init(void)
 {
     shatra_board_init();
-    weights_adopt(&shatra_game, &SH_HEADER, sh_weights_laid);
+    sh_weights = weights_laid_out(&shatra_game, &SH_HEADER, sh_weights_laid);
 }
 
 static const char PIECE_CHARS[SH_TYPES] = {'?', 'K', 'Q', 'R', 'B', 'S'};
@@ -810,7 +817,7 @@ const Game shatra_game = {
     .eg_offset = ST_EG_OFFSET,
     .phase_max = ST_PHASE_MAX,
     .scale_weight = ST_SHATRA, /* a shatra in play = 100; the BIY term is 0 in every live position */
-    .weights_default = sh_weights_laid,
+    .weights_default = sh_weights_default,
     .weights_header = &SH_HEADER,
     .weights_lineage = SHATRA_WEIGHTS_LINEAGE,
     .evaluate = sh_evaluate,

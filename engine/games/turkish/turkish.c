@@ -27,16 +27,23 @@ static const bool LONE_MAN_WIN = true;
 
 #include "engine/games/turkish/weights.h"
 
-/* The generated header, laid out in this build's term layout at init
- * (weights_adopt: a term added since the export starts at 0 until the
- * header is exported anew, docs/contributing.md). */
+/* The generated header in this build's term layout, set at init
+ * (weights_laid_out: the header itself, or a copy in which a term added
+ * since the export starts at 0 until the header is exported anew,
+ * docs/contributing.md). */
 static const WeightsHeader TU_HEADER = WEIGHTS_HEADER(TURKISH, turkish);
 static int32_t tu_weights_laid[TU_WEIGHTS_LEN];
+static const int32_t *tu_weights;
+
+static const int32_t *tu_weights_default(void)
+{
+    return tu_weights ? tu_weights : tu_weights_laid;
+}
 
 static void tu_init(void)
 {
     draughts_init();
-    weights_adopt(&turkish_game, &TU_HEADER, tu_weights_laid);
+    tu_weights = weights_laid_out(&turkish_game, &TU_HEADER, tu_weights_laid);
 }
 
 /* turkish.md, "End of the game": one piece each is a draw unless the side to
@@ -151,7 +158,7 @@ const Game turkish_game = {
     .eg_offset = TU_EG_OFFSET,
     .phase_max = TU_PHASE_MAX,
     .scale_weight = TU_MAN,
-    .weights_default = tu_weights_laid,
+    .weights_default = tu_weights_default,
     .weights_header = &TU_HEADER,
     .weights_lineage = TURKISH_WEIGHTS_LINEAGE,
     .evaluate = tu_evaluate,
