@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # gauntlet.sh [--game G] [--rounds N | --games N] [--movetime MS] [--db FILE] [--concurrency C] [--seed S]
-#             [--engine BIN] [--old COMMIT|BIN] [--depth D] [--nodes N] [--calibrate-positions N]
+#             [--engine BIN] [--old COMMIT|BIN] [--runner BIN] [--depth D] [--nodes N] [--max-plies N]
+#             [--calibrate-positions N]
 # A fixed, diverse pool rated together at equal used time (docs/tournaments.md, "The gauntlet"):
 #   new            the engine under test (--engine, default build/dama) at --movetime (default 100)
 #   old-SHORT      the dama of commit --old (default 7ad9123; built into a cache folder as
@@ -14,8 +15,11 @@
 # processes use the new engine's CPU time per move (within 2%). At the end: each player's
 # rating (anchored at the old engine), its measured time per move, and the new engine's
 # rating relative to the old one with its 95% interval. Rerunning with the same --db
-# continues (the calibration and the binaries are kept in DB.gauntlet/).
+# continues (the calibration and the binaries are kept in DB.gauntlet/). The tournament and the
+# referee's position strings are those of --runner (default build/dama, built if missing).
+# Exit status: 0 done, 1 a failure on the way (a calibration, the tournament), 2 bad input.
 set -euo pipefail
+here=$(pwd)
 cd "$(dirname "$0")/.."
 root=$(pwd)
 me=gauntlet.sh
@@ -25,8 +29,9 @@ num() {
     [[ "$2" =~ ^[0-9]{1,12}$ ]] || die "$1 '$2' is not a whole number"
     [ "$((10#$2))" -ge "$3" ] && [ "$((10#$2))" -le "$4" ] || die "$1 $2 is out of range $3..$4"
 }
-game=russian rounds="" games="" movetime=100 db="" concurrency=1 seed=1 engine="" old=7ad9123
-depth=6 nodes=10000 cpos=12
+abspath() { case "$1" in /*) echo "$1" ;; *) echo "$here/$1" ;; esac; }
+game=russian rounds="" games="" movetime=100 db="" concurrency=1 seed=1 engine="" old=7ad9123 runner=""
+depth=6 nodes=10000 cpos=12 max_plies=""
 while [ $# -gt 0 ]; do
     [ $# -ge 2 ] || die "$1 needs a value"
     case "$1" in
@@ -34,11 +39,13 @@ while [ $# -gt 0 ]; do
     --rounds) num "$1" "$2" 1 100000; rounds=$((10#$2)) ;;
     --games) num "$1" "$2" 1 1000000; games=$((10#$2)) ;;
     --movetime) num "$1" "$2" 1 60000; movetime=$((10#$2)) ;;
-    --db) db="$2" ;;
+    --db) db=$(abspath "$2") ;;
     --concurrency) num "$1" "$2" 1 64; concurrency=$((10#$2)) ;;
     --seed) num "$1" "$2" 0 2147483647; seed=$((10#$2)) ;;
-    --engine) engine="$2" ;;
-    --old) old="$2" ;;
+    --engine) engine=$(abspath "$2") ;;
+    --runner) runner=$(abspath "$2") ;;
+    --old) old="$2"; if [[ "$2" == */* ]] || [ -e "$here/$2" ]; then old=$(abspath "$2"); fi ;;
+    --max-plies) num "$1" "$2" 1 100000; max_plies=$((10#$2)) ;;
     --depth) num "$1" "$2" 1 40; depth=$((10#$2)) ;;
     --nodes) num "$1" "$2" 1 1000000000; nodes=$((10#$2)) ;;
     --calibrate-positions) num "$1" "$2" 2 1000; cpos=$((10#$2)) ;;
@@ -50,8 +57,11 @@ case "$game" in russian|turkish|shatra) ;; *) die "unknown game '$game' (russian
 [ -z "$rounds" ] || [ -z "$games" ] || die "give --rounds or --games, not both"
 [ -n "$db" ] || { mkdir -p logs; db="logs/gauntlet-$game.sqlite"; }
 [ -d "$(dirname "$db")" ] || die "--db $db: no such folder $(dirname "$db")"
-runner="$root/build/dama"
-[ -x "$runner" ] || bash scripts/build.sh >/dev/null
+if [ -z "$runner" ]; then
+    runner="$root/build/dama"
+    [ -x "$runner" ] || bash scripts/build.sh >/dev/null
+fi
+[ -f "$runner" ] && [ -x "$runner" ] || die "--runner $runner: no such executable file"
 engine_given="${engine:-$runner}"
 [ -f "$engine_given" ] && [ -x "$engine_given" ] || die "--engine $engine_given: no such executable file"
 if [ -f "$old" ] || [[ "$old" == */* ]]; then
@@ -158,7 +168,7 @@ echo "$me: $game, ${#names[@]} players (${names[*]}), $rounds rounds; movetimes:
 log="$state/tournament.log"
 set +e
 "$runner" tournament --game "$game" --format gauntlet --rounds "$rounds" --seed "$seed" --db "$db" \
-    --concurrency "$concurrency" --anchor "$old_name=0" "${players[@]}" 2>&1 | tee "$log"
+    --concurrency "$concurrency" --anchor "$old_name=0" ${max_plies:+--max-plies "$max_plies"} "${players[@]}" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
 [ "$rc" = 0 ] || { echo "$me: the tournament failed (exit $rc); rerun the same command to continue" >&2; exit 1; }
