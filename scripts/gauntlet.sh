@@ -136,14 +136,18 @@ mt_start=$(calib start-weights "$new_bin" "$new_extra --weights $state/start.cfg
 [ "$with_new_w" = 0 ] || mt_neww=$(calib new-weights@old "$old_bin" "$old_extra --weights $state/new-weights.cfg")
 
 # The position server: the referee's `status` calls run outside the players' process trees.
-sock="$state/positions.sock"
+# (a short folder of its own: a Unix socket's path has at most 107 bytes). The players find
+# it in the environment, so that their commands, which identify the tournament, stay the same.
+sockdir=$(mktemp -d)
+sock="$sockdir/positions.sock"
 python3 scripts/hub_per_move.py --serve "$sock" --referee "$runner" &
 server=$!
-trap 'kill "$server" 2>/dev/null || true; rm -f "$sock"' EXIT
-for _ in $(seq 1 100); do [ -S "$sock" ] && break; sleep 0.1; done
+trap 'kill "$server" 2>/dev/null || true; rm -rf "$sockdir"' EXIT
+for _ in $(seq 1 300); do [ -S "$sock" ] && break; kill -0 "$server" 2>/dev/null || break; sleep 0.1; done
 [ -S "$sock" ] || { echo "$me: the position server did not start" >&2; exit 1; }
+export DAMA_GAUNTLET_POSITIONS="$sock"
 adapter() { # BIN EXTRA-ARGS
-    local a="python3 $root/scripts/hub_per_move.py --referee $runner --positions $sock --game $game --bin $1"
+    local a="python3 $root/scripts/hub_per_move.py --referee $runner --game $game --bin $1"
     [ -z "$2" ] || a="$a --search-args=\"$2\""
     echo "$a"
 }

@@ -25,7 +25,8 @@ The position string is the referee's bookkeeping, not the engine's thinking,
 but a `dama status` process costs about 20 ms of CPU time: with `--positions
 SOCKET` the adapter asks a position server (`--serve SOCKET`, one long-lived
 process that is no child of any adapter, started by scripts/gauntlet.sh) to
-run it, so that only the search is counted as the engine's time. The server
+run it, so that only the search is counted as the engine's time (the
+environment's DAMA_GAUNTLET_POSITIONS, when set, is the default SOCKET). The server
 answers one request per connection: a line of JSON {"game", "start",
 "moves"}, answered by the position string or a line starting "error ".
 """
@@ -56,7 +57,11 @@ def parse(line):
 
 
 def run(cmd):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    except OSError as err:
+        sys.stderr.write("%s: %s\n" % (cmd[0], err.strerror))
+        sys.exit(1)
     if p.returncode != 0:
         sys.stderr.write("%s: exit %d: %s\n" % (" ".join(cmd), p.returncode, p.stderr.decode(errors="replace")[:300]))
         sys.exit(1)
@@ -100,7 +105,7 @@ def serve(path, referee):
             try:
                 req = json.loads(self.rfile.readline())
                 ans = status_fen(referee, req["game"], req["start"], req["moves"])
-            except (ValueError, KeyError, TypeError, RuntimeError) as err:
+            except (ValueError, KeyError, TypeError, RuntimeError, OSError) as err:
                 ans = "error %s" % str(err).replace("\n", " ")
             self.wfile.write((ans + "\n").encode())
 
@@ -136,7 +141,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", help="the dama binary that searches")
     ap.add_argument("--serve", metavar="SOCKET", help="run the position server on this Unix socket")
-    ap.add_argument("--positions", metavar="SOCKET", help="ask this position server for position strings")
+    ap.add_argument("--positions", metavar="SOCKET", default=os.environ.get("DAMA_GAUNTLET_POSITIONS", ""),
+                    help="ask this position server for position strings (default: $DAMA_GAUNTLET_POSITIONS)")
     ap.add_argument("--referee", required=True, help="a dama binary with `status` (position after the moves)")
     ap.add_argument("--game", default="russian")
     ap.add_argument("--weights", default="", help="passed to search as --weights")

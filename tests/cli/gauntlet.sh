@@ -44,7 +44,25 @@ expect_eq "$(db_value "$T/g.sqlite" "SELECT count(*) FROM games")" 10 "no games 
 expect_eq "$(db_value "$T/g.sqlite" "SELECT count(*) FROM tournaments")" 1 "one tournament"
 expect_eq "$(grep '^new relative to' "$T/out")" "$(grep '^new relative to' "$T/first")" "the rerun prints the same result"
 
-# 3. Bad input: exit 2, naming what is wrong; nothing is stored.
+# 3. The Hub adapter asks the position server for the position (its own --referee is not run) and
+#    answers a legal move; without a server it runs --referee itself.
+A="$SRC/scripts/hub_per_move.py"
+python3 "$A" --serve "$T/p.sock" --referee "$DAMA" &
+server=$!
+wait_until -p "$server" "the position server listens" test -S "$T/p.sock"
+session=$'hub\ninit\npos pos="start" moves="c3-d4 f6-g5"\nlevel depth=1\ngo think\nquit'
+got=$(printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$T/no-such-referee" --positions "$T/p.sock" | tail -1)
+kill "$server"
+wait "$server" 2>/dev/null
+want=$("$DAMA" search --game russian --depth 1 --quiet --fen "$("$DAMA" status --moves "c3-d4 f6-g5" | sed -n 's/^fen //p')" |
+    sed -n 's/^bestmove /done move=/p')
+expect_eq "$got" "$want" "the adapter's move through the position server"
+got=$(printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$DAMA" | tail -1)
+expect_eq "$got" "$want" "the adapter's move without a server"
+printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$T/no-such-referee" >/dev/null 2>"$T/err"
+expect_eq "$?" 1 "a referee that cannot run: the adapter exits 1"
+
+# 4. Bad input: exit 2, naming what is wrong; nothing is stored.
 expect_err 2 "unknown game 'chess'" bash "$G" "${base[@]}" --db "$T/b.sqlite" --game chess
 expect_err 2 "--engine $T/no-such-dama: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" \
     --engine "$T/no-such-dama"
