@@ -147,14 +147,16 @@ def summary(a):
         ratio = c / new_cpu if new_cpu > 0 else float("inf")
         mark = ""
         if n in a.calibrated and n != a.new:
-            ok = abs(ratio - 1) <= 0.05 or (ratio > 0 and abs(1 / ratio - 1) <= 0.05)
+            # util/time_use.h's rule: the one that used more, at most 5% more than the other
+            ok = ratio > 0 and max(ratio, 1 / ratio) <= 1.05
             mark = " equal" if ok else " NOT equal"
             if not ok:
                 unequal.append(n)
         print("  %-22s %+8.1f  [%+7.1f, %+7.1f]  %6d %6.1f%%  %10.2f %10.2f %8.3f%s" % (n, e, lo, hi, g, s, w, c, ratio,
                                                                                      mark))
     if unequal:
-        print("  unequal CPU time: %s used more than 5%% more or less CPU per move than %s" % (", ".join(unequal), a.new))
+        print("  unequal CPU time: %s and %s (one used more than 5%% more CPU per move than the other)"
+              % (a.new, ", ".join(unequal)))
     else:
         print("  equal CPU time (within 5%%): %s and every calibrated player (%s)" % (a.new, ", ".join(
             n for n in a.calibrated if n != a.new)))
