@@ -472,10 +472,12 @@ static int64_t usable_clock_ms(int64_t clock_ms)
 }
 
 /* CPU seconds (user + system) of process pid and its descendants, from
- * /proc/PID/stat (utime, stime: fields 14 and 15) and
+ * /proc/PID/stat (utime, stime, cutime, cstime: fields 14 to 17) and
  * /proc/PID/task/TID/children (Linux 3.5+). 0 where /proc is missing. A
  * Hub engine started through /bin/sh -c may be the shell's child: its time
- * is counted with it. */
+ * is counted with it. cutime and cstime are the children that ended and
+ * were waited for: an engine that starts a process per move (an adapter
+ * around `dama search`, scripts/hub_per_move.py) has its searches counted. */
 static double tree_cpu_s(pid_t pid)
 {
     if (pid <= 0) return 0;
@@ -490,9 +492,12 @@ static double tree_cpu_s(pid_t pid)
     const char *q = strrchr(buf, ')'); /* the command name may hold spaces */
     if (q) {
         unsigned long long ut = 0, st = 0;
-        /* after ')': state (3), ppid (4), ... utime (14), stime (15) */
-        if (sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) == 2)
-            ticks = (double)(ut + st);
+        long long cut = 0, cst = 0;
+        /* after ')': state (3), ppid (4), ... utime (14), stime (15), cutime (16), cstime (17) */
+        int got = sscanf(q + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut, &st, &cut,
+                         &cst);
+        if (got >= 2) ticks = (double)(ut + st);
+        if (got == 4 && cut > 0 && cst >= 0) ticks += (double)(cut + cst);
     }
     long hz = sysconf(_SC_CLK_TCK);
     double sum = hz > 0 ? ticks / (double)hz : 0;

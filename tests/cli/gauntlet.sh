@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# gauntlet.sh — scripts/gauntlet.sh with tiny sizes, the "old" engine given as
+# a path (this dama itself, so no commit is built): every player of the pool
+# plays, the ratings, the time used per move and the summary are printed, a
+# rerun with the same --db resumes (plays nothing more), and bad input is
+# refused with exit 2 (unknown game, missing binary, bad numbers).
+set -u
+. "$(dirname "$0")/lib.sh"
+G="$SRC/scripts/gauntlet.sh"
+command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
+cp "$DAMA" "$T/dama"
+base=(--runner "$DAMA" --engine "$DAMA" --old "$T/dama" --game russian --rounds 1 --movetime 5 --depth 1
+    --nodes 200 --max-plies 16 --calibrate-positions 2 --concurrency 2 --seed 3)
+
+# 1. A tiny gauntlet: six players (this dama loads its own weights, so new-weights@old plays).
+expect_rc 0 "tiny gauntlet" bash "$G" "${base[@]}" --db "$T/g.sqlite"
+cp "$T/out" "$T/first"
+players="new old-dama start-weights new-weights@old depth1 nodes200"
+for p in $players; do
+    # its summary line: name, Elo, interval, games, score, wall, CPU, CPU/new
+    line=$(grep -E "^  $p +[-+][0-9]" "$T/out")
+    expect_eq "$(echo "$line" | wc -l)" 1 "$p: a summary line"
+    games=$(echo "$line" | sed -E 's/.*\] +([0-9]+) .*/\1/')
+    want=2
+    [ "$p" = new ] && want=10
+    expect_eq "$games" "$want" "$p: games played"
+    expect_eq "$(grep -cE "^  $p +wall [0-9.]+ ms, CPU [0-9.]+ ms per move \([1-9][0-9]* moves\)$" "$T/out")" 1 \
+        "$p: a time line of the tournament"
+done
+expect_eq "$(db_value "$T/g.sqlite" "SELECT count(*) FROM games")" 10 "games stored"
+expect_eq "$(db_value "$T/g.sqlite" "SELECT count(DISTINCT name) FROM participants")" 6 "participants stored"
+expect_eq "$(grep -c '^ratings after 10 games' "$T/out")" 1 "the tournament's ratings"
+expect_eq "$(grep -cE '^new relative to old-dama: [-+][0-9.]+ Elo, 95% interval \[[-+][0-9.]+, [-+][0-9.]+\] \(10 games of new; [0-9.]+ vs [0-9.]+ ms CPU per move\)$' "$T/out")" 1 "the new engine relative to the old one"
+expect_eq "$(grep -cE '^  (equal CPU time \(within 5%\)|unequal CPU time): ' "$T/out")" 1 "the equal-time verdict"
+for p in old-dama start-weights new-weights@old; do
+    expect_eq "$(grep -cE '^movetime [0-9]+$' "$T/g.sqlite.gauntlet/calibration-$p.log")" 1 "$p calibrated"
+done
+# the old engine is the anchor
+expect_eq "$(grep -E '^  old-dama +[-+][0-9]' "$T/out" | awk '{print $2}')" "+0.0" "anchored at the old engine"
+
+# 2. The same command again: the stored tournament is resumed, nothing more is played.
+expect_rc 0 "rerun" bash "$G" "${base[@]}" --db "$T/g.sqlite"
+expect_eq "$(db_value "$T/g.sqlite" "SELECT count(*) FROM games")" 10 "no games added by the rerun"
+expect_eq "$(db_value "$T/g.sqlite" "SELECT count(*) FROM tournaments")" 1 "one tournament"
+expect_eq "$(grep '^new relative to' "$T/out")" "$(grep '^new relative to' "$T/first")" "the rerun prints the same result"
+
+# 3. The Hub adapter asks the position server for the position (its own --referee is not run) and
+#    answers a legal move; without a server it runs --referee itself.
+A="$SRC/scripts/hub_per_move.py"
+python3 "$A" --serve "$T/p.sock" --referee "$DAMA" &
+server=$!
+wait_until -p "$server" "the position server listens" test -S "$T/p.sock"
+session=$'hub\ninit\npos pos="start" moves="c3-d4 f6-g5"\nlevel depth=1\ngo think\nquit'
+got=$(printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$T/no-such-referee" --positions "$T/p.sock" | tail -1)
+kill "$server"
+wait "$server" 2>/dev/null
+want=$("$DAMA" search --game russian --depth 1 --quiet --fen "$("$DAMA" status --moves "c3-d4 f6-g5" | sed -n 's/^fen //p')" |
+    sed -n 's/^bestmove /done move=/p')
+expect_eq "$got" "$want" "the adapter's move through the position server"
+got=$(printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$DAMA" | tail -1)
+expect_eq "$got" "$want" "the adapter's move without a server"
+printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$T/no-such-referee" >/dev/null 2>"$T/err"
+expect_eq "$?" 1 "a referee that cannot run: the adapter exits 1"
+
+# 4. Bad input: exit 2, naming what is wrong; nothing is stored.
+expect_err 2 "unknown game 'chess'" bash "$G" "${base[@]}" --db "$T/b.sqlite" --game chess
+expect_err 2 "--engine $T/no-such-dama: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" \
+    --engine "$T/no-such-dama"
+expect_err 2 "--old $T/missing/dama: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" \
+    --old "$T/missing/dama"
+expect_err 2 "--runner $T/none: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" --runner "$T/none"
+expect_err 2 "--movetime 0 is out of range 1..60000" bash "$G" "${base[@]}" --db "$T/b.sqlite" --movetime 0
+expect_err 2 "--rounds 'x1' is not a whole number" bash "$G" "${base[@]}" --db "$T/b.sqlite" --rounds x1
+expect_err 2 "--concurrency 65 is out of range 1..64" bash "$G" "${base[@]}" --db "$T/b.sqlite" --concurrency 65
+expect_err 2 "--games '-3' is not a whole number" bash "$G" --runner "$DAMA" --db "$T/b.sqlite" --games -3
+expect_err 2 "give --rounds or --games, not both" bash "$G" "${base[@]}" --db "$T/b.sqlite" --games 4
+expect_err 2 "--seed needs a value" bash "$G" --runner "$DAMA" --seed
+expect_err 2 "unknown option '--nope'" bash "$G" --nope 1
+expect_err 2 "--db $T/no/g.sqlite: no such folder $T/no" bash "$G" "${base[@]}" --db "$T/no/g.sqlite"
+[ ! -e "$T/b.sqlite" ] && ok || bad "bad input stored a database"
+finish gauntlet
