@@ -190,12 +190,12 @@ check_match_times() {
   ratio=$(grep "^time ratio A/B: " "$out")
   # the ratios of the stored means, and the verdict of the 5% rule (a mean
   # within a hair of the bound is not judged: the two sides round apart)
-  awk -v aw="${mean_w[A]}" -v ac="${mean_c[A]}" -v bw="${mean_w[B]}" -v bc="${mean_c[B]}" -v line="$ratio" '
+  awk -v a_wall="${mean_w[A]}" -v a_cpu="${mean_c[A]}" -v b_wall="${mean_w[B]}" -v b_cpu="${mean_c[B]}" -v line="$ratio" '
     function abs(x) { return x < 0 ? -x : x }
     function excess(r) { return r >= 1 ? r - 1 : 1 / r - 1 }
     BEGIN {
-      if (bw <= 0 || bc <= 0 || aw <= 0 || ac <= 0) exit !(line ~ /not measured/)
-      rw = aw / bw; rc = ac / bc
+      if (b_wall <= 0 || b_cpu <= 0 || a_wall <= 0 || a_cpu <= 0) exit !(line ~ /not measured/)
+      rw = a_wall / b_wall; rc = a_cpu / b_cpu
       if (!match(line, /wall [0-9.]+, CPU [0-9.]+: /)) exit 1
       split(substr(line, RSTART, RLENGTH), f, /[ ,:]+/)
       if (abs(f[2] - rw) > 0.0006 || abs(f[4] - rc) > 0.0006) exit 1
