@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -30,11 +31,36 @@ static int check_not_db(const struct stat *st, const char *path, const char *db,
     return 0;
 }
 
+/* path spelled as its folder's real path and its last name (the file
+ * itself need not exist); false if the folder cannot be resolved. */
+static bool canonical_name(const char *path, char out[ATOMIC_PATH_MAX])
+{
+    char d[ATOMIC_PATH_MAX], b[ATOMIC_PATH_MAX], real[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    if (!realpath(dirname(d), real)) return false;
+    return snprintf(out, ATOMIC_PATH_MAX, "%s/%s", real, basename(b)) < ATOMIC_PATH_MAX;
+}
+
 int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ERR_MAX])
 {
     struct stat st;
-    if (!path || stat(path, &st) != 0) return 0; /* not there yet: not the database */
-    return check_not_db(&st, path, db_path, err);
+    if (!path) return 0;
+    if (stat(path, &st) == 0) return check_not_db(&st, path, db_path, err);
+    /* not there yet: the database may not be either (both made by this
+     * command): compare the names */
+    static const char *const SUFFIX[] = {"", "-wal", "-shm", "-journal"};
+    char a[ATOMIC_PATH_MAX], b[ATOMIC_PATH_MAX], p[ATOMIC_PATH_MAX];
+    if (!db_path || !canonical_name(path, a)) return 0;
+    for (int i = 0; i < 4; i++) {
+        snprintf(p, sizeof p, "%s%s", db_path, SUFFIX[i]);
+        if (canonical_name(p, b) && strcmp(a, b) == 0) {
+            snprintf(err, ATOMIC_ERR_MAX, "refusing to write '%.100s': it is the database %.100s%s", path, db_path,
+                     SUFFIX[i]);
+            return -1;
+        }
+    }
+    return 0;
 }
 
 /* A new file's folder: there, a folder, and writable (else -1 with err). */

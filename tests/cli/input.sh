@@ -126,6 +126,10 @@ cmp -s d.sqlite d.before && ok || bad "pdn export changed the database"
 expect_err 1 "--pdn-out: refusing to write 'd.sqlite': it is the database" "$DAMA" tournament --db d.sqlite --pdn-out d.sqlite --nodes 50 name=A name=B
 [ "$(sqlite3 d.sqlite 'SELECT count(*) FROM tournaments')" = 0 ] && ok || bad "a refused tournament was stored"
 [ "$(sqlite3 d.sqlite 'PRAGMA integrity_check')" = ok ] && ok || bad "database damaged by --pdn-out"
+# neither there yet: the names are compared (the database's -wal spelled another way too)
+expect_err 1 "--pdn-out: refusing to write 'new.sqlite': it is the database new.sqlite" "$DAMA" tournament --db new.sqlite --pdn-out new.sqlite --nodes 50 name=A name=B
+expect_err 1 "--pdn-out: refusing to write './new.sqlite-wal': it is the database new.sqlite-wal" "$DAMA" tournament --db new.sqlite --pdn-out ./new.sqlite-wal --nodes 50 name=A name=B
+[ ! -e new.sqlite ] && ok || bad "a refused tournament left its database new.sqlite"
 
 # ---- a database in a folder this user cannot write (an archive, a read-only
 # mount): the commands that only read it work, writing ones say why not, and a
