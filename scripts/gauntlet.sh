@@ -17,7 +17,10 @@
 # rating relative to the old one with its 95% interval. Rerunning with the same --db
 # continues (the calibration and the binaries are kept in DB.gauntlet/). The tournament and the
 # referee's position strings are those of --runner (default build/dama, built if missing).
+# A player whose calibration cannot come within 2% (a weight file's load costs CPU at every
+# process start) plays at the closest movetime found; the summary marks it NOT equal.
 # Exit status: 0 done, 1 a failure on the way (a calibration, the tournament), 2 bad input.
+# -h, --help prints this text.
 set -euo pipefail
 here=$(pwd)
 cd "$(dirname "$0")/.."
@@ -32,7 +35,9 @@ num() {
 abspath() { case "$1" in /*) echo "$1" ;; *) echo "$here/$1" ;; esac; }
 game=russian rounds="" games="" movetime=100 db="" concurrency=1 seed=1 engine="" old=7ad9123 runner=""
 depth=6 nodes=10000 cpos=12 max_plies=""
+usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
+    case "$1" in -h|--help) usage; exit 0 ;; esac
     [ $# -ge 2 ] || die "$1 needs a value"
     case "$1" in
     --game) game="$2" ;;

@@ -63,6 +63,8 @@ printf '%s\n' "$session" | python3 "$A" --bin "$DAMA" --referee "$T/no-such-refe
 expect_eq "$?" 1 "a referee that cannot run: the adapter exits 1"
 
 # 4. Bad input: exit 2, naming what is wrong; nothing is stored.
+bash "$G" --help >"$T/help" 2>&1 && grep -q "^Exit status: 0 done" "$T/help" && grep -q "^gauntlet.sh \[--game G\]" "$T/help" \
+  && ok || bad "gauntlet.sh --help: $(head -c 200 "$T/help")"
 expect_err 2 "unknown game 'chess'" bash "$G" "${base[@]}" --db "$T/b.sqlite" --game chess
 expect_err 2 "--engine $T/no-such-dama: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" \
     --engine "$T/no-such-dama"
