@@ -98,7 +98,10 @@ int egtb_build_dir(const Game *game, const char *dir, int threads, const EgtbBui
             mkdir(path, 0777);
             *p = '/';
         }
-    mkdir(path, 0777);
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, ERR_MAX, "cannot create the directory '%.200s': %s", dir, strerror(errno));
+        return -1;
+    }
     int lock = -1;
     int rc = lock_dir(dir, &lock, err);
     if (rc != 0) return rc;
