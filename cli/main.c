@@ -55,6 +55,8 @@ static int run_main(int argc, char **argv)
                     cli_print_help(COMMANDS[i], stdout);
                     return 0;
                 }
+            fprintf(stderr, "dama help: unknown command '%s' (dama help lists them)\n", argv[2]);
+            return 2;
         }
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? 2 : 0;

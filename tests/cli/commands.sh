@@ -41,6 +41,8 @@ for c in moves perft search bench selfplay tune export match pdn status; do
   expect_rc 0 "$c --help" "$DAMA" "$c" --help
 done
 expect_rc 2 "unknown command" "$DAMA" frobnicate
+expect_err 2 "dama help: unknown command 'frobnicate'" "$DAMA" help frobnicate
+expect_rc 0 "help on a command" "$DAMA" help match
 # bad input: clear message, non-zero exit, no crash
 expect_rc 1 "bad FEN side" "$DAMA" moves --fen 'X:Wa1:Bb8'
 grep -q "side to move" "$T/err" && ok || bad "bad FEN message: $(cat "$T/err")"
