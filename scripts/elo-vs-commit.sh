@@ -13,7 +13,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh # the compiler and git
-root=$(pwd)
 [ $# -ge 1 ] || { echo "usage: $0 COMMIT [--game G] [--movetime MS] [--pairs N] [--concurrency C] [--log FILE]" >&2; exit 2; }
 commit=$(git rev-parse --verify --quiet "$1^{commit}") || { echo "$0: '$1' is not a commit of this repository" >&2; exit 2; }
 shift
@@ -32,17 +31,7 @@ while [ $# -gt 0 ]; do
 done
 [ "$limit_given" = 1 ] || args+=(--movetime 100)
 [ -n "$log" ] || { mkdir -p logs; log="logs/elo-vs-$short-$game.log"; }
-cache="${DAMA_ELO_CACHE:-/tmp/dama-elo-bin}"
-old="$cache/dama-$short"
-if [ ! -x "$old" ]; then
-    mkdir -p "$cache"
-    wt=$(mktemp -d)
-    trap 'git -C "$root" worktree remove --force "$wt" >/dev/null 2>&1 || true; rm -rf "$wt"' EXIT
-    git worktree add --detach "$wt" "$commit" >/dev/null
-    cmake -S "$wt" -B "$wt/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    nice -n 10 cmake --build "$wt/build" -j2 --target dama >/dev/null
-    cp "$wt/build/dama" "$old"
-fi
+old=$(bash scripts/old-dama.sh "$commit")
 [ -x build/dama ] || bash scripts/build.sh >/dev/null
 # Snapshot the new binary: rebuilding build/dama during the match must not change it.
 new="$cache/dama-new-$$"

@@ -76,18 +76,7 @@ if [ -f "$old" ] || [[ "$old" == */* ]]; then
 else
     commit=$(git rev-parse --verify --quiet "$old^{commit}") || die "--old '$old' is neither a file nor a commit"
     old_name="old-${commit:0:7}"
-    cache="${DAMA_ELO_CACHE:-/tmp/dama-elo-bin}"
-    old_bin="$cache/dama-${commit:0:7}"
-    if [ ! -x "$old_bin" ]; then
-        mkdir -p "$cache"
-        wt=$(mktemp -d)
-        trap 'git -C "$root" worktree remove --force "$wt" >/dev/null 2>&1 || true; rm -rf "$wt"' EXIT
-        echo "$me: building $old_name into $old_bin"
-        git worktree add --detach "$wt" "$commit" >/dev/null
-        cmake -S "$wt" -B "$wt/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-        nice -n 10 cmake --build "$wt/build" -j2 --target dama >/dev/null
-        cp "$wt/build/dama" "$old_bin"
-    fi
+    old_bin=$(bash scripts/old-dama.sh "$commit") || exit 1
 fi
 
 # The state folder: snapshots of the binaries, weights and calibration, so that a rerun
