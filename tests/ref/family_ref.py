@@ -482,7 +482,10 @@ def playout(rng, pos, plies, out, seen, only_captures=False):
     for _ in range(plies):
         moves = legal_moves(pos)
         f = pos.fen()
-        if f not in seen and (not only_captures or any(k[2] for k in moves)):
+        just_moved = "B" if pos.side == "W" else "W"
+        if not any(p.upper() == just_moved for p in pos.board if p not in (OFF, EMPTY)):
+            pass  # the side that has just moved has no piece: not a position of a game
+        elif f not in seen and (not only_captures or any(k[2] for k in moves)):
             seen.add(f)
             out.append(f)
         if not moves:
@@ -498,7 +501,8 @@ def generate(game, seed, count):
     of short kings --, kept only when a capture is on), 20 % with the side to
     move's men one to three rows from crowning among enemy pieces near the
     last row (captures that reach it, or cross it and go on backward), kept
-    only when a capture is on."""
+    only when a capture is on. The side that has just moved always has a
+    piece (a position without is no position of a game)."""
     rng = random.Random(seed)
     out, seen = [], set()
     start = parse_fen(game, game.start)
