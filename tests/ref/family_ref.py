@@ -474,7 +474,7 @@ def scatter(game, rng, pos, colour, n):
             pos.board[rng.choice(free)] = colour.lower()
 
 
-def sorted_keys(game, moves):
+def sorted_keys(moves):
     return sorted(moves, key=lambda k: (k[0], k[1], sorted(k[2]), k[3]))
 
 
@@ -490,7 +490,7 @@ def playout(rng, pos, plies, out, seen, only_captures=False):
             out.append(f)
         if not moves:
             return
-        pos = make(pos, rng.choice(sorted_keys(pos.game, moves)))
+        pos = make(pos, rng.choice(sorted_keys(moves)))
 
 
 def generate(game, seed, count):
