@@ -141,14 +141,14 @@ int openings_random(const Game *g, int count, int plies, uint64_t seed, int bala
                     break;
                 }
                 /* Random plies leave a royal piece (Shatra's Biy) home. */
-                int pool = 0;
+                int allowed = 0;
                 for (int k = 0; k < moves.len; k++)
-                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[k])) moves.moves[pool++] = moves.moves[k];
-                if (pool == 0) {
+                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[k])) moves.moves[allowed++] = moves.moves[k];
+                if (allowed == 0) {
                     ok = false;
                     break;
                 }
-                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)pool)];
+                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)allowed)];
                 char text[MOVE_STR_MAX];
                 g->move_to_str(&pos, m, text);
                 int w = snprintf(o->label + n, sizeof o->label - n, "%s%s", p ? " " : "", text);
@@ -240,14 +240,14 @@ int openings_repeat(const Game *g, OpeningBook *book, int64_t total, int plies, 
                     ok = false;
                     break;
                 }
-                int pool = 0;
+                int allowed = 0;
                 for (int m = 0; m < moves.len; m++)
-                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[m])) moves.moves[pool++] = moves.moves[m];
-                if (pool == 0) {
+                    if (!g->move_is_royal || !g->move_is_royal(&pos, &moves.moves[m])) moves.moves[allowed++] = moves.moves[m];
+                if (allowed == 0) {
                     ok = false;
                     break;
                 }
-                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)pool)];
+                const Move *m = &moves.moves[rng_below(&rng, (uint64_t)allowed)];
                 char text[MOVE_STR_MAX];
                 g->move_to_str(&pos, m, text);
                 int w = snprintf(line + n, sizeof line - n, " %s", text);

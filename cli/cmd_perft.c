@@ -10,6 +10,9 @@ static const CliOpt OPTS[] = {
     {"depth", OPT_INT, "6", "depth in plies", 0, 64},
     {"divide", OPT_FLAG, NULL, "print the count below each root move", 0, 0},
     {"paths", OPT_FLAG, NULL, "count every landing path (P convention) instead of distinct moves (D)", 0, 0},
+    {"sequences", OPT_FLAG, NULL,
+     "count every ordered sequence of captured pieces and end square (K convention; draughts games, not with --divide)",
+     0, 0},
     {0},
 };
 
@@ -29,6 +32,17 @@ static int run(CliArgs *a)
         return 2;
     }
     GenMode mode = cli_flag(a, "paths") ? GEN_PATHS : GEN_DISTINCT;
+    if (cli_flag(a, "sequences")) {
+        const char *why = cli_flag(a, "paths")        ? "--sequences and --paths are two conventions: give one"
+                          : cli_flag(a, "divide")     ? "--sequences cannot be combined with --divide (the root list is D)"
+                          : !g->perft_sequences       ? "--sequences (K convention) is not defined for this game"
+                                                      : NULL;
+        if (why) {
+            fprintf(stderr, "dama perft: %s (game %s)\n", why, g->name);
+            return 2;
+        }
+        mode = GEN_SEQUENCES;
+    }
     double t0 = clock_now_s();
     uint64_t total = 0;
     if (cli_flag(a, "divide") && depth >= 1) {
@@ -53,6 +67,6 @@ static int run(CliArgs *a)
 }
 
 const CliCommand cmd_perft = {
-    "perft", "count the leaf nodes of the legal-move tree (D convention; --paths for P)",
-    "[--game G] [--fen FEN] --depth N [--divide] [--paths]", OPTS, run, 0,
+    "perft", "count the leaf nodes of the legal-move tree (D convention; --paths for P, --sequences for K)",
+    "[--game G] [--fen FEN] --depth N [--divide] [--paths | --sequences]", OPTS, run, 0,
 };

@@ -103,7 +103,9 @@ struct EgtbIndexer; /* engine/egtb/egtb.h */
 
 typedef enum GenMode {
     GEN_DISTINCT = 0, /* D convention: one move per (from, to, captured, promotion) */
-    GEN_PATHS = 1     /* P convention: one move per landing path (perft --paths) */
+    GEN_PATHS = 1,    /* P convention: one move per landing path (perft --paths) */
+    GEN_SEQUENCES = 2 /* K convention, perft only (gen_moves lists D): one move per ordered
+                       * sequence of captured pieces and end square (perft --sequences) */
 } GenMode;
 
 typedef struct Game {
@@ -155,8 +157,10 @@ typedef struct Game {
     /* Reason id of a threefold repetition ("D3" in Russian draughts). */
     const char *repetition_reason;
 
-    /* Move text in full notation (every landing square); the route written
-     * for a multi-route move is chosen deterministically. */
+    /* Move text in the game's notation: full (every landing square) or, in
+     * numbered notations, a capture as start x end unless another legal
+     * move shares both; the route written for a multi-route move is chosen
+     * deterministically. */
     void (*move_to_str)(const Position *pos, const Move *move, char out[MOVE_STR_MAX]);
     /* Parse move text against the legal moves of pos (full or short forms).
      * Returns 0, or -1 with a message (illegal, ambiguous, malformed) that
@@ -166,6 +170,8 @@ typedef struct Game {
     /* Leaf count to depth (plies), D or P convention, game rules' end
      * conditions ignored. Single-threaded, fast path. */
     uint64_t (*perft)(const Position *pos, int depth, GenMode mode);
+    /* Does perft count GEN_SEQUENCES (K)? Else it must not be asked to. */
+    bool perft_sequences;
 
     /* Evaluation: linear in int32 weights; returns White's view, centi-men. */
     int terms_len;             /* number of EvalTerm groups */

@@ -4,9 +4,13 @@
  *
  * Line format: `<FEN> ;<convention> ;D1 n ;D2 n ...`; '#' starts a comment.
  * Conventions: D (distinct moves, GEN_DISTINCT), P (landing paths,
- * GEN_PATHS); K (ordered capture sequences) has no generator of ours and is
- * skipped by perft_table_check. perft_table_read hands back the raw rows, for
- * tests that hold one convention's count against another's figures.
+ * GEN_PATHS), K (ordered capture sequences, GEN_SEQUENCES: checked for the
+ * games whose perft counts it, Game.perft_sequences, else skipped).
+ * A table of several games (other_variants.txt) starts each line with the
+ * game's name, and `startpos` may stand for its start position:
+ * `brazilian startpos ;D ;D1 7 ...`; perft_table_check reads only the lines
+ * of its game. perft_table_read hands back the raw rows, for tests that hold
+ * one convention's count against another's figures.
  */
 #ifndef DAMA_TEST_PERFT_TABLE_H
 #define DAMA_TEST_PERFT_TABLE_H
@@ -44,20 +48,29 @@ static int perft_table_check(const Game *game, const char *path, int min_depth, 
             print_error("%s:%d: expected FEN ;convention ;Dn count...\n", path, lineno);
             fail();
         }
+        /* "NAME FEN" or "NAME startpos": a line of the game NAME */
+        const char *fen = fields[0];
+        size_t word = strspn(fen, "abcdefghijklmnopqrstuvwxyz");
+        if (word > 1 && fen[word] == ' ') {
+            if (strncmp(fen, game->name, word) != 0 || game->name[word] != '\0') continue;
+            fen += word + 1;
+            if (strcmp(fen, "startpos") == 0) fen = game->start_fen;
+        }
         GenMode mode = GEN_DISTINCT;
         if (strcmp(fields[1], "D") == 0)
             mode = GEN_DISTINCT;
         else if (strcmp(fields[1], "P") == 0)
             mode = GEN_PATHS;
-        else if (strcmp(fields[1], "K") == 0)
-            continue;
-        else {
+        else if (strcmp(fields[1], "K") == 0) {
+            if (!game->perft_sequences) continue;
+            mode = GEN_SEQUENCES;
+        } else {
             print_error("%s:%d: unknown convention '%s'\n", path, lineno, fields[1]);
             fail();
         }
         Position pos;
         char err[ERR_MAX];
-        if (game->pos_from_fen(&pos, fields[0], err) != 0) {
+        if (game->pos_from_fen(&pos, fen, err) != 0) {
             print_error("%s:%d: %s\n", path, lineno, err);
             fail();
         }

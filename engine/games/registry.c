@@ -15,7 +15,13 @@
 #define DAMA_GAMES(GAME) \
     GAME(russian)        \
     GAME(turkish)        \
-    GAME(shatra)
+    GAME(shatra)         \
+    GAME(brazilian)      \
+    GAME(pool)           \
+    GAME(english)        \
+    GAME(czech)          \
+    GAME(italian)        \
+    GAME(spanish)
 
 #define GAME(name) extern const Game name##_game;
 DAMA_GAMES(GAME)

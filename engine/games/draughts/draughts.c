@@ -91,11 +91,42 @@ int draughts_square_from_number32(int number)
     return rank * 8 + file;
 }
 
-void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size)
+int draughts_square_from_number(DraughtsNumbering nb, int number)
+{
+    if (number < 1 || number > 32) return -1;
+    int row = (number - 1) / 4, j = (number - 1) % 4;
+    switch (nb) {
+    case NUMBERING_ENGLISH: return draughts_square_from_number32(number);
+    case NUMBERING_ITALIAN: /* the English square of the same row, counted from the other end */
+        return draughts_square_from_number32(4 * row + (3 - j) + 1);
+    case NUMBERING_SPANISH: /* rank by rank from rank 1, files a..h here */
+        return row * 8 + 2 * j + (row % 2);
+    case NUMBERING_NONE: break;
+    }
+    return -1;
+}
+
+int draughts_number_of_square(DraughtsNumbering nb, int sq)
+{
+    for (int n = 1; n <= 32; n++)
+        if (draughts_square_from_number(nb, n) == sq) return n;
+    return 0;
+}
+
+/* The glyph of square sq: a piece, a dot on an empty playing square, or a
+ * space. */
+static const char *board_glyph(const DraughtsPos *p, int sq, bool playing)
 {
     /* white man: white circle, white king: bullseye, black man: black
      * circle, black king: fisheye */
     static const char *const GLYPH[2][2] = {{"\u25cb", "\u25ce"}, {"\u25cf", "\u25c9"}};
+    if (p->pieces[COLOR_WHITE] >> sq & 1) return GLYPH[0][p->kings >> sq & 1];
+    if (p->pieces[COLOR_BLACK] >> sq & 1) return GLYPH[1][p->kings >> sq & 1];
+    return playing ? "\u00b7" : " ";
+}
+
+void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size)
+{
     size_t used = 0;
     if (size) out[0] = '\0';
     for (int r = 0; r < 8; r++) {
@@ -103,15 +134,33 @@ void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char
         text_append(out, size, &used, " %d ", rank + 1);
         for (int f = 0; f < 8; f++) {
             int file = flip ? 7 - f : f, sq = rank * 8 + file;
-            const char *glyph = (p->pieces[COLOR_WHITE] >> sq & 1)   ? GLYPH[0][p->kings >> sq & 1]
-                                : (p->pieces[COLOR_BLACK] >> sq & 1) ? GLYPH[1][p->kings >> sq & 1]
-                                                                    : NULL;
-            bool playing = all_squares || (rank + file) % 2 == 0;
-            text_append(out, size, &used, " %s", glyph ? glyph : playing ? "\u00b7" : " ");
+            text_append(out, size, &used, " %s", board_glyph(p, sq, all_squares || (rank + file) % 2 == 0));
         }
         text_append(out, size, &used, "\n");
     }
     text_append(out, size, &used, "   ");
     for (int f = 0; f < 8; f++) text_append(out, size, &used, " %c", 'a' + (flip ? 7 - f : f));
     text_append(out, size, &used, "\n");
+}
+
+void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bool mirror, bool flip, char *out,
+                                  size_t size)
+{
+    size_t used = 0;
+    if (size) out[0] = '\0';
+    for (int r = 0; r < 8; r++) {
+        int rank = flip ? r : 7 - r;
+        int numbers[4], nn = 0;
+        text_append(out, size, &used, "  ");
+        for (int f = 0; f < 8; f++) {
+            int col = flip ? 7 - f : f; /* column on the drawn board, from White's left */
+            int file = mirror ? 7 - col : col, sq = rank * 8 + file;
+            bool playing = (rank + file) % 2 == 0;
+            text_append(out, size, &used, " %s", board_glyph(p, sq, playing));
+            if (playing && nn < 4) numbers[nn++] = draughts_number_of_square(nb, sq);
+        }
+        text_append(out, size, &used, "   ");
+        for (int i = 0; i < nn; i++) text_append(out, size, &used, " %2d", numbers[i]);
+        text_append(out, size, &used, "\n");
+    }
 }

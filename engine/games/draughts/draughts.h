@@ -17,17 +17,46 @@
 
 #include "engine/game.h"
 
-/* Rule switches of a draughts variant (sources: docs/rules/russian.md,
- * docs/rules/turkish.md). */
+/* Which captures a player may choose among (the "capture choice" of
+ * docs/rules/<game>.md). Among what the rule keeps, the choice is free. */
+typedef enum DraughtsChoice {
+    CHOICE_FREE,         /* any capture (Russian, Pool, English) */
+    CHOICE_MAJORITY,     /* the most pieces, men and kings alike (Turkish, Brazilian) */
+    CHOICE_KING_FIRST,   /* a king's capture when a king can capture (Czech) */
+    CHOICE_PIECES_KINGS, /* the most pieces, then the most kings (Spanish) */
+    CHOICE_ITALIAN,      /* the most pieces, then with a king, then the most
+                          * kings, then the earliest king in jump order (Italian) */
+} DraughtsChoice;
+
+/* How the 32 dark squares are numbered (the game's PDN squares). The board
+ * inside dama is always the one of draughts.h (a1 dark, White at ranks
+ * 1-3); a game whose book turns the board (dark square at each player's
+ * near right) is that board seen in a mirror, so only its numbers differ. */
+typedef enum DraughtsNumbering {
+    NUMBERING_NONE,    /* no numbers: algebraic squares only (Turkish) */
+    NUMBERING_ENGLISH, /* 1 = b8, 4 = h8, 5 = a7, ..., 29 = a1, 32 = g1 (English,
+                        * Pool, Brazilian; Russian and Czech PDN files) */
+    NUMBERING_ITALIAN, /* the book's 1 = a8 .. 32 = h1 on the turned board:
+                        * 1 = h8, 4 = b8, ..., 29 = g1, 32 = a1 here */
+    NUMBERING_SPANISH, /* the book's 1 = h1 .. 32 = a8 on the turned board:
+                        * 1 = a1, 4 = g1, 5 = b2, ..., 32 = h8 here */
+} DraughtsNumbering;
+
+/* Rule switches of a draughts variant (sources: docs/rules/<game>.md). */
 typedef struct DraughtsRules {
     bool orthogonal;          /* men and kings move along ranks/files (Turkish) */
-    bool men_capture_back;    /* men capture backward too (Russian) */
+    bool men_capture_back;    /* men capture backward too (Russian, Brazilian, Pool) */
+    bool short_kings;         /* kings move and capture one square at a time (English, Italian) */
+    bool men_spare_kings;     /* a man may not capture a king (Italian) */
     bool remove_at_once;      /* captured pieces leave the board as jumped (Turkish) */
-    bool majority;            /* the capture taking most pieces is compulsory (Turkish) */
+    DraughtsChoice choice;    /* which captures may be chosen */
     bool crown_mid_capture;   /* a man crowned mid-capture goes on as a king (Russian) */
     bool no_reversal;         /* no 180-degree turn between two jumps (Turkish) */
     bool must_land_to_continue; /* a flying king must land where it can capture again (Russian) */
     int pieces_per_side;      /* men each side starts with: no position has more men + kings of a side */
+    DraughtsNumbering numbering; /* square numbers read in positions and moves */
+    bool numeric;             /* positions and moves are written with numbers, captures AxB */
+    const char *title;        /* the game, as messages about its positions name it */
 } DraughtsRules;
 
 /* A draughts position: 40 bytes. */
@@ -78,9 +107,21 @@ uint64_t draughts_hash_full(const DraughtsPos *p);
  * a piece may stand on (all_squares: all 64, else the dark ones), the
  * files lettered below. Into out (size bytes, cut to fit). Pure. */
 void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size);
+/* The same board as the game's book draws it: turned (mirror: files h..a,
+ * the dark squares at each player's near right) and, when numbered, the
+ * square numbers of nb beside it. */
+void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bool mirror, bool flip, char *out,
+                                  size_t size);
 
-/* Russian (and English-checkers) 32-square numbering used by PDN files:
- * 1 = b8, 2 = d8, ..., 29 = a1, 32 = g1. Returns the square index, or -1. */
+/* Square index of number 1..32 in numbering nb, or -1 (out of range, or
+ * NUMBERING_NONE). */
+int draughts_square_from_number(DraughtsNumbering nb, int number);
+/* Number 1..32 of square index sq in numbering nb, or 0 (a light square,
+ * or NUMBERING_NONE). */
+int draughts_number_of_square(DraughtsNumbering nb, int sq);
+
+/* The English numbering (NUMBERING_ENGLISH): 1 = b8, 2 = d8, ..., 29 = a1,
+ * 32 = g1. Returns the square index, or -1. */
 int draughts_square_from_number32(int number);
 
 #endif

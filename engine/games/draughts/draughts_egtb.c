@@ -29,9 +29,10 @@ typedef struct DVariant {
     int8_t man_sq[2][64];    /* man index -> board square */
     int8_t man_idx[2][64];   /* board square -> man index, -1 */
     unsigned man_dirs[2];    /* directions a man steps in (draughts_impl.h numbering) */
+    bool short_kings;        /* kings step one square (English, Italian) */
 } DVariant;
 
-static DVariant DIAGONAL, ORTHOGONAL;
+static DVariant DIAGONAL, DIAGONAL_SHORT, ORTHOGONAL;
 static uint64_t BINOM[65][9];
 
 static uint64_t binom(int n, int k) { return (n < 0 || k < 0 || k > n) ? 0 : BINOM[n][k]; }
@@ -69,6 +70,8 @@ void draughts_egtb_init(void)
     }
     variant_fill(&DIAGONAL, false);
     variant_fill(&ORTHOGONAL, true);
+    DIAGONAL_SHORT = DIAGONAL;
+    DIAGONAL_SHORT.short_kings = true;
     done = true;
 }
 
@@ -251,7 +254,7 @@ static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, 
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
             if (king) {
                 for (int s = draughts_tables.next[orth][sq][d]; s >= 0 && (empty >> s & 1);
-                     s = draughts_tables.next[orth][s][d]) {
+                     s = v->short_kings ? -1 : draughts_tables.next[orth][s][d]) {
                     *q = *p;
                     q->pieces[mover] ^= (1ULL << sq) | (1ULL << s);
                     q->kings ^= (1ULL << sq) | (1ULL << s);
@@ -318,6 +321,11 @@ bool draughts_egtb_diagonal_decode(EgtbMaterial m, uint64_t idx, Position *pos)
 int draughts_egtb_diagonal_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
 {
     return d_unmoves(&DIAGONAL, pos, fn, ctx);
+}
+
+int draughts_egtb_diagonal_short_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+{
+    return d_unmoves(&DIAGONAL_SHORT, pos, fn, ctx);
 }
 
 uint64_t draughts_egtb_orthogonal_size(EgtbMaterial m) { return d_size(&ORTHOGONAL, m); }

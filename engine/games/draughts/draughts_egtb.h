@@ -30,6 +30,9 @@ uint64_t draughts_egtb_diagonal_size(EgtbMaterial m);
 bool draughts_egtb_diagonal_index(const Position *pos, EgtbMaterial m, uint64_t *idx);
 bool draughts_egtb_diagonal_decode(EgtbMaterial m, uint64_t idx, Position *pos);
 int draughts_egtb_diagonal_unmoves(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
+/* The unmoves of short kings (one step back; English, Italian): the same
+ * board and index as the diagonal one. */
+int draughts_egtb_diagonal_short_unmoves(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
 
 /* The same on the orthogonal board (men on ranks 2-7: a man never moves
  * backward, so none stands on its own first rank). */
@@ -50,6 +53,10 @@ int draughts_egtb_mirror_files(const Position *pos, Position *image, bool *self)
     .size = draughts_egtb_diagonal_size, .material = draughts_egtb_material,                           \
     .index = draughts_egtb_diagonal_index, .decode = draughts_egtb_diagonal_decode,                     \
     .unmoves = draughts_egtb_diagonal_unmoves
+#define DRAUGHTS_EGTB_DIAGONAL_SHORT                                                                    \
+    .size = draughts_egtb_diagonal_size, .material = draughts_egtb_material,                           \
+    .index = draughts_egtb_diagonal_index, .decode = draughts_egtb_diagonal_decode,                     \
+    .unmoves = draughts_egtb_diagonal_short_unmoves
 #define DRAUGHTS_EGTB_ORTHOGONAL                                                                        \
     .size = draughts_egtb_orthogonal_size, .material = draughts_egtb_material,                         \
     .index = draughts_egtb_orthogonal_index, .decode = draughts_egtb_orthogonal_decode,                 \

@@ -3,7 +3,6 @@
  *
  * Include from exactly one .c file per variant, after defining
  *     static const DraughtsRules RULES = { ... };
- *     static const bool NUMBERED32 = ...; (accept 1..32 PDN square numbers)
  * Every function here is static and reads RULES as a compile-time constant,
  * so the compiler specialises the generator for the variant.
  *
@@ -14,8 +13,10 @@
  * behind the captured piece, restricted to those from which it can capture
  * again when RULES.must_land_to_continue; men crowned mid-capture continue as
  * kings when RULES.crown_mid_capture, else are crowned at the end of the
- * turn; RULES.majority keeps only the chains taking the most pieces;
- * RULES.no_reversal forbids a 180-degree turn between two jumps.
+ * turn; RULES.choice keeps only the chains its precedence ranks highest
+ * (d_cap_key); RULES.no_reversal forbids a 180-degree turn between two
+ * jumps; RULES.short_kings makes kings step and jump one square at a time;
+ * RULES.men_spare_kings keeps men from jumping kings.
  */
 #ifndef DAMA_DRAUGHTS_IMPL_H
 #define DAMA_DRAUGHTS_IMPL_H
@@ -77,8 +78,23 @@ static inline unsigned d_man_capture_dirs(int side)
 
 static inline uint64_t d_crown_rank(int side) { return side == COLOR_WHITE ? D_RANK_8 : D_RANK_1; }
 
+/* The enemy pieces a man may jump: all of them, or only men (Italian). */
+static inline uint64_t d_man_prey(uint64_t opp, uint64_t kings) { return RULES.men_spare_kings ? opp & ~kings : opp; }
+
+/* The first square along d from sq that is not empty (a flying king's
+ * sight line), or the neighbour (a short king); -1 off the board. */
+static inline int d_king_sight(int sq, int d, uint64_t empty);
+
 static inline const DraughtsPos *dp(const Position *pos) { return (const DraughtsPos *)pos->data; }
 static inline DraughtsPos *dpw(Position *pos) { return (DraughtsPos *)pos->data; }
+
+static inline int d_king_sight(int sq, int d, uint64_t empty)
+{
+    int s = d_next(sq, d);
+    if (!RULES.short_kings)
+        while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+    return s;
+}
 
 /* ------------------------------------------------------------------ */
 /* Quiet moves                                                         */
@@ -104,7 +120,7 @@ static int d_gen_quiet(const DraughtsPos *p, MoveList *list)
     for (uint64_t k = own & p->kings; k; k &= k - 1) {
         int from = __builtin_ctzll(k);
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
-            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = d_next(s, d))
+            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = RULES.short_kings ? -1 : d_next(s, d))
                 list->moves[n++] = (Move){.from = (uint8_t)from, .to = (uint8_t)s, .kind = MOVE_QUIET};
         }
     }
@@ -124,7 +140,7 @@ static int d_count_quiet_side(const DraughtsPos *p, int side)
     for (uint64_t k = own & p->kings; k; k &= k - 1) {
         int from = __builtin_ctzll(k);
         for (int d = 0; d < DRAUGHTS_DIRS; d++)
-            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = d_next(s, d)) n++;
+            for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = RULES.short_kings ? -1 : d_next(s, d)) n++;
     }
     return n;
 }
@@ -139,13 +155,13 @@ static bool d_has_capture(const DraughtsPos *p)
     uint64_t empty = ~(own | opp);
     uint64_t men = own & ~p->kings;
     unsigned dirs = d_man_capture_dirs(side);
+    uint64_t prey = d_man_prey(opp, p->kings);
     for (int d = 0; d < DRAUGHTS_DIRS; d++)
-        if ((dirs >> d & 1) && (d_step(d_step(men, d) & opp, d) & empty)) return true;
+        if ((dirs >> d & 1) && (d_step(d_step(men, d) & prey, d) & empty)) return true;
     for (uint64_t k = own & p->kings; k; k &= k - 1) {
         int from = __builtin_ctzll(k);
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
-            int s = d_next(from, d);
-            while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+            int s = d_king_sight(from, d, empty);
             if (s < 0 || !(opp >> s & 1)) continue;
             int l = d_next(s, d);
             if (l >= 0 && (empty >> l & 1)) return true;
@@ -156,6 +172,7 @@ static bool d_has_capture(const DraughtsPos *p)
 
 typedef struct DRoute {
     Move move;
+    uint64_t key; /* precedence of this route (d_cap_key) */
     int len; /* landing squares */
     uint8_t path[ROUTE_LEN_MAX];
 } DRoute;
@@ -172,12 +189,16 @@ typedef struct DCapture {
     int side;
     int from;
     bool man;  /* the capturing piece started the turn as a man */
-    int best;  /* majority: most pieces taken by a chain found so far */
+    uint64_t kings0; /* enemy kings when the turn starts */
+    uint64_t best;   /* highest precedence (d_cap_key) of a chain found so far */
+    uint32_t order;  /* Italian: kings among the pieces jumped so far, first jump at bit 31 */
     GenMode mode;
     MoveList *list; /* generation: where moves go */
     uint32_t *paths; /* if set: D list, paths[i] counts the landing paths of move i */
     DRoutes *routes; /* route enumeration (notation) instead of generation */
     uint64_t only;   /* route enumeration: jump only these pieces (the wanted move's) */
+    uint64_t *seen;  /* K convention (perft): sequences counted so far, or NULL */
+    int nseen, seen_max;
     int plen;
     uint8_t path[ROUTE_LEN_MAX];
 } DCapture;
@@ -199,15 +220,58 @@ static bool d_can_continue(const DCapture *c, int sq, bool king, uint64_t captur
         if (!king) {
             if (!(d_man_capture_dirs(c->side) >> d & 1)) continue;
             s = d_next(sq, d);
+            if (s >= 0 && !(d_man_prey(opp, c->kings0) >> s & 1)) continue;
         } else {
-            s = d_next(sq, d);
-            while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+            s = d_king_sight(sq, d, empty);
         }
         if (s < 0 || !(opp >> s & 1)) continue;
         int l = d_next(s, d);
         if (l >= 0 && (empty >> l & 1)) return true;
     }
     return false;
+}
+
+/* K convention: is the route just completed (c->path to end) a sequence
+ * of captured pieces not counted yet? Records it. The pieces are read off
+ * the landing squares: each leg jumps the one piece of `captured` on it
+ * that the route has not jumped before. */
+static bool d_seq_new(DCapture *c, int end, uint64_t captured)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (uint64_t)(c->from + 1), done = 0;
+    int prev = c->from;
+    for (int i = 0; i < c->plen; i++) {
+        int l = c->path[i];
+        int df = l % 8 - prev % 8, dr = l / 8 - prev / 8;
+        int n = abs(df) > abs(dr) ? abs(df) : abs(dr);
+        int step = n ? (dr / n) * 8 + df / n : 0;
+        for (int q = prev + step; n && q != l; q += step)
+            if ((captured & ~done) >> q & 1) {
+                done |= d_bit(q);
+                h = (h ^ (uint64_t)(q + 1)) * 0x100000001b3ULL;
+            }
+        prev = l;
+    }
+    h = (h ^ (uint64_t)(end + 101)) * 0x100000001b3ULL;
+    for (int i = 0; i < c->nseen; i++)
+        if (c->seen[i] == h) return false;
+    if (c->nseen < c->seen_max) c->seen[c->nseen++] = h;
+    return true;
+}
+
+/* Precedence of a complete chain under RULES.choice: of all chains, only
+ * those with the highest key are legal moves (free choice: all keys 0). */
+static inline uint64_t d_cap_key(const DCapture *c, uint64_t captured)
+{
+    uint64_t taken = (uint64_t)__builtin_popcountll(captured);
+    uint64_t kings = (uint64_t)__builtin_popcountll(captured & c->kings0);
+    switch (RULES.choice) {
+    case CHOICE_MAJORITY: return taken;
+    case CHOICE_KING_FIRST: return c->man ? 0 : 1;
+    case CHOICE_PIECES_KINGS: return taken << 8 | kings;
+    case CHOICE_ITALIAN: return taken << 48 | (uint64_t)!c->man << 40 | kings << 32 | c->order;
+    case CHOICE_FREE: break;
+    }
+    return 0;
 }
 
 static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
@@ -224,28 +288,32 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
         }
         DRoute *out = &r->routes[r->len++];
         out->move = m;
+        out->key = d_cap_key(c, captured);
         out->len = c->plen;
         memcpy(out->path, c->path, (size_t)c->plen);
         return;
     }
     MoveList *list = c->list;
     int taken = __builtin_popcountll(captured);
-    if (RULES.majority) {
-        if (taken < c->best) return;
-        if (taken > c->best) {
-            c->best = taken;
+    if (RULES.choice != CHOICE_FREE) {
+        uint64_t key = d_cap_key(c, captured);
+        if (key < c->best) return;
+        if (key > c->best) {
+            c->best = key;
             list->len = 0;
+            c->nseen = 0;
         }
     }
     if ((c->mode == GEN_DISTINCT || c->paths) && taken >= 2) {
         for (int i = 0; i < list->len; i++) {
             const Move *o = &list->moves[i];
             if (o->captured == captured && o->from == m.from && o->to == m.to && o->promo == m.promo) {
-                if (c->paths) c->paths[i]++;
+                if (c->paths && (!c->seen || d_seq_new(c, sq, captured))) c->paths[i]++;
                 return;
             }
         }
     }
+    if (c->seen && taken >= 2) d_seq_new(c, sq, captured);
     if (list->len < MOVES_MAX) {
         if (c->paths) c->paths[list->len] = 1;
         list->moves[list->len++] = m;
@@ -262,7 +330,7 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
         if (!king) {
             if (!(d_man_capture_dirs(c->side) >> d & 1)) continue;
             int n1 = d_next(sq, d);
-            if (n1 < 0 || !(opp >> n1 & 1)) continue;
+            if (n1 < 0 || !(d_man_prey(opp, c->kings0) >> n1 & 1)) continue;
             int n2 = d_next(n1, d);
             if (n2 < 0 || !(empty >> n2 & 1)) continue;
             any = true;
@@ -272,13 +340,22 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
             c->plen--;
             continue;
         }
-        int s = d_next(sq, d);
-        while (s >= 0 && (empty >> s & 1)) s = d_next(s, d);
+        int s = d_king_sight(sq, d, empty);
         if (s < 0 || !(opp >> s & 1)) continue;
         int l = d_next(s, d);
         if (l < 0 || !(empty >> l & 1)) continue;
         any = true;
         uint64_t taken = captured | d_bit(s);
+        uint32_t order = c->order;
+        if (RULES.choice == CHOICE_ITALIAN && (c->kings0 >> s & 1))
+            c->order |= 1u << (31 - __builtin_popcountll(captured));
+        if (RULES.short_kings) {
+            c->path[c->plen++] = (uint8_t)l;
+            d_cap_search(c, l, true, taken, d);
+            c->plen--;
+            c->order = order;
+            continue;
+        }
         uint64_t empty_after = d_cap_empty(c, taken);
         int lands[8], nl = 0;
         unsigned cont = 0;
@@ -292,6 +369,7 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
             d_cap_search(c, lands[i], true, taken, d);
             c->plen--;
         }
+        c->order = order;
     }
     if (!any && captured) d_cap_terminal(c, sq, king, captured);
 }
@@ -302,7 +380,11 @@ static void d_cap_init(DCapture *c, const DraughtsPos *p, GenMode mode, MoveList
     c->opp = p->pieces[p->side ^ 1];
     c->only = ~0ULL;
     c->paths = NULL;
+    c->seen = NULL;
+    c->nseen = c->seen_max = 0;
     c->best = 0;
+    c->kings0 = p->kings & c->opp;
+    c->order = 0;
     c->mode = mode;
     c->list = list;
     c->routes = routes;
@@ -327,8 +409,9 @@ static inline uint64_t d_men_capturers(const DraughtsPos *p)
     uint64_t empty = ~(own | opp);
     uint64_t men = own & ~p->kings, from = 0;
     unsigned dirs = d_man_capture_dirs(side);
+    uint64_t prey = d_man_prey(opp, p->kings);
     for (int d = 0; d < DRAUGHTS_DIRS; d++)
-        if (dirs >> d & 1) from |= d_step(d_step(empty, 3 - d) & opp, 3 - d);
+        if (dirs >> d & 1) from |= d_step(d_step(empty, 3 - d) & prey, 3 - d);
     return from & men;
 }
 
@@ -390,13 +473,19 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
 /* ------------------------------------------------------------------ */
 /* Perft                                                               */
 
-/* The D list of captures with each move's number of landing paths. */
-static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t paths[MOVES_MAX])
+/* The D list of captures with each move's number of landing paths (P), or
+ * of distinct sequences of captured pieces (K: mode GEN_SEQUENCES). */
+static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t paths[MOVES_MAX], GenMode mode)
 {
     DCapture c;
+    uint64_t seen[ROUTES_MAX];
     list->len = 0;
     d_cap_init(&c, p, GEN_DISTINCT, list, NULL);
     c.paths = paths;
+    if (mode == GEN_SEQUENCES) {
+        c.seen = seen;
+        c.seen_max = ROUTES_MAX;
+    }
     uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
     for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
     return list->len;
@@ -410,7 +499,7 @@ static uint64_t d_count_moves(const DraughtsPos *p, GenMode mode)
     if (mode == GEN_DISTINCT) return (uint64_t)d_gen_captures(p, &list, mode);
     uint32_t paths[MOVES_MAX];
     uint64_t n = 0;
-    d_gen_captures_counted(p, &list, paths);
+    d_gen_captures_counted(p, &list, paths, mode);
     for (int i = 0; i < list.len; i++) n += paths[i];
     return n;
 }
@@ -438,9 +527,9 @@ static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
     if (depth == 1) return d_count_moves(p, mode);
     MoveList list;
     uint32_t paths[MOVES_MAX];
-    bool counted = mode == GEN_PATHS && d_has_capture(p);
+    bool counted = mode != GEN_DISTINCT && d_has_capture(p);
     if (counted)
-        d_gen_captures_counted(p, &list, paths);
+        d_gen_captures_counted(p, &list, paths, mode);
     else
         d_gen(p, &list, GEN_DISTINCT);
     uint64_t nodes = 0;
@@ -456,7 +545,10 @@ static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
 /* ------------------------------------------------------------------ */
 /* Game-table functions                                                */
 
-static int dg_gen_moves(const Position *pos, MoveList *list, GenMode mode) { return d_gen(dp(pos), list, mode); }
+static int dg_gen_moves(const Position *pos, MoveList *list, GenMode mode)
+{
+    return d_gen(dp(pos), list, mode == GEN_SEQUENCES ? GEN_DISTINCT : mode); /* K: perft only */
+}
 static bool dg_has_capture(const Position *pos) { return d_has_capture(dp(pos)); }
 static bool dg_is_quiet(const Position *pos)
 {
@@ -502,24 +594,58 @@ static void dg_pos_mirror(const Position *pos, Position *out)
 
 static bool d_playable(int sq) { return RULES.orthogonal || (D_DARK >> sq & 1); }
 
+/* Where colour c crowns, for messages: "White crowns on 1-4 in Brazilian
+ * draughts". */
+static const char *d_crown_text(int c)
+{
+    static _Thread_local char text[96];
+    const char *who = c == COLOR_WHITE ? "White" : "Black";
+    if (!RULES.numeric) {
+        snprintf(text, sizeof text, "%s crowns on rank %d in %s", who, c == COLOR_WHITE ? 8 : 1, RULES.title);
+        return text;
+    }
+    int lo = 33, hi = 0;
+    for (int n = 1; n <= 32; n++) {
+        int sq = draughts_square_from_number(RULES.numbering, n);
+        if (d_crown_rank(c) >> sq & 1) lo = n < lo ? n : lo, hi = n > hi ? n : hi;
+    }
+    snprintf(text, sizeof text, "%s crowns on %d-%d in %s", who, lo, hi, RULES.title);
+    return text;
+}
+
+/* The name of square sq as the variant writes it: "a1" or "29"; out needs
+ * 3 bytes. */
+static void d_square_name(int sq, char out[3])
+{
+    if (RULES.numeric)
+        snprintf(out, 3, "%d", draughts_number_of_square(RULES.numbering, sq));
+    else
+        draughts_square_name(sq, out);
+}
+
 static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
 {
     bool cut = strlen(fen) > 100; /* a long string is shown cut, marked "..." */
-    snprintf(err, ERR_MAX, "bad position string '%.*s%s': %.100s", cut ? 97 : 100, fen, cut ? "..." : "", what);
+    snprintf(err, ERR_MAX, "bad position string '%.*s%s': %.130s", cut ? 97 : 100, fen, cut ? "..." : "", what);
     return -1;
 }
 
-/* Parse one square token (algebraic, or 1..32 when NUMBERED32) at *s.
- * Numbers go through the checked parser: 4294967328 is no square 32. */
+/* Does the variant read square numbers (1..32)? */
+static inline bool d_numbered(void) { return RULES.numbering != NUMBERING_NONE; }
+
+/* Parse one square token at *s: a number 1..32 when the variant numbers
+ * its squares, an algebraic name unless it writes numbers. Numbers go
+ * through the checked parser: 4294967328 is no square 32. */
 static int d_parse_square_token(const char **s)
 {
     const char *t = *s;
     if (isdigit((unsigned char)*t)) {
-        if (!NUMBERED32) return -1;
+        if (!d_numbered()) return -1;
         int64_t n;
         if (num_scan_digits(s, 1, 32, &n) != NUM_OK) return -1;
-        return draughts_square_from_number32((int)n);
+        return draughts_square_from_number(RULES.numbering, (int)n);
     }
+    if (RULES.numeric) return -1;
     int used = 0;
     int sq = draughts_square_parse(t, &used);
     if (sq >= 0) *s = t + used;
@@ -536,8 +662,8 @@ static int d_check_possible(const DraughtsPos *p, char msg[160])
     for (int c = 0; c < 2; c++) {
         int n = __builtin_popcountll(p->pieces[c]);
         if (n > RULES.pieces_per_side) {
-            snprintf(msg, 160, "%s has %d pieces (men and kings), more than the %d it starts with",
-                     c == COLOR_WHITE ? "White" : "Black", n, RULES.pieces_per_side);
+            snprintf(msg, 160, "%s has %d pieces (men and kings), more than the %d it starts with in %s",
+                     c == COLOR_WHITE ? "White" : "Black", n, RULES.pieces_per_side, RULES.title);
             return -1;
         }
     }
@@ -592,40 +718,47 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
             }
             const char *tok = s;
             int sq = d_parse_square_token(&s);
-            if (sq < 0 && NUMBERED32 && isdigit((unsigned char)*tok)) {
+            if (sq < 0 && d_numbered() && isdigit((unsigned char)*tok)) {
                 int digits = (int)strspn(tok, "0123456789");
-                snprintf(msg, sizeof msg, "bad square number '%.*s%s' at character %d (squares are 1..32)", digits < 24 ? digits : 24,
-                         tok, digits < 24 ? "" : "...", (int)(tok - fen) + 1);
+                snprintf(msg, sizeof msg, "bad square number '%.*s%s' at character %d (squares are 1..32 in %s)",
+                         digits < 24 ? digits : 24, tok, digits < 24 ? "" : "...", (int)(tok - fen) + 1, RULES.title);
                 return d_fen_error(err, fen, msg);
             }
             if (sq < 0) {
-                snprintf(msg, sizeof msg, "bad square at character %d", (int)(tok - fen) + 1);
+                snprintf(msg, sizeof msg, "bad square at character %d (%s names squares %s)", (int)(tok - fen) + 1,
+                         RULES.title, RULES.numeric ? "with numbers 1..32" : d_numbered() ? "a1..h8 or 1..32" : "a1..h8");
                 return d_fen_error(err, fen, msg);
             }
             int last = sq;
-            if (*s == '-' && NUMBERED32 && !isdigit((unsigned char)*tok)) /* "f2-2" is no range */
+            if (*s == '-' && d_numbered() && !isdigit((unsigned char)*tok)) /* "f2-2" is no range */
                 return d_fen_error(err, fen, "bad square range (a range joins two square numbers)");
-            if (*s == '-' && NUMBERED32 && isdigit((unsigned char)s[1]) && isdigit((unsigned char)*tok)) {
+            if (*s == '-' && d_numbered() && isdigit((unsigned char)s[1]) && isdigit((unsigned char)*tok)) {
                 /* numeric range 1-12 */
                 s++;
                 int64_t lo = 0, hi = 0;
                 const char *t = tok;
                 num_scan_digits(&t, 1, 32, &lo); /* read above */
                 if (num_scan_digits(&s, 1, 32, &hi) != NUM_OK || hi < lo)
-                    return d_fen_error(err, fen, "bad square range (squares are 1..32)");
+                {
+                    snprintf(msg, sizeof msg, "bad square range (squares are 1..32 in %s)", RULES.title);
+                    return d_fen_error(err, fen, msg);
+                }
                 last = -1;
                 for (long n = lo; n <= hi; n++) {
-                    int q = draughts_square_from_number32((int)n);
+                    int q = draughts_square_from_number(RULES.numbering, (int)n);
                     if ((p->pieces[0] | p->pieces[1]) >> q & 1) return d_fen_error(err, fen, "a square is listed twice");
-                    if (!king && (d_crown_rank(c) >> q & 1))
-                        return d_fen_error(err, fen, "a man in the range stands on its crowning rank");
+                    if (!king && (d_crown_rank(c) >> q & 1)) {
+                        snprintf(msg, sizeof msg, "a man in the range stands on its crowning rank (square %ld; %s)",
+                                 n, d_crown_text(c));
+                        return d_fen_error(err, fen, msg);
+                    }
                     p->pieces[c] |= d_bit(q);
                     if (king) p->kings |= d_bit(q);
                 }
             }
             if (last >= 0) {
                 char name[3];
-                draughts_square_name(sq, name);
+                d_square_name(sq, name);
                 if (!d_playable(sq)) {
                     snprintf(msg, sizeof msg, "square %s is not a playing square", name);
                     return d_fen_error(err, fen, msg);
@@ -635,7 +768,7 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
                     return d_fen_error(err, fen, msg);
                 }
                 if (!king && (d_crown_rank(c) >> sq & 1)) {
-                    snprintf(msg, sizeof msg, "a man on %s stands on its crowning rank", name);
+                    snprintf(msg, sizeof msg, "a man on %s stands on its crowning rank (%s)", name, d_crown_text(c));
                     return d_fen_error(err, fen, msg);
                 }
                 p->pieces[c] |= d_bit(sq);
@@ -665,10 +798,11 @@ static void dg_pos_to_fen(const Position *pos, char out[FEN_MAX])
     for (int c = 0; c < 2; c++) {
         n += snprintf(out + n, FEN_MAX - (size_t)n, ":%c", c == COLOR_WHITE ? 'W' : 'B');
         bool first = true;
-        for (uint64_t b = p->pieces[c]; b; b &= b - 1) {
-            int sq = __builtin_ctzll(b);
+        for (int i = 0; i < 64; i++) { /* numbers in increasing order, else squares a1, b1, ... */
+            int sq = RULES.numeric ? (i < 32 ? draughts_square_from_number(RULES.numbering, i + 1) : -1) : i;
+            if (sq < 0 || !(p->pieces[c] >> sq & 1)) continue;
             char name[3];
-            draughts_square_name(sq, name);
+            d_square_name(sq, name);
             n += snprintf(out + n, FEN_MAX - (size_t)n, "%s%s%s", first ? "" : ",",
                           (p->kings >> sq & 1) ? "K" : "", name);
             first = false;
@@ -698,35 +832,58 @@ static bool d_same_move(const Move *a, const Move *b)
            a->kind == b->kind;
 }
 
+/* Does another legal move of p share m's start and end square (a
+ * capture then needs its landing squares to be told apart)? */
+static bool d_end_shared(const DraughtsPos *p, const Move *m)
+{
+    if (m->from == m->to) return true;
+    MoveList *list = malloc(sizeof *list);
+    if (!list) return true; /* the full form is never wrong */
+    d_gen(p, list, GEN_DISTINCT);
+    bool shared = false;
+    for (int i = 0; i < list->len && !shared; i++)
+        shared = list->moves[i].from == m->from && list->moves[i].to == m->to && !d_same_move(&list->moves[i], m);
+    free(list);
+    return shared;
+}
+
+/* A move as the variant writes it: quiet a-b; a capture with every landing
+ * square (a:b:c), or, in numbered notation, start x end (AxB) unless
+ * another move shares both, then AxCx..xB. The route written is the first
+ * of the highest precedence (Italian: the one that passes the tests). */
 static void dg_move_to_str(const Position *pos, const Move *m, char out[MOVE_STR_MAX])
 {
     char a[3], b[3];
-    draughts_square_name(m->from, a);
-    draughts_square_name(m->to, b);
+    d_square_name(m->from, a);
+    d_square_name(m->to, b);
     if (m->kind != MOVE_CAPTURE) {
         snprintf(out, MOVE_STR_MAX, "%s-%s", a, b);
         return;
     }
+    char sep = RULES.numeric ? 'x' : ':';
+    if (RULES.numeric && !d_end_shared(dp(pos), m)) {
+        snprintf(out, MOVE_STR_MAX, "%s%c%s", a, sep, b);
+        return;
+    }
     DRoutes *routes = malloc(sizeof *routes);
     int n = snprintf(out, MOVE_STR_MAX, "%s", a);
-    bool found = false;
+    const DRoute *best = NULL;
     if (routes) {
         d_routes_from(dp(pos), m->from, m->captured, routes);
-        for (int i = 0; i < routes->len && !found; i++) {
+        for (int i = 0; i < routes->len; i++) {
             const DRoute *r = &routes->routes[i];
-            if (!d_same_move(&r->move, m)) continue;
-            for (int j = 0; j < r->len && n < MOVE_STR_MAX - 4; j++) {
-                draughts_square_name(r->path[j], b);
-                n += snprintf(out + n, MOVE_STR_MAX - (size_t)n, ":%s", b);
-            }
-            found = true;
+            if (d_same_move(&r->move, m) && (!best || r->key > best->key)) best = r;
         }
-        free(routes);
+        for (int j = 0; best && j < best->len && n < MOVE_STR_MAX - 4; j++) {
+            d_square_name(best->path[j], b);
+            n += snprintf(out + n, MOVE_STR_MAX - (size_t)n, "%c%s", sep, b);
+        }
     }
-    if (!found) { /* not a legal capture of this position: write start:end */
-        draughts_square_name(m->to, b);
-        snprintf(out + n, MOVE_STR_MAX - (size_t)n, ":%s", b);
+    if (!best) { /* not a legal capture of this position: write start:end */
+        d_square_name(m->to, b);
+        snprintf(out + n, MOVE_STR_MAX - (size_t)n, "%c%s", sep, b);
     }
+    free(routes);
 }
 
 /* Is `want` (len n) a subsequence of route r's landing squares ending at its end? */
@@ -745,7 +902,7 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
     const char *s = text;
     while (isspace((unsigned char)*s)) s++;
     /* Russian short form: file of origin + destination ("ed4", "b:d6"). */
-    if (s[0] >= 'a' && s[0] <= 'h' && !isdigit((unsigned char)s[1])) {
+    if (!RULES.numeric && s[0] >= 'a' && s[0] <= 'h' && !isdigit((unsigned char)s[1])) {
         from_file = s[0] - 'a';
         s++;
         if (*s == ':' || *s == 'x' || *s == '-') s++;
@@ -876,6 +1033,12 @@ static int dg_capture_value(const Position *pos, const Move *m)
 static void dg_board_text(const Position *pos, bool flip, bool colour, char *out, size_t size)
 {
     (void)colour; /* nothing to mark in red */
+    if (RULES.numeric) {
+        /* the book's board: turned where its dark corner is on the right */
+        bool mirror = RULES.numbering == NUMBERING_ITALIAN || RULES.numbering == NUMBERING_SPANISH;
+        draughts_board_text_numbered(dp(pos), RULES.numbering, mirror, flip, out, size);
+        return;
+    }
     draughts_board_text(dp(pos), RULES.orthogonal, flip, out, size);
 }
 
@@ -886,6 +1049,6 @@ static void dg_board_text(const Position *pos, bool flip, bool colour, char *out
     .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \
     .reversible_plies = dg_reversible_plies, .move_to_str = dg_move_to_str,                        \
     .move_from_str = dg_move_from_str, .perft = dg_perft, .pos_mirror = dg_pos_mirror,             \
-    .capture_value = dg_capture_value, .board_text = dg_board_text
+    .capture_value = dg_capture_value, .board_text = dg_board_text, .perft_sequences = true
 
 #endif

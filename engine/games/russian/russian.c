@@ -13,13 +13,17 @@ static const DraughtsRules RULES = {
     .orthogonal = false,
     .men_capture_back = true,
     .remove_at_once = false, /* Turkish-strike rule: removed when the move ends */
-    .majority = false,
+    .short_kings = false,
+    .men_spare_kings = false,
+    .choice = CHOICE_FREE,
     .crown_mid_capture = true,
     .no_reversal = false, /* a reversal would cross the piece just taken, which still blocks */
     .pieces_per_side = 12,
     .must_land_to_continue = true,
+    .numbering = NUMBERING_ENGLISH, /* PDN files number the squares */
+    .numeric = false,
+    .title = "Russian draughts",
 };
-static const bool NUMBERED32 = true;
 
 #include "engine/games/draughts/draughts_impl.h"
 
@@ -116,7 +120,7 @@ static int32_t ru_evaluate_trace(const Position *pos, const int32_t *w, EvalTrac
     return eval_trace_with(russian_evaluate_traced, pos, w, trace);
 }
 
-static const EvalTerm RU_TERMS[] = {
+const EvalTerm russian_eval_terms[] = {
 #define TERM(name, count, doc) {#name, RU_##name, count, doc},
 #include "engine/games/russian/eval_terms.def"
 #undef TERM
@@ -124,6 +128,9 @@ static const EvalTerm RU_TERMS[] = {
 #include "engine/games/russian/eval_terms.def"
 #undef TERM
 };
+
+const int russian_eval_terms_len = RUSSIAN_EVAL_TERMS_LEN;
+_Static_assert(sizeof russian_eval_terms / sizeof russian_eval_terms[0] == RUSSIAN_EVAL_TERMS_LEN, "term count");
 
 static const char *const RU_BENCH[] = {
     "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
@@ -162,8 +169,8 @@ const Game russian_game = {
     .start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
     .rule_outcome = ru_rule_outcome,
     .repetition_reason = "D3",
-    .terms_len = (int)(sizeof RU_TERMS / sizeof RU_TERMS[0]),
-    .terms = RU_TERMS,
+    .terms_len = RUSSIAN_EVAL_TERMS_LEN,
+    .terms = russian_eval_terms,
     .weights_len = RU_WEIGHTS_LEN,
     .eg_offset = RU_EG_OFFSET,
     .phase_max = RU_PHASE_MAX,

@@ -23,14 +23,28 @@ enum RussianTerm {
 enum { RU_PHASE_MAX = 24 };
 enum { RUSSIAN_WEIGHTS_LEN_TERMS = RU_WEIGHTS_LEN
 };
+/* Term groups: each of eval_terms.def and its endgame twin. */
+enum {
+    RUSSIAN_EVAL_TERMS_LEN = 0
+#define TERM(name, count, doc) +2
+#include "engine/games/russian/eval_terms.def"
+#undef TERM
+};
 
 struct Position;
 struct EvalScratch;
 
 extern const Game russian_game;
 
-/* Build the evaluation's tables (runaway cones). Called by the game's Game.init. */
+/* Build the evaluation's tables (runaway cones). Called by the Game.init of
+ * every game that uses this evaluation; idempotent, not thread-safe. */
 void russian_eval_init(void);
+
+/* The evaluation terms (eval_terms.def and their endgame twins), in
+ * weight order: Game.terms of Russian and of the diagonal variants that
+ * share its evaluation. */
+extern const EvalTerm russian_eval_terms[];
+extern const int russian_eval_terms_len;
 
 /* Static evaluation, White's view, centi-men; pure, thread-safe. */
 int32_t russian_evaluate(const Position *pos, const int32_t *weights);

@@ -1,7 +1,13 @@
-/* russian_eval_body.h — the Russian evaluation, written once. Included by
- * russian_eval.c (EVAL_TRACED 0) and russian_eval_traced.c (EVAL_TRACED 1):
- * the traced evaluator is the same source compiled a second time.
- * Terms: eval_terms.def; every term is White minus Black. */
+/* russian_eval_body.h — the evaluation of the 8x8 diagonal draughts
+ * variants (Russian's terms), written once. Included by russian_eval.c
+ * (EVAL_TRACED 0) and russian_eval_traced.c (EVAL_TRACED 1): the traced
+ * evaluator is the same source compiled a second time. A variant whose
+ * quiet moves differ from Russian's (short kings) compiles it again under
+ * its own names, defining before the include
+ *     DIAG_EVAL, DIAG_EVAL_TRACED  the two functions' names
+ *     DIAG_COUNT_QUIET             its quiet-move counter (the MOBILITY term)
+ * (engine/games/english/english_eval.c). Terms: eval_terms.def; every term
+ * is White minus Black. */
 #include "engine/eval_body.h"
 #include "engine/games/draughts/draughts.h"
 #include "engine/games/russian/russian.h"
@@ -15,8 +21,14 @@
 #define RU_RUNAWAY_FROM_W 0x00FFFFFF00000000ULL
 #define RU_RUNAWAY_FROM_B 0x00000000FFFFFF00ULL
 
+#ifndef DIAG_EVAL
+#define DIAG_EVAL russian_evaluate
+#define DIAG_EVAL_TRACED russian_evaluate_traced
+#define DIAG_COUNT_QUIET russian_count_quiet
+#endif
+
 extern uint64_t russian_runaway_cone[2][64];
-int russian_count_quiet(const DraughtsPos *p, int side);
+int DIAG_COUNT_QUIET(const DraughtsPos *p, int side);
 
 /* Pattern regions (eval_terms.def PATTERN, docs/eval.md). A region is read
  * from the folded board f = b | b >> 8, whose byte r holds the dark squares
@@ -44,7 +56,7 @@ enum { RU_PATTERN_STATES = 6561 };
 #undef EVAL_EG_OFFSET
 #define EVAL_EG_OFFSET RU_EG_OFFSET
 
-EVAL_FUNCTION(russian_evaluate, russian_evaluate_traced)
+EVAL_FUNCTION(DIAG_EVAL, DIAG_EVAL_TRACED)
 {
     const DraughtsPos *p = (const DraughtsPos *)pos->data;
     int32_t score = 0, score_eg = 0;
@@ -72,7 +84,7 @@ EVAL_FUNCTION(russian_evaluate, russian_evaluate_traced)
             EVAL_ADD(RU_BACK_GUARD, sign * __builtin_popcountll(men & (c == COLOR_WHITE ? RU_RANK1 : RU_RANK8)));
         EVAL_ADD(RU_CENTRE, sign * __builtin_popcountll(own & RU_CENTRE4));
         if (total <= 10) EVAL_ADD(RU_ENDGAME_ADVANCE, sign * advance);
-        EVAL_ADD(RU_MOBILITY, sign * russian_count_quiet(p, c));
+        EVAL_ADD(RU_MOBILITY, sign * DIAG_COUNT_QUIET(p, c));
         EVAL_ADD(RU_RUNAWAY_MAN, sign * runaway);
         if (!opp_kings) EVAL_ADD(RU_KING_VS_MEN, sign * __builtin_popcountll(kings));
     }

@@ -11,13 +11,17 @@ static const DraughtsRules RULES = {
     .orthogonal = true,
     .men_capture_back = false, /* men capture forward and sideways */
     .remove_at_once = true,    /* captured pieces leave as they are jumped */
-    .majority = true,          /* the most pieces, men and kings alike */
+    .short_kings = false,
+    .men_spare_kings = false,
+    .choice = CHOICE_MAJORITY, /* the most pieces, men and kings alike */
     .crown_mid_capture = false, /* a man crowned only when the move ends */
     .no_reversal = true,       /* no 180-degree turn between two jumps */
     .pieces_per_side = 16,
     .must_land_to_continue = false, /* implied by the majority rule */
+    .numbering = NUMBERING_NONE,
+    .numeric = false,
+    .title = "Turkish draughts",
 };
-static const bool NUMBERED32 = false;
 
 /* Rule switch: the lone-man win (turkish.md, "End of the game"); the seed
  * states it, the Turkish federation does not. On by default. */

@@ -1,0 +1,132 @@
+/* diagonal.h — what the 8x8 diagonal variants of the draughts family
+ * (Brazilian, Pool, English, Czech, Italian, Spanish) share beyond the
+ * move generator: Russian's evaluation terms with each game's own
+ * compiled-in weights, and the move-count draw rules as data.
+ *
+ * Include from a variant's .c after draughts_impl.h. The variant then
+ * defines, for its name p (e.g. brazilian) and prefix P (BRAZILIAN):
+ *     #include "engine/games/p/weights.h"        its generated header
+ *     DIAGONAL_WEIGHTS(P, p)                     the header, laid out at init
+ *     static const DiagonalDraws DRAWS = {...};  its draw rules
+ *     const Game p_game = { ..., DIAGONAL_GAME_FIELDS(P, p, evaluate, trace), ... };
+ * A variant is its folder and its registry line (engine/games/registry.c).
+ */
+#ifndef DAMA_DIAGONAL_H
+#define DAMA_DIAGONAL_H
+
+#include <stdint.h>
+
+#include "engine/eval.h"
+#include "engine/games/draughts/draughts.h"
+#include "engine/games/draughts/draughts_egtb.h"
+#include "engine/games/russian/russian.h"
+#include "engine/weights_id.h"
+
+/* Move-count draws, rule by rule ("n moves" = n moves of each side = 2n
+ * plies; the rule books of docs/rules/). A plies field of 0 turns a rule
+ * off; the ids name the rule in game records. */
+typedef struct DiagonalDraws {
+    const char *quiet_id; /* no man move and no capture for quiet_plies plies */
+    int quiet_plies;
+    /* A single king against three pieces of which at least one is a king
+     * (all three kings when big_all_kings), for big_plies plies since the
+     * material arose (the last capture or promotion). */
+    const char *big_id;
+    int big_plies;
+    bool big_all_kings;
+    /* A single king against one or two pieces, one of them a king. */
+    const char *small_id;
+    int small_plies;
+} DiagonalDraws;
+
+/* Men and kings of each colour. */
+static inline void diagonal_count(const DraughtsPos *p, int pieces[2], int kings[2])
+{
+    for (int c = 0; c < 2; c++) {
+        pieces[c] = __builtin_popcountll(p->pieces[c]);
+        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
+    }
+}
+
+/* Plies the material of pos may still last before one of r's rules draws
+ * the game (0: it is drawn now); INT32_MAX if none applies. The reason of
+ * the earliest rule goes to *reason. */
+static inline int diagonal_plies_left(const DiagonalDraws *r, const DraughtsPos *p, const char **reason)
+{
+    int left = INT32_MAX;
+    *reason = NULL;
+    if (!p->pieces[0] || !p->pieces[1]) return left;
+    if (r->quiet_plies) {
+        left = r->quiet_plies - p->reversible;
+        *reason = r->quiet_id;
+    }
+    int pieces[2], kings[2];
+    diagonal_count(p, pieces, kings);
+    for (int strong = 0; strong < 2; strong++) {
+        int weak = strong ^ 1;
+        if (pieces[weak] != 1 || kings[weak] != 1 || kings[strong] == 0) continue;
+        int mp = p->material_plies;
+        bool big = pieces[strong] == 3 && (!r->big_all_kings || kings[strong] == 3);
+        if (r->big_plies && big && r->big_plies - mp < left) {
+            left = r->big_plies - mp;
+            *reason = r->big_id;
+        }
+        if (r->small_plies && pieces[strong] <= 2 && r->small_plies - mp < left) {
+            left = r->small_plies - mp;
+            *reason = r->small_id;
+        }
+    }
+    return left < 0 ? 0 : left;
+}
+
+static inline Outcome diagonal_rule_outcome(const DiagonalDraws *r, const Position *pos, const char **reason)
+{
+    const char *why;
+    if (diagonal_plies_left(r, (const DraughtsPos *)pos->data, &why) > 0) return OUTCOME_NONE;
+    *reason = why;
+    return OUTCOME_DRAW;
+}
+
+/* The compiled-in weights of a variant: its generated header in this
+ * build's term layout (weights_laid_out), set by its Game.init. */
+#define DIAGONAL_WEIGHTS(P, p)                                                                     \
+    extern const Game p##_game;                                                                    \
+    static const WeightsHeader p##_header = WEIGHTS_HEADER(P, p);                                  \
+    static int32_t p##_weights_laid[RU_WEIGHTS_LEN];                                               \
+    static const int32_t *p##_weights_in_use;                                                      \
+    static const int32_t *p##_weights_default(void)                                                \
+    {                                                                                              \
+        return p##_weights_in_use ? p##_weights_in_use : p##_weights_laid;                        \
+    }                                                                                              \
+    static void p##_init(void)                                                                     \
+    {                                                                                              \
+        draughts_init();                                                                           \
+        russian_eval_init();                                                                       \
+        p##_weights_in_use = weights_laid_out(&p##_game, &p##_header, p##_weights_laid);            \
+    }
+
+/* A square table (32 weights) rank by rank from the owner's first rank. */
+static const unsigned char DIAGONAL_BOARD_ROWS[] = {4, 4, 4, 4, 4, 4, 4, 4, 0};
+
+/* The Game fields every diagonal variant fills the same way; evaluate and
+ * trace are the evaluators of its quiet-move rules (Russian's for flying
+ * kings, English's for short ones). */
+#define DIAGONAL_GAME_FIELDS(P, p, evaluate_fn, trace_fn)                                           \
+    DRAUGHTS_GAME_FUNCTIONS, .terms_len = RUSSIAN_EVAL_TERMS_LEN, .terms = russian_eval_terms,      \
+    .weights_len = RU_WEIGHTS_LEN, .eg_offset = RU_EG_OFFSET, .phase_max = RU_PHASE_MAX,            \
+    .scale_weight = RU_MAN, .weights_default = p##_weights_default, .weights_header = &p##_header, \
+    .weights_lineage = P##_WEIGHTS_LINEAGE, .evaluate = evaluate_fn, .evaluate_trace = trace_fn,   \
+    .init = p##_init, .board_rows = DIAGONAL_BOARD_ROWS, .value_unit = "centi-men",                \
+    .opening_book = NULL, .search_params = NULL
+
+/* Evaluators with the Game table's signatures. */
+static inline int32_t diagonal_evaluate_flying(const Position *pos, const int32_t *w)
+{
+    return russian_evaluate(pos, w);
+}
+static inline int32_t diagonal_trace_flying(const Position *pos, const int32_t *w, EvalTrace *trace)
+{
+    return eval_trace_with(russian_evaluate_traced, pos, w, trace);
+}
+
+#endif
