@@ -153,13 +153,14 @@ DAMA_API const char *dama_version(void);
 /* Static text of a status code ("illegal move", ...); never NULL. */
 DAMA_API const char *dama_status_text(int status);
 /* Number of games, and the name of game i ("russian", "turkish",
- * "shatra"); NULL when i is out of range. */
+ * "shatra", then the 8x8 variants "brazilian", "pool", "english", "czech",
+ * "italian", "spanish"); NULL when i is out of range. */
 DAMA_API int dama_games_count(void);
 DAMA_API const char *dama_game_name_at(int i);
 
 /* ---- a game ---- */
 
-/* Start a game of `game` ("russian", "turkish", "shatra") from `position`
+/* Start a game of `game` (a name of dama_game_name_at) from `position`
  * (NULL, "" or "start": the game's start position). On DAMA_OK *out is a
  * new game to free with dama_game_free; otherwise *out is NULL and, if err
  * is not NULL, err receives the message (DAMA_ERROR_MAX bytes). */
