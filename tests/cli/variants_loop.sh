@@ -64,6 +64,8 @@ for g in brazilian pool english czech italian spanish; do
   expect_rc 0 "$g tune" "$DAMA" tune --game "$g" --db "$db" --epochs 40 --valid 0.001 --out "$T/$g.cfg"
   expect_eq "$(q "SELECT count(*) FROM weight_sets WHERE how LIKE 'tuned%' AND parent_id IS NOT NULL")" 1 "$g tuned weight set"
   grep -qx "game = \"$g\";" "$T/$g.cfg" && ok || bad "$g weight file's game: $(head -3 "$T/$g.cfg")"
+  # without --game (russian): refused, naming the game the database holds
+  expect_err 1 "its self-play games are of $g (--game $g), not russian" "$DAMA" tune --db "$db" --epochs 2 --out "$T/x.cfg"
 
   # export: the generated header compiles in place of engine/games/G/weights.h
   expect_rc 0 "$g export" "$DAMA" export --game "$g" --db "$db" --weights tuned --out "$T/$g-weights.h"
