@@ -4,7 +4,7 @@
 # generation 0), then export of the best accepted generation as the
 # compiled-in evaluation and a rebuild — only if some generation passed its
 # gate; otherwise weights.h is left as it is.
-# Usage: bash scripts/main-job.sh [GAME]   (one of `dama help`'s games, default russian; DB=path to use another database file;
+# Usage: bash scripts/main-job.sh [GAME]   (GAME: any game dama knows, default russian; DB=path to use another database file;
 #        GENERATIONS, GAMES, NODES, GATE_PAIRS, LADDER_PAIRS override the sizes)
 # The database is created in the directory you run this from. Interrupted,
 # the same command resumes the train where it stopped.

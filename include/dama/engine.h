@@ -162,8 +162,8 @@ DAMA_API const char *dama_version(void);
 /* Static text of a status code ("illegal move", ...); never NULL. */
 DAMA_API const char *dama_status_text(int status);
 /* Number of games, and the name of game i ("russian", "turkish",
- * "shatra", "brazilian", "pool", "english", "czech", "italian",
- * "spanish"); NULL when i is out of range. */
+ * "shatra", then the 8x8 variants "brazilian", "pool", "english", "czech",
+ * "italian", "spanish"); NULL when i is out of range. */
 DAMA_API int dama_games_count(void);
 DAMA_API const char *dama_game_name_at(int i);
 

@@ -197,7 +197,7 @@ typedef struct DCapture {
     uint32_t *paths; /* if set: D list, paths[i] counts the landing paths of move i */
     DRoutes *routes; /* route enumeration (notation) instead of generation */
     uint64_t only;   /* route enumeration: jump only these pieces (the wanted move's) */
-    uint64_t *seen;  /* K convention (perft): sequences counted so far, or NULL */
+    uint64_t *seen;  /* K convention (mode GEN_SEQUENCES, perft only): sequences counted so far */
     int nseen, seen_max;
     int plen;
     uint8_t path[ROUTE_LEN_MAX];
@@ -235,7 +235,7 @@ static bool d_can_continue(const DCapture *c, int sq, bool king, uint64_t captur
  * of captured pieces not counted yet? Records it. The pieces are read off
  * the landing squares: each leg jumps the one piece of `captured` on it
  * that the route has not jumped before. */
-static bool d_seq_new(DCapture *c, int end, uint64_t captured)
+__attribute__((noinline, cold)) static bool d_seq_new(DCapture *c, int end, uint64_t captured)
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL * (uint64_t)(c->from + 1), done = 0;
     int prev = c->from;
@@ -301,19 +301,19 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
         if (key > c->best) {
             c->best = key;
             list->len = 0;
-            c->nseen = 0;
+            if (c->mode == GEN_SEQUENCES) c->nseen = 0;
         }
     }
     if ((c->mode == GEN_DISTINCT || c->paths) && taken >= 2) {
         for (int i = 0; i < list->len; i++) {
             const Move *o = &list->moves[i];
             if (o->captured == captured && o->from == m.from && o->to == m.to && o->promo == m.promo) {
-                if (c->paths && (!c->seen || d_seq_new(c, sq, captured))) c->paths[i]++;
+                if (c->paths && (c->mode != GEN_SEQUENCES || d_seq_new(c, sq, captured))) c->paths[i]++;
                 return;
             }
         }
     }
-    if (c->seen && taken >= 2) d_seq_new(c, sq, captured);
+    if (c->mode == GEN_SEQUENCES && taken >= 2) d_seq_new(c, sq, captured);
     if (list->len < MOVES_MAX) {
         if (c->paths) c->paths[list->len] = 1;
         list->moves[list->len++] = m;
@@ -353,7 +353,7 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
             c->path[c->plen++] = (uint8_t)l;
             d_cap_search(c, l, true, taken, d);
             c->plen--;
-            c->order = order;
+            if (RULES.choice == CHOICE_ITALIAN) c->order = order;
             continue;
         }
         uint64_t empty_after = d_cap_empty(c, taken);
@@ -369,7 +369,7 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
             d_cap_search(c, lands[i], true, taken, d);
             c->plen--;
         }
-        c->order = order;
+        if (RULES.choice == CHOICE_ITALIAN) c->order = order;
     }
     if (!any && captured) d_cap_terminal(c, sq, king, captured);
 }
@@ -380,11 +380,11 @@ static void d_cap_init(DCapture *c, const DraughtsPos *p, GenMode mode, MoveList
     c->opp = p->pieces[p->side ^ 1];
     c->only = ~0ULL;
     c->paths = NULL;
-    c->seen = NULL;
-    c->nseen = c->seen_max = 0;
     c->best = 0;
-    c->kings0 = p->kings & c->opp;
-    c->order = 0;
+    /* read only by the rules that weigh kings, and by the K convention
+     * (seen and nseen: d_gen_captures_counted) */
+    if (RULES.choice != CHOICE_FREE || RULES.men_spare_kings) c->kings0 = p->kings & c->opp;
+    if (RULES.choice == CHOICE_ITALIAN) c->order = 0;
     c->mode = mode;
     c->list = list;
     c->routes = routes;
@@ -480,12 +480,11 @@ static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t
     DCapture c;
     uint64_t seen[ROUTES_MAX];
     list->len = 0;
-    d_cap_init(&c, p, GEN_DISTINCT, list, NULL);
+    d_cap_init(&c, p, mode == GEN_SEQUENCES ? GEN_SEQUENCES : GEN_DISTINCT, list, NULL);
     c.paths = paths;
-    if (mode == GEN_SEQUENCES) {
-        c.seen = seen;
-        c.seen_max = ROUTES_MAX;
-    }
+    c.seen = seen;
+    c.nseen = 0;
+    c.seen_max = ROUTES_MAX;
     uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
     for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
     return list->len;
