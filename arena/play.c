@@ -61,7 +61,7 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
     GameRecord gr;
     if (game_record_init(&gr, g, fen, err) != 0) return -1;
     PdnMovetext mt;
-    if (pdn_movetext_init(&mt, g->side_to_move(start)) != 0) {
+    if (pdn_movetext_init(&mt, g->side_to_move(start), game_first_mover(g)) != 0) {
         game_record_free(&gr);
         snprintf(err, ERR_MAX, "out of memory");
         return -1;

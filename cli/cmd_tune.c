@@ -77,6 +77,24 @@ static void print_existing(Db *db, const TuneJobResult *r, const char *wname, bo
     db_weights_info_clear(&info);
 }
 
+static int first_game(void *ctx, int64_t game_id, const DbGame *dg)
+{
+    (void)game_id;
+    snprintf((char *)ctx, 40, "%s", dg->game ? dg->game : "");
+    return 1; /* the first is enough */
+}
+
+/* The game of a self-play game stored in db that is not g's, into
+ * out[40] ("" if none): a tune of too few positions names it. */
+static void other_game(Db *db, const Game *g, char out[40])
+{
+    char filter[160], err[ERR_MAX];
+    snprintf(filter, sizeof filter, "g.game != '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')",
+             g->name);
+    out[0] = '\0';
+    if (db_games_each(db, filter, first_game, out, err) < 0) out[0] = '\0';
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -177,8 +195,14 @@ static int run(CliArgs *a)
     egtb_prober_free(o.egtb);
     egtb_close(edb);
     if (st == TUNE_JOB_FAILED || st == TUNE_JOB_STOPPED_LOADING || st == TUNE_JOB_BUSY) {
-        if (writer) /* every rank failed alike */
-            fprintf(stderr, "dama tune: %s%s\n", err, r.too_few ? ": run dama selfplay first" : "");
+        if (writer) { /* every rank failed alike */
+            char other[40] = "";
+            if (r.too_few) other_game(db, g, other);
+            if (other[0])
+                fprintf(stderr, "dama tune: %s: its self-play games are of %s (--game %s), not %s\n", err, other, other,
+                        g->name);
+            else fprintf(stderr, "dama tune: %s%s\n", err, r.too_few ? ": run dama selfplay first" : "");
+        }
         db_close(db);
         return st == TUNE_JOB_STOPPED_LOADING ? 3 : st == TUNE_JOB_BUSY ? DB_BUSY : 1;
     }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pdn/pdn.h"
+
 /* One game under way. */
 typedef struct Session {
     const PlayTerm *t;
@@ -51,19 +53,19 @@ static void help(const Session *s)
           s->t->out);
 }
 
+/* The game's moves numbered as in its PDN (pairs from the first mover). */
 static void print_movetext(const GameRecord *rec, FILE *out)
 {
     const Game *g = rec->game;
-    fputs("moves:", out);
-    for (int i = 0; i < rec->len; i++) {
+    PdnMovetext mt;
+    bool fits = pdn_movetext_init(&mt, g->side_to_move(&rec->positions[0]), game_first_mover(g)) == 0;
+    for (int i = 0; fits && i < rec->len; i++) {
         char text[MOVE_STR_MAX];
         game_record_move_text(rec, i, text);
-        Color mover = g->side_to_move(&rec->positions[i]);
-        if (mover == COLOR_WHITE) fprintf(out, " %d. %s", i / 2 + 1, text);
-        else if (i == 0) fprintf(out, " 1... %s", text);
-        else fprintf(out, " %s", text);
+        fits = pdn_movetext_append(&mt, text) == 0;
     }
-    fputc('\n', out);
+    fprintf(out, "moves:%s%s\n", fits && mt.len ? " " : "", fits ? mt.text : " (out of memory)");
+    pdn_movetext_free(&mt);
 }
 
 /* Read a line into s->line without its end (echoed when input is no

@@ -400,6 +400,7 @@ int dama_pdn(DamaGame *g, const char *white, const char *black, char *out, size_
     api_text_add(&t, "\n");
     size_t column = 0;
     long number = 1;
+    Color leader = game_first_mover(g->game); /* a move pair begins with its move */
     for (int i = 0; i <= g->rec.len; i++) {
         char unit[MOVE_STR_MAX + 32];
         if (i == g->rec.len) snprintf(unit, sizeof unit, "%s", result);
@@ -407,10 +408,10 @@ int dama_pdn(DamaGame *g, const char *white, const char *black, char *out, size_
             char move[MOVE_STR_MAX];
             g->game->move_to_str(&g->rec.positions[i], &g->rec.moves[i], move);
             Color side = g->game->side_to_move(&g->rec.positions[i]);
-            if (side == COLOR_WHITE) snprintf(unit, sizeof unit, "%ld. %s", number, move);
+            if (side == leader) snprintf(unit, sizeof unit, "%ld. %s", number, move);
             else if (i == 0) snprintf(unit, sizeof unit, "%ld... %s", number, move);
             else snprintf(unit, sizeof unit, "%s", move);
-            if (side == COLOR_BLACK) number++;
+            if (side != leader) number++;
         }
         size_t n = strlen(unit);
         if (column > 0 && column + 1 + n > 79) {

@@ -81,6 +81,14 @@ int game_parse_position(const Game *game, const char *fen, Position *pos, char e
     return game->pos_from_fen(pos, fen, err);
 }
 
+Color game_first_mover(const Game *game)
+{
+    Position pos;
+    char err[ERR_MAX];
+    if (game->pos_from_fen(&pos, game->start_fen, err) != 0) return COLOR_WHITE; /* every start parses (tests) */
+    return game->side_to_move(&pos);
+}
+
 const char *outcome_pdn(Outcome o)
 {
     switch (o) {

@@ -283,6 +283,11 @@ void game_err_printable(char err[ERR_MAX]);
  * position the game's parser refuses. */
 int game_parse_position(const Game *game, const char *fen, Position *pos, char err[ERR_MAX]);
 
+/* The side that moves first in the game: the side to move of its start
+ * position (White; Black in English draughts and Pool checkers). PDN
+ * numbers the moves in pairs that begin with its move ("1. 11-15 23-19"). */
+Color game_first_mover(const Game *game);
+
 static inline int outcome_score_white(Outcome o)
 {
     /* result from White's view in half points: 2 win, 1 draw, 0 loss */

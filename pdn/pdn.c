@@ -575,7 +575,8 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         snprintf(out->error, sizeof out->error, "FEN tag (line %ld): %s", pdn_game_tag_line(pgame, "FEN"), err);
         return -1;
     }
-    int first_black = game->side_to_move(&pos) == COLOR_BLACK;
+    Color leader = game_first_mover(game);
+    int first_second = game->side_to_move(&pos) != leader; /* the text begins with the second mover's move */
     int over_at = -1; /* ply after which the rules had ended the game */
     const char *over_reason = NULL;
     for (int i = 0; i < pgame->moves_len; i++) {
@@ -585,10 +586,11 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         if (game->move_from_str(&pos, pm->text, &move, err) != 0) {
             out->fail_move = i;
             out->fail_black = game->side_to_move(&pos) == COLOR_BLACK;
-            out->fail_number = pm->number ? pm->number : 1 + (i + first_black) / 2;
+            out->fail_number = pm->number ? pm->number : 1 + (i + first_second) / 2;
             game->pos_to_fen(&pos, out->fen);
             snprintf(out->error, sizeof out->error, "cannot play %ld%s %s (ply %d, line %ld) in position %s: %s",
-                     out->fail_number, out->fail_black ? "..." : ".", pm->text, i + 1, pm->line, out->fen, err);
+                     out->fail_number, game->side_to_move(&pos) != leader ? "..." : ".", pm->text, i + 1, pm->line,
+                     out->fen, err);
             return -1;
         }
         Position child;
@@ -618,11 +620,12 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
 /* ------------------------------------------------------------------ */
 /* Writing                                                             */
 
-int pdn_movetext_init(PdnMovetext *mt, Color first)
+int pdn_movetext_init(PdnMovetext *mt, Color first, Color leader)
 {
     memset(mt, 0, sizeof *mt);
     mt->number = 1;
     mt->side = first;
+    mt->leader = leader;
     mt->text = calloc(1, 256);
     mt->cap = mt->text ? 256 : 0;
     return mt->text ? 0 : -1;
@@ -631,7 +634,7 @@ int pdn_movetext_init(PdnMovetext *mt, Color first)
 int pdn_movetext_append(PdnMovetext *mt, const char *move)
 {
     char head[32] = "";
-    if (mt->side == COLOR_WHITE) snprintf(head, sizeof head, "%s%ld. ", mt->len ? " " : "", mt->number);
+    if (mt->side == mt->leader) snprintf(head, sizeof head, "%s%ld. ", mt->len ? " " : "", mt->number);
     else if (mt->len == 0) snprintf(head, sizeof head, "%ld... ", mt->number);
     else snprintf(head, sizeof head, " ");
     size_t add = strlen(head) + strlen(move);
@@ -643,7 +646,7 @@ int pdn_movetext_append(PdnMovetext *mt, const char *move)
         mt->cap = cap;
     }
     mt->len += (size_t)snprintf(mt->text + mt->len, mt->cap - mt->len, "%s%s", head, move);
-    if (mt->side == COLOR_BLACK) mt->number++;
+    if (mt->side != mt->leader) mt->number++;
     mt->side = mt->side == COLOR_WHITE ? COLOR_BLACK : COLOR_WHITE;
     return 0;
 }

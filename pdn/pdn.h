@@ -143,7 +143,8 @@ typedef struct PdnReplay {
     const Game *game;   /* the game played, NULL if none could be chosen */
     int plies;          /* moves made before the end or the failure */
     int fail_move;      /* index into pgame->moves of the failing move, -1 if none */
-    long fail_number;   /* its move number (as written, else counted from the start) */
+    long fail_number;   /* its move number (as written, else counted from the start in pairs
+                         * that begin with the game's first mover, game_first_mover) */
     bool fail_black;    /* the failing move was Black's */
     char fen[FEN_MAX];  /* the position before the failing move, or the final one */
     char error[PDN_MESSAGE_MAX];   /* why the replay failed, "" if it did not */
@@ -171,20 +172,23 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out);
 
 /* A movetext under construction: "1. c3-d4 d6-e5 2. ..." on one line. */
 typedef struct PdnMovetext {
-    char *text;  /* NUL-terminated, owned; "" after init */
-    size_t len;  /* bytes of text before the NUL */
+    char *text;   /* NUL-terminated, owned; "" after init */
+    size_t len;   /* bytes of text before the NUL */
     size_t cap;
-    long number; /* move number of the next move */
-    Color side;  /* side of the next move */
+    long number;  /* move number of the next move */
+    Color side;   /* side of the next move */
+    Color leader; /* the game's first mover (game_first_mover): a move pair begins with its move */
 } PdnMovetext;
 
-/* Start an empty movetext whose first move is move 1 of `first` (Black
- * first is written "1... move"). Returns 0, or -1 when out of memory
- * (mt->text is then NULL; pdn_movetext_free is still safe). */
-int pdn_movetext_init(PdnMovetext *mt, Color first);
+/* Start an empty movetext whose first move is move 1 of `first`, in a game
+ * whose move pairs begin with `leader`'s move (game_first_mover: White;
+ * Black in English draughts and Pool checkers). A text that begins with
+ * the other side's move writes it "1... move". Returns 0, or -1 when out
+ * of memory (mt->text is then NULL; pdn_movetext_free is still safe). */
+int pdn_movetext_init(PdnMovetext *mt, Color first, Color leader);
 /* Append one move (full notation from game->move_to_str), with its number
- * when White moves or when it is the first move. Sides alternate. Returns
- * 0, or -1 when out of memory (mt unchanged). */
+ * when the leader moves or when it is the first move. Sides alternate.
+ * Returns 0, or -1 when out of memory (mt unchanged). */
 int pdn_movetext_append(PdnMovetext *mt, const char *move);
 /* Free the text; mt is zeroed. */
 void pdn_movetext_free(PdnMovetext *mt);

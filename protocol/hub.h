@@ -21,7 +21,7 @@
 
 /* Defaults of the engine's parameters (the `dama hub` options). */
 typedef struct HubOptions {
-    const char *variant;  /* game name: russian, turkish, shatra */
+    const char *variant;  /* game name (game_find): russian, turkish, shatra, brazilian, ... */
     int hash_mb;          /* transposition table, MiB */
     const char *weights;  /* default, tuned, db:ID, ID or a weight file */
     const char *db;       /* database for tuned / db:ID weights */

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: every figure the issues ask for, with medians. Not a test:
 # rates depend on the machine and its load (run it on an idle machine).
-# Usage: bash scripts/bench.sh [russian|turkish|shatra] [repeat]
+# Usage: bash scripts/bench.sh [GAME] [repeat]   (GAME: one of `dama help`'s games; default russian)
 # Builds its own tree, build-bench/, tuned for this machine (-DDAMA_NATIVE=ON;
 # NATIVE=0 measures the portable build that build/ and the main job use).
 set -euo pipefail

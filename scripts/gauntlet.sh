@@ -5,7 +5,8 @@
 # A fixed, diverse pool rated together at equal used time (docs/tournaments.md, "The gauntlet"):
 #   new            the engine under test (--engine, default build/dama) at --movetime (default 100)
 #   old-SHORT      the dama of commit --old (default 7ad9123; built into a cache folder as
-#                  scripts/elo-vs-commit.sh does), or a binary given as a path
+#                  scripts/elo-vs-commit.sh does), or a binary given as a path; it must play
+#                  --game (7ad9123 predates the six 8x8 variants: give them a newer --old)
 #   start-weights  the hand-set start weights (configs/weights/GAME-start.cfg) under the new search
 #   new-weights@old  the new engine's weights under the old search, when the old binary loads them
 #   depthD, nodesN a depth-limited and a node-limited new search
@@ -58,7 +59,6 @@ while [ $# -gt 0 ]; do
     esac
     shift 2
 done
-case "$game" in russian|turkish|shatra) ;; *) die "unknown game '$game' (russian, turkish or shatra)" ;; esac
 [ -z "$rounds" ] || [ -z "$games" ] || die "give --rounds or --games, not both"
 [ -n "$db" ] || { mkdir -p logs; db="logs/gauntlet-$game.sqlite"; }
 [ -d "$(dirname "$db")" ] || die "--db $db: no such folder $(dirname "$db")"
@@ -67,6 +67,8 @@ if [ -z "$runner" ]; then
     [ -x "$runner" ] || bash scripts/build.sh >/dev/null
 fi
 [ -f "$runner" ] && [ -x "$runner" ] || die "--runner $runner: no such executable file"
+games=$("$runner" help | sed -n 's/^games: //p')
+case " $games " in *" $game "*) ;; *) die "unknown game '$game' (the runner plays: $games)" ;; esac
 engine_given="${engine:-$runner}"
 [ -f "$engine_given" ] && [ -x "$engine_given" ] || die "--engine $engine_given: no such executable file"
 if [ -f "$old" ] || [[ "$old" == */* ]]; then
@@ -78,6 +80,8 @@ else
     old_name="old-${commit:0:7}"
     old_bin=$(bash scripts/old-dama.sh "$commit") || exit 1
 fi
+"$old_bin" moves --game "$game" >/dev/null 2>&1 ||
+    die "the old dama ($old_name) does not play $game: give --old a commit or a binary that does"
 
 # The state folder: snapshots of the binaries, weights and calibration, so that a rerun
 # plays the same players (the tournament resumes only with the same engine strings).

@@ -68,6 +68,19 @@ def run(cmd):
     return p.stdout.decode(errors="replace")
 
 
+def referee_games(referee, game):
+    """The games the referee plays (the "games:" line of its help); just
+    `game` when it cannot tell (a position server answers for it)."""
+    try:
+        p = subprocess.run([referee, "help"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        return [game]
+    for line in p.stdout.decode(errors="replace").splitlines():
+        if line.startswith("games: "):
+            return line[len("games: "):].split()
+    return [game]
+
+
 def status_fen(referee, game, start, moves):
     """The position string after moves, or raises RuntimeError."""
     p = subprocess.run([referee, "status", "--game", game, "--fen", start or "start", "--moves", moves],
@@ -160,7 +173,7 @@ def main():
         cmd, args = parse(raw.strip())
         if cmd == "hub":
             say("id name=%s version=1 author=\"\" country=\"\"" % a.name)
-            say("param name=variant value=%s type=enum values=\"russian turkish shatra\"" % a.game)
+            say("param name=variant value=%s type=enum values=\"%s\"" % (a.game, " ".join(referee_games(a.referee, a.game))))
             say("wait")
         elif cmd == "set-param" and args.get("name") == "variant":
             a.game = args.get("value", a.game)

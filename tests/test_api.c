@@ -372,6 +372,22 @@ static void test_pdn(void **state)
     assert_non_null(strstr(pdn, "[FEN \"B:Wc3:Bf6,h8\"]"));
     assert_non_null(strstr(pdn, "\n1... f6-e5 *\n"));
     dama_game_free(g);
+
+    /* English draughts: Black moves first, a move pair begins with its move. */
+    g = new_game("english", NULL);
+    assert_int_equal(dama_apply_move(g, "11-15"), DAMA_OK);
+    assert_int_equal(dama_apply_move(g, "23-19"), DAMA_OK);
+    assert_int_equal(dama_apply_move(g, "8-11"), DAMA_OK);
+    assert_int_equal(dama_pdn(g, NULL, NULL, pdn, sizeof pdn, NULL), DAMA_OK);
+    assert_non_null(strstr(pdn, "[GameType \"21\"]\n"));
+    assert_null(strstr(pdn, "[FEN"));
+    assert_non_null(strstr(pdn, "\n1. 11-15 23-19 2. 8-11 *\n"));
+    assert_int_equal(dama_game_reset(g, "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15"), DAMA_OK);
+    assert_int_equal(dama_apply_move(g, "23-19"), DAMA_OK);
+    assert_int_equal(dama_apply_move(g, "8-11"), DAMA_OK);
+    assert_int_equal(dama_pdn(g, NULL, NULL, pdn, sizeof pdn, NULL), DAMA_OK);
+    assert_non_null(strstr(pdn, "\n1... 23-19 2. 8-11 *\n"));
+    dama_game_free(g);
 }
 
 /* Search: a forced capture, determinism under depth and node limits, a

@@ -356,6 +356,18 @@ static void test_replay_broken(void **state)
     assert_non_null(strstr(rep.error, "cannot play 2... g5-h4 (ply 4, line 1) in position B:"));
     assert_non_null(strstr(rep.error, "(a capture is compulsory)"));
 
+    /* English draughts: Black moves first, so White's moves are the
+     * second of each pair ("2... 22-18"), counted without move numbers. */
+    assert_int_equal(replay_text("[GameType \"21\"]\n11-15 23-19 8-11 22-17 9-13 31-27 *", &rep), -1);
+    assert_int_equal(rep.fail_move, 5);
+    assert_int_equal(rep.fail_number, 3);
+    assert_false(rep.fail_black);
+    assert_non_null(strstr(rep.error, "cannot play 3... 31-27 (ply 6, line 2) in position W:"));
+    assert_int_equal(replay_text("[GameType \"21\"]\n[FEN \"W:W21-32:B1-12\"]\n22-18 11-15 18-14 *", &rep), -1);
+    assert_int_equal(rep.fail_number, 2);
+    assert_false(rep.fail_black);
+    assert_non_null(strstr(rep.error, "cannot play 2... 18-14 (ply 3, line 3)"));
+
     /* Set-up failures. */
     assert_int_equal(replay_text("[Event \"x\"]\n[GameType \"20\"]\n1. 32-28 *", &rep), -1);
     assert_null(rep.game);
@@ -386,7 +398,7 @@ static void test_movetext(void **state)
 {
     (void)state;
     PdnMovetext mt;
-    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE), 0);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE, COLOR_WHITE), 0);
     assert_string_equal(mt.text, "");
     const char *moves[] = {"c3-d4", "d6-c5", "b2-c3", "c5:e3"};
     for (int i = 0; i < 4; i++) assert_int_equal(pdn_movetext_append(&mt, moves[i]), 0);
@@ -394,17 +406,41 @@ static void test_movetext(void **state)
     assert_int_equal(mt.len, strlen(mt.text));
     pdn_movetext_free(&mt);
 
-    assert_int_equal(pdn_movetext_init(&mt, COLOR_BLACK), 0);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_BLACK, COLOR_WHITE), 0);
     for (int i = 0; i < 3; i++) assert_int_equal(pdn_movetext_append(&mt, moves[i]), 0);
     assert_string_equal(mt.text, "1... c3-d4 2. d6-c5 b2-c3");
     pdn_movetext_free(&mt);
+
+    /* English draughts and Pool: Black moves first, and a move pair begins
+     * with Black's move ("1. 11-15 23-19"); a text that begins with
+     * White's move writes it "1... ". */
+    const char *en[] = {"11-15", "23-19", "8-11", "22-17"};
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_BLACK, COLOR_BLACK), 0);
+    for (int i = 0; i < 4; i++) assert_int_equal(pdn_movetext_append(&mt, en[i]), 0);
+    assert_string_equal(mt.text, "1. 11-15 23-19 2. 8-11 22-17");
+    pdn_movetext_free(&mt);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE, COLOR_BLACK), 0);
+    for (int i = 1; i < 4; i++) assert_int_equal(pdn_movetext_append(&mt, en[i]), 0);
+    assert_string_equal(mt.text, "1... 23-19 2. 8-11 22-17");
+    pdn_movetext_free(&mt);
+}
+
+/* The first mover of every game: Black in English draughts and Pool
+ * checkers (their rule books), White elsewhere. */
+static void test_first_mover(void **state)
+{
+    (void)state;
+    for (const Game *const *g = game_list(); *g; g++) {
+        bool black = strcmp((*g)->name, "english") == 0 || strcmp((*g)->name, "pool") == 0;
+        assert_int_equal(game_first_mover(*g), black ? COLOR_BLACK : COLOR_WHITE);
+    }
 }
 
 static void test_write_game(void **state)
 {
     (void)state;
     PdnMovetext mt;
-    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE), 0);
+    assert_int_equal(pdn_movetext_init(&mt, COLOR_WHITE, COLOR_WHITE), 0);
     for (int i = 0; i < 60; i++) assert_int_equal(pdn_movetext_append(&mt, i % 2 ? "d6:f4:d2:b4" : "c3-d4"), 0);
     const PdnTag tags[] = {{"Event", "say \"hi\" \\o/", 0}, {"White", "\xD0\x91\xD0\xBB", 0}};
     FILE *f = tmpfile();
@@ -492,7 +528,7 @@ static void test_file_1950(void **state)
         Position pos;
         assert_int_equal(game_parse_position(ru, pdn_game_tag(&g, "FEN"), &pos, err), 0);
         PdnMovetext mt;
-        assert_int_equal(pdn_movetext_init(&mt, ru->side_to_move(&pos)), 0);
+        assert_int_equal(pdn_movetext_init(&mt, ru->side_to_move(&pos), COLOR_WHITE), 0);
         for (int i = 0; i < g.moves_len; i++) {
             Move m;
             Position child;
@@ -555,6 +591,7 @@ int main(void)
         cmocka_unit_test(test_replay_broken),
         cmocka_unit_test(test_replay_result_warning),
         cmocka_unit_test(test_movetext),
+        cmocka_unit_test(test_first_mover),
         cmocka_unit_test(test_write_game),
         cmocka_unit_test(test_file_1950),
     };

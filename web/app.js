@@ -337,10 +337,11 @@ function renderMoves() {
   let li = null;
   hist.forEach((m, i) => {
     const white = whiteFirst ? i % 2 === 0 : i % 2 === 1;
-    if (!li || white) {
+    const leads = white === S.geo.whiteFirst; // a move pair begins with the game's first mover's move
+    if (!li || leads) {
       li = document.createElement("li");
       list.appendChild(li);
-      if (!white) li.append("… ");
+      if (!leads) li.append("… ");
     }
     const span = document.createElement("span");
     span.textContent = m + " ";

@@ -9,17 +9,38 @@ const SVG = "http://www.w3.org/2000/svg";
 // 1, 3, 3, 3 squares, numbered from the top left as White sees it.
 const SHATRA_ROWS = [[2, 3], [2, 3], [2, 3], [3, 1], [0, 7], [0, 7], [0, 7], [0, 7], [0, 7], [0, 7], [3, 1], [2, 3], [2, 3], [2, 3]];
 
+// The 8x8 games written with the book's square numbers 1-32, and how each
+// book numbers them (engine/games/draughts/draughts.h, DraughtsNumbering):
+// the library's board is always Russian's (a1 = 0 dark, White on ranks
+// 1-3); Italian and Spanish books turn it (the dark square at each
+// player's near right), so the page draws their board mirrored.
+const NUMBERING = { brazilian: "english", pool: "english", english: "english", italian: "italian", spanish: "spanish" };
+const TURNED = new Set(["italian", "spanish"]);
+// Games whose first move is Black's (their move pairs begin with it).
+const BLACK_FIRST = new Set(["english", "pool"]);
+
+// Square index of number n (1..32) in numbering nb (draughts_square_from_number).
+function squareOfNumber(nb, n) {
+  const row = (n - 1) >> 2, j = (n - 1) % 4;
+  if (nb === "spanish") return row * 8 + 2 * j + (row % 2); // rank by rank from rank 1
+  if (nb === "italian") return squareOfNumber("english", 4 * row + (3 - j) + 1); // each row counted from the other end
+  return (7 - row) * 8 + 2 * j + (row % 2 === 0 ? 1 : 0); // english: 1 = b8, 4 = h8, 5 = a7, ..., 32 = g1
+}
+
 function draughtsGeometry(name) {
+  const nb = NUMBERING[name], numberOf = new Map();
+  if (nb) for (let n = 1; n <= 32; n++) numberOf.set(squareOfNumber(nb, n), n);
   const cells = [];
   for (let sq = 0; sq < 64; sq++) {
     const file = sq % 8, rank = sq >> 3;
     const dark = (file + rank) % 2 === 0;
-    cells.push({ sq, x: file, y: 7 - rank, dark, playable: name === "turkish" || dark });
+    cells.push({ sq, x: TURNED.has(name) ? 7 - file : file, y: 7 - rank, dark, playable: name === "turkish" || dark });
   }
   return {
-    name, cols: 8, rows: 8, cells,
-    label: (sq) => "abcdefgh"[sq % 8] + ((sq >> 3) + 1),
+    name, cols: 8, rows: 8, cells, numbered: !!nb, whiteFirst: !BLACK_FIRST.has(name),
+    label: nb ? (sq) => String(numberOf.get(sq) ?? "") : (sq) => "abcdefgh"[sq % 8] + ((sq >> 3) + 1),
     index(token) {
+      if (nb) return /^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= 32 ? squareOfNumber(nb, Number(token)) : -1;
       const m = /^([a-h])([1-8])$/.exec(token);
       return m ? (Number(m[2]) - 1) * 8 + m[1].charCodeAt(0) - 97 : -1;
     },
@@ -37,7 +58,7 @@ function shatraGeometry() {
     }
   });
   return {
-    name: "shatra", cols: 7, rows: 14, cells, moatY: 7,
+    name: "shatra", cols: 7, rows: 14, cells, moatY: 7, whiteFirst: true,
     label: (s) => String(s + 1),
     index(token) {
       const n = /^\d+$/.test(token) ? Number(token) : 0;
@@ -51,7 +72,8 @@ export function geometry(name) {
   return name === "shatra" ? shatraGeometry() : draughtsGeometry(name);
 }
 
-// "W:Wa1,c3,Kd4:Bb6,f6" (PDN FEN) -> Map square -> {white, kind}.
+// "W:Wa1,c3,Kd4:Bb6,f6" (PDN FEN; numbered games "W:W21,K22:B9", ranges
+// "W:W21-32" too) -> Map square -> {white, kind}.
 function parseDraughts(fen) {
   const pieces = new Map();
   const fields = fen.split(":");
@@ -61,8 +83,12 @@ function parseDraughts(fen) {
       if (!item) continue;
       const king = item[0] === "K";
       if (king) item = item.slice(1);
-      const sq = this.index(item);
-      if (sq >= 0) pieces.set(sq, { white, kind: king ? "K" : "" });
+      const range = /^(\d+)-(\d+)$/.exec(item);
+      const names = range ? Array.from({ length: Math.max(0, range[2] - range[1] + 1) }, (_, i) => String(Number(range[1]) + i)) : [item];
+      for (const n of names) {
+        const sq = this.index(n);
+        if (sq >= 0) pieces.set(sq, { white, kind: king ? "K" : "" });
+      }
     }
   }
   return { pieces, whiteToMove: fields[0] === "W" };
@@ -113,13 +139,13 @@ export function drawBoard(geo, view) {
     const { x, y } = place(c);
     const p = view.pieces.get(c.sq);
     const label = geo.label(c.sq) + (p ? ", " + pieceName(geo, p) : "") + (view.targets.has(c.sq) ? ", target" : "");
-    const g = el("g", { class: "cell", "data-square": c.sq, role: "button", "aria-label": label,
+    const g = el("g", { class: "cell", "data-square": c.sq, "data-name": c.playable ? geo.label(c.sq) : "", role: "button", "aria-label": label,
       tabindex: view.focus === c.sq ? "0" : "-1", transform: `translate(${x} ${y})` }, svg);
     if (view.selected === c.sq) g.classList.add("selected");
     if (view.last.has(c.sq)) g.classList.add("last");
     el("rect", { class: `sq ${c.dark ? "dark" : "light"}${c.fortress ? " fortress" : ""}`, width: 1, height: 1 }, g);
     el("rect", { class: "frame", x: 0.05, y: 0.05, width: 0.9, height: 0.9, fill: "none" }, g);
-    if (geo.name === "shatra") el("text", { class: "coord num", x: 0.05, y: 0.2 }, g).textContent = geo.label(c.sq);
+    if (geo.name === "shatra" || (geo.numbered && c.playable)) el("text", { class: "coord num", x: 0.05, y: 0.2 }, g).textContent = geo.label(c.sq);
     if (p) drawPiece(g, geo, p, c.sq, view);
     if (view.targets.has(c.sq)) el("circle", { class: "target-dot", cx: 0.5, cy: 0.5, r: p ? 0.14 : 0.18 }, g);
   }
@@ -143,7 +169,7 @@ function drawPiece(g, geo, p, sq, view) {
 }
 
 function drawCoordinates(svg, geo, place) {
-  if (geo.name === "shatra") return;
+  if (geo.name === "shatra" || geo.numbered) return; // their numbers are in the squares
   for (let i = 0; i < 8; i++) {
     const file = place({ x: i, y: 7 }), rank = place({ x: 0, y: 7 - i });
     el("text", { class: "coord", x: file.x + 0.45, y: 8.3 }, svg).textContent = "abcdefgh"[i];

@@ -1,6 +1,7 @@
 /* dama/engine.h — the public API of libdama-engine: the rules, evaluation
- * and search of Russian draughts, Turkish draughts and Shatra, for game
- * apps. Compiles as C11 and as C++17; link with
+ * and search of Russian draughts, Turkish draughts, Shatra and the 8x8
+ * draughts of Brazil, Pool, England, the Czech lands, Italy and Spain,
+ * for game apps. Compiles as C11 and as C++17; link with
  * `pkg-config --cflags --libs dama-engine` or CMake's find_package(dama)
  * (target dama::engine).
  *
@@ -26,11 +27,13 @@
  *
  * Text. Output buffers are (char *out, size_t size): the text is written
  * NUL-terminated; if it does not fit, as much as fits is written and
- * DAMA_E_BUFFER is returned. Move text is the game's full notation (every
- * landing square: "c3:e5:g3"; Turkish "d4:d6:f6"; Shatra "41:27:13",
- * "57*40", "13-3=R"); input move text may also be a short form the game
- * accepts. Position strings: PDN 3.0 FEN for draughts
- * ("W:Wa1,c3,Kd4:Bb6,f6"), the Shatra rule book's section 8 for Shatra.
+ * DAMA_E_BUFFER is returned. Move text is the game's notation as `dama
+ * moves` writes it (every landing square: "c3:e5:g3"; Turkish "d4:d6:f6";
+ * Shatra "41:27:13", "57*40", "13-3=R"; the numbered games start x end,
+ * "22x13", see Squares); input move text may also be a short form the
+ * game accepts. Position strings: PDN 3.0 FEN for draughts
+ * ("W:Wa1,c3,Kd4:Bb6,f6", numbered "W:W21,22:B9"), the Shatra rule
+ * book's section 8 for Shatra.
  * A position no game can reach is DAMA_E_POSITION (docs/rules/<game>.md,
  * "Positions dama rejects"), among them one where the side that just
  * moved has no pieces ("W:Wa1:B": its loss ended the game before this
@@ -38,7 +41,13 @@
  *
  * Squares. dama_move_from/to/captures use the game's own square indices:
  * Russian and Turkish 0..63 with a1 = 0, b1 = 1, ..., h8 = 63 (rank * 8 +
- * file); Shatra 0..61, the rule book's square number minus one.
+ * file); Shatra 0..61, the rule book's square number minus one. The
+ * other 8x8 games use Russian's board and indices (a1 dark, White on
+ * ranks 1-3; the books that turn the board, Italian and Spanish, are its
+ * mirror image), whatever their notation: Czech writes algebraic squares,
+ * Brazilian, Pool, English, Italian and Spanish their book's numbers
+ * 1-32 ("22-18", a capture "22x13", the route "22x13x6x28" only when two
+ * moves share start and end; positions "B:W21,...:B1,...").
  */
 #ifndef DAMA_ENGINE_H
 #define DAMA_ENGINE_H

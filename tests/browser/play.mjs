@@ -27,11 +27,25 @@ const statusOf = (game, moves, fen = "start") => {
 };
 const nativeMoves = (game, fen) => native("moves", "--game", game, "--fen", fen).trim().split("\n").filter((l) => l).sort();
 
-// Squares of a move's text, as the library indexes them (engine.h "Squares").
+// The games written with the book's square numbers 1-32 (the page names
+// their squares so: data-name), and the book's corners as White sees the
+// board (docs/rules sources: English 1 = b8 ... 29 = a1, 32 = g1; Italian
+// 1 top left .. 32 bottom right on the turned board; Spanish 1 = h1 bottom
+// right .. 32 = a8 top left): [number, column, row] from White's top left.
+const NUMBERED = {
+  brazilian: [[1, 1, 0], [4, 7, 0], [5, 0, 1], [29, 0, 7], [32, 6, 7]],
+  pool: [[1, 1, 0], [4, 7, 0], [5, 0, 1], [29, 0, 7], [32, 6, 7]],
+  english: [[1, 1, 0], [4, 7, 0], [5, 0, 1], [29, 0, 7], [32, 6, 7]],
+  italian: [[1, 0, 0], [4, 6, 0], [5, 1, 1], [29, 1, 7], [32, 7, 7]],
+  spanish: [[1, 7, 7], [4, 1, 7], [5, 6, 6], [29, 6, 0], [32, 0, 0]],
+};
+// The squares a move's text passes (start, landings), as the library
+// indexes them (engine.h "Squares"); numbered games: their names.
 function squares(game, text) {
   return text.replace(/=[A-Z]/g, "").split(/[-:*x]/).filter((t) => t).map((t) =>
-    game === "shatra" ? Number(t) - 1 : (Number(t.slice(1)) - 1) * 8 + t.charCodeAt(0) - 97);
+    NUMBERED[game] ? t : game === "shatra" ? Number(t) - 1 : (Number(t.slice(1)) - 1) * 8 + t.charCodeAt(0) - 97);
 }
+const cellOf = (game, sq) => (NUMBERED[game] ? `#board [data-name="${sq}"]` : `#board [data-square="${sq}"]`);
 
 let seed = 12345;
 const rand = (n) => {
@@ -59,8 +73,8 @@ async function open(query) {
 async function idle() {
   await page.waitForFunction(() => document.getElementById("board").dataset.busy === "0", null, { timeout: 120000 });
 }
-async function center(sq) {
-  const box = await page.locator(`#board [data-square="${sq}"]`).boundingBox();
+async function center(sel) {
+  const box = await page.locator(sel).boundingBox();
   return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
 }
 const history = () => page.$$eval("#moves [data-move]", (s) => s.map((e) => e.dataset.move));
@@ -70,9 +84,9 @@ async function enter(game, text, how) {
   const path = squares(game, text);
   const steps = path.length === 1 ? [path[0], path[0]] : path;
   for (let i = 0; i < steps.length; i++) {
-    const sel = `#board [data-square="${steps[i]}"]`;
+    const sel = cellOf(game, steps[i]);
     if (how === "drag" && i === 0 && steps[1] !== steps[0]) {
-      const a = await center(steps[0]), b = await center(steps[1]);
+      const a = await center(sel), b = await center(cellOf(game, steps[1]));
       await page.mouse.move(a.x, a.y);
       await page.mouse.down();
       await page.mouse.move(b.x, b.y, { steps: 6 });
@@ -96,6 +110,13 @@ async function checkPosition(game, start) {
     `${game} ${fen}: legal moves`);
   const over = await board("over");
   ok((st.result === "*") === (over === "" || /resign|agreed/.test(over)), `${game} ${fen}: result ${st.result}, page '${over}'`);
+  if (NUMBERED[game]) { // every piece of the position string drawn on its numbered square, none elsewhere
+    const want = [], [, w, b] = fen.split(":");
+    for (const [side, list] of [["w", w.slice(1)], ["b", b.slice(1)]])
+      for (const item of list.split(",").filter((x) => x)) want.push(`${item.replace("K", "")}:${side}${item[0] === "K" ? "K" : "S"}`);
+    const drawn = await page.$$eval("#board .piece", (ps) => ps.map((p) => `${p.closest(".cell").dataset.name}:${p.dataset.piece}`));
+    eq(drawn.sort().join(" "), want.sort().join(" "), `${game} ${fen}: pieces drawn on their numbered squares`);
+  }
   if (game === "shatra") {
     for (const [side, key] of [["w", "white-royal-attacked"], ["b", "black-royal-attacked"]]) {
       const red = await page.$$eval(`#board .piece[data-piece="${side}K"].threatened`, (e) => e.length);
@@ -105,11 +126,36 @@ async function checkPosition(game, start) {
   return { moves, fen, st };
 }
 
+// The numbered squares where the book has them: the corners' numbers in
+// the right columns and rows (the turned boards mirrored), only the 32
+// playing squares named, the dark square at each player's near right in
+// Italian and Spanish.
+async function checkNumbers(game) {
+  const cells = await page.$$eval("#board .cell", (cs) => cs.map((c) => {
+    const r = c.getBoundingClientRect();
+    return { name: c.dataset.name, x: r.x, y: r.y, dark: !!c.querySelector(".sq.dark") };
+  }));
+  const xs = [...new Set(cells.map((c) => Math.round(c.x)))].sort((a, b) => a - b);
+  const ys = [...new Set(cells.map((c) => Math.round(c.y)))].sort((a, b) => a - b);
+  eq(xs.length * 10 + ys.length, 88, `${game}: an 8x8 board`);
+  eq(cells.filter((c) => c.name).map((c) => Number(c.name)).sort((a, b) => a - b).join(","),
+    Array.from({ length: 32 }, (_, i) => i + 1).join(","), `${game}: squares 1-32 named, once each`);
+  for (const [n, col, row] of NUMBERED[game]) {
+    const c = cells.find((e) => e.name === String(n));
+    eq(`${xs.indexOf(Math.round(c.x))},${ys.indexOf(Math.round(c.y))}`, `${col},${row}`, `${game}: square ${n} at column,row`);
+  }
+  const nearRight = cells.find((c) => Math.round(c.x) === xs[7] && Math.round(c.y) === ys[7]);
+  eq(nearRight.dark, game === "italian" || game === "spanish", `${game}: a dark square at White's near right`);
+}
+
 // A whole game (bounded plies) of `game`, the person White at level
 // beginner (quick replies): every position checked.
 async function playGame(game, maxPlies) {
   await open(`?game=${game}&level=beginner&movetime=500`);
-  eq(await board("position"), statusOf(game, []).fen, `${game}: start position`);
+  // (in English and Pool Black, dama, moves first: its first move is made)
+  eq(await board("position"), statusOf(game, await history()).fen, `${game}: start position`);
+  eq((await history()).length, game === "english" || game === "pool" ? 1 : 0, `${game}: dama's first move when it has it`);
+  if (NUMBERED[game]) await checkNumbers(game);
   await page.screenshot({ path: path.join(outDir, `${game}-start.png`) });
   const hows = ["click", "drag", "keyboard"];
   for (let turn = 0; ; turn++) {
@@ -145,7 +191,9 @@ eq(await page.evaluate(() => document.activeElement.dataset.square), "8", "Arrow
 // PLAY_ONLY=game plays only that game, PLAY_ROUNDS times (looking for a rare failure).
 const only = process.env.PLAY_ONLY;
 const rounds = only ? Number(process.env.PLAY_ROUNDS || 5) : 1;
-for (const [game, plies] of [["russian", 40], ["turkish", 40], ["shatra", 30]].filter(([g]) => !only || g === only)) for (let round = 0; round < rounds; round++) {
+const GAMES = [["russian", 40], ["turkish", 40], ["shatra", 30], ["brazilian", 20], ["pool", 20], ["english", 20],
+  ["czech", 20], ["italian", 20], ["spanish", 20]];
+for (const [game, plies] of GAMES.filter(([g]) => !only || g === only)) for (let round = 0; round < rounds; round++) {
   console.log("game " + game);
   // Random moves may lose a game early: up to three games, 20 plies, at least 12.
   let moves = [], total = 0;

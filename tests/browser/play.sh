@@ -40,7 +40,8 @@ rc=$?
 cat "$T/play.out"
 [ "$rc" -eq 0 ] && ok || bad "play.mjs: exit $rc"
 grep -q "^FAIL" "$T/play.out" && bad "play.mjs reported failures" || ok
-for f in russian-start russian-game turkish-start turkish-game shatra-start shatra-game shatra-red-biy shatra-phone; do
+for f in russian-start russian-game turkish-start turkish-game shatra-start shatra-game shatra-red-biy shatra-phone \
+  brazilian-start pool-start english-start czech-start italian-start spanish-start; do
   [ -s "$OUT/$f.png" ] && ok || bad "no screenshot $OUT/$f.png"
 done
 finish "browser play"

@@ -66,6 +66,11 @@ expect_eq "$?" 1 "a referee that cannot run: the adapter exits 1"
 bash "$G" --help >"$T/help" 2>&1 && grep -q "^Exit status: 0 done" "$T/help" && grep -q "^gauntlet.sh \[--game G\]" "$T/help" \
   && ok || bad "gauntlet.sh --help: $(head -c 200 "$T/help")"
 expect_err 2 "unknown game 'chess'" bash "$G" "${base[@]}" --db "$T/b.sqlite" --game chess
+# an old dama that predates the game (English draughts came after the default --old)
+printf '#!/bin/sh\necho "unknown game" >&2\nexit 2\n' >"$T/old-russian-only"
+chmod +x "$T/old-russian-only"
+expect_err 2 "the old dama (old-old-russian-only) does not play english" bash "$G" "${base[@]}" --db "$T/b.sqlite" \
+    --game english --old "$T/old-russian-only"
 expect_err 2 "--engine $T/no-such-dama: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" \
     --engine "$T/no-such-dama"
 expect_err 2 "--old $T/missing/dama: no such executable file" bash "$G" "${base[@]}" --db "$T/b.sqlite" \

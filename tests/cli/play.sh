@@ -83,7 +83,16 @@ play shmove '49-42\nquit\n' --game shatra --level beginner
 has "$T/shmove.out" '^moves: 1\. 49-42 [0-9]' "shatra move and reply"
 has "$T/shmove.out" '^  state: w 1-10,53-62 ' "shatra state line"
 
-# 6. end of input and bad options
+# 6. the moves numbered in pairs from the game's first mover: a Russian
+# game from a position with Black to move, an English game (Black first,
+# dama's move: the person plays White)
+play ru_black 'b6-a5\nquit\n' --side black --fen 'B:Wa1,c3:Bb6,h8' --level depth=1
+has "$T/ru_black.out" '^moves: 1\.\.\. b6-a5 2\. [a-h][1-8]-[a-h][1-8]$' "a game from a Black-to-move position"
+play en '22-18\nquit\n' --game english --level depth=1
+has "$T/en.out" '^dama plays [0-9]*-[0-9]*$' "English: dama (Black) moves first"
+has "$T/en.out" '^moves: 1\. [0-9]*-[0-9]* 22-18 2\. [0-9]*[-x][0-9]*$' "English moves numbered from Black's"
+
+# 7. end of input and bad options
 play eof 'c3-d4\n' --level depth=2
 has "$T/eof.out" 'end of input: game left unfinished' "eof"
 expect_rc 2 "bad side" "$DAMA" play --side green

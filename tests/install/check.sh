@@ -68,7 +68,8 @@ check_pdn() { # label file
   fi
   grep -q '^1\. ' "$2" && ok || bad "$1: no movetext"
 }
-for g in russian turkish shatra; do
+# (English: Black moves first, and its PDN numbers the pairs from Black's move: "1. ")
+for g in russian turkish shatra english; do
   for prog in ./play_c ./play_cpp ./ex/play ./ex/play_cpp ./ex/play_static; do
     [ -x "$prog" ] || { bad "$prog not built"; continue; }
     if "$prog" "$g" 2000 >"$T/pdn" 2>"$T/err"; then check_pdn "$prog $g" "$T/pdn"; else bad "$prog $g: exit $?: $(head -c 300 "$T/err")"; fi
