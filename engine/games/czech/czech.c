@@ -31,13 +31,7 @@ DIAGONAL_WEIGHTS(CZECH, czech)
 
 static const DiagonalDraws DRAWS = {.quiet_id = "C-D2", .quiet_plies = 30};
 
-static Outcome rule_outcome(const Position *pos, const char **reason) { return diagonal_rule_outcome(&DRAWS, pos, reason); }
-
-static int rule_plies_left(const Position *pos)
-{
-    const char *why;
-    return diagonal_plies_left(&DRAWS, dp(pos), &why);
-}
+DIAGONAL_RULES(czech, DRAWS, DRAUGHTS_EGTB_DIAGONAL)
 
 static const char *const BENCH[] = {
     "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
@@ -48,14 +42,6 @@ static const char *const BENCH[] = {
     "W:WKa1,c3,e3,g3:BKh8,b6,d6",
     "B:WKd4,a3,c1:BKf8,h6,b8",
     NULL,
-};
-
-/* Endgame databases: the diagonal board; the move-count rules can end a
- * database's win early (docs/egtb.md). */
-static const EgtbIndexer EGTB = {
-    .game = &czech_game,
-    DRAUGHTS_EGTB_DIAGONAL,
-    .rule_plies_left = rule_plies_left,
 };
 
 const Game czech_game = {

@@ -87,6 +87,30 @@ static inline Outcome diagonal_rule_outcome(const DiagonalDraws *r, const Positi
     return OUTCOME_DRAW;
 }
 
+/* A variant's Game.rule_outcome and its endgame indexer (its tables are
+ * built with the move-count rules ending wins early, docs/egtb.md) from
+ * its DiagonalDraws `draws`; geometry is DRAUGHTS_EGTB_DIAGONAL, or
+ * DRAUGHTS_EGTB_DIAGONAL_SHORT for short kings. */
+#define DIAGONAL_RULES(p, draws, geometry)                                                          \
+    static Outcome rule_outcome(const Position *pos, const char **reason)                         \
+    {                                                                                              \
+        return diagonal_rule_outcome(&draws, pos, reason);                                         \
+    }                                                                                              \
+    static int rule_plies_left(const Position *pos)                                                \
+    {                                                                                              \
+        const char *why;                                                                           \
+        return diagonal_plies_left(&draws, (const DraughtsPos *)pos->data, &why);                  \
+    }                                                                                              \
+    static const EgtbIndexer EGTB = {.game = &p##_game, geometry, .rule_plies_left = rule_plies_left};
+
+/* Bench positions after the start in the English numbering (Brazilian,
+ * Pool, English): Russian's bench positions, square for square. */
+#define DIAGONAL_BENCH_ENGLISH_NUMBERS                                                             \
+    "B:W18,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",                         \
+        "W:W18,19,22,23,24,25,27,28,29,31:B2,3,4,5,6,7,8,9,11,12",                                 \
+        "B:W17,19,20,21,22,24,25,26,30,31:B1,3,5,6,7,8,10,11,12", "W:W19,20,22,23,25,26:B5,7,10,11,13,14", \
+        "W:W22,23,24,K29:BK4,9,10", "B:WK18,21,30:B1,K3,12"
+
 /* The compiled-in weights of a variant: its generated header in this
  * build's term layout (weights_laid_out), set by its Game.init. */
 #define DIAGONAL_WEIGHTS(P, p)                                                                     \

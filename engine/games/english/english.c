@@ -32,31 +32,12 @@ DIAGONAL_WEIGHTS(ENGLISH, english)
 
 static const DiagonalDraws DRAWS = {.quiet_id = "E-D2", .quiet_plies = 80};
 
-static Outcome rule_outcome(const Position *pos, const char **reason) { return diagonal_rule_outcome(&DRAWS, pos, reason); }
-
-static int rule_plies_left(const Position *pos)
-{
-    const char *why;
-    return diagonal_plies_left(&DRAWS, dp(pos), &why);
-}
+DIAGONAL_RULES(english, DRAWS, DRAUGHTS_EGTB_DIAGONAL_SHORT)
 
 static const char *const BENCH[] = {
     "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-    "B:W18,21,22,23,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
-    "W:W18,19,22,23,24,25,27,28,29,31:B2,3,4,5,6,7,8,9,11,12",
-    "B:W17,19,20,21,22,24,25,26,30,31:B1,3,5,6,7,8,10,11,12",
-    "W:W19,20,22,23,25,26:B5,7,10,11,13,14",
-    "W:W22,23,24,K29:BK4,9,10",
-    "B:WK18,21,30:B1,K3,12",
+    DIAGONAL_BENCH_ENGLISH_NUMBERS,
     NULL,
-};
-
-/* Endgame databases: the diagonal board; the move-count rules can end a
- * database's win early (docs/egtb.md). */
-static const EgtbIndexer EGTB = {
-    .game = &english_game,
-    DRAUGHTS_EGTB_DIAGONAL_SHORT,
-    .rule_plies_left = rule_plies_left,
 };
 
 const Game english_game = {

@@ -32,13 +32,7 @@ DIAGONAL_WEIGHTS(ITALIAN, italian)
 
 static const DiagonalDraws DRAWS = {.quiet_id = "It-D2", .quiet_plies = 80};
 
-static Outcome rule_outcome(const Position *pos, const char **reason) { return diagonal_rule_outcome(&DRAWS, pos, reason); }
-
-static int rule_plies_left(const Position *pos)
-{
-    const char *why;
-    return diagonal_plies_left(&DRAWS, dp(pos), &why);
-}
+DIAGONAL_RULES(italian, DRAWS, DRAUGHTS_EGTB_DIAGONAL_SHORT)
 
 static const char *const BENCH[] = {
     "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
@@ -49,14 +43,6 @@ static const char *const BENCH[] = {
     "W:W21,22,23,K32:BK1,11,12",
     "B:WK19,24,31:BK2,4,9",
     NULL,
-};
-
-/* Endgame databases: the diagonal board; the move-count rules can end a
- * database's win early (docs/egtb.md). */
-static const EgtbIndexer EGTB = {
-    .game = &italian_game,
-    DRAUGHTS_EGTB_DIAGONAL_SHORT,
-    .rule_plies_left = rule_plies_left,
 };
 
 const Game italian_game = {

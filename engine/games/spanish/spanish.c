@@ -31,13 +31,7 @@ DIAGONAL_WEIGHTS(SPANISH, spanish)
 
 static const DiagonalDraws DRAWS = {.quiet_id = "S-D2", .quiet_plies = 40};
 
-static Outcome rule_outcome(const Position *pos, const char **reason) { return diagonal_rule_outcome(&DRAWS, pos, reason); }
-
-static int rule_plies_left(const Position *pos)
-{
-    const char *why;
-    return diagonal_plies_left(&DRAWS, dp(pos), &why);
-}
+DIAGONAL_RULES(spanish, DRAWS, DRAUGHTS_EGTB_DIAGONAL)
 
 static const char *const BENCH[] = {
     "W:W1,2,3,4,5,6,7,8,9,10,11,12:B21,22,23,24,25,26,27,28,29,30,31,32",
@@ -48,14 +42,6 @@ static const char *const BENCH[] = {
     "W:WK1,10,11,12:B21,22,K32",
     "B:W2,9,K14:B24,29,K31",
     NULL,
-};
-
-/* Endgame databases: the diagonal board; the move-count rules can end a
- * database's win early (docs/egtb.md). */
-static const EgtbIndexer EGTB = {
-    .game = &spanish_game,
-    DRAUGHTS_EGTB_DIAGONAL,
-    .rule_plies_left = rule_plies_left,
 };
 
 const Game spanish_game = {
