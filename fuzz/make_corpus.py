@@ -15,6 +15,9 @@ import subprocess
 import sys
 
 GAMES = ("russian", "turkish", "shatra")
+# The 8x8 variants fuzzed: one of each numbering with its own rules
+# (English: short kings; Italian: the turned board, men that spare kings).
+VARIANTS = ("english", "italian")
 PER_GAME = 24  # positions per game: the corpus stays small
 
 
@@ -51,6 +54,14 @@ def positions(game):
     return spread(found, PER_GAME)
 
 
+def variant_positions(game):
+    """The variant's start and the positions of its cases in test_variants.c."""
+    with open("tests/test_variants.c") as f:
+        text = f.read()
+    found = re.findall(r'\{"%s", "([WB]:[^"\\]*)"' % game, text)
+    return ["start"] + spread(found, PER_GAME - 1)
+
+
 def legal_moves(dama, game, fen):
     out = subprocess.run([dama, "moves", "--game", game, "--fen", fen], capture_output=True, text=True)
     return out.stdout.split() if out.returncode == 0 else []
@@ -67,6 +78,12 @@ def main():
             write(f"position_{game}", fen)
             for move in spread(legal_moves(dama, game, fen), 3):
                 write(f"move_{game}", f"{fen}\n{move}")
+    for game in VARIANTS:
+        for fen in variant_positions(game):
+            if fen != "start":
+                write(f"position_{game}", fen)
+            for move in spread(legal_moves(dama, game, fen), 3):
+                write(f"move_{game}", f"{'' if fen == 'start' else fen}\n{move}")
     # Russian game records write moves in short forms too.
     for move in ("ed4", "b:d6", "22-18", "c3xe5", "c3:g3"):
         write("move_russian", f"\n{move}")
