@@ -328,6 +328,16 @@ static void test_notation_round_trip(void **state)
     assert_int_equal(__builtin_popcountll(m.captured), 2);
     assert_int_equal(pool->move_from_str(&pos, "22x13x6x28", &m, err), 0);
     assert_int_equal(__builtin_popcountll(m.captured), 3);
+    /* Bad move text names the square, the game and its squares; an
+     * illegal move while a capture is due lists the captures. */
+    const Game *english = find("english");
+    parse_fen_or_fail(english, "W:WK22:B4,9,17,18,24", &pos);
+    assert_int_equal(english->move_from_str(&pos, "22x28", &m, err), -1);
+    assert_string_equal(err, "illegal move '22x28' (a capture is compulsory: 22x15, 22x6)");
+    assert_int_equal(english->move_from_str(&pos, "0-5", &m, err), -1);
+    assert_string_equal(err, "move '0-5': bad square '0' at character 1 (English draughts names squares with numbers 1..32)");
+    assert_int_equal(english->move_from_str(&pos, "c3-d4", &m, err), -1);
+    assert_non_null(strstr(err, "bad square 'c3' at character 1 (English draughts names squares with numbers 1..32)"));
 }
 
 int main(void)

@@ -911,9 +911,13 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
             snprintf(err, ERR_MAX, "move '%.60s' is too long", text);
             return -1;
         }
+        const char *tok = s;
         int v = d_parse_square_token(&s);
         if (v < 0) {
-            snprintf(err, ERR_MAX, "move '%.60s': bad square at character %d", text, (int)(s - text) + 1);
+            int len = (int)strcspn(tok, "-:xX \t");
+            snprintf(err, ERR_MAX, "move '%.60s': bad square '%.*s' at character %d (%s names squares %s)", text,
+                     len < 12 ? len : 12, tok, (int)(tok - text) + 1, RULES.title,
+                     RULES.numeric ? "with numbers 1..32" : d_numbered() ? "a1..h8 or 1..32" : "a1..h8");
             return -1;
         }
         sq[n++] = v;
@@ -988,8 +992,21 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
     if (found == 1) {
         *move = cand[0];
     } else if (found == 0) {
-        snprintf(err, ERR_MAX, "illegal move '%.60s'%s", text,
-                 d_has_capture(p) ? " (a capture is compulsory)" : "");
+        char legal[100] = "";
+        if (d_has_capture(p)) { /* name the captures the rules allow: the one meant may be among them */
+            size_t used = 0;
+            for (int i = 0; i < list->len; i++) {
+                char t[MOVE_STR_MAX];
+                dg_move_to_str(pos, &list->moves[i], t);
+                if (used + strlen(t) + 8 >= sizeof legal) { /* room for ", ..." */
+                    snprintf(legal + used, sizeof legal - used, ", ...");
+                    break;
+                }
+                used += (size_t)snprintf(legal + used, sizeof legal - used, "%s%s", i ? ", " : "", t);
+            }
+        }
+        snprintf(err, ERR_MAX, "illegal move '%.60s'%s%s%s", text, legal[0] ? " (a capture is compulsory: " : "",
+                 legal, legal[0] ? ")" : "");
         rc = -1;
     } else {
         char a[MOVE_STR_MAX], b[MOVE_STR_MAX];
