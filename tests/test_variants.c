@@ -65,6 +65,24 @@ static void moves_text(const Game *g, const char *fen, char *out, size_t size)
         used += (size_t)snprintf(out + used, size - used, "%s%s", i ? " " : "", text[i]);
 }
 
+/* A position and its whole move list as the game writes it, sorted. */
+typedef struct MoveCase {
+    const char *game, *fen, *want, *why;
+} MoveCase;
+
+static void check_move_lists(const MoveCase *cases, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char got[1024];
+        moves_text(find(cases[i].game), cases[i].fen, got, sizeof got);
+        if (strcmp(got, cases[i].want) != 0) {
+            print_error("%s %s (%s): got '%s', want '%s'\n", cases[i].game, cases[i].fen, cases[i].why, got,
+                        cases[i].want);
+            fail();
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* The rule books' worked examples (the positions and results are the   */
 /* books'; the moves as dama writes them, sorted)                       */
@@ -72,9 +90,7 @@ static void moves_text(const Game *g, const char *fen, char *out, size_t size)
 static void test_book_examples(void **state)
 {
     (void)state;
-    static const struct {
-        const char *game, *fen, *want, *why;
-    } CASES[] = {
+    static const MoveCase CASES[] = {
         {"brazilian", "W:W21-32:B1-12", "21-17 22-17 22-18 23-18 23-19 24-19 24-20", "E1 start"},
         {"brazilian", "W:W11:B6,7,18", "11x9", "E2 a man passing the back row stays a man"},
         {"brazilian", "W:WK1:B8,K10,22,27", "1x13 1x17", "E3 Turkish strike and majority"},
@@ -102,24 +118,14 @@ static void test_book_examples(void **state)
         {"spanish", "W:W11:BK15,14,21", "11x25", "E3 quantity before quality"},
         {"spanish", "W:WK14:BK10,11,19,25", "14x1 14x5", "E4 quality and Turkish strike"},
     };
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        char got[1024];
-        moves_text(find(CASES[i].game), CASES[i].fen, got, sizeof got);
-        if (strcmp(got, CASES[i].want) != 0) {
-            print_error("%s %s (%s): got '%s', want '%s'\n", CASES[i].game, CASES[i].fen, CASES[i].why, got,
-                        CASES[i].want);
-            fail();
-        }
-    }
+    check_move_lists(CASES, sizeof CASES / sizeof CASES[0]);
 }
 
 /* Rules the examples leave implicit, one position each. */
 static void test_rule_cases(void **state)
 {
     (void)state;
-    static const struct {
-        const char *game, *fen, *want, *why;
-    } CASES[] = {
+    static const MoveCase CASES[] = {
         /* short kings step one square and jump only a neighbour */
         {"english", "W:WK14:B4", "14-10 14-17 14-18 14-9", "a short king's four steps"},
         {"english", "W:WK1:B10", "1-5 1-6", "a short king does not jump a piece two squares away"},
@@ -134,15 +140,7 @@ static void test_rule_cases(void **state)
         /* Spanish numbering: White's men start on 1-12 and step up */
         {"spanish", "W:W1:B32", "1-5", "Spanish 1 is h1, stepping to 5"},
     };
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        char got[1024];
-        moves_text(find(CASES[i].game), CASES[i].fen, got, sizeof got);
-        if (strcmp(got, CASES[i].want) != 0) {
-            print_error("%s %s (%s): got '%s', want '%s'\n", CASES[i].game, CASES[i].fen, CASES[i].why, got,
-                        CASES[i].want);
-            fail();
-        }
-    }
+    check_move_lists(CASES, sizeof CASES / sizeof CASES[0]);
 }
 
 /* ------------------------------------------------------------------ */
