@@ -22,7 +22,8 @@
     GAME(czech)          \
     GAME(italian)        \
     GAME(spanish)        \
-    GAME(international)
+    GAME(international)  \
+    GAME(canadian)
 
 #define GAME(name) extern const Game name##_game;
 DAMA_GAMES(GAME)

@@ -28,33 +28,24 @@ typedef struct DiagonalDraws {
     int small_plies;
 } DiagonalDraws;
 
-/* Men and kings of each colour. */
-static inline void diagonal_count(const DraughtsPos *p, int pieces[2], int kings[2])
-{
-    for (int c = 0; c < 2; c++) {
-        pieces[c] = __builtin_popcountll(p->pieces[c]);
-        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
-    }
-}
-
-/* Plies the material of pos may still last before one of r's rules draws
- * the game (0: it is drawn now); INT32_MAX if none applies. The reason of
- * the earliest rule goes to *reason. */
-static inline int diagonal_plies_left(const DiagonalDraws *r, const DraughtsPos *p, const char **reason)
+/* Plies the material may still last before one of r's rules draws the
+ * game (0: it is drawn now), from each colour's pieces and kings and the
+ * position's counters; INT32_MAX if none applies. The reason of the
+ * earliest rule goes to *reason. */
+static inline int diagonal_plies_left_counts(const DiagonalDraws *r, const int pieces[2], const int kings[2],
+                                             int reversible, int material_plies, const char **reason)
 {
     int left = INT32_MAX;
     *reason = NULL;
-    if (!p->pieces[0] || !p->pieces[1]) return left;
+    if (!pieces[0] || !pieces[1]) return left;
     if (r->quiet_plies) {
-        left = r->quiet_plies - p->reversible;
+        left = r->quiet_plies - reversible;
         *reason = r->quiet_id;
     }
-    int pieces[2], kings[2];
-    diagonal_count(p, pieces, kings);
     for (int strong = 0; strong < 2; strong++) {
         int weak = strong ^ 1;
         if (pieces[weak] != 1 || kings[weak] != 1 || kings[strong] == 0) continue;
-        int mp = p->material_plies;
+        int mp = material_plies;
         bool big = pieces[strong] == 3 && (!r->big_all_kings || kings[strong] == 3);
         if (r->big_plies && big && r->big_plies - mp < left) {
             left = r->big_plies - mp;
@@ -66,6 +57,17 @@ static inline int diagonal_plies_left(const DiagonalDraws *r, const DraughtsPos 
         }
     }
     return left < 0 ? 0 : left;
+}
+
+/* The same for a 64-bit draughts position. */
+static inline int diagonal_plies_left(const DiagonalDraws *r, const DraughtsPos *p, const char **reason)
+{
+    int pieces[2], kings[2];
+    for (int c = 0; c < 2; c++) {
+        pieces[c] = __builtin_popcountll(p->pieces[c]);
+        kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
+    }
+    return diagonal_plies_left_counts(r, pieces, kings, p->reversible, p->material_plies, reason);
 }
 
 static inline Outcome diagonal_rule_outcome(const DiagonalDraws *r, const Position *pos, const char **reason)

@@ -13,15 +13,16 @@ DraughtsTables draughts_tables;
 /* Direction d and 3 - d are opposite.
  * Diagonal:   0 NE (+9; 10x10: +6), 1 NW (+7; +5), 2 SE (-7; -5), 3 SW (-9; -6).
  * Orthogonal: 0 N (+8),  1 E (+1),  2 W (-1),  3 S (-8). */
-static const int dfile[GEOM_COUNT][4] = {{1, -1, 1, -1}, {0, 1, -1, 0}, {1, -1, 1, -1}};
-static const int drank[GEOM_COUNT][4] = {{1, 1, -1, -1}, {1, 0, 0, -1}, {1, 1, -1, -1}};
-static const int geom_size[GEOM_COUNT] = {8, 8, 10};
+static const int dfile[GEOM_COUNT][4] = {{1, -1, 1, -1}, {0, 1, -1, 0}, {1, -1, 1, -1}, {1, -1, 1, -1}};
+static const int drank[GEOM_COUNT][4] = {{1, 1, -1, -1}, {1, 0, 0, -1}, {1, 1, -1, -1}, {1, 1, -1, -1}};
+static const int geom_size[GEOM_COUNT] = {8, 8, 10, 12};
 
 int draughts_square_at(DraughtsGeometry g, int rank, int file)
 {
     int n = geom_size[g];
     if (rank < 0 || rank >= n || file < 0 || file >= n) return -1;
     if (g == GEOM_DIAGONAL10) return (rank + file) % 2 ? -1 : (11 * rank + file) / 2;
+    if (g == GEOM_DIAGONAL12) return (rank + file) % 2 ? -1 : (13 * rank + file) / 2;
     return rank * 8 + file;
 }
 
@@ -29,25 +30,23 @@ static void init_geometry(DraughtsTables *t, int g)
 {
     memset(t->rank[g], -1, sizeof t->rank[g]);
     memset(t->file[g], -1, sizeof t->file[g]);
-    t->board[g] = 0;
     for (int r = 0; r < geom_size[g]; r++)
         for (int f = 0; f < geom_size[g]; f++) {
             int sq = draughts_square_at((DraughtsGeometry)g, r, f);
             if (sq < 0) continue;
             t->rank[g][sq] = (int8_t)r;
             t->file[g][sq] = (int8_t)f;
-            t->board[g] |= 1ULL << sq;
         }
     for (int d = 0; d < DRAUGHTS_DIRS; d++) {
-        uint64_t mask = 0;
-        for (int sq = 0; sq < 64; sq++) {
+        uint64_t mask = 0; /* the 64-bit boards' */
+        for (int sq = 0; sq < DRAUGHTS_INDEX_MAX; sq++) {
             t->next[g][sq][d] = -1;
             if (t->rank[g][sq] < 0) continue;
             int to = draughts_square_at((DraughtsGeometry)g, t->rank[g][sq] + drank[g][d], t->file[g][sq] + dfile[g][d]);
             if (to < 0) continue;
             t->next[g][sq][d] = (int8_t)to;
             t->delta[g][d] = (int8_t)(to - sq);
-            mask |= 1ULL << to;
+            if (to < 64) mask |= 1ULL << to;
         }
         t->step_mask[g][d] = mask;
     }
@@ -73,6 +72,9 @@ void draughts_init(void)
         for (int k = 0; k < 2; k++)
             for (int sq = 0; sq < 64; sq++) t->zobrist[c][k][sq] = rng_splitmix64(&seed);
     t->zobrist_side = rng_splitmix64(&seed);
+    for (int c = 0; c < 2; c++) /* the 12x12 board's indices 64..77, drawn after (the others' keys stay) */
+        for (int k = 0; k < 2; k++)
+            for (int sq = 64; sq < DRAUGHTS_INDEX_MAX; sq++) t->zobrist[c][k][sq] = rng_splitmix64(&seed);
     draughts_egtb_init();
     done = true;
 }
@@ -118,7 +120,7 @@ int draughts_square_from_number32(int number)
 
 int draughts_numbered_squares(DraughtsNumbering nb)
 {
-    return nb == NUMBERING_NONE ? 0 : nb == NUMBERING_INTERNATIONAL ? 50 : 32;
+    return nb == NUMBERING_NONE ? 0 : nb == NUMBERING_INTERNATIONAL ? 50 : nb == NUMBERING_CANADIAN ? 72 : 32;
 }
 
 int draughts_square_from_number(DraughtsNumbering nb, int number)
@@ -135,6 +137,10 @@ int draughts_square_from_number(DraughtsNumbering nb, int number)
         int rank = 9 - (number - 1) / 5;
         return draughts_square_at(GEOM_DIAGONAL10, rank, 2 * ((number - 1) % 5) + (rank % 2));
     }
+    case NUMBERING_CANADIAN: { /* rows of 6 from rank 12, each from the left */
+        int rank = 11 - (number - 1) / 6;
+        return draughts_square_at(GEOM_DIAGONAL12, rank, 2 * ((number - 1) % 6) + (rank % 2));
+    }
     case NUMBERING_NONE: break;
     }
     return -1;
@@ -147,18 +153,33 @@ int draughts_number_of_square(DraughtsNumbering nb, int sq)
     return 0;
 }
 
-/* The glyph of square sq: a piece, a dot on an empty playing square, or a
- * space. */
-static const char *board_glyph(const DraughtsPos *p, int sq, bool playing)
+/* What stands on a square: 0 empty, 1 a white man, 2 a white king, 3 a
+ * black man, 4 a black king. */
+static int piece_code(bool white, bool black, bool king) { return white ? 1 + king : black ? 3 + king : 0; }
+
+static int piece_at(const DraughtsPos *p, int sq)
+{
+    return piece_code(p->pieces[COLOR_WHITE] >> sq & 1, p->pieces[COLOR_BLACK] >> sq & 1, p->kings >> sq & 1);
+}
+
+static int piece_at_wide(const DraughtsPosWide *p, int sq)
+{
+    return piece_code(p->pieces[COLOR_WHITE] >> sq & 1, p->pieces[COLOR_BLACK] >> sq & 1, p->kings >> sq & 1);
+}
+
+/* The glyph of a piece code (piece_code), or on an empty square a dot
+ * (playing) or a space. */
+static const char *code_glyph(int code, bool playing)
 {
     /* white man: white circle, white king: bullseye, black man: black
      * circle, black king: fisheye */
-    static const char *const GLYPH[2][2] = {{"\u25cb", "\u25ce"}, {"\u25cf", "\u25c9"}};
-    if (p->pieces[COLOR_WHITE] >> sq & 1) return GLYPH[0][p->kings >> sq & 1];
-    if (p->pieces[COLOR_BLACK] >> sq & 1) return GLYPH[1][p->kings >> sq & 1];
-    return playing ? "\u00b7" : " ";
+    static const char *const GLYPH[5] = {"", "\u25cb", "\u25ce", "\u25cf", "\u25c9"};
+    return code ? GLYPH[code] : playing ? "\u00b7" : " ";
 }
 
+/* The glyph of square sq: a piece, a dot on an empty playing square, or a
+ * space. */
+static const char *board_glyph(const DraughtsPos *p, int sq, bool playing) { return code_glyph(piece_at(p, sq), playing); }
 void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size)
 {
     size_t used = 0;
@@ -177,27 +198,43 @@ void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char
     text_append(out, size, &used, "\n");
 }
 
-void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bool mirror, bool flip, char *out,
-                                  size_t size)
+/* The numbered board of n ranks on geometry g, the piece on each square
+ * from codes[index] (piece_code). */
+static void board_numbered(const int8_t *codes, int n, DraughtsGeometry g, DraughtsNumbering nb, bool mirror, bool flip,
+                           char *out, size_t size)
 {
     size_t used = 0;
-    bool big = nb == NUMBERING_INTERNATIONAL;
-    int n = big ? 10 : 8;
-    DraughtsGeometry g = big ? GEOM_DIAGONAL10 : GEOM_DIAGONAL8;
     if (size) out[0] = '\0';
     for (int r = 0; r < n; r++) {
         int rank = flip ? r : n - 1 - r;
-        int numbers[5], nn = 0;
+        int numbers[6], nn = 0;
         text_append(out, size, &used, "  ");
         for (int f = 0; f < n; f++) {
             int col = flip ? n - 1 - f : f; /* column on the drawn board, from White's left */
             int file = mirror ? n - 1 - col : col, sq = draughts_square_at(g, rank, file);
             bool playing = (rank + file) % 2 == 0;
-            text_append(out, size, &used, " %s", playing ? board_glyph(p, sq, true) : " ");
+            text_append(out, size, &used, " %s", playing ? code_glyph(codes[sq], true) : " ");
             if (playing && nn < n / 2) numbers[nn++] = draughts_number_of_square(nb, sq);
         }
         text_append(out, size, &used, "   ");
         for (int i = 0; i < nn; i++) text_append(out, size, &used, " %2d", numbers[i]);
         text_append(out, size, &used, "\n");
     }
+}
+
+void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bool mirror, bool flip, char *out,
+                                  size_t size)
+{
+    bool big = nb == NUMBERING_INTERNATIONAL;
+    int8_t codes[64];
+    for (int sq = 0; sq < 64; sq++) codes[sq] = (int8_t)piece_at(p, sq);
+    board_numbered(codes, big ? 10 : 8, big ? GEOM_DIAGONAL10 : GEOM_DIAGONAL8, nb, mirror, flip, out, size);
+}
+
+void draughts_board_text_numbered_wide(const DraughtsPosWide *p, DraughtsNumbering nb, bool flip, char *out,
+                                       size_t size)
+{
+    int8_t codes[DRAUGHTS_INDEX_MAX];
+    for (int sq = 0; sq < DRAUGHTS_INDEX_MAX; sq++) codes[sq] = (int8_t)piece_at_wide(p, sq);
+    board_numbered(codes, 12, GEOM_DIAGONAL12, nb, false, flip, out, size);
 }

@@ -1,12 +1,13 @@
 /* draughts.h — shared board, position and rule switches of the draughts
- * variants: the 8x8 ones (Russian: diagonal; Turkish: orthogonal) and
- * International on 10x10.
+ * variants: the 8x8 ones (Russian: diagonal; Turkish: orthogonal),
+ * International on 10x10 and Canadian on 12x12.
  *
  * A variant is a table of rule switches (DraughtsRules); the move generator
  * in draughts_impl.h is written once and specialised per variant by the
  * compiler (each variant's .c includes it with its own const rules).
  *
- * Boards (DraughtsGeometry), one bit per square index in a uint64_t:
+ * Boards (DraughtsGeometry), one bit per square index in a uint64_t
+ * (DraughtsPos), or for 12x12 in an unsigned __int128 (DraughtsPosWide):
  * - 8x8: index = rank * 8 + file (a1 = 0, b1 = 1, ..., h8 = 63). The
  *   diagonal variants use only the dark squares (file + rank even).
  * - 10x10: only the 50 dark squares, index = (11 * rank + file) / 2
@@ -14,6 +15,11 @@
  *   16, 27, 38 and 49 are no square ("ghosts", never set): a diagonal step
  *   is then the same shift everywhere (+6 NE, +5 NW, -5 SE, -6 SW), and a
  *   step off the board's side lands on a ghost or outside 0..54.
+ * - 12x12: the same on 72 dark squares, index = (13 * rank + file) / 2
+ *   (a1 = 0, ..., l12 = 77; ghosts 6, 19, 32, 45, 58, 71; steps +7 NE,
+ *   +6 NW, -6 SE, -7 SW). A captured piece never stands on the edge, so
+ *   the squares a move captures lie in ranks 2-11, indices 7..70: a Move
+ *   keeps them as the 64 bits from index 7 on (Move.captured).
  * White moves toward the last rank (8 or 10).
  */
 #ifndef DAMA_DRAUGHTS_H
@@ -40,7 +46,8 @@ typedef enum DraughtsGeometry {
     GEOM_DIAGONAL8 = 0,   /* 8x8, diagonal moves (Russian and the 8x8 family) */
     GEOM_ORTHOGONAL8 = 1, /* 8x8, moves along ranks and files (Turkish) */
     GEOM_DIAGONAL10 = 2,  /* 10x10 dark squares (International) */
-    GEOM_COUNT = 3
+    GEOM_DIAGONAL12 = 3,  /* 12x12 dark squares (Canadian) */
+    GEOM_COUNT = 4
 } DraughtsGeometry;
 
 /* How the dark squares are numbered (the game's PDN squares). The board
@@ -57,6 +64,8 @@ typedef enum DraughtsNumbering {
                         * 1 = a1, 4 = g1, 5 = b2, ..., 32 = h8 here */
     NUMBERING_INTERNATIONAL, /* 10x10, 1..50 (FMJD): 1 = b10, 5 = j10, 6 = a9, ...,
                               * 46 = a1, 50 = i1 */
+    NUMBERING_CANADIAN, /* 12x12, 1..72, the same scheme: 1 = b12, 6 = l12, 7 = a11,
+                         * ..., 67 = a1, 72 = k1 */
 } DraughtsNumbering;
 
 /* Rule switches of a draughts variant (sources: docs/rules/<game>.md). */
@@ -71,7 +80,7 @@ typedef struct DraughtsRules {
     bool no_reversal;         /* no 180-degree turn between two jumps (Turkish) */
     bool must_land_to_continue; /* a flying king must land where it can capture again (Russian) */
     int pieces_per_side;      /* men each side starts with: no position has more men + kings of a side */
-    int size;                 /* board side: 8 (0 reads as 8) or 10 (diagonal only) */
+    int size;                 /* board side: 8 (0 reads as 8), or 10 or 12 (diagonal only) */
     DraughtsNumbering numbering; /* square numbers read in positions and moves */
     bool numeric;             /* positions and moves are written with numbers, captures AxB */
     const char *title;        /* the game, as messages about its positions name it */
@@ -88,17 +97,30 @@ typedef struct DraughtsPos {
     uint8_t pad[5];
 } DraughtsPos;
 
-enum { DRAUGHTS_DIRS = 4 };
+/* The board of the 12x12 game: 128 bits a set. */
+typedef unsigned __int128 DraughtsWide;
+
+/* A 12x12 draughts position: the fields of DraughtsPos, the sets wider. */
+typedef struct DraughtsPosWide {
+    DraughtsWide pieces[2];
+    DraughtsWide kings;
+    uint64_t key;
+    uint8_t side;
+    uint8_t reversible;
+    uint8_t material_plies;
+    uint8_t pad[5];
+} DraughtsPosWide;
+
+enum { DRAUGHTS_DIRS = 4, DRAUGHTS_INDEX_MAX = 80 /* square indices of any board: 0..77 */ };
 
 /* Tables shared by the draughts variants, filled by draughts_init();
  * [g] is a DraughtsGeometry. */
 typedef struct DraughtsTables {
-    int8_t next[GEOM_COUNT][64][DRAUGHTS_DIRS]; /* [g][square][dir]: neighbour or -1 */
+    int8_t next[GEOM_COUNT][DRAUGHTS_INDEX_MAX][DRAUGHTS_DIRS]; /* [g][square][dir]: neighbour or -1 */
     uint64_t step_mask[GEOM_COUNT][DRAUGHTS_DIRS]; /* squares a one-step shift may land on */
     int8_t delta[GEOM_COUNT][DRAUGHTS_DIRS];       /* square index change of one step */
-    int8_t rank[GEOM_COUNT][64], file[GEOM_COUNT][64]; /* of each index, -1 if no square */
-    uint64_t board[GEOM_COUNT];                    /* the squares pieces may stand on */
-    uint64_t zobrist[2][2][64];           /* [colour][king][square] */
+    int8_t rank[GEOM_COUNT][DRAUGHTS_INDEX_MAX], file[GEOM_COUNT][DRAUGHTS_INDEX_MAX]; /* of each index, -1 if no square */
+    uint64_t zobrist[2][2][DRAUGHTS_INDEX_MAX]; /* [colour][king][square] */
     uint64_t zobrist_side;                /* xor-ed in when Black is to move */
     /* Pattern digits of the evaluations (docs/eval.md): base3[0][m] = sum
      * of 3^i over the set bits i of the byte m, base3[1][m] the same with
@@ -137,8 +159,12 @@ void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char
  * square numbers of nb beside it; 10 ranks for NUMBERING_INTERNATIONAL. */
 void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bool mirror, bool flip, char *out,
                                   size_t size);
+/* The same for a 12x12 position (NUMBERING_CANADIAN). */
+void draughts_board_text_numbered_wide(const DraughtsPosWide *p, DraughtsNumbering nb, bool flip, char *out,
+                                       size_t size);
 
-/* How many numbered squares nb has: 32, 50 (International), or 0 (none). */
+/* How many numbered squares nb has: 32, 50 (International), 72
+ * (Canadian), or 0 (none). */
 int draughts_numbered_squares(DraughtsNumbering nb);
 /* Square index of number 1..draughts_numbered_squares(nb) in numbering
  * nb, or -1 (out of range, or NUMBERING_NONE). */

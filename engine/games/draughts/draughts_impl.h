@@ -39,20 +39,77 @@
 
 enum { ROUTE_LEN_MAX = 32, ROUTES_MAX = 4096 };
 
-static inline uint64_t d_bit(int sq) { return 1ULL << sq; }
+/* The sets of squares: 64 bits, or 128 for the 12x12 board (a variant
+ * that plays on it defines DRAUGHTS_WIDE before including this file). */
+#ifdef DRAUGHTS_WIDE
+typedef DraughtsWide DBits;
+typedef DraughtsPosWide DPos;
+static inline int D_CTZ(DBits b)
+{
+    uint64_t lo = (uint64_t)b;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+}
+static inline int D_POP(DBits b) { return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64)); }
+/* Move.captured holds the squares from index 7 on (draughts.h). */
+static inline uint64_t d_cap_pack(DBits b) { return (uint64_t)(b >> 7); }
+static inline DBits d_cap_unpack(uint64_t c) { return (DBits)c << 7; }
+#else
+typedef uint64_t DBits;
+typedef DraughtsPos DPos;
+#define D_CTZ(b) __builtin_ctzll(b)
+#define D_POP(b) __builtin_popcountll(b)
+static inline uint64_t d_cap_pack(DBits b) { return b; }
+static inline DBits d_cap_unpack(uint64_t c) { return c; }
+#endif
+
+static inline DBits d_bit(int sq) { return (DBits)1 << sq; }
+
+#ifdef DRAUGHTS_WIDE
+/* Zobrist key of a position computed from scratch (draughts_hash_full's). */
+static uint64_t d_hash_full(const DPos *p)
+{
+    const DraughtsTables *t = &draughts_tables;
+    uint64_t key = p->side == COLOR_BLACK ? t->zobrist_side : 0;
+    for (int c = 0; c < 2; c++)
+        for (DBits b = p->pieces[c]; b; b &= b - 1) {
+            int sq = D_CTZ(b);
+            key ^= t->zobrist[c][(p->kings >> sq) & 1][sq];
+        }
+    return key;
+}
+/* The 72 squares of the 12x12 board, and White's crowning row 72..77. */
+#define D_BOARD12 ((DBits)0x3F7FULL << 64 | 0xFBFFDFFEFFF7FFBFULL)
+#define D_CROWN12_WHITE ((DBits)0x3FULL << 72)
+#else
+#define d_hash_full draughts_hash_full
+#define D_BOARD12 ((DBits)0) /* never read: no 12x12 game is narrow */
+#define D_CROWN12_WHITE ((DBits)0)
+#endif
 static inline bool d_big(void) { return RULES.size == 10; }
+static inline bool d_huge(void) { return RULES.size == 12; }
 /* The variant's DraughtsGeometry: the index of its tables. */
-static inline int d_orth(void) { return d_big() ? GEOM_DIAGONAL10 : RULES.orthogonal ? GEOM_ORTHOGONAL8 : GEOM_DIAGONAL8; }
+static inline int d_orth(void)
+{
+    return d_huge() ? GEOM_DIAGONAL12 : d_big() ? GEOM_DIAGONAL10 : RULES.orthogonal ? GEOM_ORTHOGONAL8 : GEOM_DIAGONAL8;
+}
 /* The 50 squares of the 10x10 board: no ghost index (draughts.h). */
 #define D_BOARD10 0x007DFFBFF7FEFFDFULL
 /* Highest square index: the 180-degree turn maps sq to D_TOP - sq. */
-#define D_TOP (d_big() ? 54 : 63)
-/* Numbered squares of the variant (32 or 50), for parsing and messages. */
-#define D_NSQ (d_big() ? 50 : 32)
+#define D_TOP (d_huge() ? 77 : d_big() ? 54 : 63)
+/* Numbered squares of the variant (32, 50 or 72), for parsing and messages. */
+#define D_NSQ (d_huge() ? 72 : d_big() ? 50 : 32)
 
 /* All pieces of a set shifted one step in direction d (see draughts.c). */
-static inline uint64_t d_step(uint64_t b, int d)
+static inline DBits d_step(DBits b, int d)
 {
+    if (d_huge()) {
+        switch (d) {
+        case 0: return (b << 7) & D_BOARD12;
+        case 1: return (b << 6) & D_BOARD12;
+        case 2: return (b >> 6) & D_BOARD12;
+        default: return (b >> 7) & D_BOARD12;
+        }
+    }
     if (d_big()) {
         switch (d) {
         case 0: return (b << 6) & D_BOARD10;
@@ -93,23 +150,24 @@ static inline unsigned d_man_capture_dirs(int side)
     return RULES.men_capture_back ? 0xFu : d_man_move_dirs(side);
 }
 
-static inline uint64_t d_crown_rank(int side)
+static inline DBits d_crown_rank(int side)
 {
+    if (d_huge()) return side == COLOR_WHITE ? D_CROWN12_WHITE : (DBits)0x3FULL; /* 72..77; 0..5 */
     if (d_big()) return side == COLOR_WHITE ? 0x7CULL << 48 : 0x1FULL; /* j10..b10 = 50..54; a1..i1 = 0..4 */
     return side == COLOR_WHITE ? D_RANK_8 : D_RANK_1;
 }
 
 /* The enemy pieces a man may jump: all of them, or only men (Italian). */
-static inline uint64_t d_man_prey(uint64_t opp, uint64_t kings) { return RULES.men_spare_kings ? opp & ~kings : opp; }
+static inline DBits d_man_prey(DBits opp, DBits kings) { return RULES.men_spare_kings ? opp & ~kings : opp; }
 
 /* The first square along d from sq that is not empty (a flying king's
  * sight line), or the neighbour (a short king); -1 off the board. */
-static inline int d_king_sight(int sq, int d, uint64_t empty);
+static inline int d_king_sight(int sq, int d, DBits empty);
 
-static inline const DraughtsPos *dp(const Position *pos) { return (const DraughtsPos *)pos->data; }
-static inline DraughtsPos *dpw(Position *pos) { return (DraughtsPos *)pos->data; }
+static inline const DPos *dp(const Position *pos) { return (const DPos *)pos->data; }
+static inline DPos *dpw(Position *pos) { return (DPos *)pos->data; }
 
-static inline int d_king_sight(int sq, int d, uint64_t empty)
+static inline int d_king_sight(int sq, int d, DBits empty)
 {
     int s = d_next(sq, d);
     if (!RULES.short_kings)
@@ -120,26 +178,26 @@ static inline int d_king_sight(int sq, int d, uint64_t empty)
 /* ------------------------------------------------------------------ */
 /* Quiet moves                                                         */
 
-static int d_gen_quiet(const DraughtsPos *p, MoveList *list)
+static int d_gen_quiet(const DPos *p, MoveList *list)
 {
     int side = p->side;
-    uint64_t own = p->pieces[side];
-    uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
-    uint64_t men = own & ~p->kings;
-    uint64_t crown = d_crown_rank(side);
+    DBits own = p->pieces[side];
+    DBits empty = ~(p->pieces[0] | p->pieces[1]);
+    DBits men = own & ~p->kings;
+    DBits crown = d_crown_rank(side);
     unsigned dirs = d_man_move_dirs(side);
     int n = list->len;
     for (int d = 0; d < DRAUGHTS_DIRS; d++) {
         if (!(dirs >> d & 1)) continue;
-        for (uint64_t to = d_step(men, d) & empty; to; to &= to - 1) {
-            int sq = __builtin_ctzll(to);
+        for (DBits to = d_step(men, d) & empty; to; to &= to - 1) {
+            int sq = D_CTZ(to);
             Move *m = &list->moves[n++];
             *m = (Move){.from = (uint8_t)(sq - d_delta(d)), .to = (uint8_t)sq, .kind = MOVE_QUIET,
                         .promo = (uint8_t)((crown >> sq) & 1)};
         }
     }
-    for (uint64_t k = own & p->kings; k; k &= k - 1) {
-        int from = __builtin_ctzll(k);
+    for (DBits k = own & p->kings; k; k &= k - 1) {
+        int from = D_CTZ(k);
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
             for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = RULES.short_kings ? -1 : d_next(s, d))
                 list->moves[n++] = (Move){.from = (uint8_t)from, .to = (uint8_t)s, .kind = MOVE_QUIET};
@@ -149,17 +207,17 @@ static int d_gen_quiet(const DraughtsPos *p, MoveList *list)
     return n;
 }
 
-static int d_count_quiet_side(const DraughtsPos *p, int side)
+static int d_count_quiet_side(const DPos *p, int side)
 {
-    uint64_t own = p->pieces[side];
-    uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
-    uint64_t men = own & ~p->kings;
+    DBits own = p->pieces[side];
+    DBits empty = ~(p->pieces[0] | p->pieces[1]);
+    DBits men = own & ~p->kings;
     unsigned dirs = d_man_move_dirs(side);
     int n = 0;
     for (int d = 0; d < DRAUGHTS_DIRS; d++)
-        if (dirs >> d & 1) n += __builtin_popcountll(d_step(men, d) & empty);
-    for (uint64_t k = own & p->kings; k; k &= k - 1) {
-        int from = __builtin_ctzll(k);
+        if (dirs >> d & 1) n += D_POP(d_step(men, d) & empty);
+    for (DBits k = own & p->kings; k; k &= k - 1) {
+        int from = D_CTZ(k);
         for (int d = 0; d < DRAUGHTS_DIRS; d++)
             for (int s = d_next(from, d); s >= 0 && (empty >> s & 1); s = RULES.short_kings ? -1 : d_next(s, d)) n++;
     }
@@ -169,18 +227,18 @@ static int d_count_quiet_side(const DraughtsPos *p, int side)
 /* ------------------------------------------------------------------ */
 /* Captures                                                            */
 
-static bool d_has_capture(const DraughtsPos *p)
+static bool d_has_capture(const DPos *p)
 {
     int side = p->side;
-    uint64_t own = p->pieces[side], opp = p->pieces[side ^ 1];
-    uint64_t empty = ~(own | opp);
-    uint64_t men = own & ~p->kings;
+    DBits own = p->pieces[side], opp = p->pieces[side ^ 1];
+    DBits empty = ~(own | opp);
+    DBits men = own & ~p->kings;
     unsigned dirs = d_man_capture_dirs(side);
-    uint64_t prey = d_man_prey(opp, p->kings);
+    DBits prey = d_man_prey(opp, p->kings);
     for (int d = 0; d < DRAUGHTS_DIRS; d++)
         if ((dirs >> d & 1) && (d_step(d_step(men, d) & prey, d) & empty)) return true;
-    for (uint64_t k = own & p->kings; k; k &= k - 1) {
-        int from = __builtin_ctzll(k);
+    for (DBits k = own & p->kings; k; k &= k - 1) {
+        int from = D_CTZ(k);
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
             int s = d_king_sight(from, d, empty);
             if (s < 0 || !(opp >> s & 1)) continue;
@@ -205,36 +263,36 @@ typedef struct DRoutes {
 } DRoutes;
 
 typedef struct DCapture {
-    uint64_t opp;   /* enemy pieces when the turn starts */
-    uint64_t empty; /* empty squares when the turn starts, plus the start square */
+    DBits opp;   /* enemy pieces when the turn starts */
+    DBits empty; /* empty squares when the turn starts, plus the start square */
     int side;
     int from;
     bool man;  /* the capturing piece started the turn as a man */
-    uint64_t kings0; /* enemy kings when the turn starts */
+    DBits kings0; /* enemy kings when the turn starts */
     uint64_t best;   /* highest precedence (d_cap_key) of a chain found so far */
     uint32_t order;  /* Italian: kings among the pieces jumped so far, first jump at bit 31 */
     GenMode mode;
     MoveList *list; /* generation: where moves go */
     uint32_t *paths; /* if set: D list, paths[i] counts the landing paths of move i */
     DRoutes *routes; /* route enumeration (notation) instead of generation */
-    uint64_t only;   /* route enumeration: jump only these pieces (the wanted move's) */
+    DBits only;   /* route enumeration: jump only these pieces (the wanted move's) */
     uint64_t *seen;  /* K convention (mode GEN_SEQUENCES, perft only): sequences counted so far */
     int nseen, seen_max;
     int plen;
     uint8_t path[ROUTE_LEN_MAX];
 } DCapture;
 
-static inline uint64_t d_cap_empty(const DCapture *c, uint64_t captured)
+static inline DBits d_cap_empty(const DCapture *c, DBits captured)
 {
     return RULES.remove_at_once ? c->empty | captured : c->empty;
 }
 
 /* Can a king (or man) on sq capture again, having taken `captured`, last
  * jump in direction lastdir? */
-static bool d_can_continue(const DCapture *c, int sq, bool king, uint64_t captured, int lastdir)
+static bool d_can_continue(const DCapture *c, int sq, bool king, DBits captured, int lastdir)
 {
-    uint64_t empty = d_cap_empty(c, captured);
-    uint64_t opp = c->opp & ~captured;
+    DBits empty = d_cap_empty(c, captured);
+    DBits opp = c->opp & ~captured;
     for (int d = 0; d < DRAUGHTS_DIRS; d++) {
         if (RULES.no_reversal && lastdir >= 0 && d == 3 - lastdir) continue;
         int s;
@@ -256,9 +314,10 @@ static bool d_can_continue(const DCapture *c, int sq, bool king, uint64_t captur
  * of captured pieces not counted yet? Records it. The pieces are read off
  * the landing squares: each leg jumps the one piece of `captured` on it
  * that the route has not jumped before. */
-__attribute__((noinline, cold)) static bool d_seq_new(DCapture *c, int end, uint64_t captured)
+__attribute__((noinline, cold)) static bool d_seq_new(DCapture *c, int end, DBits captured)
 {
-    uint64_t h = 0x9e3779b97f4a7c15ULL * (uint64_t)(c->from + 1), done = 0;
+    uint64_t h = 0x9e3779b97f4a7c15ULL * (uint64_t)(c->from + 1);
+    DBits done = 0;
     int prev = c->from;
     const DraughtsTables *t = &draughts_tables;
     int g = d_orth();
@@ -288,10 +347,10 @@ __attribute__((noinline, cold)) static bool d_seq_new(DCapture *c, int end, uint
 
 /* Precedence of a complete chain under RULES.choice: of all chains, only
  * those with the highest key are legal moves (free choice: all keys 0). */
-static inline uint64_t d_cap_key(const DCapture *c, uint64_t captured)
+static inline uint64_t d_cap_key(const DCapture *c, DBits captured)
 {
-    uint64_t taken = (uint64_t)__builtin_popcountll(captured);
-    uint64_t kings = (uint64_t)__builtin_popcountll(captured & c->kings0);
+    uint64_t taken = (uint64_t)D_POP(captured);
+    uint64_t kings = (uint64_t)D_POP(captured & c->kings0);
     switch (RULES.choice) {
     case CHOICE_MAJORITY: return taken;
     case CHOICE_KING_FIRST: return c->man ? 0 : 1;
@@ -302,14 +361,14 @@ static inline uint64_t d_cap_key(const DCapture *c, uint64_t captured)
     return 0;
 }
 
-static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
+static void d_cap_terminal(DCapture *c, int sq, bool king, DBits captured)
 {
     bool promo = c->man && (king || (d_crown_rank(c->side) >> sq & 1));
-    Move m = {.captured = captured, .from = (uint8_t)c->from, .to = (uint8_t)sq, .kind = MOVE_CAPTURE,
+    Move m = {.captured = d_cap_pack(captured), .from = (uint8_t)c->from, .to = (uint8_t)sq, .kind = MOVE_CAPTURE,
               .promo = (uint8_t)promo};
     if (c->routes) {
         DRoutes *r = c->routes;
-        if (c->only != ~0ULL && captured != c->only) return; /* a route of another move */
+        if (c->only != ~(DBits)0 && captured != c->only) return; /* a route of another move */
         if (r->len == ROUTES_MAX) {
             r->truncated = true;
             return;
@@ -322,7 +381,7 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
         return;
     }
     MoveList *list = c->list;
-    int taken = __builtin_popcountll(captured);
+    int taken = D_POP(captured);
     if (RULES.choice != CHOICE_FREE) {
         uint64_t key = d_cap_key(c, captured);
         if (key < c->best) return;
@@ -335,7 +394,7 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
     if ((c->mode == GEN_DISTINCT || c->paths) && taken >= 2) {
         for (int i = 0; i < list->len; i++) {
             const Move *o = &list->moves[i];
-            if (o->captured == captured && o->from == m.from && o->to == m.to && o->promo == m.promo) {
+            if (o->captured == m.captured && o->from == m.from && o->to == m.to && o->promo == m.promo) {
                 if (c->paths && (c->mode != GEN_SEQUENCES || d_seq_new(c, sq, captured))) c->paths[i]++;
                 return;
             }
@@ -348,10 +407,10 @@ static void d_cap_terminal(DCapture *c, int sq, bool king, uint64_t captured)
     }
 }
 
-static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int lastdir)
+static void d_cap_search(DCapture *c, int sq, bool king, DBits captured, int lastdir)
 {
-    uint64_t empty = d_cap_empty(c, captured);
-    uint64_t opp = c->opp & ~captured & c->only;
+    DBits empty = d_cap_empty(c, captured);
+    DBits opp = c->opp & ~captured & c->only;
     bool any = false;
     for (int d = 0; d < DRAUGHTS_DIRS; d++) {
         if (RULES.no_reversal && lastdir >= 0 && d == 3 - lastdir) continue;
@@ -373,10 +432,10 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
         int l = d_next(s, d);
         if (l < 0 || !(empty >> l & 1)) continue;
         any = true;
-        uint64_t taken = captured | d_bit(s);
+        DBits taken = captured | d_bit(s);
         uint32_t order = c->order;
         if (RULES.choice == CHOICE_ITALIAN && (c->kings0 >> s & 1))
-            c->order |= 1u << (31 - __builtin_popcountll(captured));
+            c->order |= 1u << (31 - D_POP(captured));
         if (RULES.short_kings) {
             c->path[c->plen++] = (uint8_t)l;
             d_cap_search(c, l, true, taken, d);
@@ -384,7 +443,7 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
             if (RULES.choice == CHOICE_ITALIAN) c->order = order;
             continue;
         }
-        uint64_t empty_after = d_cap_empty(c, taken);
+        DBits empty_after = d_cap_empty(c, taken);
         int lands[8], nl = 0;
         unsigned cont = 0;
         for (; l >= 0 && (empty_after >> l & 1); l = d_next(l, d)) {
@@ -402,11 +461,11 @@ static void d_cap_search(DCapture *c, int sq, bool king, uint64_t captured, int 
     if (!any && captured) d_cap_terminal(c, sq, king, captured);
 }
 
-static void d_cap_init(DCapture *c, const DraughtsPos *p, GenMode mode, MoveList *list, DRoutes *routes)
+static void d_cap_init(DCapture *c, const DPos *p, GenMode mode, MoveList *list, DRoutes *routes)
 {
     c->side = p->side;
     c->opp = p->pieces[p->side ^ 1];
-    c->only = ~0ULL;
+    c->only = ~(DBits)0;
     c->paths = NULL;
     c->best = 0;
     /* read only by the rules that weigh kings, and by the K convention
@@ -419,7 +478,7 @@ static void d_cap_init(DCapture *c, const DraughtsPos *p, GenMode mode, MoveList
     c->plen = 0;
 }
 
-static void d_cap_from(DCapture *c, const DraughtsPos *p, int from)
+static void d_cap_from(DCapture *c, const DPos *p, int from)
 {
     c->from = from;
     c->man = !(p->kings >> from & 1);
@@ -430,29 +489,29 @@ static void d_cap_from(DCapture *c, const DraughtsPos *p, int from)
 
 /* Men that can make a first jump: a man on s jumps in direction d when the
  * neighbour in d is an enemy piece with an empty square behind it. */
-static inline uint64_t d_men_capturers(const DraughtsPos *p)
+static inline DBits d_men_capturers(const DPos *p)
 {
     int side = p->side;
-    uint64_t own = p->pieces[side], opp = p->pieces[side ^ 1];
-    uint64_t empty = ~(own | opp);
-    uint64_t men = own & ~p->kings, from = 0;
+    DBits own = p->pieces[side], opp = p->pieces[side ^ 1];
+    DBits empty = ~(own | opp);
+    DBits men = own & ~p->kings, from = 0;
     unsigned dirs = d_man_capture_dirs(side);
-    uint64_t prey = d_man_prey(opp, p->kings);
+    DBits prey = d_man_prey(opp, p->kings);
     for (int d = 0; d < DRAUGHTS_DIRS; d++)
         if (dirs >> d & 1) from |= d_step(d_step(empty, 3 - d) & prey, 3 - d);
     return from & men;
 }
 
-static int d_gen_captures(const DraughtsPos *p, MoveList *list, GenMode mode)
+static int d_gen_captures(const DPos *p, MoveList *list, GenMode mode)
 {
     DCapture c;
     d_cap_init(&c, p, mode, list, NULL);
-    uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
-    for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
+    DBits from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
+    for (DBits b = from; b; b &= b - 1) d_cap_from(&c, p, D_CTZ(b));
     return list->len;
 }
 
-static int d_gen(const DraughtsPos *p, MoveList *list, GenMode mode)
+static int d_gen(const DPos *p, MoveList *list, GenMode mode)
 {
     list->len = 0;
     if (d_has_capture(p)) return d_gen_captures(p, list, mode);
@@ -464,7 +523,7 @@ static int d_gen(const DraughtsPos *p, MoveList *list, GenMode mode)
 
 static inline uint8_t d_sat_inc(uint8_t v) { return v == 255 ? v : (uint8_t)(v + 1); }
 
-static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
+static void d_make(const DPos *p, const Move *m, DPos *q)
 {
     const DraughtsTables *t = &draughts_tables;
     int us = p->side, them = us ^ 1;
@@ -475,14 +534,15 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
     /* Captured pieces go first: a king may end its chain on a square it
      * emptied earlier in the same chain (Turkish draughts). */
     if (m->captured) {
-        for (uint64_t b = m->captured; b; b &= b - 1) {
-            int sq = __builtin_ctzll(b);
+        DBits captured = d_cap_unpack(m->captured);
+        for (DBits b = captured; b; b &= b - 1) {
+            int sq = D_CTZ(b);
             key ^= t->zobrist[them][(p->kings >> sq) & 1][sq];
         }
-        q->pieces[them] &= ~m->captured;
-        q->kings &= ~m->captured;
+        q->pieces[them] &= ~captured;
+        q->kings &= ~captured;
     }
-    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
+    DBits move_bits = d_bit(m->from) ^ d_bit(m->to);
     q->pieces[us] ^= move_bits;
     if (king)
         q->kings ^= move_bits;
@@ -503,7 +563,7 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
 
 /* The D list of captures with each move's number of landing paths (P), or
  * of distinct sequences of captured pieces (K: mode GEN_SEQUENCES). */
-static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t paths[MOVES_MAX], GenMode mode)
+static int d_gen_captures_counted(const DPos *p, MoveList *list, uint32_t paths[MOVES_MAX], GenMode mode)
 {
     DCapture c;
     uint64_t seen[ROUTES_MAX];
@@ -513,12 +573,12 @@ static int d_gen_captures_counted(const DraughtsPos *p, MoveList *list, uint32_t
     c.seen = seen;
     c.nseen = 0;
     c.seen_max = ROUTES_MAX;
-    uint64_t from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
-    for (uint64_t b = from; b; b &= b - 1) d_cap_from(&c, p, __builtin_ctzll(b));
+    DBits from = d_men_capturers(p) | (p->pieces[p->side] & p->kings);
+    for (DBits b = from; b; b &= b - 1) d_cap_from(&c, p, D_CTZ(b));
     return list->len;
 }
 
-static uint64_t d_count_moves(const DraughtsPos *p, GenMode mode)
+static uint64_t d_count_moves(const DPos *p, GenMode mode)
 {
     if (!d_has_capture(p)) return (uint64_t)d_count_quiet_side(p, p->side);
     MoveList list;
@@ -532,13 +592,14 @@ static uint64_t d_count_moves(const DraughtsPos *p, GenMode mode)
 }
 
 /* Make without the Zobrist key and counters: perft needs neither. */
-static inline void d_make_bare(const DraughtsPos *p, const Move *m, DraughtsPos *q)
+static inline void d_make_bare(const DPos *p, const Move *m, DPos *q)
 {
     int us = p->side, them = us ^ 1;
-    uint64_t move_bits = d_bit(m->from) ^ d_bit(m->to);
+    DBits move_bits = d_bit(m->from) ^ d_bit(m->to);
     q->pieces[us] = p->pieces[us] ^ move_bits;
-    q->pieces[them] = p->pieces[them] & ~m->captured;
-    uint64_t kings = p->kings & ~m->captured; /* first: see d_make */
+    DBits captured = d_cap_unpack(m->captured);
+    q->pieces[them] = p->pieces[them] & ~captured;
+    DBits kings = p->kings & ~captured; /* first: see d_make */
     if (kings >> m->from & 1)
         kings ^= move_bits;
     else if (m->promo)
@@ -549,7 +610,7 @@ static inline void d_make_bare(const DraughtsPos *p, const Move *m, DraughtsPos 
 
 /* Perft. The P count is computed over the D list: the routes of one D move
  * lead to the same position, so each child counts paths times. */
-static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
+static uint64_t d_perft_rec(const DPos *p, int depth, GenMode mode)
 {
     if (depth == 1) return d_count_moves(p, mode);
     MoveList list;
@@ -560,7 +621,7 @@ static uint64_t d_perft_rec(const DraughtsPos *p, int depth, GenMode mode)
     else
         d_gen(p, &list, GEN_DISTINCT);
     uint64_t nodes = 0;
-    DraughtsPos child;
+    DPos child;
     for (int i = 0; i < list.len; i++) {
         d_make_bare(p, &list.moves[i], &child);
         uint64_t n = d_perft_rec(&child, depth - 1, mode);
@@ -579,14 +640,14 @@ static int dg_gen_moves(const Position *pos, MoveList *list, GenMode mode)
 static bool dg_has_capture(const Position *pos) { return d_has_capture(dp(pos)); }
 static bool dg_is_quiet(const Position *pos)
 {
-    DraughtsPos other = *dp(pos);
+    DPos other = *dp(pos);
     other.side ^= 1;
     return !d_has_capture(dp(pos)) && !d_has_capture(&other);
 }
 static void dg_make_move(const Position *pos, const Move *m, Position *child) { d_make(dp(pos), m, dpw(child)); }
 static Color dg_side_to_move(const Position *pos) { return (Color)dp(pos)->side; }
 static uint64_t dg_hash(const Position *pos) { return dp(pos)->key; }
-static uint64_t dg_hash_full(const Position *pos) { return draughts_hash_full(dp(pos)); }
+static uint64_t dg_hash_full(const Position *pos) { return d_hash_full(dp(pos)); }
 static int dg_reversible_plies(const Position *pos) { return dp(pos)->reversible; }
 
 static uint64_t dg_perft(const Position *pos, int depth, GenMode mode)
@@ -598,10 +659,10 @@ static uint64_t dg_perft(const Position *pos, int depth, GenMode mode)
 static void dg_pos_mirror(const Position *pos, Position *out)
 {
     /* 180-degree rotation with colours swapped: square s -> D_TOP - s. */
-    const DraughtsPos *p = dp(pos);
-    DraughtsPos *q = dpw(out);
+    const DPos *p = dp(pos);
+    DPos *q = dpw(out);
     memset(out, 0, sizeof *out);
-    uint64_t w = 0, b = 0, k = 0;
+    DBits w = 0, b = 0, k = 0;
     for (int sq = 0; sq <= D_TOP; sq++) {
         if (p->pieces[0] >> sq & 1) b |= d_bit(D_TOP - sq);
         if (p->pieces[1] >> sq & 1) w |= d_bit(D_TOP - sq);
@@ -613,7 +674,7 @@ static void dg_pos_mirror(const Position *pos, Position *out)
     q->side = (uint8_t)(p->side ^ 1);
     q->reversible = p->reversible;
     q->material_plies = p->material_plies;
-    q->key = draughts_hash_full(q);
+    q->key = d_hash_full(q);
 }
 
 /* ------------------------------------------------------------------ */
@@ -621,6 +682,7 @@ static void dg_pos_mirror(const Position *pos, Position *out)
 
 static bool d_playable(int sq)
 {
+    if (d_huge()) return (bool)(D_BOARD12 >> sq & 1);
     return d_big() ? (D_BOARD10 >> sq & 1) : RULES.orthogonal || (D_DARK >> sq & 1);
 }
 
@@ -659,7 +721,7 @@ static inline bool d_numbered(void) { return RULES.numbering != NUMBERING_NONE; 
 /* How the variant names squares, for messages. */
 static const char *d_square_names(void)
 {
-    if (d_big()) return "with numbers 1..50";
+    if (d_big() || d_huge()) return d_huge() ? "with numbers 1..72" : "with numbers 1..50";
     return RULES.numeric ? "with numbers 1..32" : d_numbered() ? "a1..h8 or 1..32" : "a1..h8";
 }
 
@@ -695,10 +757,10 @@ static int d_parse_square_token(const char **s)
  * piece), or no piece of the side that just moved (docs/rules: a side
  * without pieces has no move and has lost, so no turn follows). Men on
  * their crowning rank are refused while parsing. 0, or -1 with msg. */
-static int d_check_possible(const DraughtsPos *p, char msg[160])
+static int d_check_possible(const DPos *p, char msg[160])
 {
     for (int c = 0; c < 2; c++) {
-        int n = __builtin_popcountll(p->pieces[c]);
+        int n = D_POP(p->pieces[c]);
         if (n > RULES.pieces_per_side) {
             snprintf(msg, 160, "%s has %d pieces (men and kings), more than the %d it starts with in %s",
                      c == COLOR_WHITE ? "White" : "Black", n, RULES.pieces_per_side, RULES.title);
@@ -719,7 +781,7 @@ static int d_check_possible(const DraughtsPos *p, char msg[160])
 static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX])
 {
     memset(pos, 0, sizeof *pos);
-    DraughtsPos *p = dpw(pos);
+    DPos *p = dpw(pos);
     const char *s = fen;
     char msg[160];
     size_t flen = strnlen(fen, FEN_MAX);
@@ -826,18 +888,18 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
         return d_fen_error(err, fen, msg);
     }
     if (d_check_possible(p, msg) != 0) return d_fen_error(err, fen, msg);
-    p->key = draughts_hash_full(p);
+    p->key = d_hash_full(p);
     return 0;
 }
 
 static void dg_pos_to_fen(const Position *pos, char out[FEN_MAX])
 {
-    const DraughtsPos *p = dp(pos);
+    const DPos *p = dp(pos);
     int n = snprintf(out, FEN_MAX, "%c", p->side == COLOR_WHITE ? 'W' : 'B');
     for (int c = 0; c < 2; c++) {
         n += snprintf(out + n, FEN_MAX - (size_t)n, ":%c", c == COLOR_WHITE ? 'W' : 'B');
         bool first = true;
-        for (int i = 0; i < 64; i++) { /* numbers in increasing order, else squares a1, b1, ... */
+        for (int i = 0; i < (D_NSQ > 64 ? D_NSQ : 64); i++) { /* numbers in increasing order, else squares a1, b1, ... */
             int sq = RULES.numeric ? (i < D_NSQ ? draughts_square_from_number(RULES.numbering, i + 1) : -1) : i;
             if (sq < 0 || !(p->pieces[c] >> sq & 1)) continue;
             char name[3];
@@ -855,7 +917,7 @@ static void dg_pos_to_fen(const Position *pos, char out[FEN_MAX])
 /* Every capture route of the piece on `from` that jumps only pieces of
  * `only` (a move's captured set: its routes; ~0: all routes of all lengths,
  * majority not applied). Caller owns *routes. */
-static void d_routes_from(const DraughtsPos *p, int from, uint64_t only, DRoutes *routes)
+static void d_routes_from(const DPos *p, int from, DBits only, DRoutes *routes)
 {
     DCapture c;
     routes->len = 0;
@@ -873,7 +935,7 @@ static bool d_same_move(const Move *a, const Move *b)
 
 /* Does another legal move of p share m's start and end square (a
  * capture then needs its landing squares to be told apart)? */
-static bool d_end_shared(const DraughtsPos *p, const Move *m)
+static bool d_end_shared(const DPos *p, const Move *m)
 {
     if (m->from == m->to) return true;
     MoveList *list = malloc(sizeof *list);
@@ -908,7 +970,7 @@ static void dg_move_to_str(const Position *pos, const Move *m, char out[MOVE_STR
     int n = snprintf(out, MOVE_STR_MAX, "%s", a);
     const DRoute *best = NULL;
     if (routes) {
-        d_routes_from(dp(pos), m->from, m->captured, routes);
+        d_routes_from(dp(pos), m->from, d_cap_unpack(m->captured), routes);
         for (int i = 0; i < routes->len; i++) {
             const DRoute *r = &routes->routes[i];
             if (d_same_move(&r->move, m) && (!best || r->key > best->key)) best = r;
@@ -936,7 +998,7 @@ static bool d_route_fits(const DRoute *r, const int *want, int n)
 
 static int dg_move_from_str_raw(const Position *pos, const char *text, Move *move, char err[ERR_MAX])
 {
-    const DraughtsPos *p = dp(pos);
+    const DPos *p = dp(pos);
     int sq[ROUTE_LEN_MAX + 1], n = 0, from_file = -1;
     const char *s = text;
     while (isspace((unsigned char)*s)) s++;
@@ -993,7 +1055,7 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
         for (int i = 0; i < list->len && found < 2; i++) {
             const Move *m = &list->moves[i];
             if (m->from != sq[0] || m->to != end || m->kind != MOVE_CAPTURE) continue;
-            d_routes_from(p, m->from, m->captured, routes);
+            d_routes_from(p, m->from, d_cap_unpack(m->captured), routes);
             bool exact = false;
             for (int r = 0; r < routes->len && !exact; r++) {
                 const DRoute *rt = &routes->routes[r];
@@ -1017,7 +1079,7 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
         if (from_file >= 0 ? (m->from % 8 != from_file || n != 1) : m->from != sq[0]) continue;
         if (m->kind == MOVE_CAPTURE && from_file < 0 && n > 2) {
             /* the given landing squares must lie on one route of this move */
-            d_routes_from(p, m->from, m->captured, routes);
+            d_routes_from(p, m->from, d_cap_unpack(m->captured), routes);
             bool ok = false;
             for (int r = 0; r < routes->len && !ok; r++)
                 ok = d_same_move(&routes->routes[r].move, m) && d_route_fits(&routes->routes[r], sq + 1, n - 1);
@@ -1079,8 +1141,8 @@ static int dg_move_from_str(const Position *pos, const char *text, Move *move, c
  * for ordering only; the evaluation's are tuned). */
 static int dg_capture_value(const Position *pos, const Move *m)
 {
-    uint64_t kings = m->captured & dp(pos)->kings;
-    return 100 * __builtin_popcountll(m->captured & ~kings) + 300 * __builtin_popcountll(kings);
+    DBits captured = d_cap_unpack(m->captured), kings = captured & dp(pos)->kings;
+    return 100 * D_POP(captured & ~kings) + 300 * D_POP(kings);
 }
 
 /* The Game-table fields every draughts variant fills the same way. */
@@ -1088,17 +1150,21 @@ static int dg_capture_value(const Position *pos, const Move *m)
 static void dg_board_text(const Position *pos, bool flip, bool colour, char *out, size_t size)
 {
     (void)colour; /* nothing to mark in red */
+#ifdef DRAUGHTS_WIDE
+    draughts_board_text_numbered_wide(dp(pos), RULES.numbering, flip, out, size);
+#else
     if (RULES.numeric) {
         /* the book's board: turned where its dark corner is on the right */
-        bool mirror = RULES.numbering == NUMBERING_ITALIAN || RULES.numbering == NUMBERING_SPANISH; /* 10x10: no */
+        bool mirror = RULES.numbering == NUMBERING_ITALIAN || RULES.numbering == NUMBERING_SPANISH;
         draughts_board_text_numbered(dp(pos), RULES.numbering, mirror, flip, out, size);
         return;
     }
     draughts_board_text(dp(pos), RULES.orthogonal, flip, out, size);
+#endif
 }
 
 #define DRAUGHTS_GAME_FUNCTIONS                                                                    \
-    .pos_size = sizeof(DraughtsPos), .pos_from_fen = dg_pos_from_fen, .pos_to_fen = dg_pos_to_fen, \
+    .pos_size = sizeof(DPos), .pos_from_fen = dg_pos_from_fen, .pos_to_fen = dg_pos_to_fen, \
     .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .is_quiet = dg_is_quiet,             \
     .make_move = dg_make_move,                                                                     \
     .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \

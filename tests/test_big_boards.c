@@ -1,11 +1,12 @@
-/* test_international.c — International draughts (10x10;
- * docs/rules/international.md):
- *   - the 10x10 board of the draughts core: numbering 1-50 against the
- *     book's squares, the neighbours of the ghost-square layout;
+/* test_big_boards.c — the draughts games beyond 8x8: International
+ * (10x10; docs/rules/international.md) and Canadian (12x12, its 128-bit
+ * board; docs/rules/canadian.md):
+ *   - the 10x10 and 12x12 boards of the draughts core: numbering 1-50 and
+ *     1-72 against the books' squares, the neighbours of the ghost-square
+ *     layouts;
  *   - the rule book's worked examples and single rules as exact move lists;
- *   - the published perft of data/perft/other_variants.txt: from the start
- *     to depth 8, from the book's second position to depth 11 (deeper:
- *     test_variants_slow.c);
+ *   - the published perft of data/perft/other_variants.txt to depth 8
+ *     (deeper: test_variants_slow.c);
  *   - the properties every game must have (game_properties.h) over random
  *     games and king-rich placements;
  *   - the draw rules I-D2..I-D4, one case each side of every limit;
@@ -33,14 +34,27 @@
 
 #define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/other_variants.txt"
 
-static const Game *G;
+static const Game *G; /* the game under test: International unless a test sets Canadian */
 
 static int setup(void **state)
 {
     (void)state;
     game_init_all();
+    return game_find("international") && game_find("canadian") ? 0 : -1;
+}
+
+static int use_international(void **state)
+{
+    (void)state;
     G = game_find("international");
-    return G ? 0 : -1;
+    return 0;
+}
+
+static int use_canadian(void **state)
+{
+    (void)state;
+    G = game_find("canadian");
+    return 0;
 }
 
 /* The legal moves of fen as the game writes them, sorted, space-joined. */
@@ -343,13 +357,182 @@ static void test_notation(void **state)
     assert_int_equal(lines, 10);
 }
 
+/* ------------------------------------------------------------------ */
+/* Canadian draughts (12x12): International's rules on the 128-bit board */
+
+static void test_canadian_numbering(void **state)
+{
+    (void)state;
+    static const struct {
+        int number, file, rank;
+    } SQ[] = {{1, 1, 11}, {6, 11, 11}, {7, 0, 10}, {67, 0, 0}, {72, 10, 0}, {43, 0, 4}, {30, 11, 7}};
+    for (size_t i = 0; i < sizeof SQ / sizeof SQ[0]; i++) {
+        int sq = draughts_square_from_number(NUMBERING_CANADIAN, SQ[i].number);
+        assert_int_equal(sq, draughts_square_at(GEOM_DIAGONAL12, SQ[i].rank, SQ[i].file));
+        assert_int_equal(draughts_number_of_square(NUMBERING_CANADIAN, sq), SQ[i].number);
+    }
+    assert_int_equal(draughts_square_from_number(NUMBERING_CANADIAN, 73), -1);
+    /* The long diagonal 67-61-...-12-6, one NE step each; indices up to 77. */
+    static const int ROAD[] = {67, 61, 56, 50, 45, 39, 34, 28, 23, 17, 12, 6};
+    for (int i = 0; i + 1 < 12; i++) {
+        int a = draughts_square_from_number(NUMBERING_CANADIAN, ROAD[i]);
+        int b = draughts_square_from_number(NUMBERING_CANADIAN, ROAD[i + 1]);
+        assert_int_equal(draughts_tables.next[GEOM_DIAGONAL12][a][0], b);
+        assert_int_equal(draughts_tables.next[GEOM_DIAGONAL12][b][3], a);
+    }
+    assert_int_equal(draughts_square_from_number(NUMBERING_CANADIAN, 6), 77);
+    /* Every square a capture can take (off the edge) lies in indices 7..70:
+     * the 64 bits a Move keeps (draughts.h). */
+    for (int n = 1; n <= 72; n++) {
+        int sq = draughts_square_from_number(NUMBERING_CANADIAN, n);
+        int r = draughts_tables.rank[GEOM_DIAGONAL12][sq], f = draughts_tables.file[GEOM_DIAGONAL12][sq];
+        if (r > 0 && r < 11 && f > 0 && f < 11) assert_true(sq >= 7 && sq <= 70);
+    }
+    char board[BOARD_TEXT_MAX];
+    Position pos;
+    parse_fen_or_fail(G, G->start_fen, &pos);
+    G->board_text(&pos, false, false, board, sizeof board);
+    assert_non_null(strstr(board, "  1  2  3  4  5  6\n"));
+    assert_non_null(strstr(board, " 67 68 69 70 71 72\n"));
+}
+
+static void test_canadian_examples(void **state)
+{
+    (void)state;
+    check_moves(G->start_fen, "43-37 44-37 44-38 45-38 45-39 46-39 46-40 47-40 47-41 48-41 48-42", "E1 start");
+    check_moves("W:W14:B9,K10", "14x16", "E2 passing the last row: goes on as a man");
+    check_moves("W:W37,K45:B34,50,61", "45x67", "E3 Turkish strike on the long diagonal; majority");
+    check_moves("W:W50:BK44,45,34", "50x28", "E4 a king counts as one");
+    /* A capture over pieces near the top of the 128-bit board (indices
+     * over 63): the king on 67 takes 12 on the long diagonal and lands on 6. */
+    check_moves("W:WK67:B12,1", "67x6", "a capture into the upper half of the board");
+    check_moves("W:W14:B9", "14x3", "a man takes a piece of index 67 and is crowned on 3");
+    check_moves("B:W14:B8", "8x21", "Black takes forward");
+}
+
+static void test_canadian_perft(void **state)
+{
+    (void)state;
+    assert_int_equal(perft_table_check(G, PERFT_FILE, 1, 8), 8);
+}
+
+static int mirror_sq77(int sq) { return 77 - sq; }
+/* Move.captured keeps squares 7..70 as bits 0..63: square 7 + b turns to
+ * 70 - b, bit 63 - b. */
+static int mirror_captured_bit(int bit) { return 63 - bit; }
+
+/* 1-5 kings and 0-9 men a side on random squares 1..72. */
+static void random_position77(uint64_t *rng, Position *pos)
+{
+    int order[72];
+    for (int i = 0; i < 72; i++) order[i] = i + 1;
+    for (int i = 71; i > 0; i--) {
+        int j = (int)rng_below(rng, (uint64_t)i + 1), t = order[i];
+        order[i] = order[j], order[j] = t;
+    }
+    char fen[FEN_MAX];
+    int len = snprintf(fen, sizeof fen, "%c", rng_below(rng, 2) ? 'B' : 'W'), next = 0;
+    for (int c = 0; c < 2; c++) {
+        len += snprintf(fen + len, sizeof fen - (size_t)len, ":%c", c ? 'B' : 'W');
+        int kings = 1 + (int)rng_below(rng, 5), men = (int)rng_below(rng, 10);
+        for (int k = 0; k < kings + men; k++) {
+            int n = order[next++];
+            bool crown = c == COLOR_WHITE ? n <= 6 : n >= 67;
+            len += snprintf(fen + len, sizeof fen - (size_t)len, "%s%s%d", k ? "," : "", (k < kings || crown) ? "K" : "", n);
+        }
+    }
+    parse_fen_or_fail(G, fen, pos);
+}
+
+static bool has_king_wide(const Position *pos) { return ((const DraughtsPosWide *)pos->data)->kings != 0; }
+
+static void test_canadian_properties(void **state)
+{
+    (void)state;
+    uint64_t wrng = 0x43414e41ULL;
+    EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &wrng);
+    const PropGame pg = {.game = G,
+                         .mirror_sq = mirror_sq77,
+                         .mirror_captured_bit = mirror_captured_bit,
+                         .capture_compulsory = true,
+                         .weights_extra = w,
+                         .counted = has_king_wide,
+                         .counted_name = "with kings"};
+    const PropSource src = {.positions = 1500,
+                            .game_seed = 0x43410001ULL,
+                            .game_plies = 250,
+                            .place_seed = 0x43410002ULL,
+                            .place_plies = 6,
+                            .place = random_position77,
+                            .perft_depth = 3};
+    PropRun run;
+    prop_check_random(&run, &pg, &src);
+    assert_int_equal(run.positions, 1500);
+    assert_true(run.counted > run.positions / 3);
+}
+
+static void test_canadian_draws(void **state)
+{
+    (void)state;
+    Position pos;
+    const char *why = NULL;
+    parse_fen_or_fail(G, "W:WK67,K68,K69:BK6", &pos);
+    DraughtsPosWide *p = (DraughtsPosWide *)pos.data;
+    p->material_plies = 31;
+    assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_NONE);
+    p->material_plies = 32;
+    assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_DRAW);
+    assert_string_equal(why, "C-D3"); /* three kings against one: 16 moves */
+    parse_fen_or_fail(G, "W:WK67,40:BK6,30", &pos);
+    p->reversible = 49;
+    assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_NONE);
+    p->reversible = 50;
+    assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_DRAW);
+    assert_string_equal(why, "C-D2"); /* 25 moves of kings only */
+}
+
+static void test_canadian_bad_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *fen, *want;
+    } CASES[] = {
+        {"canadian", "W:W73:B1", "bad square number '73' at character 4 (squares are 1..72 in Canadian draughts)"},
+        {"canadian", "W:W5:B40", "a man on 5 stands on its crowning rank (White crowns on 1-6 in Canadian draughts)"},
+        {"canadian", "W:W31-72:B1-30", "White has 42 pieces (men and kings), more than the 30 it starts with in Canadian draughts"},
+        {"international", "W:W43-72:B1-30", "bad square range (squares are 1..50 in International draughts)"},
+        {"russian", "W:W43-72:B1-30", "bad square number '43' at character 4 (squares are 1..32 in Russian draughts)"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const Game *g = game_find(CASES[i].game);
+        Position pos;
+        char err[ERR_MAX] = "";
+        assert_int_equal(g->pos_from_fen(&pos, CASES[i].fen, err), -1);
+        if (!strstr(err, CASES[i].want)) {
+            print_error("%s %s: '%s' lacks '%s'\n", CASES[i].game, CASES[i].fen, err, CASES[i].want);
+            fail();
+        }
+    }
+    /* The writer lists every square, in order, White first. */
+    Position pos;
+    char fen[FEN_MAX];
+    parse_fen_or_fail(G, "B:B60,K2:W67-72", &pos);
+    G->pos_to_fen(&pos, fen);
+    assert_string_equal(fen, "B:W67,68,69,70,71,72:BK2,60");
+}
+
 int main(void)
 {
+#define IN(t) cmocka_unit_test_setup(t, use_international)
+#define CA(t) cmocka_unit_test_setup(t, use_canadian)
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_numbering),       cmocka_unit_test(test_book_examples),
-        cmocka_unit_test(test_rule_cases),      cmocka_unit_test(test_perft_published),
-        cmocka_unit_test(test_properties),      cmocka_unit_test(test_draw_rules),
-        cmocka_unit_test(test_bad_positions),   cmocka_unit_test(test_notation),
+        IN(test_numbering),          IN(test_book_examples),        IN(test_rule_cases),
+        IN(test_perft_published),    IN(test_properties),           IN(test_draw_rules),
+        IN(test_bad_positions),      IN(test_notation),             CA(test_canadian_numbering),
+        CA(test_canadian_examples),  CA(test_canadian_perft),       CA(test_canadian_properties),
+        CA(test_canadian_draws),     CA(test_canadian_bad_input),
     };
+#undef IN
+#undef CA
     return cmocka_run_group_tests(tests, setup, NULL);
 }

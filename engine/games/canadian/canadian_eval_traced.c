@@ -1,0 +1,3 @@
+/* canadian_eval_traced.c — the same evaluation source, compiled traced. */
+#define EVAL_TRACED 1
+#include "engine/games/canadian/canadian_eval_body.h"
