@@ -69,35 +69,41 @@ import random
 import sys
 
 OFF, EMPTY = "#", "."
-NE, NW, SE, SW = 11, 9, -9, -11  # mailbox steps, 10 cells a row, White up
+WIDTH = 12  # mailbox cells a row: files a..j in cells 1..10, the rest off board
+CELLS = WIDTH * 13  # ranks 1..10 in rows 1..10; rows 0, 11 (and 12) off board
+NE, NW, SE, SW = WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1  # White goes up
 DIRS = (NE, NW, SE, SW)
 FORWARD = {"W": (NE, NW), "B": (SE, SW)}
-CROWN_RANK = {"W": 8, "B": 1}
-FILES = "abcdefgh"
+FILES = "abcdefghij"
 
 
 def cell(file, rank):
-    """file 0..7 (a..h), rank 1..8 -> mailbox index."""
-    return rank * 10 + file + 1
+    """file 0..9 (a..j), rank 1..10 -> mailbox index."""
+    return rank * WIDTH + file + 1
 
 
 def alg(i):
-    return FILES[i % 10 - 1] + str(i // 10)
+    return FILES[file_of(i)] + str(rank_of(i))
 
 
 def rank_of(i):
-    return i // 10
+    return i // WIDTH
+
+
+def file_of(i):
+    return i % WIDTH - 1
 
 
 # ------------------------------------------------------------ the six books
 
 
-def numbering_near_left():
-    """brazilian.md 2, pool.md 2, english.md 2: a1 dark; rows from Black's
-    side (rank 8 down to rank 1), left to right as White sees the board."""
+def numbering_near_left(size=8):
+    """brazilian.md 2, pool.md 2, english.md 2, international.md 2: a1 dark;
+    rows from Black's side (rank 8 or 10 down to rank 1), left to right as
+    White sees the board."""
     out = []
-    for rank in range(8, 0, -1):
-        out += [cell(f, rank) for f in range(8) if (f + rank - 1) % 2 == 0]
+    for rank in range(size, 0, -1):
+        out += [cell(f, rank) for f in range(size) if (f + rank - 1) % 2 == 0]
     return out  # out[n - 1] is square n
 
 
@@ -120,8 +126,12 @@ def numbering_spanish():
 
 
 class Game:
-    def __init__(self, name, order, start, men_back, flying, land_rule, choice, man_takes_king, anchors):
+    def __init__(self, name, order, start, men_back, flying, land_rule, choice, man_takes_king, anchors,
+                 size=8):
         self.name = name
+        self.size = size  # 8x8 or 10x10
+        self.crown = {"W": size, "B": 1}  # the rank where a man of each colour is crowned
+        self.men = 12 if size == 8 else 20  # each side's men at the start
         self.numeric = order is not None
         if order is None:  # czech: algebraic, the Russian board
             self.playing = [cell(f, r) for r in range(1, 9) for f in range(8) if (f + r - 1) % 2 == 0]
@@ -210,7 +220,7 @@ class Pos:
 
 
 def empty_board(game):
-    b = [OFF] * 100
+    b = [OFF] * CELLS
     for i in game.playing:
         b[i] = EMPTY
     return b
@@ -240,7 +250,7 @@ def parse_fen(game, text):
                 sq = game.index(nm)
                 if b[sq] != EMPTY:
                     raise ValueError("square %s given twice in %r" % (nm, text))
-                if not king and rank_of(sq) == CROWN_RANK[colour]:
+                if not king and rank_of(sq) == game.crown[colour]:
                     raise ValueError("a man on its crowning row: %s in %r" % (tok, text))
                 b[sq] = colour if king else colour.lower()
     return Pos(game, b, fields[0])
@@ -338,7 +348,7 @@ def choose(pos, routes):
 
 
 def move_key(pos, start, end, captured):
-    promo = pos.board[start].islower() and rank_of(end) == CROWN_RANK[pos.side]
+    promo = pos.board[start].islower() and rank_of(end) == pos.game.crown[pos.side]
     return (start, end, frozenset(captured), promo)
 
 
@@ -433,7 +443,7 @@ def random_placement(game, rng, wk, bk, wm, bm, side, man_rows=None, enemy_rows=
         free = [s for s in game.playing if b[s] == EMPTY and (rows is None or rank_of(s) in rows)]
         if free:
             s = rng.choice(free)
-            b[s] = piece.upper() if rank_of(s) == CROWN_RANK[piece.upper()] else piece
+            b[s] = piece.upper() if rank_of(s) == game.crown[piece.upper()] else piece
 
     for c, kings, men in (("W", wk, wm), ("B", bk, bm)):
         for _ in range(kings):
@@ -454,14 +464,15 @@ def cluster_placement(game, rng, side):
     d1, d2 = rng.choice(((NE, NW), (NE, SE), (SW, NW), (SW, SE)))
     ring = [king + d1, king + 2 * d1 + d2, king + d1 + 2 * d2, king + d2]  # round a loop of jumps
     lands = [king + 2 * d1, king + 2 * d1 + 2 * d2, king + 2 * d2]
-    if rng.random() < 0.5 and all(0 <= s < 100 and b[s] == EMPTY for s in ring + lands):
+    if rng.random() < 0.5 and all(0 <= s < CELLS and b[s] == EMPTY for s in ring + lands):
         for s in ring:
-            b[s] = other if rng.random() < 0.4 or rank_of(s) == CROWN_RANK[other] else other.lower()
-    near = [s for s in game.playing if s != king and abs(s % 10 - king % 10) <= 3 and abs(s // 10 - king // 10) <= 3]
+            b[s] = other if rng.random() < 0.4 or rank_of(s) == game.crown[other] else other.lower()
+    near = [s for s in game.playing if s != king and abs(file_of(s) - file_of(king)) <= 3
+            and abs(rank_of(s) - rank_of(king)) <= 3]
     for s in rng.sample(near, min(len(near), rng.randint(4, 10))):
         if b[s] != EMPTY or sum(p.upper() == other for p in b) >= 12:
             continue
-        b[s] = other if rng.random() < 0.33 or rank_of(s) == CROWN_RANK[other] else other.lower()
+        b[s] = other if rng.random() < 0.33 or rank_of(s) == game.crown[other] else other.lower()
     pos = Pos(game, b, side)
     scatter(game, rng, pos, side, rng.randint(0, 2))
     return pos
@@ -471,7 +482,7 @@ def scatter(game, rng, pos, colour, n):
     """n more men of colour on random empty squares (off their crowning
     row), while colour has fewer than 12 pieces."""
     for _ in range(n):
-        free = [s for s in game.playing if pos.board[s] == EMPTY and rank_of(s) != CROWN_RANK[colour]]
+        free = [s for s in game.playing if pos.board[s] == EMPTY and rank_of(s) != game.crown[colour]]
         if free and sum(p.upper() == colour for p in pos.board) < 12:
             pos.board[rng.choice(free)] = colour.lower()
 
@@ -599,7 +610,7 @@ def compare_line(game, line, stats):
         stats["kings captured"] += any(pos.board[c].isupper() for c in caps)
         stats["promoting captures"] += promo
         stats["men crossing the last row"] += (pos.board[start].islower()
-                                               and any(rank_of(s) == CROWN_RANK[pos.side] for s in routes[0][1:-1]))
+                                               and any(rank_of(s) == game.crown[pos.side] for s in routes[0][1:-1]))
         stats["moves with several routes"] += len(routes) > 1
         stats["full form needed"] += any(k[0] == start and k[1] == end and k != (start, end, caps, promo)
                                          for k in moves) or start == end
