@@ -8,7 +8,7 @@ finding) on:
   - an include of a folder that the including folder may not include;
   - a cycle between folders (whole paths: engine/games/russian and
     engine/games/draughts are two folders);
-  - a game's name (russian, turkish, shatra, brazilian, pool, english,
+  - a game's name (russian, turkish, shatra, brazilian, pool, english, international,
     czech, italian, spanish; any case) in C code outside
     engine/games/ (comments are not code).
 tests/, fuzz/ and examples/ are clients and may include anything.
@@ -19,7 +19,7 @@ import re
 import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), ".."))
-GAME_WORDS = re.compile(r"russian|turkish|shatra|brazilian|english|czech|italian|spanish|\bpool\b", re.I)
+GAME_WORDS = re.compile(r"russian|turkish|shatra|brazilian|english|czech|italian|spanish|\bpool\b|\binternational\b", re.I)
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 

@@ -369,10 +369,10 @@ static void test_replay_broken(void **state)
     assert_non_null(strstr(rep.error, "cannot play 2... 18-14 (ply 3, line 3)"));
 
     /* Set-up failures. */
-    assert_int_equal(replay_text("[Event \"x\"]\n[GameType \"20\"]\n1. 32-28 *", &rep), -1);
+    assert_int_equal(replay_text("[Event \"x\"]\n[GameType \"40\"]\n1. 32-28 *", &rep), -1);
     assert_null(rep.game);
     /* the list of known games grows with the registry */
-    assert_non_null(strstr(rep.error, "GameType 20 (line 2) is not a game dama plays (known: 25 russian"));
+    assert_non_null(strstr(rep.error, "GameType 40 (line 2) is not a game dama plays (known: 25 russian"));
     assert_int_equal(replay_text("[GameType \"draughts\"]\n*", &rep), -1);
     assert_non_null(strstr(rep.error, "GameType tag \"draughts\" (line 1) is not a game number"));
     assert_int_equal(replay_text("[Event \"x\"]\n[FEN \"W:Wz9:B1\"]\n1. c3-d4 *", &rep), -1);

@@ -1,7 +1,7 @@
-/* test_variants_slow.c — deep perft of the 8x8 variants (Brazilian, Pool,
- * English, Czech, Italian, Spanish) against every published figure of
+/* test_variants_slow.c — deep perft of the draughts family (Brazilian, Pool,
+ * English, Czech, Italian, Spanish, International) against every published figure of
  * data/perft/other_variants.txt from depth 9 on: D to depth 12 (English 13,
- * 1.77 G leaves), K to 12 where given. Label `slow`: a few minutes in a
+ * 1.77 G leaves; International 11 from the start), K to 12 where given. Label `slow`: a few minutes in a
  * Release build. Depths 1-8 are test_variants.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,6 +30,7 @@ static void test_perft_deep(void **state)
         {"czech", 4},
         {"italian", 4},
         {"spanish", 4},
+        {"international", 3 + 5}, /* start D9-D11 (1.67 G leaves); the second position D9-D13 */
     };
     for (size_t i = 0; i < sizeof WANT / sizeof WANT[0]; i++) {
         const Game *g = game_find(WANT[i].game);

@@ -21,7 +21,8 @@
     GAME(english)        \
     GAME(czech)          \
     GAME(italian)        \
-    GAME(spanish)
+    GAME(spanish)        \
+    GAME(international)
 
 #define GAME(name) extern const Game name##_game;
 DAMA_GAMES(GAME)

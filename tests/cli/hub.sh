@@ -19,7 +19,7 @@ printf 'hub\nset-param name=variant value=turkish\nset-param name=hash value=8\n
 session init
 has "$T/init.out" "^id name=dama version=$("$DAMA" --version | sed -n '1s/^dama //p') author=" "id line: dama --version's version"
 for p in variant hash threads weights db level seed egtb-path egtb-pieces; do has "$T/init.out" "^param name=$p value=" "param $p"; done
-has "$T/init.out" 'param name=variant value=russian type=enum values="russian turkish shatra brazilian pool english czech italian spanish"' "variant values"
+has "$T/init.out" 'param name=variant value=russian type=enum values="russian turkish shatra brazilian pool english czech italian spanish international"' "variant values"
 [ "$(sed -n '/^wait$/=' "$T/init.out")" -gt "$(grep -n '^param' "$T/init.out" | tail -1 | cut -d: -f1)" ] && ok || bad "wait after params"
 has "$T/init.out" '^ready$' "ready"
 has "$T/init.out" '^pong$' "pong"

@@ -1,4 +1,4 @@
-/* draughts.c — tables and helpers shared by the 8x8 draughts variants. */
+/* draughts.c — tables and helpers shared by the draughts variants. */
 #include "engine/games/draughts/draughts.h"
 
 #include <ctype.h>
@@ -11,10 +11,47 @@
 DraughtsTables draughts_tables;
 
 /* Direction d and 3 - d are opposite.
- * Diagonal:   0 NE (+9), 1 NW (+7), 2 SE (-7), 3 SW (-9).
+ * Diagonal:   0 NE (+9; 10x10: +6), 1 NW (+7; +5), 2 SE (-7; -5), 3 SW (-9; -6).
  * Orthogonal: 0 N (+8),  1 E (+1),  2 W (-1),  3 S (-8). */
-static const int dfile[2][4] = {{1, -1, 1, -1}, {0, 1, -1, 0}};
-static const int drank[2][4] = {{1, 1, -1, -1}, {1, 0, 0, -1}};
+static const int dfile[GEOM_COUNT][4] = {{1, -1, 1, -1}, {0, 1, -1, 0}, {1, -1, 1, -1}};
+static const int drank[GEOM_COUNT][4] = {{1, 1, -1, -1}, {1, 0, 0, -1}, {1, 1, -1, -1}};
+static const int geom_size[GEOM_COUNT] = {8, 8, 10};
+
+int draughts_square_at(DraughtsGeometry g, int rank, int file)
+{
+    int n = geom_size[g];
+    if (rank < 0 || rank >= n || file < 0 || file >= n) return -1;
+    if (g == GEOM_DIAGONAL10) return (rank + file) % 2 ? -1 : (11 * rank + file) / 2;
+    return rank * 8 + file;
+}
+
+static void init_geometry(DraughtsTables *t, int g)
+{
+    memset(t->rank[g], -1, sizeof t->rank[g]);
+    memset(t->file[g], -1, sizeof t->file[g]);
+    t->board[g] = 0;
+    for (int r = 0; r < geom_size[g]; r++)
+        for (int f = 0; f < geom_size[g]; f++) {
+            int sq = draughts_square_at((DraughtsGeometry)g, r, f);
+            if (sq < 0) continue;
+            t->rank[g][sq] = (int8_t)r;
+            t->file[g][sq] = (int8_t)f;
+            t->board[g] |= 1ULL << sq;
+        }
+    for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+        uint64_t mask = 0;
+        for (int sq = 0; sq < 64; sq++) {
+            t->next[g][sq][d] = -1;
+            if (t->rank[g][sq] < 0) continue;
+            int to = draughts_square_at((DraughtsGeometry)g, t->rank[g][sq] + drank[g][d], t->file[g][sq] + dfile[g][d]);
+            if (to < 0) continue;
+            t->next[g][sq][d] = (int8_t)to;
+            t->delta[g][d] = (int8_t)(to - sq);
+            mask |= 1ULL << to;
+        }
+        t->step_mask[g][d] = mask;
+    }
+}
 
 void draughts_init(void)
 {
@@ -30,19 +67,7 @@ void draughts_init(void)
         t->base3[0][m] = (uint16_t)v;
         t->base3[1][m] = (uint16_t)r;
     }
-    for (int o = 0; o < 2; o++) {
-        for (int d = 0; d < DRAUGHTS_DIRS; d++) {
-            t->delta[o][d] = (int8_t)(drank[o][d] * 8 + dfile[o][d]);
-            uint64_t mask = 0;
-            for (int sq = 0; sq < 64; sq++) {
-                int f = sq % 8 + dfile[o][d], r = sq / 8 + drank[o][d];
-                bool ok = f >= 0 && f < 8 && r >= 0 && r < 8;
-                t->next[o][sq][d] = ok ? (int8_t)(r * 8 + f) : -1;
-                if (ok) mask |= 1ULL << (r * 8 + f);
-            }
-            t->step_mask[o][d] = mask;
-        }
-    }
+    for (int g = 0; g < GEOM_COUNT; g++) init_geometry(t, g);
     uint64_t seed = 0x64616d617a6f6272ULL; /* fixed: keys are part of no file format */
     for (int c = 0; c < 2; c++)
         for (int k = 0; k < 2; k++)
@@ -91,9 +116,14 @@ int draughts_square_from_number32(int number)
     return rank * 8 + file;
 }
 
+int draughts_numbered_squares(DraughtsNumbering nb)
+{
+    return nb == NUMBERING_NONE ? 0 : nb == NUMBERING_INTERNATIONAL ? 50 : 32;
+}
+
 int draughts_square_from_number(DraughtsNumbering nb, int number)
 {
-    if (number < 1 || number > 32) return -1;
+    if (number < 1 || number > draughts_numbered_squares(nb)) return -1;
     int row = (number - 1) / 4, j = (number - 1) % 4;
     switch (nb) {
     case NUMBERING_ENGLISH: return draughts_square_from_number32(number);
@@ -101,6 +131,10 @@ int draughts_square_from_number(DraughtsNumbering nb, int number)
         return draughts_square_from_number32(4 * row + (3 - j) + 1);
     case NUMBERING_SPANISH: /* rank by rank from rank 1, files a..h here */
         return row * 8 + 2 * j + (row % 2);
+    case NUMBERING_INTERNATIONAL: { /* rows of 5 from rank 10, each from the left */
+        int rank = 9 - (number - 1) / 5;
+        return draughts_square_at(GEOM_DIAGONAL10, rank, 2 * ((number - 1) % 5) + (rank % 2));
+    }
     case NUMBERING_NONE: break;
     }
     return -1;
@@ -108,7 +142,7 @@ int draughts_square_from_number(DraughtsNumbering nb, int number)
 
 int draughts_number_of_square(DraughtsNumbering nb, int sq)
 {
-    for (int n = 1; n <= 32; n++)
+    for (int n = 1; n <= draughts_numbered_squares(nb); n++)
         if (draughts_square_from_number(nb, n) == sq) return n;
     return 0;
 }
@@ -147,17 +181,20 @@ void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bo
                                   size_t size)
 {
     size_t used = 0;
+    bool big = nb == NUMBERING_INTERNATIONAL;
+    int n = big ? 10 : 8;
+    DraughtsGeometry g = big ? GEOM_DIAGONAL10 : GEOM_DIAGONAL8;
     if (size) out[0] = '\0';
-    for (int r = 0; r < 8; r++) {
-        int rank = flip ? r : 7 - r;
-        int numbers[4], nn = 0;
+    for (int r = 0; r < n; r++) {
+        int rank = flip ? r : n - 1 - r;
+        int numbers[5], nn = 0;
         text_append(out, size, &used, "  ");
-        for (int f = 0; f < 8; f++) {
-            int col = flip ? 7 - f : f; /* column on the drawn board, from White's left */
-            int file = mirror ? 7 - col : col, sq = rank * 8 + file;
+        for (int f = 0; f < n; f++) {
+            int col = flip ? n - 1 - f : f; /* column on the drawn board, from White's left */
+            int file = mirror ? n - 1 - col : col, sq = draughts_square_at(g, rank, file);
             bool playing = (rank + file) % 2 == 0;
-            text_append(out, size, &used, " %s", board_glyph(p, sq, playing));
-            if (playing && nn < 4) numbers[nn++] = draughts_number_of_square(nb, sq);
+            text_append(out, size, &used, " %s", playing ? board_glyph(p, sq, true) : " ");
+            if (playing && nn < n / 2) numbers[nn++] = draughts_number_of_square(nb, sq);
         }
         text_append(out, size, &used, "   ");
         for (int i = 0; i < nn; i++) text_append(out, size, &used, " %2d", numbers[i]);

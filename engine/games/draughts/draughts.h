@@ -1,13 +1,20 @@
-/* draughts.h — shared board, position and rule switches of the 8x8 draughts
- * variants (Russian: diagonal; Turkish: orthogonal).
+/* draughts.h — shared board, position and rule switches of the draughts
+ * variants: the 8x8 ones (Russian: diagonal; Turkish: orthogonal) and
+ * International on 10x10.
  *
  * A variant is a table of rule switches (DraughtsRules); the move generator
  * in draughts_impl.h is written once and specialised per variant by the
  * compiler (each variant's .c includes it with its own const rules).
  *
- * Board: one bit per square, square index = rank * 8 + file (a1 = 0,
- * b1 = 1, ..., h8 = 63). Russian uses only the dark squares (file + rank
- * even). White moves toward rank 8.
+ * Boards (DraughtsGeometry), one bit per square index in a uint64_t:
+ * - 8x8: index = rank * 8 + file (a1 = 0, b1 = 1, ..., h8 = 63). The
+ *   diagonal variants use only the dark squares (file + rank even).
+ * - 10x10: only the 50 dark squares, index = (11 * rank + file) / 2
+ *   (a1 = 0, c1 = 1, ..., i1 = 4, b2 = 6, ..., j10 = 54). The indices 5,
+ *   16, 27, 38 and 49 are no square ("ghosts", never set): a diagonal step
+ *   is then the same shift everywhere (+6 NE, +5 NW, -5 SE, -6 SW), and a
+ *   step off the board's side lands on a ghost or outside 0..54.
+ * White moves toward the last rank (8 or 10).
  */
 #ifndef DAMA_DRAUGHTS_H
 #define DAMA_DRAUGHTS_H
@@ -28,7 +35,15 @@ typedef enum DraughtsChoice {
                           * kings, then the earliest king in jump order (Italian) */
 } DraughtsChoice;
 
-/* How the 32 dark squares are numbered (the game's PDN squares). The board
+/* The board a variant plays on (DraughtsRules.size and .orthogonal). */
+typedef enum DraughtsGeometry {
+    GEOM_DIAGONAL8 = 0,   /* 8x8, diagonal moves (Russian and the 8x8 family) */
+    GEOM_ORTHOGONAL8 = 1, /* 8x8, moves along ranks and files (Turkish) */
+    GEOM_DIAGONAL10 = 2,  /* 10x10 dark squares (International) */
+    GEOM_COUNT = 3
+} DraughtsGeometry;
+
+/* How the dark squares are numbered (the game's PDN squares). The board
  * inside dama is always the one of draughts.h (a1 dark, White at ranks
  * 1-3); a game whose book turns the board (dark square at each player's
  * near right) is that board seen in a mirror, so only its numbers differ. */
@@ -40,6 +55,8 @@ typedef enum DraughtsNumbering {
                         * 1 = h8, 4 = b8, ..., 29 = g1, 32 = a1 here */
     NUMBERING_SPANISH, /* the book's 1 = h1 .. 32 = a8 on the turned board:
                         * 1 = a1, 4 = g1, 5 = b2, ..., 32 = h8 here */
+    NUMBERING_INTERNATIONAL, /* 10x10, 1..50 (FMJD): 1 = b10, 5 = j10, 6 = a9, ...,
+                              * 46 = a1, 50 = i1 */
 } DraughtsNumbering;
 
 /* Rule switches of a draughts variant (sources: docs/rules/<game>.md). */
@@ -54,6 +71,7 @@ typedef struct DraughtsRules {
     bool no_reversal;         /* no 180-degree turn between two jumps (Turkish) */
     bool must_land_to_continue; /* a flying king must land where it can capture again (Russian) */
     int pieces_per_side;      /* men each side starts with: no position has more men + kings of a side */
+    int size;                 /* board side: 8 (0 reads as 8) or 10 (diagonal only) */
     DraughtsNumbering numbering; /* square numbers read in positions and moves */
     bool numeric;             /* positions and moves are written with numbers, captures AxB */
     const char *title;        /* the game, as messages about its positions name it */
@@ -72,11 +90,14 @@ typedef struct DraughtsPos {
 
 enum { DRAUGHTS_DIRS = 4 };
 
-/* Tables shared by the draughts variants, filled by draughts_init(). */
+/* Tables shared by the draughts variants, filled by draughts_init();
+ * [g] is a DraughtsGeometry. */
 typedef struct DraughtsTables {
-    int8_t next[2][64][DRAUGHTS_DIRS]; /* [orthogonal][square][dir]: neighbour or -1 */
-    uint64_t step_mask[2][DRAUGHTS_DIRS]; /* squares a one-step shift may land on */
-    int8_t delta[2][DRAUGHTS_DIRS];       /* square index change of one step */
+    int8_t next[GEOM_COUNT][64][DRAUGHTS_DIRS]; /* [g][square][dir]: neighbour or -1 */
+    uint64_t step_mask[GEOM_COUNT][DRAUGHTS_DIRS]; /* squares a one-step shift may land on */
+    int8_t delta[GEOM_COUNT][DRAUGHTS_DIRS];       /* square index change of one step */
+    int8_t rank[GEOM_COUNT][64], file[GEOM_COUNT][64]; /* of each index, -1 if no square */
+    uint64_t board[GEOM_COUNT];                    /* the squares pieces may stand on */
     uint64_t zobrist[2][2][64];           /* [colour][king][square] */
     uint64_t zobrist_side;                /* xor-ed in when Black is to move */
     /* Pattern digits of the evaluations (docs/eval.md): base3[0][m] = sum
@@ -92,6 +113,10 @@ extern DraughtsTables draughts_tables;
 /* Fill draughts_tables and the endgame indexing tables (draughts_egtb.h).
  * Idempotent, not thread-safe (the variants' Game.init call it). */
 void draughts_init(void);
+
+/* Square index of rank and file 0..size-1 on geometry g, or -1 (off the
+ * board, or a light square of a dark-squares-only board). */
+int draughts_square_at(DraughtsGeometry g, int rank, int file);
 
 /* "a1".."h8" for square index 0..63; out needs 3 bytes. */
 void draughts_square_name(int sq, char out[3]);
@@ -109,14 +134,16 @@ uint64_t draughts_hash_full(const DraughtsPos *p);
 void draughts_board_text(const DraughtsPos *p, bool all_squares, bool flip, char *out, size_t size);
 /* The same board as the game's book draws it: turned (mirror: files h..a,
  * the dark squares at each player's near right) and, when numbered, the
- * square numbers of nb beside it. */
+ * square numbers of nb beside it; 10 ranks for NUMBERING_INTERNATIONAL. */
 void draughts_board_text_numbered(const DraughtsPos *p, DraughtsNumbering nb, bool mirror, bool flip, char *out,
                                   size_t size);
 
-/* Square index of number 1..32 in numbering nb, or -1 (out of range, or
- * NUMBERING_NONE). */
+/* How many numbered squares nb has: 32, 50 (International), or 0 (none). */
+int draughts_numbered_squares(DraughtsNumbering nb);
+/* Square index of number 1..draughts_numbered_squares(nb) in numbering
+ * nb, or -1 (out of range, or NUMBERING_NONE). */
 int draughts_square_from_number(DraughtsNumbering nb, int number);
-/* Number 1..32 of square index sq in numbering nb, or 0 (a light square,
+/* Number of square index sq in numbering nb, or 0 (no numbered square,
  * or NUMBERING_NONE). */
 int draughts_number_of_square(DraughtsNumbering nb, int sq);
 

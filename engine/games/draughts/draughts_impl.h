@@ -1,5 +1,6 @@
 /* draughts_impl.h — move generation, make, perft, position strings and move
- * notation of the 8x8 draughts variants, written once.
+ * notation of the draughts variants (8x8 and 10x10, draughts.h), written
+ * once.
  *
  * Include from exactly one .c file per variant, after defining
  *     static const DraughtsRules RULES = { ... };
@@ -39,11 +40,27 @@
 enum { ROUTE_LEN_MAX = 32, ROUTES_MAX = 4096 };
 
 static inline uint64_t d_bit(int sq) { return 1ULL << sq; }
-static inline int d_orth(void) { return RULES.orthogonal ? 1 : 0; }
+static inline bool d_big(void) { return RULES.size == 10; }
+/* The variant's DraughtsGeometry: the index of its tables. */
+static inline int d_orth(void) { return d_big() ? GEOM_DIAGONAL10 : RULES.orthogonal ? GEOM_ORTHOGONAL8 : GEOM_DIAGONAL8; }
+/* The 50 squares of the 10x10 board: no ghost index (draughts.h). */
+#define D_BOARD10 0x007DFFBFF7FEFFDFULL
+/* Highest square index: the 180-degree turn maps sq to D_TOP - sq. */
+#define D_TOP (d_big() ? 54 : 63)
+/* Numbered squares of the variant (32 or 50), for parsing and messages. */
+#define D_NSQ (d_big() ? 50 : 32)
 
 /* All pieces of a set shifted one step in direction d (see draughts.c). */
 static inline uint64_t d_step(uint64_t b, int d)
 {
+    if (d_big()) {
+        switch (d) {
+        case 0: return (b << 6) & D_BOARD10;
+        case 1: return (b << 5) & D_BOARD10;
+        case 2: return (b >> 5) & D_BOARD10;
+        default: return (b >> 6) & D_BOARD10;
+        }
+    }
     if (!RULES.orthogonal) {
         switch (d) {
         case 0: return (b << 9) & ~D_FILE_A;
@@ -76,7 +93,11 @@ static inline unsigned d_man_capture_dirs(int side)
     return RULES.men_capture_back ? 0xFu : d_man_move_dirs(side);
 }
 
-static inline uint64_t d_crown_rank(int side) { return side == COLOR_WHITE ? D_RANK_8 : D_RANK_1; }
+static inline uint64_t d_crown_rank(int side)
+{
+    if (d_big()) return side == COLOR_WHITE ? 0x7CULL << 48 : 0x1FULL; /* j10..b10 = 50..54; a1..i1 = 0..4 */
+    return side == COLOR_WHITE ? D_RANK_8 : D_RANK_1;
+}
 
 /* The enemy pieces a man may jump: all of them, or only men (Italian). */
 static inline uint64_t d_man_prey(uint64_t opp, uint64_t kings) { return RULES.men_spare_kings ? opp & ~kings : opp; }
@@ -239,12 +260,19 @@ __attribute__((noinline, cold)) static bool d_seq_new(DCapture *c, int end, uint
 {
     uint64_t h = 0x9e3779b97f4a7c15ULL * (uint64_t)(c->from + 1), done = 0;
     int prev = c->from;
+    const DraughtsTables *t = &draughts_tables;
+    int g = d_orth();
     for (int i = 0; i < c->plen; i++) {
         int l = c->path[i];
-        int df = l % 8 - prev % 8, dr = l / 8 - prev / 8;
-        int n = abs(df) > abs(dr) ? abs(df) : abs(dr);
-        int step = n ? (dr / n) * 8 + df / n : 0;
-        for (int q = prev + step; n && q != l; q += step)
+        int dr = t->rank[g][l] - t->rank[g][prev], df = t->file[g][l] - t->file[g][prev];
+        int d = -1; /* the direction from prev to l (draughts.c's numbering) */
+        for (int k = 0; k < DRAUGHTS_DIRS && d < 0 && (dr || df); k++) {
+            int q = t->next[g][prev][k];
+            if (q >= 0 && (t->rank[g][q] - t->rank[g][prev]) * dr >= 0 && (t->file[g][q] - t->file[g][prev]) * df >= 0 &&
+                ((t->rank[g][q] != t->rank[g][prev]) == (dr != 0)) && ((t->file[g][q] != t->file[g][prev]) == (df != 0)))
+                d = k;
+        }
+        for (int q = d < 0 ? l : t->next[g][prev][d]; q >= 0 && q != l; q = t->next[g][q][d])
             if ((captured & ~done) >> q & 1) {
                 done |= d_bit(q);
                 h = (h ^ (uint64_t)(q + 1)) * 0x100000001b3ULL;
@@ -465,7 +493,7 @@ static void d_make(const DraughtsPos *p, const Move *m, DraughtsPos *q)
     /* A capture or a man's step forward can never be undone. A Turkish man's
      * sideways step can (it may step back on its next turn), so it keeps the
      * repetition window open: a man moving along its rank is reversible. */
-    bool forward = !king && (m->from >> 3) != (m->to >> 3);
+    bool forward = !king && (!RULES.orthogonal || (m->from >> 3) != (m->to >> 3));
     q->reversible = (m->captured || forward) ? 0 : d_sat_inc(p->reversible);
     q->material_plies = (m->captured || m->promo) ? 0 : d_sat_inc(p->material_plies);
 }
@@ -569,15 +597,15 @@ static uint64_t dg_perft(const Position *pos, int depth, GenMode mode)
 
 static void dg_pos_mirror(const Position *pos, Position *out)
 {
-    /* 180-degree rotation with colours swapped: square s -> 63 - s. */
+    /* 180-degree rotation with colours swapped: square s -> D_TOP - s. */
     const DraughtsPos *p = dp(pos);
     DraughtsPos *q = dpw(out);
     memset(out, 0, sizeof *out);
     uint64_t w = 0, b = 0, k = 0;
-    for (int sq = 0; sq < 64; sq++) {
-        if (p->pieces[0] >> sq & 1) b |= d_bit(63 - sq);
-        if (p->pieces[1] >> sq & 1) w |= d_bit(63 - sq);
-        if (p->kings >> sq & 1) k |= d_bit(63 - sq);
+    for (int sq = 0; sq <= D_TOP; sq++) {
+        if (p->pieces[0] >> sq & 1) b |= d_bit(D_TOP - sq);
+        if (p->pieces[1] >> sq & 1) w |= d_bit(D_TOP - sq);
+        if (p->kings >> sq & 1) k |= d_bit(D_TOP - sq);
     }
     q->pieces[0] = w;
     q->pieces[1] = b;
@@ -591,7 +619,10 @@ static void dg_pos_mirror(const Position *pos, Position *out)
 /* ------------------------------------------------------------------ */
 /* Position strings: PDN 3.0 FEN, "W:Wa1,c3,Kd4:Bb6,f6"                 */
 
-static bool d_playable(int sq) { return RULES.orthogonal || (D_DARK >> sq & 1); }
+static bool d_playable(int sq)
+{
+    return d_big() ? (D_BOARD10 >> sq & 1) : RULES.orthogonal || (D_DARK >> sq & 1);
+}
 
 /* Where colour c crowns, for messages: "White crowns on 1-4 in Brazilian
  * draughts". */
@@ -603,8 +634,8 @@ static const char *d_crown_text(int c)
         snprintf(text, sizeof text, "%s crowns on rank %d in %s", who, c == COLOR_WHITE ? 8 : 1, RULES.title);
         return text;
     }
-    int lo = 33, hi = 0;
-    for (int n = 1; n <= 32; n++) {
+    int lo = D_NSQ + 1, hi = 0;
+    for (int n = 1; n <= D_NSQ; n++) {
         int sq = draughts_square_from_number(RULES.numbering, n);
         if (d_crown_rank(c) >> sq & 1) lo = n < lo ? n : lo, hi = n > hi ? n : hi;
     }
@@ -622,6 +653,16 @@ static void d_square_name(int sq, char out[3])
         draughts_square_name(sq, out);
 }
 
+/* Does the variant read square numbers (1..32, or 1..50)? */
+static inline bool d_numbered(void) { return RULES.numbering != NUMBERING_NONE; }
+
+/* How the variant names squares, for messages. */
+static const char *d_square_names(void)
+{
+    if (d_big()) return "with numbers 1..50";
+    return RULES.numeric ? "with numbers 1..32" : d_numbered() ? "a1..h8 or 1..32" : "a1..h8";
+}
+
 static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
 {
     bool cut = strlen(fen) > 100; /* a long string is shown cut, marked "..." */
@@ -629,8 +670,6 @@ static int d_fen_error(char err[ERR_MAX], const char *fen, const char *what)
     return -1;
 }
 
-/* Does the variant read square numbers (1..32)? */
-static inline bool d_numbered(void) { return RULES.numbering != NUMBERING_NONE; }
 
 /* Parse one square token at *s: a number 1..32 when the variant numbers
  * its squares, an algebraic name unless it writes numbers. Numbers go
@@ -641,7 +680,7 @@ static int d_parse_square_token(const char **s)
     if (isdigit((unsigned char)*t)) {
         if (!d_numbered()) return -1;
         int64_t n;
-        if (num_scan_digits(s, 1, 32, &n) != NUM_OK) return -1;
+        if (num_scan_digits(s, 1, D_NSQ, &n) != NUM_OK) return -1;
         return draughts_square_from_number(RULES.numbering, (int)n);
     }
     if (RULES.numeric) return -1;
@@ -719,13 +758,14 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
             int sq = d_parse_square_token(&s);
             if (sq < 0 && d_numbered() && isdigit((unsigned char)*tok)) {
                 int digits = (int)strspn(tok, "0123456789");
-                snprintf(msg, sizeof msg, "bad square number '%.*s%s' at character %d (squares are 1..32 in %s)",
-                         digits < 24 ? digits : 24, tok, digits < 24 ? "" : "...", (int)(tok - fen) + 1, RULES.title);
+                snprintf(msg, sizeof msg, "bad square number '%.*s%s' at character %d (squares are 1..%d in %s)",
+                         digits < 24 ? digits : 24, tok, digits < 24 ? "" : "...", (int)(tok - fen) + 1, D_NSQ,
+                         RULES.title);
                 return d_fen_error(err, fen, msg);
             }
             if (sq < 0) {
                 snprintf(msg, sizeof msg, "bad square at character %d (%s names squares %s)", (int)(tok - fen) + 1,
-                         RULES.title, RULES.numeric ? "with numbers 1..32" : d_numbered() ? "a1..h8 or 1..32" : "a1..h8");
+                         RULES.title, d_square_names());
                 return d_fen_error(err, fen, msg);
             }
             int last = sq;
@@ -736,10 +776,10 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
                 s++;
                 int64_t lo = 0, hi = 0;
                 const char *t = tok;
-                num_scan_digits(&t, 1, 32, &lo); /* read above */
-                if (num_scan_digits(&s, 1, 32, &hi) != NUM_OK || hi < lo)
+                num_scan_digits(&t, 1, D_NSQ, &lo); /* read above */
+                if (num_scan_digits(&s, 1, D_NSQ, &hi) != NUM_OK || hi < lo)
                 {
-                    snprintf(msg, sizeof msg, "bad square range (squares are 1..32 in %s)", RULES.title);
+                    snprintf(msg, sizeof msg, "bad square range (squares are 1..%d in %s)", D_NSQ, RULES.title);
                     return d_fen_error(err, fen, msg);
                 }
                 last = -1;
@@ -798,7 +838,7 @@ static void dg_pos_to_fen(const Position *pos, char out[FEN_MAX])
         n += snprintf(out + n, FEN_MAX - (size_t)n, ":%c", c == COLOR_WHITE ? 'W' : 'B');
         bool first = true;
         for (int i = 0; i < 64; i++) { /* numbers in increasing order, else squares a1, b1, ... */
-            int sq = RULES.numeric ? (i < 32 ? draughts_square_from_number(RULES.numbering, i + 1) : -1) : i;
+            int sq = RULES.numeric ? (i < D_NSQ ? draughts_square_from_number(RULES.numbering, i + 1) : -1) : i;
             if (sq < 0 || !(p->pieces[c] >> sq & 1)) continue;
             char name[3];
             d_square_name(sq, name);
@@ -916,8 +956,7 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
         if (v < 0) {
             int len = (int)strcspn(tok, "-:xX \t");
             snprintf(err, ERR_MAX, "move '%.60s': bad square '%.*s' at character %d (%s names squares %s)", text,
-                     len < 12 ? len : 12, tok, (int)(tok - text) + 1, RULES.title,
-                     RULES.numeric ? "with numbers 1..32" : d_numbered() ? "a1..h8 or 1..32" : "a1..h8");
+                     len < 12 ? len : 12, tok, (int)(tok - text) + 1, RULES.title, d_square_names());
             return -1;
         }
         sq[n++] = v;
@@ -1051,7 +1090,7 @@ static void dg_board_text(const Position *pos, bool flip, bool colour, char *out
     (void)colour; /* nothing to mark in red */
     if (RULES.numeric) {
         /* the book's board: turned where its dark corner is on the right */
-        bool mirror = RULES.numbering == NUMBERING_ITALIAN || RULES.numbering == NUMBERING_SPANISH;
+        bool mirror = RULES.numbering == NUMBERING_ITALIAN || RULES.numbering == NUMBERING_SPANISH; /* 10x10: no */
         draughts_board_text_numbered(dp(pos), RULES.numbering, mirror, flip, out, size);
         return;
     }
