@@ -736,10 +736,11 @@ EXAMPLES = {
 # king's route a5-e1-g3-e5 (c3, f2, f4 taken) cannot go on over d4, because
 # the captured c3 still stands behind it; spanish 10: a man's capture and a
 # king's of one piece each are both legal (no "with a king" test);
-# international 12: a man ending a capture on the last row is crowned
-# (White on 1-5, Black on 46-50), a black man captures backward (up the
-# board), and a flying king taking two kings chooses its last landing (two
-# routes each, via 33 or 28, one move).
+# international.md 6, 9, 10: a man ending a capture on the last row is
+# crowned (White on 1-5, Black on 46-50), a black man captures backward (up
+# the board), and a flying king taking two kings chooses its last landing
+# (two routes each, via 33 or 28, one move). International's E1-E5 are the
+# five examples of its book, in order.
 OWN = {
     "brazilian": [],
     "pool": [("W:W11:B6,7,18", "11x9", {"11x9": False}),
