@@ -1,11 +1,13 @@
 #!/usr/bin/env python3
 """family_ref.py -- an independent reference for the move rules of six 8x8
-draughts variants: brazilian, pool, english, czech, italian, spanish.
+draughts variants: brazilian, pool, english, czech, italian, spanish, and of
+international draughts (10x10).
 
 Written from the rule books docs/rules/<game>.md (the project's copies of the
 normative rule books) alone, deliberately simple and slow, and sharing
-nothing with the C generator (no bitboards, no shared tables): a 10x10
-mailbox board with an off-board ring, each book's own square numbering
+nothing with the C generator (no bitboards, no shared tables): a mailbox
+board 12 cells wide with off-board cells round the 8x8 or 10x10 board, each
+book's own square numbering
 mapped onto it square by square, a recursive capture search that keeps the
 captured pieces on the board until the move ends, and the D convention for
 duplicates.
@@ -13,30 +15,36 @@ duplicates.
 The variant is named first: `family_ref.py GAME COMMAND ...` or
 `family_ref.py --game GAME COMMAND ...`.
 
-Rules (book clause numbers; "brazilian" takes international.md 4-13):
+Rules (book clause numbers; "brazilian" takes international.md 4-13, and
+international is brazilian on 10x10):
   board      brazilian, pool, english: dark square in each player's near-left
              corner, 1 = b8 .. 32 = g1 (row by row from Black's side, left to
-             right); italian: dark square in the near-right corner, 1 = a8 ..
+             right); international the same on 10x10, 1 = b10 .. 5 = j10 ..
+             46 = a1 .. 50 = i1, White on 31-50; italian: dark square in the near-right corner, 1 = a8 ..
              32 = h1; spanish: the italian board numbered from White's side,
              right to left, 1 = h1 .. 32 = a8; czech: algebraic a1..h8 as in
              Russian draughts. In every game White's men go up the board
-             (towards rank 8).
+             (towards rank 8 or 10).
   men        step one square diagonally forward; capture forward and backward
-             in brazilian and pool, forward only in the other four; an
+             in brazilian, international and pool, forward only in the other
+             four; an
              italian man never captures a king.
-  kings      flying (any distance) in brazilian, pool, czech, spanish; short
+  kings      flying (any distance) in brazilian, international, pool, czech,
+             spanish; short
              (one square, jump over an adjacent piece) in english, italian.
   capture    compulsory; goes on while it can; captured pieces stay on the
              board, block, and are never jumped twice (Turkish strike); a
              king with several landing squares must take one from which it
              can go on, when there is one (pool 9, czech 8; for the majority
-             games brazilian and spanish the majority rule implies it, and it
-             is not applied separately here).
+             games brazilian, international and spanish the majority rule
+             implies it, and it is not applied separately here).
   promotion  only when the move ends on the last row: a man crossing it
-             mid-capture goes on as a man (brazilian, pool); in the other four
+             mid-capture goes on as a man (brazilian, international, pool); in
+             the other four
              a forward-only man on the last row cannot go on, so the move ends
              there.
-  choice     pool, english: free; brazilian: most pieces; czech: a capture by
+  choice     pool, english: free; brazilian, international: most pieces
+             (a king counts one); czech: a capture by
              a king when a king can capture, else free; spanish: most pieces,
              then most kings; italian: most pieces, then with a king, then
              most kings, then the king/man pattern in jump order compared
@@ -48,7 +56,8 @@ Rules (book clause numbers; "brazilian" takes international.md 4-13):
 Notation: czech as Russian (quiet `c3-d4`, captures with every landing square
 `a1:e5:c7`); the others numeric (quiet `22-18`, capture `AxB`, written with
 every landing square `AxCx..xB` when another legal move has the same start
-and end, or start == end). FEN `W:W21,22,K5:B1-12` (ranges read).
+and end, or start == end). FEN `W:W21,22,K5:B1-12` (ranges read; either
+colour first).
 
 Commands:
   moves FEN                    every legal move: routes<TAB>captured squares
@@ -59,45 +68,53 @@ Commands:
                                same move set, each printed route a legal route
                                of its move in the book's notation, no move
                                twice; stops at the first differing position
-  selftest [DEPTH]             the book's numbering and worked examples E1-E4
-                               (and a few hand-worked positions of our own),
-                               the published start perft to DEPTH (default 6;
-                               `selftest 9` reproduces depth 9 of all six, about
-                               a minute or two each)
+  selftest [DEPTH]             the book's numbering and worked examples (E1-E4,
+                               international E1-E5; and a few hand-worked
+                               positions of our own), the published start perft
+                               to DEPTH (default 6; `selftest 9` reproduces
+                               depth 9 of all six 8x8 games, about a minute or
+                               two each), international's second published
+                               position to DEPTH + 2
 """
 import random
 import sys
 
 OFF, EMPTY = "#", "."
-NE, NW, SE, SW = 11, 9, -9, -11  # mailbox steps, 10 cells a row, White up
+WIDTH = 12  # mailbox cells a row: files a..j in cells 1..10, the rest off board
+CELLS = WIDTH * 13  # ranks 1..10 in rows 1..10; rows 0, 11 (and 12) off board
+NE, NW, SE, SW = WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1  # White goes up
 DIRS = (NE, NW, SE, SW)
 FORWARD = {"W": (NE, NW), "B": (SE, SW)}
-CROWN_RANK = {"W": 8, "B": 1}
-FILES = "abcdefgh"
+FILES = "abcdefghij"
 
 
 def cell(file, rank):
-    """file 0..7 (a..h), rank 1..8 -> mailbox index."""
-    return rank * 10 + file + 1
+    """file 0..9 (a..j), rank 1..10 -> mailbox index."""
+    return rank * WIDTH + file + 1
 
 
 def alg(i):
-    return FILES[i % 10 - 1] + str(i // 10)
+    return FILES[file_of(i)] + str(rank_of(i))
 
 
 def rank_of(i):
-    return i // 10
+    return i // WIDTH
+
+
+def file_of(i):
+    return i % WIDTH - 1
 
 
 # ------------------------------------------------------------ the six books
 
 
-def numbering_near_left():
-    """brazilian.md 2, pool.md 2, english.md 2: a1 dark; rows from Black's
-    side (rank 8 down to rank 1), left to right as White sees the board."""
+def numbering_near_left(size=8):
+    """brazilian.md 2, pool.md 2, english.md 2, international.md 2: a1 dark;
+    rows from Black's side (rank 8 or 10 down to rank 1), left to right as
+    White sees the board."""
     out = []
-    for rank in range(8, 0, -1):
-        out += [cell(f, rank) for f in range(8) if (f + rank - 1) % 2 == 0]
+    for rank in range(size, 0, -1):
+        out += [cell(f, rank) for f in range(size) if (f + rank - 1) % 2 == 0]
     return out  # out[n - 1] is square n
 
 
@@ -120,8 +137,12 @@ def numbering_spanish():
 
 
 class Game:
-    def __init__(self, name, order, start, men_back, flying, land_rule, choice, man_takes_king, anchors):
+    def __init__(self, name, order, start, men_back, flying, land_rule, choice, man_takes_king, anchors,
+                 size=8):
         self.name = name
+        self.size = size  # 8x8 or 10x10
+        self.crown = {"W": size, "B": 1}  # the rank where a man of each colour is crowned
+        self.men = 12 if size == 8 else 20  # each side's men at the start
         self.numeric = order is not None
         if order is None:  # czech: algebraic, the Russian board
             self.playing = [cell(f, r) for r in range(1, 9) for f in range(8) if (f + r - 1) % 2 == 0]
@@ -174,6 +195,11 @@ GAMES = {
                     land_rule=False, choice="quantity-quality", man_takes_king=True,
                     anchors={"1": "h1", "4": "b1", "5": "g2", "8": "a2", "9": "h3", "29": "g8", "32": "a8",
                              "10": "f3", "14": "e4", "19": "d5", "23": "c6", "28": "b7"}),
+    "international": Game("international", numbering_near_left(10), "W:W31-50:B1-20", men_back=True,
+                          flying=True, land_rule=False, choice="majority", man_takes_king=True, size=10,
+                          anchors={"1": "b10", "5": "j10", "46": "a1", "50": "i1", "31": "b4", "35": "j4",
+                                   "41": "b2", "37": "c3", "32": "d4", "28": "e5", "23": "f6", "19": "g7",
+                                   "14": "h8", "10": "i9"}),
 }
 
 # Published D-convention perft from the start (data/perft/other_variants.txt;
@@ -185,6 +211,14 @@ PUBLISHED = {
     "czech": [7, 49, 302, 1469, 7361, 36768, 179740, 845931, 3963671],
     "italian": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875],
     "spanish": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866],
+    "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
+}
+
+# Published perft of other positions (international.md, "Reference figures"),
+# checked to two plies deeper than the start.
+PUBLISHED_MORE = {
+    "international": [("W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
+                       [6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050, 377436])],
 }
 
 
@@ -210,7 +244,7 @@ class Pos:
 
 
 def empty_board(game):
-    b = [OFF] * 100
+    b = [OFF] * CELLS
     for i in game.playing:
         b[i] = EMPTY
     return b
@@ -240,7 +274,7 @@ def parse_fen(game, text):
                 sq = game.index(nm)
                 if b[sq] != EMPTY:
                     raise ValueError("square %s given twice in %r" % (nm, text))
-                if not king and rank_of(sq) == CROWN_RANK[colour]:
+                if not king and rank_of(sq) == game.crown[colour]:
                     raise ValueError("a man on its crowning row: %s in %r" % (tok, text))
                 b[sq] = colour if king else colour.lower()
     return Pos(game, b, fields[0])
@@ -338,7 +372,7 @@ def choose(pos, routes):
 
 
 def move_key(pos, start, end, captured):
-    promo = pos.board[start].islower() and rank_of(end) == CROWN_RANK[pos.side]
+    promo = pos.board[start].islower() and rank_of(end) == pos.game.crown[pos.side]
     return (start, end, frozenset(captured), promo)
 
 
@@ -433,7 +467,7 @@ def random_placement(game, rng, wk, bk, wm, bm, side, man_rows=None, enemy_rows=
         free = [s for s in game.playing if b[s] == EMPTY and (rows is None or rank_of(s) in rows)]
         if free:
             s = rng.choice(free)
-            b[s] = piece.upper() if rank_of(s) == CROWN_RANK[piece.upper()] else piece
+            b[s] = piece.upper() if rank_of(s) == game.crown[piece.upper()] else piece
 
     for c, kings, men in (("W", wk, wm), ("B", bk, bm)):
         for _ in range(kings):
@@ -454,14 +488,15 @@ def cluster_placement(game, rng, side):
     d1, d2 = rng.choice(((NE, NW), (NE, SE), (SW, NW), (SW, SE)))
     ring = [king + d1, king + 2 * d1 + d2, king + d1 + 2 * d2, king + d2]  # round a loop of jumps
     lands = [king + 2 * d1, king + 2 * d1 + 2 * d2, king + 2 * d2]
-    if rng.random() < 0.5 and all(0 <= s < 100 and b[s] == EMPTY for s in ring + lands):
+    if rng.random() < 0.5 and all(0 <= s < CELLS and b[s] == EMPTY for s in ring + lands):
         for s in ring:
-            b[s] = other if rng.random() < 0.4 or rank_of(s) == CROWN_RANK[other] else other.lower()
-    near = [s for s in game.playing if s != king and abs(s % 10 - king % 10) <= 3 and abs(s // 10 - king // 10) <= 3]
-    for s in rng.sample(near, min(len(near), rng.randint(4, 10))):
-        if b[s] != EMPTY or sum(p.upper() == other for p in b) >= 12:
+            b[s] = other if rng.random() < 0.4 or rank_of(s) == game.crown[other] else other.lower()
+    near = [s for s in game.playing if s != king and abs(file_of(s) - file_of(king)) <= 3
+            and abs(rank_of(s) - rank_of(king)) <= 3]
+    for s in rng.sample(near, min(len(near), rng.randint(4, GEN[game.size]["cluster"]))):
+        if b[s] != EMPTY or sum(p.upper() == other for p in b) >= game.men:
             continue
-        b[s] = other if rng.random() < 0.33 or rank_of(s) == CROWN_RANK[other] else other.lower()
+        b[s] = other if rng.random() < 0.33 or rank_of(s) == game.crown[other] else other.lower()
     pos = Pos(game, b, side)
     scatter(game, rng, pos, side, rng.randint(0, 2))
     return pos
@@ -469,10 +504,10 @@ def cluster_placement(game, rng, side):
 
 def scatter(game, rng, pos, colour, n):
     """n more men of colour on random empty squares (off their crowning
-    row), while colour has fewer than 12 pieces."""
+    row), while colour has fewer pieces than at the start."""
     for _ in range(n):
-        free = [s for s in game.playing if pos.board[s] == EMPTY and rank_of(s) != CROWN_RANK[colour]]
-        if free and sum(p.upper() == colour for p in pos.board) < 12:
+        free = [s for s in game.playing if pos.board[s] == EMPTY and rank_of(s) != game.crown[colour]]
+        if free and sum(p.upper() == colour for p in pos.board) < game.men:
             pos.board[rng.choice(free)] = colour.lower()
 
 
@@ -495,6 +530,16 @@ def playout(rng, pos, plies, out, seen, only_captures=False):
         pos = make(pos, rng.choice(sorted_keys(moves)))
 
 
+# Sizes of the random positions by board size: longest playout from the start;
+# most kings and men of each side in sparse placements; (lo, hi) of own kings,
+# own men, enemy kings, enemy men in the capture-rich and the last-row ones;
+# most enemy pieces round a king in a cluster.
+GEN = {8: {"plies": 150, "sparse": (5, 7), "capture": ((1, 3), (0, 3), (0, 3), (5, 11)),
+           "last row": ((0, 2), (1, 4), (0, 2), (3, 8)), "cluster": 10},
+       10: {"plies": 200, "sparse": (6, 10), "capture": ((1, 3), (0, 5), (0, 4), (7, 18)),
+            "last row": ((0, 2), (1, 6), (0, 2), (4, 12)), "cluster": 12}}
+
+
 def generate(game, seed, count):
     """count positions: 30 % from random games from the start (stopped at a
     random ply), 20 % sparse king-rich placements (and a few random plies
@@ -508,16 +553,18 @@ def generate(game, seed, count):
     rng = random.Random(seed)
     out, seen = [], set()
     start = parse_fen(game, game.start)
+    g = GEN[game.size]
     while len(out) < 3 * count // 10:
-        playout(rng, start, rng.randint(10, 150), out, seen)
+        playout(rng, start, rng.randint(10, g["plies"]), out, seen)
     while len(out) < count // 2:
         side = rng.choice("WB")
-        pos = random_placement(game, rng, rng.randint(0, 5), rng.randint(0, 5), rng.randint(0, 7),
-                               rng.randint(0, 7), side)
+        kings, men = g["sparse"]
+        pos = random_placement(game, rng, rng.randint(0, kings), rng.randint(0, kings), rng.randint(0, men),
+                               rng.randint(0, men), side)
         playout(rng, pos, rng.randint(1, 12), out, seen)
     while len(out) < 8 * count // 10:
-        k, m, ek, em = rng.randint(1, 3), rng.randint(0, 3), rng.randint(0, 3), rng.randint(5, 11)
-        em = min(em, 12 - ek)  # no side has more than its 12 pieces
+        k, m, ek, em = (rng.randint(lo, hi) for lo, hi in g["capture"])
+        em = min(em, game.men - ek)  # no side has more pieces than at the start
         side = rng.choice("WB")
         if rng.random() < 0.3:
             pos = cluster_placement(game, rng, side)
@@ -528,11 +575,12 @@ def generate(game, seed, count):
         playout(rng, pos, rng.randint(1, 4), out, seen, only_captures=True)
     while len(out) < count:
         side = rng.choice("WB")
-        k, m, ek, em = rng.randint(0, 2), rng.randint(1, 4), rng.randint(0, 2), rng.randint(3, 8)
+        k, m, ek, em = (rng.randint(lo, hi) for lo, hi in g["last row"])
+        top = game.size
         if rng.random() < 0.5:  # men two rows from the last, enemy men on the row between
-            near, far = ((6,), (7,)) if side == "W" else ((3,), (2,))
+            near, far = ((top - 2,), (top - 1,)) if side == "W" else ((3,), (2,))
         else:
-            near, far = ((5, 6, 7), (6, 7, 8)) if side == "W" else ((2, 3, 4), (1, 2, 3))
+            near, far = ((top - 3, top - 2, top - 1), (top - 2, top - 1, top)) if side == "W" else ((2, 3, 4), (1, 2, 3))
         if side == "W":
             pos = random_placement(game, rng, k, ek, m, em, side, near, far)
         else:
@@ -599,7 +647,7 @@ def compare_line(game, line, stats):
         stats["kings captured"] += any(pos.board[c].isupper() for c in caps)
         stats["promoting captures"] += promo
         stats["men crossing the last row"] += (pos.board[start].islower()
-                                               and any(rank_of(s) == CROWN_RANK[pos.side] for s in routes[0][1:-1]))
+                                               and any(rank_of(s) == game.crown[pos.side] for s in routes[0][1:-1]))
         stats["moves with several routes"] += len(routes) > 1
         stats["full form needed"] += any(k[0] == start and k[1] == end and k != (start, end, caps, promo)
                                          for k in moves) or start == end
@@ -672,6 +720,13 @@ EXAMPLES = {
         ("W:W11:BK15,14,21", "11x25", {}),
         ("W:WK14:BK10,11,19,25", "14x1 14x5", {}),
     ],
+    "international": [
+        ("W:W31-50:B1-20", "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30", {}),
+        ("W:W12,13:B8,9,17", "12x14", {"12x14": False}),
+        ("W:W32:BK27,28,19", "32x14", {}),
+        ("W:W42,K46:B7,13,22,28,41,K49", "46x11 46x16", {}),
+        ("W:WK6:B9,17,23,30,37", "6x35 6x28x14x3 6x39x25x3", {}),
+    ],
 }
 
 # Hand-worked positions of our own for rules the books state but their
@@ -680,7 +735,12 @@ EXAMPLES = {
 # on as a man (over 6 to 9) and is not crowned; pool 10 and czech 9: the
 # king's route a5-e1-g3-e5 (c3, f2, f4 taken) cannot go on over d4, because
 # the captured c3 still stands behind it; spanish 10: a man's capture and a
-# king's of one piece each are both legal (no "with a king" test).
+# king's of one piece each are both legal (no "with a king" test);
+# international.md 6, 9, 10: a man ending a capture on the last row is
+# crowned (White on 1-5, Black on 46-50), a black man captures backward (up
+# the board), and a flying king taking two kings chooses its last landing
+# (two routes each, via 33 or 28, one move). International's E1-E5 are the
+# five examples of its book, in order.
 OWN = {
     "brazilian": [],
     "pool": [("W:W11:B6,7,18", "11x9", {"11x9": False}),
@@ -689,6 +749,10 @@ OWN = {
     "czech": [("B:Wc3,d4,e3,f2,f4:BKa5,d6,e7", "a5:e1:g3:e5", {})],
     "italian": [],
     "spanish": [("W:W3,K1:B7,23", "1x28 1x32 3x12", {})],
+    "international": [("W:W12:B8", "12x3", {"12x3": True}),
+                      ("B:W43:B38", "38x49", {"38x49": True}),
+                      ("B:W22:B27", "27x18", {"27x18": False}),
+                      ("B:WK39,K22:BK50,1", "50x17 50x11 50x6", {})],
 }
 
 # Alternatives the books name, which the example must tell apart: english E3
@@ -697,8 +761,9 @@ EXTRA_ACCEPTED = {("english", 2): ["22x13x6x15x22"]}
 
 
 def check_example(game, n, fen, book, promos):
-    """n: 0-3 the book's E1-E4, then our own positions (named 'own N')."""
-    label = "E%d" % (n + 1) if n < 4 else "own %d" % (n - 3)
+    """n: 0.. the book's E1, E2, .., then our own positions (named 'own N')."""
+    nbook = len(EXAMPLES[game.name])
+    label = "E%d" % (n + 1) if n < nbook else "own %d" % (n - nbook + 1)
     pos = parse_fen(game, fen)
     moves = legal_moves(pos)
     texts = accepted_texts(pos, moves)
@@ -729,8 +794,15 @@ def selftest(game, depth):
     want = PUBLISHED[game.name][:depth]
     got = [perft(start, d) for d in range(1, len(want) + 1)]
     assert got == want, "%s start perft %s, published %s" % (game.name, got, want)
-    print("%s selftest ok: numbering, examples E1-E4 (and %d of our own), start perft 1-%d %s"
-          % (game.name, len(OWN[game.name]), len(got), got))
+    more = ""
+    for fen, published in PUBLISHED_MORE.get(game.name, []):
+        pos = parse_fen(game, fen)
+        want_more = published[:depth + 2]
+        got_more = [perft(pos, d) for d in range(1, len(want_more) + 1)]
+        assert got_more == want_more, "%s %s perft %s, published %s" % (game.name, fen, got_more, want_more)
+        more += ", %s perft 1-%d %s" % (fen, len(got_more), got_more)
+    print("%s selftest ok: numbering, examples E1-E%d (and %d of our own), start perft 1-%d %s%s"
+          % (game.name, len(EXAMPLES[game.name]), len(OWN[game.name]), len(got), got, more))
 
 
 # ------------------------------------------------------------ main
