@@ -142,8 +142,8 @@ static int do_probe(CliArgs *a, const Game *g, const char *dir)
         return 1;
     }
     if (!rep.found) {
-        printf("not in the database\n");
-        return 0;
+        fprintf(stderr, "dama egtb probe: %s\n", err);
+        return 1;
     }
     char what[EGTB_TEXT_MAX];
     egtb_value_text(rep.value, what);

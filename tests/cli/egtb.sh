@@ -38,7 +38,14 @@ expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --
 grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
-expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2' | head -1)" "not in the database" "probe outside"
+# a position whose table is missing: exit 1 naming the material and its file in --dir
+expect_err 1 "no table of material 1k1m-1k0m: $D/russian-1k1m-1k0m.egtb is missing (dama egtb build --game russian --material 1k1m-1k0m builds it)" \
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2'
+expect_eq "$(cat "$T/out")" "" "probe outside: nothing on standard output"
+expect_err 1 "no table of material 2k1m-1k0m, colours swapped: $D/russian-2k1m-1k0m.egtb is missing" \
+  "$DAMA" egtb probe --dir "$D" --fen 'B:WKa1:BKh2,Kb8,c5'
+expect_err 1 "not in the database: the position has 9 pieces, a table at most 8" \
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1,Kg1,Kb2,Kd2,Kf2,Kh2:BKh8'
 # --sample with --material draws that table's positions only; a table whose
 # positions a rule decides at once (a lone man) gives up instead of looping
 expect_rc 0 "turkish verify sample of one material" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --material 2k0m-1k0m --sample 20 --sample-depth 6
