@@ -80,8 +80,19 @@ expect_rc 2 "draws empty reason" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1
 grep -q "'D7,'" "$T/err" && ok || bad "draws: empty reason named: $(cat "$T/err")"
 expect_rc 1 "draws missing match" "$DAMA" egtb draws --db "$T/d.sqlite" --match 9
 grep -q "9" "$T/err" && ok || bad "draws: missing match named: $(cat "$T/err")"
+expect_rc 0 "draws, the game's own rule draws by default" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1
+expect_eq "$(grep -E '^(D4|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D4 0 0 0 0;D8 3 1 2 0;all 3 1 2 0;" "draws: Russian's D4-D8 by default"
 expect_rc 1 "draws wrong game" "$DAMA" egtb draws --game turkish --db "$T/d.sqlite" --match 1
 grep -q "russian" "$T/err" && ok || bad "draws: wrong game named: $(cat "$T/err")"
+# Turkish: one piece each is its rule draw (one-each), counted without --reasons (it counted Russian's D4-D8)
+printf 'x\tW:Wd4:Bd5,h7\n' >"$T/book-tu"
+expect_rc 0 "turkish match for draws" "$DAMA" match --game turkish --db "$T/tu.sqlite" --a default --b default \
+  --openings "$T/book-tu" --pairs 1 --nodes 100 --threads 1 --progress 0
+expect_eq "$(sqlite3 "$T/tu.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
+  "1/2-1/2 one-each,1/2-1/2 one-each" "turkish draws: the games"
+expect_rc 0 "turkish draws" "$DAMA" egtb draws --game turkish --db "$T/tu.sqlite" --match 1
+expect_line out "match 1: 2 games, 2 drawn by one-each; the larger material (pieces, then kings) at the end:"
+expect_eq "$(grep -E '^(one-each|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "one-each 2 0 0 2;all 2 0 0 2;" "turkish draws: counted"
 # missed wins: a won position (3 kings against 1 off the main road) that B, without the database and
 # at 1 node a move, draws by D7 with White; A (with it) wins it. Without the tables, no count.
 printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book3"
