@@ -347,6 +347,13 @@ const char *cli_str(const CliArgs *a, const char *name)
 
 bool cli_isset(const CliArgs *a, const char *name) { return cli_str(a, name) != NULL; }
 
+CliSource cli_source(const CliArgs *a, const char *name)
+{
+    int i = opt_index(a, name);
+    if (i < 0 || !a->values[i]) return CLI_FROM_NONE;
+    return a->from_cli[i] ? CLI_FROM_CLI : a->from_config[i] ? CLI_FROM_CONFIG : CLI_FROM_DEFAULT;
+}
+
 int64_t cli_int(const CliArgs *a, const char *name)
 {
     const char *v = cli_str(a, name);

@@ -73,6 +73,10 @@ const char *cli_str(const CliArgs *a, const char *name); /* NULL if unset */
  * goes into cli_config_text. Main thread only. */
 void cli_set(CliArgs *a, const char *name, const char *value);
 bool cli_isset(const CliArgs *a, const char *name);
+/* Where option name's value came from: unset, its built-in default (or
+ * cli_set), the config file (a->config_path), or the command line. */
+typedef enum CliSource { CLI_FROM_NONE, CLI_FROM_DEFAULT, CLI_FROM_CONFIG, CLI_FROM_CLI } CliSource;
+CliSource cli_source(const CliArgs *a, const char *name);
 /* Typed accessors: values were validated by cli_parse (through the
  * checked parser of util/num.h, against the option's range). */
 int64_t cli_int(const CliArgs *a, const char *name);

@@ -28,7 +28,8 @@ static const CliOpt OPTS[] = {
     {"probes", OPT_INT, "1000000", "bench: probes per measurement", 1, 100000000},
     {"db", OPT_DB, "dama.sqlite", "draws: the SQLite database of the match", 0, 0},
     {"match", OPT_INT, NULL, "draws: the match (matches.id) whose games are counted", 1, CLI_INT_MAX},
-    {"reasons", OPT_STR, "D4,D5,D6,D7,D8", "draws: the draw reasons counted (comma-separated games.reason values)", 0, 0},
+    {"reasons", OPT_STR, NULL, "draws: the draw reasons counted (comma-separated games.reason values); default: those "
+                               "of --game's own move-count and material rules", 0, 0},
     {0},
 };
 
@@ -142,8 +143,8 @@ static int do_probe(CliArgs *a, const Game *g, const char *dir)
         return 1;
     }
     if (!rep.found) {
-        printf("not in the database\n");
-        return 0;
+        fprintf(stderr, "dama egtb probe: %s\n", err);
+        return 1;
     }
     char what[EGTB_TEXT_MAX];
     egtb_value_text(rep.value, what);
@@ -201,9 +202,15 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
         fprintf(stderr, "dama egtb draws: --match N is required (the match whose games are counted)\n");
         return 2;
     }
+    /* the game's own rule draws unless --reasons names others */
+    const char *reasons = cli_str(a, "reasons") ? cli_str(a, "reasons") : g->rule_draw_reasons;
+    if (!reasons) {
+        fprintf(stderr, "dama egtb draws: %s names no rule draws of its own: give --reasons\n", g->name);
+        return 2;
+    }
     MatchDraws d;
     memset(&d, 0, sizeof d);
-    if (parse_reasons(cli_str(a, "reasons"), &d) != 0) return 2;
+    if (parse_reasons(reasons, &d) != 0) return 2;
     int64_t id = cli_int(a, "match");
     /* the missed wins need the tables: those of --dir (the default
      * directory) when it holds the game's */
@@ -219,7 +226,7 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
         return 1;
     }
     printf("match %lld: %lld games, %lld drawn by %s; the larger material (pieces, then kings) at the end:\n",
-           (long long)id, (long long)d.games, (long long)d.draws, cli_str(a, "reasons"));
+           (long long)id, (long long)d.games, (long long)d.draws, reasons);
     printf("%-8s %8s %8s %8s %8s\n", "reason", "draws", "A", "B", "equal");
     for (int i = 0; i <= d.reasons_len; i++) {
         const int64_t *c = d.count[i == d.reasons_len ? MATCH_DRAW_REASONS_MAX : i];

@@ -118,30 +118,76 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
         printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(st), (long long)r->pairs);
 }
 
-/* --movetime / --tc: the same limits as tournament engines
- * (arena/player.h), else --depth, else --nodes. Returns 0, or 2 after a
- * message. */
+/* The search limit is one of these (--depth 0 is none: "use nodes"). */
+static const char *const LIMIT_KEYS[] = {"movetime", "tc", "depth", "nodes"};
+enum { LIMIT_KEYS_LEN = 4 };
+
+static bool limit_given(const CliArgs *a, int k, CliSource from)
+{
+    return cli_source(a, LIMIT_KEYS[k]) == from && (k != 2 || cli_int(a, "depth") != 0);
+}
+
+/* "--nodes 300 and --movetime 5" (the command line's) or "nodes = 8000 and
+ * movetime = 100" (the config file's) into out. */
+static void limits_list(const CliArgs *a, CliSource from, char *out, size_t size)
+{
+    size_t len = 0;
+    out[0] = 0;
+    for (int k = 0; k < LIMIT_KEYS_LEN; k++) {
+        if (!limit_given(a, k, from) || len >= size) continue;
+        len += (size_t)snprintf(out + len, size - len, from == CLI_FROM_CLI ? "%s--%s %s" : "%s%s = %s",
+                                len ? " and " : "", LIMIT_KEYS[k], cli_str(a, LIMIT_KEYS[k]));
+    }
+}
+
+/* Which of the limits applies: the one of the command line (two there are
+ * refused), else the config file's (two there are refused), else --nodes.
+ * A config file's limit that the command line's replaces is named on
+ * stderr. Returns the index in LIMIT_KEYS, or -1 after a message. */
+static int choose_limit(const CliArgs *a)
+{
+    int cli = -1, file = -1, n_cli = 0, n_file = 0;
+    for (int k = 0; k < LIMIT_KEYS_LEN; k++) {
+        if (limit_given(a, k, CLI_FROM_CLI)) cli = k, n_cli++;
+        if (limit_given(a, k, CLI_FROM_CONFIG)) file = k, n_file++;
+    }
+    char list[256];
+    if (n_cli > 1) {
+        limits_list(a, CLI_FROM_CLI, list, sizeof list);
+        fprintf(stderr, "dama match: give one search limit of --movetime, --tc, --depth and --nodes, not %s\n", list);
+        return -1;
+    }
+    if (n_cli == 0 && n_file > 1) {
+        limits_list(a, CLI_FROM_CONFIG, list, sizeof list);
+        fprintf(stderr, "dama match: %s sets more than one search limit (%s): keep one there, or give one of "
+                        "--movetime, --tc, --depth and --nodes\n", a->config_path, list);
+        return -1;
+    }
+    if (n_cli == 1 && n_file > 0) {
+        limits_list(a, CLI_FROM_CONFIG, list, sizeof list);
+        fprintf(stderr, "dama match: search limit --%s %s: the command line's wins over %s's %s\n", LIMIT_KEYS[cli],
+                cli_str(a, LIMIT_KEYS[cli]), a->config_path, list);
+    }
+    return n_cli ? cli : n_file ? file : 3;
+}
+
+/* The limit of choose_limit: --movetime / --tc as for tournament engines
+ * (arena/player.h), --depth or --nodes. Returns 0, or 2 after a message. */
 static int parse_limits(const CliArgs *a, PlayerLimits *lim)
 {
     char err[ERR_MAX];
     *lim = (PlayerLimits){0};
-    if (cli_isset(a, "movetime") && cli_isset(a, "tc")) {
-        fprintf(stderr, "dama match: give --movetime or --tc, not both\n");
-        return 2;
-    }
-    for (int i = 0; i < 2; i++) {
-        const char *key = i ? "tc" : "movetime";
-        if (!cli_isset(a, key)) continue;
+    int k = choose_limit(a);
+    if (k < 0) return 2;
+    if (k == 2) lim->depth = (int)cli_int(a, "depth");
+    if (k == 3) lim->nodes = (uint64_t)cli_int(a, "nodes");
+    if (k < 2) {
         char v[64];
-        snprintf(v, sizeof v, "%s", cli_str(a, key));
-        if (player_limits_set(lim, i ? "time" : "movetime", v, err) != 0) {
-            fprintf(stderr, "dama match: --%s: %s\n", key, err);
+        snprintf(v, sizeof v, "%s", cli_str(a, LIMIT_KEYS[k]));
+        if (player_limits_set(lim, k ? "time" : "movetime", v, err) != 0) {
+            fprintf(stderr, "dama match: --%s: %s\n", LIMIT_KEYS[k], err);
             return 2;
         }
-    }
-    if (!lim->movetime_ms && !lim->time_ms) {
-        if (cli_int(a, "depth")) lim->depth = (int)cli_int(a, "depth");
-        else lim->nodes = (uint64_t)cli_int(a, "nodes");
     }
     return 0;
 }

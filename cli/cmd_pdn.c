@@ -57,7 +57,23 @@ static void describe_game(const PdnGame *g, char *out, size_t size)
     snprintf(out, size, " (%s%s%.120s)", players, players[0] && has_event ? ", " : "", has_event ? event : "");
 }
 
-static int check_file(const char *path, const Game *fallback)
+/* A game whose tags chose another game than the one --game named (the
+ * tag that chose it into out) or whose GameType and Variant tags disagree
+ * (replay->game_warning): the warning, "" if none. */
+static void game_choice_warning(const PdnGame *g, const PdnReplay *replay, const Game *given, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (replay->game_warning[0]) snprintf(out, size, "%s", replay->game_warning);
+    if (!given || !replay->game || replay->game == given) return;
+    const char *tag = pdn_game_tag(g, "GameType") ? "GameType" : "Variant";
+    size_t len = strlen(out);
+    snprintf(out + len, size - len, "%s%s tag \"%.40s\" (line %ld) names %s, not --game %s (which is for games "
+             "without a GameType or Variant tag): read as %s", len ? "; " : "", tag, pdn_game_tag(g, tag),
+             pdn_game_tag_line(g, tag), replay->game->name, given->name, replay->game->name);
+}
+
+/* given: the game of --game when the command line named one (else NULL) */
+static int check_file(const char *path, const Game *fallback, const Game *given)
 {
     bool std_in = strcmp(path, "-") == 0;
     FILE *in = std_in ? stdin : fopen(path, "rb");
@@ -74,7 +90,7 @@ static int check_file(const char *path, const Game *fallback)
     PdnGame game;
     pdn_game_init(&game);
     PdnReplay replay;
-    long games = 0, ok = 0, failed = 0, warnings = 0;
+    long games = 0, ok = 0, failed = 0, warnings = 0, choices = 0;
     char first_failed[96] = "";
     int rc = 0;
     char err[ERR_MAX];
@@ -99,10 +115,14 @@ static int check_file(const char *path, const Game *fallback)
                 snprintf(first_failed + len, sizeof first_failed - len, "%s%ld", len ? ", " : "", game.index);
             }
         }
-        if (replay.warning[0]) {
-            warnings++;
-            printf("; warning: %s", replay.warning);
+        char choice[2 * PDN_MESSAGE_MAX + 400];
+        game_choice_warning(&game, &replay, given, choice, sizeof choice);
+        if (choice[0]) { /* the first ones on stderr too, with the file: a game read as another than one may think */
+            printf("; warning: %s", choice);
+            if (++choices <= 3) fprintf(stderr, "dama pdn check: %s: game %ld: %s\n", path, game.index, choice);
         }
+        if (replay.warning[0]) printf("; warning: %s", replay.warning);
+        if (replay.warning[0] || choice[0]) warnings++;
         putchar('\n');
     }
     if (rc == 0 && games == 0) {
@@ -114,6 +134,9 @@ static int check_file(const char *path, const Game *fallback)
         if (warnings) printf(", %ld warning%s", warnings, warnings == 1 ? "" : "s");
         putchar('\n');
     }
+    if (choices > 3)
+        fprintf(stderr, "dama pdn check: %s: %ld more games whose tags and --game name different games (see the "
+                        "report on stdout)\n", path, choices - 3);
     if (failed) /* the report is on stdout; a one-line summary for whoever reads stderr only */
         fprintf(stderr, "dama pdn check: %s: %ld of %ld games failed (game%s %s%s; see the report on stdout)\n",
                 path, failed, games, failed == 1 ? "" : "s", first_failed, failed > 3 ? ", ..." : "");
@@ -189,7 +212,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama pdn check: exactly one FILE is needed (usage: dama pdn %s)\n", cmd_pdn.usage);
         rc = 2;
     } else {
-        rc = check_file(sub.positional[0], g);
+        rc = check_file(sub.positional[0], g, sub.from_cli[0] || a->from_cli[0] ? g : NULL);
     }
     cli_free(&sub);
     free(argv);

@@ -156,6 +156,10 @@ typedef struct Game {
     int (*capture_value)(const Position *pos, const Move *move);
     /* Reason id of a threefold repetition ("D3" in Russian draughts). */
     const char *repetition_reason;
+    /* Every reason id with which rule_outcome draws a game (the move-count
+     * and material rules), comma-separated: "D4,D5,D6,D7,D8" in Russian
+     * draughts; NULL: none named (`dama egtb draws` then needs --reasons). */
+    const char *rule_draw_reasons;
 
     /* Move text in the game's notation: full (every landing square) or, in
      * numbered notations, a capture as start x end unless another legal

@@ -5,6 +5,9 @@ ballots of data/openings/, the position strings of the rule tests, the
 configuration and weight files of configs/, and the legal moves of those
 positions as `dama moves` lists them.
 
+Only the folders of the targets it writes are emptied and rewritten; the
+others (web_json, kept by hand) are left as they are.
+
 usage: python3 fuzz/make_corpus.py DAMA_BINARY   (from the repository root)
 """
 import hashlib
@@ -21,13 +24,23 @@ VARIANTS = ("english", "italian")
 PER_GAME = 24  # positions per game: the corpus stays small
 
 
+CORPUS = {}  # target -> {file name: bytes}, written out by save()
+
+
 def write(target, data):
-    folder = os.path.join("fuzz", "corpus", target)
-    os.makedirs(folder, exist_ok=True)
     data = data.encode() if isinstance(data, str) else data
-    name = hashlib.sha1(data).hexdigest()[:16]
-    with open(os.path.join(folder, name), "wb") as f:
-        f.write(data)
+    CORPUS.setdefault(target, {})[hashlib.sha1(data).hexdigest()[:16]] = data
+
+
+def save():
+    """Each target written replaces its folder; other folders stay."""
+    for target, files in CORPUS.items():
+        folder = os.path.join("fuzz", "corpus", target)
+        shutil.rmtree(folder, ignore_errors=True)
+        os.makedirs(folder)
+        for name, data in files.items():
+            with open(os.path.join(folder, name), "wb") as f:
+                f.write(data)
 
 
 def spread(items, n):
@@ -71,7 +84,6 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
     dama = os.path.abspath(sys.argv[1])
-    shutil.rmtree(os.path.join("fuzz", "corpus"), ignore_errors=True)
     for game in GAMES:
         fens = positions(game)
         for fen in fens:
@@ -99,6 +111,7 @@ def main():
     for game in GAMES:
         with open(f"configs/weights/{game}-start.cfg") as f:
             write("weights", f.read())
+    save()
 
 
 if __name__ == "__main__":

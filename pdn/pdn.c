@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* ------------------------------------------------------------------ */
 /* Reader: buffered bytes with lookahead and line counting             */
@@ -545,6 +546,14 @@ static const Game *game_of_type(const char *text, long line, char error[PDN_MESS
     return NULL;
 }
 
+/* The game a Variant tag names: dama's name or the title, any case; NULL if none. */
+static const Game *game_of_variant(const char *variant)
+{
+    for (const Game *const *g = game_list(); *g; g++)
+        if (strcasecmp((*g)->name, variant) == 0 || strcasecmp((*g)->title, variant) == 0) return *g;
+    return NULL;
+}
+
 int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
 {
     memset(out, 0, sizeof *out);
@@ -555,6 +564,12 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     if (type) {
         game = game_of_type(type, pdn_game_tag_line(pgame, "GameType"), out->error);
         if (!game) return -1;
+        const Game *named = variant ? game_of_variant(variant) : NULL;
+        if (named && named != game)
+            snprintf(out->game_warning, sizeof out->game_warning,
+                     "GameType tag \"%.20s\" (line %ld, %s) and Variant tag \"%.40s\" (line %ld, %s) name different "
+                     "games: read as %s, by the GameType", type, pdn_game_tag_line(pgame, "GameType"), game->name,
+                     variant, pdn_game_tag_line(pgame, "Variant"), named->name, game->name);
     } else if (variant) {
         game = game_find(variant);
         if (!game) {

@@ -149,12 +149,17 @@ typedef struct PdnReplay {
     char fen[FEN_MAX];  /* the position before the failing move, or the final one */
     char error[PDN_MESSAGE_MAX];   /* why the replay failed, "" if it did not */
     char warning[PDN_MESSAGE_MAX]; /* Result tag vs movetext result, "" if they agree */
+    /* GameType and Variant tags that name two different games, and which
+     * was played (the GameType's), "" if they agree or one is missing */
+    char game_warning[PDN_MESSAGE_MAX];
 } PdnReplay;
 
 /* Replay `pgame` from its FEN tag (or the start position). The game played
  * is the one whose pdn_gametype equals the GameType tag's first number when
  * the tag is present, else the game a Variant tag names ("shatra"), else
- * `fallback`. Each move is parsed with
+ * `fallback`. A Variant tag that names another game dama plays (by name or
+ * title, any case) beside the GameType fills out->game_warning; a Variant
+ * that names no game of dama's ("Standard") is not checked. Each move is parsed with
  * game->move_from_str against the current position and made.
  * Returns 0 when every move was played (out->fen is then the final
  * position); -1 when the game could not be set up (unknown GameType, bad

@@ -4,14 +4,18 @@
 # selfplay, tune, match, tournament and train store (movetexts, results,
 # weights; ids and timestamps aside). Run it on the binary of the commit
 # before and after a change that claims no change in behaviour, and diff.
-# Usage: bash scripts/fingerprint.sh DAMA WORKDIR     (about a minute)
+# The games are those DAMA lists (the "games:" line of `dama help`), or
+# GAMES="russian turkish" for some of them.
+# Usage: bash scripts/fingerprint.sh DAMA WORKDIR     (about 20 s a game)
 set -euo pipefail
 DAMA=$(realpath "$1"); W=$2
+games=${GAMES:-$("$DAMA" help | sed -n 's/^games: //p')}
+[ -n "$games" ] || { echo "fingerprint.sh: $DAMA help lists no games (no 'games:' line)" >&2; exit 2; }
 mkdir -p "$W"; W=$(realpath "$W"); rm -f "$W"/*.sqlite*
 cd "$W"
 q() { sqlite3 -batch -noheader "$@"; }
 h() { sha256sum | cut -c1-16; }
-for g in russian turkish shatra; do
+for g in $games; do
   echo "bench $g: $("$DAMA" bench --game "$g" 2>&1 | grep -oE '[0-9]+ nodes$')"
   db=sp-$g.sqlite
   "$DAMA" selfplay --game "$g" --db "$db" --games 24 --nodes 300 --seed 7 --threads 2 --progress 0 >/dev/null 2>&1

@@ -5,10 +5,13 @@
 #   3. depth completed in MOVETIME ms (default 100) from each bench position,
 #      median per game (one fresh process per search, as a referee runs it);
 #   4. lazy SMP (NEW only): time to depth on 1 and 2 search threads.
+# The games of parts 2-4 are those the new binary lists (the "games:" line
+#   of `dama help`; an old binary that lacks one shows "-"), or GAMES="...".
 # search-figures.sh --smp [BINARY...] — part 4 alone (about two minutes per
-#   binary on an idle 2-core machine; default build/dama): per game, `dama
+#   binary and three games on an idle 2-core machine; default build/dama): per game, `dama
 #   bench --depth D` over the bench positions (Russian 19, Turkish 14, Shatra
-#   13 plies; SMP_DEPTHS="19 14 13"), 1 and 2 threads interleaved, REPEAT
+#   13 plies, any other game its bench depth; SMP_DEPTHS="russian=19
+#   turkish=14 shatra=13" sets them), 1 and 2 threads interleaved, REPEAT
 #   runs each; the medians of the wall time, of the node totals and of the
 #   CPU time (nodes / nodes per CPU second, as bench prints them), the
 #   speed-up (wall 1 thread / wall 2 threads), the node ratio (2 threads /
@@ -28,6 +31,9 @@
 # Environment: MOVETIME (100), REPEAT (3; --smp: 5), SKIP_SMP=1 to leave out 4.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+for pair in ${SMP_DEPTHS:-}; do
+    [[ $pair =~ ^[a-z]+=[0-9]+$ ]] || { echo "search-figures.sh: SMP_DEPTHS entry '$pair' is not GAME=DEPTH" >&2; exit 2; }
+done
 med() { sort -n | awk '{v[NR]=$1} END {if (NR % 2) print v[(NR+1)/2]; else print (v[NR/2]+v[NR/2+1])/2}'; }
 # smp_line BINARY REPEAT LABEL GAME DEPTH [BENCH ARGS...]: one line of part 4.
 smp_line() {
@@ -52,10 +58,26 @@ smp_line() {
     u1=$(printf '%s\n' "${c1[@]}" | med); u2=$(printf '%s\n' "${c2[@]}" | med)
     echo "smp $label depth $d: 1 thread $m1 s ($k1 nodes, $u1 s CPU), 2 threads $m2 s ($k2 nodes, $u2 s CPU; ${n2[*]}), speed-up $(awk -v a="$m1" -v b="$m2" 'BEGIN {printf "%.2f", a / b}'), nodes 2/1 $(awk -v a="$k2" -v b="$k1" 'BEGIN {printf "%.2f", a / b}'), CPU 2/1 $(awk -v a="$u2" -v b="$u1" 'BEGIN {printf "%.2f", a / b}'), two free cores 2 x CPU 1/2 $(awk -v a="$u1" -v b="$u2" 'BEGIN {printf "%.2f", 2 * a / b}')"
 }
+# games_of BINARY: the games it lists (`dama help`, its "games:" line), or $GAMES when set.
+games_of() {
+    local g=${GAMES:-$("$1" help | sed -n 's/^games: //p')}
+    [ -n "$g" ] || { echo "search-figures.sh: $1 help lists no games (no 'games:' line)" >&2; exit 2; }
+    echo "$g"
+}
+# knows BINARY GAME: BINARY plays GAME (an older binary may not).
+knows() { "$1" help | sed -n 's/^games: //p' | tr ' ' '\n' | grep -qx "$2"; }
+# smp_depth BINARY GAME: GAME's depth in SMP_DEPTHS ("russian=19 ..."), else its bench depth.
+smp_depth() {
+    local pair
+    for pair in ${SMP_DEPTHS:-russian=19 turkish=14 shatra=13}; do
+        [ "${pair%%=*}" = "$2" ] && { echo "${pair#*=}"; return; }
+    done
+    "$1" bench --game "$2" | awk 'NR==1 {print $4}' | tr -d : # "bench GAME depth D: N nodes"
+}
 smp() {
-    local bin=$1 rep=$2 depths=(${SMP_DEPTHS:-19 14 13}) games=(russian turkish shatra)
+    local bin=$1 rep=$2 g
     echo "lazy SMP, time to depth: $bin, $rep runs each, interleaved; load $(cut -d' ' -f1-3 /proc/loadavg)"
-    for k in 0 1 2; do smp_line "$bin" "$rep" "${games[$k]}" "${games[$k]}" "${depths[$k]}"; done
+    for g in $(games_of "$bin"); do smp_line "$bin" "$rep" "$g" "$g" "$(smp_depth "$bin" "$g")"; done
     # The 7 Russian bench positions alone swing by +-25% from run to run
     # (one position's 2-thread search takes 0.55x to 4.2x the 1-thread
     # nodes, by when a best-move change comes): 63 ballots (every 12th of
@@ -78,16 +100,23 @@ echo "old: $old   new: $new"
 d15() { "$1" search --game russian --depth 15 --quiet | awk '/^nodes/ {print $2}'; }
 a=$(d15 "$old"); b=$(d15 "$new")
 echo "russian start depth 15 nodes: old $a new $b ratio $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", a / b}')"
-for g in russian turkish shatra; do
-    a=$("$old" bench --game $g | awk 'NR==1 {print $5}'); b=$("$new" bench --game $g | awk 'NR==1 {print $5}')
-    echo "bench $g: old $a new $b ratio $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", a / b}')"
+games=$(games_of "$new")
+for g in $games; do
+    b=$("$new" bench --game $g | awk 'NR==1 {print $5}')
+    if knows "$old" $g; then
+        a=$("$old" bench --game $g | awk 'NR==1 {print $5}')
+        echo "bench $g: old $a new $b ratio $(awk -v a="$a" -v b="$b" 'BEGIN {printf "%.2f", a / b}')"
+    else
+        echo "bench $g: old - new $b (the old binary has no $g)"
+    fi
 done
-for g in russian turkish shatra; do
+for g in $games; do
     do=(); dn=()
     while IFS= read -r fen; do
-        do+=("$("$old" search --game $g --fen "$fen" --movetime "$mt" --quiet | awk '/^depth/ {print $2}')")
+        knows "$old" $g && do+=("$("$old" search --game $g --fen "$fen" --movetime "$mt" --quiet | awk '/^depth/ {print $2}')")
         dn+=("$("$new" search --game $g --fen "$fen" --movetime "$mt" --quiet | awk '/^depth/ {print $2}')")
     done < <("$new" bench --game $g --print-fens)
-    echo "depth in $mt ms $g: old median $(printf '%s\n' "${do[@]}" | med) (${do[*]}) new median $(printf '%s\n' "${dn[@]}" | med) (${dn[*]})"
+    if [ ${#do[@]} -gt 0 ]; then om="$(printf '%s\n' "${do[@]}" | med) (${do[*]})"; else om="- (the old binary has no $g)"; fi
+    echo "depth in $mt ms $g: old median $om new median $(printf '%s\n' "${dn[@]}" | med) (${dn[*]})"
 done
 [ "${SKIP_SMP:-0}" = 1 ] || smp "$new" "${REPEAT:-5}"

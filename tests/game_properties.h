@@ -148,6 +148,26 @@ static inline void assert_position_fen(const Game *g, const Position *pos, const
     }
 }
 
+/* A draw by rule_outcome with reason `id`: the id must be one of g's
+ * rule_draw_reasons (the list `dama egtb draws` counts by default), and the
+ * repetition reason (game_outcome's) none of them. */
+static inline void assert_rule_draw_listed(const Game *g, const char *id)
+{
+    const char *list = g->rule_draw_reasons ? g->rule_draw_reasons : "";
+    bool found = false, repetition = false;
+    for (const char *s = list; *s;) {
+        size_t len = strcspn(s, ",");
+        found = found || (len == strlen(id) && strncmp(s, id, len) == 0);
+        repetition = repetition || (len == strlen(g->repetition_reason) && strncmp(s, g->repetition_reason, len) == 0);
+        s += len + (s[len] == ',');
+    }
+    if (!found || repetition) {
+        print_error("%s: rule draw '%s' %s its rule_draw_reasons '%s'%s\n", g->name, id, found ? "in" : "not in", list,
+                    repetition ? ", which name the repetition reason" : "");
+        fail();
+    }
+}
+
 /* Does `text` equal one of the '|'-separated routes at the start of `entry`
  * (which ends at a space or the end)? */
 static inline bool entry_has_route(const char *entry, const char *text)

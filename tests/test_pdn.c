@@ -391,6 +391,29 @@ static void test_replay_result_warning(void **state)
     assert_string_equal(rep.warning, "Result tag \"won\" (line 1) is not a result");
 }
 
+static void test_replay_game_tags(void **state)
+{
+    (void)state;
+    PdnReplay rep;
+    /* GameType and Variant name two games: the GameType's is played, and said so */
+    assert_int_equal(replay_text("[GameType \"25\"]\n[Variant \"turkish\"]\n1. c3-d4 *", &rep), 0);
+    assert_string_equal(rep.game->name, "russian");
+    assert_string_equal(rep.game_warning, "GameType tag \"25\" (line 1, russian) and Variant tag \"turkish\" (line 2, "
+                                          "turkish) name different games: read as russian, by the GameType");
+    assert_int_equal(replay_text("[Variant \"Russian draughts\"]\n[GameType \"30\"]\n1. a3-a4 *", &rep), 0);
+    assert_string_equal(rep.game->name, "turkish");
+    assert_non_null(strstr(rep.game_warning, "Variant tag \"Russian draughts\" (line 1, russian)"));
+    /* the same game by name or title, any case; a Variant dama does not know is not a game named */
+    assert_int_equal(replay_text("[GameType \"25\"]\n[Variant \"Russian\"]\n1. c3-d4 *", &rep), 0);
+    assert_string_equal(rep.game_warning, "");
+    assert_int_equal(replay_text("[GameType \"30\"]\n[Variant \"turkish DRAUGHTS\"]\n1. a3-a4 *", &rep), 0);
+    assert_string_equal(rep.game_warning, "");
+    assert_int_equal(replay_text("[GameType \"25\"]\n[Variant \"Standard\"]\n1. c3-d4 *", &rep), 0);
+    assert_string_equal(rep.game_warning, "");
+    assert_int_equal(replay_text("[Variant \"turkish\"]\n1. a3-a4 *", &rep), 0);
+    assert_string_equal(rep.game_warning, "");
+}
+
 /* ------------------------------------------------------------------ */
 /* Writer                                                              */
 
@@ -589,7 +612,7 @@ int main(void)
         cmocka_unit_test(test_large_input),
         cmocka_unit_test(test_replay_tiny),
         cmocka_unit_test(test_replay_broken),
-        cmocka_unit_test(test_replay_result_warning),
+        cmocka_unit_test(test_replay_result_warning), cmocka_unit_test(test_replay_game_tags),
         cmocka_unit_test(test_movetext),
         cmocka_unit_test(test_first_mover),
         cmocka_unit_test(test_write_game),

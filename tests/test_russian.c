@@ -631,6 +631,7 @@ static void expect_outcome(const Line *l, Outcome want, const char *reason, cons
     Outcome g = game_outcome(G, &l->pos, l->history, l->len, &gwhy, NULL);
     bool ok = o == want_rule && g == want;
     if (reason) ok = ok && gwhy && strcmp(gwhy, reason) == 0 && (!rule_level || (why && strcmp(why, reason) == 0));
+    if (o == OUTCOME_DRAW && why) assert_rule_draw_listed(G, why);
     if (!ok) {
         char fen[FEN_MAX];
         G->pos_to_fen(&l->pos, fen);

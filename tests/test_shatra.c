@@ -603,6 +603,7 @@ static void test_outcomes(void **state)
                         c->outcome, c->reason ? c->reason : "-");
             fail();
         }
+        if (o == OUTCOME_DRAW) assert_rule_draw_listed(G, reason);
     }
     /* Threefold repetition: the Biys walk back and forth. */
     Position pos;

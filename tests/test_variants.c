@@ -251,6 +251,7 @@ static void test_draw_rules(void **state)
         mat += CASES[i].reversible ? 0 : 1;
         assert_int_equal(outcome_at(g, CASES[i].fen, rev, mat, &why), OUTCOME_DRAW);
         assert_string_equal(why, CASES[i].id);
+        assert_rule_draw_listed(g, why);
     }
     /* The material rules need a lone king: a lone man, or four pieces, keep playing. */
     const char *why;

@@ -195,6 +195,36 @@ int egtb_check(const Game *game, const char *dir, const EgtbCheckOptions *o, Egt
 
 /* ---- probe ---------------------------------------------------------------- */
 
+/* Why pos (not found in db) is not in the database: err gets a message
+ * naming the material and, when its table is what is missing, the file in
+ * dir and the command that builds it. */
+static void not_found_why(const Game *g, const Egtb *db, const char *dir, const Position *pos, char err[ERR_MAX])
+{
+    EgtbMaterial m = egtb_db_indexer(db)->material(pos);
+    int pieces = egtb_material_pieces(m);
+    if (pieces > EGTB_PIECES_MAX) {
+        snprintf(err, ERR_MAX, "not in the database: the position has %d pieces, a table at most %d", pieces,
+                 EGTB_PIECES_MAX);
+        return;
+    }
+    if (m.men[0] + m.kings[0] == 0 || m.men[1] + m.kings[1] == 0) {
+        snprintf(err, ERR_MAX, "not in the database: a side has no pieces (the game is over)");
+        return;
+    }
+    EgtbMaterial c = egtb_material_canonical(m) ? m : egtb_material_mirror(m);
+    char name[32], path[4096];
+    egtb_material_name(c, name);
+    egtb_file_path(dir, g, c, path, sizeof path);
+    if (access(path, R_OK) != 0) {
+        snprintf(err, ERR_MAX, "not in the database: no table of material %.16s%s: %.90s is missing (dama egtb "
+                 "build --game %.12s --material %.16s builds it)", name,
+                 c.men[0] == m.men[0] && c.kings[0] == m.kings[0] ? "" : ", colours swapped", path, g->name, name);
+        return;
+    }
+    snprintf(err, ERR_MAX, "not in the database: the table of material %.16s (%.90s) has no index for this "
+             "position (a man where no game can put it), or its block is unreadable", name, path);
+}
+
 int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbeReport *rep, char err[ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
@@ -203,6 +233,7 @@ int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbe
     Egtb *db = egtb_open(g, dir, false, err);
     if (!db) return -1;
     if (!egtb_probe(db, NULL, &pos, &rep->value)) {
+        not_found_why(g, db, dir, &pos, err);
         egtb_close(db);
         return 0;
     }

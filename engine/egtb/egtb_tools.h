@@ -89,8 +89,10 @@ typedef struct EgtbProbeReport {
 } EgtbProbeReport;
 
 /* The database value of position fen (its verdict with the counters) and
- * of each of its moves. Returns 0 (rep->found false: not in the database),
- * or -1 with err (a bad position, no tables, out of memory). */
+ * of each of its moves. Returns 0 (rep->found false: not in the database,
+ * err saying why: too many pieces, or which material's table is missing
+ * from dir, its file and the command that builds it), or -1 with err (a
+ * bad position, no tables, out of memory). */
 int egtb_probe_report(const Game *game, const char *dir, const char *fen, EgtbProbeReport *rep, char err[ERR_MAX]);
 /* Free rep->moves (a report without moves, or freed already: a no-op). */
 void egtb_probe_report_free(EgtbProbeReport *rep);

@@ -38,7 +38,14 @@ expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --
 grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
-expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2' | head -1)" "not in the database" "probe outside"
+# a position whose table is missing: exit 1 naming the material and its file in --dir
+expect_err 1 "no table of material 1k1m-1k0m: $D/russian-1k1m-1k0m.egtb is missing (dama egtb build --game russian --material 1k1m-1k0m builds it)" \
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2'
+expect_eq "$(cat "$T/out")" "" "probe outside: nothing on standard output"
+expect_err 1 "no table of material 2k1m-1k0m, colours swapped: $D/russian-2k1m-1k0m.egtb is missing" \
+  "$DAMA" egtb probe --dir "$D" --fen 'B:WKa1:BKh2,Kb8,c5'
+expect_err 1 "not in the database: the position has 9 pieces, a table at most 8" \
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1,Kg1,Kb2,Kd2,Kf2,Kh2:BKh8'
 # --sample with --material draws that table's positions only; a table whose
 # positions a rule decides at once (a lone man) gives up instead of looping
 expect_rc 0 "turkish verify sample of one material" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --material 2k0m-1k0m --sample 20 --sample-depth 6
@@ -73,8 +80,19 @@ expect_rc 2 "draws empty reason" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1
 grep -q "'D7,'" "$T/err" && ok || bad "draws: empty reason named: $(cat "$T/err")"
 expect_rc 1 "draws missing match" "$DAMA" egtb draws --db "$T/d.sqlite" --match 9
 grep -q "9" "$T/err" && ok || bad "draws: missing match named: $(cat "$T/err")"
+expect_rc 0 "draws, the game's own rule draws by default" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1
+expect_eq "$(grep -E '^(D4|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D4 0 0 0 0;D8 3 1 2 0;all 3 1 2 0;" "draws: Russian's D4-D8 by default"
 expect_rc 1 "draws wrong game" "$DAMA" egtb draws --game turkish --db "$T/d.sqlite" --match 1
 grep -q "russian" "$T/err" && ok || bad "draws: wrong game named: $(cat "$T/err")"
+# Turkish: one piece each is its rule draw (one-each), counted without --reasons (it counted Russian's D4-D8)
+printf 'x\tW:Wd4:Bd5,h7\n' >"$T/book-tu"
+expect_rc 0 "turkish match for draws" "$DAMA" match --game turkish --db "$T/tu.sqlite" --a default --b default \
+  --openings "$T/book-tu" --pairs 1 --nodes 100 --threads 1 --progress 0
+expect_eq "$(sqlite3 "$T/tu.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
+  "1/2-1/2 one-each,1/2-1/2 one-each" "turkish draws: the games"
+expect_rc 0 "turkish draws" "$DAMA" egtb draws --game turkish --db "$T/tu.sqlite" --match 1
+expect_line out "match 1: 2 games, 2 drawn by one-each; the larger material (pieces, then kings) at the end:"
+expect_eq "$(grep -E '^(one-each|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "one-each 2 0 0 2;all 2 0 0 2;" "turkish draws: counted"
 # missed wins: a won position (3 kings against 1 off the main road) that B, without the database and
 # at 1 node a move, draws by D7 with White; A (with it) wins it. Without the tables, no count.
 printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book3"

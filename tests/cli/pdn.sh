@@ -63,6 +63,27 @@ printf '[FEN "W:WKc1,Ke1:BKh8"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 4.
 expect_rc 0 over "$DAMA" pdn check "$T/over.pdn"
 expect_line out "game 1: ok, 11 plies; warning: the rules ended the game after ply 10 (D8); 1 more plies replayed"
 
+# --- the game a game's tags choose: GameType and Variant that disagree, or --game -----------
+printf '%s\n' '[Event "both"]' '[GameType "25"]' '[Variant "turkish"]' '' '1. c3-d4 *' '' \
+    '[Event "tagged"]' '[GameType "25"]' '' '1. c3-d4 *' >"$T/tags.pdn"
+expect_rc 0 tags "$DAMA" pdn check "$T/tags.pdn"
+w1='GameType tag "25" (line 2, russian) and Variant tag "turkish" (line 3, turkish) name different games: read as russian, by the GameType'
+expect_line out "game 1 (both): ok, 1 ply; warning: $w1"
+expect_line out "game 2 (tagged): ok, 1 ply"
+expect_line out "2 games, 2 ok, 0 failed, 1 warning"
+expect_line err "dama pdn check: $T/tags.pdn: game 1: $w1"
+w2='GameType tag "25" (line 8) names russian, not --game turkish (which is for games without a GameType or Variant tag): read as russian'
+expect_rc 0 tags_game "$DAMA" pdn check "$T/tags.pdn" --game turkish
+expect_line err "dama pdn check: $T/tags.pdn: game 2: $w2"
+expect_line out "game 2 (tagged): ok, 1 ply; warning: $w2"
+expect_rc 0 tags_same_game "$DAMA" pdn check "$T/tags.pdn" --game russian
+expect_eq "$(grep -c 'not --game' "$T/out")" "0" "--game naming the tags' game: no warning"
+# a file of many: the first three on stderr, then a count
+for i in 1 2 3 4 5; do printf '[GameType "25"]\n\n1. c3-d4 *\n\n'; done >"$T/five.pdn"
+expect_rc 0 five "$DAMA" pdn check "$T/five.pdn" --game turkish
+expect_eq "$(grep -c ': game [0-9]*: GameType' "$T/err")" "3" "the first three warnings on stderr"
+expect_line err "dama pdn check: $T/five.pdn: 2 more games whose tags and --game name different games (see the report on stdout)"
+
 # --- usage errors ---------------------------------------------------------
 expect_rc 2 nogame "$DAMA" pdn check "$file_1950" --game nosuchgame
 expect_rc 2 nosub "$DAMA" pdn

@@ -217,6 +217,22 @@ check_match_times "$T/out" "$T/m.sqlite" 1 AB
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE white_moves + black_moves = plies")" 2 \
   "a game's moves are its plies"
 expect_rc 2 "match: --movetime and --tc" "$DAMA" match --db "$T/m.sqlite" --movetime 5 --tc 100+1
+# one search limit: two on the command line are refused (--nodes was dropped without a word); one there
+# wins over the config file's, which a note names; two in the config file are refused
+expect_err 2 "give one search limit of --movetime, --tc, --depth and --nodes, not --movetime 5 and --nodes 300" \
+  "$DAMA" match --db "$T/ml.sqlite" --movetime 5 --nodes 300
+expect_err 2 "not --depth 3 and --nodes 300" "$DAMA" match --db "$T/ml.sqlite" --depth 3 --nodes 300
+printf 'match = { nodes = 500; };\n' >"$T/nodes.cfg"
+expect_err 0 "search limit --movetime 5: the command line's wins over $T/nodes.cfg's nodes = 500" \
+  "$DAMA" match --config "$T/nodes.cfg" --db "$T/ml.sqlite" --a default --b default --pairs 1 --movetime 5 --threads 1 --progress 0
+grep -q "^match russian: run 1, .*, limit movetime=5, 1 threads$" "$T/err" && ok || bad "match banner: movetime used: $(cat "$T/err")"
+expect_rc 0 "match: the config file's limit alone" "$DAMA" match --config "$T/nodes.cfg" --db "$T/ml2.sqlite" --a default \
+  --b default --pairs 1 --threads 1 --progress 0
+grep -q "^match russian: run 1, .*, limit nodes=500, 1 threads$" "$T/err" && ok || bad "match banner: config nodes: $(cat "$T/err")"
+grep -q "wins over" "$T/err" && bad "a note without a command-line limit: $(cat "$T/err")" || ok
+printf 'match = { nodes = 500; movetime = 20; };\n' >"$T/two.cfg"
+expect_err 2 "$T/two.cfg sets more than one search limit (movetime = 20 and nodes = 500)" \
+  "$DAMA" match --config "$T/two.cfg" --db "$T/ml3.sqlite" --a default --b default --pairs 1
 # match with an external engine: a dama hub process as A, a faulty one as B (it loses the games it crashes in)
 expect_rc 0 "match with a Hub engine" "$DAMA" match --db "$T/h.sqlite" --a-cmd "$DAMA hub --hash 8" --b default \
   --pairs 2 --nodes 300 --threads 2 --progress 0

@@ -52,6 +52,7 @@ const Game czech_game = {
     .start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
     .rule_outcome = rule_outcome,
     .repetition_reason = "C-D1",
+    .rule_draw_reasons = "C-D2",
     .bench_fens = BENCH,
     .bench_depth = 11,
     .perft_bench_depth = 10,

@@ -53,6 +53,7 @@ const Game italian_game = {
     .start_fen = "W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
     .rule_outcome = rule_outcome,
     .repetition_reason = "It-D1",
+    .rule_draw_reasons = "It-D2",
     .bench_fens = BENCH,
     .bench_depth = 11,
     .perft_bench_depth = 10,

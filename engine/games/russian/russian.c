@@ -169,6 +169,7 @@ const Game russian_game = {
     .start_fen = "W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8",
     .rule_outcome = ru_rule_outcome,
     .repetition_reason = "D3",
+    .rule_draw_reasons = "D4,D5,D6,D7,D8",
     .terms_len = RUSSIAN_EVAL_TERMS_LEN,
     .terms = russian_eval_terms,
     .weights_len = RU_WEIGHTS_LEN,

@@ -808,6 +808,7 @@ const Game shatra_game = {
     .move_is_royal = sh_move_is_royal,
     .capture_value = sh_capture_value,
     .repetition_reason = "repetition",
+    .rule_draw_reasons = "biys-only,quiet-60",
     .move_to_str = sh_move_to_str,
     .move_from_str = sh_move_from_str,
     .perft = sh_perft,

@@ -156,6 +156,7 @@ const Game turkish_game = {
     .start_fen = "W:Wa2,b2,c2,d2,e2,f2,g2,h2,a3,b3,c3,d3,e3,f3,g3,h3:Ba6,b6,c6,d6,e6,f6,g6,h6,a7,b7,c7,d7,e7,f7,g7,h7",
     .rule_outcome = tu_rule_outcome,
     .repetition_reason = "repetition",
+    .rule_draw_reasons = "one-each",
     .terms_len = (int)(sizeof TU_TERMS / sizeof TU_TERMS[0]),
     .terms = TU_TERMS,
     .weights_len = TU_WEIGHTS_LEN,
