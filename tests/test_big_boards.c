@@ -482,13 +482,13 @@ static void test_canadian_draws(void **state)
     assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_NONE);
     p->material_plies = 32;
     assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_DRAW);
-    assert_string_equal(why, "C-D3"); /* three kings against one: 16 moves */
+    assert_string_equal(why, "Ca-D3"); /* three kings against one: 16 moves */
     parse_fen_or_fail(G, "W:WK67,40:BK6,30", &pos);
     p->reversible = 49;
     assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_NONE);
     p->reversible = 50;
     assert_int_equal(G->rule_outcome(&pos, &why), OUTCOME_DRAW);
-    assert_string_equal(why, "C-D2"); /* 25 moves of kings only */
+    assert_string_equal(why, "Ca-D2"); /* 25 moves of kings only */
 }
 
 static void test_canadian_bad_input(void **state)

@@ -39,10 +39,10 @@ static const int32_t *ca_weights;
 
 static const int32_t *ca_weights_default(void) { return ca_weights ? ca_weights : ca_weights_laid; }
 
-/* Draw rules C-D2..C-D4 (canadian.md: International's I-D2..I-D4); C-D1
+/* Draw rules Ca-D2..Ca-D4 (canadian.md: International's I-D2..I-D4); Ca-D1
  * (threefold repetition) is game_outcome's. */
-static const DiagonalDraws DRAWS = {.quiet_id = "C-D2", .quiet_plies = 50, .big_id = "C-D3", .big_plies = 32,
-                                    .big_all_kings = false, .small_id = "C-D4", .small_plies = 10};
+static const DiagonalDraws DRAWS = {.quiet_id = "Ca-D2", .quiet_plies = 50, .big_id = "Ca-D3", .big_plies = 32,
+                                    .big_all_kings = false, .small_id = "Ca-D4", .small_plies = 10};
 
 static Outcome ca_rule_outcome(const Position *pos, const char **reason)
 {
@@ -103,7 +103,8 @@ const Game canadian_game = {
     .start_fen = "W:W43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72:"
                  "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
     .rule_outcome = ca_rule_outcome,
-    .repetition_reason = "C-D1",
+    .repetition_reason = "Ca-D1",
+    .rule_draw_reasons = "Ca-D2,Ca-D3,Ca-D4",
     .terms_len = CANADIAN_EVAL_TERMS_LEN,
     .terms = CA_TERMS,
     .weights_len = CA_WEIGHTS_LEN,

@@ -94,6 +94,7 @@ const Game international_game = {
                  "14,15,16,17,18,19,20",
     .rule_outcome = in_rule_outcome,
     .repetition_reason = "I-D1",
+    .rule_draw_reasons = "I-D2,I-D3,I-D4",
     .terms_len = INTERNATIONAL_EVAL_TERMS_LEN,
     .terms = IN_TERMS,
     .weights_len = IN_WEIGHTS_LEN,
