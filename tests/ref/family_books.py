@@ -6,6 +6,7 @@ positions of our own, and the published perft.
 from family_rules import (accepted_texts, alg, describe, legal_moves, parse_fen, perft, RUSSIAN_START,
                           writer_text)
 
+# Published D-convention perft from the start (data/perft/other_variants.txt;
 # english: the K list, equal to D below depth 12 per english.md).
 PUBLISHED = {
     "brazilian": [7, 49, 302, 1469, 7473, 37628, 187302, 907830, 4431766],
@@ -15,7 +16,12 @@ PUBLISHED = {
     "italian": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860875],
     "spanish": [7, 49, 302, 1469, 7361, 36473, 177532, 828783, 3860866],
     "international": [9, 81, 658, 4265, 27117, 167140, 1049442, 6483961, 41022423],
+    "canadian": [11, 121, 1222, 10053, 79049, 584100, 4369366, 31839056, 237209258, 1761652936],
 }
+
+# The start perft depth `selftest` checks unless told (6 for the others): the
+# reference's 12x12 depth 6 takes several seconds.
+SELFTEST_DEPTH = {"canadian": 5}
 
 # Published perft of other positions (international.md, "Reference figures"),
 # checked to two plies deeper than the start.
@@ -23,7 +29,6 @@ PUBLISHED_MORE = {
     "international": [("W:B12,13,14,16,18,19,21,23,24,26:W25,27,28,30,32,33,34,35,37,38",
                        [6, 12, 30, 73, 215, 590, 1944, 6269, 22369, 88050, 377436])],
 }
-
 
 
 # Each book's worked examples: (FEN, the moves as the book writes them,
@@ -72,6 +77,12 @@ EXAMPLES = {
         ("W:W42,K46:B7,13,22,28,41,K49", "46x11 46x16", {}),
         ("W:WK6:B9,17,23,30,37", "6x35 6x28x14x3 6x39x25x3", {}),
     ],
+    "canadian": [
+        ("W:W43-72:B1-30", "43-37 44-37 44-38 45-38 45-39 46-39 46-40 47-40 47-41 48-41 48-42", {}),
+        ("W:W14:B9,K10", "14x16", {"14x16": False}),
+        ("W:W37,K45:B34,50,61", "45x67", {}),
+        ("W:W50:BK44,45,34", "50x28", {}),
+    ],
 }
 
 # Hand-worked positions of our own for rules the books state but their
@@ -85,7 +96,12 @@ EXAMPLES = {
 # crowned (White on 1-5, Black on 46-50), a black man captures backward (up
 # the board), and a flying king taking two kings chooses its last landing
 # (two routes each, via 33 or 28, one move). International's E1-E5 are the
-# five examples of its book, in order.
+# five examples of its book, in order. canadian.md 3 and 4 (International's
+# 6, 9 and 10 on 12x12): a man ending a capture on the last row is crowned
+# (White d10 over e11 to f12 = 3, Black c3 over d2 to e1 = 69), a black man
+# captures backward (e3 over f4 to g5), and a king in the corner l12 = 6
+# takes k11 and i9 down the long diagonal with a landing square between them
+# (j10 = 17) and may stop on any of the eight empty squares after i9.
 OWN = {
     "brazilian": [],
     "pool": [("W:W11:B6,7,18", "11x9", {"11x9": False}),
@@ -98,6 +114,10 @@ OWN = {
                       ("B:W43:B38", "38x49", {"38x49": True}),
                       ("B:W22:B27", "27x18", {"27x18": False}),
                       ("B:WK39,K22:BK50,1", "50x17 50x11 50x6", {})],
+    "canadian": [("W:W14:B9", "14x3", {"14x3": True}),
+                 ("B:W62:B56", "56x69", {"56x69": True}),
+                 ("B:W51:B57", "57x46", {"57x46": False}),
+                 ("W:WK6:B12,23", "6x28 6x34 6x39 6x45 6x50 6x56 6x61 6x67", {})],
 }
 
 # Alternatives the books name, which the example must tell apart: english E3

@@ -88,7 +88,9 @@ def playout(rng, pos, plies, out, seen, only_captures=False):
 GEN = {8: {"plies": 150, "sparse": (5, 7), "capture": ((1, 3), (0, 3), (0, 3), (5, 11)),
            "last row": ((0, 2), (1, 4), (0, 2), (3, 8)), "cluster": 10},
        10: {"plies": 200, "sparse": (6, 10), "capture": ((1, 3), (0, 5), (0, 4), (7, 18)),
-            "last row": ((0, 2), (1, 6), (0, 2), (4, 12)), "cluster": 12}}
+            "last row": ((0, 2), (1, 6), (0, 2), (4, 12)), "cluster": 12},
+       12: {"plies": 250, "sparse": (7, 12), "capture": ((1, 3), (0, 6), (0, 5), (9, 25)),
+            "last row": ((0, 2), (1, 8), (0, 2), (5, 16)), "cluster": 14}}
 
 
 def generate(game, seed, count):

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """family_ref.py -- an independent reference for the move rules of six 8x8
-draughts variants: brazilian, pool, english, czech, italian, spanish, and of
-international draughts (10x10).
+draughts variants: brazilian, pool, english, czech, italian, spanish, of
+international draughts (10x10) and of canadian draughts (12x12).
 
 Written from the rule books docs/rules/<game>.md alone and sharing nothing
 with the C generator. The rules are in family_rules.py (board, numbering,
@@ -24,16 +24,17 @@ Commands:
   selftest [DEPTH]             the book's numbering and worked examples (E1-E4,
                                international E1-E5; and a few hand-worked
                                positions of our own), the published start perft
-                               to DEPTH (default 6; `selftest 9` reproduces
-                               depth 9 of all six 8x8 games, about a minute or
-                               two each), international's second published
-                               position to DEPTH + 2
+                               to DEPTH (default 6, canadian 5; `selftest 9`
+                               reproduces depth 9 of all six 8x8 games, about a
+                               minute or two each; canadian 6 takes about ten
+                               seconds, 7 a few minutes), international's second
+                               published position to DEPTH + 2
 """
 import sys
 
 sys.dont_write_bytecode = True  # leave no __pycache__ in the source tree
 
-from family_books import selftest  # noqa: E402 (after the line above)
+from family_books import SELFTEST_DEPTH, selftest  # noqa: E402 (after the line above)
 from family_positions import generate  # noqa: E402
 from family_rules import (GAMES, accepted_texts, capture_routes, describe, legal_moves,  # noqa: E402
                           move_key, parse_fen, perft, rank_of, writer_text)
@@ -142,7 +143,7 @@ def run(game, args):
     if cmd == "compare" and len(args) == 2:
         return compare_file(game, args[1])
     if cmd == "selftest" and len(args) <= 2:
-        selftest(game, int(args[1]) if len(args) == 2 else 6)
+        selftest(game, int(args[1]) if len(args) == 2 else SELFTEST_DEPTH.get(game.name, 6))
         return 0
     sys.stderr.write(__doc__)
     return 2

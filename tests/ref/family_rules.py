@@ -1,48 +1,51 @@
 """family_rules.py -- the rules of the draughts family for the independent
 reference tests/ref/family_ref.py: six 8x8 variants (brazilian, pool, english,
-czech, italian, spanish) and international draughts (10x10).
+czech, italian, spanish), international draughts (10x10) and canadian
+draughts (12x12).
 
 Written from the rule books docs/rules/<game>.md (the project's copies of the
 normative rule books) alone, deliberately simple and slow, and sharing
 nothing with the C generator (no bitboards, no shared tables): a mailbox
-board 12 cells wide with off-board cells round the 8x8 or 10x10 board, each
-book's own square numbering mapped onto it square by square, a recursive
-capture search that keeps the captured pieces on the board until the move
-ends, and the D convention for duplicates.
+board 14 cells wide with off-board cells round the 8x8, 10x10 or 12x12
+board, each book's own square numbering mapped onto it square by square, a
+recursive capture search that keeps the captured pieces on the board until
+the move ends, and the D convention for duplicates.
 
-Rules (book clause numbers; "brazilian" takes international.md 4-13, and
-international is brazilian on 10x10):
+Rules (book clause numbers; "brazilian" takes international.md 4-13,
+international is brazilian on 10x10, canadian international on 12x12):
   board      brazilian, pool, english: dark square in each player's near-left
              corner, 1 = b8 .. 32 = g1 (row by row from Black's side, left to
              right); international the same on 10x10, 1 = b10 .. 5 = j10 ..
-             46 = a1 .. 50 = i1, White on 31-50; italian: dark square in the near-right corner, 1 = a8 ..
-             32 = h1; spanish: the italian board numbered from White's side,
-             right to left, 1 = h1 .. 32 = a8; czech: algebraic a1..h8 as in
-             Russian draughts. In every game White's men go up the board
-             (towards rank 8 or 10).
+             46 = a1 .. 50 = i1, White on 31-50; canadian the same on 12x12
+             (canadian.md 1-3), 1 = b12 .. 6 = l12, 7 = a11 .. 67 = a1 ..
+             72 = k1, White on 43-72; italian: dark square in the
+             near-right corner, 1 = a8 .. 32 = h1; spanish: the italian
+             board numbered from White's side, right to left, 1 = h1 ..
+             32 = a8; czech: algebraic a1..h8 as in Russian draughts. In
+             every game White's men go up the board (towards rank 8, 10 or
+             12) and White moves first (pool and english: Black).
   men        step one square diagonally forward; capture forward and backward
-             in brazilian, international and pool, forward only in the other
-             four; an
-             italian man never captures a king.
-  kings      flying (any distance) in brazilian, international, pool, czech,
-             spanish; short
-             (one square, jump over an adjacent piece) in english, italian.
+             in brazilian, international, canadian and pool, forward only in
+             the other four; an italian man never captures a king.
+  kings      flying (any distance) in brazilian, international, canadian,
+             pool, czech, spanish; short (one square, jump over an adjacent
+             piece) in english, italian.
   capture    compulsory; goes on while it can; captured pieces stay on the
              board, block, and are never jumped twice (Turkish strike); a
              king with several landing squares must take one from which it
              can go on, when there is one (pool 9, czech 8; for the majority
-             games brazilian, international and spanish the majority rule
-             implies it, and it is not applied separately here).
+             games brazilian, international, canadian and spanish the
+             majority rule implies it, and it is not applied separately
+             here).
   promotion  only when the move ends on the last row: a man crossing it
-             mid-capture goes on as a man (brazilian, international, pool); in
-             the other four
-             a forward-only man on the last row cannot go on, so the move ends
-             there.
-  choice     pool, english: free; brazilian, international: most pieces
-             (a king counts one); czech: a capture by
-             a king when a king can capture, else free; spanish: most pieces,
-             then most kings; italian: most pieces, then with a king, then
-             most kings, then the king/man pattern in jump order compared
+             mid-capture goes on as a man (brazilian, international,
+             canadian, pool); in the other four a forward-only man on the
+             last row cannot go on, so the move ends there.
+  choice     pool, english: free; brazilian, international, canadian: most
+             pieces (a king counts one); czech: a capture by a king when a
+             king can capture, else free; spanish: most pieces, then most
+             kings; italian: most pieces, then with a king, then most kings,
+             then the king/man pattern in jump order compared
              lexicographically (king first).
   D          routes with the same start, end, captured set and promotion are
              one move; in italian a move is legal when one of its routes
@@ -56,16 +59,16 @@ colour first).
 """
 
 OFF, EMPTY = "#", "."
-WIDTH = 12  # mailbox cells a row: files a..j in cells 1..10, the rest off board
-CELLS = WIDTH * 13  # ranks 1..10 in rows 1..10; rows 0, 11 (and 12) off board
+WIDTH = 14  # mailbox cells a row: files a..l in cells 1..12, cells 0 and 13 (and beyond the board) off board
+CELLS = WIDTH * 14  # ranks 1..12 in rows 1..12; rows 0 and 13 (and those beyond the board) off board
 NE, NW, SE, SW = WIDTH + 1, WIDTH - 1, -WIDTH + 1, -WIDTH - 1  # White goes up
 DIRS = (NE, NW, SE, SW)
 FORWARD = {"W": (NE, NW), "B": (SE, SW)}
-FILES = "abcdefghij"
+FILES = "abcdefghijkl"
 
 
 def cell(file, rank):
-    """file 0..9 (a..j), rank 1..10 -> mailbox index."""
+    """file 0..11 (a..l), rank 1..12 -> mailbox index."""
     return rank * WIDTH + file + 1
 
 
@@ -85,9 +88,9 @@ def file_of(i):
 
 
 def numbering_near_left(size=8):
-    """brazilian.md 2, pool.md 2, english.md 2, international.md 2: a1 dark;
-    rows from Black's side (rank 8 or 10 down to rank 1), left to right as
-    White sees the board."""
+    """brazilian.md 2, pool.md 2, english.md 2, international.md 2,
+    canadian.md 2: a1 dark; rows from Black's side (rank 8, 10 or 12 down to
+    rank 1), left to right as White sees the board."""
     out = []
     for rank in range(size, 0, -1):
         out += [cell(f, rank) for f in range(size) if (f + rank - 1) % 2 == 0]
@@ -116,9 +119,9 @@ class Game:
     def __init__(self, name, order, start, men_back, flying, land_rule, choice, man_takes_king, anchors,
                  size=8):
         self.name = name
-        self.size = size  # 8x8 or 10x10
+        self.size = size  # 8x8, 10x10 or 12x12
         self.crown = {"W": size, "B": 1}  # the rank where a man of each colour is crowned
-        self.men = 12 if size == 8 else 20  # each side's men at the start
+        self.men = (size // 2) * (size // 2 - 1)  # each side's men at the start: 12, 20 or 30
         self.numeric = order is not None
         if order is None:  # czech: algebraic, the Russian board
             self.playing = [cell(f, r) for r in range(1, 9) for f in range(8) if (f + r - 1) % 2 == 0]
@@ -176,16 +179,19 @@ GAMES = {
                           anchors={"1": "b10", "5": "j10", "46": "a1", "50": "i1", "31": "b4", "35": "j4",
                                    "41": "b2", "37": "c3", "32": "d4", "28": "e5", "23": "f6", "19": "g7",
                                    "14": "h8", "10": "i9"}),
+    "canadian": Game("canadian", numbering_near_left(12), "W:W43-72:B1-30", men_back=True, flying=True,
+                     land_rule=False, choice="majority", man_takes_king=True, size=12,
+                     anchors={"1": "b12", "6": "l12", "7": "a11", "67": "a1", "72": "k1", "61": "b2",
+                              "56": "c3", "50": "d4", "45": "e5", "39": "f6", "34": "g7", "28": "h8",
+                              "23": "i9", "17": "j10", "12": "k11"}),
 }
-
-# Published D-convention perft from the start (data/perft/other_variants.txt;
 
 
 # ------------------------------------------------------------ positions
 
 
 class Pos:
-    """board: 100 cells ('#' off board or a light square, '.' empty,
+    """board: CELLS cells ('#' off board or a light square, '.' empty,
     'w'/'b' men, 'W'/'B' kings); side 'W' or 'B'."""
 
     def __init__(self, game, board, side):
