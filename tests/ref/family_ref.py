@@ -26,8 +26,8 @@ Commands:
                                positions of our own), the published start perft
                                to DEPTH (default 6, canadian 5; `selftest 9`
                                reproduces depth 9 of all six 8x8 games, about a
-                               minute or two each; canadian 6 takes about ten
-                               seconds, 7 a few minutes), international's second
+                               minute or two each; canadian 6 about ten seconds,
+                               7 about a minute of CPU), international's second
                                published position to DEPTH + 2
 """
 import sys
