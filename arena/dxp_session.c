@@ -379,7 +379,8 @@ static int request_position(Session *s, const DxpGameReq *r, char fen[FEN_MAX], 
     return 0;
 }
 
-static Step follow_request(Session *s, const DxpGameReq *r, int number)
+/* A GAMEREQ: refused (STEP_ON), or game *number + 1 played. */
+static Step follow_request(Session *s, const DxpGameReq *r, int *number)
 {
     char why[ERR_MAX], fen[FEN_MAX];
     snprintf(s->peer, sizeof s->peer, "%s", r->name[0] ? r->name : "?");
@@ -396,7 +397,7 @@ static Step follow_request(Session *s, const DxpGameReq *r, int number)
     }
     if (accept_code(s, DXP_ACC_OK, "") != 0) return STEP_FAIL;
     DGame g;
-    if (game_init(s, &g, number, fen[0] ? fen : NULL, r->follower, r->minutes, r->moves) != 0) return STEP_FAIL;
+    if (game_init(s, &g, ++*number, fen[0] ? fen : NULL, r->follower, r->minutes, r->moves) != 0) return STEP_FAIL;
     Step st = play(s, &g);
     game_record_free(&g.rec);
     return st;
@@ -421,7 +422,7 @@ int dxp_session_follow(const DxpSessionOptions *o, DxpLink *link, DxpSessionStat
             if (got != GOT_MSG) return wait_failed(&s, got, o->timeout_s * 1000, "GAMEREQ") == STEP_CLOSED ? 0 : -1;
         }
         if (m.type == DXP_GAMEREQ) {
-            Step step = follow_request(&s, &m.u.req, ++number);
+            Step step = follow_request(&s, &m.u.req, &number);
             if (step == STEP_CLOSED) {
                 snprintf(err, ERR_MAX, "the initiator closed the connection during game %d", number);
                 return -1;

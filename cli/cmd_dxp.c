@@ -115,36 +115,49 @@ static void print_summary(const DxpSessionStats *st, const DxpLink *l)
            l->received);
 }
 
-/* Connect or wait for the connection: the descriptor, or -1 after a message. */
-static int open_connection(CliArgs *a, int timeout_s, FILE *log, char peer[DXP_HOST_MAX + 8])
+typedef struct Address {
+    bool listening;
+    char host[DXP_HOST_MAX];
+    int port;
+} Address;
+
+/* --listen or --connect: 0, or 2 after a message. */
+static int parse_address(CliArgs *a, Address *ad)
 {
-    char host[DXP_HOST_MAX], err[ERR_MAX];
-    int port = 0;
-    bool listening = cli_isset(a, "listen");
-    const char *addr = cli_str(a, listening ? "listen" : "connect");
-    if (!listening && !strchr(addr, ':')) {
-        fprintf(stderr, "dama dxp: --connect %s: needs HOST:PORT\n", addr);
-        return -1;
+    char err[ERR_MAX];
+    ad->listening = cli_isset(a, "listen");
+    const char *opt = ad->listening ? "listen" : "connect";
+    const char *text = cli_str(a, opt);
+    if (!ad->listening && !strchr(text, ':')) {
+        fprintf(stderr, "dama dxp: --connect %s: needs HOST:PORT\n", text);
+        return 2;
     }
-    if (dxp_parse_address(addr, NULL, listening, host, &port, err) != 0) {
-        fprintf(stderr, "dama dxp: --%s: %s\n", listening ? "listen" : "connect", err);
-        return -1;
+    if (dxp_parse_address(text, NULL, ad->listening, ad->host, &ad->port, err) != 0) {
+        fprintf(stderr, "dama dxp: --%s: %s\n", opt, err);
+        return 2;
     }
-    if (!listening) {
-        int fd = dxp_connect(host, port, timeout_s * 1000, err);
+    return 0;
+}
+
+/* Connect or wait for the connection: the descriptor, or -1 after a message. */
+static int open_connection(const Address *ad, int timeout_s, FILE *log, char peer[DXP_HOST_MAX + 8])
+{
+    char err[ERR_MAX];
+    if (!ad->listening) {
+        int fd = dxp_connect(ad->host, ad->port, timeout_s * 1000, err);
         if (fd < 0) fprintf(stderr, "dama dxp: %s\n", err);
-        else snprintf(peer, DXP_HOST_MAX + 8, "%s:%d", host, port);
+        else snprintf(peer, DXP_HOST_MAX + 8, "%s:%d", ad->host, ad->port);
         return fd;
     }
     int bound = 0;
-    int lfd = dxp_listen(host, port, &bound, err);
+    int lfd = dxp_listen(ad->host, ad->port, &bound, err);
     if (lfd < 0) {
         fprintf(stderr, "dama dxp: %s\n", err);
         return -1;
     }
-    printf("dxp: listening on %s:%d\n", host, bound);
+    printf("dxp: listening on %s:%d\n", ad->host, bound);
     fflush(stdout);
-    if (log) fprintf(log, "# listening on %s:%d\n", host, bound);
+    if (log) fprintf(log, "# listening on %s:%d\n", ad->host, bound);
     int fd = dxp_accept(lfd, timeout_s * 1000, peer, err);
     close(lfd);
     if (fd == -2) fprintf(stderr, "dama dxp: no connection within %d s\n", timeout_s);
@@ -152,19 +165,19 @@ static int open_connection(CliArgs *a, int timeout_s, FILE *log, char peer[DXP_H
     return fd < 0 ? -1 : fd;
 }
 
-static int run_session(CliArgs *a, DxpSessionOptions *o, FILE *log)
+static int run_session(const Address *ad, DxpSessionOptions *o, FILE *log)
 {
     char peer[DXP_HOST_MAX + 8] = "";
-    int fd = open_connection(a, o->timeout_s, log, peer);
+    int fd = open_connection(ad, o->timeout_s, log, peer);
     if (fd < 0) return 1;
-    printf("dxp: connected to %s as %s\n", peer, cli_isset(a, "listen") ? "follower" : "initiator");
+    printf("dxp: connected to %s as %s\n", peer, ad->listening ? "follower" : "initiator");
     fflush(stdout);
     DxpLink link;
     dxp_link_init(&link, fd, log);
     dxp_link_note(&link, "connected to %s", peer);
     DxpSessionStats st;
     char err[ERR_MAX];
-    int rc = cli_isset(a, "listen") ? dxp_session_follow(o, &link, &st, err) : dxp_session_initiate(o, &link, &st, err);
+    int rc = ad->listening ? dxp_session_follow(o, &link, &st, err) : dxp_session_initiate(o, &link, &st, err);
     if (rc != 0) dxp_link_note(&link, "session failed: %s", err);
     dxp_link_close(&link);
     print_summary(&st, &link);
@@ -196,7 +209,9 @@ static int run(CliArgs *a)
         snprintf(name, sizeof name, "%s", n);
     }
     o.name = name;
-    int rc = set_limits(a, &o);
+    Address ad;
+    int rc = parse_address(a, &ad);
+    if (rc == 0) rc = set_limits(a, &o);
     if (rc == 0 && cli_isset(a, "connect")) rc = set_initiator(a, &o);
     if (rc != 0) return rc;
     int32_t *weights = malloc(sizeof(int32_t) * (size_t)o.game->weights_len);
@@ -220,7 +235,7 @@ static int run(CliArgs *a)
         engine_set_stop_flag(engine, &cli_stop_requested);
         o.engine = engine;
         cli_install_stop_handler();
-        rc = run_session(a, &o, log);
+        rc = run_session(&ad, &o, log);
     }
     if (log && fclose(log) != 0 && rc == 0) {
         fprintf(stderr, "dama dxp: cannot write --log %s\n", cli_str(a, "log"));

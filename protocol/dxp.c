@@ -387,8 +387,12 @@ int dxp_board_to_position(const Game *g, Color to_move, const char *board, Posit
     n += (size_t)snprintf(fen + n, sizeof fen - n, ":B");
     fen_side(board, 'z', 'Z', fen, n, sizeof fen);
     char gerr[ERR_MAX];
-    if (g->pos_from_fen(pos, fen, gerr) != 0) return fail(err, "%s", gerr);
-    return 0;
+    if (g->pos_from_fen(pos, fen, gerr) == 0) return 0;
+    /* The game quotes the position string it was given first: that string
+     * is ours, not the peer's, so what follows it is the news. */
+    const char *what = strstr(gerr, "': ");
+    if (strncmp(gerr, "bad position string '", 21) == 0 && what) return fail(err, "the position: %s", what + 3);
+    return fail(err, "the position: %s", gerr);
 }
 
 bool dxp_game_fits(const Game *g)
