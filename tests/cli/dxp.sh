@@ -139,7 +139,25 @@ has "$T/hand.fout" '^dxp: 1 games: 1 won, 0 drawn, 0 lost, 0 unfinished; 2 refus
 has "$T/hand.flog" ' < garbage$' "garbage logged"
 has "$T/hand.flog" ' # illegal move in ' "the illegal move's position logged"
 
-# 4. waits end: no connection; a connection that says nothing
+# 4. a DXP program as a tournament player: dama's follower against dama in-process, two rounds
+follower tour --nodes 400 --name Follower
+expect_rc 0 "tournament with a DXP player" timeout $LIMIT "$DAMA" tournament --game international --db "$T/tour.sqlite" \
+  --rounds 2 --nodes 400 --hash 8 --concurrency 1 name=local,weights=default "name=remote,dxp=127.0.0.1:$PORT"
+cp "$T/out" "$T/tour.out"
+follower_done tour 0
+has "$T/tour.out" '^local  *- *[0-9.]* (4, [0-4]) *[0-9.]*/4$' "crosstable row of local"
+expect_eq "$(db_value "$T/tour.sqlite" "SELECT count(*) FROM games")" 4 "4 games stored"
+expect_eq "$(db_value "$T/tour.sqlite" "SELECT count(*) FROM games WHERE reason IN ('crash','timeout','illegal-move','time-forfeit')")" 0 "no game lost by a fault"
+expect_eq "$(db_value "$T/tour.sqlite" "SELECT kind || ' ' || spec FROM participants WHERE name = 'remote'")" "hub dxp=127.0.0.1:$PORT" "the DXP player stored"
+has "$T/tour.fout" '^dxp: 4 games: .* received 0 bad messages, 0 chats;' "the follower played the 4 games"
+# every game request is of the position the game began from there; the last GAMEEND says stop
+[ "$(logged tour f '<' | grep -c '^R01dama                            [WZ]001000[AB]')" = 4 ] && ok || bad "4 game requests: $(logged tour f '<' | grep '^R')"
+[ "$(logged tour f '<' | grep '^E' | tail -1)" = "E01" ] && ok || bad "the tournament's last GAMEEND asks for no more games"
+expect_err 2 "engine 'remote' is reached over DXP and plays one game at a time: give --concurrency 1" \
+  "$DAMA" tournament --game international --db "$T/tour2.sqlite" --concurrency 2 name=a,weights=default "name=remote,dxp=127.0.0.1:1"
+expect_err 2 "dxp=nowhere: need HOST:PORT" "$DAMA" tournament --game international --db "$T/tour2.sqlite" name=a,weights=default name=b,dxp=nowhere
+
+# 5. waits end: no connection; a connection that says nothing
 expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --listen 127.0.0.1:0 --timeout 1 --hash 8
 follower quiet --timeout 1
 exec 3<>"/dev/tcp/127.0.0.1/$PORT"
@@ -147,7 +165,7 @@ follower_done quiet 1
 exec 3<&-
 has "$T/quiet.ferr" "dama dxp: no GAMEREQ within 1 s" "silent initiator"
 
-# 5. bad options
+# 6. bad options
 expect_err 2 "give --listen [HOST:]PORT (follower) or --connect HOST:PORT (initiator)" "$DAMA" dxp
 expect_err 2 "give --listen" "$DAMA" dxp --listen 0 --connect 127.0.0.1:1
 expect_err 2 "DXP numbers the squares 1..50; the games that do are" "$DAMA" dxp --game russian --listen 0
