@@ -38,7 +38,10 @@ int dxp_parse_address(const char *text, const char *default_host, bool allow_zer
     size_t hlen = colon ? (size_t)(colon - text) : 0;
     if (colon && hlen == 0) return fail(err, "address '%.80s': empty host before ':'", text);
     if (hlen >= DXP_HOST_MAX) return fail(err, "address '%.80s': host name too long", text);
-    if (colon) {
+    if (colon && hlen >= 2 && text[0] == '[' && text[hlen - 1] == ']') { /* [::1]:27531 */
+        memcpy(host, text + 1, hlen - 2);
+        host[hlen - 2] = '\0';
+    } else if (colon) {
         memcpy(host, text, hlen);
         host[hlen] = '\0';
     } else {

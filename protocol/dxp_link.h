@@ -33,7 +33,8 @@ typedef struct DxpLink {
     long sent, received; /* messages */
 } DxpLink;
 
-/* "[HOST:]PORT" (HOST a name or an IPv4 address, default 127.0.0.1 when
+/* "[HOST:]PORT" (HOST a name, an IPv4 address or an IPv6 one in brackets,
+ * "[::1]:27531"; default 127.0.0.1 when
  * default_host is NULL; PORT 0..65535, 0 only when allow_zero: a free port
  * chosen at listen). Returns 0, or -1 with err naming the text. */
 int dxp_parse_address(const char *text, const char *default_host, bool allow_zero, char host[DXP_HOST_MAX],

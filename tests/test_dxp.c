@@ -12,7 +12,8 @@
  *     the two captures of one start and end told apart by their captured
  *     squares, a MOVE without its captured squares taken when unique and
  *     refused when ambiguous, an illegal move refused listing the legal
- *     ones. */
+ *     ones;
+ *   - addresses "[HOST:]PORT" as --listen and --connect read them. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +26,7 @@
 
 #include "engine/game.h"
 #include "protocol/dxp.h"
+#include "protocol/dxp_link.h"
 #include "util/rng.h"
 
 static const Game *G;
@@ -481,6 +483,35 @@ static void test_moves_exact(void **state)
     assert_non_null(strstr(err, "32-28"));
 }
 
+static void test_addresses(void **state)
+{
+    (void)state;
+    char host[DXP_HOST_MAX], err[ERR_MAX];
+    int port = -1;
+    assert_int_equal(dxp_parse_address("27531", NULL, false, host, &port, err), 0);
+    assert_string_equal(host, "127.0.0.1");
+    assert_int_equal(port, DXP_PORT);
+    assert_int_equal(dxp_parse_address("0.0.0.0:0", NULL, true, host, &port, err), 0);
+    assert_string_equal(host, "0.0.0.0");
+    assert_int_equal(port, 0);
+    assert_int_equal(dxp_parse_address("[::1]:65535", NULL, false, host, &port, err), 0);
+    assert_string_equal(host, "::1");
+    assert_int_equal(port, 65535);
+    assert_int_equal(dxp_parse_address("example.org:1", NULL, false, host, &port, err), 0);
+    assert_string_equal(host, "example.org");
+    static const char *const bad[][2] = {
+        {"host:0", "port '0' must be a number 1..65535"}, {"host:65536", "port '65536'"}, {"host:", "port ''"},
+        {":5", "empty host"},  {"host:5x", "port '5x'"}, {"host:-1", "port '-1'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(dxp_parse_address(bad[i][0], NULL, false, host, &port, err), -1);
+        if (!strstr(err, bad[i][1])) {
+            print_error("%s: '%s' lacks '%s'\n", bad[i][0], err, bad[i][1]);
+            fail();
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -493,6 +524,7 @@ int main(void)
         cmocka_unit_test(test_boards),
         cmocka_unit_test(test_moves_random_games),
         cmocka_unit_test(test_moves_exact),
+        cmocka_unit_test(test_addresses),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
