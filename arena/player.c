@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arena/player_dxp.h"
 #include "engine/game_record.h"
 #include "engine/search.h"
 #include "protocol/hub_line.h"
@@ -134,6 +135,12 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             }
             out->kind = PLAYER_HUB;
             snprintf(out->spec, sizeof out->spec, "%s", value);
+        } else if (strcmp(key, "dxp") == 0) {
+            if (!strchr(value, ':')) {
+                return err_set(err, "engine '%.100s': dxp=%.60s: need HOST:PORT", text, value);
+            }
+            out->kind = PLAYER_DXP;
+            snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "hash") == 0) {
             if (parse_i64(value, 1, &out->hash_mb) != 0 || out->hash_mb > 65536) {
                 return err_set(err, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
@@ -150,7 +157,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             int rc = player_limits_set(&out->limits, key, value, lerr);
             if (rc != 0) {
                 if (rc > 0)
-                    snprintf(err, ERR_MAX, "engine '%.100s': unknown key '%.40s' (name, weights, cmd, hash, "
+                    snprintf(err, ERR_MAX, "engine '%.100s': unknown key '%.40s' (name, weights, cmd, dxp, hash, "
                                            "param.NAME, nodes, depth, movetime, time, timeout)", text, key);
                 else snprintf(err, ERR_MAX, "engine '%.100s': %.140s", text, lerr);
                 return -1;
@@ -203,6 +210,8 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
         memcpy(p->weights, weights ? weights : game->weights_default(), sizeof(int32_t) * (size_t)game->weights_len);
         engine_set_weights(p->engine, p->weights);
         engine_set_stop_flag(p->engine, stop);
+    } else if (spec->kind == PLAYER_DXP) {
+        if (!(p->dxp = player_dxp_new())) goto oom;
     } else {
         p->buf = malloc(PLAYER_LINE_MAX);
         if (!p->buf) goto oom;
@@ -448,6 +457,7 @@ PlayerFault player_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
         engine_clear(p->engine);
         return PLAYER_OK;
     }
+    if (p->kind == PLAYER_DXP) return player_dxp_new_game(p, detail);
     if (p->pid <= 0) {
         PlayerFault f = hub_start(p, detail);
         if (f != PLAYER_OK) return f;
@@ -645,6 +655,7 @@ PlayerFault player_think(Player *p, const GameRecord *rec, int64_t clock_ms, Pla
 {
     memset(out, 0, sizeof *out);
     if (p->kind == PLAYER_DAMA) return think_dama(p, rec, clock_ms, out);
+    if (p->kind == PLAYER_DXP) return player_dxp_think(p, rec, clock_ms, out);
     if (p->pid <= 0) {
         snprintf(out->detail, PLAYER_DETAIL_MAX, "the engine is not running");
         return PLAYER_CRASH;
@@ -673,6 +684,7 @@ void player_free(Player *p)
         }
         hub_kill(p);
     }
+    player_dxp_free(p);
     if (p->owns_engine) engine_free(p->engine);
     free(p->weights);
     free(p->buf);

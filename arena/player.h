@@ -62,18 +62,19 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
 /* The limits as text, e.g. "nodes=1000" or "time=10000+100". */
 void player_limits_text(const PlayerLimits *l, char *out, size_t size);
 
-typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1 } PlayerKind;
+typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } PlayerKind;
 
 /* A participant as given on the command line:
  *   name=A,weights=tuned,nodes=1000            (in-process; weights default "default")
  *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
- * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), the
- * limits of player_limits_set, and cmd — which takes the rest of the text,
- * commas included, so it comes last. */
+ *   name=C,dxp=127.0.0.1:27531,time=60000      (a program over DXP: arena/player_dxp.h)
+ * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), dxp,
+ * the limits of player_limits_set, and cmd — which takes the rest of the
+ * text, commas included, so it comes last. */
 typedef struct PlayerSpec {
     char name[PLAYER_NAME_MAX];
     PlayerKind kind;
-    char spec[PLAYER_SPEC_MAX]; /* weights spec, or the command */
+    char spec[PLAYER_SPEC_MAX]; /* weights spec, the command, or DXP's HOST:PORT */
     PlayerLimits limits;
     int64_t hash_mb;
     int params_len;
@@ -131,6 +132,8 @@ typedef struct Player {
     size_t buf_len;
     char last[PLAYER_DETAIL_MAX]; /* the last lines read, for fault details */
     int starts;      /* how many times the process was started */
+    /* over DXP */
+    struct DxpRemote *dxp;
 } Player;
 
 /* A player around an existing engine (not owned; weights as the engine has

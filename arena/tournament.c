@@ -208,8 +208,11 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
             rc = weights_store_base(t->db, o->game, s->spec, t->weights[i], names, r->run_id, &t->ws_id[i], err);
         char limits[128];
         player_limits_text(&s->limits, limits, sizeof limits);
+        /* a program over DXP is stored as an external engine whose spec says dxp= */
+        char spec[PLAYER_SPEC_MAX + 8];
+        snprintf(spec, sizeof spec, "%s%s", s->kind == PLAYER_DXP ? "dxp=" : "", s->spec);
         DbParticipant p = {.idx = i, .name = s->name, .kind = s->kind == PLAYER_DAMA ? "dama" : "hub",
-                           .spec = s->spec, .limits = limits, .weight_set = t->ws_id[i]};
+                           .spec = spec, .limits = limits, .weight_set = t->ws_id[i]};
         if (rc == 0) rc = db_participant_insert(t->db, r->tournament_id, &p, &t->pid[i], err);
     }
     return rc;
@@ -454,6 +457,16 @@ static int check_start(Tour *t, const char *path, Egtb **edb, char err[ERR_MAX])
 {
     const TournamentOptions *o = t->o;
     const bool dist = t->r->ranks > 1, writer = t->r->writer;
+    for (int i = 0; i < o->engines_len; i++) {
+        if (o->engines[i].kind != PLAYER_DXP) continue;
+        /* a DXP program plays one game at a time, on its one connection */
+        if (o->concurrency > 1 || dist) {
+            snprintf(err, ERR_MAX, "engine '%.60s' is reached over DXP and plays one game at a time: give "
+                     "--concurrency 1 and one process", o->engines[i].name);
+            return 2;
+        }
+        t->r->concurrency = 1;
+    }
     if (check_tables(o, t->r->concurrency, err) != 0) return 1;
     char aerr[ATOMIC_ERR_MAX];
     if (writer && o->pdn_out && atomic_file_not_db(o->pdn_out, path, aerr) != 0) {

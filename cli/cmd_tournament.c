@@ -247,7 +247,8 @@ static int run(CliArgs *a)
 const CliCommand cmd_tournament = {
     "tournament",
     "round robin or gauntlet of dama and Hub engines: clocks, adjudication, crosstable, ratings, resume",
-    "[options] ENGINE ENGINE... (ENGINE: name=A,weights=W,nodes=N | name=B,cmd=COMMAND, with limits nodes= "
+    "[options] ENGINE ENGINE... (ENGINE: name=A,weights=W,nodes=N | name=B,cmd=COMMAND | name=C,dxp=HOST:PORT, "
+    "with limits nodes= "
     "depth= movetime= time=MS+INC timeout=MS, hash=MiB, param.NAME=VALUE; cmd= last; W: " CLI_WEIGHTS_FORMS ")",
     OPTS, run, TOURNAMENT_ENGINES_MAX,
 };

@@ -111,6 +111,12 @@ def main():
     for game in GAMES:
         with open(f"configs/weights/{game}-start.cfg") as f:
             write("weights", f.read())
+    # DXP: one message of each type (protocol/dxp.h), a board, a capture.
+    name = "Seed".ljust(32)
+    board = "z" * 20 + "e" * 10 + "w" * 20
+    for msg in (f"R01{name}Z005000A", f"R01{name}W001075BZ{board}", f"A{name}0", "M0012322800",
+                "M001205250422122320", "E21", "B005Z", "K1", "Ca chat", "garbage"):
+        write("dxp", msg)
     save()
 
 

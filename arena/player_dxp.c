@@ -1,0 +1,207 @@
+/* player_dxp.c — a program over DXP as a Player; see player_dxp.h. */
+#include "arena/player_dxp.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/game_record.h"
+#include "protocol/dxp.h"
+#include "protocol/dxp_link.h"
+#include "util/clock.h"
+
+enum {
+    CONNECT_MS = 10000, /* to connect, and for a GAMEACC or a GAMEEND's answer */
+    HANG_MS = 10000,    /* beyond the thinking time, without timeout= */
+    SKIP_MAX = 1000     /* chats and other messages skipped in one wait, at most */
+};
+
+typedef struct DxpRemote {
+    DxpLink link;
+    bool connected;
+    bool in_game;
+    int known; /* plies of the game record that the program has seen */
+    char last[DXP_MSG_MAX + 1]; /* the last message read, for details */
+} DxpRemote;
+
+DxpRemote *player_dxp_new(void)
+{
+    DxpRemote *r = calloc(1, sizeof *r);
+    if (r) r->link.fd = -1;
+    return r;
+}
+
+static void drop(DxpRemote *r)
+{
+    if (r->connected) dxp_link_close(&r->link);
+    r->connected = r->in_game = false;
+}
+
+/* A fault: detail is what, with the last message read; the connection is
+ * dropped unless the game can still be closed in order. */
+static PlayerFault fault(DxpRemote *r, char *detail, PlayerFault f, const char *what)
+{
+    snprintf(detail, PLAYER_DETAIL_MAX, "%.300s", what);
+    size_t n = strlen(detail);
+    snprintf(detail + n, PLAYER_DETAIL_MAX - n, "; last message: %s", r->last[0] ? r->last : "(none)");
+    if (f != PLAYER_ILLEGAL && f != PLAYER_TIME_FORFEIT) drop(r);
+    return f;
+}
+
+/* The next message other than a chat, of type want (0: any), within
+ * timeout_ms: 1, 0 after the timeout, -1 closed or unreadable (err). */
+static int read_msg(DxpRemote *r, int64_t timeout_ms, int want, volatile int *stop, DxpMsg *m, char err[ERR_MAX])
+{
+    double deadline = clock_now_s() + (double)timeout_ms / 1000.0;
+    for (int i = 0; i < SKIP_MAX; i++) {
+        if (stop && *stop) return snprintf(err, ERR_MAX, "stopped"), -2;
+        int left = (int)((deadline - clock_now_s()) * 1000.0);
+        if (left <= 0) return 0;
+        char text[DXP_MSG_MAX + 1];
+        size_t len = 0;
+        DxpRecv got = dxp_link_recv(&r->link, left < 250 ? left : 250, text, &len, err);
+        if (got == DXP_RECV_TIMEOUT) {
+            i--; /* bounded by the deadline */
+            continue;
+        }
+        if (got == DXP_RECV_CLOSED) return snprintf(err, ERR_MAX, "the connection closed"), -1;
+        if (got != DXP_RECV_MSG) return -1;
+        snprintf(r->last, sizeof r->last, "%s", text);
+        if (dxp_decode(text, len, m, err) != 0) return -1;
+        if (m->type == DXP_CHAT || (want && (int)m->type != want)) continue;
+        return 1;
+    }
+    snprintf(err, ERR_MAX, "%d messages without the one expected", SKIP_MAX);
+    return -1;
+}
+
+/* Close the game going: GAMEEND (stop code stop), then its answer. */
+static void end_game(Player *p, int stop)
+{
+    DxpRemote *r = p->dxp;
+    if (!r->in_game) return;
+    r->in_game = false;
+    char err[ERR_MAX];
+    DxpMsg e = {.type = DXP_GAMEEND};
+    e.u.end.stop = stop;
+    if (dxp_link_send_msg(&r->link, &e, err) != 0 || read_msg(r, CONNECT_MS, DXP_GAMEEND, NULL, &e, err) != 1) drop(r);
+}
+
+PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
+{
+    DxpRemote *r = p->dxp;
+    detail[0] = '\0';
+    end_game(p, DXP_STOP_NEXT);
+    if (r->connected) return PLAYER_OK;
+    char host[DXP_HOST_MAX], err[ERR_MAX];
+    int port = 0;
+    if (dxp_parse_address(p->spec->spec, NULL, false, host, &port, err) != 0) {
+        snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
+        return PLAYER_CRASH;
+    }
+    int fd = dxp_connect(host, port, CONNECT_MS, err);
+    if (fd < 0) {
+        snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
+        return PLAYER_CRASH;
+    }
+    dxp_link_init(&r->link, fd, NULL);
+    r->connected = true;
+    r->last[0] = '\0';
+    return PLAYER_OK;
+}
+
+/* GAMEREQ for the program to move in rec's current position. */
+static PlayerFault start_game(Player *p, const GameRecord *rec, PlayerMove *out)
+{
+    DxpRemote *r = p->dxp;
+    const Game *g = p->game;
+    const Position *pos = game_record_position(rec);
+    char err[ERR_MAX];
+    DxpMsg m = {.type = DXP_GAMEREQ};
+    DxpGameReq *q = &m.u.req;
+    q->version = DXP_VERSION;
+    snprintf(q->name, sizeof q->name, "dama");
+    q->follower = g->side_to_move(pos);
+    q->minutes = p->limits.time_ms > 0 ? (int)((p->limits.time_ms + 59999) / 60000) : 1;
+    if (q->minutes > 999) q->minutes = 999;
+    char fen[FEN_MAX];
+    g->pos_to_fen(pos, fen);
+    if (strcmp(fen, g->start_fen) != 0) {
+        q->has_position = true;
+        if (dxp_board_from_position(g, pos, &q->to_move, q->board, err) != 0)
+            return fault(r, out->detail, PLAYER_CRASH, err);
+    }
+    if (dxp_link_send_msg(&r->link, &m, err) != 0) return fault(r, out->detail, PLAYER_CRASH, err);
+    int got = read_msg(r, CONNECT_MS, DXP_GAMEACC, p->stop, &m, err);
+    if (got == -2) return PLAYER_STOPPED;
+    if (got != 1) return fault(r, out->detail, PLAYER_CRASH, got ? err : "no GAMEACC in time");
+    if (m.u.acc.code != DXP_ACC_OK) {
+        snprintf(err, sizeof err, "the game was refused (GAMEACC code %d)", m.u.acc.code);
+        return fault(r, out->detail, PLAYER_CRASH, err);
+    }
+    r->in_game = true;
+    r->known = rec->len;
+    return PLAYER_OK;
+}
+
+PlayerFault player_dxp_think(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
+{
+    DxpRemote *r = p->dxp;
+    const Game *g = p->game;
+    char err[ERR_MAX];
+    if (!r->connected) return fault(r, out->detail, PLAYER_CRASH, "not connected");
+    double t0 = clock_now_s();
+    if (r->in_game && rec->len != r->known + 1) end_game(p, DXP_STOP_NEXT); /* another game: start it afresh */
+    if (!r->in_game) {
+        PlayerFault f = start_game(p, rec, out);
+        if (f != PLAYER_OK) return f;
+    } else {
+        DxpMsg m = {.type = DXP_MOVE};
+        if (dxp_move_from_game(g, &rec->positions[r->known], &rec->moves[r->known], 0, &m.u.move, err) != 0 ||
+            dxp_link_send_msg(&r->link, &m, err) != 0)
+            return fault(r, out->detail, PLAYER_CRASH, err);
+    }
+    const PlayerLimits *l = &p->limits;
+    int64_t hang = l->hang_ms ? l->hang_ms : HANG_MS;
+    int64_t budget = (l->time_ms > 0 ? clock_ms : 60000) + hang;
+    DxpMsg m;
+    int got = read_msg(r, budget, 0, p->stop, &m, err);
+    out->seconds = clock_now_s() - t0;
+    if (got == -2) return PLAYER_STOPPED;
+    if (got == 0) {
+        snprintf(err, sizeof err, "no move within %" PRId64 " ms", budget);
+        return fault(r, out->detail, PLAYER_TIMEOUT, err);
+    }
+    if (got < 0) return fault(r, out->detail, PLAYER_CRASH, err);
+    if (m.type == DXP_GAMEEND) {
+        r->in_game = false;
+        DxpMsg e = {.type = DXP_GAMEEND};
+        dxp_link_send_msg(&r->link, &e, err);
+        snprintf(err, sizeof err, "the program ended the game (GAMEEND reason %d)", m.u.end.reason);
+        return fault(r, out->detail, PLAYER_CRASH, err);
+    }
+    if (m.type != DXP_MOVE) {
+        snprintf(err, sizeof err, "%s instead of a move", dxp_type_name(m.type));
+        return fault(r, out->detail, PLAYER_CRASH, err);
+    }
+    if (dxp_move_to_game(g, game_record_position(rec), &m.u.move, &out->move, err) != 0) {
+        return fault(r, out->detail, PLAYER_ILLEGAL, err); /* the game stays open: the next one closes it */
+    }
+    r->known = rec->len + 1;
+    if (l->time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
+        snprintf(err, sizeof err, "answered after %.0f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
+                 clock_ms);
+        return fault(r, out->detail, PLAYER_TIME_FORFEIT, err);
+    }
+    return PLAYER_OK;
+}
+
+void player_dxp_free(Player *p)
+{
+    if (!p->dxp) return;
+    end_game(p, DXP_STOP_ALL);
+    drop(p->dxp);
+    free(p->dxp);
+    p->dxp = NULL;
+}

@@ -1,0 +1,32 @@
+/* player_dxp.h — a Player (arena/player.h) that is a program reached over
+ * DXP (protocol/dxp.h): dama is the initiator, the program the follower.
+ * Spec key dxp=HOST:PORT.
+ *
+ * The connection opens at the first game and serves every game of the
+ * player one after the other. A game starts at the program's first move:
+ * GAMEREQ with the position then (the normal start as A, any other as B),
+ * the colour the program plays and the thinking time (the clock's minutes
+ * rounded up, at least 1; 1 without a clock); each later move first sends
+ * the opponent's reply as MOVE, then reads the program's MOVE. A new game
+ * (or the player's end) closes the one going with GAMEEND and waits for
+ * the answer. Chats are skipped; the program's GAMEEND instead of a move,
+ * a refused GAMEREQ, a closed connection are a crash, a move not legal is
+ * PLAYER_ILLEGAL, no move in time (its clock, or the whole game's
+ * thinking time without one, plus timeout=) PLAYER_TIMEOUT.
+ *
+ * Internal to arena/player.c. */
+#ifndef DAMA_PLAYER_DXP_H
+#define DAMA_PLAYER_DXP_H
+
+#include "arena/player.h"
+
+struct GameRecord;
+
+/* The remote's state, owned by the Player (p->dxp). NULL if out of memory. */
+struct DxpRemote *player_dxp_new(void);
+PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX]);
+PlayerFault player_dxp_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
+/* End a game going (GAMEEND, stop code 1), close, free p->dxp. */
+void player_dxp_free(Player *p);
+
+#endif

@@ -1,0 +1,81 @@
+/* dxp_link.h — DXP layer 1 (the protocol's SOCKET layer): messages over
+ * a TCP stream, each sent as its characters followed by one NUL byte;
+ * the protocol's port is 27531 (DXP_PORT). Source: the socket layer page
+ * of the protocol's description (mesander.nl/damexchange/esocket.htm).
+ *
+ * A link is one connection plus an optional log: every message sent or
+ * received is written to it on one line with the local time (to the
+ * millisecond) and a direction mark, "> " sent, "< " received, "# " a
+ * note; bytes outside printable ASCII are written as \xNN. Reads wait at
+ * most the time given; a message longer than 127 bytes (no NUL within
+ * them) is reported and skipped up to its NUL. Writes that cannot go out
+ * (the peer is gone) fail with EPIPE, never SIGPIPE.
+ *
+ * A link is used by one thread at a time.
+ */
+#ifndef DAMA_DXP_LINK_H
+#define DAMA_DXP_LINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "protocol/dxp.h"
+
+enum { DXP_HOST_MAX = 256, DXP_LINK_BUF = 4096 };
+
+typedef struct DxpLink {
+    int fd;
+    FILE *log;        /* NULL: no log */
+    char buf[DXP_LINK_BUF]; /* bytes received and not yet handed out */
+    size_t len;
+    bool skipping;    /* inside an over-long message: dropping bytes up to its NUL */
+    long sent, received; /* messages */
+} DxpLink;
+
+/* "[HOST:]PORT" (HOST a name, an IPv4 address or an IPv6 one in brackets,
+ * "[::1]:27531"; default 127.0.0.1 when
+ * default_host is NULL; PORT 0..65535, 0 only when allow_zero: a free port
+ * chosen at listen). Returns 0, or -1 with err naming the text. */
+int dxp_parse_address(const char *text, const char *default_host, bool allow_zero, char host[DXP_HOST_MAX],
+                      int *port, char err[ERR_MAX]);
+
+/* A listening TCP socket on host:port (port 0: the system picks one; *bound
+ * receives the port). Returns the descriptor, or -1 with err. */
+int dxp_listen(const char *host, int port, int *bound, char err[ERR_MAX]);
+
+/* Wait up to timeout_ms for a connection on listening socket lfd; peer
+ * receives "ADDRESS:PORT". Returns the connected descriptor, -2 after the
+ * timeout, -1 with err on failure. */
+int dxp_accept(int lfd, int timeout_ms, char peer[DXP_HOST_MAX + 8], char err[ERR_MAX]);
+
+/* Connect to host:port, waiting up to timeout_ms. Returns the descriptor,
+ * or -1 with err. */
+int dxp_connect(const char *host, int port, int timeout_ms, char err[ERR_MAX]);
+
+/* A link on a connected descriptor (owned: dxp_link_close closes it). */
+void dxp_link_init(DxpLink *l, int fd, FILE *log);
+void dxp_link_close(DxpLink *l);
+
+/* Write a note line ("# text") to the log, if any. */
+void dxp_link_note(DxpLink *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Send one message (its text without a NUL; 1..127 bytes). Returns 0, or
+ * -1 with err (the connection is gone). */
+int dxp_link_send(DxpLink *l, const char *msg, char err[ERR_MAX]);
+
+/* Encode m and send it. Returns 0, or -1 with err. */
+int dxp_link_send_msg(DxpLink *l, const DxpMsg *m, char err[ERR_MAX]);
+
+typedef enum DxpRecv {
+    DXP_RECV_MSG = 1,      /* msg holds a message (NUL-terminated; *len its length: it holds no NUL) */
+    DXP_RECV_TIMEOUT = 0,  /* nothing complete within the time */
+    DXP_RECV_CLOSED = -1,  /* the peer closed the connection (bytes of an unfinished message are dropped) */
+    DXP_RECV_ERROR = -2,   /* a read error (err) */
+    DXP_RECV_TOO_LONG = -3 /* a message of more than 127 bytes: err says so, msg holds its first 127 */
+} DxpRecv;
+
+/* Wait up to timeout_ms for the next message. */
+DxpRecv dxp_link_recv(DxpLink *l, int timeout_ms, char msg[DXP_MSG_MAX + 1], size_t *len, char err[ERR_MAX]);
+
+#endif
