@@ -8,7 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hub_native(const Game *g) { return g && strcmp(g->name, "international") == 0; }
+/* Hub's board is International draughts' (PDN 3.0 GameType 20): a game is
+ * known by its GameType here, not by its name. */
+enum { HUB_PDN_GAMETYPE = 20 };
+
+bool hub_native(const Game *g) { return g && g->pdn_gametype == HUB_PDN_GAMETYPE; }
+
+/* The name of the game that speaks Hub's strings, for messages. */
+static const char *native_name(void)
+{
+    for (const Game *const *g = game_list(); *g; g++)
+        if (hub_native(*g)) return (*g)->name;
+    return "none";
+}
 
 /* ---- positions ------------------------------------------------------------ */
 
@@ -65,10 +77,10 @@ int hub_pos_to_fen(const Game *g, const char *text, char fen[FEN_MAX], char err[
     size_t len = strlen(text);
     const char *more = len > 20 ? "..." : "";
     if (!hub_native(g)) {
-        return err_set(err, "a Hub position string ('%.20s%s', %zu characters) is read for variant international "
-                            "only (%d characters: the side to move and squares 1-%d); variant %s takes its own "
-                            "position string (docs/hub.md), or pos=start",
-                       text, more, len, HUB_SQUARES + 1, HUB_SQUARES, g->name);
+        return err_set(err, "a Hub position string ('%.20s%s', %zu characters) is read for variant %s only (%d "
+                            "characters: the side to move and squares 1-%d); variant %s takes its own position "
+                            "string (docs/hub.md), or pos=start",
+                       text, more, len, native_name(), HUB_SQUARES + 1, HUB_SQUARES, g->name);
     }
     if (len != HUB_SQUARES + 1) {
         return err_set(err, "a Hub position string for variant %s has %d characters (the side to move and one per "
