@@ -499,8 +499,13 @@ static void on_pos(Hub *h, const HubLine *l)
     GameRecord rec;
     char err[ERR_MAX], converted[FEN_MAX];
     int hub_string = hub_pos_to_fen(h->game, fen, converted, err); /* Hub's own string (International) */
-    if (hub_string < 0 || game_record_init(&rec, h->game, hub_string ? converted : fen, err) != 0) {
+    if (hub_string < 0) {
         send_error(h, "pos: %s", err);
+        return;
+    }
+    if (game_record_init(&rec, h->game, hub_string ? converted : fen, err) != 0) {
+        if (hub_string) send_error(h, "pos: Hub's '%.20s...' is the %s", fen, err); /* err quotes it as a FEN */
+        else send_error(h, "pos: %s", err);
         return;
     }
     if (moves && hub_apply_list(&rec, moves, err) != 0) {

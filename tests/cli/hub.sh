@@ -291,12 +291,13 @@ printf "${I}pos pos=%s\nlevel depth=3\ngo think\n" "$(hubpos W 42:w 46:W 7:b 13:
 session e4
 has "$T/e4.out" '^done move=46x1[16]x7x13x28x41\( \|$\)' "E4: the four captured squares, in increasing order"
 #    a Hub string of the wrong length, or given to another game: refused, naming the variant and the length
-printf "${I}pos pos=W%s\nset-param name=variant value=brazilian\npos pos=%s\nset-param name=variant value=russian\npos pos=%s\nset-param name=variant value=brazilian\npos pos=B:W18:B14 moves=\"14x23\"\n" \
-  "$(printf 'e%.0s' $(seq 32))" "$START" "$START" >"$T/ilen.in"
+printf "${I}pos pos=W%s\npos pos=%s\nset-param name=variant value=brazilian\npos pos=%s\nset-param name=variant value=russian\npos pos=%s\nset-param name=variant value=brazilian\npos pos=B:W18:B14 moves=\"14x23\"\n" \
+  "$(printf 'e%.0s' $(seq 32))" "$(hubpos W 1:w 50:b)" "$START" "$START" >"$T/ilen.in"
 session ilen
 has "$T/ilen.out" "^error message=\"pos: a Hub position string for variant international has 51 characters (the side to move and one per square 1-50); 'Weeeeeeeeeeeeeeeeeee...' has 33\"$" "32 squares to international"
 count "$T/ilen.out" "^error message=\"pos: a Hub position string ('Wbbbbbbbbbbbbbbbbbbb...', 51 characters) is read for variant international only (51 characters: the side to move and squares 1-50); variant \(brazilian\|russian\) takes" 2 "50 squares to an 8x8 game"
-count "$T/ilen.out" '^error' 3 "the 8x8 games keep their own strings"
+has "$T/ilen.out" "^error message=\"pos: Hub's 'Wweeeeeeeeeeeeeeeeee...' is the bad position string 'W:W1:B50': a man on 1 stands on its crowning rank" "a Hub string the game refuses: both forms named"
+count "$T/ilen.out" '^error' 4 "the 8x8 games keep their own strings"
 #    full games through the arena's Hub player: dama hub (Hub's strings both ways) against the same engine
 #    in-process, each opening with both colours: both games of a pair are the same moves, move for move
 "$DAMA" match --game international --a-cmd "$DAMA hub --game international --hash 8 --no-egtb" --no-egtb --hash 16 \
