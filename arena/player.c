@@ -23,6 +23,7 @@
 #include "engine/game_record.h"
 #include "engine/search.h"
 #include "protocol/hub_line.h"
+#include "protocol/hub_notation.h" /* International: Hub's own strings */
 #include "util/clock.h"
 
 enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
@@ -556,8 +557,9 @@ static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms
 static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
 {
     const Game *g = p->game;
-    char start[FEN_MAX];
-    g->pos_to_fen(game_record_start(rec), start);
+    char start[FEN_MAX], serr[ERR_MAX];
+    if (!hub_native(g) || hub_pos_string(g, game_record_start(rec), start, serr) != 0)
+        g->pos_to_fen(game_record_start(rec), start); /* a Hub engine reads International's FEN too if it is dama */
     size_t cap = (size_t)rec->len * MOVE_STR_MAX + 1, n = 0;
     char *moves = malloc(cap);
     if (!moves) {
@@ -567,7 +569,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
     moves[0] = '\0';
     for (int i = 0; i < rec->len; i++) {
         char m[MOVE_STR_MAX];
-        game_record_move_text(rec, i, m);
+        hub_move_to_str(g, &rec->positions[i], &rec->moves[i], m);
         n += (size_t)snprintf(moves + n, cap - n, "%s%s", i ? " " : "", m);
     }
     const PlayerLimits *l = &p->limits;
@@ -635,7 +637,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
         out->cpu_seconds = tree_cpu_s(p->pid) - c0;
         char text[MOVE_STR_MAX], perr[ERR_MAX];
         if (!hub_line_value(line, "move", text, sizeof text) ||
-            g->move_from_str(game_record_position(rec), text, &out->move, perr) != 0) {
+            hub_move_from_str(g, game_record_position(rec), text, &out->move, perr) != 0) {
             char fen[FEN_MAX];
             g->pos_to_fen(game_record_position(rec), fen);
             snprintf(out->detail, PLAYER_DETAIL_MAX, "'%.200s' in %.100s", line, fen);

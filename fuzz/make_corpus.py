@@ -22,6 +22,18 @@ GAMES = ("russian", "turkish", "shatra")
 # (English: short kings; Italian: the turned board, men that spare kings).
 VARIANTS = ("english", "italian")
 PER_GAME = 24  # positions per game: the corpus stays small
+# Hub's strings for International (fuzz_hub): the start as Hub's letters,
+# rules examples E5 and E4 as Hub's letters and as FEN, and moves in Hub's
+# forms (captures with their captured squares, in any order, some left out).
+HUB_START = "W" + "b" * 20 + "e" * 10 + "w" * 20
+HUB_E5 = "W" + "".join({6: "W", 9: "b", 17: "b", 23: "b", 30: "b", 37: "b"}.get(n, "e") for n in range(1, 51))
+HUB_SEEDS = [
+    (HUB_START, ["32-28", "31-26", "35x24"]),
+    ("", ["34-29", "32x28"]),
+    (HUB_E5, ["6x3x9x17x23", "6x3x30", "6x35x17x23x30", "6x3", "6x28x14x3"]),
+    ("W:W42,K46:B7,13,22,28,41,K49", ["46x11x7x13x28x41", "46x16", "46x11x41x7"]),
+    ("Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", ["32-28"]),
+]
 
 
 CORPUS = {}  # target -> {file name: bytes}, written out by save()
@@ -99,6 +111,10 @@ def main():
     # Russian game records write moves in short forms too.
     for move in ("ed4", "b:d6", "22-18", "c3xe5", "c3:g3"):
         write("move_russian", f"\n{move}")
+    # Hub's strings (International): positions as Hub's letters or as FEN, Hub's moves
+    for pos, moves in HUB_SEEDS:
+        for move in moves:
+            write("hub", f"{pos}\n{move}")
     with open("data/games/russian_ussr_ch10_1950.pdn", "rb") as f:
         games = f.read().split(b"\r\n\r\n[")
     for i in (0, 1, 2, 50, 100):

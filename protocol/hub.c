@@ -21,6 +21,7 @@
 #include "engine/skill.h"
 #include "engine/timeman.h"
 #include "db/weight_sets.h"
+#include "protocol/hub_notation.h"
 #include "util/clock.h"
 #include "util/num.h"
 
@@ -146,7 +147,7 @@ static void line_pv(const Game *g, const Position *root, const Move *pv, int len
     out[0] = '\0';
     for (int i = 0; i < len; i++) {
         char text[MOVE_STR_MAX];
-        g->move_to_str(&a, &pv[i], text);
+        hub_move_to_str(g, &a, &pv[i], text);
         int w = snprintf(out + n, size - n, "%s%s", i ? " " : "", text);
         if (w < 0 || (size_t)w >= size - n) break;
         n += (size_t)w;
@@ -207,11 +208,11 @@ static void *search_main(void *arg)
     }
     char move[MOVE_STR_MAX] = "", ponder[MOVE_STR_MAX] = "";
     if (rc == 0 && r.has_move) {
-        h->game->move_to_str(&h->root, &r.best, move);
+        hub_move_to_str(h->game, &h->root, &r.best, move);
         if (r.pv_len >= 2 && memcmp(&r.pv[0], &r.best, sizeof r.best) == 0) {
             Position next;
             h->game->make_move(&h->root, &r.best, &next);
-            h->game->move_to_str(&next, &r.pv[1], ponder);
+            hub_move_to_str(h->game, &next, &r.pv[1], ponder);
         }
     }
     pthread_mutex_lock(&h->lock);
@@ -496,12 +497,18 @@ static void on_pos(Hub *h, const HubLine *l)
     const char *fen = hub_arg(l, "pos");
     const char *moves = hub_arg(l, "moves");
     GameRecord rec;
-    char err[ERR_MAX];
-    if (game_record_init(&rec, h->game, fen, err) != 0) {
+    char err[ERR_MAX], converted[FEN_MAX];
+    int hub_string = hub_pos_to_fen(h->game, fen, converted, err); /* Hub's own string (International) */
+    if (hub_string < 0) {
         send_error(h, "pos: %s", err);
         return;
     }
-    if (moves && game_record_apply_list(&rec, moves, err) != 0) {
+    if (game_record_init(&rec, h->game, hub_string ? converted : fen, err) != 0) {
+        if (hub_string) send_error(h, "pos: Hub's '%.20s...' is the %s", fen, err); /* err quotes it as a FEN */
+        else send_error(h, "pos: %s", err);
+        return;
+    }
+    if (moves && hub_apply_list(&rec, moves, err) != 0) {
         send_error(h, "pos moves: %s", err);
         game_record_free(&rec);
         return;

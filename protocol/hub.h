@@ -2,9 +2,10 @@
  * as Scan 3.1 defines it (Fabien Letouzey's protocol.txt shipped with Scan:
  * "hub", "init", "pos", "level", "go", "stop", "ponder-hit", "ping",
  * "new-game", "set-param", "quit"; answers "id", "param", "wait", "ready",
- * "info", "done", "pong", "error"). docs/hub.md documents the session and
- * every place where dama's strings differ from Hub's international-draughts
- * ones (each game keeps its own position and move notation).
+ * "info", "done", "pong", "error"). docs/hub.md documents the session.
+ * International draughts speaks Hub's own position and move strings
+ * (protocol/hub_notation.h); every other game keeps its own notation, and
+ * docs/hub.md lists where those differ from Hub's.
  *
  * The search runs in its own thread, so that "stop", "ping" and
  * "ponder-hit" are answered while it thinks; the reader never blocks the

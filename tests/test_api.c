@@ -183,6 +183,74 @@ static void test_moves_shatra(void **state)
     check_moves_against_cli("shatra", 160);
 }
 
+static void test_moves_international(void **state)
+{
+    (void)state;
+    check_moves_against_cli("international", 30);
+}
+
+/* International draughts end to end: the 10x10 squares (engine.h,
+ * Squares), the rules examples' captures as structured moves, FEN, PDN,
+ * search, and a whole game played by the engine. */
+static void test_international(void **state)
+{
+    (void)state;
+    DamaGame *g = new_game("international", NULL);
+    assert_string_equal(dama_game_title(g), "International draughts");
+    char text[DAMA_POSITION_MAX], moves[1024];
+    api_moves(g, moves, sizeof moves);
+    assert_string_equal(moves, "31-26 31-27 32-27 32-28 33-28 33-29 34-29 34-30 35-30");
+    /* 32 = d4 (rank 3, file 3), 28 = e5 (rank 4, file 4): index (11 * rank + file) / 2 */
+    int i = -1;
+    assert_int_equal(dama_move_find(g, "32-28", &i), DAMA_OK);
+    assert_int_equal(dama_move_from(g, i), 18);
+    assert_int_equal(dama_move_to(g, i), 24);
+    for (const char *const *m = (const char *const[]){"32-28", "19-23", "28x19", "14x23", NULL}; *m; m++)
+        assert_int_equal(dama_apply_move(g, *m), DAMA_OK);
+    assert_int_equal(dama_position(g, text, sizeof text), DAMA_OK);
+    assert_string_equal(text, "W:W31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
+                              "12,13,15,16,17,18,20,23");
+    char pdn[2048];
+    assert_int_equal(dama_pdn(g, NULL, NULL, pdn, sizeof pdn, NULL), DAMA_OK);
+    assert_non_null(strstr(pdn, "[GameType \"20\"]\n"));
+    assert_non_null(strstr(pdn, "\n1. 32-28 19-23 2. 28x19 14x23 *\n"));
+
+    /* rules E5: three captures of three pieces, two from 6 to 3 (full routes) */
+    assert_int_equal(dama_game_reset(g, "W:WK6:B9,17,23,30,37"), DAMA_OK);
+    api_moves(g, moves, sizeof moves);
+    assert_string_equal(moves, "6x28x14x3 6x35 6x39x25x3");
+    assert_int_equal(dama_move_find(g, "6x3", &i), DAMA_E_MOVE); /* ambiguous */
+    assert_int_equal(dama_move_find(g, "6x39x25x3", &i), DAMA_OK);
+    int caps[8];
+    assert_int_equal(dama_move_captures(g, i, caps, 8), 3);
+    /* 30 = i5 (rank 4, file 8), 17 = c7 (6, 2), 9 = g9 (8, 6); 6 = a9, 3 = f10 */
+    assert_int_equal(caps[0], 26);
+    assert_int_equal(caps[1], 34);
+    assert_int_equal(caps[2], 47);
+    assert_int_equal(dama_move_from(g, i), 44);
+    assert_int_equal(dama_move_to(g, i), 52); /* (11 * 9 + 5) / 2 */
+    dama_game_free(g);
+
+    /* search: a forced win, and a whole game, engine against engine */
+    g = new_game("international", "W:W28:B23");
+    char move[DAMA_MOVE_TEXT_MAX];
+    assert_int_equal(dama_set_limit(g, DAMA_LIMIT_DEPTH, 3), DAMA_OK);
+    assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+    assert_string_equal(move, "28x19");
+    assert_true(dama_search_score(g) > 29000);
+    dama_game_free(g);
+    g = new_game("international", NULL);
+    dama_set_limit(g, DAMA_LIMIT_NODES, 2000);
+    int plies = 0;
+    while (plies < 400 && dama_result(g, NULL) == DAMA_ONGOING && dama_play(g, move, sizeof move) == DAMA_OK) plies++;
+    const char *reason = NULL;
+    DamaResult r = dama_result(g, &reason);
+    assert_true(r != DAMA_ONGOING);
+    assert_int_equal(dama_ply_count(g), plies);
+    print_message("international: a game of %d plies, %s\n", plies, reason ? reason : "?");
+    dama_game_free(g);
+}
+
 /* NULL, "" and "start" all name the game's start position (engine.h). */
 static void test_start_spellings(void **state)
 {
@@ -789,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_clock),      cmocka_unit_test(test_levels),
         cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
         cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),
+        cmocka_unit_test(test_moves_international), cmocka_unit_test(test_international),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

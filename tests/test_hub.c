@@ -1,5 +1,7 @@
 /* test_hub.c — the Hub protocol's line syntax, both the engine's strict
- * reading and the arena's lenient one (the sessions themselves are
+ * reading and the arena's lenient one; Hub's own strings for International
+ * draughts (protocol/hub_notation.h) against the game's squares (the
+ * sessions themselves are
  * tested by tests/cli/hub.sh; the clock's budget is the time manager's,
  * tests/test_timeman.c). */
 #include <setjmp.h>
@@ -12,8 +14,10 @@
 
 #include <cmocka.h>
 
+#include "engine/games/draughts/draughts.h" /* the numbering, to check the captured squares independently */
 #include "protocol/hub.h"
 #include "protocol/hub_line.h"
+#include "protocol/hub_notation.h"
 
 typedef struct LineCase {
     const char *text;
@@ -175,12 +179,126 @@ static void test_lenient(void **state)
     assert_false(hub_line_is("", "done"));
 }
 
+/* The captured squares of Hub text "AxB[xC...]" as a bitset (bit n-1 for
+ * square n), -1 on a text that is not of that form. */
+static int64_t text_caps(const char *t)
+{
+    int64_t caps = 0;
+    const char *x = strchr(t, 'x');
+    if (!x || !(x = strchr(x + 1, 'x'))) return 0;
+    while (x && *x == 'x') {
+        char *end;
+        long n = strtol(x + 1, &end, 10);
+        if (n < 1 || n > 50) return -1;
+        caps |= INT64_C(1) << (n - 1);
+        x = end;
+    }
+    return x && *x ? -1 : caps;
+}
+
+/* Random games of International (seeded, bounded): every position's Hub
+ * string reads back as the same position, and every legal move's Hub text
+ * names its start, end and captured squares as the board's numbering does
+ * and reads back as the same move. */
+static void test_international_strings(void **state)
+{
+    (void)state;
+    const Game *g = game_find("international");
+    assert_non_null(g);
+    assert_true(hub_native(g));
+    uint64_t rng = 12345;
+    MoveList *list = malloc(sizeof *list);
+    assert_non_null(list);
+    int positions = 0, moves = 0, captures = 0, multi = 0;
+    for (int game = 0; game < 12; game++) {
+        Position pos;
+        char err[ERR_MAX];
+        assert_int_equal(game_parse_position(g, NULL, &pos, err), 0);
+        for (int ply = 0; ply < 160 && g->gen_moves(&pos, list, GEN_DISTINCT) > 0; ply++) {
+            char hub[HUB_POS_MAX], fen[FEN_MAX], fen0[FEN_MAX];
+            assert_int_equal(hub_pos_string(g, &pos, hub, err), 0);
+            assert_int_equal(strlen(hub), 51);
+            assert_int_equal(hub_pos_to_fen(g, hub, fen, err), 1);
+            Position back;
+            assert_int_equal(g->pos_from_fen(&back, fen, err), 0);
+            g->pos_to_fen(&pos, fen0);
+            g->pos_to_fen(&back, fen);
+            assert_string_equal(fen, fen0);
+            assert_int_equal(g->hash(&back), g->hash(&pos));
+            positions++;
+            for (int i = 0; i < list->len; i++) {
+                const Move *m = &list->moves[i];
+                char t[MOVE_STR_MAX], want[16];
+                hub_move_to_str(g, &pos, m, t);
+                snprintf(want, sizeof want, "%d%c%d", draughts_number_of_square(NUMBERING_INTERNATIONAL, m->from),
+                         m->kind == MOVE_CAPTURE ? 'x' : '-', draughts_number_of_square(NUMBERING_INTERNATIONAL, m->to));
+                if (strncmp(t, want, strlen(want)) != 0) fail_msg("'%s' in %s does not start %s", t, fen0, want);
+                int64_t caps = 0;
+                for (uint64_t b = m->captured; b; b &= b - 1)
+                    caps |= INT64_C(1) << (draughts_number_of_square(NUMBERING_INTERNATIONAL, __builtin_ctzll(b)) - 1);
+                if (text_caps(t) != caps) fail_msg("'%s' in %s: captured squares differ from the move's", t, fen0);
+                Move r;
+                if (hub_move_from_str(g, &pos, t, &r, err) != 0) fail_msg("'%s' in %s: %s", t, fen0, err);
+                assert_true(r.from == m->from && r.to == m->to && r.captured == m->captured && r.kind == m->kind);
+                moves++;
+                captures += m->kind == MOVE_CAPTURE;
+                multi += __builtin_popcountll(m->captured) >= 2;
+            }
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            Position child;
+            g->make_move(&pos, &list->moves[rng % (uint64_t)list->len], &child);
+            pos = child;
+        }
+    }
+    free(list);
+    print_message("international: %d positions, %d moves, %d captures (%d of two pieces or more)\n", positions, moves,
+                  captures, multi);
+    assert_true(captures > 100 && multi > 10); /* the captures were exercised */
+}
+
+/* Hub strings in the wrong place, and the other games' own notation. */
+static void test_hub_strings_refused(void **state)
+{
+    (void)state;
+    const Game *in = game_find("international"), *br = game_find("brazilian");
+    char fen[FEN_MAX] = "untouched", err[ERR_MAX];
+    assert_int_equal(hub_pos_to_fen(in, "W:W31:B1", fen, err), 0); /* a FEN: the game's to read */
+    assert_int_equal(hub_pos_to_fen(in, "start", fen, err), 0);
+    assert_int_equal(hub_pos_to_fen(in, NULL, fen, err), 0);
+    assert_string_equal(fen, "untouched");
+    assert_int_equal(hub_pos_to_fen(in, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", fen, err), -1);
+    assert_non_null(strstr(err, "variant international has 51 characters"));
+    assert_non_null(strstr(err, "has 33"));
+    char start[64] = "W";
+    for (int i = 1; i <= 50; i++) start[i] = i <= 20 ? 'b' : i <= 30 ? 'e' : 'w';
+    start[51] = '\0';
+    assert_int_equal(hub_pos_to_fen(in, start, fen, err), 1);
+    assert_string_equal(fen, "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
+                             "12,13,14,15,16,17,18,19,20");
+    assert_int_equal(hub_pos_to_fen(br, start, fen, err), -1);
+    assert_non_null(strstr(err, "read for variant international only (51 characters"));
+    assert_non_null(strstr(err, "variant brazilian takes"));
+    /* an 8x8 game's moves are its own: Brazilian's 14x23 as the game writes it */
+    assert_false(hub_native(br));
+    Position pos;
+    assert_int_equal(br->pos_from_fen(&pos, "B:W18:B14", err), 0);
+    Move m;
+    assert_int_equal(hub_move_from_str(br, &pos, "14x23", &m, err), 0);
+    char t[MOVE_STR_MAX], own[MOVE_STR_MAX];
+    hub_move_to_str(br, &pos, &m, t);
+    br->move_to_str(&pos, &m, own);
+    assert_string_equal(t, own);
+}
+
 int main(void)
 {
+    game_init_all();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse_line),
         cmocka_unit_test(test_tokenizer),
         cmocka_unit_test(test_lenient),
+        cmocka_unit_test(test_international_strings),
+        cmocka_unit_test(test_hub_strings_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,7 +47,12 @@
  * mirror image), whatever their notation: Czech writes algebraic squares,
  * Brazilian, Pool, English, Italian and Spanish their book's numbers
  * 1-32 ("22-18", a capture "22x13", the route "22x13x6x28" only when two
- * moves share start and end; positions "B:W21,...:B1,...").
+ * moves share start and end; positions "B:W21,...:B1,..."). International
+ * draughts (10x10) writes the FMJD numbers 1-50 the same way ("32-28",
+ * "28x19", the route "6x28x14x3"; "W:W31,...:B1,...") and uses indices
+ * (11 * rank + file) / 2 of the dark squares, rank and file 0..9 from a1
+ * (a1 = 0, c1 = 1, ..., j10 = 54; 5, 16, 27, 38 and 49 are never used):
+ * square 46 = a1 = 0, 32 = d4 = 18, 1 = b10 = 50.
  */
 #ifndef DAMA_ENGINE_H
 #define DAMA_ENGINE_H
@@ -163,7 +168,8 @@ DAMA_API const char *dama_version(void);
 DAMA_API const char *dama_status_text(int status);
 /* Number of games, and the name of game i ("russian", "turkish",
  * "shatra", then the 8x8 variants "brazilian", "pool", "english", "czech",
- * "italian", "spanish"); NULL when i is out of range. */
+ * "italian", "spanish", then the 10x10 "international"); NULL when i is
+ * out of range. */
 DAMA_API int dama_games_count(void);
 DAMA_API const char *dama_game_name_at(int i);
 

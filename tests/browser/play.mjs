@@ -38,7 +38,10 @@ const NUMBERED = {
   english: [[1, 1, 0], [4, 7, 0], [5, 0, 1], [29, 0, 7], [32, 6, 7]],
   italian: [[1, 0, 0], [4, 6, 0], [5, 1, 1], [29, 1, 7], [32, 7, 7]],
   spanish: [[1, 7, 7], [4, 1, 7], [5, 6, 6], [29, 6, 0], [32, 0, 0]],
+  // International (10x10, FMJD): 1 = b10, 5 = j10, 6 = a9, 46 = a1, 50 = i1
+  international: [[1, 1, 0], [5, 9, 0], [6, 0, 1], [46, 0, 9], [50, 8, 9]],
 };
+const SIZE = (game) => (game === "international" ? 10 : 8);
 // The squares a move's text passes (start, landings), as the library
 // indexes them (engine.h "Squares"); numbered games: their names.
 function squares(game, text) {
@@ -128,8 +131,8 @@ async function checkPosition(game, start) {
 
 // The numbered squares where the book has them: the corners' numbers in
 // the right columns and rows (the turned boards mirrored), only the 32
-// playing squares named, the dark square at each player's near right in
-// Italian and Spanish.
+// (International: 50) playing squares named, the dark square at each
+// player's near right in Italian and Spanish (at the near left elsewhere).
 async function checkNumbers(game) {
   const cells = await page.$$eval("#board .cell", (cs) => cs.map((c) => {
     const r = c.getBoundingClientRect();
@@ -137,14 +140,15 @@ async function checkNumbers(game) {
   }));
   const xs = [...new Set(cells.map((c) => Math.round(c.x)))].sort((a, b) => a - b);
   const ys = [...new Set(cells.map((c) => Math.round(c.y)))].sort((a, b) => a - b);
-  eq(xs.length * 10 + ys.length, 88, `${game}: an 8x8 board`);
+  const n = SIZE(game);
+  eq(`${xs.length}x${ys.length}`, `${n}x${n}`, `${game}: an ${n}x${n} board`);
   eq(cells.filter((c) => c.name).map((c) => Number(c.name)).sort((a, b) => a - b).join(","),
-    Array.from({ length: 32 }, (_, i) => i + 1).join(","), `${game}: squares 1-32 named, once each`);
+    Array.from({ length: (n * n) / 2 }, (_, i) => i + 1).join(","), `${game}: squares 1-${(n * n) / 2} named, once each`);
   for (const [n, col, row] of NUMBERED[game]) {
     const c = cells.find((e) => e.name === String(n));
     eq(`${xs.indexOf(Math.round(c.x))},${ys.indexOf(Math.round(c.y))}`, `${col},${row}`, `${game}: square ${n} at column,row`);
   }
-  const nearRight = cells.find((c) => Math.round(c.x) === xs[7] && Math.round(c.y) === ys[7]);
+  const nearRight = cells.find((c) => Math.round(c.x) === xs[n - 1] && Math.round(c.y) === ys[n - 1]);
   eq(nearRight.dark, game === "italian" || game === "spanish", `${game}: a dark square at White's near right`);
 }
 
@@ -192,7 +196,7 @@ eq(await page.evaluate(() => document.activeElement.dataset.square), "8", "Arrow
 const only = process.env.PLAY_ONLY;
 const rounds = only ? Number(process.env.PLAY_ROUNDS || 5) : 1;
 const GAMES = [["russian", 40], ["turkish", 40], ["shatra", 30], ["brazilian", 20], ["pool", 20], ["english", 20],
-  ["czech", 20], ["italian", 20], ["spanish", 20]];
+  ["czech", 20], ["italian", 20], ["spanish", 20], ["international", 20]];
 for (const [game, plies] of GAMES.filter(([g]) => !only || g === only)) for (let round = 0; round < rounds; round++) {
   console.log("game " + game);
   // Random moves may lose a game early: up to three games, 20 plies, at least 12.
@@ -242,6 +246,29 @@ await page.waitForFunction(() => Number(document.getElementById("board").dataset
 await idle();
 eq((await history())[0], "c3:e5:g7", "the capture played: c3:e5:g7");
 await checkPosition("russian", "W:Wc3,a1:Bd4,f6,h8");
+
+console.log("International: a king's captures, one landing at a time (rules E5, E4)");
+await open("?game=international&level=beginner&fen=" + encodeURIComponent("W:WK6:B9,17,23,30,37"));
+const targets = () => page.$$eval("#board .target-dot", (d) => d.map((e) => e.closest(".cell").dataset.name).sort().join(" "));
+await page.click(cellOf("international", "6"));
+eq(await targets(), "28 35 39", "E5: from 6, the end 35 or the first landings 28 and 39 of the two routes to 3");
+await page.click(cellOf("international", "28"));
+eq(await targets(), "14", "E5: after 28, on to 14");
+eq(await page.$$eval("#board .piece.captured", (d) => d.map((e) => e.closest(".cell").dataset.name).join(" ")), "17",
+  "E5: after 28, 17 shown captured");
+await page.click(cellOf("international", "14"));
+await page.click(cellOf("international", "3"));
+await page.waitForFunction(() => Number(document.getElementById("board").dataset.ply) >= 1, null, { timeout: 30000 });
+await idle();
+eq((await history())[0], "6x28x14x3", "E5: the route played");
+await checkPosition("international", "W:WK6:B9,17,23,30,37");
+await page.screenshot({ path: path.join(outDir, "international-e5.png") });
+await open("?game=international&level=beginner&fen=" + encodeURIComponent("W:W42,K46:B7,13,22,28,41,K49"));
+await enter("international", "46x16", "click");
+await page.waitForFunction(() => Number(document.getElementById("board").dataset.ply) >= 1, null, { timeout: 30000 });
+await idle();
+eq((await history())[0], "46x16", "E4: the king takes four and stops on 16");
+await checkPosition("international", "W:W42,K46:B7,13,22,28,41,K49");
 
 console.log("draw offers");
 // White (the person) three kings against one man: dama (Black) accepts.

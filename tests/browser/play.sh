@@ -41,7 +41,8 @@ cat "$T/play.out"
 [ "$rc" -eq 0 ] && ok || bad "play.mjs: exit $rc"
 grep -q "^FAIL" "$T/play.out" && bad "play.mjs reported failures" || ok
 for f in russian-start russian-game turkish-start turkish-game shatra-start shatra-game shatra-red-biy shatra-phone \
-  brazilian-start pool-start english-start czech-start italian-start spanish-start; do
+  brazilian-start pool-start english-start czech-start italian-start spanish-start international-start international-game \
+  international-e5; do
   [ -s "$OUT/$f.png" ] && ok || bad "no screenshot $OUT/$f.png"
 done
 finish "browser play"

@@ -234,6 +234,79 @@ expect_eq "$(grep -c "^error message=\".*\.\.\.'" "$T/esc.out")" 2 "long inputs 
 session empty
 [ ! -s "$T/empty.out" ] && ok || bad "empty input: no output"
 
+# 10. International speaks Hub's own strings: pos = the side to move and one letter per square 1-50,
+#     a capture = start x end x the captured squares (docs/hub.md)
+# hubpos SIDE SPEC...: a Hub position string, SPEC = SQUARE:LETTER (the others empty)
+hubpos() {
+  local side=$1 b i; shift
+  b=$(printf 'e%.0s' $(seq 50))
+  for i in "$@"; do b=$(echo "$b" | sed "s/./${i#*:}/${i%%:*}"); done
+  echo "$side$b"
+}
+START=W$(printf 'b%.0s' $(seq 20))$(printf 'e%.0s' $(seq 10))$(printf 'w%.0s' $(seq 20))
+I='set-param name=variant value=international\n'
+#    the start and four plies with captures, against the position they reach given three ways: as a
+#    Hub string, as a FEN, and from the start with the moves: the same search (same nodes, same moves)
+AFTER=W$(printf "b%.0s" $(seq 13))ebbbbebeebeeeeeeewe$(printf "w%.0s" $(seq 18))
+printf "${I}pos pos=%s moves=\"32-28 19-23 28x19x23 14x23x19\"\nlevel depth=5\ngo think\n" "$START" >"$T/i_moves.in"
+printf "${I}pos pos=%s\nlevel depth=5\ngo think\n" "$AFTER" >"$T/i_hubpos.in"
+printf "${I}pos pos=W:W31,33-50:B1-13,15-18,20,23\nlevel depth=5\ngo think\n" >"$T/i_fen.in"
+for s in i_moves i_hubpos i_fen; do session $s; hasnt "$T/$s.out" '^error' "international $s"; done
+has "$T/i_moves.out" '^done move=[0-9]*[-x][0-9]*\(x[0-9]*\)* ponder=' "international: done in Hub's form"
+expect_eq "$(grep -v '^info.*time=' "$T/i_moves.out"; grep '^info' "$T/i_moves.out" | sed 's/ time=.*pv=/ pv=/')" \
+  "$(grep -v '^info.*time=' "$T/i_hubpos.out"; grep '^info' "$T/i_hubpos.out" | sed 's/ time=.*pv=/ pv=/')" \
+  "international: the moves reach the Hub string's position"
+expect_eq "$(grep '^done' "$T/i_fen.out")" "$(grep '^done' "$T/i_hubpos.out")" "international: the FEN form is read too"
+#    rules E5: a king on 6 has three captures of three pieces, two of them from 6 to 3: Hub tells them
+#    apart by the pieces taken (any order, all or enough of them); a start and end alone that fit two is
+#    ambiguous, and dama's own route 6x28x14x3 (landing squares) is not Hub's
+E5=$(hubpos W 6:W 9:b 17:b 23:b 30:b 37:b)
+printf "${I}pos pos=%s\nlevel depth=3\ngo think\n" "$E5" >"$T/e5.in"
+session e5
+has "$T/e5.out" '^info depth=3 .* pv="6x\(35x17x23x30\|3x9x17x23\|3x9x17x30\)[ "]' "E5: pv in Hub's form"
+has "$T/e5.out" '^done move=6x\(35x17x23x30\|3x9x17x23\|3x9x17x30\)\( \|$\)' "E5: done in Hub's form"
+#    each form applies the move it names: Black's reply comes from the men left (none can capture)
+for c in 6x3x9x17x23:30,37 6x3x23x9x17:30,37 6x3x9x17x30:23,37 6x3x30:23,37 6x35x17x23x30:9,37 6x35:9,37; do
+  printf "${I}pos pos=%s moves=\"%s\"\nlevel depth=1\ngo think\n" "$E5" "${c%%:*}" >"$T/e5m.in"
+  session e5m
+  hasnt "$T/e5m.out" '^error' "E5 ${c%%:*} accepted"
+  from=$(sed -n 's/^done move=\([0-9]*\)-.*/\1/p' "$T/e5m.out")
+  case ",${c#*:}," in *",$from,"*) ok ;; *) bad "E5 ${c%%:*}: Black answered from '$from' (its men: ${c#*:})" ;; esac
+done
+printf "${I}" >"$T/e5bad.in"
+for m in 6x3 6x28x14x3 6x3x9 6x3x9x17x23x 6x3x51 6-35 6x35x17x23x30x9; do
+  printf "pos pos=%s moves=\"%s\"\n" "$E5" "$m" >>"$T/e5bad.in"
+done
+session e5bad
+count "$T/e5bad.out" '^error message="pos moves: move 1: ' 7 "E5: one error per bad move"
+has "$T/e5bad.out" "ambiguous move '6x3': 6x3x9x17x23 or 6x3x9x17x30\"" "E5: start and end alone are ambiguous"
+has "$T/e5bad.out" "ambiguous move '6x3x9': 6x3x9x17x23 or 6x3x9x17x30\"" "E5: a captured square both take"
+has "$T/e5bad.out" "illegal move '6x28x14x3' (a capture is compulsory: 6x35x17x23x30, 6x3x9x17x23, 6x3x9x17x30)" "E5: landing squares are not Hub's"
+has "$T/e5bad.out" "move '6x3x51': Hub writes a step 32-28 and a capture 28x19" "E5: square 51"
+has "$T/e5bad.out" "move '6x3x9x17x23x': Hub writes" "E5: a trailing x"
+has "$T/e5bad.out" "illegal move '6-35'" "E5: a capture written as a step"
+has "$T/e5bad.out" "illegal move '6x35x17x23x30x9'" "E5: a square it does not take"
+#    rules E4: the king takes four (41, 28, 13, 7) and stops on 11 or 16
+printf "${I}pos pos=%s\nlevel depth=3\ngo think\n" "$(hubpos W 42:w 46:W 7:b 13:b 22:b 28:b 41:b 49:B)" >"$T/e4.in"
+session e4
+has "$T/e4.out" '^done move=46x1[16]x7x13x28x41\( \|$\)' "E4: the four captured squares, in increasing order"
+#    a Hub string of the wrong length, or given to another game: refused, naming the variant and the length
+printf "${I}pos pos=W%s\npos pos=%s\nset-param name=variant value=brazilian\npos pos=%s\nset-param name=variant value=russian\npos pos=%s\nset-param name=variant value=brazilian\npos pos=B:W18:B14 moves=\"14x23\"\n" \
+  "$(printf 'e%.0s' $(seq 32))" "$(hubpos W 1:w 50:b)" "$START" "$START" >"$T/ilen.in"
+session ilen
+has "$T/ilen.out" "^error message=\"pos: a Hub position string for variant international has 51 characters (the side to move and one per square 1-50); 'Weeeeeeeeeeeeeeeeeee...' has 33\"$" "32 squares to international"
+count "$T/ilen.out" "^error message=\"pos: a Hub position string ('Wbbbbbbbbbbbbbbbbbbb...', 51 characters) is read for variant international only (51 characters: the side to move and squares 1-50); variant \(brazilian\|russian\) takes" 2 "50 squares to an 8x8 game"
+has "$T/ilen.out" "^error message=\"pos: Hub's 'Wweeeeeeeeeeeeeeeeee...' is the bad position string 'W:W1:B50': a man on 1 stands on its crowning rank" "a Hub string the game refuses: both forms named"
+count "$T/ilen.out" '^error' 4 "the 8x8 games keep their own strings"
+#    full games through the arena's Hub player: dama hub (Hub's strings both ways) against the same engine
+#    in-process, each opening with both colours: both games of a pair are the same moves, move for move
+"$DAMA" match --game international --a-cmd "$DAMA hub --game international --hash 8 --no-egtb" --no-egtb --hash 16 \
+  --pairs 2 --nodes 400 --threads 2 --db "$T/i.sqlite" --progress 0 >"$T/imatch.out" 2>&1 && ok || bad "international match: $(tail -3 "$T/imatch.out")"
+has "$T/imatch.out" '^Games 4:' "international match: 4 games"
+expect_eq "$(sqlite3 "$T/i.sqlite" "SELECT count(*) FROM games WHERE detail IS NOT NULL OR reason NOT IN ('no-moves', 'I-D1', 'I-D2', 'I-D3', 'I-D4', 'move-cap')")" 0 "international match: no faults"
+expect_eq "$(sqlite3 "$T/i.sqlite" "SELECT count(DISTINCT movetext) FROM games")" 2 "international match: each pair's games the same"
+expect_eq "$(sqlite3 "$T/i.sqlite" "SELECT count(*) FROM games WHERE movetext LIKE '%x%'")" 4 "international match: games with captures"
+
 # 9. dama hub options
 "$DAMA" hub --level nope </dev/null >/dev/null 2>"$T/opt.err"
 [ $? = 2 ] && ok || bad "bad --level exit"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `dama play` with scripted input: moves (full and short forms), bad moves,
 # takeback, resign, draw offers accepted and declined, the end of a game,
-# the engine playing first, Shatra's threatened Biy in red, bad options.
+# the engine playing first, Shatra's threatened Biy in red, International's
+# 10x10 board, bad options.
 # Usage: play.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -92,7 +93,20 @@ play en '22-18\nquit\n' --game english --level depth=1
 has "$T/en.out" '^dama plays [0-9]*-[0-9]*$' "English: dama (Black) moves first"
 has "$T/en.out" '^moves: 1\. [0-9]*-[0-9]* 22-18 2\. [0-9]*[-x][0-9]*$' "English moves numbered from Black's"
 
-# 7. end of input and bad options
+# 7. International: the 10x10 board with the numbers 1-50 beside it (turned for Black), the king's
+#    captures of rules example E5 (two share start and end: the route names one)
+play in_e5 'moves\n6x3\n6x28x14x3\nquit\n' --game international --fen 'W:WK6:B9,17,23,30,37' --level depth=1
+has "$T/in_e5.out" '^     ·   ·   ·   ·   ·     1  2  3  4  5$' "International: the top row, 1-5"
+has "$T/in_e5.out" '^   ◎   ·   ·   ●   ·       6  7  8  9 10$' "International: the king on 6, a man on 9"
+has "$T/in_e5.out" '^   ·   ·   ·   ·   ·      46 47 48 49 50$' "International: the bottom row, 46-50"
+has "$T/in_e5.out" '^  6x35 6x28x14x3 6x39x25x3$' "International: E5's three captures"
+has "$T/in_e5.out" "ambiguous move '6x3': 6x28x14x3 or 6x39x25x3" "International: start and end name two"
+has "$T/in_e5.out" '^     ·   ·   ◎   ·   ·     1  2  3  4  5$' "International: the king ends on 3"
+has "$T/in_e5.out" '^moves: 1\. 6x28x14x3 \(30\|37\)-[0-9]*$' "International: the route played, Black's man answers"
+play in_black 'quit\n' --game international --side black --level depth=1
+has "$T/in_black.out" '^     ○   ○   ○   ○   ○    50 49 48 47 46$' "International for Black: 50 at the top left"
+
+# 8. end of input and bad options
 play eof 'c3-d4\n' --level depth=2
 has "$T/eof.out" 'end of input: game left unfinished' "eof"
 expect_rc 2 "bad side" "$DAMA" play --side green
