@@ -262,7 +262,7 @@ int dama_move_captures(DamaGame *g, int index, int *squares, int max)
     }
     int n = 0;
     for (uint64_t b = m->captured; b; b &= b - 1) {
-        if (squares && n < max) squares[n] = __builtin_ctzll(b);
+        if (squares && n < max) squares[n] = __builtin_ctzll(b) + g->game->captured_shift;
         n++;
     }
     return n;

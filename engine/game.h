@@ -7,8 +7,10 @@
  * child. Every function here is pure and thread-safe once game_init_all()
  * has run (no globals are written after init).
  *
- * Squares are the game's own indices (0..63); a Move's captured set is a
- * bitset over those indices. Move identity follows the D convention of
+ * Squares are the game's own indices (0..63; Canadian draughts' 12x12
+ * board 0..77); a Move's captured set is a bitset over those indices, bit
+ * b standing for square b + Game.captured_shift (0 but on the 12x12 board,
+ * whose captured pieces stand on indices 7..70). Move identity follows the D convention of
  * docs/rules/README.md: two routes with the same start, end, captured set
  * and promotion are one move.
  */
@@ -44,7 +46,7 @@ typedef enum MoveKind {
 /* One complete turn. 16 bytes; the route of a capture is not stored (it is
  * rebuilt for notation, see Game.move_to_str). */
 typedef struct Move {
-    uint64_t captured; /* captured squares (bitset of square indices) */
+    uint64_t captured; /* captured squares (bitset: bit b is square b + Game.captured_shift) */
     uint8_t from;      /* start square (for a drop: where the piece stood) */
     uint8_t to;        /* end square */
     uint8_t kind;      /* MoveKind */
@@ -176,6 +178,9 @@ typedef struct Game {
     uint64_t (*perft)(const Position *pos, int depth, GenMode mode);
     /* Does perft count GEN_SEQUENCES (K)? Else it must not be asked to. */
     bool perft_sequences;
+    /* Move.captured's bit b is square index b + captured_shift (0 for
+     * every game whose indices fit 64 bits). */
+    int captured_shift;
 
     /* Evaluation: linear in int32 weights; returns White's view, centi-men. */
     int terms_len;             /* number of EvalTerm groups */

@@ -243,10 +243,6 @@ typedef struct PropGame {
     const Game *game;
     /* The square that square `sq` goes to under the colour mirror. */
     int (*mirror_sq)(int sq);
-    /* The bit of Move.captured that bit `bit` goes to under the mirror,
-     * when the game keeps captured squares otherwise than one bit per
-     * square index (Canadian: from index 7 on); NULL: mirror_sq. */
-    int (*mirror_captured_bit)(int bit);
     /* True: the side to move must capture whenever it can (has_capture ==
      * some move is a capture). False: a capture may be optional (Shatra's
      * Biy), and only "has_capture => every move is a capture" holds. */
@@ -286,8 +282,8 @@ static inline void prop_fail(PropRun *run, int prop, const Position *pos, const 
 static inline uint64_t prop_mirror_set(const PropGame *pg, uint64_t b)
 {
     uint64_t r = 0;
-    int (*to)(int) = pg->mirror_captured_bit ? pg->mirror_captured_bit : pg->mirror_sq;
-    for (; b; b &= b - 1) r |= 1ULL << to(__builtin_ctzll(b));
+    int shift = pg->game->captured_shift; /* bit k is square k + shift */
+    for (; b; b &= b - 1) r |= 1ULL << (pg->mirror_sq(__builtin_ctzll(b) + shift) - shift);
     return r;
 }
 

@@ -251,6 +251,35 @@ static void test_international(void **state)
     dama_game_free(g);
 }
 
+/* Canadian draughts: the 12x12 indices (engine.h, Squares), captured
+ * squares above index 63 through dama_move_captures, moves against the CLI. */
+static void test_canadian(void **state)
+{
+    (void)state;
+    check_moves_against_cli("canadian", 20);
+    DamaGame *g = new_game("canadian", NULL);
+    char moves[1024];
+    api_moves(g, moves, sizeof moves);
+    assert_string_equal(moves, "43-37 44-37 44-38 45-38 45-39 46-39 46-40 47-40 47-41 48-41 48-42");
+    /* the man on 14 = d10 (rank 9, file 3) takes 9 = e11 (10, 4) and lands
+     * on 3 = f12 (11, 5), crowned: index (13 * rank + file) / 2 */
+    assert_int_equal(dama_game_reset(g, "W:W14:B9"), DAMA_OK);
+    int i = -1, caps[4];
+    assert_int_equal(dama_move_find(g, "14x3", &i), DAMA_OK);
+    assert_int_equal(dama_move_from(g, i), 60);
+    assert_int_equal(dama_move_to(g, i), 74);
+    assert_int_equal(dama_move_captures(g, i, caps, 4), 1);
+    assert_int_equal(caps[0], 67);
+    /* E3: the king on 45 = e5 (4, 4) takes 50 = d4 (3, 3) and 61 = b2
+     * (1, 1), ending on 67 = a1 */
+    assert_int_equal(dama_game_reset(g, "W:W37,K45:B34,50,61"), DAMA_OK);
+    assert_int_equal(dama_move_find(g, "45x67", &i), DAMA_OK);
+    assert_int_equal(dama_move_captures(g, i, caps, 4), 2);
+    assert_int_equal(caps[0], 7);
+    assert_int_equal(caps[1], 21);
+    dama_game_free(g);
+}
+
 /* NULL, "" and "start" all name the game's start position (engine.h). */
 static void test_start_spellings(void **state)
 {
@@ -857,7 +886,7 @@ int main(void)
         cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_clock),      cmocka_unit_test(test_levels),
         cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
         cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),
-        cmocka_unit_test(test_moves_international), cmocka_unit_test(test_international),
+        cmocka_unit_test(test_moves_international), cmocka_unit_test(test_international), cmocka_unit_test(test_canadian),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -417,9 +417,6 @@ static void test_canadian_perft(void **state)
 }
 
 static int mirror_sq77(int sq) { return 77 - sq; }
-/* Move.captured keeps squares 7..70 as bits 0..63: square 7 + b turns to
- * 70 - b, bit 63 - b. */
-static int mirror_captured_bit(int bit) { return 63 - bit; }
 
 /* 1-5 kings and 0-9 men a side on random squares 1..72. */
 static void random_position77(uint64_t *rng, Position *pos)
@@ -453,7 +450,6 @@ static void test_canadian_properties(void **state)
     EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &wrng);
     const PropGame pg = {.game = G,
                          .mirror_sq = mirror_sq77,
-                         .mirror_captured_bit = mirror_captured_bit,
                          .capture_compulsory = true,
                          .weights_extra = w,
                          .counted = has_king_wide,

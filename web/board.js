@@ -1,7 +1,7 @@
 // board.js — the boards of dama's games for the page (web/app.js): where
 // each square is drawn, square names, position strings read into pieces,
 // move text read into its squares, and the SVG of a position: 8x8, Shatra's
-// 62 squares and International's 10x10. Squares are the library's indices
+// 62 squares, International's 10x10 and Canadian's 12x12. Squares are the library's indices
 // (include/dama/engine.h, "Squares").
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -69,37 +69,43 @@ function shatraGeometry() {
   };
 }
 
-// International draughts (10x10, docs/rules/international.md): the dark
-// squares only, index (11 * rank + file) / 2 (a1 = 0 dark, rank and file
-// 0..9; engine.h "Squares"), numbered 1-50 as the FMJD does: 1 = b10,
-// 5 = j10, 6 = a9, ..., 46 = a1, 50 = i1. A light square has no index: it
-// gets 100 + 10 * rank + file, which no move names.
-function squareOfNumber10(n) {
-  const row = Math.floor((n - 1) / 5), rank = 9 - row, file = 2 * ((n - 1) % 5) + (row % 2 === 0 ? 1 : 0);
-  return (11 * rank + file) >> 1;
+// The draughts boards beyond 8x8: International (10x10,
+// docs/rules/international.md) and Canadian (12x12, docs/rules/canadian.md).
+// The dark squares only, index ((n + 1) * rank + file) / 2 (a1 = 0 dark,
+// rank and file 0..n-1; engine.h "Squares"), numbered as the FMJD numbers
+// its 50: row by row from the far row, each from White's left (10x10:
+// 1 = b10, 5 = j10, 46 = a1, 50 = i1; 12x12: 1 = b12, 67 = a1, 72 = k1).
+// A light square has no index: it gets 1000 + n * rank + file, which no
+// move names.
+function squareOfNumberBig(size, num) {
+  const half = size / 2, row = Math.floor((num - 1) / half), rank = size - 1 - row;
+  const file = 2 * ((num - 1) % half) + (row % 2 === 0 ? 1 : 0);
+  return ((size + 1) * rank + file) >> 1;
 }
 
-function international() {
-  const numberOf = new Map();
-  for (let n = 1; n <= 50; n++) numberOf.set(squareOfNumber10(n), n);
+function bigBoard(name, size) {
+  const count = (size * size) / 2, numberOf = new Map();
+  for (let n = 1; n <= count; n++) numberOf.set(squareOfNumberBig(size, n), n);
   const cells = [];
-  for (let rank = 0; rank < 10; rank++) {
-    for (let file = 0; file < 10; file++) {
+  for (let rank = 0; rank < size; rank++) {
+    for (let file = 0; file < size; file++) {
       const dark = (file + rank) % 2 === 0;
-      cells.push({ sq: dark ? (11 * rank + file) >> 1 : 100 + 10 * rank + file, x: file, y: 9 - rank, dark, playable: dark });
+      cells.push({ sq: dark ? ((size + 1) * rank + file) >> 1 : 1000 + size * rank + file, x: file, y: size - 1 - rank, dark, playable: dark });
     }
   }
   return {
-    name: "international", cols: 10, rows: 10, cells, numbered: true, whiteFirst: true,
+    name, cols: size, rows: size, cells, numbered: true, whiteFirst: true,
     label: (sq) => String(numberOf.get(sq) ?? ""),
-    index: (token) => (/^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= 50 ? squareOfNumber10(Number(token)) : -1),
+    index: (token) => (/^\d+$/.test(token) && Number(token) >= 1 && Number(token) <= count ? squareOfNumberBig(size, Number(token)) : -1),
     parse: parseDraughts,
   };
 }
 
+const BIG_BOARDS = { international: 10, canadian: 12 };
+
 export function geometry(name) {
   if (name === "shatra") return shatraGeometry();
-  return name === "international" ? international() : draughtsGeometry(name);
+  return BIG_BOARDS[name] ? bigBoard(name, BIG_BOARDS[name]) : draughtsGeometry(name);
 }
 
 // "W:Wa1,c3,Kd4:Bb6,f6" (PDN FEN; numbered games "W:W21,K22:B9", ranges

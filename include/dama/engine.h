@@ -52,7 +52,10 @@
  * "28x19", the route "6x28x14x3"; "W:W31,...:B1,...") and uses indices
  * (11 * rank + file) / 2 of the dark squares, rank and file 0..9 from a1
  * (a1 = 0, c1 = 1, ..., j10 = 54; 5, 16, 27, 38 and 49 are never used):
- * square 46 = a1 = 0, 32 = d4 = 18, 1 = b10 = 50.
+ * square 46 = a1 = 0, 32 = d4 = 18, 1 = b10 = 50. Canadian draughts
+ * (12x12) writes its numbers 1-72 the same way and uses indices
+ * (13 * rank + file) / 2, rank and file 0..11 (a1 = 0, ..., l12 = 77):
+ * square 67 = a1 = 0, 72 = k1 = 5, 1 = b12 = 72, 6 = l12 = 77.
  */
 #ifndef DAMA_ENGINE_H
 #define DAMA_ENGINE_H

@@ -100,6 +100,7 @@ const Game canadian_game = {
     .title = "Canadian draughts",
     .pdn_gametype = 27,
     DRAUGHTS_GAME_FUNCTIONS,
+    .captured_shift = 7, /* Move.captured keeps indices 7..70 (draughts.h) */
     .start_fen = "W:W43,44,45,46,47,48,49,50,51,52,53,54,55,56,57,58,59,60,61,62,63,64,65,66,67,68,69,70,71,72:"
                  "B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30",
     .rule_outcome = ca_rule_outcome,
