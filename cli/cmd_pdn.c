@@ -19,7 +19,7 @@ static const CliOpt OPTS[] = {
     {"match", OPT_INT, NULL, "export: the games of match N", 1, CLI_INT_MAX},
     {"tournament", OPT_INT, NULL, "export: the games of tournament N", 1, CLI_INT_MAX},
     {"filter", OPT_STR, NULL, "export: the games g for which this SQL condition holds, e.g. \"g.result = '1-0'\"", 0, 0},
-    {"out", OPT_STR, NULL, "export: output file (also -o; default: standard output)", 0, 0},
+    {"out", OPT_STR, NULL, "export: output file (also -o; - or none: standard output)", 0, 0},
     {"force", OPT_FLAG, NULL, "export: let --out replace an existing file (never the database itself)", 0, 0},
     {0},
 };
@@ -32,6 +32,7 @@ static int export_games(const CliArgs *a)
     char err[ERR_MAX];
     long games = 0;
     const char *out = cli_str(a, "out");
+    if (out && strcmp(out, "-") == 0) out = NULL; /* standard output, as export and report take '-' */
     if (pdn_export_file(cli_str(a, "db"), sel, id, cli_str(a, "filter"), out, cli_flag(a, "force"), &games, err) != 0) {
         fprintf(stderr, "dama pdn export: %s\n", err);
         return 1;

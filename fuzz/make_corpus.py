@@ -21,6 +21,8 @@ GAMES = ("russian", "turkish", "shatra")
 # The 8x8 variants fuzzed: one of each numbering with its own rules
 # (English: short kings; Italian: the turned board, men that spare kings).
 VARIANTS = ("english", "italian")
+# International (10x10, squares 1-50): its own board and numbering.
+BOARD10 = ("international",)
 PER_GAME = 24  # positions per game: the corpus stays small
 # Hub's strings for International (fuzz_hub): the start as Hub's letters,
 # rules examples E5 and E4 as Hub's letters and as FEN, and moves in Hub's
@@ -87,6 +89,20 @@ def variant_positions(game):
     return ["start"] + spread(found, PER_GAME - 1)
 
 
+def board10_positions(game):
+    """The published perft positions (data/perft/other_variants.txt) and
+    the position strings of tests/test_<game>.c."""
+    found = []
+    with open("data/perft/other_variants.txt") as f:
+        for line in f:
+            if line.startswith(game + " "):
+                fen = line.split(";")[0].split(None, 1)[1].strip()
+                found.append("start" if fen == "startpos" else fen)
+    with open(f"tests/test_{game}.c") as f:
+        found += re.findall(r'"([WB]:[^"\\]*)"', f.read())
+    return spread(found, PER_GAME)
+
+
 def legal_moves(dama, game, fen):
     out = subprocess.run([dama, "moves", "--game", game, "--fen", fen], capture_output=True, text=True)
     return out.stdout.split() if out.returncode == 0 else []
@@ -102,8 +118,8 @@ def main():
             write(f"position_{game}", fen)
             for move in spread(legal_moves(dama, game, fen), 3):
                 write(f"move_{game}", f"{fen}\n{move}")
-    for game in VARIANTS:
-        for fen in variant_positions(game):
+    for game in VARIANTS + BOARD10:
+        for fen in variant_positions(game) if game in VARIANTS else board10_positions(game):
             if fen != "start":
                 write(f"position_{game}", fen)
             for move in spread(legal_moves(dama, game, fen), 3):
@@ -120,6 +136,7 @@ def main():
     for i in (0, 1, 2, 50, 100):
         write("pdn", (b"[" if i else b"") + games[i].strip() + b"\r\n")
     write("pdn", '[GameType "30"]\n\n1. a3-a4 h6-h5 *\n')
+    write("pdn", '[GameType "20,W,10,10,N2,0"]\n[FEN "W:W31-50:B1-20"]\n\n1. 32-28 19-23 2. 28x19 14x23 *\n')
     write("pdn", '[Event "x"] {comment} 1. c3-d4 (1. e3-f4) d6-e5 $1 2. d4:f6 g7:e5 1/2-1/2\n')
     with open("configs/dama.cfg") as f:
         write("config", f.read())

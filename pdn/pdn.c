@@ -525,6 +525,29 @@ int pdn_result_parse(const char *text, Outcome *outcome)
 /* ------------------------------------------------------------------ */
 /* Replay                                                              */
 
+/* The long GameType form "type,first-mover,files,ranks,notation,invert"
+ * (PDN 3.0): do its files and ranks, where given, name the board of `game`
+ * (square: Game.board_rows has one entry a rank)? Returns 0, or -1 with
+ * the message. Fields that are absent or not numbers are not checked. */
+static int board_of_type(const Game *game, const char *text, long line, char error[PDN_MESSAGE_MAX])
+{
+    const char *p = strchr(text, ',');
+    p = p ? strchr(p + 1, ',') : NULL; /* the files */
+    if (!p) return 0;
+    char *end;
+    long files = strtol(p + 1, &end, 10);
+    if (end == p + 1 || *end != ',') return 0;
+    const char *q = end + 1;
+    long ranks = strtol(q, &end, 10);
+    if (end == q) return 0;
+    int size = 0;
+    while (game->board_rows && game->board_rows[size]) size++;
+    if (size == 0 || (files == size && ranks == size)) return 0;
+    snprintf(error, PDN_MESSAGE_MAX, "GameType \"%.40s\" (line %ld) gives the board %ldx%ld, but %s (GameType %d) is played on %dx%d",
+             text, line, files, ranks, game->title, game->pdn_gametype, size, size);
+    return -1;
+}
+
 static const Game *game_of_type(const char *text, long line, char error[PDN_MESSAGE_MAX])
 {
     char *end;
@@ -537,7 +560,7 @@ static const Game *game_of_type(const char *text, long line, char error[PDN_MESS
     char known[200] = "";
     size_t n = 0;
     for (const Game *const *g = game_list(); *g; g++) {
-        if ((*g)->pdn_gametype == type && type != 0) return *g;
+        if ((*g)->pdn_gametype == type && type != 0) return board_of_type(*g, text, line, error) == 0 ? *g : NULL;
         if ((*g)->pdn_gametype && n < sizeof known)
             n += (size_t)snprintf(known + n, sizeof known - n, "%s%d %s", n ? ", " : "", (*g)->pdn_gametype,
                                   (*g)->name);

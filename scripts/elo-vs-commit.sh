@@ -33,8 +33,9 @@ done
 [ -n "$log" ] || { mkdir -p logs; log="logs/elo-vs-$short-$game.log"; }
 old=$(bash scripts/old-dama.sh "$commit")
 [ -x build/dama ] || bash scripts/build.sh >/dev/null
-# Snapshot the new binary: rebuilding build/dama during the match must not change it.
-new="$cache/dama-new-$$"
+# Snapshot the new binary (beside the old one, in old-dama.sh's cache folder):
+# rebuilding build/dama during the match must not change it.
+new="$(dirname "$old")/dama-new-$$"
 cp build/dama "$new"
 echo "new: build/dama ($(git rev-parse --short HEAD)$(git diff --quiet HEAD || echo ', modified')) vs old: $short; log: $log"
 nice -n 10 python3 scripts/elo_match.py --new "$new" --old "$old" --log "$log" "${args[@]}"

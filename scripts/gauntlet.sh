@@ -6,7 +6,7 @@
 #   new            the engine under test (--engine, default build/dama) at --movetime (default 100)
 #   old-SHORT      the dama of commit --old (default 7ad9123; built into a cache folder as
 #                  scripts/elo-vs-commit.sh does), or a binary given as a path; it must play
-#                  --game (7ad9123 predates the six 8x8 variants: give them a newer --old)
+#                  --game (7ad9123 predates the six 8x8 variants and International: give them a newer --old)
 #   start-weights  the hand-set start weights (configs/weights/GAME-start.cfg) under the new search
 #   new-weights@old  the new engine's weights under the old search, when the old binary loads them
 #   depthD, nodesN a depth-limited and a node-limited new search

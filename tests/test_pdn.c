@@ -330,6 +330,25 @@ static void test_replay_tiny(void **state)
     assert_int_equal(rep.plies, 2);
 }
 
+/* The long GameType's board must be the game's: International's 20 on
+ * 10x10, an 8x8 game's number on 8x8; fields left out are not checked. */
+static void test_gametype_board(void **state)
+{
+    (void)state;
+    PdnReplay rep;
+    assert_int_equal(replay_text("[GameType \"20,W,10,10,N2,0\"]\n\n1. 32-28 19-23 2. 28x19 14x23 *", &rep), 0);
+    assert_string_equal(rep.game->name, "international");
+    assert_int_equal(rep.plies, 4);
+    assert_int_equal(replay_text("[GameType \"20,W\"]\n\n1. 32-28 *", &rep), 0);
+    assert_int_equal(replay_text("[GameType \"20,W,8,8,N2,0\"]\n\n1. 32-28 *", &rep), -1);
+    assert_string_equal(rep.error, "GameType \"20,W,8,8,N2,0\" (line 1) gives the board 8x8, but International draughts "
+                                   "(GameType 20) is played on 10x10");
+    assert_int_equal(replay_text("[GameType \"26,W,10,10,N2,0\"]\n\n1. 22-18 *", &rep), -1);
+    assert_non_null(strstr(rep.error, "gives the board 10x10, but Brazilian draughts (GameType 26) is played on 8x8"));
+    assert_int_equal(replay_text("[GameType \"30,W,8,8,A0,0\"]\n\n1. c3-c4 *", &rep), 0);
+    assert_string_equal(rep.game->name, "turkish");
+}
+
 static void test_replay_broken(void **state)
 {
     (void)state;
@@ -615,6 +634,7 @@ int main(void)
         cmocka_unit_test(test_replay_result_warning), cmocka_unit_test(test_replay_game_tags),
         cmocka_unit_test(test_movetext),
         cmocka_unit_test(test_first_mover),
+        cmocka_unit_test(test_gametype_board),
         cmocka_unit_test(test_write_game),
         cmocka_unit_test(test_file_1950),
     };

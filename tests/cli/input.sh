@@ -318,7 +318,7 @@ for g in russian turkish shatra; do
     "$DAMA" search --game $g --weights "$SRC/configs/weights/$f.cfg" --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "$f.cfg: $(cat "$T/err")"
   done
 done
-for g in brazilian pool english czech italian spanish; do # the 8x8 variants: their hand-set start only
+for g in brazilian pool english czech italian spanish international; do # the variants: their hand-set start only
   "$DAMA" search --game $g --weights "$SRC/configs/weights/$g-start.cfg" --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "$g-start.cfg: $(cat "$T/err")"
 done
 
@@ -406,7 +406,7 @@ if grep -q '^mpi: no (configure with -DDAMA_MPI=ON)$' v1.txt; then
 else
   grep -q '^mpi: yes' v1.txt && ok || bad "mpi line: $(sed -n 3p v1.txt)"
 fi
-for g in russian turkish shatra brazilian pool english czech italian spanish; do
+for g in russian turkish shatra brazilian pool english czech italian spanish international; do
   grep -q "^  $g: weight set: " v1.txt && ok || bad "$g provenance missing: $(cat v1.txt)"
 done
 

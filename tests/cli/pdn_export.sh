@@ -39,6 +39,9 @@ expect_eq "$(grep -m1 '^\[Termination ' "$T/all.pdn")" "[Termination \"$first_re
 expect_eq "$(tail -1 "$T/out")" "4 games, 4 ok, 0 failed" "Shatra round trip"
 "$DAMA" pdn export --db "$DB" --match 1 >"$T/m.pdn"
 expect_eq "$(grep -c '^\[Event "dama match 1"\]' "$T/m.pdn")" 4 "match export"
+# -o - is standard output too (no file named '-')
+(cd "$T" && "$DAMA" pdn export --db "$DB" --match 1 -o - >"$T/m2.pdn" 2>"$T/m2.err")
+cmp -s "$T/m.pdn" "$T/m2.pdn" && [ ! -e "$T/-" ] && ok || bad "-o - is not standard output: $(head -c 200 "$T/m2.err")"
 expect_eq "$(grep -c '^\[Event "dama selfplay run 2"\]' <("$DAMA" pdn export --db "$DB" --run 2))" 4 "run export"
 expect_rc 1 "missing match" "$DAMA" pdn export --db "$DB" --match 99
 grep -q "no match 99" "$T/err" && ok || bad "missing match message: $(cat "$T/err")"

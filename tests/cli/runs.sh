@@ -62,7 +62,7 @@ grep -q "^ \* hash: $hh" h.h && ok || bad "header banner has no hash line"
 [ "$(q c.sqlite "SELECT count(*) FROM weight_sets")" = 1 ] && ok || bad "c has $(q c.sqlite 'SELECT count(*) FROM weight_sets') weight sets"
 
 # each committed weights.h carries the hash of the values it compiles in
-for g in russian turkish shatra brazilian pool english czech italian spanish; do
+for g in russian turkish shatra brazilian pool english czech italian spanish international; do
   "$DAMA" export --game $g --weights default --header $g.h >/dev/null || bad "export $g"
   want=$(grep '_WEIGHTS_HASH "' $g.h)
   [ -n "$want" ] && grep -qxF "$want" "$SRC/engine/games/$g/weights.h" && ok || bad "$g weights.h hash is not '$want'"

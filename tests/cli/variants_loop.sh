@@ -1,25 +1,32 @@
 #!/usr/bin/env bash
-# The six 8x8 variants of issue 28 (brazilian, pool, english, czech,
-# italian, spanish) through dama's loop as a user runs it, each on a tiny
-# scale: self-play -> tune -> export (the header compiled in place of the
-# game's weights.h) -> match; the Hub engine (positions and moves in the
-# game's own notation); PDN export and `pdn check` of the stored games
-# (GameType, numbered FEN and moves, move pairs that begin with the first
-# mover: Black in English and Pool); endgame databases on known results.
+# The draughts variants of issue 28, the six 8x8 ones (brazilian, pool,
+# english, czech, italian, spanish) and International (10x10, squares
+# 1-50), through dama's loop as a user runs it, each on a tiny scale:
+# self-play -> tune -> export (the header compiled in place of the game's
+# weights.h) -> match; the Hub engine (positions and moves in the game's
+# own notation); PDN export and `pdn check` of the stored games (GameType,
+# numbered FEN and moves, move pairs that begin with the first mover: Black
+# in English and Pool); endgame databases on known results. International
+# also through the rest (perft, bench, train, tournament, ratings, report,
+# spsa, play, weight files' 10 rows of 5) and bad input across the boards
+# (an 8x8 position to International, a 10x10 one to an 8x8 game).
 # Usage: variants_loop.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
 cd "$T" || exit 1
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(head -c 400 "$1")"; }
 
-declare -A GAMETYPE=([brazilian]=26 [pool]=23 [english]=21 [czech]=29 [italian]=22 [spanish]=24)
+declare -A GAMETYPE=([brazilian]=26 [pool]=23 [english]=21 [czech]=29 [italian]=22 [spanish]=24 [international]=20)
 # the start position, with ranges in the numbered games (readers accept them; the writer lists every square)
 declare -A RANGES=([brazilian]="W:W21-32:B1-12" [pool]="B:W21-32:B1-12" [english]="B:W21-32:B1-12"
   [italian]="W:W21-32:B1-12" [spanish]="W:W1-12:B21-32"
-  [czech]="W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8")
+  [czech]="W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
+  [international]="W:W31-50:B1-20")
 # a capture the side to move must make, and how it is written
 declare -A CAPTURE=([brazilian]="B:W18:B14 14x23" [pool]="B:W18:B14 14x23" [english]="B:W18:B14 14x23"
-  [czech]="W:Wc3:Bd4 c3:e5" [italian]="W:W22:B18 22x13" [spanish]="W:W10:B14 10x19")
+  [czech]="W:Wc3:Bd4 c3:e5" [italian]="W:W22:B18 22x13" [spanish]="W:W10:B14 10x19" [international]="W:W32:B28 32x23")
+# the first mover's moves at the start
+declare -A START_MOVES=([brazilian]=7 [pool]=7 [english]=7 [czech]=7 [italian]=7 [spanish]=7 [international]=9)
 NUM_FEN='^[WB]:WK\?[0-9][0-9]*\(,K\?[0-9][0-9]*\)*:BK\?[0-9][0-9]*\(,K\?[0-9][0-9]*\)*$'
 ALG_FEN='^[WB]:WK\?[a-h][1-8]\(,K\?[a-h][1-8]\)*:BK\?[a-h][1-8]\(,K\?[a-h][1-8]\)*$'
 NUM_MOVE='^[0-9][0-9]*\(-[0-9][0-9]*\|\(x[0-9][0-9]*\)\+\)$'
@@ -34,7 +41,7 @@ movetext_ok() {
   done
 }
 
-for g in brazilian pool english czech italian spanish; do
+for g in brazilian pool english czech italian spanish international; do
   db="$T/$g.sqlite"
   q() { sqlite3 "$db" "$1"; }
   if [ "$g" = czech ]; then fen_re=$ALG_FEN move_re=$ALG_MOVE; else fen_re=$NUM_FEN move_re=$NUM_MOVE; fi
@@ -45,7 +52,7 @@ for g in brazilian pool english czech italian spanish; do
   expect_rc 0 "$g status" "$DAMA" status --game "$g"
   expect_line out "side $side"
   expect_rc 0 "$g moves" "$DAMA" moves --game "$g"
-  [ "$(wc -l <"$T/out")" = 7 ] && [ "$(grep -cv -- "$move_re" "$T/out")" = 0 ] && ok || bad "$g start moves: $(cat "$T/out")"
+  [ "$(wc -l <"$T/out")" = "${START_MOVES[$g]}" ] && [ "$(grep -cv -- "$move_re" "$T/out")" = 0 ] && ok || bad "$g start moves: $(cat "$T/out")"
 
   # self-play: the games stored in the game's notation
   expect_rc 0 "$g selfplay" "$DAMA" selfplay --game "$g" --db "$db" --games 8 --nodes 500 --threads 2 --progress 0
@@ -107,6 +114,106 @@ for g in brazilian pool english czech italian spanish; do
   timeout 300 "$DAMA" hub <"$T/hubc.in" >"$T/hubc.out" 2>&1
   has "$T/hubc.out" "^done move=$cmove\( \|$\)" "$g hub capture"
 done
+
+# ---- International beyond the loop above (its database: self-play, tune, match) ----
+g=international db="$T/$g.sqlite"
+q() { sqlite3 "$db" "$1"; }
+# perft: the published start counts (D), a ring capture that two routes take (P counts both)
+expect_rc 0 "international perft" "$DAMA" perft --game $g --depth 4
+expect_line out "perft 4 4265"
+ring="W:W27:B22,23,32,33"
+expect_rc 0 "international ring moves" "$DAMA" moves --game $g --fen "$ring"
+expect_eq "$(cat "$T/out")" "27x18x29x38x27" "international ring capture (start = end: the full route)"
+expect_rc 0 "international perft D" "$DAMA" perft --game $g --fen "$ring" --depth 1
+expect_line out "perft 1 1"
+expect_rc 0 "international perft --paths" "$DAMA" perft --game $g --fen "$ring" --depth 1 --paths
+expect_line out "perft 1 2"
+# search and bench: a legal best move; the bench's perft is the published D8
+expect_rc 0 "international search" "$DAMA" search --game $g --depth 5 --quiet
+best=$(sed -n 's/^bestmove //p' "$T/out")
+"$DAMA" moves --game $g | grep -qxF -- "$best" && ok || bad "international search: best move '$best' is not legal at the start"
+expect_rc 0 "international bench --perft" "$DAMA" bench --game $g --perft
+grep -q "^bench international depth [0-9]*: [1-9][0-9]* nodes$" "$T/out" && ok || bad "international bench: $(head -c 300 "$T/out")"
+grep -q "^perft international depth 8: 6483961 leaves" "$T/out" && ok || bad "international bench --perft: $(grep perft "$T/out")"
+# the openings: random lines (no book), four plies, within the balance (+-60) of a 2000-node search
+expect_eq "$(q "SELECT count(DISTINCT start_fen) > 2 FROM games WHERE run_id = 1")" 1 "international: the pairs' openings differ"
+for fen in $(q "SELECT DISTINCT start_fen FROM games WHERE run_id = 1"); do
+  sc=$("$DAMA" search --game $g --fen "$fen" --nodes 2000 --hash 1 --quiet | sed -n 's/^score //p')
+  [ -n "$sc" ] && [ "$sc" -ge -60 ] && [ "$sc" -le 60 ] && ok || bad "international opening $fen: score '$sc' beyond +-60"
+done
+expect_eq "$(q "SELECT count(*) FROM games WHERE run_id = 1 AND length(opening) - length(replace(opening, ' ', '')) != 3")" 0 \
+  "international openings are four plies"
+# weight files and headers lay the 50-square tables out as the board: 10 rows of 5
+rows_of() { # FILE START-LINE-PATTERN: the numbers per line of the 10 lines after the match
+  awk -v pat="$2" '$0 ~ pat { n = 10; next } n > 0 { n--; gsub(/[^-0-9]+/, " "); print NF }' "$1" | tr '\n' ' '
+}
+expect_eq "$(rows_of "$T/$g.cfg" "^  MAN_PST = \\\\[")" "5 5 5 5 5 5 5 5 5 5 " "international weight file: MAN_PST in 10 rows of 5"
+expect_eq "$(rows_of "$T/$g-weights.h" "MAN_PST \\\\[2\\\\.\\\\.51\\\\]")" "5 5 5 5 5 5 5 5 5 5 " "international header: MAN_PST in 10 rows of 5"
+expect_rc 0 "international export json" "$DAMA" export --game $g --db "$db" --weights tuned --format json --out "$T/$g.json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); t = {x["name"]: len(x["values"]) for x in d["terms"]}
+sys.exit(not (d["game"] == "international" and t["MAN_PST"] == 50 and t["MAN_PST_EG"] == 50))' "$T/$g.json" && ok || bad "international JSON terms"
+expect_rc 0 "international export cfg" "$DAMA" export --game $g --db "$db" --weights tuned --format cfg --out "$T/$g-2.cfg"
+expect_eq "$(grep -v '^#' "$T/$g-2.cfg" | md5sum)" "$(grep -v '^#' "$T/$g.cfg" | md5sum)" "international: export --format cfg is tune's weight file"
+for w in "$T/$g.json" "$T/$g-2.cfg"; do
+  expect_rc 0 "international search --weights $w" "$DAMA" search --game $g --weights "$w" --depth 2 --quiet
+done
+# train (one tiny generation), tournament (with a Hub process), ratings, report, spsa
+expect_rc 0 "international train" "$DAMA" train --game $g --db "$T/train.sqlite" --generations 1 --games-per-gen 4 --nodes 200 \
+  --epochs 10 --gate-pairs 2 --ladder-pairs 1 --elo0 -400 --elo1 -200 --threads 2 --progress 0
+expect_eq "$(sqlite3 "$T/train.sqlite" "SELECT game, status FROM trains")" "$g|done" "international train"
+expect_eq "$(sqlite3 "$T/train.sqlite" "SELECT count(*) FROM generations")" 2 "international train generations"
+expect_rc 0 "international tournament" "$DAMA" tournament --game $g --db "$db" --nodes 200 --rounds 1 --max-plies 120 --concurrency 2 --progress 0 \
+  --pdn-out "$T/tour.pdn" name=A,weights=default name=B,weights=tuned "name=H,cmd=$DAMA hub"
+expect_eq "$(q "SELECT count(*), sum(game = '$g') FROM games WHERE run_id = (SELECT max(id) FROM runs)")" "6|6" "international tournament games"
+expect_rc 0 "international tournament pdn check" "$DAMA" pdn check "$T/tour.pdn"
+expect_line out "6 games, 6 ok, 0 failed"
+expect_rc 0 "international ratings" "$DAMA" ratings --db "$db" --tournament 1
+expect_eq "$(grep -cE '^ +[0-9]+ +[ABH] ' "$T/out")" 3 "international ratings: three players"
+expect_rc 0 "international report" "$DAMA" report --db "$db" --game $g -o "$T/report.html"
+grep -q "International draughts, round-robin\|$g, round-robin" "$T/report.html" && ok || bad "international report: no tournament"
+expect_rc 0 "international spsa" "$DAMA" spsa --game $g --db "$T/spsa.sqlite" --iterations 2 --pairs 1 --nodes 200 --threads 2 \
+  --progress 0 --out "$T/spsa.cfg"
+grep -qx "game = \"$g\";" "$T/spsa.cfg" && ok || bad "international spsa weight file: $(head -3 "$T/spsa.cfg")"
+# play: the board numbered 1-50, a bad move named, resign
+printf 'moves\n32-28\nzz\nresign\n' | timeout 300 "$DAMA" play --game $g --level beginner --seed 3 >"$T/play.out" 2>&1 && ok || bad "international play"
+has "$T/play.out" "^  31-27 32-28 33-29 34-30 31-26 32-27 33-28 34-29 35-30$" "international play: the start moves"
+has "$T/play.out" "  1  2  3  4  5$" "international play: the top row's numbers"
+has "$T/play.out" " 46 47 48 49 50$" "international play: the bottom row's numbers"
+has "$T/play.out" "move 'zz': bad square 'zz'" "international play: a bad move"
+has "$T/play.out" "^you resign: 0-1 (dama wins)$" "international play: resign"
+
+# ---- Bad input across the boards: refused, naming the game and the square; nothing stored ----
+# (a numbered 8x8 position whose squares are all <= 32 is a legal 10x10 position, other squares: it is read as one)
+F10="W:W31-50:B1-20" A8="W:Wa1,c1,e1:Bh8,f8" N10="W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20"
+for c in moves status "perft --depth 1" "search --depth 1"; do
+  expect_err 1 "'$A8': bad square at character 4 (International draughts names squares with numbers 1..50)" "$DAMA" $c --game $g --fen "$A8"
+  expect_err 1 "bad square range (squares are 1..32 in Brazilian draughts)" "$DAMA" $c --game brazilian --fen "$F10"
+  expect_err 1 "bad square number '33' at character 10 (squares are 1..32 in Czech draughts)" "$DAMA" $c --game czech --fen "$N10"
+done
+expect_err 1 "bad position string 'W:Wa1:Bh8': bad square at character 4 (International" "$DAMA" play --game $g --fen "W:Wa1:Bh8"
+printf 'x\t%s\n' "$A8" >"$T/book8.tsv"
+printf 'y\t%s\n' "$F10" >"$T/book10.tsv"
+for c in "selfplay --games 2 --nodes 100" "match --pairs 1 --nodes 100 --a default --b default" "spsa --iterations 1 --pairs 1 --nodes 100 --out $T/bad.cfg"; do
+  set -- $c
+  expect_err 1 "book8.tsv line 1: bad position string '$A8': bad square at character 4 (International draughts" \
+    "$DAMA" $c --game $g --db "$T/bad8.sqlite" --openings "$T/book8.tsv" --progress 0
+  expect_err 1 "book10.tsv line 1: bad position string '$F10': bad square range (squares are 1..32 in Brazilian" \
+    "$DAMA" $c --game brazilian --db "$T/bad10.sqlite" --openings "$T/book10.tsv" --progress 0
+done
+expect_err 1 "book8.tsv line 1: bad position string" "$DAMA" tournament --game $g --db "$T/bad8.sqlite" --openings "$T/book8.tsv" \
+  --nodes 100 --progress 0 name=A name=B
+expect_err 1 "book10.tsv line 1: bad position string" "$DAMA" bench --game brazilian --book "$T/book10.tsv"
+for f in bad8 bad10; do
+  stored=$(sqlite3 "$T/$f.sqlite" "SELECT (SELECT count(*) FROM games) + (SELECT count(*) FROM runs)" 2>/dev/null)
+  [ -z "$stored" ] || [ "$stored" = 0 ] && ok || bad "$f: a refused book left $stored games and runs"
+done
+printf '%s\n' '[GameType "20"]' '[FEN "W:Wa1,c1:Bh8"]' '' '*' '' '[GameType "26"]' "[FEN \"$F10\"]" '' '*' '' \
+  '[GameType "20,W,8,8,N2,0"]' '' '1. 32-28 *' '' '[GameType "20,W,10,10,N2,0"]' '' '1. 32-28 19-23 2. 28x19 14x23 *' >"$T/bad.pdn"
+expect_rc 1 "pdn check across the boards" "$DAMA" pdn check "$T/bad.pdn"
+expect_line out "game 1: FEN tag (line 2): bad position string 'W:Wa1,c1:Bh8': bad square at character 4 (International draughts names squares with numbers 1..50)"
+expect_line out "game 2: FEN tag (line 7): bad position string '$F10': bad square range (squares are 1..32 in Brazilian draughts)"
+expect_line out "game 3: GameType \"20,W,8,8,N2,0\" (line 11) gives the board 8x8, but International draughts (GameType 20) is played on 10x10"
+expect_line out "game 4: ok, 4 plies"
 
 # Endgame databases: results the rule books' players know.
 # egtb_is GAME DIR FEN WANT: the probe's first line begins with WANT

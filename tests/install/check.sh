@@ -68,8 +68,9 @@ check_pdn() { # label file
   fi
   grep -q '^1\. ' "$2" && ok || bad "$1: no movetext"
 }
-# (English: Black moves first, and its PDN numbers the pairs from Black's move: "1. ")
-for g in russian turkish shatra english; do
+# (English: Black moves first, and its PDN numbers the pairs from Black's move: "1. ";
+# International: the 10x10 board, GameType 20)
+for g in russian turkish shatra english international; do
   for prog in ./play_c ./play_cpp ./ex/play ./ex/play_cpp ./ex/play_static; do
     [ -x "$prog" ] || { bad "$prog not built"; continue; }
     if "$prog" "$g" 2000 >"$T/pdn" 2>"$T/err"; then check_pdn "$prog $g" "$T/pdn"; else bad "$prog $g: exit $?: $(head -c 300 "$T/err")"; fi
@@ -77,12 +78,14 @@ for g in russian turkish shatra english; do
 done
 # Weights exported as JSON by the installed dama load into the library;
 # another game's JSON is refused, naming both games.
-for g in russian turkish shatra; do
+for g in russian turkish shatra international; do
   run "$P/bin/dama" export --game "$g" --weights default --format json --out "$T/$g.json" || continue
   ./play_c "$g" 500 max "$T/$g.json" >"$T/pdn" 2>"$T/err" && grep -q "weights $(sed -n 's/.*"hash": *"\([^"]*\)".*/\1/p' "$T/$g.json")" "$T/pdn" && ok \
     || bad "play_c $g with exported JSON: $(head -c 300 "$T/err")"
 done
 ./play_c turkish 500 max "$T/russian.json" >/dev/null 2>"$T/err" && bad "turkish game loaded russian JSON" || { grep -q "russian" "$T/err" && grep -q "turkish" "$T/err" && ok || bad "refusal does not name the games: $(cat "$T/err")"; }
+./play_c international 500 max "$T/russian.json" >/dev/null 2>"$T/err" && bad "international game loaded russian JSON" || { grep -q "russian" "$T/err" && grep -q "international" "$T/err" && ok || bad "refusal does not name the games: $(cat "$T/err")"; }
+./play_c international 500 >"$T/pdn" 2>"$T/err" && grep -q '^\[GameType "20"\]$' "$T/pdn" && ok || bad "play_c international: no GameType 20: $(head -c 300 "$T/pdn")"
 # The exported C header compiles alone, as C and as C++, with only <stdint.h>.
 run "$P/bin/dama" export --game shatra --weights default --format c --out "$T/shatra_weights.h"
 grep '#include' "$T/shatra_weights.h" | grep -vq '<stdint.h>' && bad "exported header includes more than <stdint.h>" || ok
