@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The draughts variants of issue 28, the six 8x8 ones (brazilian, pool,
-# english, czech, italian, spanish) and International (10x10, squares
-# 1-50), through dama's loop as a user runs it, each on a tiny scale:
+# english, czech, italian, spanish), International (10x10, squares 1-50)
+# and Canadian (12x12, squares 1-72), through dama's loop as a user runs it, each on a tiny scale:
 # self-play -> tune -> export (the header compiled in place of the game's
 # weights.h) -> match; the Hub engine (positions and moves in the game's
 # own notation); PDN export and `pdn check` of the stored games (GameType,
@@ -16,17 +16,17 @@ set -u
 cd "$T" || exit 1
 has() { grep -q -- "$2" "$1" && ok || bad "$3: no '$2' in: $(head -c 400 "$1")"; }
 
-declare -A GAMETYPE=([brazilian]=26 [pool]=23 [english]=21 [czech]=29 [italian]=22 [spanish]=24 [international]=20)
+declare -A GAMETYPE=([brazilian]=26 [pool]=23 [english]=21 [czech]=29 [italian]=22 [spanish]=24 [international]=20 [canadian]=27)
 # the start position, with ranges in the numbered games (readers accept them; the writer lists every square)
 declare -A RANGES=([brazilian]="W:W21-32:B1-12" [pool]="B:W21-32:B1-12" [english]="B:W21-32:B1-12"
   [italian]="W:W21-32:B1-12" [spanish]="W:W1-12:B21-32"
   [czech]="W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8"
-  [international]="W:W31-50:B1-20")
+  [international]="W:W31-50:B1-20" [canadian]="W:W43-72:B1-30")
 # a capture the side to move must make, and how it is written
 declare -A CAPTURE=([brazilian]="B:W18:B14 14x23" [pool]="B:W18:B14 14x23" [english]="B:W18:B14 14x23"
-  [czech]="W:Wc3:Bd4 c3:e5" [italian]="W:W22:B18 22x13" [spanish]="W:W10:B14 10x19" [international]="W:W32:B28 32x23")
+  [czech]="W:Wc3:Bd4 c3:e5" [italian]="W:W22:B18 22x13" [spanish]="W:W10:B14 10x19" [international]="W:W32:B28 32x23x28" [canadian]="W:W50:B44 50x37")
 # the first mover's moves at the start
-declare -A START_MOVES=([brazilian]=7 [pool]=7 [english]=7 [czech]=7 [italian]=7 [spanish]=7 [international]=9)
+declare -A START_MOVES=([brazilian]=7 [pool]=7 [english]=7 [czech]=7 [italian]=7 [spanish]=7 [international]=9 [canadian]=11)
 NUM_FEN='^[WB]:WK\?[0-9][0-9]*\(,K\?[0-9][0-9]*\)*:BK\?[0-9][0-9]*\(,K\?[0-9][0-9]*\)*$'
 ALG_FEN='^[WB]:WK\?[a-h][1-8]\(,K\?[a-h][1-8]\)*:BK\?[a-h][1-8]\(,K\?[a-h][1-8]\)*$'
 NUM_MOVE='^[0-9][0-9]*\(-[0-9][0-9]*\|\(x[0-9][0-9]*\)\+\)$'
@@ -41,7 +41,7 @@ movetext_ok() {
   done
 }
 
-for g in brazilian pool english czech italian spanish international; do
+for g in brazilian pool english czech italian spanish international canadian; do
   db="$T/$g.sqlite"
   q() { sqlite3 "$db" "$1"; }
   if [ "$g" = czech ]; then fen_re=$ALG_FEN move_re=$ALG_MOVE; else fen_re=$NUM_FEN move_re=$NUM_MOVE; fi
@@ -108,6 +108,8 @@ for g in brazilian pool english czech italian spanish international; do
   timeout 300 "$DAMA" hub <"$T/hub.in" >"$T/hub.out" 2>&1 && ok || bad "$g hub session: $(head -c 300 "$T/hub.out")"
   grep -q '^error' "$T/hub.out" && bad "$g hub error: $(grep '^error' "$T/hub.out")" || ok
   done_move=$(sed -n 's/^done move=\([^ ]*\).*/\1/p' "$T/hub.out")
+  # International speaks Hub's strings: a capture is start x end x the captured squares
+  [ "$g" = international ] && case "$done_move" in *x*x*) done_move=$(cut -dx -f1,2 <<<"$done_move") ;; esac
   [ -n "$done_move" ] && "$DAMA" moves --game "$g" --fen "$after" | grep -qxF -- "$done_move" && ok ||
     bad "$g hub: done move '$done_move' is not legal in $after"
   printf 'hub\nset-param name=variant value=%s\ninit\npos pos=%s\nlevel depth=3\ngo think\n' "$g" "$cfen" >"$T/hubc.in"
