@@ -1,5 +1,5 @@
 /* draughts_impl.h — move generation, make, perft, position strings and move
- * notation of the draughts variants (8x8 and 10x10, draughts.h), written
+ * notation of the draughts variants (8x8, 10x10 and 12x12, draughts.h), written
  * once.
  *
  * Include from exactly one .c file per variant, after defining
@@ -88,7 +88,7 @@ static uint64_t d_hash_full(const DPos *p)
 static inline bool d_big(void) { return RULES.size == 10; }
 static inline bool d_huge(void) { return RULES.size == 12; }
 /* The variant's DraughtsGeometry: the index of its tables. */
-static inline int d_orth(void)
+static inline int d_geom(void)
 {
     return d_huge() ? GEOM_DIAGONAL12 : d_big() ? GEOM_DIAGONAL10 : RULES.orthogonal ? GEOM_ORTHOGONAL8 : GEOM_DIAGONAL8;
 }
@@ -134,8 +134,8 @@ static inline DBits d_step(DBits b, int d)
     }
 }
 
-static inline int d_delta(int d) { return draughts_tables.delta[d_orth()][d]; }
-static inline int d_next(int sq, int d) { return draughts_tables.next[d_orth()][sq][d]; }
+static inline int d_delta(int d) { return draughts_tables.delta[d_geom()][d]; }
+static inline int d_next(int sq, int d) { return draughts_tables.next[d_geom()][sq][d]; }
 
 /* Directions a man of `side` moves in (bit d set): forward (and sideways
  * for orthogonal variants). */
@@ -320,7 +320,7 @@ __attribute__((noinline, cold)) static bool d_seq_new(DCapture *c, int end, DBit
     DBits done = 0;
     int prev = c->from;
     const DraughtsTables *t = &draughts_tables;
-    int g = d_orth();
+    int g = d_geom();
     for (int i = 0; i < c->plen; i++) {
         int l = c->path[i];
         int dr = t->rank[g][l] - t->rank[g][prev], df = t->file[g][l] - t->file[g][prev];
