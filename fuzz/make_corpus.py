@@ -91,14 +91,15 @@ def variant_positions(game):
 
 def board10_positions(game):
     """The published perft positions (data/perft/other_variants.txt) and
-    the position strings of tests/test_<game>.c."""
+    the position strings of tests/test_big_boards.c (its other board's
+    are refused by the game: seeds of bad input)."""
     found = []
     with open("data/perft/other_variants.txt") as f:
         for line in f:
             if line.startswith(game + " "):
                 fen = line.split(";")[0].split(None, 1)[1].strip()
                 found.append("start" if fen == "startpos" else fen)
-    with open(f"tests/test_{game}.c") as f:
+    with open("tests/test_big_boards.c") as f:
         found += re.findall(r'"([WB]:[^"\\]*)"', f.read())
     return spread(found, PER_GAME)
 

@@ -9,7 +9,7 @@ set -u
 R="$T/repo"
 mkdir -p "$R/tests" "$R/fuzz"
 cp -r "$SRC/data" "$SRC/configs" "$R/"
-cp "$SRC"/tests/test_russian.c "$SRC"/tests/test_turkish.c "$SRC"/tests/test_shatra.c "$SRC"/tests/test_variants.c "$R/tests/"
+cp "$SRC"/tests/test_russian.c "$SRC"/tests/test_turkish.c "$SRC"/tests/test_shatra.c "$SRC"/tests/test_variants.c "$SRC"/tests/test_big_boards.c "$R/tests/"
 cp "$SRC/fuzz/make_corpus.py" "$R/fuzz/"
 cp -r "$SRC/fuzz/corpus" "$R/fuzz/"
 printf 'stale' >"$R/fuzz/corpus/position_russian/stale-seed"

@@ -79,7 +79,7 @@ for c in $cmds; do
     case "$line" in *"$forms"*) ok ;; *) bad "$c --help, $o: not the shared forms: $line" ;; esac
   done
 done
-expect_eq "$nw" 9 "commands with a --weights or --a option"
+expect_eq "$nw" 10 "commands with a --weights or --a option"
 "$DAMA" tournament --help | grep -qF "W: $forms" && ok || bad "tournament --help: weights=W forms"
 "$DAMA" match --config m.cfg --help >h.txt
 grep -q 'm.cfg: 0.1)' h.txt && ok || bad "help shows config reals with %g: $(grep beta h.txt)"
