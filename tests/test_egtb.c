@@ -563,6 +563,10 @@ static void test_international(void **state)
         {"W:W28:B33", "a man takes backward too, e5xg3", 'W', 1},
         {"B:W28:B33", "Black's man takes backward, f4xd6", 'W', 1},
         {"W:WK46,K37,K27:BK11", "27-22 sacrifices: 11x22x41 (the most pieces), 46x37 takes the king", 'W', 3},
+        {"W:WK19,K27,K37:BK11",
+         "27-22: 11 takes two (x37 or x19); a king that escapes to a corner of the long diagonal is shut in "
+         "(19-5, 37-46)",
+         'W', 5},
         {"W:WK46:BK13,K16,K27", "the lone king holds the long diagonal (Hoyle: 41, 37, 28 or 23)", 'D', 0},
         {"B:WK41:BK13,K16,K27", "46-41: safe", 'D', 0},
         {"B:WK23:BK13,K16,K27", "46-23: safe", 'D', 0},
