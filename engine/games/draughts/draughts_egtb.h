@@ -19,8 +19,9 @@
 #include "engine/egtb/egtb.h"
 #include "engine/game.h"
 
-/* Fill the indexing tables (binomials, the squares of each geometry).
- * Idempotent, not thread-safe: draughts_init() calls it. */
+/* Fill the indexing tables (binomials, the squares of each geometry, read
+ * from draughts_tables' rank and file tables, which must be filled).
+ * Idempotent, not thread-safe: draughts_init() calls it, last. */
 void draughts_egtb_init(void);
 
 /* Material of a draughts position (men and kings by colour). */
