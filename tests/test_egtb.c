@@ -23,6 +23,9 @@
 #include "util/rng.h"
 
 #define MAIN_ROAD 0x8040201008040201ULL
+/* 10x10 board indices (draughts.h): the ghosts 5, 16, 27, 38, 49; rank 10 (50..54) */
+#define GHOSTS10 ((1ULL << 5) | (1ULL << 16) | (1ULL << 27) | (1ULL << 38) | (1ULL << 49))
+#define RANK10 (0x1FULL << 50)
 
 static const Game *game(const char *name)
 {
@@ -85,8 +88,8 @@ static void pos_of(const Game *g, const char *fen, Position *pos)
 static void test_index_round_trip(void **state)
 {
     (void)state;
-    const char *games[] = {"russian", "turkish"};
-    for (int gi = 0; gi < 2; gi++) {
+    const char *games[] = {"russian", "turkish", "international"};
+    for (int gi = 0; gi < 3; gi++) {
         const Game *g = game(games[gi]);
         const EgtbIndexer *ix = egtb_indexer(g);
         assert_non_null(ix);
@@ -111,6 +114,10 @@ static void test_index_round_trip(void **state)
             g->pos_to_fen(&pos, fen);
             assert_int_equal(g->pos_from_fen(&again, fen, err), 0);
             assert_int_equal(g->hash(&again), g->hash(&pos));
+            const DraughtsPos *p = (const DraughtsPos *)pos.data;
+            if (gi == 2) /* 10x10: no ghost index, no man on its crowning rank (ranks 10 and 1) */
+                assert_true(((p->pieces[0] | p->pieces[1]) & GHOSTS10) == 0 &&
+                            (p->pieces[0] & ~p->kings & RANK10) == 0 && (p->pieces[1] & ~p->kings & 0x1FULL) == 0);
         }
         assert_true(decoded > 15000);
     }
@@ -511,6 +518,88 @@ static void test_turkish(void **state)
     remove_dir(dir);
 }
 
+/* Side to move's result of a probe: 'W', 'D' or 'L', and the distance. */
+static char probe_result(const Game *g, const Egtb *db, const char *fen, int *dist)
+{
+    Position pos;
+    uint8_t v;
+    pos_of(g, fen, &pos);
+    assert_true(egtb_probe(db, NULL, &pos, &v));
+    *dist = egtb_is_draw(v) ? 0 : egtb_dist(v);
+    return egtb_is_draw(v) ? 'D' : egtb_is_win(v) ? 'W' : 'L';
+}
+
+/* International draughts (10x10): every 2- and 3-piece table and 3k-1k,
+ * the consistency pass, hand-checked values (men capture backward, kings
+ * fly, two kings do not beat one), the coups of three kings against one
+ * that the old books give, and the 16-move rule I-D3 on a win. */
+static void test_international(void **state)
+{
+    (void)state;
+    const Game *g = game("international");
+    char dir[64], err[ERR_MAX];
+    temp_dir(dir);
+    build(g, dir, 3, NULL);
+    build(g, dir, 0, "3k-1k");
+    Verified v = {0};
+    assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
+    assert_int_equal(v.tables, 10); /* 9 canonical materials of 2-3 pieces and 3k-1k */
+    assert_int_equal(v.bad, 0);
+    assert_int_equal(v.checked, 827020 - 80 - 3840 - 3520 + 1842400); /* used indices: men sets apart */
+    Egtb *db = egtb_open(g, dir, true, err);
+    assert_non_null(db);
+    assert_int_equal(egtb_pieces(db), 3);
+    /* Hand-derived: the side to move's result and distance in plies. The
+     * squares: 46 = a1, 5 = j10, 28 = e5, 23 = f6, 33 = f4, 11 = b8. */
+    static const struct {
+        const char *fen, *why;
+        char result;
+        int dist;
+    } CASES[] = {
+        {"W:WK46:BK5", "both kings on the long diagonal, a1 to move: every step along it is taken", 'L', 2},
+        {"W:WK47:BK5", "king against king, apart: a draw", 'D', 0},
+        {"W:WK1,K2:BK46", "two kings against one in the corner of the long diagonal: a draw", 'D', 0},
+        {"W:W28:B23", "a man takes forward, e5xg7", 'W', 1},
+        {"W:W28:B33", "a man takes backward too, e5xg3", 'W', 1},
+        {"B:W28:B33", "Black's man takes backward, f4xd6", 'W', 1},
+        {"W:WK46,K37,K27:BK11", "27-22 sacrifices: 11x22x41 (the most pieces), 46x37 takes the king", 'W', 3},
+        {"W:WK19,K27,K37:BK11",
+         "27-22: 11 takes two (x37 or x19); a king that escapes to a corner of the long diagonal is shut in "
+         "(19-5, 37-46)",
+         'W', 5},
+        {"W:WK46:BK13,K16,K27", "the lone king holds the long diagonal (Hoyle: 41, 37, 28 or 23)", 'D', 0},
+        {"B:WK41:BK13,K16,K27", "46-41: safe", 'D', 0},
+        {"B:WK23:BK13,K16,K27", "46-23: safe", 'D', 0},
+        {"B:WK14:BK13,K16,K27", "46-14 loses to the coup (Hoyle: 5, 10 or 14)", 'W', 3},
+        {"B:WK5:BK13,K16,K27", "46-5 loses", 'W', 3},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        int dist;
+        char got = probe_result(g, db, CASES[k].fen, &dist);
+        if (got != CASES[k].result || dist != CASES[k].dist)
+            fail_msg("%s (%s): %c in %d plies, expected %c in %d", CASES[k].fen, CASES[k].why, got, dist,
+                     CASES[k].result, CASES[k].dist);
+    }
+    /* I-D3: 32 - material_plies plies left; a win counts only inside them */
+    Position pos;
+    uint8_t val;
+    pos_of(g, "W:WK46,K37,K27:BK11", &pos);
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    DraughtsPos *p = (DraughtsPos *)pos.data;
+    assert_int_equal(egtb_verdict(db, &pos, val), EGTB_WIN);
+    p->material_plies = 28;
+    assert_int_equal(egtb_verdict(db, &pos, val), EGTB_WIN);
+    p->material_plies = 29;
+    assert_int_equal(egtb_verdict(db, &pos, val), EGTB_UNKNOWN);
+    /* I-D4: two kings against one, 10 plies */
+    pos_of(g, "W:WK46,K37:BK11", &pos);
+    p = (DraughtsPos *)pos.data;
+    p->material_plies = 9;
+    assert_int_equal(egtb_probe_verdict(db, NULL, &pos, 0, &(int){0}), EGTB_DRAW);
+    egtb_close(db);
+    remove_dir(dir);
+}
+
 typedef struct ChildKey {
     uint64_t w, b, k;
 } ChildKey;
@@ -654,6 +743,7 @@ int main(void)
         cmocka_unit_test(test_resume_and_atomic_files),
         cmocka_unit_test(test_turkish),
         cmocka_unit_test(test_turkish_symmetry),
+        cmocka_unit_test(test_international),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

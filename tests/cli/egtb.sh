@@ -46,6 +46,15 @@ expect_err 1 "no table of material 2k1m-1k0m, colours swapped: $D/russian-2k1m-1
   "$DAMA" egtb probe --dir "$D" --fen 'B:WKa1:BKh2,Kb8,c5'
 expect_err 1 "not in the database: the position has 9 pieces, a table at most 8" \
   "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1,Kg1,Kb2,Kd2,Kf2,Kh2:BKh8'
+# International (10x10): two kings against one draw; kings on the long diagonal, a1 to move, lose
+expect_rc 0 "international build" "$DAMA" egtb build --game international --material 2k-1k --dir "$T/in" --threads 2
+expect_eq "$(ls "$T/in" | tr '\n' ' ')" "international-1k0m-1k0m.egtb international-2k0m-1k0m.egtb " "international files"
+expect_rc 0 "international verify" "$DAMA" egtb verify --game international --dir "$T/in" --sample 20 --sample-depth 6
+grep -q 'every value agrees' "$T/out" && grep -q ' 0 disagree' "$T/out" && ok || bad "international verify: $(cat "$T/out")"
+expect_eq "$("$DAMA" egtb probe --game international --dir "$T/in" --fen 'W:WK1,K2:BK46' | head -1)" "draw" "international 2k-1k"
+"$DAMA" egtb probe --game international --dir "$T/in" --fen 'W:WK46:BK5' >"$T/out"
+expect_eq "$(head -1 "$T/out")" "loss in 2 plies" "international long diagonal"
+grep -q '^  46-41  *opponent: win in 1 plies$' "$T/out" && ok || bad "international probe moves: $(cat "$T/out")"
 # --sample with --material draws that table's positions only; a table whose
 # positions a rule decides at once (a lone man) gives up instead of looping
 expect_rc 0 "turkish verify sample of one material" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --material 2k0m-1k0m --sample 20 --sample-depth 6

@@ -1,14 +1,16 @@
-/* draughts_egtb.c — endgame-database indexing of the 8x8 draughts boards
- * (contracts in draughts_egtb.h): the diagonal board (32 dark squares) and
- * the orthogonal one (64 squares).
+/* draughts_egtb.c — endgame-database indexing of the draughts boards
+ * (contracts in draughts_egtb.h): the 8x8 diagonal board (32 dark squares),
+ * the 8x8 orthogonal one (64 squares) and the 10x10 diagonal one (50 dark
+ * squares, International).
  *
  * Index of a position of material (wm, wk, bm, bk), both sides to move:
  *     idx = side + 2 * (kings + K * (bmen + Cb * wmen))
  * wmen: colex rank of the white men among the squares a white man can
  * stand on (diagonal: the 28 dark squares below rank 8; orthogonal: ranks
  * 2-7, 48 squares: a man never moves backward, so no game puts a white man
- * on rank 1); bmen likewise for Black (Cb = C(#squares, bm)). The two men
- * sets may overlap: such indices are unused. kings: the white kings' rank
+ * on rank 1; 10x10: the 45 dark squares below rank 10); bmen likewise for
+ * Black (Cb = C(#squares, bm)). Squares count in board-index order. The
+ * two men sets may overlap: such indices are unused. kings: the white kings' rank
  * among the F = playable - wm - bm squares the men leave free, times
  * C(F - wk, bk), plus the black kings' rank among the squares left after
  * that. Positions come back with zeroed counters.
@@ -21,7 +23,7 @@
 #include "engine/games/draughts/draughts.h"
 
 typedef struct DVariant {
-    bool orthogonal;
+    int geom;                /* DraughtsGeometry: draughts_tables' board */
     int nsq;                 /* playable squares */
     int8_t sq_of[64];        /* playable index -> board square */
     int8_t pidx[64];         /* board square -> playable index, -1 */
@@ -32,32 +34,42 @@ typedef struct DVariant {
     bool short_kings;        /* kings step one square (English, Italian) */
 } DVariant;
 
-static DVariant DIAGONAL, DIAGONAL_SHORT, ORTHOGONAL;
+static DVariant DIAGONAL, DIAGONAL_SHORT, ORTHOGONAL, DIAGONAL10;
 static uint64_t BINOM[65][9];
 
 static uint64_t binom(int n, int k) { return (n < 0 || k < 0 || k > n) ? 0 : BINOM[n][k]; }
 
-static void variant_fill(DVariant *v, bool orthogonal)
+/* Is board index sq a square of geometry g (draughts_init has filled the
+ * rank and file tables)? The 8x8 diagonal board uses the dark squares. */
+static bool playable(int g, int sq)
+{
+    int rank = draughts_tables.rank[g][sq], file = draughts_tables.file[g][sq];
+    return rank >= 0 && (g != GEOM_DIAGONAL8 || (file + rank) % 2 == 0);
+}
+
+static void variant_fill(DVariant *v, int g)
 {
     memset(v, 0, sizeof *v);
-    v->orthogonal = orthogonal;
+    v->geom = g;
     memset(v->pidx, -1, sizeof v->pidx);
     memset(v->man_idx, -1, sizeof v->man_idx);
+    int last = g == GEOM_DIAGONAL10 ? 9 : 7; /* the last rank */
     for (int sq = 0; sq < 64; sq++) {
-        int file = sq % 8, rank = sq / 8;
-        if (!orthogonal && (file + rank) % 2 != 0) continue;
+        if (!playable(g, sq)) continue;
+        int rank = draughts_tables.rank[g][sq];
         v->pidx[sq] = (int8_t)v->nsq;
         v->sq_of[v->nsq++] = (int8_t)sq;
         for (int c = 0; c < 2; c++) {
-            bool ok = orthogonal ? (rank >= 1 && rank <= 6) : (c == COLOR_WHITE ? rank <= 6 : rank >= 1);
+            bool ok = g == GEOM_ORTHOGONAL8 ? (rank >= 1 && rank <= 6)
+                                            : (c == COLOR_WHITE ? rank < last : rank >= 1);
             if (!ok) continue;
             v->man_idx[c][sq] = (int8_t)v->nman[c];
             v->man_sq[c][v->nman[c]++] = (int8_t)sq;
         }
     }
-    /* draughts_impl.h: diagonal 0:+9 1:+7 2:-7 3:-9; orthogonal 0:+8 1:+1 2:-1 3:-8 */
-    v->man_dirs[COLOR_WHITE] = orthogonal ? 0x7u : 0x3u;
-    v->man_dirs[COLOR_BLACK] = orthogonal ? 0xEu : 0xCu;
+    /* draughts_impl.h: diagonal 0 NE, 1 NW, 2 SE, 3 SW; orthogonal 0 N, 1 E, 2 W, 3 S */
+    v->man_dirs[COLOR_WHITE] = g == GEOM_ORTHOGONAL8 ? 0x7u : 0x3u;
+    v->man_dirs[COLOR_BLACK] = g == GEOM_ORTHOGONAL8 ? 0xEu : 0xCu;
 }
 
 void draughts_egtb_init(void)
@@ -68,8 +80,9 @@ void draughts_egtb_init(void)
         BINOM[n][0] = 1;
         for (int k = 1; k <= 8; k++) BINOM[n][k] = n == 0 ? 0 : BINOM[n - 1][k - 1] + BINOM[n - 1][k];
     }
-    variant_fill(&DIAGONAL, false);
-    variant_fill(&ORTHOGONAL, true);
+    variant_fill(&DIAGONAL, GEOM_DIAGONAL8);
+    variant_fill(&ORTHOGONAL, GEOM_ORTHOGONAL8);
+    variant_fill(&DIAGONAL10, GEOM_DIAGONAL10);
     DIAGONAL_SHORT = DIAGONAL;
     DIAGONAL_SHORT.short_kings = true;
     done = true;
@@ -242,7 +255,7 @@ static bool d_decode(const DVariant *v, EgtbMaterial m, uint64_t idx, Position *
 static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, const Position *), void *ctx)
 {
     const DraughtsPos *p = cdp(pos);
-    int mover = p->side ^ 1, orth = v->orthogonal ? 1 : 0;
+    int mover = p->side ^ 1, g = v->geom;
     uint64_t empty = ~(p->pieces[0] | p->pieces[1]);
     int n = 0;
     Position qpos;
@@ -253,8 +266,8 @@ static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, 
         bool king = p->kings >> sq & 1;
         for (int d = 0; d < DRAUGHTS_DIRS; d++) {
             if (king) {
-                for (int s = draughts_tables.next[orth][sq][d]; s >= 0 && (empty >> s & 1);
-                     s = v->short_kings ? -1 : draughts_tables.next[orth][s][d]) {
+                for (int s = draughts_tables.next[g][sq][d]; s >= 0 && (empty >> s & 1);
+                     s = v->short_kings ? -1 : draughts_tables.next[g][s][d]) {
                     *q = *p;
                     q->pieces[mover] ^= (1ULL << sq) | (1ULL << s);
                     q->kings ^= (1ULL << sq) | (1ULL << s);
@@ -265,7 +278,7 @@ static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, 
                     n++;
                 }
             } else if (v->man_dirs[mover] >> d & 1) {
-                int s = draughts_tables.next[orth][sq][3 - d]; /* where a step in d came from */
+                int s = draughts_tables.next[g][sq][3 - d]; /* where a step in d came from */
                 if (s < 0 || !(empty >> s & 1) || v->man_idx[mover][s] < 0) continue;
                 *q = *p;
                 q->pieces[mover] ^= (1ULL << sq) | (1ULL << s);
@@ -340,4 +353,18 @@ bool draughts_egtb_orthogonal_decode(EgtbMaterial m, uint64_t idx, Position *pos
 int draughts_egtb_orthogonal_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
 {
     return d_unmoves(&ORTHOGONAL, pos, fn, ctx);
+}
+
+uint64_t draughts_egtb_diagonal10_size(EgtbMaterial m) { return d_size(&DIAGONAL10, m); }
+bool draughts_egtb_diagonal10_index(const Position *pos, EgtbMaterial m, uint64_t *idx)
+{
+    return d_index(&DIAGONAL10, pos, m, idx);
+}
+bool draughts_egtb_diagonal10_decode(EgtbMaterial m, uint64_t idx, Position *pos)
+{
+    return d_decode(&DIAGONAL10, m, idx, pos);
+}
+int draughts_egtb_diagonal10_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+{
+    return d_unmoves(&DIAGONAL10, pos, fn, ctx);
 }

@@ -1,8 +1,9 @@
-/* draughts_egtb.h — endgame-database indexing of the 8x8 draughts boards,
- * by geometry (diagonal: the 32 dark squares; orthogonal: all 64), for a
- * variant's EgtbIndexer (engine/egtb/egtb.h). A variant builds its own
- * indexer from one of the two function sets below and adds what its rules
- * bring (a move-count draw rule, a symmetry):
+/* draughts_egtb.h — endgame-database indexing of the draughts boards, by
+ * geometry (8x8 diagonal: the 32 dark squares; 8x8 orthogonal: all 64;
+ * 10x10 diagonal: the 50 dark squares), for a variant's EgtbIndexer
+ * (engine/egtb/egtb.h). A variant builds its own indexer from one of the
+ * function sets below and adds what its rules bring (a move-count draw
+ * rule, a symmetry):
  *
  *     static const EgtbIndexer EGTB = {.game = &my_game, DRAUGHTS_EGTB_DIAGONAL,
  *                                      .rule_plies_left = my_rule_plies_left};
@@ -18,8 +19,9 @@
 #include "engine/egtb/egtb.h"
 #include "engine/game.h"
 
-/* Fill the indexing tables (binomials, the squares of each geometry).
- * Idempotent, not thread-safe: draughts_init() calls it. */
+/* Fill the indexing tables (binomials, the squares of each geometry, read
+ * from draughts_tables' rank and file tables, which must be filled).
+ * Idempotent, not thread-safe: draughts_init() calls it, last. */
 void draughts_egtb_init(void);
 
 /* Material of a draughts position (men and kings by colour). */
@@ -41,6 +43,14 @@ bool draughts_egtb_orthogonal_index(const Position *pos, EgtbMaterial m, uint64_
 bool draughts_egtb_orthogonal_decode(EgtbMaterial m, uint64_t idx, Position *pos);
 int draughts_egtb_orthogonal_unmoves(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
 
+/* The same on the 10x10 board (International; draughts.h's square indices
+ * (11 * rank + file) / 2, men on the 45 squares short of their crowning
+ * rank, flying kings). */
+uint64_t draughts_egtb_diagonal10_size(EgtbMaterial m);
+bool draughts_egtb_diagonal10_index(const Position *pos, EgtbMaterial m, uint64_t *idx);
+bool draughts_egtb_diagonal10_decode(EgtbMaterial m, uint64_t idx, Position *pos);
+int draughts_egtb_diagonal10_unmoves(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
+
 /* EgtbIndexer.symmetry of the left-right mirror (file a <-> h), for a
  * variant whose rules and values it keeps (not a diagonal board: it maps
  * dark squares to light ones). The representative of a pair is the one
@@ -61,5 +71,9 @@ int draughts_egtb_mirror_files(const Position *pos, Position *image, bool *self)
     .size = draughts_egtb_orthogonal_size, .material = draughts_egtb_material,                         \
     .index = draughts_egtb_orthogonal_index, .decode = draughts_egtb_orthogonal_decode,                 \
     .unmoves = draughts_egtb_orthogonal_unmoves
+#define DRAUGHTS_EGTB_DIAGONAL10                                                                        \
+    .size = draughts_egtb_diagonal10_size, .material = draughts_egtb_material,                         \
+    .index = draughts_egtb_diagonal10_index, .decode = draughts_egtb_diagonal10_decode,                 \
+    .unmoves = draughts_egtb_diagonal10_unmoves
 
 #endif

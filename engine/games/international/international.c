@@ -30,6 +30,7 @@ static const DraughtsRules RULES = {
 #include "engine/games/draughts/draughts_impl.h"
 
 #include "engine/games/diagonal/diagonal_draws.h"
+#include "engine/games/draughts/draughts_egtb.h"
 #include "engine/games/international/weights.h"
 
 static const WeightsHeader IN_HEADER = WEIGHTS_HEADER(INTERNATIONAL, international);
@@ -47,6 +48,17 @@ static Outcome in_rule_outcome(const Position *pos, const char **reason)
 {
     return diagonal_rule_outcome(&DRAWS, pos, reason);
 }
+
+/* Plies the material may still last under I-D2..I-D4 (EgtbIndexer): a
+ * database win counts only when it ends sooner (docs/egtb.md). */
+static int in_rule_plies_left(const Position *pos)
+{
+    const char *why;
+    return diagonal_plies_left(&DRAWS, (const DraughtsPos *)pos->data, &why);
+}
+
+static const EgtbIndexer IN_EGTB = {.game = &international_game, DRAUGHTS_EGTB_DIAGONAL10,
+                                    .rule_plies_left = in_rule_plies_left};
 
 static int32_t in_evaluate(const Position *pos, const int32_t *w) { return international_evaluate(pos, w); }
 
@@ -112,7 +124,7 @@ const Game international_game = {
     .opening_book = NULL, /* balanced random lines */
     .init = in_init,
     .search_params = NULL,
-    .egtb = NULL,
+    .egtb = &IN_EGTB,
     .move_examples = "32-28, 28x19, the full route 6x28x14x3 when two captures share start and end",
     .board_rows = IN_BOARD_ROWS,
     .value_unit = "centi-men",
