@@ -80,7 +80,8 @@ static void test_pattern_cases(void **state)
         Position pos;
         parse_fen_or_fail(G, CASES[i].fen, &pos);
         int32_t v = G->evaluate(&pos, w);
-        if (v != CASES[i].want) fail_msg("%s (%s): evaluation %d, want %d", CASES[i].why, CASES[i].fen, v, CASES[i].want);
+        if (v != CASES[i].want)
+            fail_msg("%s (%s): evaluation %d, want %d", CASES[i].why, CASES[i].fen, v, CASES[i].want);
     }
 }
 
@@ -157,7 +158,8 @@ static void test_pattern_reference(void **state)
         for (int e = 0; e < t.len; e++)
             if (t.index[e] >= (uint32_t)off && t.index[e] < (uint32_t)(off + REGIONS * STATES))
                 traced += (int64_t)t.coef[e] * w[t.index[e]];
-        if (traced != want) fail_msg("%s: pattern trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
+        if (traced != want)
+            fail_msg("%s: pattern trace entries sum to %lld, want %lld", fen, (long long)traced, (long long)want);
         checked++;
     }
     assert_true(checked > 2900);

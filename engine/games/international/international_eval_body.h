@@ -26,7 +26,8 @@ extern int8_t international_pst_index[64];
  * alternate files, so each file has one). The 4 dark squares of a window
  * on one pair of ranks are then the nibble at 11a + 2b, digits 0-3, and
  * those on the next pair the nibble 11 bits up, digits 4-7 (as Russian's
- * folded board). The 180-degree turn maps window k to 15 - k with its
+ * folded board); moved 7 bits down beside the first, the 8 digits are one
+ * byte. The 180-degree turn maps window k to 15 - k with its
  * digits reversed: Black's view reads draughts_tables.base3[1].
  * DAMA_IN_PATTERNS=0 (an experiment switch) leaves the term out. */
 #ifndef DAMA_IN_PATTERNS
@@ -54,6 +55,23 @@ static inline uint64_t in_files(uint64_t b)
 {
     return in_spread5(b & IN_PAIRS(0x1FULL)) | in_spread5(b >> 6 & IN_PAIRS(0x1FULL)) << 1;
 }
+
+/* The 4 windows of files 2b..2b+3 (b a constant, so every shift and mask
+ * is one): each pair of ranks' nibble of fw / fb with the next pair's moved
+ * beside it, so window (a, b) is one byte; both views of each window. */
+#define IN_PATTERN_FILES(b)                                                                                            \
+    do {                                                                                                               \
+        uint64_t lo_mask_ = IN_PAIRS(0xFULL << 2 * (b)), hi_mask_ = IN_PAIRS(0xF0ULL << 2 * (b));                      \
+        uint64_t pw_ = (fw & lo_mask_) | (fw >> 7 & hi_mask_), pb_ = (fb & lo_mask_) | (fb >> 7 & hi_mask_);           \
+        for (int a_ = 0; a_ < 4; a_++) {                                                                               \
+            int k_ = 4 * a_ + (b), shift_ = 11 * a_ + 2 * (b);                                                         \
+            unsigned wb_ = (unsigned)(pw_ >> shift_ & 255), bb_ = (unsigned)(pb_ >> shift_ & 255);                     \
+            EVAL_ADD(IN_PATTERN + IN_PATTERN_STATES * k_ + base3[0][wb_] + 2 * base3[0][bb_], 1);                      \
+            EVAL_ADD(IN_PATTERN + IN_PATTERN_STATES * (IN_PATTERN_REGIONS - 1 - k_) + base3[1][bb_] +                  \
+                         2 * base3[1][wb_],                                                                            \
+                     -1);                                                                                              \
+        }                                                                                                              \
+    } while (0)
 
 #undef EVAL_EG_OFFSET
 #define EVAL_EG_OFFSET IN_EG_OFFSET
@@ -93,14 +111,10 @@ EVAL_FUNCTION(international_evaluate, international_evaluate_traced)
     {
         const uint16_t(*base3)[256] = draughts_tables.base3;
         uint64_t fw = in_files(p->pieces[0]), fb = in_files(p->pieces[1]);
-        for (int k = 0; k < IN_PATTERN_REGIONS; k++) {
-            unsigned lo = 11 * (unsigned)(k >> 2) + 2 * (unsigned)(k & 3);
-            unsigned wb = (unsigned)(fw >> lo & 15) | (unsigned)(fw >> (lo + 11) & 15) << 4;
-            unsigned bb = (unsigned)(fb >> lo & 15) | (unsigned)(fb >> (lo + 11) & 15) << 4;
-            EVAL_ADD(IN_PATTERN + IN_PATTERN_STATES * k + base3[0][wb] + 2 * base3[0][bb], 1);
-            EVAL_ADD(IN_PATTERN + IN_PATTERN_STATES * (IN_PATTERN_REGIONS - 1 - k) + base3[1][bb] + 2 * base3[1][wb],
-                     -1);
-        }
+        IN_PATTERN_FILES(0);
+        IN_PATTERN_FILES(1);
+        IN_PATTERN_FILES(2);
+        IN_PATTERN_FILES(3);
     }
 #endif
     EVAL_ADD(IN_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
