@@ -3,7 +3,7 @@
  * evaluation and its trace against a reference that reads the 16 windows
  * square by square from the rank and file of each square (the engine reads
  * them with bit tricks on the folded board). The properties of the whole
- * evaluation (colour mirror, trace) are test_international.c's. */
+ * evaluation (colour mirror, trace) are test_big_boards.c's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
