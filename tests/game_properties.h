@@ -93,6 +93,24 @@ static inline void draughts_random_position(const Game *g, uint64_t *rng, Positi
     parse_fen_or_fail(g, fen, pos);
 }
 
+/* Position string fen is refused by the game named `name`, with a
+ * message that contains `want` (what and where). */
+static inline void check_refused(const char *name, const char *fen, const char *want)
+{
+    const Game *g = game_find(name);
+    assert_non_null(g);
+    Position pos;
+    char err[ERR_MAX] = "";
+    if (g->pos_from_fen(&pos, fen, err) == 0) {
+        print_error("%s accepted %s\n", name, fen);
+        fail();
+    }
+    if (!strstr(err, want)) {
+        print_error("%s %s: '%s' lacks '%s'\n", name, fen, err, want);
+        fail();
+    }
+}
+
 /* An 8x8 draughts FEN of board[] (0 empty, 1 White's piece, 2 Black's;
  * kings where king[sq]; sq = row * 8 + file, a1 = 0), White to move when
  * wtm. */

@@ -176,13 +176,18 @@ static void test_perft_published(void **state)
 /* ------------------------------------------------------------------ */
 /* Properties over random positions                                     */
 
-/* 1-5 kings and 0-7 men a side on random squares 1..50; a man drawn on
+/* The board under test: squares 1..n (50 or 72) in rows of 5 or 6. */
+static bool wide(void) { return G->pos_size == sizeof(DraughtsPosWide); }
+static int big_squares(void) { return wide() ? 72 : 50; }
+static int big_row(void) { return wide() ? 6 : 5; }
+
+/* 1-5 kings and 0..2 row - 3 men a side on random squares; a man drawn on
  * its crowning row becomes a king. */
 static void random_position(uint64_t *rng, Position *pos)
 {
-    int order[50];
-    for (int i = 0; i < 50; i++) order[i] = i + 1;
-    for (int i = 49; i > 0; i--) {
+    int n = big_squares(), order[72];
+    for (int i = 0; i < n; i++) order[i] = i + 1;
+    for (int i = n - 1; i > 0; i--) {
         int j = (int)rng_below(rng, (uint64_t)i + 1), t = order[i];
         order[i] = order[j], order[j] = t;
     }
@@ -190,24 +195,29 @@ static void random_position(uint64_t *rng, Position *pos)
     int len = snprintf(fen, sizeof fen, "%c", rng_below(rng, 2) ? 'B' : 'W'), next = 0;
     for (int c = 0; c < 2; c++) {
         len += snprintf(fen + len, sizeof fen - (size_t)len, ":%c", c ? 'B' : 'W');
-        int kings = 1 + (int)rng_below(rng, 5), men = (int)rng_below(rng, 8);
+        int kings = 1 + (int)rng_below(rng, 5), men = (int)rng_below(rng, (uint64_t)(2 * big_row() - 2));
         for (int k = 0; k < kings + men; k++) {
-            int n = order[next++];
-            bool crown = c == COLOR_WHITE ? n <= 5 : n >= 46;
-            len += snprintf(fen + len, sizeof fen - (size_t)len, "%s%s%d", k ? "," : "", (k < kings || crown) ? "K" : "", n);
+            int sq = order[next++];
+            bool crown = c == COLOR_WHITE ? sq <= big_row() : sq > n - big_row();
+            len += snprintf(fen + len, sizeof fen - (size_t)len, "%s%s%d", k ? "," : "", (k < kings || crown) ? "K" : "", sq);
         }
     }
     parse_fen_or_fail(G, fen, pos);
 }
 
-static int mirror_sq(int sq) { return 54 - sq; }
+/* The 180-degree turn: index s to top - s (54 on 10x10, 77 on 12x12). */
+static int mirror_sq(int sq) { return (wide() ? 77 : 54) - sq; }
 
-static bool has_king(const Position *pos) { return ((const DraughtsPos *)pos->data)->kings != 0; }
-
-static void test_properties(void **state)
+static bool has_king(const Position *pos)
 {
-    (void)state;
-    uint64_t wrng = 0x494e5457ULL;
+    return wide() ? ((const DraughtsPosWide *)pos->data)->kings != 0 : ((const DraughtsPos *)pos->data)->kings != 0;
+}
+
+/* Every property of game_properties.h over `positions` positions: random
+ * games from the start, then king-rich placements. */
+static void check_properties(int positions, uint64_t seed)
+{
+    uint64_t wrng = seed;
     EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &wrng);
     const PropGame pg = {.game = G,
                          .mirror_sq = mirror_sq,
@@ -215,17 +225,23 @@ static void test_properties(void **state)
                          .weights_extra = w,
                          .counted = has_king,
                          .counted_name = "with kings"};
-    const PropSource src = {.positions = 2000,
-                            .game_seed = 0x494e0001ULL,
-                            .game_plies = 200,
-                            .place_seed = 0x494e0002ULL,
+    const PropSource src = {.positions = positions,
+                            .game_seed = seed + 1,
+                            .game_plies = wide() ? 250 : 200,
+                            .place_seed = seed + 2,
                             .place_plies = 6,
                             .place = random_position,
                             .perft_depth = 3};
     PropRun run;
     prop_check_random(&run, &pg, &src);
-    assert_int_equal(run.positions, 2000);
+    assert_int_equal(run.positions, positions);
     assert_true(run.counted > run.positions / 3);
+}
+
+static void test_properties(void **state)
+{
+    (void)state;
+    check_properties(2000, 0x494e0000ULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -299,20 +315,7 @@ static void test_bad_positions(void **state)
         {"brazilian", "W:W31-50:B1-20", "bad square range (squares are 1..32 in Brazilian draughts)"},
         {"english", "B:W35:B1", "bad square number '35' at character 4 (squares are 1..32 in English draughts)"},
     };
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        const Game *g = game_find(CASES[i].game);
-        assert_non_null(g);
-        Position pos;
-        char err[ERR_MAX] = "";
-        if (g->pos_from_fen(&pos, CASES[i].fen, err) == 0) {
-            print_error("%s accepted %s\n", CASES[i].game, CASES[i].fen);
-            fail();
-        }
-        if (!strstr(err, CASES[i].want)) {
-            print_error("%s %s: '%s' lacks '%s'\n", CASES[i].game, CASES[i].fen, err, CASES[i].want);
-            fail();
-        }
-    }
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) check_refused(CASES[i].game, CASES[i].fen, CASES[i].want);
     check_long_fen_rejected(G, "W:W31,32,33:B1,2,3,");
 }
 
@@ -416,55 +419,10 @@ static void test_canadian_perft(void **state)
     assert_int_equal(perft_table_check(G, PERFT_FILE, 1, 8), 8);
 }
 
-static int mirror_sq77(int sq) { return 77 - sq; }
-
-/* 1-5 kings and 0-9 men a side on random squares 1..72. */
-static void random_position77(uint64_t *rng, Position *pos)
-{
-    int order[72];
-    for (int i = 0; i < 72; i++) order[i] = i + 1;
-    for (int i = 71; i > 0; i--) {
-        int j = (int)rng_below(rng, (uint64_t)i + 1), t = order[i];
-        order[i] = order[j], order[j] = t;
-    }
-    char fen[FEN_MAX];
-    int len = snprintf(fen, sizeof fen, "%c", rng_below(rng, 2) ? 'B' : 'W'), next = 0;
-    for (int c = 0; c < 2; c++) {
-        len += snprintf(fen + len, sizeof fen - (size_t)len, ":%c", c ? 'B' : 'W');
-        int kings = 1 + (int)rng_below(rng, 5), men = (int)rng_below(rng, 10);
-        for (int k = 0; k < kings + men; k++) {
-            int n = order[next++];
-            bool crown = c == COLOR_WHITE ? n <= 6 : n >= 67;
-            len += snprintf(fen + len, sizeof fen - (size_t)len, "%s%s%d", k ? "," : "", (k < kings || crown) ? "K" : "", n);
-        }
-    }
-    parse_fen_or_fail(G, fen, pos);
-}
-
-static bool has_king_wide(const Position *pos) { return ((const DraughtsPosWide *)pos->data)->kings != 0; }
-
 static void test_canadian_properties(void **state)
 {
     (void)state;
-    uint64_t wrng = 0x43414e41ULL;
-    EVAL_AUTO_FREE int32_t *w = prop_random_weights(G, &wrng);
-    const PropGame pg = {.game = G,
-                         .mirror_sq = mirror_sq77,
-                         .capture_compulsory = true,
-                         .weights_extra = w,
-                         .counted = has_king_wide,
-                         .counted_name = "with kings"};
-    const PropSource src = {.positions = 1500,
-                            .game_seed = 0x43410001ULL,
-                            .game_plies = 250,
-                            .place_seed = 0x43410002ULL,
-                            .place_plies = 6,
-                            .place = random_position77,
-                            .perft_depth = 3};
-    PropRun run;
-    prop_check_random(&run, &pg, &src);
-    assert_int_equal(run.positions, 1500);
-    assert_true(run.counted > run.positions / 3);
+    check_properties(1500, 0x43410000ULL);
 }
 
 static void test_canadian_draws(void **state)
@@ -499,16 +457,7 @@ static void test_canadian_bad_input(void **state)
         {"international", "W:W43-72:B1-30", "bad square range (squares are 1..50 in International draughts)"},
         {"russian", "W:W43-72:B1-30", "bad square number '43' at character 4 (squares are 1..32 in Russian draughts)"},
     };
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        const Game *g = game_find(CASES[i].game);
-        Position pos;
-        char err[ERR_MAX] = "";
-        assert_int_equal(g->pos_from_fen(&pos, CASES[i].fen, err), -1);
-        if (!strstr(err, CASES[i].want)) {
-            print_error("%s %s: '%s' lacks '%s'\n", CASES[i].game, CASES[i].fen, err, CASES[i].want);
-            fail();
-        }
-    }
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) check_refused(CASES[i].game, CASES[i].fen, CASES[i].want);
     /* The writer lists every square, in order, White first. */
     Position pos;
     char fen[FEN_MAX];
