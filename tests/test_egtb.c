@@ -26,6 +26,9 @@
 /* 10x10 board indices (draughts.h): the ghosts 5, 16, 27, 38, 49; rank 10 (50..54) */
 #define GHOSTS10 ((1ULL << 5) | (1ULL << 16) | (1ULL << 27) | (1ULL << 38) | (1ULL << 49))
 #define RANK10 (0x1FULL << 50)
+/* 12x12 (draughts.h): the 72 squares of indices 0..77, White's crowning row 72..77, Black's 0..5 */
+#define BOARD12 ((DraughtsWide)0x3F7FULL << 64 | 0xFBFFDFFEFFF7FFBFULL)
+#define CROWN12_WHITE ((DraughtsWide)0x3FULL << 72)
 
 static const Game *game(const char *name)
 {
@@ -83,13 +86,13 @@ static void pos_of(const Game *g, const char *fen, Position *pos)
     assert_int_equal(g->pos_from_fen(pos, fen, err), 0);
 }
 
-/* index(decode(i)) == i over random indices of 4- and 5-piece materials
- * (no table needed), both games. */
+/* index(decode(i)) == i over random indices of 2- to 5-piece materials
+ * (no table needed), each board: 8x8 diagonal and orthogonal, 10x10, 12x12. */
 static void test_index_round_trip(void **state)
 {
     (void)state;
-    const char *games[] = {"russian", "turkish", "international"};
-    for (int gi = 0; gi < 3; gi++) {
+    const char *games[] = {"russian", "turkish", "international", "canadian"};
+    for (int gi = 0; gi < 4; gi++) {
         const Game *g = game(games[gi]);
         const EgtbIndexer *ix = egtb_indexer(g);
         assert_non_null(ix);
@@ -114,6 +117,13 @@ static void test_index_round_trip(void **state)
             g->pos_to_fen(&pos, fen);
             assert_int_equal(g->pos_from_fen(&again, fen, err), 0);
             assert_int_equal(g->hash(&again), g->hash(&pos));
+            if (gi == 3) { /* 12x12: every piece on a square, no man on its crowning row */
+                const DraughtsPosWide *w = (const DraughtsPosWide *)pos.data;
+                assert_true(((w->pieces[0] | w->pieces[1]) & ~BOARD12) == 0 &&
+                            (w->pieces[0] & ~w->kings & CROWN12_WHITE) == 0 &&
+                            (w->pieces[1] & ~w->kings & 0x3FULL) == 0);
+                continue;
+            }
             const DraughtsPos *p = (const DraughtsPos *)pos.data;
             if (gi == 2) /* 10x10: no ghost index, no man on its crowning rank (ranks 10 and 1) */
                 assert_true(((p->pieces[0] | p->pieces[1]) & GHOSTS10) == 0 &&
@@ -600,6 +610,62 @@ static void test_international(void **state)
     remove_dir(dir);
 }
 
+/* Canadian draughts (12x12, International's rules on 72 squares): every 2-
+ * and 3-piece table on the 128-bit board, the consistency pass,
+ * hand-checked values, and the rule Ca-D4 on a win. */
+static void test_canadian(void **state)
+{
+    (void)state;
+    const Game *g = game("canadian");
+    char dir[64], err[ERR_MAX];
+    temp_dir(dir);
+    build(g, dir, 3, NULL);
+    Verified v = {0};
+    assert_int_equal(egtb_verify(g, dir, on_verified, &v, err), 0);
+    assert_int_equal(v.tables, 9); /* canonical materials of 2-3 pieces */
+    assert_int_equal(v.bad, 0);
+    /* used indices: 2,563,488 less those whose men sets share a square
+     * (60 squares both colours' men may stand on): 120 + 8,400 + 7,800 */
+    assert_int_equal(v.checked, 2563488 - 120 - 8400 - 7800);
+    Egtb *db = egtb_open(g, dir, true, err);
+    assert_non_null(db);
+    assert_int_equal(egtb_pieces(db), 3);
+    /* The squares: 67 = a1, 6 = l12, 68 = c1, 45 = e5, 39 = f6, 51 = f4. */
+    static const struct {
+        const char *fen, *why;
+        char result;
+        int dist;
+    } CASES[] = {
+        {"W:WK67:BK6", "both kings on the long diagonal, a1 to move: every step along it is taken", 'L', 2},
+        {"W:WK68:BK6", "king against king, apart: a draw", 'D', 0},
+        {"W:WK1,K2:BK67", "two kings against one in the corner of the long diagonal: a draw", 'D', 0},
+        {"W:W45:B39", "a man takes forward, e5xg7", 'W', 1},
+        {"W:W45:B51", "a man takes backward too, e5xg3", 'W', 1},
+        {"B:W45:B51", "Black's man takes backward, f4xd6", 'W', 1},
+    };
+    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
+        int dist;
+        char got = probe_result(g, db, CASES[k].fen, &dist);
+        if (got != CASES[k].result || dist != CASES[k].dist)
+            fail_msg("%s (%s): %c in %d plies, expected %c in %d", CASES[k].fen, CASES[k].why, got, dist,
+                     CASES[k].result, CASES[k].dist);
+    }
+    /* Ca-D4: two pieces with a king against a lone king, 10 - material_plies
+     * plies left; a win counts only inside them (a king takes e5xg7) */
+    Position pos;
+    uint8_t val;
+    pos_of(g, "W:WK45,K1:BK39", &pos);
+    assert_true(egtb_probe(db, NULL, &pos, &val));
+    assert_int_equal(egtb_dist(val), 1);
+    DraughtsPosWide *p = (DraughtsPosWide *)pos.data;
+    p->material_plies = 8;
+    assert_int_equal(egtb_verdict(db, &pos, val), EGTB_WIN);
+    p->material_plies = 9;
+    assert_int_equal(egtb_verdict(db, &pos, val), EGTB_UNKNOWN);
+    egtb_close(db);
+    remove_dir(dir);
+}
+
 typedef struct ChildKey {
     uint64_t w, b, k;
 } ChildKey;
@@ -744,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_turkish),
         cmocka_unit_test(test_turkish_symmetry),
         cmocka_unit_test(test_international),
+        cmocka_unit_test(test_canadian),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -32,6 +32,7 @@ static const DraughtsRules RULES = {
 
 #include "engine/games/canadian/weights.h"
 #include "engine/games/diagonal/diagonal_draws.h"
+#include "engine/games/draughts/draughts_egtb.h"
 
 static const WeightsHeader CA_HEADER = WEIGHTS_HEADER(CANADIAN, canadian);
 static int32_t ca_weights_laid[CA_WEIGHTS_LEN];
@@ -44,7 +45,9 @@ static const int32_t *ca_weights_default(void) { return ca_weights ? ca_weights 
 static const DiagonalDraws DRAWS = {.quiet_id = "Ca-D2", .quiet_plies = 50, .big_id = "Ca-D3", .big_plies = 32,
                                     .big_all_kings = false, .small_id = "Ca-D4", .small_plies = 10};
 
-static Outcome ca_rule_outcome(const Position *pos, const char **reason)
+/* Plies the material may last under Ca-D2..Ca-D4 (0: drawn now), the
+ * earliest rule's id to *why. */
+static int ca_plies_left(const Position *pos, const char **why)
 {
     const DraughtsPosWide *p = dp(pos);
     int pieces[2], kings[2];
@@ -52,12 +55,27 @@ static Outcome ca_rule_outcome(const Position *pos, const char **reason)
         pieces[c] = D_POP(p->pieces[c]);
         kings[c] = D_POP(p->pieces[c] & p->kings);
     }
+    return diagonal_plies_left_counts(&DRAWS, pieces, kings, p->reversible, p->material_plies, why);
+}
+
+static Outcome ca_rule_outcome(const Position *pos, const char **reason)
+{
     const char *why;
-    if (diagonal_plies_left_counts(&DRAWS, pieces, kings, p->reversible, p->material_plies, &why) > 0)
-        return OUTCOME_NONE;
+    if (ca_plies_left(pos, &why) > 0) return OUTCOME_NONE;
     *reason = why;
     return OUTCOME_DRAW;
 }
+
+/* EgtbIndexer.rule_plies_left: a database win counts only when it ends
+ * sooner (docs/egtb.md). */
+static int ca_rule_plies_left(const Position *pos)
+{
+    const char *why;
+    return ca_plies_left(pos, &why);
+}
+
+static const EgtbIndexer CA_EGTB = {.game = &canadian_game, DRAUGHTS_EGTB_DIAGONAL12,
+                                    .rule_plies_left = ca_rule_plies_left};
 
 static int32_t ca_evaluate(const Position *pos, const int32_t *w) { return canadian_evaluate(pos, w); }
 
@@ -123,7 +141,7 @@ const Game canadian_game = {
     .opening_book = NULL, /* balanced random lines */
     .init = ca_init,
     .search_params = NULL,
-    .egtb = NULL,
+    .egtb = &CA_EGTB,
     .move_examples = "45-40, 45x67, the full route with every landing square when two captures share start and end",
     .board_rows = CA_BOARD_ROWS,
     .value_unit = "centi-men",

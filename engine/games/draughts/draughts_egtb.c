@@ -1,14 +1,16 @@
 /* draughts_egtb.c — endgame-database indexing of the draughts boards
  * (contracts in draughts_egtb.h): the 8x8 diagonal board (32 dark squares),
- * the 8x8 orthogonal one (64 squares) and the 10x10 diagonal one (50 dark
- * squares, International).
+ * the 8x8 orthogonal one (64 squares), the 10x10 diagonal one (50 dark
+ * squares, International) and the 12x12 diagonal one (72 dark squares,
+ * Canadian, on the 128-bit DraughtsPosWide).
  *
  * Index of a position of material (wm, wk, bm, bk), both sides to move:
  *     idx = side + 2 * (kings + K * (bmen + Cb * wmen))
  * wmen: colex rank of the white men among the squares a white man can
  * stand on (diagonal: the 28 dark squares below rank 8; orthogonal: ranks
  * 2-7, 48 squares: a man never moves backward, so no game puts a white man
- * on rank 1; 10x10: the 45 dark squares below rank 10); bmen likewise for
+ * on rank 1; 10x10: the 45 dark squares below rank 10; 12x12: the 66
+ * below rank 12); bmen likewise for
  * Black (Cb = C(#squares, bm)). Squares count in board-index order. The
  * two men sets may overlap: such indices are unused. kings: the white kings' rank
  * among the F = playable - wm - bm squares the men leave free, times
@@ -25,17 +27,17 @@
 typedef struct DVariant {
     int geom;                /* DraughtsGeometry: draughts_tables' board */
     int nsq;                 /* playable squares */
-    int8_t sq_of[64];        /* playable index -> board square */
-    int8_t pidx[64];         /* board square -> playable index, -1 */
-    int nman[2];             /* squares a man of each colour may stand on */
-    int8_t man_sq[2][64];    /* man index -> board square */
-    int8_t man_idx[2][64];   /* board square -> man index, -1 */
+    int8_t sq_of[DRAUGHTS_INDEX_MAX];      /* playable index -> board square */
+    int8_t pidx[DRAUGHTS_INDEX_MAX];       /* board square -> playable index, -1 */
+    int nman[2];                           /* squares a man of each colour may stand on */
+    int8_t man_sq[2][DRAUGHTS_INDEX_MAX];  /* man index -> board square */
+    int8_t man_idx[2][DRAUGHTS_INDEX_MAX]; /* board square -> man index, -1 */
     unsigned man_dirs[2];    /* directions a man steps in (draughts_impl.h numbering) */
     bool short_kings;        /* kings step one square (English, Italian) */
 } DVariant;
 
-static DVariant DIAGONAL, DIAGONAL_SHORT, ORTHOGONAL, DIAGONAL10;
-static uint64_t BINOM[65][9];
+static DVariant DIAGONAL, DIAGONAL_SHORT, ORTHOGONAL, DIAGONAL10, DIAGONAL12;
+static uint64_t BINOM[DRAUGHTS_INDEX_MAX + 1][9];
 
 static uint64_t binom(int n, int k) { return (n < 0 || k < 0 || k > n) ? 0 : BINOM[n][k]; }
 
@@ -53,8 +55,9 @@ static void variant_fill(DVariant *v, int g)
     v->geom = g;
     memset(v->pidx, -1, sizeof v->pidx);
     memset(v->man_idx, -1, sizeof v->man_idx);
-    int last = g == GEOM_DIAGONAL10 ? 9 : 7; /* the last rank */
-    for (int sq = 0; sq < 64; sq++) {
+    int last = g == GEOM_DIAGONAL12 ? 11 : g == GEOM_DIAGONAL10 ? 9 : 7; /* the last rank */
+    int top = g == GEOM_DIAGONAL12 ? DRAUGHTS_INDEX_MAX : 64;           /* board indices */
+    for (int sq = 0; sq < top; sq++) {
         if (!playable(g, sq)) continue;
         int rank = draughts_tables.rank[g][sq];
         v->pidx[sq] = (int8_t)v->nsq;
@@ -76,13 +79,14 @@ void draughts_egtb_init(void)
 {
     static bool done;
     if (done) return;
-    for (int n = 0; n <= 64; n++) {
+    for (int n = 0; n <= DRAUGHTS_INDEX_MAX; n++) {
         BINOM[n][0] = 1;
         for (int k = 1; k <= 8; k++) BINOM[n][k] = n == 0 ? 0 : BINOM[n - 1][k - 1] + BINOM[n - 1][k];
     }
     variant_fill(&DIAGONAL, GEOM_DIAGONAL8);
     variant_fill(&ORTHOGONAL, GEOM_ORTHOGONAL8);
     variant_fill(&DIAGONAL10, GEOM_DIAGONAL10);
+    variant_fill(&DIAGONAL12, GEOM_DIAGONAL12);
     DIAGONAL_SHORT = DIAGONAL;
     DIAGONAL_SHORT.short_kings = true;
     done = true;
@@ -144,7 +148,7 @@ static uint64_t d_size(const DVariant *v, EgtbMaterial m)
 static inline uint64_t rank_set(const int *a, int k)
 {
     uint64_t r = 0;
-    for (int i = 0; i < k; i++) r += BINOM[a[i]][i + 1]; /* a[i] < 64, i + 1 <= EGTB_PIECES_MAX */
+    for (int i = 0; i < k; i++) r += BINOM[a[i]][i + 1]; /* a[i] < 72, i + 1 <= EGTB_PIECES_MAX */
     return r;
 }
 
@@ -367,4 +371,192 @@ bool draughts_egtb_diagonal10_decode(EgtbMaterial m, uint64_t idx, Position *pos
 int draughts_egtb_diagonal10_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
 {
     return d_unmoves(&DIAGONAL10, pos, fn, ctx);
+}
+
+/* ------------------------------------------------------------------ */
+/* The 12x12 board (Canadian): the same index on DraughtsPosWide, whose
+ * sets are 128 bits (square indices 0..77, draughts.h). Kept apart from
+ * the 64-bit functions above so that those stay as they were. */
+
+typedef DraughtsWide WBits;
+
+static inline int w_pop(WBits x) { return popcount64((uint64_t)x) + popcount64((uint64_t)(x >> 64)); }
+static inline int w_ctz(WBits x)
+{
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+static inline WBits w_bit(int sq) { return (WBits)1 << sq; }
+/* Position of the r-th (from 0) set bit of x, which has more than r. */
+static inline int w_select(WBits x, int r)
+{
+    uint64_t lo = (uint64_t)x;
+    int c = popcount64(lo);
+    return r < c ? select_bit(lo, r) : 64 + select_bit((uint64_t)(x >> 64), r - c);
+}
+
+static inline const DraughtsPosWide *cwp(const Position *p) { return (const DraughtsPosWide *)p->data; }
+
+static EgtbMaterial w_material(const Position *pos)
+{
+    const DraughtsPosWide *p = cwp(pos);
+    EgtbMaterial m;
+    for (int c = 0; c < 2; c++) {
+        m.men[c] = (uint8_t)w_pop(p->pieces[c] & ~p->kings);
+        m.kings[c] = (uint8_t)w_pop(p->pieces[c] & p->kings);
+    }
+    return m;
+}
+
+static bool w_index(const DVariant *v, const Position *pos, EgtbMaterial m, uint64_t *idx)
+{
+    const DraughtsPosWide *p = cwp(pos);
+    int a[EGTB_PIECES_MAX];
+    uint64_t men_rank[2], king_rank[2];
+    WBits men_all = (p->pieces[0] | p->pieces[1]) & ~p->kings;
+    for (int c = 0; c < 2; c++) {
+        int k = 0;
+        for (WBits b = p->pieces[c] & ~p->kings; b; b &= b - 1) {
+            int sq = w_ctz(b);
+            int mi = sq < DRAUGHTS_INDEX_MAX ? v->man_idx[c][sq] : -1;
+            if (mi < 0 || k == EGTB_PIECES_MAX) return false;
+            a[k++] = mi;
+        }
+        if (k != m.men[c]) return false;
+        men_rank[c] = rank_set(a, k);
+    }
+    WBits wk_bits = p->pieces[0] & p->kings;
+    for (int c = 0; c < 2; c++) {
+        int k = 0;
+        for (WBits b = p->pieces[c] & p->kings; b; b &= b - 1) {
+            int sq = w_ctz(b);
+            int pi = sq < DRAUGHTS_INDEX_MAX ? v->pidx[sq] : -1;
+            if (pi < 0 || k == EGTB_PIECES_MAX) return false;
+            WBits below = w_bit(sq) - 1;
+            int fi = pi - w_pop(men_all & below);
+            if (c == COLOR_BLACK) fi -= w_pop(wk_bits & below);
+            a[k++] = fi;
+        }
+        if (k != m.kings[c]) return false;
+        king_rank[c] = rank_set(a, k);
+    }
+    int f = v->nsq - m.men[0] - m.men[1];
+    uint64_t kb = binom(f - m.kings[0], m.kings[1]);
+    uint64_t K = binom(f, m.kings[0]) * kb;
+    uint64_t cb = binom(v->nman[1], m.men[1]);
+    *idx = p->side + 2 * (king_rank[0] * kb + king_rank[1] + K * (men_rank[1] + cb * men_rank[0]));
+    return true;
+}
+
+/* Zobrist key from scratch: the 12x12 generator's d_hash_full (draughts_impl.h). */
+static uint64_t w_hash(const DraughtsPosWide *p)
+{
+    const DraughtsTables *t = &draughts_tables;
+    uint64_t key = p->side == COLOR_BLACK ? t->zobrist_side : 0;
+    for (int c = 0; c < 2; c++)
+        for (WBits b = p->pieces[c]; b; b &= b - 1) {
+            int sq = w_ctz(b);
+            key ^= t->zobrist[c][(int)(p->kings >> sq) & 1][sq];
+        }
+    return key;
+}
+
+static bool w_decode(const DVariant *v, EgtbMaterial m, uint64_t idx, Position *pos)
+{
+    memset(pos, 0, sizeof *pos);
+    DraughtsPosWide *p = (DraughtsPosWide *)pos->data;
+    p->side = (uint8_t)(idx & 1);
+    idx >>= 1;
+    int f = v->nsq - m.men[0] - m.men[1];
+    uint64_t kb = binom(f - m.kings[0], m.kings[1]);
+    uint64_t K = binom(f, m.kings[0]) * kb;
+    uint64_t cb = binom(v->nman[1], m.men[1]);
+    uint64_t kings = idx % K;
+    idx /= K;
+    uint64_t rank_b = idx % cb, rank_w = idx / cb;
+    if (rank_w >= binom(v->nman[0], m.men[0])) return false;
+    int a[EGTB_PIECES_MAX];
+    unrank_set(rank_w, m.men[0], v->nman[0], a);
+    for (int i = 0; i < m.men[0]; i++) p->pieces[0] |= w_bit(v->man_sq[0][a[i]]);
+    unrank_set(rank_b, m.men[1], v->nman[1], a);
+    for (int i = 0; i < m.men[1]; i++) p->pieces[1] |= w_bit(v->man_sq[1][a[i]]);
+    if (p->pieces[0] & p->pieces[1]) return false;
+    /* Free squares as a mask of playable indices (72 bits). */
+    WBits free_p = w_bit(v->nsq) - 1;
+    for (WBits b = p->pieces[0] | p->pieces[1]; b; b &= b - 1) free_p &= ~w_bit(v->pidx[w_ctz(b)]);
+    unrank_set(kings / kb, m.kings[0], f, a);
+    WBits wk = 0, wk_p = 0;
+    for (int i = 0; i < m.kings[0]; i++) {
+        int pi = w_select(free_p, a[i]);
+        wk_p |= w_bit(pi);
+        wk |= w_bit(v->sq_of[pi]);
+    }
+    free_p &= ~wk_p;
+    unrank_set(kings % kb, m.kings[1], f - m.kings[0], a);
+    WBits bk = 0;
+    for (int i = 0; i < m.kings[1]; i++) bk |= w_bit(v->sq_of[w_select(free_p, a[i])]);
+    p->pieces[0] |= wk;
+    p->pieces[1] |= bk;
+    p->kings = wk | bk;
+    p->key = w_hash(p);
+    return true;
+}
+
+/* One un-move of mover's piece from sq back to s (king: stays a king). */
+static void w_emit(const DraughtsPosWide *p, int mover, int sq, int s, bool king, Position *qpos,
+                   void (*fn)(void *, const Position *), void *ctx)
+{
+    DraughtsPosWide *q = (DraughtsPosWide *)qpos->data;
+    WBits move = w_bit(sq) | w_bit(s);
+    *q = *p;
+    q->pieces[mover] ^= move;
+    if (king) q->kings ^= move;
+    q->side = (uint8_t)mover;
+    q->reversible = q->material_plies = 0;
+    q->key = 0; /* not computed: see EgtbIndexer.unmoves */
+    fn(ctx, qpos);
+}
+
+static int w_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+{
+    const DraughtsPosWide *p = cwp(pos);
+    int mover = p->side ^ 1, g = v->geom;
+    WBits occ = p->pieces[0] | p->pieces[1];
+    int n = 0;
+    Position qpos;
+    memset(&qpos, 0, sizeof qpos);
+    for (WBits b = p->pieces[mover]; b; b &= b - 1) {
+        int sq = w_ctz(b);
+        bool king = (int)(p->kings >> sq) & 1;
+        for (int d = 0; d < DRAUGHTS_DIRS; d++) {
+            if (king) {
+                for (int s = draughts_tables.next[g][sq][d]; s >= 0 && !(int)(occ >> s & 1);
+                     s = draughts_tables.next[g][s][d]) {
+                    w_emit(p, mover, sq, s, true, &qpos, fn, ctx);
+                    n++;
+                }
+            } else if (v->man_dirs[mover] >> d & 1) {
+                int s = draughts_tables.next[g][sq][3 - d]; /* where a step in d came from */
+                if (s < 0 || (int)(occ >> s & 1) || v->man_idx[mover][s] < 0) continue;
+                w_emit(p, mover, sq, s, false, &qpos, fn, ctx);
+                n++;
+            }
+        }
+    }
+    return n;
+}
+
+EgtbMaterial draughts_egtb_material_wide(const Position *pos) { return w_material(pos); }
+uint64_t draughts_egtb_diagonal12_size(EgtbMaterial m) { return d_size(&DIAGONAL12, m); }
+bool draughts_egtb_diagonal12_index(const Position *pos, EgtbMaterial m, uint64_t *idx)
+{
+    return w_index(&DIAGONAL12, pos, m, idx);
+}
+bool draughts_egtb_diagonal12_decode(EgtbMaterial m, uint64_t idx, Position *pos)
+{
+    return w_decode(&DIAGONAL12, m, idx, pos);
+}
+int draughts_egtb_diagonal12_unmoves(const Position *pos, void (*fn)(void *, const Position *), void *ctx)
+{
+    return w_unmoves(&DIAGONAL12, pos, fn, ctx);
 }

@@ -1,6 +1,7 @@
 /* draughts_egtb.h — endgame-database indexing of the draughts boards, by
  * geometry (8x8 diagonal: the 32 dark squares; 8x8 orthogonal: all 64;
- * 10x10 diagonal: the 50 dark squares), for a variant's EgtbIndexer
+ * 10x10 diagonal: the 50 dark squares; 12x12 diagonal: the 72 dark
+ * squares, on the 128-bit DraughtsPosWide), for a variant's EgtbIndexer
  * (engine/egtb/egtb.h). A variant builds its own indexer from one of the
  * function sets below and adds what its rules bring (a move-count draw
  * rule, a symmetry):
@@ -51,6 +52,16 @@ bool draughts_egtb_diagonal10_index(const Position *pos, EgtbMaterial m, uint64_
 bool draughts_egtb_diagonal10_decode(EgtbMaterial m, uint64_t idx, Position *pos);
 int draughts_egtb_diagonal10_unmoves(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
 
+/* The same on the 12x12 board (Canadian) for a DraughtsPosWide: square
+ * indices (13 * rank + file) / 2, men on the 66 squares short of their
+ * crowning rank (White's 72..77, Black's 0..5), flying kings. The
+ * material function counts the 128-bit sets. */
+EgtbMaterial draughts_egtb_material_wide(const Position *pos);
+uint64_t draughts_egtb_diagonal12_size(EgtbMaterial m);
+bool draughts_egtb_diagonal12_index(const Position *pos, EgtbMaterial m, uint64_t *idx);
+bool draughts_egtb_diagonal12_decode(EgtbMaterial m, uint64_t idx, Position *pos);
+int draughts_egtb_diagonal12_unmoves(const Position *pos, void (*fn)(void *ctx, const Position *q), void *ctx);
+
 /* EgtbIndexer.symmetry of the left-right mirror (file a <-> h), for a
  * variant whose rules and values it keeps (not a diagonal board: it maps
  * dark squares to light ones). The representative of a pair is the one
@@ -75,5 +86,9 @@ int draughts_egtb_mirror_files(const Position *pos, Position *image, bool *self)
     .size = draughts_egtb_diagonal10_size, .material = draughts_egtb_material,                         \
     .index = draughts_egtb_diagonal10_index, .decode = draughts_egtb_diagonal10_decode,                 \
     .unmoves = draughts_egtb_diagonal10_unmoves
+#define DRAUGHTS_EGTB_DIAGONAL12                                                                        \
+    .size = draughts_egtb_diagonal12_size, .material = draughts_egtb_material_wide,                    \
+    .index = draughts_egtb_diagonal12_index, .decode = draughts_egtb_diagonal12_decode,                 \
+    .unmoves = draughts_egtb_diagonal12_unmoves
 
 #endif
