@@ -109,6 +109,19 @@ uint64_t draughts_hash_full(const DraughtsPos *p)
     return key;
 }
 
+uint64_t draughts_hash_full_wide(const DraughtsPosWide *p)
+{
+    const DraughtsTables *t = &draughts_tables;
+    uint64_t key = p->side == COLOR_BLACK ? t->zobrist_side : 0;
+    for (int c = 0; c < 2; c++)
+        for (DraughtsWide b = p->pieces[c]; b; b &= b - 1) {
+            uint64_t lo = (uint64_t)b;
+            int sq = lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(b >> 64));
+            key ^= t->zobrist[c][(int)(p->kings >> sq) & 1][sq];
+        }
+    return key;
+}
+
 int draughts_square_from_number32(int number)
 {
     if (number < 1 || number > 32) return -1;

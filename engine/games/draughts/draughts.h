@@ -148,6 +148,8 @@ int draughts_square_parse(const char *text, int *used);
 
 /* Zobrist key of a position computed from scratch. */
 uint64_t draughts_hash_full(const DraughtsPos *p);
+/* The same for a 12x12 position. */
+uint64_t draughts_hash_full_wide(const DraughtsPosWide *p);
 
 /* The board of p for a terminal (Game.board_text): ranks 8..1 (flip:
  * 1..8), Unicode circles for the men and kings, a dot on each empty square

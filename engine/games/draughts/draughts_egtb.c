@@ -449,18 +449,6 @@ static bool w_index(const DVariant *v, const Position *pos, EgtbMaterial m, uint
 }
 
 /* Zobrist key from scratch: the 12x12 generator's d_hash_full (draughts_impl.h). */
-static uint64_t w_hash(const DraughtsPosWide *p)
-{
-    const DraughtsTables *t = &draughts_tables;
-    uint64_t key = p->side == COLOR_BLACK ? t->zobrist_side : 0;
-    for (int c = 0; c < 2; c++)
-        for (WBits b = p->pieces[c]; b; b &= b - 1) {
-            int sq = w_ctz(b);
-            key ^= t->zobrist[c][(int)(p->kings >> sq) & 1][sq];
-        }
-    return key;
-}
-
 static bool w_decode(const DVariant *v, EgtbMaterial m, uint64_t idx, Position *pos)
 {
     memset(pos, 0, sizeof *pos);
@@ -498,7 +486,7 @@ static bool w_decode(const DVariant *v, EgtbMaterial m, uint64_t idx, Position *
     p->pieces[0] |= wk;
     p->pieces[1] |= bk;
     p->kings = wk | bk;
-    p->key = w_hash(p);
+    p->key = draughts_hash_full_wide(p);
     return true;
 }
 

@@ -65,18 +65,7 @@ static inline DBits d_cap_unpack(uint64_t c) { return c; }
 static inline DBits d_bit(int sq) { return (DBits)1 << sq; }
 
 #ifdef DRAUGHTS_WIDE
-/* Zobrist key of a position computed from scratch (draughts_hash_full's). */
-static uint64_t d_hash_full(const DPos *p)
-{
-    const DraughtsTables *t = &draughts_tables;
-    uint64_t key = p->side == COLOR_BLACK ? t->zobrist_side : 0;
-    for (int c = 0; c < 2; c++)
-        for (DBits b = p->pieces[c]; b; b &= b - 1) {
-            int sq = D_CTZ(b);
-            key ^= t->zobrist[c][(p->kings >> sq) & 1][sq];
-        }
-    return key;
-}
+#define d_hash_full draughts_hash_full_wide
 /* The 72 squares of the 12x12 board, and White's crowning row 72..77. */
 #define D_BOARD12 ((DBits)0x3F7FULL << 64 | 0xFBFFDFFEFFF7FFBFULL)
 #define D_CROWN12_WHITE ((DBits)0x3FULL << 72)
