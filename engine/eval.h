@@ -17,6 +17,7 @@
 #ifndef DAMA_EVAL_H
 #define DAMA_EVAL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,17 @@ typedef struct EvalScratch {
 } EvalScratch;
 
 static inline void eval_scratch_clear(EvalScratch *s) { s->len = 0, s->phase = 0; }
+
+/* Is term t of game g a pattern table: more weights than a square table
+ * of the game has (64, or the game's board when it is larger: Canadian's
+ * 72)? The tuner fits such terms only when asked (dama tune --patterns),
+ * with their own step and L2, and self-play never perturbs them. */
+static inline bool eval_term_is_table(const Game *g, const EvalTerm *t)
+{
+    int squares = 0;
+    for (const unsigned char *r = g->board_rows; r && *r; r++) squares += *r;
+    return t->count > (squares > 64 ? squares : 64);
+}
 
 /* The tapered value of opening sum op and endgame sum eg at phase
  * 0..phase_max (phase_max > 0): (op * phase + eg * (phase_max - phase)) /

@@ -23,7 +23,7 @@ int selfplay_members_init(SelfplayMembers *m, const Game *g, int64_t len)
     m->ws_ids = malloc(sizeof(int64_t) * (size_t)len);
     if (m->small && m->big) {
         for (int t = 0; t < g->terms_len; t++)
-            if (g->terms[t].count > 64) memset(m->big + g->terms[t].offset, 1, (size_t)g->terms[t].count);
+            if (eval_term_is_table(g, &g->terms[t])) memset(m->big + g->terms[t].offset, 1, (size_t)g->terms[t].count);
         for (int i = 0; i < g->weights_len; i++)
             if (!m->big[i]) m->small[m->n_small++] = i;
     }

@@ -419,6 +419,28 @@ static void test_canadian_perft(void **state)
     assert_int_equal(perft_table_check(G, PERFT_FILE, 1, 8), 8);
 }
 
+/* Canadian's square table (72 weights) is a term the tuner fits, not a
+ * pattern table it leaves to --patterns (eval_term_is_table); the
+ * pattern tables of International and Russian are. */
+static void test_tables_by_board(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *term;
+        bool table;
+    } CASES[] = {{"canadian", "MAN_PST", false},      {"canadian", "MAN_PST_EG", false},
+                 {"international", "MAN_PST", false}, {"international", "PATTERN", true},
+                 {"russian", "MAN_PST", false},       {"russian", "PATTERN_EG", true}};
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        const Game *g = game_find(CASES[i].game);
+        const EvalTerm *t = NULL;
+        for (int k = 0; k < g->terms_len && !t; k++)
+            if (strcmp(g->terms[k].name, CASES[i].term) == 0) t = &g->terms[k];
+        assert_non_null(t);
+        assert_int_equal(eval_term_is_table(g, t), CASES[i].table);
+    }
+}
+
 static void test_canadian_properties(void **state)
 {
     (void)state;
@@ -475,7 +497,7 @@ int main(void)
         IN(test_perft_published),    IN(test_properties),           IN(test_draw_rules),
         IN(test_bad_positions),      IN(test_notation),             CA(test_canadian_numbering),
         CA(test_canadian_examples),  CA(test_canadian_perft),       CA(test_canadian_properties),
-        CA(test_canadian_draws),     CA(test_canadian_bad_input),
+        CA(test_canadian_draws),     CA(test_canadian_bad_input),   CA(test_tables_by_board),
     };
 #undef IN
 #undef CA

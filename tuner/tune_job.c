@@ -10,6 +10,7 @@
 
 #include "db/db.h"
 #include "db/weight_sets.h"
+#include "engine/eval.h"
 #include "engine/resolve.h"
 #include "engine/weights_file.h"
 #include "engine/weights_id.h"
@@ -321,10 +322,9 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     cfg.seed = o->seed;
     cfg.anchor = TEXEL_L2_START;
     cfg.reducer = o->reducer;
-    /* the pattern tables (terms of more than 64 weights) take their own
-     * step and L2 */
+    /* the pattern tables take their own step and L2 */
     for (int ti = 0; ti < g->terms_len; ti++)
-        if (g->terms[ti].count > 64) memset(table + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
+        if (eval_term_is_table(g, &g->terms[ti])) memset(table + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
     cfg.table = table;
     cfg.table_lr = o->pattern_lr;
     cfg.table_lambda = o->pattern_lambda;
@@ -372,7 +372,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
      * the evaluation and stays frozen. */
     frozen[g->scale_weight] = 1;
     for (int ti = 0; !o->patterns && ti < g->terms_len; ti++)
-        if (g->terms[ti].count > 64) memset(frozen + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
+        if (eval_term_is_table(g, &g->terms[ti])) memset(frozen + g->terms[ti].offset, 1, (size_t)g->terms[ti].count);
     TexelResult *res = &r->texel;
     /* Over several ranks with full batches, each rank holds only the
      * positions of its blocks from here on (mini-batches draw positions

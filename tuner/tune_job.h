@@ -54,7 +54,7 @@ typedef struct TuneJobOptions {
     int epochs;         /* most epochs, >= 0 */
     double lr;          /* Adam learning rate, centi-men per step */
     double lambda;      /* L2 toward the start weights */
-    /* Step and L2 of the pattern tables (terms of more than 64 weights),
+    /* Step and L2 of the pattern tables (eval_term_is_table, engine/eval.h),
      * fitted with `patterns`: pattern_lr <= 0 means lr, pattern_lambda < 0
      * means lambda (texel.h, TexelConfig.table). */
     double pattern_lr;
@@ -67,7 +67,7 @@ typedef struct TuneJobOptions {
     uint64_t seed;      /* split and mini-batch order */
     struct EgtbProber *egtb; /* NULL: none; else exact results of the positions it holds (not owned) */
     bool egtb_skip;     /* with egtb: leave its positions out instead of correcting their target */
-    /* Fit the pattern tables too (terms of more than 64 weights, e.g.
+    /* Fit the pattern tables too (eval_term_is_table, engine/eval.h, e.g.
      * PATTERN, docs/eval.md); false: they stay at their start values (a
      * few thousand positions overfit them at once). */
     bool patterns;
