@@ -215,14 +215,18 @@ static void not_found_why(const Game *g, const Egtb *db, const char *dir, const 
     char name[32], path[4096];
     egtb_material_name(c, name);
     egtb_file_path(dir, g, c, path, sizeof path);
+    /* a long path is shown by its end, marked "...": the file's name stays whole */
+    size_t plen = strlen(path);
+    const char *shown = plen > 90 ? path + plen - 87 : path;
+    const char *cut = plen > 90 ? "..." : "";
     if (access(path, R_OK) != 0) {
-        snprintf(err, ERR_MAX, "not in the database: no table of material %.16s%s: %.90s is missing (dama egtb "
-                 "build --game %.12s --material %.16s builds it)", name,
-                 c.men[0] == m.men[0] && c.kings[0] == m.kings[0] ? "" : ", colours swapped", path, g->name, name);
+        snprintf(err, ERR_MAX, "not in the database: no table of material %.16s%s: %s%s is missing (dama egtb "
+                 "build --game %.24s --material %.16s builds it)", name,
+                 c.men[0] == m.men[0] && c.kings[0] == m.kings[0] ? "" : ", colours swapped", cut, shown, g->name, name);
         return;
     }
-    snprintf(err, ERR_MAX, "not in the database: the table of material %.16s (%.90s) has no index for this "
-             "position (a man where no game can put it), or its block is unreadable", name, path);
+    snprintf(err, ERR_MAX, "not in the database: the table of material %.16s (%s%s) has no index for this "
+             "position (a man where no game can put it), or its block is unreadable", name, cut, shown);
 }
 
 int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbeReport *rep, char err[ERR_MAX])

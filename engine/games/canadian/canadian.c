@@ -142,7 +142,7 @@ const Game canadian_game = {
     .init = ca_init,
     .search_params = NULL,
     .egtb = &CA_EGTB,
-    .move_examples = "45-40, 45x67, the full route with every landing square when two captures share start and end",
+    .move_examples = "45-39, 45x67, the full route with every landing square when two captures share start and end",
     .board_rows = CA_BOARD_ROWS,
     .value_unit = "centi-men",
 };
