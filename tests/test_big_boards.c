@@ -411,6 +411,8 @@ static void test_canadian_examples(void **state)
     check_moves("W:WK67:B12,1", "67x6", "a capture into the upper half of the board");
     check_moves("W:W14:B9", "14x3", "a man takes a piece of index 67 and is crowned on 3");
     check_moves("B:W14:B8", "8x21", "Black takes forward");
+    /* The longest landing choice: ten squares behind b2 on the long diagonal. */
+    check_moves("W:WK67:B61", "67x12 67x17 67x23 67x28 67x34 67x39 67x45 67x50 67x56 67x6", "ten landing squares");
 }
 
 static void test_canadian_perft(void **state)

@@ -433,7 +433,7 @@ static void d_cap_search(DCapture *c, int sq, bool king, DBits captured, int las
             continue;
         }
         DBits empty_after = d_cap_empty(c, taken);
-        int lands[8], nl = 0;
+        int lands[10], nl = 0; /* a long diagonal less the king and its prey: 10 on 12x12 */
         unsigned cont = 0;
         for (; l >= 0 && (empty_after >> l & 1); l = d_next(l, d)) {
             if (RULES.must_land_to_continue && d_can_continue(c, l, true, taken, d)) cont |= 1u << nl;
