@@ -539,6 +539,26 @@ static char probe_result(const Game *g, const Egtb *db, const char *fen, int *di
     return egtb_is_draw(v) ? 'D' : egtb_is_win(v) ? 'W' : 'L';
 }
 
+/* A position, why its value is what it is, and its value: 'W' won, 'L'
+ * lost, 'D' drawn for the side to move, in dist plies. */
+typedef struct ProbeCase {
+    const char *fen, *why;
+    char result;
+    int dist;
+} ProbeCase;
+
+/* Each case probed in db gives its result and distance. */
+static void check_probe_cases(const Game *g, const Egtb *db, const ProbeCase *cases, size_t n)
+{
+    for (size_t k = 0; k < n; k++) {
+        int dist;
+        char got = probe_result(g, db, cases[k].fen, &dist);
+        if (got != cases[k].result || dist != cases[k].dist)
+            fail_msg("%s (%s): %c in %d plies, expected %c in %d", cases[k].fen, cases[k].why, got, dist,
+                     cases[k].result, cases[k].dist);
+    }
+}
+
 /* International draughts (10x10): every 2- and 3-piece table with the
  * consistency pass, and 3k-1k; hand-checked values (men capture backward,
  * kings fly, two kings do not beat one), the coups of three kings against
@@ -561,11 +581,7 @@ static void test_international(void **state)
     assert_int_equal(egtb_pieces(db), 3);
     /* Hand-derived: the side to move's result and distance in plies. The
      * squares: 46 = a1, 5 = j10, 28 = e5, 23 = f6, 33 = f4, 11 = b8. */
-    static const struct {
-        const char *fen, *why;
-        char result;
-        int dist;
-    } CASES[] = {
+    static const ProbeCase CASES[] = {
         {"W:WK46:BK5", "both kings on the long diagonal, a1 to move: every step along it is taken", 'L', 2},
         {"W:WK47:BK5", "king against king, apart: a draw", 'D', 0},
         {"W:WK1,K2:BK46", "two kings against one in the corner of the long diagonal: a draw", 'D', 0},
@@ -583,13 +599,7 @@ static void test_international(void **state)
         {"B:WK14:BK13,K16,K27", "46-14 loses to the coup (Hoyle: 5, 10 or 14)", 'W', 3},
         {"B:WK5:BK13,K16,K27", "46-5 loses", 'W', 3},
     };
-    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
-        int dist;
-        char got = probe_result(g, db, CASES[k].fen, &dist);
-        if (got != CASES[k].result || dist != CASES[k].dist)
-            fail_msg("%s (%s): %c in %d plies, expected %c in %d", CASES[k].fen, CASES[k].why, got, dist,
-                     CASES[k].result, CASES[k].dist);
-    }
+    check_probe_cases(g, db, CASES, sizeof CASES / sizeof CASES[0]);
     /* I-D3: 32 - material_plies plies left; a win counts only inside them */
     Position pos;
     uint8_t val;
@@ -631,11 +641,7 @@ static void test_canadian(void **state)
     assert_non_null(db);
     assert_int_equal(egtb_pieces(db), 3);
     /* The squares: 67 = a1, 6 = l12, 68 = c1, 45 = e5, 39 = f6, 51 = f4. */
-    static const struct {
-        const char *fen, *why;
-        char result;
-        int dist;
-    } CASES[] = {
+    static const ProbeCase CASES[] = {
         {"W:WK67:BK6", "both kings on the long diagonal, a1 to move: every step along it is taken", 'L', 2},
         {"W:WK68:BK6", "king against king, apart: a draw", 'D', 0},
         {"W:WK1,K2:BK67", "two kings against one in the corner of the long diagonal: a draw", 'D', 0},
@@ -643,13 +649,7 @@ static void test_canadian(void **state)
         {"W:W45:B51", "a man takes backward too, e5xg3", 'W', 1},
         {"B:W45:B51", "Black's man takes backward, f4xd6", 'W', 1},
     };
-    for (size_t k = 0; k < sizeof CASES / sizeof CASES[0]; k++) {
-        int dist;
-        char got = probe_result(g, db, CASES[k].fen, &dist);
-        if (got != CASES[k].result || dist != CASES[k].dist)
-            fail_msg("%s (%s): %c in %d plies, expected %c in %d", CASES[k].fen, CASES[k].why, got, dist,
-                     CASES[k].result, CASES[k].dist);
-    }
+    check_probe_cases(g, db, CASES, sizeof CASES / sizeof CASES[0]);
     /* Ca-D4: two pieces with a king against a lone king, 10 - material_plies
      * plies left; a win counts only inside them (a king takes e5xg7) */
     Position pos;
