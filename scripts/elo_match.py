@@ -9,7 +9,8 @@ between moves). The referee is the NEW binary's `dama status --fen OPENING
 draw rules' counters are judged over the full history.
 
 Openings are paired: every opening is played twice, colours swapped.
-Russian: the 745 ballots (data/openings/russian_ballots_745.tsv); other
+Russian: the 745 ballots (data/openings/russian_ballots_745.tsv); English:
+the 156 three-move ballots (data/openings/english_3move_156.tsv); other
 games: random balanced lines (RANDOM_PLIES uniformly random plies from the
 start, redrawn while a 2000-node search of the new binary scores the line
 beyond +-BALANCE centi-men), seeded.
@@ -125,6 +126,10 @@ def random_openings(new, game, count, plies, balance, seed):
                 continue
         books.append((" ".join(moves), fen))
     return books
+
+
+# The games whose own opening book (data/openings/) the match deals, as dama does.
+GAME_BOOKS = {"russian": "russian_ballots_745.tsv", "english": "english_3move_156.tsv"}
 
 
 def ballots(path):
@@ -390,13 +395,12 @@ def main():
 
     if args.openings:
         book = ballots(args.openings)
-    elif args.game == "russian":
-        import os
+    elif args.game in GAME_BOOKS:
         book = ballots(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "openings",
-                                    "russian_ballots_745.tsv"))
+                                    GAME_BOOKS[args.game]))
     else:
         book = random_openings(args.new, args.game, first + args.pairs, args.random_plies, args.balance, args.seed)
-    if args.openings or args.game == "russian":
+    if args.openings or args.game in GAME_BOOKS:
         # the ballots: one shuffle of the whole book, pair i takes entry i (cycling)
         rng = random.Random(args.seed)
         order = list(range(len(book)))

@@ -22,6 +22,7 @@
 
 #include "engine/eval.h"
 #include "engine/game.h"
+#include "arena/openings.h"
 #include "engine/games/draughts/draughts.h"
 #include "util/rng.h"
 
@@ -29,6 +30,7 @@
 #include "perft_table.h"
 
 #define PERFT_FILE DAMA_SOURCE_DIR "/data/perft/other_variants.txt"
+#define ENGLISH_BOOK DAMA_SOURCE_DIR "/data/openings/english_3move_156.tsv"
 
 static const char *const VARIANTS[] = {"brazilian", "pool", "english", "czech", "italian", "spanish", NULL};
 
@@ -327,13 +329,105 @@ static void test_notation_round_trip(void **state)
     assert_non_null(strstr(err, "bad square 'c3' at character 1 (English draughts names squares with numbers 1..32)"));
 }
 
+/* ------------------------------------------------------------------ */
+/* English's three-move deck (data/openings/english_3move_156.tsv)      */
+
+/* Play the space-separated moves of line from the start of g into pos;
+ * fails the test naming the move the game refuses. Returns the count. */
+static int play_line(const Game *g, const char *line, Position *pos)
+{
+    parse_fen_or_fail(g, g->start_fen, pos);
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", line);
+    int n = 0;
+    for (char *save = NULL, *tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save), n++) {
+        Move m;
+        char err[ERR_MAX] = "";
+        if (g->move_from_str(pos, tok, &m, err) != 0) {
+            print_error("%s: move %d '%s' refused: %s\n", line, n + 1, tok, err);
+            fail();
+        }
+        Position child;
+        g->make_move(pos, &m, &child);
+        *pos = child;
+    }
+    return n;
+}
+
+/* Every line of the deck is the position its label's three moves reach
+ * from the start; 156 distinct positions; all seven first moves dealt;
+ * the 18 barred openings of its header are legal three-move lines that
+ * the deck does not deal, and the 12 added in 2003 are in it. */
+static void test_english_three_move_deck(void **state)
+{
+    (void)state;
+    const Game *g = find("english");
+    assert_string_equal(g->opening_book, "data/openings/english_3move_156.tsv");
+    OpeningBook book = {0};
+    char err[ERR_MAX] = "";
+    if (openings_read(g, ENGLISH_BOOK, &book, err) != 0) {
+        print_error("%s\n", err);
+        fail();
+    }
+    assert_int_equal(book.len, 156);
+    int first_moves = 0; /* bit per first move's from-square 9..12 and to-square 13..16 */
+    for (int i = 0; i < book.len; i++) {
+        const char *moves = strchr(book.items[i].label, ':');
+        assert_non_null(moves);
+        char want_label[32];
+        snprintf(want_label, sizeof want_label, "3-move %d:", i + 1);
+        assert_memory_equal(book.items[i].label, want_label, strlen(want_label));
+        Position pos;
+        assert_int_equal(play_line(g, moves + 2, &pos), 3);
+        char fen[FEN_MAX];
+        g->pos_to_fen(&pos, fen);
+        if (strcmp(fen, book.items[i].fen) != 0) {
+            print_error("%s: the moves reach %s, the book says %s\n", book.items[i].label, fen, book.items[i].fen);
+            fail();
+        }
+        for (int j = 0; j < i; j++) assert_string_not_equal(book.items[j].fen, book.items[i].fen);
+        int from = atoi(moves + 2), to = atoi(strchr(moves + 2, '-') + 1);
+        first_moves |= 1 << (from - 9) << (to - 13) * 4;
+    }
+    /* 9-13 9-14 10-14 10-15 11-15 11-16 12-16 */
+    assert_int_equal(first_moves, (1 << 0) | (1 << 4) | (1 << 5) | (1 << 9) | (1 << 10) | (1 << 14) | (1 << 15));
+
+    FILE *f = fopen(ENGLISH_BOOK, "r");
+    assert_non_null(f);
+    char line[512];
+    int section = 0, added = 0, barred = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] != '#') break;
+        if (strstr(line, "added in 2003")) section = 1;
+        else if (strstr(line, "Barred")) section = 2;
+        else if (section && strncmp(line, "#   ", 4) == 0) {
+            line[strcspn(line, "\n")] = '\0';
+            Position pos;
+            assert_int_equal(play_line(g, line + 4, &pos), 3);
+            char fen[FEN_MAX];
+            g->pos_to_fen(&pos, fen);
+            bool dealt = false;
+            for (int i = 0; i < book.len; i++) dealt = dealt || strcmp(fen, book.items[i].fen) == 0;
+            if (dealt != (section == 1)) {
+                print_error("'%s' is %s the deck\n", line + 4, dealt ? "in" : "not in");
+                fail();
+            }
+            section == 1 ? added++ : barred++;
+        }
+    }
+    fclose(f);
+    assert_int_equal(added, 12);
+    assert_int_equal(barred, 18);
+    openings_free(&book);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_book_examples),   cmocka_unit_test(test_rule_cases),
         cmocka_unit_test(test_perft_published), cmocka_unit_test(test_properties),
         cmocka_unit_test(test_draw_rules),      cmocka_unit_test(test_bad_positions),
-        cmocka_unit_test(test_notation_round_trip),
+        cmocka_unit_test(test_notation_round_trip), cmocka_unit_test(test_english_three_move_deck),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -77,7 +77,7 @@ static const unsigned char DIAGONAL_BOARD_ROWS[] = {4, 4, 4, 4, 4, 4, 4, 4, 0};
     .scale_weight = RU_MAN, .weights_default = p##_weights_default, .weights_header = &p##_header, \
     .weights_lineage = P##_WEIGHTS_LINEAGE, .evaluate = evaluate_fn, .evaluate_trace = trace_fn,   \
     .init = p##_init, .board_rows = DIAGONAL_BOARD_ROWS, .value_unit = "centi-men",                \
-    .opening_book = NULL, .search_params = NULL
+    .search_params = NULL
 
 /* Evaluators with the Game table's signatures. */
 static inline int32_t diagonal_evaluate_flying(const Position *pos, const int32_t *w)

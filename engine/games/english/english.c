@@ -46,6 +46,9 @@ const Game english_game = {
     .pdn_gametype = 21,
     DIAGONAL_GAME_FIELDS(ENGLISH, english, english_evaluate_game, english_trace_game),
     .start_fen = "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12",
+    /* The ACF's three-move deck, dealt in self-play and matches as the
+     * federation deals it in tournaments (docs/rules/english.md). */
+    .opening_book = "data/openings/english_3move_156.tsv",
     .rule_outcome = rule_outcome,
     .repetition_reason = "E-D1",
     .rule_draw_reasons = "E-D2",
