@@ -58,7 +58,8 @@ static int replay(BuildCtx *c, const DbGameRow *g, double white)
     if (game_parse_position(c->o->game, g->start_fen, &pos, perr) != 0)
         return err_set(c->err, "game %" PRId64 ": start position: %s", g->id, perr);
     const char *text = g->movetext ? g->movetext : "";
-    FILE *in = fmemopen((void *)text, strlen(text) + 1, "r");
+    if (!*text) return 0; /* no moves */
+    FILE *in = fmemopen((void *)text, strlen(text), "r");
     PdnReader *r = in ? pdn_reader_new(in, "movetext") : NULL;
     int rc = r ? 0 : err_set(c->err, "out of memory");
     PdnToken tok;
