@@ -198,7 +198,7 @@ static int parse_limits(const CliArgs *a, PlayerLimits *lim)
     return 0;
 }
 
-/* --a-book and --b-book into books[0..1] (NULL where not given). 0, or 2 after a message. */
+/* --a-book and --b-book into books[0..1] (NULL where not given). 0, or 1 after a message. */
 static int load_books(const CliArgs *a, const Game *g, MoveBook books[2], MatchOptions *o)
 {
     static const char *const keys[2] = {"a-book", "b-book"};
@@ -209,7 +209,7 @@ static int load_books(const CliArgs *a, const Game *g, MoveBook books[2], MatchO
         if (!path) continue;
         if (book_load(&books[i], g, path, err) != 0) {
             fprintf(stderr, "dama match: --%s: %s\n", keys[i], err);
-            return 2;
+            return 1;
         }
         o->books[i] = &books[i];
     }
@@ -267,7 +267,7 @@ static int run(CliArgs *a)
     MoveBook books[2];
     if (load_books(a, g, books, &o) != 0) {
         book_free(&books[0]);
-        return 2;
+        return 1;
     }
     MatchRunResult r;
     int rc = match_run(NULL, &o, &r, err);
