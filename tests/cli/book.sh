@@ -83,4 +83,19 @@ timeout $LIMIT "$DAMA" hub --game $G --book "$T/one.book" <"$T/hub2.in" >"$T/hub
 grep -q "book=1" "$T/hub2.out" && bad "hub2: a book move out of the book" || ok
 has "$T/hub2.out" "^done move=" "hub2: a searched move"
 
+# 6. DXP (International): the initiator, White in game 1, opens it with its book move
+IST='W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20'
+printf '# dama book international 1\n%s\t32-28\t3\t0.5\n' "$IST" >"$T/int.book"
+timeout $LIMIT "$DAMA" dxp --game international --listen 127.0.0.1:0 --nodes 200 --hash 8 --max-plies 30 \
+  >"$T/f.out" 2>"$T/f.err" &
+FPID=$!
+wait_until -p "$FPID" "the follower's port" grep -q '^dxp: listening on 127.0.0.1:[0-9]*$' "$T/f.out"
+PORT=$(sed -n 's/^dxp: listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$T/f.out")
+expect_rc 0 "dxp initiator with a book" timeout $LIMIT "$DAMA" dxp --game international --connect "127.0.0.1:$PORT" \
+  --games 2 --nodes 200 --hash 8 --max-plies 30 --book "$T/int.book" --log "$T/i.log"
+wait "$FPID" && ok || bad "follower exit: $(head -c 300 "$T/f.err")"
+expect_line out "dxp: 1 book moves"
+first=$(sed -n 's/^[0-9-]* [0-9:.]* > \(M.*\)$/\1/p' "$T/i.log" | head -1)
+expect_eq "${first:5:4}" "3228" "dxp: the first move sent is 32-28"
+
 finish book
