@@ -170,6 +170,9 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             }
         }
     }
+    /* a DXP program keeps its own board: a move dama chose for it would never reach it */
+    if (out->kind == PLAYER_DXP && out->book_path[0])
+        return err_set(err, "engine '%.100s': book= is for dama and Hub engines, not a DXP program", text);
     return 0;
 }
 
@@ -661,7 +664,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
 
 void player_set_book(Player *p, const MoveBook *book, uint64_t seed)
 {
-    p->book = book && book->game == p->game ? book : NULL;
+    p->book = book && book->game == p->game && p->kind != PLAYER_DXP ? book : NULL;
     p->book_seed = seed;
 }
 

@@ -70,7 +70,8 @@ typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } Play
  *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
  *   name=C,dxp=127.0.0.1:27531,time=60000      (a program over DXP: arena/player_dxp.h)
  * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), dxp,
- * book (a move book file, book/book.h: loaded by the caller into book),
+ * book (a move book file, book/book.h: loaded by the caller into book;
+ * not for a DXP program, which keeps its own board),
  * the limits of player_limits_set, and cmd — which takes the rest of the
  * text, commas included, so it comes last. */
 typedef struct PlayerSpec {

@@ -70,6 +70,7 @@ expect_rc 0 "tournament" timeout $LIMIT "$DAMA" tournament --game $G --db "$T/t.
   --openings "$T/start.tsv" --nodes 200 --progress 0 "name=A,weights=default,book=$T/one.book" name=B,weights=default
 expect_eq "$(db_value "$T/t.sqlite" "SELECT g.movetext FROM games g JOIN participants p ON p.id = g.white_player \
   WHERE p.name = 'A'" | awk '{print $2}')" "$other" "tournament: A's book move"
+expect_err 2 "not a DXP program" "$DAMA" tournament --game $G --db "$T/t3.sqlite" "name=A,dxp=127.0.0.1:9,book=$T/one.book" name=B
 expect_err 1 "engine 'A': book:" "$DAMA" tournament --game $G --db "$T/t2.sqlite" "name=A,book=$T/bad2.book" name=B
 
 # 5. a Hub session: go from the start position answers the book move at once
