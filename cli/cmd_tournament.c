@@ -113,6 +113,7 @@ static int parse_engines(PlayerSpec specs[TOURNAMENT_ENGINES_MAX], const CliArgs
 typedef struct Printer {
     const CliArgs *a;
     RunProgress prog;
+    int64_t book_moves[TOURNAMENT_ENGINES_MAX]; /* each engine's moves from its move book, this session */
 } Printer;
 
 static void on_start(void *ctx, const TournamentResult *r)
@@ -133,6 +134,8 @@ static void on_start(void *ctx, const TournamentResult *r)
 static void on_game(void *ctx, const TournamentResult *r, int64_t gi, int white, int black, const PlayRecord *rec)
 {
     Printer *p = ctx;
+    p->book_moves[white] += rec->book_moves[0];
+    p->book_moves[black] += rec->book_moves[1];
     if (rec->fault != PLAYER_OK)
         fprintf(stderr, "game %lld/%lld: %s loses by %s: %.300s\n", (long long)gi + 1, (long long)r->games_total,
                 r->engines[rec->fault_side == COLOR_WHITE ? white : black].name, rec->reason, rec->detail);
@@ -207,6 +210,18 @@ static void free_books(MoveBook *books, int n)
     for (int i = 0; i < n; i++) book_free(&books[i]);
 }
 
+/* "book moves: A 12, C 0" for the engines with a book (nothing without one). */
+static void print_book_moves(const Printer *p, const PlayerSpec *specs, int n)
+{
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (!specs[i].book) continue;
+        printf("%s%s %lld", any ? ", " : "book moves (this session): ", specs[i].name, (long long)p->book_moves[i]);
+        any = true;
+    }
+    if (any) printf("\n");
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -270,6 +285,7 @@ static int run(CliArgs *a)
     TournamentResult r;
     rc = tournament_run(NULL, &o, &r, err);
     if (r.played) print_summary(&r, a, err[0] != '\0');
+    if (r.played) print_book_moves(&p, specs, books_len);
     if (err[0]) fprintf(stderr, "dama tournament: %s\n", err);
     tournament_result_free(&r);
     free_books(books, books_len);

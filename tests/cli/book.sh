@@ -68,6 +68,7 @@ awk -F'\t' -v s="$START" -v m="$first" '$1 == s && $2 == m {f = 1} END {exit !f}
 # 4. a tournament player with book=FILE opens its White game with the book move
 expect_rc 0 "tournament" timeout $LIMIT "$DAMA" tournament --game $G --db "$T/t.sqlite" --concurrency 1 \
   --openings "$T/start.tsv" --nodes 200 --progress 0 "name=A,weights=default,book=$T/one.book" name=B,weights=default
+expect_line out "book moves (this session): A 1"
 expect_eq "$(db_value "$T/t.sqlite" "SELECT g.movetext FROM games g JOIN participants p ON p.id = g.white_player \
   WHERE p.name = 'A'" | awk '{print $2}')" "$other" "tournament: A's book move"
 expect_err 2 "not a DXP program" "$DAMA" tournament --game $G --db "$T/t3.sqlite" "name=A,dxp=127.0.0.1:9,book=$T/one.book" name=B
