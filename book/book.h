@@ -53,8 +53,8 @@ typedef struct BookEntry {
 
 typedef struct MoveBook {
     const Game *game;
-    int64_t len;   /* positions held */
-    int64_t cap;   /* slots (a power of two, or 0) */
+    int64_t len; /* positions held */
+    int64_t cap; /* slots (a power of two, or 0) */
     BookEntry *slots;
 } MoveBook;
 

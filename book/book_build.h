@@ -19,9 +19,9 @@ typedef struct BookBuildOptions {
 } BookBuildOptions;
 
 typedef struct BookBuildStats {
-    int64_t games;     /* games read */
-    int64_t skipped;   /* left out: no result, or lost by a fault (crash, timeout, illegal move) */
-    int64_t moves_seen; /* distinct (position, move) pairs counted */
+    int64_t games;            /* games read */
+    int64_t skipped;          /* left out: no result, or lost by a fault (crash, timeout, illegal move) */
+    int64_t moves_seen;       /* distinct (position, move) pairs counted */
     int64_t positions, moves; /* what the book keeps */
 } BookBuildStats;
 

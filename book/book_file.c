@@ -31,8 +31,7 @@ static int read_header(const char *line, const Game *expect, const Game **game, 
         return err_set(what, "book format version %d: this dama reads version %d", version, BOOK_FORMAT_VERSION);
     *game = game_find(name);
     if (!*game) return err_set(what, "unknown game '%s'", name);
-    if (expect && *game != expect)
-        return err_set(what, "a book of %s, not of %s", (*game)->name, expect->name);
+    if (expect && *game != expect) return err_set(what, "a book of %s, not of %s", (*game)->name, expect->name);
     return 0;
 }
 
@@ -76,9 +75,8 @@ static int read_record(MoveBook *b, char *line, char what[ERR_MAX])
     }
     const BookEntry *e = book_find(b, &pos);
     for (int i = 0; e && i < e->len; i++)
-        if (e->moves[i].move.from == m.from && e->moves[i].move.to == m.to &&
-            e->moves[i].move.captured == m.captured && e->moves[i].move.kind == m.kind &&
-            e->moves[i].move.promo == m.promo)
+        if (e->moves[i].move.from == m.from && e->moves[i].move.to == m.to && e->moves[i].move.captured == m.captured &&
+            e->moves[i].move.kind == m.kind && e->moves[i].move.promo == m.promo)
             return err_set(what, "move '%.60s' of this position is given twice", f[1]);
     return book_add(b, &pos, &m, games, score, what);
 }

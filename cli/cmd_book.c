@@ -30,8 +30,11 @@ static int do_build(CliArgs *a)
         fprintf(stderr, "dama book build: give --out FILE\n");
         return 2;
     }
-    BookBuildOptions o = {.game = g, .db_path = cli_str(a, "db"), .max_ply = (int)cli_int(a, "max-ply"),
-                          .min_games = cli_int(a, "min-games"), .min_score = cli_real(a, "min-score"),
+    BookBuildOptions o = {.game = g,
+                          .db_path = cli_str(a, "db"),
+                          .max_ply = (int)cli_int(a, "max-ply"),
+                          .min_games = cli_int(a, "min-games"),
+                          .min_score = cli_real(a, "min-score"),
                           .margin = cli_real(a, "margin")};
     MoveBook b;
     BookBuildStats st;
@@ -105,5 +108,7 @@ const CliCommand cmd_book = {
     "          mover's mean result; keep the moves that pass --min-games, --min-score and --margin;\n"
     "          write the book to --out\n"
     "  probe   the book moves of --fen in --book: games and the mover's mean score",
-    OPTS, run, 1,
+    OPTS,
+    run,
+    1,
 };

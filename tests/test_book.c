@@ -226,8 +226,13 @@ static void test_bad_lines(void **state)
 static void store_game(Db *db, int64_t run, int index, const char *movetext, const char *result)
 {
     char err[ERR_MAX];
-    DbGame g = {.run_id = run, .game_index = index, .game = "russian", .result = result, .reason = "no-moves",
-                .plies = 2, .movetext = movetext};
+    DbGame g = {.run_id = run,
+                .game_index = index,
+                .game = "russian",
+                .result = result,
+                .reason = "no-moves",
+                .plies = 2,
+                .movetext = movetext};
     if (db_game_insert(db, &g, NULL, err) != 0) fail_msg("%s", err);
 }
 
@@ -270,8 +275,8 @@ static void test_build(void **state)
     g->make_move(&start, &m, &after);
     e = book_find(&b, &after);
     assert_non_null(e);
-    assert_int_equal(e->len, 2); /* f6-g5 twice (Black 0 and 0.5), f6-e5 once (Black won) */
-    assert_int_equal(st.positions, 2);  /* ply 2 (g3-h4) is beyond --max-ply 2 */
+    assert_int_equal(e->len, 2);       /* f6-g5 twice (Black 0 and 0.5), f6-e5 once (Black won) */
+    assert_int_equal(st.positions, 2); /* ply 2 (g3-h4) is beyond --max-ply 2 */
     book_free(&b);
     /* --min-games 2 and a margin of 0.1: c3-d4 alone, then f6-g5 alone */
     o.min_games = 2;
