@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "engine/game.h"
+#include "util/atomic_file.h"
 
 enum {
     BOOK_FORMAT_VERSION = 1,
@@ -77,10 +78,11 @@ const BookEntry *book_find(const MoveBook *b, const Position *pos);
  * On failure b holds nothing (no need to free). */
 int book_load(MoveBook *b, const Game *expect, const char *path, char err[ERR_MAX]);
 
-/* Write the book to path atomically (temporary file, then rename):
- * replace allows an existing file to be overwritten. comment (may be NULL)
- * is written as "# " lines after the header. */
-int book_save(const MoveBook *b, const char *path, bool replace, const char *comment, char err[ERR_MAX]);
+/* Write the book to path atomically (util/atomic_file.h: a temporary
+ * file, then rename; opts says whether an existing file may be replaced
+ * and which database is never overwritten). comment (may be NULL) is
+ * written as "# " lines after the header. */
+int book_save(const MoveBook *b, const char *path, const AtomicOptions *opts, const char *comment, char err[ERR_MAX]);
 
 /* The entry's moves sorted as written: most games first, then best score,
  * then move text. */

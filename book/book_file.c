@@ -178,11 +178,10 @@ static int write_all(const MoveBook *b, FILE *out, const char *comment)
     return rc;
 }
 
-int book_save(const MoveBook *b, const char *path, bool replace, const char *comment, char err[ERR_MAX])
+int book_save(const MoveBook *b, const char *path, const AtomicOptions *opts, const char *comment, char err[ERR_MAX])
 {
-    AtomicOptions opts = {.replace = replace};
     AtomicFile af = {0};
-    if (atomic_file_open(&af, path, &opts, err) != 0) return -1;
+    if (atomic_file_open(&af, path, opts, err) != 0) return -1;
     if (write_all(b, af.f, comment) != 0) {
         int e = errno;
         atomic_file_abort(&af);

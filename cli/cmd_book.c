@@ -39,12 +39,18 @@ static int do_build(CliArgs *a)
     MoveBook b;
     BookBuildStats st;
     char err[ERR_MAX], note[512];
+    /* the file is checked before the work: never the database, an existing one only with --force */
+    AtomicOptions ao = {.replace = cli_flag(a, "force"), .protect_db = o.db_path};
+    if (atomic_file_check(out, &ao, err) != 0) {
+        fprintf(stderr, "dama book build: --out: %s\n", err);
+        return 1;
+    }
     int rc = book_build(&b, &o, &st, err);
     snprintf(note, sizeof note,
              "built by dama book build from %.200s: %" PRId64 " games (%" PRId64 " left out), "
              "first %d plies, min-games %" PRId64 ", min-score %.3f, margin %.3f",
              o.db_path, st.games - st.skipped, st.skipped, o.max_ply, o.min_games, o.min_score, o.margin);
-    if (rc == 0) rc = book_save(&b, out, cli_flag(a, "force"), note, err);
+    if (rc == 0) rc = book_save(&b, out, &ao, note, err);
     book_free(&b);
     if (rc != 0) {
         fprintf(stderr, "dama book build: %s\n", err);

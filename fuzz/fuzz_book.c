@@ -52,12 +52,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     char out[600];
     snprintf(out, sizeof out, "%s.book", path);
-    if (book_save(&a, out, true, "fuzz", err) != 0) fuzz_fail("writing an accepted book: %s", err);
+    if (book_save(&a, out, &(AtomicOptions){.replace = true}, "fuzz", err) != 0)
+        fuzz_fail("writing an accepted book: %s", err);
     if (book_load(&b, a.game, out, err) != 0) fuzz_fail("a written book rejected: %s", err);
     if (b.len != a.len || count_moves(&b) != count_moves(&a)) fuzz_fail("positions or moves changed in a round trip");
     size_t len1, len2;
     char *first = slurp(out, &len1);
-    if (book_save(&b, out, true, "fuzz", err) != 0) fuzz_fail("writing the book again: %s", err);
+    if (book_save(&b, out, &(AtomicOptions){.replace = true}, "fuzz", err) != 0)
+        fuzz_fail("writing the book again: %s", err);
     char *second = slurp(out, &len2);
     if (len1 != len2 || memcmp(first, second, len1) != 0) fuzz_fail("a book read back does not write the same text");
     free(first);

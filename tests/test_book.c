@@ -76,7 +76,7 @@ static void test_round_trip_every_game(void **state)
         fill(&b, g, &start, first);
         TempFile t;
         temp_file(&t, NULL);
-        assert_int_equal(book_save(&b, t.path, true, "a test\nof two lines", err), 0);
+        assert_int_equal(book_save(&b, t.path, &(AtomicOptions){.replace = true}, "a test\nof two lines", err), 0);
         if (book_load(&r, g, t.path, err) != 0) fail_msg("%s: %s", g->name, err);
         assert_ptr_equal(r.game, g);
         assert_int_equal(r.len, 2);

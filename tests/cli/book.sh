@@ -29,6 +29,8 @@ expect_eq "$(awk '{print $1}' "$T/out" | sort)" "$(awk -F'\t' -v s="$START" '$1 
 expect_rc 0 "probe elsewhere" "$DAMA" book probe --book "$T/b.book" --fen 'W:Wa1:Bh8'
 expect_line out "not in the book"
 expect_err 1 "exists" "$DAMA" book build --game $G --db "$T/sp.sqlite" --out "$T/b.book"
+expect_err 1 "--out" "$DAMA" book build --game $G --db "$T/sp.sqlite" --out "$T/sp.sqlite" --force
+[ "$(db_value "$T/sp.sqlite" "SELECT count(*) FROM games")" = 20 ] && ok || bad "the database is intact"
 expect_rc 0 "force" "$DAMA" book build --game $G --db "$T/sp.sqlite" --max-ply 6 --min-games 2 --out "$T/b.book" --force
 
 # 2. bad books: refused naming the file and line, non-zero exit
