@@ -73,7 +73,7 @@ typedef struct MatchResult {
     double decided_llr;       /* the LLR that decided */
     bool complete;            /* every pair played, or the SPRT decided */
     double wall_s, outside_share; /* the scheduler's figures (schedule_outside_share) */
-    int64_t book_moves[2];    /* moves A and B took from their move books (this process's games; not over MPI) */
+    int64_t book_moves[2];    /* moves A and B took from their move books (every rank's games) */
 } MatchResult;
 
 /* Fill the matches row m (counts, Elo with its 95% interval from the
