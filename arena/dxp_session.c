@@ -206,6 +206,7 @@ static Step our_turn(Session *s, DGame *g)
         send_end(s, DXP_END_UNKNOWN, DXP_STOP_ALL);
         return STEP_FAIL;
     }
+    s->st->book_moves += pm.from_book;
     if (g->player.limits.time_ms > 0) {
         g->clock_ms -= (int64_t)(pm.seconds * 1000);
         if (g->clock_ms < 1) g->clock_ms = 1;
@@ -340,6 +341,7 @@ static int game_init(Session *s, DGame *g, int number, const char *fen, Color us
         lim.time_ms = (int64_t)minutes * 60000;
     }
     player_wrap_engine(&g->player, o->game, o->engine, &lim);
+    player_set_book(&g->player, o->book, o->book_seed);
     g->clock_ms = lim.time_ms;
     g->wait_ms = (o->timeout_s + minutes * 60) * 1000;
     g->cap = o->max_plies;

@@ -34,6 +34,7 @@
 #include "protocol/dxp_link.h"
 
 struct Engine;
+struct MoveBook;
 
 typedef enum DxpColour { DXP_COLOUR_ALTERNATE = 0, DXP_COLOUR_WHITE = 1, DXP_COLOUR_BLACK = 2 } DxpColour;
 
@@ -52,6 +53,8 @@ typedef struct DxpSessionOptions {
     DxpColour colour;          /* dama's colour: alternating (White in games 1, 3, ...) or fixed */
     FILE *out;                 /* one line a game; NULL: none */
     volatile int *stop;        /* non-zero: end at the next message (GAMEEND with stop code 1 in a game) */
+    const struct MoveBook *book; /* dama's move book (NULL: none; not owned): a book position gets a book move */
+    uint64_t book_seed;        /* the seed of the book's choices */
 } DxpSessionOptions;
 
 typedef struct DxpSessionStats {
@@ -60,6 +63,7 @@ typedef struct DxpSessionStats {
     int refused;                     /* game requests refused (by either side) */
     int bad_in;                      /* messages received that could not be read or had no place */
     int chats_in;                    /* CHAT messages received */
+    int book_moves;                  /* dama's moves taken from its move book */
 } DxpSessionStats;
 
 /* Play as follower on a connected link until the initiator closes the

@@ -56,6 +56,8 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
     const Opening *op = pair_opening(mr, job);
     int white_half = outcome_score_white(rec->outcome);
     mr->pair_result[2 * job + k] = (signed char)(white == 0 ? white_half : 2 - white_half);
+    mr->out->book_moves[white] += rec->book_moves[0];
+    mr->out->book_moves[black] += rec->book_moves[1];
     /* a game of a pair half stored before a kill is played again (the pair
      * is one job): it is the same game, stored once */
     if (m->stored && m->stored[2 * job + k] >= 0) return 0;
@@ -428,7 +430,8 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
         else snprintf(r->who[i], sizeof r->who[i], "weight set %lld", (long long)ids[i]);
         /* both engines in-process: the hash split between them as in self-play */
         plan.specs[i] = (PlayerSpec){.kind = o->cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = o->limits,
-                                     .hash_mb = o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1};
+                                     .hash_mb = o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1,
+                                     .book = o->books[i], .book_seed = o->seed};
         snprintf(plan.specs[i].name, sizeof plan.specs[i].name, "%c", 'A' + i);
         if (o->cmds[i]) snprintf(plan.specs[i].spec, sizeof plan.specs[i].spec, "%s", o->cmds[i]);
     }

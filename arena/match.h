@@ -21,6 +21,7 @@
 struct Db;
 struct DbMatch;
 struct Egtb;
+struct MoveBook;
 struct Schedule;
 struct ScheduleStats;
 
@@ -72,6 +73,7 @@ typedef struct MatchResult {
     double decided_llr;       /* the LLR that decided */
     bool complete;            /* every pair played, or the SPRT decided */
     double wall_s, outside_share; /* the scheduler's figures (schedule_outside_share) */
+    int64_t book_moves[2];    /* moves A and B took from their move books (every rank's games) */
 } MatchResult;
 
 /* Fill the matches row m (counts, Elo with its 95% interval from the
@@ -153,6 +155,10 @@ typedef struct MatchOptions {
      * NULL: A's parent weight set, else "default") */
     const char *weights[2];
     const char *cmds[2];
+    /* A's and B's move books (book/book.h; NULL: none; of o->game, not
+     * owned): a position in it gets a book move, chosen from o->seed.
+     * Not the opening ballots of `openings`. */
+    const struct MoveBook *books[2];
     int64_t pairs;              /* game pairs (0: one per opening of the book) */
     PlayerLimits limits;        /* of every move of both engines */
     int threads;                /* concurrent pairs; 0: all cores (shared by the ranks of a node) */

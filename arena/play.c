@@ -69,7 +69,7 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
     r->plies = 0;
     r->nodes = 0;
     r->engine_seconds = 0;
-    for (int c = 0; c < 2; c++) r->moves[c] = 0, r->wall_s[c] = 0, r->cpu_s[c] = 0;
+    for (int c = 0; c < 2; c++) r->moves[c] = 0, r->wall_s[c] = 0, r->cpu_s[c] = 0, r->book_moves[c] = 0;
     r->outcome = OUTCOME_NONE;
     r->reason = NULL;
     r->fault = PLAYER_OK;
@@ -118,6 +118,7 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
         r->moves[side]++;
         r->wall_s[side] += pm.seconds;
         r->cpu_s[side] += pm.cpu_seconds;
+        r->book_moves[side] += pm.from_book;
         if (f == PLAYER_STOPPED) {
             rc = 1;
             break;

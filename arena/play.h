@@ -56,6 +56,7 @@ typedef struct PlayRecord {
      * that a match can show both sides' mean time per move. */
     int moves[2];
     double wall_s[2], cpu_s[2];
+    int book_moves[2];              /* each colour's moves taken from its player's move book */
     PlayerFault fault;              /* PLAYER_OK, or why the side `fault_side` lost */
     Color fault_side;
     char detail[PLAYER_DETAIL_MAX]; /* the fault's detail ("" if none) */

@@ -10,11 +10,12 @@
 
 /* "DPR2", job (int64), k, white, black, outcome, plies, fault, fault_side
  * (int32), nodes (uint64), engine_seconds (double), each colour's moves
- * (int32) and wall and CPU seconds (double), reason, movetext,
+ * (int32) and wall and CPU seconds (double), each colour's book moves
+ * (int32), reason, movetext,
  * detail (uint32 length + bytes), then plies positions (pos_size bytes
  * each), scores (int32) and quiet flags (uint8). Native byte order: the
  * same binary on every rank. */
-static const char MAGIC[4] = {'D', 'P', 'R', '2'};
+static const char MAGIC[4] = {'D', 'P', 'R', '3'};
 
 typedef struct Out {
     uint8_t *p;
@@ -59,6 +60,8 @@ int dist_record_encode(int64_t job, int k, int white, int black, const PlayRecor
     put(&o, moves, sizeof moves);
     put(&o, rec->wall_s, sizeof rec->wall_s);
     put(&o, rec->cpu_s, sizeof rec->cpu_s);
+    int32_t book[2] = {rec->book_moves[0], rec->book_moves[1]};
+    put(&o, book, sizeof book);
     put_str(&o, rec->reason);
     put_str(&o, rec->movetext);
     put_str(&o, rec->detail);
@@ -158,6 +161,11 @@ int dist_record_decode(const Game *g, const uint8_t *buf, size_t size, int64_t *
     rec->moves[0] = moves[0], rec->moves[1] = moves[1];
     take(&in, rec->wall_s, sizeof rec->wall_s, "the wall times");
     take(&in, rec->cpu_s, sizeof rec->cpu_s, "the CPU times");
+    int32_t book[2] = {0, 0};
+    if (take(&in, book, sizeof book, "the book moves") &&
+        (book[0] < 0 || book[1] < 0 || book[0] > moves[0] || book[1] > moves[1]))
+        in.bad = "the book moves";
+    rec->book_moves[0] = book[0], rec->book_moves[1] = book[1];
     take_str(&in, reason, 64, "the reason");
     uint32_t mlen = 0;
     char *movetext = NULL;

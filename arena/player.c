@@ -4,6 +4,8 @@
 
 #include "arena/player.h"
 
+#include "book/book.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include "arena/player_dxp.h"
+#include "book/book.h"
 #include "engine/game_record.h"
 #include "engine/search.h"
 #include "protocol/hub_line.h"
@@ -142,6 +145,8 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             }
             out->kind = PLAYER_DXP;
             snprintf(out->spec, sizeof out->spec, "%s", value);
+        } else if (strcmp(key, "book") == 0) {
+            snprintf(out->book_path, sizeof out->book_path, "%s", value);
         } else if (strcmp(key, "hash") == 0) {
             if (parse_i64(value, 1, &out->hash_mb) != 0 || out->hash_mb > 65536) {
                 return err_set(err, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
@@ -158,13 +163,16 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             int rc = player_limits_set(&out->limits, key, value, lerr);
             if (rc != 0) {
                 if (rc > 0)
-                    snprintf(err, ERR_MAX, "engine '%.100s': unknown key '%.40s' (name, weights, cmd, dxp, hash, "
+                    snprintf(err, ERR_MAX, "engine '%.100s': unknown key '%.40s' (name, weights, cmd, dxp, book, hash, "
                                            "param.NAME, nodes, depth, movetime, time, timeout)", text, key);
                 else snprintf(err, ERR_MAX, "engine '%.100s': %.140s", text, lerr);
                 return -1;
             }
         }
     }
+    /* a DXP program keeps its own board: a move dama chose for it would never reach it */
+    if (out->kind == PLAYER_DXP && out->book_path[0])
+        return err_set(err, "engine '%.100s': book= is for dama and Hub engines, not a DXP program", text);
     return 0;
 }
 
@@ -203,6 +211,7 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
     p->stop = stop;
     p->spec = spec;
     p->fd = -1;
+    player_set_book(p, spec->book, spec->book_seed);
     if (spec->kind == PLAYER_DAMA) {
         p->engine = engine_new(game, (size_t)spec->hash_mb);
         p->owns_engine = true;
@@ -653,9 +662,19 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
     }
 }
 
+void player_set_book(Player *p, const MoveBook *book, uint64_t seed)
+{
+    p->book = book && book->game == p->game && p->kind != PLAYER_DXP ? book : NULL;
+    p->book_seed = seed;
+}
+
 PlayerFault player_think(Player *p, const GameRecord *rec, int64_t clock_ms, PlayerMove *out)
 {
     memset(out, 0, sizeof *out);
+    if (p->book && book_pick(p->book, game_record_position(rec), p->book_seed, &out->move, NULL)) {
+        out->from_book = true;
+        return PLAYER_OK;
+    }
     if (p->kind == PLAYER_DAMA) return think_dama(p, rec, clock_ms, out);
     if (p->kind == PLAYER_DXP) return player_dxp_think(p, rec, clock_ms, out);
     if (p->pid <= 0) {

@@ -34,6 +34,7 @@
 
 struct Engine;
 struct GameRecord;
+struct MoveBook;
 
 enum {
     PLAYER_NAME_MAX = 64,
@@ -69,6 +70,8 @@ typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } Play
  *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
  *   name=C,dxp=127.0.0.1:27531,time=60000      (a program over DXP: arena/player_dxp.h)
  * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), dxp,
+ * book (a move book file, book/book.h: loaded by the caller into book;
+ * not for a DXP program, which keeps its own board),
  * the limits of player_limits_set, and cmd — which takes the rest of the
  * text, commas included, so it comes last. */
 typedef struct PlayerSpec {
@@ -80,6 +83,11 @@ typedef struct PlayerSpec {
     int params_len;
     char param_name[PLAYER_PARAMS_MAX][64];
     char param_value[PLAYER_PARAMS_MAX][128];
+    char book_path[PLAYER_SPEC_MAX]; /* book=FILE ("" none) */
+    /* The move book this player consults before it thinks (NULL: none;
+     * not owned, of the player's game), and the seed of its choices. */
+    const struct MoveBook *book;
+    uint64_t book_seed;
 } PlayerSpec;
 
 /* Parse a participant; limits start as *defaults, hash as default_hash_mb.
@@ -111,6 +119,7 @@ typedef struct PlayerMove {
                          * threads; a Hub engine's processes (its process group, read from
                          * /proc at clock-tick resolution; 0 where /proc is missing) */
     char detail[PLAYER_DETAIL_MAX]; /* on a fault: what went wrong and the engine's last output */
+    bool from_book; /* the move came from the player's move book (no search) */
 } PlayerMove;
 
 /* A player. Public for stack allocation by wrappers; fields are private. */
@@ -134,6 +143,9 @@ typedef struct Player {
     int starts;      /* how many times the process was started */
     /* over DXP */
     struct DxpRemote *dxp;
+    /* move book (any kind): consulted before the engine */
+    const struct MoveBook *book;
+    uint64_t book_seed;
 } Player;
 
 /* A player around an existing engine (not owned; weights as the engine has
@@ -159,9 +171,16 @@ void player_free(Player *p);
  * kept the engine from starting (detail in out_detail). */
 PlayerFault player_new_game(Player *p, char out_detail[PLAYER_DETAIL_MAX]);
 
+/* Let p play from a move book (NULL: none; not owned; of p's game) with
+ * choices drawn from seed (book_pick). player_new does this with the
+ * spec's book. */
+void player_set_book(Player *p, const struct MoveBook *book, uint64_t seed);
+
 /* Choose a move in the current position of rec (not over). clock_ms: the
- * time left on the player's clock (ignored without a clock). Returns
- * PLAYER_OK with out->move legal, or a fault (out->detail says what). */
+ * time left on the player's clock (ignored without a clock). A position
+ * in the player's book gets a book move (out->from_book) without asking
+ * the engine. Returns PLAYER_OK with out->move legal, or a fault
+ * (out->detail says what). */
 PlayerFault player_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
 
 #endif

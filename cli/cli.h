@@ -134,7 +134,7 @@ struct Engine;
 int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX]);
 
 /* Every subcommand, defined in cmd_*.c. */
-extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_dxp, cmd_play, cmd_version, cmd_ratings, cmd_tournament, cmd_egtb, cmd_report, cmd_train, cmd_db;
+extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_dxp, cmd_play, cmd_version, cmd_ratings, cmd_tournament, cmd_egtb, cmd_report, cmd_train, cmd_db, cmd_book;
 
 /* `dama --version`: version, build commit, compiled-in weights' provenance. */
 void cli_print_version(FILE *out);

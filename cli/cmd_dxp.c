@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "arena/dxp_session.h"
+#include "book/book.h"
 #include "cli/cli.h"
 #include "dama/engine.h" /* DAMA_VERSION_STRING */
 #include "db/weight_sets.h"
@@ -33,6 +34,8 @@ static const CliOpt OPTS[] = {
     {"timeout", OPT_INT, "120", "seconds to wait for a connection or a message (in a game: plus its thinking time)", 1, 86400},
     {"max-plies", OPT_INT, "600", "a game still going after this many plies is ended (GAMEEND; a draw 'move-cap')", 1, 10000},
     {"log", OPT_STR, NULL, "write every message sent and received, with the time, to this file", 0, 0},
+    {"book", OPT_STR, NULL, "a move book of --game (dama book build): in one of its positions dama plays a book move without searching", 0, 0},
+    {"book-seed", OPT_INT, "1", "the seed of --book's choices among a position's moves", 0, CLI_INT_MAX},
     {0},
 };
 
@@ -113,6 +116,7 @@ static void print_summary(const DxpSessionStats *st, const DxpLink *l)
            "%d chats; %ld messages sent, %ld received\n",
            st->games, st->wins, st->draws, st->losses, st->unfinished, st->refused, st->bad_in, st->chats_in, l->sent,
            l->received);
+    if (st->book_moves) printf("dxp: %d book moves\n", st->book_moves);
 }
 
 typedef struct Address {
@@ -230,6 +234,14 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama dxp: cannot write --log %s\n", cli_str(a, "log"));
         rc = 1;
     }
+    MoveBook book;
+    book_init(&book, o.game);
+    if (rc == 0 && cli_str(a, "book") && book_load(&book, o.game, cli_str(a, "book"), err) != 0) {
+        fprintf(stderr, "dama dxp: --book: %s\n", err);
+        rc = 1;
+    }
+    if (cli_str(a, "book")) o.book = &book;
+    o.book_seed = (uint64_t)cli_int(a, "book-seed");
     if (rc == 0) {
         engine_set_weights(engine, weights);
         engine_set_stop_flag(engine, &cli_stop_requested);
@@ -241,6 +253,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama dxp: cannot write --log %s\n", cli_str(a, "log"));
         rc = 1;
     }
+    book_free(&book);
     engine_free(engine);
     free(weights);
     return rc;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "book/book.h"
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
 #include "engine/skill.h"
@@ -16,6 +17,8 @@ static const CliOpt OPTS[] = {
     {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max", 0, 0},
     {"seed", OPT_INT, "0", "initial seed param of the levels' random choices", 0, CLI_INT_MAX},
     CLI_EGTB_PLAY_OPTS, /* the initial egtb-path and egtb-pieces params */
+    {"book", OPT_STR, NULL, "a move book of --game (dama book build): `go` in one of its positions answers with a "
+                            "book move (chosen from the seed param) and `info book=1`", 0, 0},
     {0},
 };
 
@@ -41,7 +44,16 @@ static int run(CliArgs *a)
                     .egtb_path = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
                     .egtb_optional = !egtb_given};
     char err[ERR_MAX];
-    if (hub_run(STDIN_FILENO, stdout, &o, err) != 0) {
+    MoveBook book;
+    book_init(&book, g);
+    if (cli_str(a, "book") && book_load(&book, g, cli_str(a, "book"), err) != 0) {
+        fprintf(stderr, "dama hub: --book: %s\n", err);
+        return 1;
+    }
+    if (cli_str(a, "book")) o.book = &book;
+    int rc = hub_run(STDIN_FILENO, stdout, &o, err);
+    book_free(&book);
+    if (rc != 0) {
         fprintf(stderr, "dama hub: %s\n", err);
         return 1;
     }

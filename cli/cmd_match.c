@@ -7,6 +7,7 @@
 
 #include "arena/match.h"
 #include "arena/stats.h"
+#include "book/book.h"
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
 #include "cli/play_opts.h"
@@ -19,6 +20,9 @@ static const CliOpt OPTS[] = {
     {"b", OPT_STR, NULL, "engine B's weights, the same forms as --a (default: A's parent weight set, else 'default')", 0, 0},
     {"a-cmd", OPT_STR, NULL, "engine A is this external Hub engine (run with /bin/sh -c, e.g. 'dama hub') instead of weights", 0, 0},
     {"b-cmd", OPT_STR, NULL, "engine B is this external Hub engine instead of weights", 0, 0},
+    {"a-book", OPT_STR, NULL, "engine A plays from this move book (dama book build) while the position is in it; "
+                              "not the opening ballots of --openings", 0, 0},
+    {"b-book", OPT_STR, NULL, "engine B's move book", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
@@ -114,6 +118,8 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
                "line (--repeat-book)\n", r->book_len, r->book_len + 1, (long long)r->pairs,
                (long long)cli_int(a, "repeat-plies"));
     if (r->timed) print_time_used(r);
+    if (o->books[0] || o->books[1])
+        printf("book moves: A %lld, B %lld\n", (long long)r->res.book_moves[0], (long long)r->res.book_moves[1]);
     if (!r->res.complete)
         printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(st), (long long)r->pairs);
 }
@@ -192,6 +198,24 @@ static int parse_limits(const CliArgs *a, PlayerLimits *lim)
     return 0;
 }
 
+/* --a-book and --b-book into books[0..1] (NULL where not given). 0, or 1 after a message. */
+static int load_books(const CliArgs *a, const Game *g, MoveBook books[2], MatchOptions *o)
+{
+    static const char *const keys[2] = {"a-book", "b-book"};
+    for (int i = 0; i < 2; i++) {
+        const char *path = cli_str(a, keys[i]);
+        char err[ERR_MAX];
+        book_init(&books[i], g);
+        if (!path) continue;
+        if (book_load(&books[i], g, path, err) != 0) {
+            fprintf(stderr, "dama match: --%s: %s\n", keys[i], err);
+            return 1;
+        }
+        o->books[i] = &books[i];
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -240,10 +264,17 @@ static int run(CliArgs *a)
     o.on_start = on_start;
     o.progress = progress;
     o.ctx = &p;
+    MoveBook books[2];
+    if (load_books(a, g, books, &o) != 0) {
+        book_free(&books[0]);
+        return 1;
+    }
     MatchRunResult r;
     int rc = match_run(NULL, &o, &r, err);
     if (r.played) print_result(&r, &o, a);
     if (err[0]) fprintf(stderr, "dama match: %s\n", err);
+    book_free(&books[0]);
+    book_free(&books[1]);
     return rc;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arena/tournament.h"
+#include "book/book.h"
 #include "cli/cli.h"
 #include "cli/config_resume.h"
 #include "cli/egtb_opts.h"
@@ -112,6 +113,7 @@ static int parse_engines(PlayerSpec specs[TOURNAMENT_ENGINES_MAX], const CliArgs
 typedef struct Printer {
     const CliArgs *a;
     RunProgress prog;
+    int64_t book_moves[TOURNAMENT_ENGINES_MAX]; /* each engine's moves from its move book, this session */
 } Printer;
 
 static void on_start(void *ctx, const TournamentResult *r)
@@ -132,6 +134,8 @@ static void on_start(void *ctx, const TournamentResult *r)
 static void on_game(void *ctx, const TournamentResult *r, int64_t gi, int white, int black, const PlayRecord *rec)
 {
     Printer *p = ctx;
+    p->book_moves[white] += rec->book_moves[0];
+    p->book_moves[black] += rec->book_moves[1];
     if (rec->fault != PLAYER_OK)
         fprintf(stderr, "game %lld/%lld: %s loses by %s: %.300s\n", (long long)gi + 1, (long long)r->games_total,
                 r->engines[rec->fault_side == COLOR_WHITE ? white : black].name, rec->reason, rec->detail);
@@ -185,6 +189,39 @@ static void options(const CliArgs *a, const Game *g, const PlayerSpec *specs, ch
     cli_config_text(a, skip, identity, identity_size);
 }
 
+/* The move books of the engines with book=FILE (books[i] for specs[i]; all
+ * initialised, free with free_books). 0, or -1 with err naming the engine. */
+static int load_books(PlayerSpec *specs, int n, const Game *g, uint64_t seed, MoveBook *books, char err[ERR_MAX])
+{
+    for (int i = 0; i < n; i++) book_init(&books[i], g);
+    for (int i = 0; i < n; i++) {
+        if (!specs[i].book_path[0]) continue;
+        char berr[ERR_MAX];
+        if (book_load(&books[i], g, specs[i].book_path, berr) != 0)
+            return err_set(err, "engine '%s': book: %.180s", specs[i].name, berr);
+        specs[i].book = &books[i];
+        specs[i].book_seed = seed;
+    }
+    return 0;
+}
+
+static void free_books(MoveBook *books, int n)
+{
+    for (int i = 0; i < n; i++) book_free(&books[i]);
+}
+
+/* "book moves: A 12, C 0" for the engines with a book (nothing without one). */
+static void print_book_moves(const Printer *p, const PlayerSpec *specs, int n)
+{
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+        if (!specs[i].book) continue;
+        printf("%s%s %lld", any ? ", " : "book moves (this session): ", specs[i].name, (long long)p->book_moves[i]);
+        any = true;
+    }
+    if (any) printf("\n");
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -214,9 +251,18 @@ static int run(CliArgs *a)
     /* a resumed tournament keeps its stored database setting */
     if (rc == 0 && !(cli_flag(a, "resume") && a->positional_len == 0) && cli_egtb_default(a, g) != 0) rc = -2;
     PlayerSpec specs[TOURNAMENT_ENGINES_MAX];
+    MoveBook books[TOURNAMENT_ENGINES_MAX];
+    int books_len = 0;
     if (rc == 0 && parse_engines(specs, a, err) != 0) {
         fprintf(stderr, "dama tournament: %s\n", err);
         rc = -2;
+    }
+    if (rc == 0) {
+        books_len = a->positional_len;
+        if (load_books(specs, books_len, g, (uint64_t)cli_int(a, "seed"), books, err) != 0) {
+            fprintf(stderr, "dama tournament: %s\n", err);
+            rc = 1;
+        }
     }
     const char *format = cli_str(a, "format");
     if (rc == 0 && strcmp(format, "gauntlet") != 0 && strcmp(format, "round-robin") != 0) {
@@ -224,6 +270,7 @@ static int run(CliArgs *a)
         rc = -2;
     }
     if (rc != 0) {
+        free_books(books, books_len);
         cli_config_resume_free(owned, owned_len);
         return rc < 0 ? 2 : rc;
     }
@@ -238,8 +285,10 @@ static int run(CliArgs *a)
     TournamentResult r;
     rc = tournament_run(NULL, &o, &r, err);
     if (r.played) print_summary(&r, a, err[0] != '\0');
+    if (r.played) print_book_moves(&p, specs, books_len);
     if (err[0]) fprintf(stderr, "dama tournament: %s\n", err);
     tournament_result_free(&r);
+    free_books(books, books_len);
     cli_config_resume_free(owned, owned_len);
     return rc;
 }
@@ -249,6 +298,6 @@ const CliCommand cmd_tournament = {
     "round robin or gauntlet of dama and Hub engines: clocks, adjudication, crosstable, ratings, resume",
     "[options] ENGINE ENGINE... (ENGINE: name=A,weights=W,nodes=N | name=B,cmd=COMMAND | name=C,dxp=HOST:PORT, "
     "with limits nodes= "
-    "depth= movetime= time=MS+INC timeout=MS, hash=MiB, param.NAME=VALUE; cmd= last; W: " CLI_WEIGHTS_FORMS ")",
+    "depth= movetime= time=MS+INC timeout=MS, hash=MiB, book=FILE, param.NAME=VALUE; cmd= last; W: " CLI_WEIGHTS_FORMS ")",
     OPTS, run, TOURNAMENT_ENGINES_MAX,
 };

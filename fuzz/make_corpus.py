@@ -6,7 +6,7 @@ configuration and weight files of configs/, and the legal moves of those
 positions as `dama moves` lists them.
 
 Only the folders of the targets it writes are emptied and rewritten; the
-others (web_json, kept by hand) are left as they are.
+others (web_json and book, kept by hand) are left as they are.
 
 usage: python3 fuzz/make_corpus.py DAMA_BINARY   (from the repository root)
 """

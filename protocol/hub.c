@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "book/book.h"
 #include "dama/engine.h" /* DAMA_VERSION_STRING */
 #include "db/db.h"
 #include "engine/egtb/egtb.h"
@@ -50,6 +51,7 @@ typedef struct Hub {
     char egtb_path[512]; /* "": no endgame database */
     bool egtb_optional;  /* egtb_path is the default directory (HubOptions.egtb_optional) */
     int egtb_pieces;     /* 0: every table it holds */
+    const MoveBook *book; /* HubOptions.book */
 
     /* initialised engine */
     bool ready;
@@ -583,6 +585,21 @@ static void clock_limits(const Hub *h, SearchLimits *lim)
     lim->movestogo = h->moves_to_go;
 }
 
+/* A `go think` in a position of the book (of the game played): the book
+ * move at once, said to be one ("info book=1"). Returns true if answered. */
+static bool book_go(Hub *h)
+{
+    Move m;
+    const Position *pos = game_record_position(&h->rec);
+    if (!h->book || h->book->game != h->game || !book_pick(h->book, pos, h->seed, &m, NULL)) return false;
+    char move[MOVE_STR_MAX];
+    hub_move_to_str(h->game, pos, &m, move);
+    h->last_clocked = false; /* no search: nothing to learn about the clock's lag */
+    send_line(h, "info book=1 depth=0 nodes=0 pv=\"%s\"", move);
+    send_line(h, "done move=%s", move);
+    return true;
+}
+
 static void on_go(Hub *h, const HubLine *l)
 {
     double read_s = clock_now_s();
@@ -598,6 +615,7 @@ static void on_go(Hub *h, const HubLine *l)
         send_line(h, "done");
         return;
     }
+    if (mode == GO_THINK && book_go(h)) return;
     int len;
     const uint64_t *hist = game_record_history(&h->rec, &len);
     if (len > h->history_cap) {
@@ -705,6 +723,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     snprintf(h->egtb_path, sizeof h->egtb_path, "%s", d->egtb_path ? d->egtb_path : "");
     h->egtb_optional = d->egtb_optional;
     h->egtb_pieces = d->egtb_pieces;
+    h->book = d->book;
     h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
 
     size_t len = 0;

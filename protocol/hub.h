@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "engine/game.h"
+struct MoveBook;
 #include "protocol/hub_line.h" /* HubLine, hub_parse_line, hub_arg: the line syntax */
 
 /* Defaults of the engine's parameters (the `dama hub` options). */
@@ -32,6 +33,11 @@ typedef struct HubOptions {
     bool egtb_optional;    /* egtb_path is the default directory: a variant without tables there plays
                             * without a database (a path set by set-param egtb-path is not optional) */
     int egtb_pieces;       /* probe it at most at this many pieces (0: all it holds) */
+    /* A move book (book/book.h; NULL: none; not owned, outlives the
+     * session): a `go think` in one of its positions answers with a book
+     * move (chosen from the seed param) and "info book=1", while the
+     * session plays the book's game. */
+    const struct MoveBook *book;
 } HubOptions;
 
 /* Run a session: read commands from file descriptor in_fd until "quit" or

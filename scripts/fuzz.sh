@@ -17,7 +17,7 @@ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_COMPILER="$CC_FUZZ" 
 cmake --build build-fuzz -j"$(nproc)" --target fuzz >/dev/null
 seconds=${FUZZ_SECONDS:-30}
 if [ $# -gt 0 ]; then targets=("$@"); else
-  targets=(position_russian position_turkish position_shatra position_english position_italian position_international move_russian move_turkish move_shatra move_english move_italian move_international pdn config weights web_json dxp hub)
+  targets=(position_russian position_turkish position_shatra position_english position_italian position_international move_russian move_turkish move_shatra move_english move_italian move_international pdn config weights web_json dxp hub book)
 fi
 out=${FUZZ_OUT:-$(mktemp -d)}
 logs=$(mktemp -d)

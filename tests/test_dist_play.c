@@ -62,6 +62,7 @@ static void assert_same_record(const Game *g, const PlayRecord *a, const PlayRec
     for (int c = 0; c < 2; c++) {
         assert_int_equal(a->moves[c], b->moves[c]);
         assert_true(a->wall_s[c] == b->wall_s[c] && a->cpu_s[c] == b->cpu_s[c]);
+        assert_int_equal(a->book_moves[c], b->book_moves[c]);
     }
     assert_int_equal(a->fault, b->fault);
     assert_int_equal(a->fault_side, b->fault_side);
@@ -85,6 +86,7 @@ static void test_round_trip(void **state)
         } cases[] = {{PLAYER_OK, COLOR_WHITE, ""}, {PLAYER_CRASH, COLOR_BLACK, "engine 'x' died: last output\nbye"}};
         const char *first_reason = NULL;
         for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+            wk.rec.book_moves[0] = (int)c, wk.rec.book_moves[1] = 1; /* as if from the players' books */
             wk.rec.fault = cases[c].fault;
             wk.rec.fault_side = cases[c].side;
             snprintf(wk.rec.detail, sizeof wk.rec.detail, "%s", cases[c].detail);
@@ -128,9 +130,9 @@ static void test_malformed_refused(void **state)
     assert_int_equal(play_record_init(&got), 0);
     got.plies = 0;
     /* every truncation; then one byte left over, a wrong magic, outcome 7,
-     * plies PLAY_PLIES_MAX + 1, fault 99, White's moves -1, game k 2 (a job
-     * has 1 or 2) */
-    enum { EXTRA = 7 };
+     * plies PLAY_PLIES_MAX + 1, fault 99, White's moves -1, White's book
+     * moves -1, game k 2 (a job has 1 or 2) */
+    enum { EXTRA = 8 };
     for (size_t len = 0; len < size + EXTRA; len++) {
         if (len == size) continue; /* the whole message: fine */
         memcpy(copy, buf, size);
@@ -143,6 +145,7 @@ static void test_malformed_refused(void **state)
         case 4: v = PLAY_PLIES_MAX + 1, memcpy(copy + 4 + 8 + 16, &v, 4); break;
         case 5: v = 99, memcpy(copy + 4 + 8 + 20, &v, 4); break;
         case 6: v = -1, memcpy(copy + 4 + 8 + 28 + 8 + 8, &v, 4); break;
+        case 7: v = -1, memcpy(copy + 4 + 8 + 28 + 8 + 8 + 8 + 16 + 16, &v, 4); break;
         default: break;
         }
         if (len == size + EXTRA - 1) v = 2, memcpy(copy + 4 + 8, &v, 4);
