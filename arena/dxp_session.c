@@ -209,6 +209,7 @@ static Step our_turn(Session *s, DGame *g)
     if (g->player.limits.time_ms > 0) {
         g->clock_ms -= (int64_t)(pm.seconds * 1000);
         if (g->clock_ms < 1) g->clock_ms = 1;
+        g->clock_ms += g->player.limits.inc_ms; /* a clock of dama's own (--tc) may add after each move */
     }
     DxpMsg m = {.type = DXP_MOVE};
     if (dxp_move_from_game(s->o->game, game_record_position(&g->rec), &pm.move, (int)(pm.seconds + 0.5), &m.u.move,

@@ -134,6 +134,10 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             if (!*value) {
                 return err_set(err, "engine '%.100s': empty cmd", text);
             }
+            if (out->kind == PLAYER_DXP) { /* dxp=HOST:PORT,cmd=...: the command that starts it */
+                snprintf(out->launch, sizeof out->launch, "%s", value);
+                continue;
+            }
             out->kind = PLAYER_HUB;
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "dxp") == 0) {
@@ -370,7 +374,7 @@ static int hub_expect(Player *p, const char *cmd, double deadline, char *line, s
  * any leading NAME=VALUE assignments, so that the shell becomes the engine
  * (same process, same parent-death signal) instead of staying as its
  * parent. Anything else runs as written (write exec in it for the same). */
-static void shell_command(const char *spec, char *out, size_t size)
+void player_shell_command(const char *spec, char *out, size_t size)
 {
     const char *s = spec + strspn(spec, " \t");
     if (strpbrk(spec, ";&|()<>`\n") || strstr(spec, "$(")) {
@@ -398,7 +402,7 @@ static void shell_command(const char *spec, char *out, size_t size)
 static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
 {
     char command[PLAYER_SPEC_MAX + 8];
-    shell_command(p->spec->spec, command, sizeof command);
+    player_shell_command(p->spec->spec, command, sizeof command);
     pid_t parent = getpid();
     int sv[2];
     p->last[0] = '\0';

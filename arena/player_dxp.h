@@ -14,6 +14,14 @@
  * PLAYER_ILLEGAL, no move in time (its clock, or the whole game's
  * thinking time without one, plus timeout=) PLAYER_TIMEOUT.
  *
+ *
+ * With spec->launch (dxp=HOST:PORT,cmd=COMMAND) dama starts the program
+ * itself before it connects: COMMAND under /bin/sh -c in its own process
+ * group, output discarded, dying with dama; dama then tries to connect
+ * every 50 ms for up to 20 s while it runs (it must listen on PORT, not on
+ * a port it picks). A connection dropped by a fault ends that program
+ * (SIGKILL to its group after 200 ms), and the next game starts it again.
+ *
  * Internal to arena/player.c. */
 #ifndef DAMA_PLAYER_DXP_H
 #define DAMA_PLAYER_DXP_H
@@ -28,5 +36,7 @@ PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX]);
 PlayerFault player_dxp_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
 /* End a game going (GAMEEND, stop code 1), close, free p->dxp. */
 void player_dxp_free(Player *p);
+/* The command as player.c runs an engine's under /bin/sh -c (a simple one exec'd). */
+void player_shell_command(const char *spec, char *out, size_t size);
 
 #endif
