@@ -669,6 +669,11 @@ PlayerFault player_think(Player *p, const GameRecord *rec, int64_t clock_ms, Pla
     return think_hub(p, rec, clock_ms, out);
 }
 
+void player_game_over(Player *p, const GameRecord *rec, Outcome o)
+{
+    if (p->kind == PLAYER_DXP) player_dxp_game_over(p, rec, o);
+}
+
 Engine *player_engine(Player *p)
 {
     return p->kind == PLAYER_DAMA ? p->engine : NULL;

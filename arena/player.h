@@ -167,4 +167,9 @@ PlayerFault player_new_game(Player *p, char out_detail[PLAYER_DETAIL_MAX]);
  * PLAYER_OK with out->move legal, or a fault (out->detail says what). */
 PlayerFault player_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
 
+/* The game rec ended with outcome o (the referee's result, whatever ended
+ * it): a program over DXP is told (arena/player_dxp.h); other players
+ * need nothing. */
+void player_game_over(Player *p, const struct GameRecord *rec, Outcome o);
+
 #endif

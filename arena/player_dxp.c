@@ -30,6 +30,7 @@ typedef struct DxpRemote {
     DxpLink link;
     bool connected;
     bool in_game;
+    Color colour; /* the program's, in the game going */
     pid_t pid;    /* the program dama started (cmd=), in its own process group; 0: none */
     int starts;   /* how many times it was started */
     int known; /* plies of the game record that the program has seen */
@@ -246,6 +247,7 @@ static PlayerFault start_game(Player *p, const GameRecord *rec, PlayerMove *out)
         return fault(r, out->detail, PLAYER_CRASH, err);
     }
     r->in_game = true;
+    r->colour = q->follower;
     r->known = rec->len;
     return PLAYER_OK;
 }
@@ -300,6 +302,33 @@ PlayerFault player_dxp_think(Player *p, const GameRecord *rec, int64_t clock_ms,
         return fault(r, out->detail, PLAYER_TIME_FORFEIT, err);
     }
     return PLAYER_OK;
+}
+
+void player_dxp_game_over(Player *p, const GameRecord *rec, Outcome o)
+{
+    DxpRemote *r = p->dxp;
+    if (!r || !r->connected || !r->in_game) return;
+    char err[ERR_MAX];
+    const char *why = NULL;
+    /* the rules ended it on its opponent's move: the program sees that
+     * move, so that it finds the end itself */
+    if (game_record_outcome(rec, &why, NULL) != OUTCOME_NONE && rec->len == r->known + 1) {
+        DxpMsg m = {.type = DXP_MOVE};
+        if (dxp_move_from_game(p->game, &rec->positions[r->known], &rec->moves[r->known], 0, &m.u.move, err) != 0 ||
+            dxp_link_send_msg(&r->link, &m, err) != 0) {
+            drop(r);
+            return;
+        }
+        r->known = rec->len;
+    }
+    r->in_game = false;
+    /* GAMEEND from dama's side (the program's opponent): it gives up when
+     * the program won, claims the win when the program lost */
+    Outcome program_wins = r->colour == COLOR_WHITE ? OUTCOME_WHITE_WINS : OUTCOME_BLACK_WINS;
+    DxpMsg e = {.type = DXP_GAMEEND};
+    e.u.end.reason = o == OUTCOME_DRAW ? DXP_END_DRAW : o == program_wins ? DXP_END_RESIGN : DXP_END_WIN;
+    e.u.end.stop = DXP_STOP_NEXT;
+    if (dxp_link_send_msg(&r->link, &e, err) != 0 || read_msg(r, CONNECT_MS, DXP_GAMEEND, NULL, &e, err) != 1) drop(r);
 }
 
 void player_dxp_free(Player *p)
