@@ -22,7 +22,7 @@ static const CliOpt OPTS[] = {
     {"b", OPT_STR, NULL, "engine B's weights, the same forms as --a (default: A's parent weight set, else 'default')", 0, 0},
     {"a-cmd", OPT_STR, NULL, "engine A is this external Hub engine (run with /bin/sh -c, e.g. 'dama hub') instead of weights", 0, 0},
     {"b-cmd", OPT_STR, NULL, "engine B is this external Hub engine instead of weights", 0, 0},
-    {"a-dxp", OPT_STR, NULL, "engine A is a program listening for DXP on HOST:PORT (International; with --a-cmd: the command that starts it there)", 0, 0},
+    {"a-dxp", OPT_STR, NULL, "engine A is a program listening for DXP on HOST:PORT (a game numbered 1..50; with --a-cmd: the command that starts it there)", 0, 0},
     {"b-dxp", OPT_STR, NULL, "engine B is a program listening for DXP on HOST:PORT (with --b-cmd: the command that starts it)", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
