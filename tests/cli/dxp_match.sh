@@ -109,7 +109,7 @@ START="$DAMA dxp --listen 127.0.0.1:$FREE --movetime 40 --hash 8 --timeout 60 --
 timeout $LIMIT "$DAMA" "${MATCH[@]}" --db "$T/m5.sqlite" --b-dxp "127.0.0.1:$FREE" --b-cmd "$START" --pairs 2 \
   --nodes 300 </dev/null >"$T/restart.out" 2>"$T/restart.err" &
 MPID=$!
-wait_until -p "$MPID" "the started follower's game 2" grep -q '# game 2:' "$T/restart.flog"
+wait_until -p "$MPID" "the started follower's game 2" grep -qs '# game 2:' "$T/restart.flog"
 victim=$(proc_children "$(proc_children "$MPID")") # timeout > match > the follower it started
 [ -n "$victim" ] && kill -KILL $victim
 [ -n "$victim" ] && ok || bad "no follower started by the match"
