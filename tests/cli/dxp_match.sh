@@ -4,8 +4,9 @@
 # counts); on clocks; a follower dama starts itself (--b-cmd with --b-dxp);
 # the follower killed during the match (the game going and the later ones
 # lost by B as crashes, named on stderr, nothing else breaks); a started
-# follower killed (started again: the next games are played); the same
-# start in a tournament (dxp=...,cmd=...); bad options.
+# follower killed (started again: the next games are played); a match
+# stopped and resumed (only the missing pair played); the same start in a
+# tournament (dxp=...,cmd=...); bad options.
 # Usage: dxp_match.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -120,6 +121,26 @@ expect_eq "$(db_value "$T/m5.sqlite" "SELECT count(*) FROM games WHERE reason = 
 [ -n "$first" ] && [ "$first" -ge 1 ] && ok || bad "the game lost is from game 2 on (first: '$first')"
 expect_eq "$(db_value "$T/m5.sqlite" "SELECT count(*) FROM games")" 4 "the later games played against the restarted follower"
 expect_eq "$(proc_find "dxp --listen 127.0.0.1:$FREE ")" "" "the restarted follower is gone after the match"
+
+# 5b. resume: a match stopped (Ctrl-C) during its second pair, run again,
+# plays only that pair against a newly started follower
+START="$DAMA dxp --listen 127.0.0.1:$FREE --movetime 40 --hash 8 --timeout 60 --log $T/resume.flog"
+RESUME=("${MATCH[@]}" --db "$T/m6.sqlite" --b-dxp "127.0.0.1:$FREE" --b-cmd "$START" --pairs 2 --nodes 300)
+timeout $LIMIT "$DAMA" "${RESUME[@]}" </dev/null >"$T/resume1.out" 2>"$T/resume1.err" &
+MPID=$!
+wait_until -p "$MPID" "the started follower's game 3" grep -qs '# game 3:' "$T/resume.flog"
+mpid=$(proc_children "$MPID") # the match under `timeout`
+[ -n "$mpid" ] && kill -INT $mpid
+wait "$MPID"
+expect_eq "$?" 3 "a stopped match exits 3"
+has "$T/resume1.out" '^interrupted after 1 of 2 pairs$' "stopped after the first pair"
+expect_eq "$(faults "$T/m6.sqlite")" 0 "the stop is no fault"
+expect_rc 0 "the match resumed" timeout $LIMIT "$DAMA" "${RESUME[@]}"
+has "$T/err" "(resumed: 1 pairs stored), A = weight set [0-9]*, B = DXP 127.0.0.1:$FREE started by" "resumed"
+has "$T/out" '^Games 4: ' "the resumed match counts 4 games"
+expect_eq "$(db_value "$T/m6.sqlite" "SELECT count(*) FROM games")" 4 "4 games stored in all"
+expect_eq "$(faults "$T/m6.sqlite")" 0 "no fault in the resumed match"
+[ "$(grep -c '^[0-9-]* [0-9:.]* < R01dama' "$T/resume.flog")" = 2 ] && ok || bad "the new follower played the second pair only"
 
 # 6. a tournament player started by dama: dxp=HOST:PORT,cmd=...; one that never listens loses each game, named
 expect_rc 0 "tournament with a started DXP player" timeout $LIMIT "$DAMA" tournament --game international \
