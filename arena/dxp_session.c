@@ -2,6 +2,7 @@
  * docs/dxp.md. */
 #include "arena/dxp_session.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "engine/game_record.h"
 #include "engine/search.h"
+#include "util/clock.h"
 
 enum {
     SLICE_MS = 250,     /* a wait looks at the stop flag this often */
@@ -27,6 +29,7 @@ typedef struct Session {
     bool has_pending; /* follower: a GAMEREQ came during a game */
     DxpMsg pending;
     char peer[DXP_NAME_LEN + 1];
+    double recv_s;    /* when the last message was read (clock_now_s): a move's clock starts there */
 } Session;
 
 typedef struct DGame {
@@ -108,6 +111,7 @@ static Got next_msg(Session *s, int timeout_ms, DxpMsg *m)
         }
         if (r == DXP_RECV_CLOSED) return GOT_CLOSED;
         if (r == DXP_RECV_ERROR) return GOT_ERROR;
+        s->recv_s = clock_now_s();
         char derr[ERR_MAX];
         if (r == DXP_RECV_TOO_LONG) {
             s->st->bad_in++;
@@ -207,15 +211,20 @@ static Step our_turn(Session *s, DGame *g)
         return STEP_FAIL;
     }
     s->st->book_moves += pm.from_book;
-    if (g->player.limits.time_ms > 0) {
-        g->clock_ms -= (int64_t)(pm.seconds * 1000);
-        if (g->clock_ms < 1) g->clock_ms = 1;
-    }
     DxpMsg m = {.type = DXP_MOVE};
     if (dxp_move_from_game(s->o->game, game_record_position(&g->rec), &pm.move, (int)(pm.seconds + 0.5), &m.u.move,
                            s->err) != 0 ||
         send_msg(s, &m) != 0 || game_record_apply(&g->rec, &pm.move, s->err) != 0)
         return STEP_FAIL;
+    if (g->player.limits.time_ms > 0) {
+        /* the clock as the other side sees it: from the opponent's move read
+         * (or the game's start) to this one sent, whole milliseconds up */
+        double used_ms = (clock_now_s() - (s->recv_s > 0 ? s->recv_s : clock_now_s())) * 1000.0;
+        if (used_ms < pm.seconds * 1000.0) used_ms = pm.seconds * 1000.0;
+        g->clock_ms -= (int64_t)ceil(used_ms);
+        if (g->clock_ms < 1) g->clock_ms = 1;
+        g->clock_ms += g->player.limits.inc_ms; /* a clock of dama's own (--tc) may add after each move */
+    }
     return STEP_ON;
 }
 

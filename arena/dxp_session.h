@@ -42,7 +42,7 @@ typedef struct DxpSessionOptions {
     const Game *game;          /* one whose squares are 1..50 (dxp_game_fits) */
     const char *name;          /* dama's name in GAMEREQ / GAMEACC (1..32 printable ASCII) */
     struct Engine *engine;     /* dama's engine, weights set (not owned) */
-    PlayerLimits limits;       /* with engine_limits: the limits of every move */
+    PlayerLimits limits;       /* with engine_limits: the limits of every move (time_ms+inc_ms: a clock of its own per game) */
     bool engine_limits;        /* false: the game's thinking time is dama's clock */
     int timeout_s;             /* longest wait for a message (>= 1) */
     int max_plies;             /* a game still going after this many plies is ended (>= 1) */

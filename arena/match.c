@@ -58,6 +58,8 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
     mr->pair_result[2 * job + k] = (signed char)(white == 0 ? white_half : 2 - white_half);
     mr->out->book_moves[white] += rec->book_moves[0];
     mr->out->book_moves[black] += rec->book_moves[1];
+    if (rec->fault != PLAYER_OK && m->on_fault)
+        m->on_fault(m->progress_ctx, 2 * job + k, rec->fault_side == COLOR_WHITE ? white : black, rec);
     /* a game of a pair half stored before a kill is played again (the pair
      * is one job): it is the same game, stored once */
     if (m->stored && m->stored[2 * job + k] >= 0) return 0;
@@ -330,6 +332,29 @@ static int match_book(const MatchOptions *o, MatchRunResult *r, OpeningBook *boo
     return 0;
 }
 
+/* Side i (A = 0) is not an in-process engine. */
+static bool external(const MatchOptions *o, int i)
+{
+    return o->cmds[i] || o->dxp[i];
+}
+
+/* Side i's name (who) and player spec: a DXP program (started by cmds[i]
+ * when given), a Hub engine, or weights (ids: its weight set). */
+static void match_side(const MatchOptions *o, int i, int64_t ids, char *who, size_t size, PlayerSpec *ps)
+{
+    PlayerKind kind = o->dxp[i] ? PLAYER_DXP : o->cmds[i] ? PLAYER_HUB : PLAYER_DAMA;
+    if (o->dxp[i] && o->cmds[i]) snprintf(who, size, "DXP %.60s started by '%.80s'", o->dxp[i], o->cmds[i]);
+    else if (o->dxp[i]) snprintf(who, size, "DXP %.150s", o->dxp[i]);
+    else if (o->cmds[i]) snprintf(who, size, "'%.150s'", o->cmds[i]);
+    else snprintf(who, size, "weight set %lld", (long long)ids);
+    /* both engines in-process: the hash split between them as in self-play */
+    *ps = (PlayerSpec){.kind = kind, .limits = o->limits, .hash_mb = o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1,
+                       .book = o->books[i], .book_seed = o->seed};
+    snprintf(ps->name, sizeof ps->name, "%c", 'A' + i);
+    if (kind != PLAYER_DAMA) snprintf(ps->spec, sizeof ps->spec, "%s", kind == PLAYER_DXP ? o->dxp[i] : o->cmds[i]);
+    if (kind == PLAYER_DXP && o->cmds[i]) snprintf(ps->launch, sizeof ps->launch, "%s", o->cmds[i]);
+}
+
 /* Rank 0's set-up: the Hub engines start, A's and B's weights (w, ids),
  * and the run, the weight sets and the matches row stored in one
  * transaction, or the stored run of this match resumed (stored: its
@@ -346,7 +371,7 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
     /* an engine command that cannot start is an error before the database
      * is touched, not a match of lost games */
     for (int i = 0; rc == 0 && i < 2; i++) {
-        if (!o->cmds[i]) continue;
+        if (!o->cmds[i] || o->dxp[i]) continue; /* a DXP program serves one connection: not tried first */
         PlayerSpec ps = {.kind = PLAYER_HUB};
         snprintf(ps.name, sizeof ps.name, "%c", 'A' + i);
         snprintf(ps.spec, sizeof ps.spec, "%s", o->cmds[i]);
@@ -354,10 +379,10 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
     }
     if (rc == 0 && !db) rc = db_open(o->db_path, true, own, err);
     if (!db) db = *own;
-    if (rc == 0 && !o->cmds[0]) rc = weights_resolve_db(g, o->weights[0], db, w[0], &ids[0], err);
+    if (rc == 0 && !external(o, 0)) rc = weights_resolve_db(g, o->weights[0], db, w[0], &ids[0], err);
     const char *bspec = o->weights[1];
     char parent[32];
-    if (rc == 0 && !bspec && o->cmds[1]) bspec = "default"; /* not used */
+    if (rc == 0 && !bspec && external(o, 1)) bspec = "default"; /* not used */
     if (rc == 0 && !bspec) {
         DbWeightsInfo info = {0};
         if (ids[0] && db_weights_info(db, ids[0], &info, err) == 0 && info.parent_id) {
@@ -368,8 +393,8 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
         }
         db_weights_info_clear(&info);
     }
-    if (rc == 0 && !o->cmds[1]) rc = weights_resolve_db(g, bspec, db, w[1], &ids[1], err);
-    const char *spec[2] = {o->cmds[0] ? NULL : o->weights[0], o->cmds[1] ? NULL : bspec};
+    if (rc == 0 && !external(o, 1)) rc = weights_resolve_db(g, bspec, db, w[1], &ids[1], err);
+    const char *spec[2] = {external(o, 0) ? NULL : o->weights[0], external(o, 1) ? NULL : bspec};
     MatchRows rows;
     if (rc == 0) rc = match_open_run(db, plan, o->config, spec, names, &rows, stored, err);
     if (rc == 0) {
@@ -425,19 +450,11 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
         return rc == DB_BUSY ? DB_BUSY : 1;
     }
     plan.stored = stored;
-    for (int i = 0; i < 2; i++) {
-        if (o->cmds[i]) snprintf(r->who[i], sizeof r->who[i], "'%.150s'", o->cmds[i]);
-        else snprintf(r->who[i], sizeof r->who[i], "weight set %lld", (long long)ids[i]);
-        /* both engines in-process: the hash split between them as in self-play */
-        plan.specs[i] = (PlayerSpec){.kind = o->cmds[i] ? PLAYER_HUB : PLAYER_DAMA, .limits = o->limits,
-                                     .hash_mb = o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1,
-                                     .book = o->books[i], .book_seed = o->seed};
-        snprintf(plan.specs[i].name, sizeof plan.specs[i].name, "%c", 'A' + i);
-        if (o->cmds[i]) snprintf(plan.specs[i].spec, sizeof plan.specs[i].spec, "%s", o->cmds[i]);
-    }
+    for (int i = 0; i < 2; i++) match_side(o, i, ids[i], r->who[i], sizeof r->who[i], &plan.specs[i]);
     player_limits_text(&o->limits, r->limits, sizeof r->limits);
     if (o->on_start) o->on_start(o->ctx, r);
     plan.progress = o->progress;
+    plan.on_fault = o->on_fault;
     plan.progress_ctx = o->ctx;
     if (dist) plan.run_schedule = run_dist;
     char merr[ERR_MAX];
@@ -484,9 +501,19 @@ int match_run(Db *db, const MatchOptions *o, MatchRunResult *r, char err[ERR_MAX
         return 1;
     }
     r->threads = o->threads ? o->threads : dist_node_cores(); /* all cores, shared by the ranks of a node */
+    if (o->dxp[0] || o->dxp[1]) {
+        /* a DXP program plays one game at a time, on its one connection */
+        if (o->threads > 1 || dist) {
+            snprintf(err, ERR_MAX, "engine %c is reached over DXP and plays one game at a time: give --threads 1 "
+                     "and one process", o->dxp[0] ? 'A' : 'B');
+            if (dist) dist_run_abort("match", false, err);
+            return 2;
+        }
+        r->threads = 1;
+    }
     char opt[48]; /* each game slot holds its in-process engines, the hash split between them */
     snprintf(opt, sizeof opt, "--hash %lld", (long long)o->hash_mb);
-    if (preflight_check_hash(g, o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1, r->threads * (!o->cmds[0] + !o->cmds[1]),
+    if (preflight_check_hash(g, o->hash_mb / 2 > 0 ? o->hash_mb / 2 : 1, r->threads * (!external(o, 0) + !external(o, 1)),
                              opt, err) != 0) {
         if (dist) dist_run_abort("match", false, err);
         egtb_close(edb);

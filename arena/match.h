@@ -24,6 +24,7 @@ struct Egtb;
 struct MoveBook;
 struct Schedule;
 struct ScheduleStats;
+struct PlayRecord;
 
 enum { MATCH_SPRT_MIN_PAIRS = 20 }; /* no SPRT decision before this many pairs */
 
@@ -31,7 +32,8 @@ typedef struct MatchPlan {
     const Game *game;
     /* A = 0, B = 1. specs[i].kind PLAYER_DAMA plays weights[i]
      * (game->weights_len values; NULL: the compiled-in set) with
-     * specs[i].hash_mb MiB of TT; PLAYER_HUB runs specs[i].spec. The limits
+     * specs[i].hash_mb MiB of TT; PLAYER_HUB runs specs[i].spec; PLAYER_DXP
+     * connects to it (threads 1). The limits
      * of each spec apply to its moves. */
     PlayerSpec specs[2];
     const int32_t *weights[2];
@@ -59,6 +61,10 @@ typedef struct MatchPlan {
     /* called after every complete pair (under the scheduler's lock; may be NULL) */
     void (*progress)(void *ctx, const MatchStats *st);
     void *progress_ctx;
+    /* called with progress_ctx for every game a side (A = 0) lost by a fault
+     * (rec->fault, rec->reason, rec->detail), game_index 2p or 2p+1 (under
+     * the scheduler's lock; may be NULL) */
+    void (*on_fault)(void *ctx, int64_t game_index, int side, const struct PlayRecord *rec);
     /* A resumed match (match_open_run): 2 * pairs values, A's half points
      * of game i already stored under the run (-1: not stored), the same on
      * every rank. Complete pairs count as played; a half-stored pair is
@@ -128,7 +134,7 @@ int match_play(struct Db *db, int64_t run_id, int64_t match_id, const MatchPlan 
 /* What match_run found and played. */
 typedef struct MatchRunResult {
     int64_t run_id, match_id;
-    char who[2][160];           /* A and B: "weight set 3" or "'dama hub'" */
+    char who[2][160];           /* A and B: "weight set 3", "'dama hub'" or "DXP 127.0.0.1:27531" */
     int64_t pairs;              /* pairs of the match (the book's lines when 0 was asked for) */
     int book_len;               /* the book's own lines (pairs beyond them repeat them) */
     char limits[64];            /* the limit of every move, as player_limits_text writes it */
@@ -150,15 +156,19 @@ typedef struct MatchRunResult {
 typedef struct MatchOptions {
     const Game *game;
     const char *db_path;        /* the database, when match_run is given none (rank 0 opens it) */
-    /* A = 0, B = 1: an external Hub engine when cmds[i] is set (run with
+    /* A = 0, B = 1: a program over DXP when dxp[i] is set (HOST:PORT,
+     * arena/player_dxp.h; cmds[i] then the command that starts it, or
+     * NULL), else an external Hub engine when cmds[i] is set (run with
      * /bin/sh -c), else weights[i] in-process (db/weight_sets.h forms; B
-     * NULL: A's parent weight set, else "default") */
+     * NULL: A's parent weight set, else "default"). A DXP program plays one
+     * game at a time: threads must be 0 (taken as 1) or 1, and one rank. */
     const char *weights[2];
     const char *cmds[2];
     /* A's and B's move books (book/book.h; NULL: none; of o->game, not
      * owned): a position in it gets a book move, chosen from o->seed.
      * Not the opening ballots of `openings`. */
     const struct MoveBook *books[2];
+    const char *dxp[2];
     int64_t pairs;              /* game pairs (0: one per opening of the book) */
     PlayerLimits limits;        /* of every move of both engines */
     int threads;                /* concurrent pairs; 0: all cores (shared by the ranks of a node) */
@@ -181,6 +191,8 @@ typedef struct MatchOptions {
     void (*on_start)(void *ctx, const MatchRunResult *r);
     /* Optional, rank 0: after every complete pair (MatchPlan.progress). */
     void (*progress)(void *ctx, const MatchStats *st);
+    /* Optional, rank 0: a game lost by a fault (MatchPlan.on_fault). */
+    void (*on_fault)(void *ctx, int64_t game_index, int side, const struct PlayRecord *rec);
     void *ctx;
 } MatchOptions;
 

@@ -155,6 +155,7 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
             r->reason = "adjudicated-draw";
         }
     }
+    for (int c = 0; rc == 0 && c < 2; c++) player_game_over(players[c], &gr, r->outcome);
     game_record_free(&gr);
     if (rc != 0) {
         pdn_movetext_free(&mt);

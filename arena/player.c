@@ -137,6 +137,10 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             if (!*value) {
                 return err_set(err, "engine '%.100s': empty cmd", text);
             }
+            if (out->kind == PLAYER_DXP) { /* dxp=HOST:PORT,cmd=...: the command that starts it */
+                snprintf(out->launch, sizeof out->launch, "%s", value);
+                continue;
+            }
             out->kind = PLAYER_HUB;
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "dxp") == 0) {
@@ -379,7 +383,7 @@ static int hub_expect(Player *p, const char *cmd, double deadline, char *line, s
  * any leading NAME=VALUE assignments, so that the shell becomes the engine
  * (same process, same parent-death signal) instead of staying as its
  * parent. Anything else runs as written (write exec in it for the same). */
-static void shell_command(const char *spec, char *out, size_t size)
+void player_shell_command(const char *spec, char *out, size_t size)
 {
     const char *s = spec + strspn(spec, " \t");
     if (strpbrk(spec, ";&|()<>`\n") || strstr(spec, "$(")) {
@@ -407,7 +411,7 @@ static void shell_command(const char *spec, char *out, size_t size)
 static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
 {
     char command[PLAYER_SPEC_MAX + 8];
-    shell_command(p->spec->spec, command, sizeof command);
+    player_shell_command(p->spec->spec, command, sizeof command);
     pid_t parent = getpid();
     int sv[2];
     p->last[0] = '\0';
@@ -682,6 +686,11 @@ PlayerFault player_think(Player *p, const GameRecord *rec, int64_t clock_ms, Pla
         return PLAYER_CRASH;
     }
     return think_hub(p, rec, clock_ms, out);
+}
+
+void player_game_over(Player *p, const GameRecord *rec, Outcome o)
+{
+    if (p->kind == PLAYER_DXP) player_dxp_game_over(p, rec, o);
 }
 
 Engine *player_engine(Player *p)

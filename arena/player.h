@@ -69,15 +69,18 @@ typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } Play
  *   name=A,weights=tuned,nodes=1000            (in-process; weights default "default")
  *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
  *   name=C,dxp=127.0.0.1:27531,time=60000      (a program over DXP: arena/player_dxp.h)
+ *   name=D,dxp=127.0.0.1:27600,cmd=dama dxp --listen 27600   (one dama starts, then connects to)
  * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), dxp,
  * book (a move book file, book/book.h: loaded by the caller into book;
  * not for a DXP program, which keeps its own board),
  * the limits of player_limits_set, and cmd — which takes the rest of the
- * text, commas included, so it comes last. */
+ * text, commas included, so it comes last. cmd after dxp is the command
+ * that starts the DXP program (launch), not a Hub engine. */
 typedef struct PlayerSpec {
     char name[PLAYER_NAME_MAX];
     PlayerKind kind;
     char spec[PLAYER_SPEC_MAX]; /* weights spec, the command, or DXP's HOST:PORT */
+    char launch[PLAYER_SPEC_MAX]; /* DXP: the command that starts the program listening on spec ("": none) */
     PlayerLimits limits;
     int64_t hash_mb;
     int params_len;
@@ -182,5 +185,10 @@ void player_set_book(Player *p, const struct MoveBook *book, uint64_t seed);
  * the engine. Returns PLAYER_OK with out->move legal, or a fault
  * (out->detail says what). */
 PlayerFault player_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
+
+/* The game rec ended with outcome o (the referee's result, whatever ended
+ * it): a program over DXP is told (arena/player_dxp.h); other players
+ * need nothing. */
+void player_game_over(Player *p, const struct GameRecord *rec, Outcome o);
 
 #endif

@@ -1,10 +1,17 @@
 /* player_dxp.c — a program over DXP as a Player; see player_dxp.h. */
 #include "arena/player_dxp.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "engine/game_record.h"
 #include "protocol/dxp.h"
@@ -14,13 +21,18 @@
 enum {
     CONNECT_MS = 10000, /* to connect, and for a GAMEACC or a GAMEEND's answer */
     HANG_MS = 10000,    /* beyond the thinking time, without timeout= */
-    SKIP_MAX = 1000     /* chats and other messages skipped in one wait, at most */
+    SKIP_MAX = 1000,    /* chats and other messages skipped in one wait, at most */
+    LAUNCH_MS = 20000,  /* a program dama starts (cmd=) has this long to open its port */
+    RETRY_MS = 50       /* between its connection attempts */
 };
 
 typedef struct DxpRemote {
     DxpLink link;
     bool connected;
     bool in_game;
+    Color colour; /* the program's, in the game going */
+    pid_t pid;    /* the program dama started (cmd=), in its own process group; 0: none */
+    int starts;   /* how many times it was started */
     int known; /* plies of the game record that the program has seen */
     char last[DXP_MSG_MAX + 1]; /* the last message read, for details */
 } DxpRemote;
@@ -32,10 +44,98 @@ DxpRemote *player_dxp_new(void)
     return r;
 }
 
+static void pause_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* "exit status 3" or "killed by signal 9" from a wait status. */
+static void status_text(int status, char *out, size_t size)
+{
+    if (WIFEXITED(status)) snprintf(out, size, "exit status %d", WEXITSTATUS(status));
+    else if (WIFSIGNALED(status)) snprintf(out, size, "killed by signal %d", WTERMSIG(status));
+    else snprintf(out, size, "ended");
+}
+
+/* The started program, ended: up to 200 ms to exit by itself (a follower
+ * ends with its connection), then SIGKILL to its process group. */
+static void stop_launched(DxpRemote *r)
+{
+    if (r->pid <= 0) return;
+    for (int i = 0; i < 40; i++) {
+        if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
+            r->pid = 0;
+            return;
+        }
+        pause_ms(5);
+    }
+    kill(-r->pid, SIGKILL);
+    kill(r->pid, SIGKILL);
+    while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {}
+    r->pid = 0;
+}
+
+/* The connection closed; a program dama started goes with it (it is
+ * started again for the next game). */
 static void drop(DxpRemote *r)
 {
     if (r->connected) dxp_link_close(&r->link);
     r->connected = r->in_game = false;
+    stop_launched(r);
+}
+
+/* Start spec->launch under /bin/sh -c in its own process group, output
+ * discarded, dying with dama (PR_SET_PDEATHSIG). Returns 0, or -1 with err. */
+static int launch(Player *p, char err[ERR_MAX])
+{
+    DxpRemote *r = p->dxp;
+    char command[PLAYER_SPEC_MAX + 8];
+    player_shell_command(p->spec->launch, command, sizeof command);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(errno)), -1;
+    if (pid == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent) _exit(127);
+        setpgid(0, 0);
+        int null = open("/dev/null", O_RDWR);
+        if (null >= 0) dup2(null, 0), dup2(null, 1), dup2(null, 2);
+        signal(SIGPIPE, SIG_DFL);
+        execl("/bin/sh", "sh", "-c", command, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);
+    r->pid = pid;
+    r->starts++;
+    return 0;
+}
+
+/* Connect to host:port; a program dama started is waited for: tried every
+ * RETRY_MS up to LAUNCH_MS while it runs. Returns the descriptor, or -1
+ * with err. */
+static int connect_program(Player *p, const char *host, int port, char err[ERR_MAX])
+{
+    DxpRemote *r = p->dxp;
+    int fd = dxp_connect(host, port, CONNECT_MS, err);
+    for (int i = 0; fd < 0 && r->pid > 0 && i < LAUNCH_MS / RETRY_MS; i++) {
+        if (p->stop && *p->stop) return snprintf(err, ERR_MAX, "stopped"), -1;
+        int status = 0;
+        if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
+            char how[64];
+            status_text(status, how, sizeof how);
+            r->pid = 0;
+            snprintf(err, ERR_MAX, "'%.150s' ended (%s) before its port %d opened", p->spec->launch, how, port);
+            return -1;
+        }
+        pause_ms(RETRY_MS);
+        fd = dxp_connect(host, port, CONNECT_MS, err);
+    }
+    if (fd < 0 && r->pid > 0) {
+        size_t n = strlen(err);
+        snprintf(err + n, ERR_MAX - n, " (%d s after starting '%.100s')", LAUNCH_MS / 1000, p->spec->launch);
+    }
+    return fd;
 }
 
 /* A fault: detail is what, with the last message read; the connection is
@@ -100,10 +200,16 @@ PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
         snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
         return PLAYER_CRASH;
     }
-    int fd = dxp_connect(host, port, CONNECT_MS, err);
-    if (fd < 0) {
+    stop_launched(r); /* one that outlived its connection */
+    if (p->spec->launch[0] && launch(p, err) != 0) {
         snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
         return PLAYER_CRASH;
+    }
+    int fd = connect_program(p, host, port, err);
+    if (fd < 0) {
+        snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
+        stop_launched(r);
+        return p->stop && *p->stop ? PLAYER_STOPPED : PLAYER_CRASH;
     }
     dxp_link_init(&r->link, fd, NULL);
     r->connected = true;
@@ -141,6 +247,7 @@ static PlayerFault start_game(Player *p, const GameRecord *rec, PlayerMove *out)
         return fault(r, out->detail, PLAYER_CRASH, err);
     }
     r->in_game = true;
+    r->colour = q->follower;
     r->known = rec->len;
     return PLAYER_OK;
 }
@@ -195,6 +302,33 @@ PlayerFault player_dxp_think(Player *p, const GameRecord *rec, int64_t clock_ms,
         return fault(r, out->detail, PLAYER_TIME_FORFEIT, err);
     }
     return PLAYER_OK;
+}
+
+void player_dxp_game_over(Player *p, const GameRecord *rec, Outcome o)
+{
+    DxpRemote *r = p->dxp;
+    if (!r || !r->connected || !r->in_game) return;
+    char err[ERR_MAX];
+    const char *why = NULL;
+    /* the rules ended it on its opponent's move: the program sees that
+     * move, so that it finds the end itself */
+    if (game_record_outcome(rec, &why, NULL) != OUTCOME_NONE && rec->len == r->known + 1) {
+        DxpMsg m = {.type = DXP_MOVE};
+        if (dxp_move_from_game(p->game, &rec->positions[r->known], &rec->moves[r->known], 0, &m.u.move, err) != 0 ||
+            dxp_link_send_msg(&r->link, &m, err) != 0) {
+            drop(r);
+            return;
+        }
+        r->known = rec->len;
+    }
+    r->in_game = false;
+    /* GAMEEND from dama's side (the program's opponent): it gives up when
+     * the program won, claims the win when the program lost */
+    Outcome program_wins = r->colour == COLOR_WHITE ? OUTCOME_WHITE_WINS : OUTCOME_BLACK_WINS;
+    DxpMsg e = {.type = DXP_GAMEEND};
+    e.u.end.reason = o == OUTCOME_DRAW ? DXP_END_DRAW : o == program_wins ? DXP_END_RESIGN : DXP_END_WIN;
+    e.u.end.stop = DXP_STOP_NEXT;
+    if (dxp_link_send_msg(&r->link, &e, err) != 0 || read_msg(r, CONNECT_MS, DXP_GAMEEND, NULL, &e, err) != 1) drop(r);
 }
 
 void player_dxp_free(Player *p)

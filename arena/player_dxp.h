@@ -7,12 +7,20 @@
  * GAMEREQ with the position then (the normal start as A, any other as B),
  * the colour the program plays and the thinking time (the clock's minutes
  * rounded up, at least 1; 1 without a clock); each later move first sends
- * the opponent's reply as MOVE, then reads the program's MOVE. A new game
- * (or the player's end) closes the one going with GAMEEND and waits for
- * the answer. Chats are skipped; the program's GAMEEND instead of a move,
+ * the opponent's reply as MOVE, then reads the program's MOVE. The game's
+ * end is told (player_dxp_game_over); a game still going at the next one
+ * (or the player's end) is closed with GAMEEND, and the answer awaited. Chats are skipped; the program's GAMEEND instead of a move,
  * a refused GAMEREQ, a closed connection are a crash, a move not legal is
  * PLAYER_ILLEGAL, no move in time (its clock, or the whole game's
  * thinking time without one, plus timeout=) PLAYER_TIMEOUT.
+ *
+ *
+ * With spec->launch (dxp=HOST:PORT,cmd=COMMAND) dama starts the program
+ * itself before it connects: COMMAND under /bin/sh -c in its own process
+ * group, output discarded, dying with dama; dama then tries to connect
+ * every 50 ms for up to 20 s while it runs (it must listen on PORT, not on
+ * a port it picks). A connection dropped by a fault ends that program
+ * (SIGKILL to its group after 200 ms), and the next game starts it again.
  *
  * Internal to arena/player.c. */
 #ifndef DAMA_PLAYER_DXP_H
@@ -26,7 +34,15 @@ struct GameRecord;
 struct DxpRemote *player_dxp_new(void);
 PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX]);
 PlayerFault player_dxp_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
+/* The game ended (outcome o): the last move when the rules ended it on a
+ * move the program has not seen, then GAMEEND (reason from dama's side:
+ * 1 when the program won, 2 a draw, 3 when it lost; stop code 0) and its
+ * answer (or the program's own GAMEEND, crossing it) within 10 s, else the
+ * connection is dropped. Nothing when no game is going. */
+void player_dxp_game_over(Player *p, const struct GameRecord *rec, Outcome o);
 /* End a game going (GAMEEND, stop code 1), close, free p->dxp. */
 void player_dxp_free(Player *p);
+/* The command as player.c runs an engine's under /bin/sh -c (a simple one exec'd). */
+void player_shell_command(const char *spec, char *out, size_t size);
 
 #endif

@@ -208,9 +208,11 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
             rc = weights_store_base(t->db, o->game, s->spec, t->weights[i], names, r->run_id, &t->ws_id[i], err);
         char limits[128];
         player_limits_text(&s->limits, limits, sizeof limits);
-        /* a program over DXP is stored as an external engine whose spec says dxp= */
-        char spec[PLAYER_SPEC_MAX + 8];
-        snprintf(spec, sizeof spec, "%s%s", s->kind == PLAYER_DXP ? "dxp=" : "", s->spec);
+        /* a program over DXP is stored as an external engine whose spec says
+         * dxp= (and cmd= when dama starts it) */
+        char spec[2 * PLAYER_SPEC_MAX + 16];
+        snprintf(spec, sizeof spec, "%s%s%s%s", s->kind == PLAYER_DXP ? "dxp=" : "", s->spec,
+                 s->kind == PLAYER_DXP && s->launch[0] ? ",cmd=" : "", s->kind == PLAYER_DXP ? s->launch : "");
         DbParticipant p = {.idx = i, .name = s->name, .kind = s->kind == PLAYER_DAMA ? "dama" : "hub",
                            .spec = spec, .limits = limits, .weight_set = t->ws_id[i]};
         if (rc == 0) rc = db_participant_insert(t->db, r->tournament_id, &p, &t->pid[i], err);

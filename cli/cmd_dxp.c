@@ -28,6 +28,7 @@ static const CliOpt OPTS[] = {
     {"nodes", OPT_INT, NULL, "dama searches this many nodes a move instead of playing on the requested time", 1, 1e12},
     {"depth", OPT_INT, NULL, "dama searches to this depth instead of playing on the requested time", 1, 100},
     {"movetime", OPT_INT, NULL, "dama thinks this many milliseconds a move instead of playing on the requested time", 1, 86400000},
+    {"tc", OPT_STR, NULL, "dama plays on this clock of its own, MS+INC (milliseconds) a game, instead of the requested time (whole minutes)", 0, 0},
     {"weights", OPT_STR, "default", "dama's weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"hash", OPT_INT, "64", "transposition table, MiB", 1, 65536},
@@ -70,9 +71,9 @@ static const Game *dxp_game(CliArgs *a)
 
 static int set_limits(CliArgs *a, DxpSessionOptions *o)
 {
-    int given = cli_isset(a, "nodes") + cli_isset(a, "depth") + cli_isset(a, "movetime");
+    int given = cli_isset(a, "nodes") + cli_isset(a, "depth") + cli_isset(a, "movetime") + cli_isset(a, "tc");
     if (given > 1) {
-        fprintf(stderr, "dama dxp: give one of --nodes, --depth, --movetime\n");
+        fprintf(stderr, "dama dxp: give one of --nodes, --depth, --movetime, --tc\n");
         return 2;
     }
     memset(&o->limits, 0, sizeof o->limits);
@@ -80,6 +81,9 @@ static int set_limits(CliArgs *a, DxpSessionOptions *o)
     if (cli_isset(a, "nodes")) o->limits.nodes = (uint64_t)cli_int(a, "nodes");
     if (cli_isset(a, "depth")) o->limits.depth = (int)cli_int(a, "depth");
     if (cli_isset(a, "movetime")) o->limits.movetime_ms = cli_int(a, "movetime");
+    char err[ERR_MAX];
+    if (cli_isset(a, "tc") && player_limits_set(&o->limits, "time", cli_str(a, "tc"), err) != 0)
+        return cli_bad_value(a, "tc", err);
     return 0;
 }
 

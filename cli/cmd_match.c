@@ -6,12 +6,15 @@
 #include <string.h>
 
 #include "arena/match.h"
+#include "arena/play.h"
 #include "arena/stats.h"
 #include "book/book.h"
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
 #include "cli/play_opts.h"
 #include "cli/run_common.h"
+#include "protocol/dxp.h"
+#include "protocol/dxp_link.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -23,6 +26,8 @@ static const CliOpt OPTS[] = {
     {"a-book", OPT_STR, NULL, "engine A plays from this move book (dama book build) while the position is in it; "
                               "not the opening ballots of --openings", 0, 0},
     {"b-book", OPT_STR, NULL, "engine B's move book", 0, 0},
+    {"a-dxp", OPT_STR, NULL, "engine A is a program listening for DXP on HOST:PORT (a game numbered 1..50; with --a-cmd: the command that starts it there)", 0, 0},
+    {"b-dxp", OPT_STR, NULL, "engine B is a program listening for DXP on HOST:PORT (with --b-cmd: the command that starts it)", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
@@ -48,6 +53,7 @@ typedef struct Printer {
     const CliArgs *a;
     const Game *g;
     RunProgress prog;
+    int64_t faults[2]; /* games A and B lost by a fault */
 } Printer;
 
 static void on_start(void *ctx, const MatchRunResult *r)
@@ -72,6 +78,15 @@ static void progress(void *ctx, const MatchStats *st)
     Printer *p = ctx;
     int64_t wdl[3] = {st->wins, st->draws, st->losses};
     run_progress_update(&p->prog, stats_count_games(st), wdl, false);
+}
+
+/* A game lost by an engine's fault: which, why and what it said. */
+static void on_fault(void *ctx, int64_t game_index, int side, const PlayRecord *rec)
+{
+    Printer *p = ctx;
+    p->faults[side]++;
+    fprintf(stderr, "game %lld: %c loses by %s: %.300s\n", (long long)game_index + 1, 'A' + side, rec->reason,
+            rec->detail);
 }
 
 /* Each side's mean time per move over the match's stored games, their
@@ -216,6 +231,28 @@ static int load_books(const CliArgs *a, const Game *g, MoveBook books[2], MatchO
     return 0;
 }
 
+/* --a-dxp / --b-dxp: HOST:PORT with a port 1..65535, and a game whose
+ * squares DXP numbers. Returns 0, or 2 after a message. */
+static int check_dxp(const Game *g, const char *const dxp[2])
+{
+    for (int i = 0; i < 2; i++) {
+        if (!dxp[i]) continue;
+        char host[DXP_HOST_MAX], err[ERR_MAX] = "too long";
+        int port = 0;
+        if (strlen(dxp[i]) >= PLAYER_SPEC_MAX || !strchr(dxp[i], ':') ||
+            dxp_parse_address(dxp[i], NULL, false, host, &port, err) != 0) {
+            fprintf(stderr, "dama match: --%c-dxp: need HOST:PORT (port 1..65535): %.200s\n", 'a' + i,
+                    strchr(dxp[i], ':') ? err : dxp[i]);
+            return 2;
+        }
+        if (!dxp_game_fits(g)) {
+            fprintf(stderr, "dama match: --%c-dxp: DXP numbers the squares 1..50, and %s does not\n", 'a' + i, g->name);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -224,7 +261,7 @@ static int run(CliArgs *a)
     char err[ERR_MAX];
     MatchOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = {cli_str(a, "a"), cli_str(a, "b")},
-        .cmds = {cli_str(a, "a-cmd"), cli_str(a, "b-cmd")}, .pairs = cli_int(a, "pairs"),
+        .cmds = {cli_str(a, "a-cmd"), cli_str(a, "b-cmd")}, .dxp = {cli_str(a, "a-dxp"), cli_str(a, "b-dxp")}, .pairs = cli_int(a, "pairs"),
         .threads = (int)cli_int(a, "threads"), .hash_mb = cli_int(a, "hash"), .repeat_book = cli_flag(a, "repeat-book"),
         .repeat_plies = (int)cli_int(a, "repeat-plies"), .max_plies = (int)cli_int(a, "max-plies"),
         .seed = (uint64_t)cli_int(a, "seed"), .sprt = cli_flag(a, "sprt"),
@@ -240,6 +277,14 @@ static int run(CliArgs *a)
     for (int i = 0; i < 2; i++)
         if (o.cmds[i] && (!*o.cmds[i] || strlen(o.cmds[i]) >= PLAYER_SPEC_MAX)) {
             fprintf(stderr, "dama match: --%c-cmd: need a command of 1..%d bytes\n", 'a' + i, PLAYER_SPEC_MAX - 1);
+            return 2;
+        }
+    if (check_dxp(g, o.dxp) != 0) return 2;
+    for (int i = 0; i < 2; i++)
+        if (o.dxp[i] && cli_str(a, i ? "b-book" : "a-book")) {
+            /* the program keeps its own board: a move dama chose for it would be missing there */
+            fprintf(stderr, "dama match: --%c-book: a DXP program plays its own moves (give it its own book)\n",
+                    'a' + i);
             return 2;
         }
     const char *probing = cli_str(a, "egtb-engines");
@@ -263,6 +308,7 @@ static int run(CliArgs *a)
     Printer p = {.a = a, .g = g};
     o.on_start = on_start;
     o.progress = progress;
+    o.on_fault = on_fault;
     o.ctx = &p;
     MoveBook books[2];
     if (load_books(a, g, books, &o) != 0) {
@@ -272,6 +318,9 @@ static int run(CliArgs *a)
     MatchRunResult r;
     int rc = match_run(NULL, &o, &r, err);
     if (r.played) print_result(&r, &o, a);
+    if (r.played && (p.faults[0] || p.faults[1]))
+        printf("games lost by an engine fault (crash, timeout, illegal or late move): A %lld, B %lld\n",
+               (long long)p.faults[0], (long long)p.faults[1]);
     if (err[0]) fprintf(stderr, "dama match: %s\n", err);
     book_free(&books[0]);
     book_free(&books[1]);
@@ -279,6 +328,7 @@ static int run(CliArgs *a)
 }
 
 const CliCommand cmd_match = {
-    "match", "engine-vs-engine match of two weight sets (or Hub engines): paired openings, Elo, SPRT",
-    "[--game G] [--db FILE] [--a W | --a-cmd CMD] [--b W | --b-cmd CMD] [--pairs N] [--nodes N] [--sprt]", OPTS, run, 0,
+    "match", "engine-vs-engine match of two weight sets (or Hub or DXP engines): paired openings, Elo, SPRT",
+    "[--game G] [--db FILE] [--a W | --a-cmd CMD | --a-dxp HOST:PORT] [--b W | --b-cmd CMD | --b-dxp HOST:PORT] "
+    "[--pairs N] [--nodes N] [--sprt]", OPTS, run, 0,
 };

@@ -185,6 +185,32 @@ static void test_outside_share(void **state)
     assert_true(schedule_outside_share(&st) == 0);
 }
 
+/* dxp=HOST:PORT,cmd=...: a DXP program that dama starts (cmd= keeps its
+ * commas, as always); dxp= alone none; cmd= alone a Hub engine. */
+static void test_spec_dxp_launch(void **state)
+{
+    (void)state;
+    PlayerLimits lim = {.nodes = 100};
+    PlayerSpec s;
+    char err[ERR_MAX];
+    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600,time=5000+50,cmd=dama dxp --listen 27600,x", 0, &lim,
+                                       1, &s, err), 0);
+    assert_int_equal(s.kind, PLAYER_DXP);
+    assert_string_equal(s.spec, "127.0.0.1:27600");
+    assert_string_equal(s.launch, "dama dxp --listen 27600,x");
+    assert_int_equal(s.limits.time_ms, 5000);
+    assert_int_equal(s.limits.inc_ms, 50);
+    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(s.kind, PLAYER_DXP);
+    assert_string_equal(s.launch, "");
+    assert_int_equal(player_spec_parse("name=H,cmd=dama hub", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(s.kind, PLAYER_HUB);
+    assert_string_equal(s.spec, "dama hub");
+    assert_string_equal(s.launch, "");
+    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600,cmd=", 0, &lim, 1, &s, err), -1);
+    assert_non_null(strstr(err, "empty cmd"));
+}
+
 int main(void)
 {
     game_init_all();
@@ -192,6 +218,7 @@ int main(void)
         cmocka_unit_test(test_cases),
         cmocka_unit_test(test_threads_do_not_change_games),
         cmocka_unit_test(test_outside_share),
+        cmocka_unit_test(test_spec_dxp_launch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,9 +150,12 @@ expect_eq "$(db_value "$T/tour.sqlite" "SELECT count(*) FROM games")" 4 "4 games
 expect_eq "$(db_value "$T/tour.sqlite" "SELECT count(*) FROM games WHERE reason IN ('crash','timeout','illegal-move','time-forfeit')")" 0 "no game lost by a fault"
 expect_eq "$(db_value "$T/tour.sqlite" "SELECT kind || ' ' || spec FROM participants WHERE name = 'remote'")" "hub dxp=127.0.0.1:$PORT" "the DXP player stored"
 has "$T/tour.fout" '^dxp: 4 games: .* received 0 bad messages, 0 chats;' "the follower played the 4 games"
-# every game request is of the position the game began from there; the last GAMEEND says stop
+# every game request is of the position the game began from there; each
+# game's end is told with its result (GAMEEND 1, 2 or 3, stop code 0), so
+# the follower finishes every game; the connection's close ends it
 [ "$(logged tour f '<' | grep -c '^R01dama                            [WZ]001000[AB]')" = 4 ] && ok || bad "4 game requests: $(logged tour f '<' | grep '^R')"
-[ "$(logged tour f '<' | grep '^E' | tail -1)" = "E01" ] && ok || bad "the tournament's last GAMEEND asks for no more games"
+[ "$(logged tour f '<' | grep -c '^E[123]0$')" = 4 ] && ok || bad "a GAMEEND with the result each game: $(logged tour f '<' | grep '^E')"
+has "$T/tour.fout" '^dxp: 4 games: .* 0 unfinished;' "the follower saw each game's end"
 expect_err 2 "engine 'remote' is reached over DXP and plays one game at a time: give --concurrency 1" \
   "$DAMA" tournament --game international --db "$T/tour2.sqlite" --concurrency 2 name=a,weights=default "name=remote,dxp=127.0.0.1:1"
 expect_err 2 "dxp=nowhere: need HOST:PORT" "$DAMA" tournament --game international --db "$T/tour2.sqlite" name=a,weights=default name=b,dxp=nowhere
