@@ -162,6 +162,8 @@ expect_err 2 "--b-dxp: DXP numbers the squares 1..50, and russian does not" "$DA
   --db "$T/bad.sqlite" --a default --b-dxp 127.0.0.1:1
 expect_err 2 "engine B is reached over DXP and plays one game at a time: give --threads 1" "$DAMA" "${MATCH[@]}" \
   --db "$T/bad.sqlite" --b-dxp 127.0.0.1:1 --threads 2
+expect_err 2 "--b-book: a DXP program plays its own moves" "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" \
+  --b-dxp 127.0.0.1:9 --b-book "$T/none.book"
 expect_err 2 "give one of --nodes, --depth, --movetime, --tc" "$DAMA" dxp --listen 0 --nodes 5 --tc 1000+10
 expect_err 2 "--tc" "$DAMA" dxp --listen 0 --tc fast
 [ ! -e "$T/bad.sqlite" ] && ok || bad "a refused match stored nothing"
