@@ -164,6 +164,15 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     return 0;
 }
 
+/* Does a top-level setting apply to command's option key? Every one does
+ * but dxp's game: DXP plays only games numbered 1..50, and the top-level
+ * game (russian in configs/dama.cfg) is made for the other commands; a
+ * `dxp { game = ...; }` group still sets it. */
+static bool top_level_applies(const char *command, const char *key)
+{
+    return !(strcmp(command, "dxp") == 0 && strcmp(key, "game") == 0);
+}
+
 static int load_config(CliArgs *a, const char *path, bool required)
 {
     if (!required && access(path, R_OK) != 0) return 0;
@@ -188,7 +197,8 @@ static int load_config(CliArgs *a, const char *path, bool required)
     int rc = 0;
     for (int i = 0; i < a->opts_len && rc == 0; i++) {
         config_setting_t *s = config_setting_get_member(root, a->opts[i].name);
-        if (s && !config_setting_is_group(s)) rc = config_value(a, i, s, path);
+        if (s && !config_setting_is_group(s) && top_level_applies(a->command, a->opts[i].name))
+            rc = config_value(a, i, s, path);
         if (rc == 0 && group) {
             s = config_setting_get_member(group, a->opts[i].name);
             if (s) rc = config_value(a, i, s, path);

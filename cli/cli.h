@@ -5,7 +5,8 @@
  * The config file is --config FILE, else configs/dama.cfg when present in
  * the working directory; each subcommand reads
  * the group of its own name (e.g. selfplay: { games = 2000; }) and the
- * top-level scalars (e.g. game = "russian";). */
+ * top-level scalars (e.g. game = "russian";), but for dxp's game (only
+ * its group: DXP plays only games numbered 1..50). */
 #ifndef DAMA_CLI_H
 #define DAMA_CLI_H
 

@@ -168,7 +168,17 @@ has "$T/quiet.ferr" "dama dxp: no GAMEREQ within 1 s" "silent initiator"
 # 6. bad options
 expect_err 2 "give --listen [HOST:]PORT (follower) or --connect HOST:PORT (initiator)" "$DAMA" dxp
 expect_err 2 "give --listen" "$DAMA" dxp --listen 0 --connect 127.0.0.1:1
-expect_err 2 "DXP numbers the squares 1..50; the games that do are" "$DAMA" dxp --game russian --listen 0
+expect_err 2 "--game russian: DXP numbers the squares 1..50 and russian does not; the games that do are international" "$DAMA" dxp --game russian --listen 0
+# --game's default is the game dxp plays: international, whatever a configuration file's top-level game
+# (made for the other commands); the dxp group's game applies, and must fit
+printf 'game = "russian";\n' >"$T/top.cfg"
+printf 'dxp = { game = "russian"; };\n' >"$T/grp.cfg"
+"$DAMA" dxp --help >"$T/help" 2>&1
+grep -q -- '--game TEXT .*numbered 1\.\.50.* (default: international)$' "$T/help" && ok || bad "dxp --help: --game's default: $(grep -- --game "$T/help")"
+"$DAMA" dxp --help --config "$T/top.cfg" >"$T/help" 2>&1
+grep -q -- '--game TEXT .* (default: international)$' "$T/help" && ok || bad "dxp --help, top-level game russian: $(grep -- --game "$T/help")"
+expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --config "$T/top.cfg" --listen 127.0.0.1:0 --timeout 1 --hash 8
+expect_err 2 "game = russian ($T/grp.cfg): DXP numbers the squares 1..50 and russian does not" "$DAMA" dxp --config "$T/grp.cfg" --listen 0
 expect_err 2 "give one of --nodes, --depth, --movetime" "$DAMA" dxp --listen 0 --nodes 5 --depth 3
 expect_err 2 "--time 0: must be 1 or more unless --nodes" "$DAMA" dxp --connect 127.0.0.1:1 --time 0
 expect_err 2 "--color purple: must be alternate, white or black" "$DAMA" dxp --connect 127.0.0.1:1 --color purple
