@@ -156,6 +156,12 @@ has "$T/tour.fout" '^dxp: 4 games: .* received 0 bad messages, 0 chats;' "the fo
 expect_err 2 "engine 'remote' is reached over DXP and plays one game at a time: give --concurrency 1" \
   "$DAMA" tournament --game international --db "$T/tour2.sqlite" --concurrency 2 name=a,weights=default "name=remote,dxp=127.0.0.1:1"
 expect_err 2 "dxp=nowhere: need HOST:PORT" "$DAMA" tournament --game international --db "$T/tour2.sqlite" name=a,weights=default name=b,dxp=nowhere
+# a game DXP cannot play: refused before any game (they would all be lost by faults, the run ending 0)
+for g in russian canadian; do
+  expect_err 2 "engine 'remote' is reached over DXP, which numbers the squares 1..50, and $g does not: give --game international" \
+    "$DAMA" tournament --game $g --db "$T/tour3.sqlite" --concurrency 1 name=a,weights=default "name=remote,dxp=127.0.0.1:1"
+done
+[ ! -e "$T/tour3.sqlite" ] && ok || bad "a game DXP cannot play: the database was made"
 
 # 5. waits end: no connection; a connection that says nothing
 expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --listen 127.0.0.1:0 --timeout 1 --hash 8
