@@ -864,14 +864,29 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
                 p->pieces[c] |= d_bit(sq);
                 if (king) p->kings |= d_bit(sq);
             }
-            if (*s == ',') s++;
-            else if (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
+            if (*s == ',') {
+                s++;
+                if (!*s || *s == ':' || *s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s)) {
+                    snprintf(msg, sizeof msg, "a ',' at character %d with no square after it (a ',' comes "
+                             "between two squares)", (int)(s - fen));
+                    return d_fen_error(err, fen, msg);
+                }
+            } else if (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
                 snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
                 return d_fen_error(err, fen, msg);
             }
         }
     }
-    while (*s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s)) s++;
+    /* PDN 3.0's FEN may end with one '.' (and a tag's '"' and ']') */
+    for (bool dot = false; *s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s); s++) {
+        if (*s != '.') continue;
+        if (dot) {
+            snprintf(msg, sizeof msg, "a second '.' at character %d (the position may end with one)",
+                     (int)(s - fen) + 1);
+            return d_fen_error(err, fen, msg);
+        }
+        dot = true;
+    }
     if (*s) {
         snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
         return d_fen_error(err, fen, msg);
