@@ -267,6 +267,43 @@ static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
 
 void cli_print_help(const CliCommand *cmd, FILE *out) { print_help(cmd, NULL, out); }
 
+/* getopt_long reads an unambiguous start of an option as the option
+ * (search's --moves as --movestogo): dama takes options only as written
+ * in full. Each "--NAME" of argv (up to a "--") that is no option of cmd
+ * but begins one or more is refused naming them; one that begins none is
+ * left to getopt_long's "unrecognized option". Returns 0, or -1 after the
+ * message. */
+static int refuse_abbreviations(const CliCommand *cmd, const struct option *lopts, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) break;
+        if (strcmp(arg, "-o") == 0) i++; /* its value */
+        if (strncmp(arg, "--", 2) != 0) continue;
+        size_t len = strcspn(arg + 2, "=");
+        const struct option *exact = NULL;
+        char cands[400] = "";
+        size_t used = 0;
+        int n = 0;
+        for (const struct option *o = lopts; o->name; o++) {
+            if (strncmp(o->name, arg + 2, len) != 0) continue;
+            if (strlen(o->name) == len) exact = o;
+            n++;
+            if (used < sizeof cands)
+                used += (size_t)snprintf(cands + used, sizeof cands - used, "%s--%s", n > 1 ? ", " : "", o->name);
+        }
+        if (exact) {
+            if (exact->has_arg == required_argument && !arg[2 + len]) i++; /* its value */
+            continue;
+        }
+        if (n == 0) continue;
+        fprintf(stderr, "dama %s: unknown option --%.*s (options are written in full): %s%s%s (see 'dama %s --help')\n",
+                cmd->name, (int)len, arg + 2, n > 1 ? "" : "did you mean ", cands, n > 1 ? " begin so" : "?", cmd->name);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 {
     memset(out, 0, sizeof *out);
@@ -287,6 +324,8 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     for (int i = 0; i < out->opts_len; i++)
         if (strcmp(cmd->opts[i].name, "out") == 0) out_opt = i;
     const char *shorts = out_opt >= 0 ? "ho:" : "h";
+
+    if (refuse_abbreviations(cmd, lopts, argc, argv) != 0) return -1;
 
     /* First pass: --help and --config only. */
     const char *config = NULL;

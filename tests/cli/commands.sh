@@ -58,6 +58,18 @@ expect_rc 1 "garbage FEN" "$DAMA" perft --fen 'hello' --depth 1
 expect_rc 2 "bad depth" "$DAMA" perft --depth abc
 grep -q "not an integer" "$T/err" && ok || bad "bad depth message"
 expect_rc 2 "unknown game" "$DAMA" moves --game chess
+# options are written in full: the start of one is refused naming it (getopt_long took search's
+# --moves for --movestogo), however written; a whole name keeps its value, even one that begins '--'
+expect_err 2 "dama search: unknown option --moves (options are written in full): did you mean --movestogo? (see 'dama search --help')" \
+  "$DAMA" search --moves 3 --nodes 100 --quiet
+expect_err 2 "unknown option --moves (options are written in full): did you mean --movestogo?" "$DAMA" search --nodes 100 --moves=3
+expect_err 2 "dama selfplay: unknown option --n (options are written in full): --nodes, --no-egtb begin so" "$DAMA" selfplay --n 3
+expect_err 2 "unknown option --he (options are written in full): did you mean --help?" "$DAMA" moves --he
+expect_err 2 "unknown option --conf (options are written in full): did you mean --config?" "$DAMA" moves --conf x.cfg
+expect_err 2 "unrecognized option '--frob'" "$DAMA" moves --frob
+expect_err 2 "unexpected argument '--mov'" "$DAMA" moves -- --mov
+expect_err 1 "bad position string '--nodes'" "$DAMA" search --fen --nodes --nodes 5 --quiet
+expect_rc 0 "a whole option with =" "$DAMA" search --nodes=100 --quiet
 expect_rc 1 "missing fen file" "$DAMA" moves --file "$T/nope"
 printf 'W:Wc3:Bd4\nW:Wz9:Bd4\n' >"$T/badfens"
 expect_rc 1 "bad line in fen file" "$DAMA" moves --file "$T/badfens"
