@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dist/dist.h"
+#include "protocol/dxp.h"
 #include "util/num.h"
 
 volatile int cli_stop_requested;
@@ -446,12 +447,21 @@ const Game *cli_game(const CliArgs *a)
 
 static bool has_egtb(const Game *g) { return g->egtb != NULL; }
 
+const Game *cli_dxp_default_game(void)
+{
+    for (const Game *const *l = game_list(); *l; l++)
+        if (dxp_game_fits(*l)) return *l;
+    return NULL;
+}
+
+static bool is_dxp_default(const Game *g) { return g == cli_dxp_default_game(); }
+
 void cli_help_text(const char *help, char *out, size_t size)
 {
     static const struct {
         const char *token;
         bool (*keep)(const Game *g);
-    } TOKENS[] = {{CLI_GAMES, NULL}, {CLI_EGTB_GAMES, has_egtb}};
+    } TOKENS[] = {{CLI_GAMES, NULL}, {CLI_EGTB_GAMES, has_egtb}, {CLI_DXP_GAME, is_dxp_default}};
     size_t used = 0;
     if (size) out[0] = '\0';
     for (const char *h = help; *h && used + 1 < size;) {

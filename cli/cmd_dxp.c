@@ -15,8 +15,8 @@
 #include "protocol/dxp_link.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, "international", "game: one whose squares are numbered 1..50; a top-level game of the "
-                                       "configuration file, made for the other commands, does not apply", 0, 0},
+    {"game", OPT_STR, NULL, "game: one whose squares are numbered 1..50 (default: " CLI_DXP_GAME "; a top-level "
+                            "game of the configuration file, made for the other commands, does not apply)", 0, 0},
     {"listen", OPT_STR, NULL, "follower: wait for one connection on [HOST:]PORT (HOST default 127.0.0.1; PORT 0: any free port, printed)", 0, 0},
     {"connect", OPT_STR, NULL, "initiator: connect to HOST:PORT and ask for --games games", 0, 0},
     {"games", OPT_INT, "2", "initiator: games to play", 1, 100000},
@@ -43,7 +43,8 @@ static bool fits(const Game *g) { return dxp_game_fits(g); }
  * message naming it and the games that do. */
 static const Game *dxp_game(CliArgs *a)
 {
-    const Game *g = cli_game(a);
+    const Game *g = cli_isset(a, "game") ? cli_game(a) : cli_dxp_default_game();
+    if (!cli_isset(a, "game") && !g) fprintf(stderr, "dama dxp: no game of this dama numbers its squares 1..50\n");
     if (!g || dxp_game_fits(g)) return g;
     char names[256], why[400];
     game_names(names, sizeof names, " or ", fits);

@@ -180,9 +180,9 @@ expect_err 2 "--game russian: DXP numbers the squares 1..50 and russian does not
 printf 'game = "russian";\n' >"$T/top.cfg"
 printf 'dxp = { game = "russian"; };\n' >"$T/grp.cfg"
 "$DAMA" dxp --help >"$T/help" 2>&1
-grep -q -- '--game TEXT .*numbered 1\.\.50.* (default: international)$' "$T/help" && ok || bad "dxp --help: --game's default: $(grep -- --game "$T/help")"
+grep -q -- '--game TEXT .*numbered 1\.\.50 (default: international; .*does not apply)$' "$T/help" && ok || bad "dxp --help: --game's default: $(grep -- --game "$T/help")"
 "$DAMA" dxp --help --config "$T/top.cfg" >"$T/help" 2>&1
-grep -q -- '--game TEXT .* (default: international)$' "$T/help" && ok || bad "dxp --help, top-level game russian: $(grep -- --game "$T/help")"
+grep -q -- '--game TEXT .*numbered 1\.\.50 (default: international; .*does not apply)$' "$T/help" && ok || bad "dxp --help, top-level game russian: $(grep -- --game "$T/help")"
 expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --config "$T/top.cfg" --listen 127.0.0.1:0 --timeout 1 --hash 8
 expect_err 2 "game = russian ($T/grp.cfg): DXP numbers the squares 1..50 and russian does not" "$DAMA" dxp --config "$T/grp.cfg" --listen 0
 expect_err 2 "give one of --nodes, --depth, --movetime" "$DAMA" dxp --listen 0 --nodes 5 --depth 3
