@@ -20,6 +20,7 @@
 #include "dist/relay.h"
 #include "engine/egtb/egtb.h"
 #include "engine/eval.h"
+#include "protocol/dxp.h"
 #include "util/atomic_file.h"
 #include "util/rng.h"
 
@@ -461,6 +462,13 @@ static int check_start(Tour *t, const char *path, Egtb **edb, char err[ERR_MAX])
     const bool dist = t->r->ranks > 1, writer = t->r->writer;
     for (int i = 0; i < o->engines_len; i++) {
         if (o->engines[i].kind != PLAYER_DXP) continue;
+        if (!dxp_game_fits(o->game)) { /* its games would all be lost by faults, the run ending 0 */
+            char names[120];
+            game_names(names, sizeof names, " or ", dxp_game_fits);
+            snprintf(err, ERR_MAX, "engine '%.40s' is reached over DXP, which numbers the squares 1..50, and %.20s "
+                     "does not: give --game %.60s", o->engines[i].name, o->game->name, names[0] ? names : "(none)");
+            return 2;
+        }
         /* a DXP program plays one game at a time, on its one connection */
         if (o->concurrency > 1 || dist) {
             snprintf(err, ERR_MAX, "engine '%.60s' is reached over DXP and plays one game at a time: give "

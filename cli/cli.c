@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "dist/dist.h"
+#include "protocol/dxp.h"
 #include "util/num.h"
 
 volatile int cli_stop_requested;
@@ -164,6 +165,15 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     return 0;
 }
 
+/* Does a top-level setting apply to command's option key? Every one does
+ * but dxp's game: DXP plays only games numbered 1..50, and the top-level
+ * game (russian in configs/dama.cfg) is made for the other commands; a
+ * `dxp { game = ...; }` group still sets it. */
+static bool top_level_applies(const char *command, const char *key)
+{
+    return !(strcmp(command, "dxp") == 0 && strcmp(key, "game") == 0);
+}
+
 static int load_config(CliArgs *a, const char *path, bool required)
 {
     if (!required && access(path, R_OK) != 0) return 0;
@@ -188,7 +198,8 @@ static int load_config(CliArgs *a, const char *path, bool required)
     int rc = 0;
     for (int i = 0; i < a->opts_len && rc == 0; i++) {
         config_setting_t *s = config_setting_get_member(root, a->opts[i].name);
-        if (s && !config_setting_is_group(s)) rc = config_value(a, i, s, path);
+        if (s && !config_setting_is_group(s) && top_level_applies(a->command, a->opts[i].name))
+            rc = config_value(a, i, s, path);
         if (rc == 0 && group) {
             s = config_setting_get_member(group, a->opts[i].name);
             if (s) rc = config_value(a, i, s, path);
@@ -257,6 +268,43 @@ static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
 
 void cli_print_help(const CliCommand *cmd, FILE *out) { print_help(cmd, NULL, out); }
 
+/* getopt_long reads an unambiguous start of an option as the option
+ * (search's --moves as --movestogo): dama takes options only as written
+ * in full. Each "--NAME" of argv (up to a "--") that is no option of cmd
+ * but begins one or more is refused naming them; one that begins none is
+ * left to getopt_long's "unrecognized option". Returns 0, or -1 after the
+ * message. */
+static int refuse_abbreviations(const CliCommand *cmd, const struct option *lopts, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--") == 0) break;
+        if (strcmp(arg, "-o") == 0) i++; /* its value */
+        if (strncmp(arg, "--", 2) != 0) continue;
+        size_t len = strcspn(arg + 2, "=");
+        const struct option *exact = NULL;
+        char cands[400] = "";
+        size_t used = 0;
+        int n = 0;
+        for (const struct option *o = lopts; o->name; o++) {
+            if (strncmp(o->name, arg + 2, len) != 0) continue;
+            if (strlen(o->name) == len) exact = o;
+            n++;
+            if (used < sizeof cands)
+                used += (size_t)snprintf(cands + used, sizeof cands - used, "%s--%s", n > 1 ? ", " : "", o->name);
+        }
+        if (exact) {
+            if (exact->has_arg == required_argument && !arg[2 + len]) i++; /* its value */
+            continue;
+        }
+        if (n == 0) continue;
+        fprintf(stderr, "dama %s: unknown option --%.*s (options are written in full): %s%s%s (see 'dama %s --help')\n",
+                cmd->name, (int)len, arg + 2, n > 1 ? "" : "did you mean ", cands, n > 1 ? " begin so" : "?", cmd->name);
+        return -1;
+    }
+    return 0;
+}
+
 int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 {
     memset(out, 0, sizeof *out);
@@ -277,6 +325,8 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     for (int i = 0; i < out->opts_len; i++)
         if (strcmp(cmd->opts[i].name, "out") == 0) out_opt = i;
     const char *shorts = out_opt >= 0 ? "ho:" : "h";
+
+    if (refuse_abbreviations(cmd, lopts, argc, argv) != 0) return -1;
 
     /* First pass: --help and --config only. */
     const char *config = NULL;
@@ -397,12 +447,21 @@ const Game *cli_game(const CliArgs *a)
 
 static bool has_egtb(const Game *g) { return g->egtb != NULL; }
 
+const Game *cli_dxp_default_game(void)
+{
+    for (const Game *const *l = game_list(); *l; l++)
+        if (dxp_game_fits(*l)) return *l;
+    return NULL;
+}
+
+static bool is_dxp_default(const Game *g) { return g == cli_dxp_default_game(); }
+
 void cli_help_text(const char *help, char *out, size_t size)
 {
     static const struct {
         const char *token;
         bool (*keep)(const Game *g);
-    } TOKENS[] = {{CLI_GAMES, NULL}, {CLI_EGTB_GAMES, has_egtb}};
+    } TOKENS[] = {{CLI_GAMES, NULL}, {CLI_EGTB_GAMES, has_egtb}, {CLI_DXP_GAME, is_dxp_default}};
     size_t used = 0;
     if (size) out[0] = '\0';
     for (const char *h = help; *h && used + 1 < size;) {

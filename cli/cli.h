@@ -5,7 +5,8 @@
  * The config file is --config FILE, else configs/dama.cfg when present in
  * the working directory; each subcommand reads
  * the group of its own name (e.g. selfplay: { games = 2000; }) and the
- * top-level scalars (e.g. game = "russian";). */
+ * top-level scalars (e.g. game = "russian";), but for dxp's game (only
+ * its group: DXP plays only games numbered 1..50). */
 #ifndef DAMA_CLI_H
 #define DAMA_CLI_H
 
@@ -96,10 +97,15 @@ int cli_bad_value(const CliArgs *a, const char *name, const char *constraint);
 const Game *cli_game(const CliArgs *a);
 
 /* In an option's help text, CLI_GAMES stands for the registry's game names
- * ("russian, turkish or shatra") and CLI_EGTB_GAMES for those with endgame
- * databases (Game.egtb); cli_print_help writes them out (cli_help_text). */
+ * ("russian, turkish or shatra"), CLI_EGTB_GAMES for those with endgame
+ * databases (Game.egtb) and CLI_DXP_GAME for dxp's default game;
+ * cli_print_help writes them out (cli_help_text). */
 #define CLI_GAMES "{games}"
 #define CLI_EGTB_GAMES "{egtb-games}"
+#define CLI_DXP_GAME "{dxp-game}" /* cli_dxp_default_game's name */
+/* The game dama dxp plays when none is named: the registry's first whose
+ * squares are numbered 1..50 (dxp_game_fits); NULL if none. */
+const Game *cli_dxp_default_game(void);
 /* The --game option of every command that plays or reads one game; a
  * command whose --game means more says so with CLI_GAME_OPT_HELP. */
 #define CLI_GAME_OPT_HELP(help) {"game", OPT_STR, GAME_DEFAULT_NAME, help, 0, 0}

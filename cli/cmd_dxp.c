@@ -16,7 +16,8 @@
 #include "protocol/dxp_link.h"
 
 static const CliOpt OPTS[] = {
-    {"game", OPT_STR, NULL, "game: one whose squares are numbered 1..50 (default: the first such game of the registry)", 0, 0},
+    {"game", OPT_STR, NULL, "game: one whose squares are numbered 1..50 (default: " CLI_DXP_GAME "; a top-level "
+                            "game of the configuration file, made for the other commands, does not apply)", 0, 0},
     {"listen", OPT_STR, NULL, "follower: wait for one connection on [HOST:]PORT (HOST default 127.0.0.1; PORT 0: any free port, printed)", 0, 0},
     {"connect", OPT_STR, NULL, "initiator: connect to HOST:PORT and ask for --games games", 0, 0},
     {"games", OPT_INT, "2", "initiator: games to play", 1, 100000},
@@ -42,30 +43,18 @@ static const CliOpt OPTS[] = {
 
 static bool fits(const Game *g) { return dxp_game_fits(g); }
 
-/* --game: from the command line it must fit DXP; a configuration file's
- * top-level game (made for other commands) or none: the first that fits. */
+/* --game (or the dxp group's game): one that fits DXP, else NULL after a
+ * message naming it and the games that do. */
 static const Game *dxp_game(CliArgs *a)
 {
-    char names[256];
+    const Game *g = cli_isset(a, "game") ? cli_game(a) : cli_dxp_default_game();
+    if (!cli_isset(a, "game") && !g) fprintf(stderr, "dama dxp: no game of this dama numbers its squares 1..50\n");
+    if (!g || dxp_game_fits(g)) return g;
+    char names[256], why[400];
     game_names(names, sizeof names, " or ", fits);
-    const char *name = cli_str(a, "game");
-    bool from_cli = a->from_cli[0]; /* OPTS[0] is --game */
-    if (name && from_cli) {
-        const Game *g = cli_game(a);
-        if (!g) return NULL;
-        if (!dxp_game_fits(g)) {
-            fprintf(stderr, "dama dxp: --game %s: DXP numbers the squares 1..50; the games that do are %s\n", name,
-                    names);
-            return NULL;
-        }
-        return g;
-    }
-    const Game *g = name ? game_find(name) : NULL;
-    if (g && dxp_game_fits(g)) return g;
-    for (const Game *const *l = game_list(); *l; l++) {
-        if (dxp_game_fits(*l)) return *l;
-    }
-    fprintf(stderr, "dama dxp: no game of this dama numbers its squares 1..50\n");
+    snprintf(why, sizeof why, "DXP numbers the squares 1..50 and %s does not; the games that do are %s", g->name,
+             names[0] ? names : "none");
+    cli_bad_value(a, "game", why);
     return NULL;
 }
 

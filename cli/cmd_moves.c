@@ -11,7 +11,8 @@
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string, or 'start' (default: the start position; an empty string is an error)", 0, 0},
-    {"file", OPT_STR, NULL, "file with one position string per line; prints FEN<TAB>moves", 0, 0},
+    {"file", OPT_STR, NULL, "file with one position string (or 'start', as --fen) per line; prints FEN<TAB>moves "
+                            "(the line, or the start position's FEN)", 0, 0},
     {0},
 };
 
@@ -73,12 +74,13 @@ static int run(CliArgs *a)
             continue;
         }
         if (!line[strspn(line, " \t")]) continue;
-        if (g->pos_from_fen(&pos, line, err) != 0) {
+        if (game_parse_position(g, line, &pos, err) != 0) { /* as --fen: 'start' too */
             fprintf(stderr, "dama moves: %s line %ld: %s\n", file, lineno, err);
             rc = 1;
             continue;
         }
-        printf("%s\t", line);
+        bool start = strcmp(line, "start") == 0 || strcmp(line, "startpos") == 0;
+        printf("%s\t", start ? g->start_fen : line);
         print_moves(g, &pos, ' ', stdout);
         putchar('\n');
     }

@@ -71,9 +71,43 @@ static bool is_hub_string(const char *s)
     return s[1 + strspn(s + 1, "wbWBe")] == '\0';
 }
 
+/* Text meant as a Hub position string for the native game: letters only
+ * (a FEN has ':', a keyword is start or startpos), two or more. */
+static bool looks_like_hub_string(const char *s)
+{
+    if (strcmp(s, "start") == 0 || strcmp(s, "startpos") == 0 || !s[0] || !s[1]) return false;
+    for (const char *p = s; *p; p++)
+        if (!isalpha((unsigned char)*p)) return false;
+    return true;
+}
+
+/* The native game's Hub string checked letter by letter: 0, or -1 with err
+ * saying what was expected and where the first bad letter is. */
+static int check_hub_string(const Game *g, const char *text, char err[ERR_MAX])
+{
+    size_t len = strlen(text);
+    const char *more = len > 20 ? "..." : "";
+    char what[120] = "";
+    if (text[0] != 'W' && text[0] != 'B') {
+        snprintf(what, sizeof what, "has '%c' at letter 1 (the side to move), not W or B", text[0]);
+    } else {
+        size_t bad = 1 + strspn(text + 1, "wbWBe");
+        if (bad < len && bad <= HUB_SQUARES)
+            snprintf(what, sizeof what, "has '%c' at letter %zu (square %zu), not w b W B or e", text[bad],
+                     bad + 1, bad);
+        else if (len != HUB_SQUARES + 1)
+            snprintf(what, sizeof what, "has %zu letters, %s", len, len > HUB_SQUARES + 1 ? "too many" : "too few");
+    }
+    if (!what[0]) return 0;
+    return err_set(err, "a Hub position string for variant %s is the side to move (W or B) and one letter per "
+                        "square 1-%d (w b W B e), %d letters; '%.20s%s' %s",
+                   g->name, HUB_SQUARES, HUB_SQUARES + 1, text, more, what);
+}
+
 int hub_pos_to_fen(const Game *g, const char *text, char fen[FEN_MAX], char err[ERR_MAX])
 {
-    if (!text || !is_hub_string(text)) return 0;
+    if (!text) return 0;
+    if (hub_native(g) ? !looks_like_hub_string(text) : !is_hub_string(text)) return 0;
     size_t len = strlen(text);
     const char *more = len > 20 ? "..." : "";
     if (!hub_native(g)) {
@@ -82,11 +116,7 @@ int hub_pos_to_fen(const Game *g, const char *text, char fen[FEN_MAX], char err[
                             "string (docs/hub.md), or pos=start",
                        text, more, len, native_name(), HUB_SQUARES + 1, HUB_SQUARES, g->name);
     }
-    if (len != HUB_SQUARES + 1) {
-        return err_set(err, "a Hub position string for variant %s has %d characters (the side to move and one per "
-                            "square 1-%d); '%.20s%s' has %zu",
-                       g->name, HUB_SQUARES + 1, HUB_SQUARES, text, more, len);
-    }
+    if (check_hub_string(g, text, err) != 0) return -1;
     size_t n = (size_t)snprintf(fen, FEN_MAX, "%c", text[0]);
     for (int c = 0; c < 2; c++) {
         char man = c ? 'b' : 'w', king = c ? 'B' : 'W';

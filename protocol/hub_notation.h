@@ -38,9 +38,11 @@ bool hub_native(const Game *g);
 /* A `pos=` value for game g as the game reads it. A Hub position string
  * (a 'W' or 'B' then only the letters w b W B e) becomes the game's FEN in
  * fen: returns 1. Any other text is left to the game: returns 0 (fen
- * untouched). Returns -1 with err naming the variant and the expected
- * length when a Hub string does not fit: a game other than International,
- * or not 51 characters. */
+ * untouched). Returns -1 with err when a Hub string does not fit: for a
+ * game other than International, naming the variant that reads them; for
+ * International, any text of letters only (but start, startpos) that is
+ * not one, saying what is expected (W or B, then 50 of w b W B e) and the
+ * first bad letter's place, or the length. */
 int hub_pos_to_fen(const Game *g, const char *text, char fen[FEN_MAX], char err[ERR_MAX]);
 
 /* The Hub position string of pos (g native). Returns 0, or -1 with err when

@@ -314,6 +314,16 @@ static void test_bad_positions(void **state)
         {"russian", "W:W31-50:B1-20", "bad square range (squares are 1..32 in Russian draughts)"}, /* a 10x10 FEN to 8x8 */
         {"brazilian", "W:W31-50:B1-20", "bad square range (squares are 1..32 in Brazilian draughts)"},
         {"english", "B:W35:B1", "bad square number '35' at character 4 (squares are 1..32 in English draughts)"},
+        /* a ',' with no square after it, a second '.': named with the place (one '.' is PDN 3.0's end) */
+        {"international", "W:W31,32,:B1.", "a ',' at character 9 with no square after it (a ',' comes between two squares)"},
+        {"international", "W:W31,32:B1,", "a ',' at character 12 with no square after it"},
+        {"international", "W:W31,32:B1..", "a second '.' at character 13 (the position may end with one)"},
+        {"canadian", "W:W31:B1,.", "a ',' at character 9 with no square after it"},
+        {"russian", "W:Wc3,:Bd6", "a ',' at character 6 with no square after it"},
+        {"russian", "W:Wc3:Bd6. .", "a second '.' at character 12"},
+        {"turkish", "W:Wa3,:Ba6", "a ',' at character 6 with no square after it"},
+        {"english", "B:W21,22,:B1", "a ',' at character 9 with no square after it"},
+        {"czech", "W:Wa1:Bh8..\"", "a second '.' at character 11"},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) check_refused(CASES[i].game, CASES[i].fen, CASES[i].want);
     check_long_fen_rejected(G, "W:W31,32,33:B1,2,3,");
@@ -328,6 +338,9 @@ static void test_notation(void **state)
     G->pos_to_fen(&pos, fen);
     assert_string_equal(fen, G->start_fen);
     parse_fen_or_fail(G, "B:BK3,12:W27,K46.", &pos);
+    G->pos_to_fen(&pos, fen);
+    assert_string_equal(fen, "B:W27,K46:BK3,12");
+    parse_fen_or_fail(G, "\"B:BK3,12:W27,K46.\"", &pos); /* one '.', quoted as a PDN tag's value */
     G->pos_to_fen(&pos, fen);
     assert_string_equal(fen, "B:W27,K46:BK3,12");
     /* Short and full forms; an ambiguous short form is refused. */

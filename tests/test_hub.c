@@ -267,14 +267,31 @@ static void test_hub_strings_refused(void **state)
     assert_int_equal(hub_pos_to_fen(in, NULL, fen, err), 0);
     assert_string_equal(fen, "untouched");
     assert_int_equal(hub_pos_to_fen(in, "Wbbbbbbbbbbbbeeeeeeeewwwwwwwwwwww", fen, err), -1);
-    assert_non_null(strstr(err, "variant international has 51 characters"));
-    assert_non_null(strstr(err, "has 33"));
+    assert_non_null(strstr(err, "variant international is the side to move (W or B) and one letter per square "
+                                "1-50 (w b W B e), 51 letters"));
+    assert_non_null(strstr(err, "has 33 letters, too few"));
     char start[64] = "W";
     for (int i = 1; i <= 50; i++) start[i] = i <= 20 ? 'b' : i <= 30 ? 'e' : 'w';
     start[51] = '\0';
     assert_int_equal(hub_pos_to_fen(in, start, fen, err), 1);
     assert_string_equal(fen, "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,"
                              "12,13,14,15,16,17,18,19,20");
+    /* a letter too many, the side in lower case, a bad square letter: what and where */
+    char bad[64];
+    snprintf(bad, sizeof bad, "%se", start);
+    assert_int_equal(hub_pos_to_fen(in, bad, fen, err), -1);
+    assert_non_null(strstr(err, "51 letters; 'Wbbbbbbbbbbbbbbbbbbb...' has 52 letters, too many"));
+    snprintf(bad, sizeof bad, "w%s", start + 1);
+    assert_int_equal(hub_pos_to_fen(in, bad, fen, err), -1);
+    assert_non_null(strstr(err, "'wbbbbbbbbbbbbbbbbbbb...' has 'w' at letter 1 (the side to move), not W or B"));
+    snprintf(bad, sizeof bad, "%s", start);
+    bad[25] = 'x';
+    assert_int_equal(hub_pos_to_fen(in, bad, fen, err), -1);
+    assert_non_null(strstr(err, "has 'x' at letter 26 (square 25), not w b W B or e"));
+    bad[25] = 'E'; /* case matters: Hub's empty square is 'e' */
+    assert_int_equal(hub_pos_to_fen(in, bad, fen, err), -1);
+    assert_non_null(strstr(err, "has 'E' at letter 26 (square 25)"));
+    assert_int_equal(hub_pos_to_fen(in, "startpos", fen, err), 0); /* keywords stay the game's */
     assert_int_equal(hub_pos_to_fen(br, start, fen, err), -1);
     assert_non_null(strstr(err, "read for variant international only (51 characters"));
     assert_non_null(strstr(err, "variant brazilian takes"));

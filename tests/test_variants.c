@@ -329,6 +329,62 @@ static void test_notation_round_trip(void **state)
     assert_non_null(strstr(err, "bad square 'c3' at character 1 (English draughts names squares with numbers 1..32)"));
 }
 
+/* A capture mark (x, X or :) on a step is refused naming the move, in
+ * every draughts game of the registry (the 8x8 variants, Russian,
+ * Turkish, International, Canadian); the step itself, as the game writes
+ * it, is read; a capture keeps each of its forms. */
+static void test_capture_mark_on_step(void **state)
+{
+    (void)state;
+    static const char MARKS[] = {'x', 'X', ':'};
+    int games = 0;
+    for (const Game *const *l = game_list(); *l; l++) {
+        const Game *g = *l;
+        if (strcmp(g->name, "shatra") == 0) continue; /* its own notation and parser */
+        games++;
+        Position pos;
+        parse_fen_or_fail(g, g->start_fen, &pos);
+        MoveList list;
+        g->gen_moves(&pos, &list, GEN_DISTINCT);
+        for (int i = 0; i < list.len; i++) {
+            char text[MOVE_STR_MAX], bad[MOVE_STR_MAX], err[ERR_MAX], want[ERR_MAX];
+            Move m;
+            g->move_to_str(&pos, &list.moves[i], text);
+            assert_int_equal(g->move_from_str(&pos, text, &m, err), 0);
+            for (size_t k = 0; k < sizeof MARKS; k++) {
+                snprintf(bad, sizeof bad, "%s", text);
+                char *dash = strchr(bad, '-');
+                assert_non_null(dash);
+                *dash = MARKS[k];
+                assert_int_equal(g->move_from_str(&pos, bad, &m, err), -1);
+                snprintf(want, sizeof want, "move '%.20s': '%c' marks a capture, and %.20s captures nothing (write %.20s)", bad,
+                         MARKS[k], text, text);
+                if (strcmp(err, want) != 0) print_error("%s: '%s' gave '%s'\n", g->name, bad, err);
+                assert_string_equal(err, want);
+            }
+        }
+    }
+    assert_int_equal(games, 10);
+    /* Russian's short forms: cd4 is a step, c:d4 is not */
+    const Game *ru = find("russian");
+    Position pos;
+    Move m;
+    char err[ERR_MAX];
+    parse_fen_or_fail(ru, ru->start_fen, &pos);
+    assert_int_equal(ru->move_from_str(&pos, "cd4", &m, err), 0);
+    assert_int_equal(ru->move_from_str(&pos, "c:d4", &m, err), -1);
+    assert_string_equal(err, "move 'c:d4': ':' marks a capture, and c3-d4 captures nothing (write c3-d4)");
+    /* a capture written with '-' stays read, as does Russian's x */
+    parse_fen_or_fail(ru, "W:Wc3:Bd4", &pos);
+    assert_int_equal(ru->move_from_str(&pos, "c3-e5", &m, err), 0);
+    assert_int_equal(m.kind, MOVE_CAPTURE);
+    assert_int_equal(ru->move_from_str(&pos, "c3xe5", &m, err), 0);
+    const Game *in = find("international");
+    parse_fen_or_fail(in, in->start_fen, &pos);
+    assert_int_equal(in->move_from_str(&pos, "32x28", &m, err), -1);
+    assert_string_equal(err, "move '32x28': 'x' marks a capture, and 32-28 captures nothing (write 32-28)");
+}
+
 /* ------------------------------------------------------------------ */
 /* English's three-move deck (data/openings/english_3move_156.tsv)      */
 
@@ -428,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_perft_published), cmocka_unit_test(test_properties),
         cmocka_unit_test(test_draw_rules),      cmocka_unit_test(test_bad_positions),
         cmocka_unit_test(test_notation_round_trip), cmocka_unit_test(test_english_three_move_deck),
+        cmocka_unit_test(test_capture_mark_on_step),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

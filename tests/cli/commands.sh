@@ -12,6 +12,12 @@ expect_eq "$("$DAMA" moves --fen 'W:Wc3:Bd4,f6,d6' | sort | tr '\n' ' ')" "c3:e5
 # --file: FEN TAB moves
 printf '%s\nW:Wc3:Bd4,f6,d6\n' "$START" >"$T/fens"
 expect_eq "$("$DAMA" moves --file "$T/fens" | tail -1)" "$(printf 'W:Wc3:Bd4,f6,d6\tc3:e5:g7 c3:e5:c7')" "moves --file"
+# a line 'start' is read as --fen start is (the start position, its FEN printed)
+printf 'start\nW:Wc3:Bd4\n' >"$T/startfens"
+expect_rc 0 "moves --file with a line 'start'" "$DAMA" moves --file "$T/startfens"
+expect_eq "$(head -1 "$T/out")" "$(printf 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\t%s' "$("$DAMA" moves --fen start | tr '\n' ' ' | sed 's/ $//')")" "moves --file: start"
+expect_eq "$(tail -1 "$T/out")" "$(printf 'W:Wc3:Bd4\tc3:e5')" "moves --file: the line after start"
+expect_eq "$("$DAMA" moves --game international --file "$T/startfens" 2>/dev/null | head -1 | cut -f1)" "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20" "moves --file: the game's start"
 # perft
 expect_eq "$("$DAMA" perft --depth 6 2>/dev/null)" "perft 6 37986" "perft 6"
 expect_eq "$("$DAMA" perft --depth 3 --divide 2>/dev/null | tail -1)" "perft 3 302" "perft divide total"
@@ -52,6 +58,18 @@ expect_rc 1 "garbage FEN" "$DAMA" perft --fen 'hello' --depth 1
 expect_rc 2 "bad depth" "$DAMA" perft --depth abc
 grep -q "not an integer" "$T/err" && ok || bad "bad depth message"
 expect_rc 2 "unknown game" "$DAMA" moves --game chess
+# options are written in full: the start of one is refused naming it (getopt_long took search's
+# --moves for --movestogo), however written; a whole name keeps its value, even one that begins '--'
+expect_err 2 "dama search: unknown option --moves (options are written in full): did you mean --movestogo? (see 'dama search --help')" \
+  "$DAMA" search --moves 3 --nodes 100 --quiet
+expect_err 2 "unknown option --moves (options are written in full): did you mean --movestogo?" "$DAMA" search --nodes 100 --moves=3
+expect_err 2 "dama selfplay: unknown option --n (options are written in full): --nodes, --no-egtb begin so" "$DAMA" selfplay --n 3
+expect_err 2 "unknown option --he (options are written in full): did you mean --help?" "$DAMA" moves --he
+expect_err 2 "unknown option --conf (options are written in full): did you mean --config?" "$DAMA" moves --conf x.cfg
+expect_err 2 "unrecognized option '--frob'" "$DAMA" moves --frob
+expect_err 2 "unexpected argument '--mov'" "$DAMA" moves -- --mov
+expect_err 1 "bad position string '--nodes'" "$DAMA" search --fen --nodes --nodes 5 --quiet
+expect_rc 0 "a whole option with =" "$DAMA" search --nodes=100 --quiet
 expect_rc 1 "missing fen file" "$DAMA" moves --file "$T/nope"
 printf 'W:Wc3:Bd4\nW:Wz9:Bd4\n' >"$T/badfens"
 expect_rc 1 "bad line in fen file" "$DAMA" moves --file "$T/badfens"

@@ -159,6 +159,12 @@ has "$T/tour.fout" '^dxp: 4 games: .* 0 unfinished;' "the follower saw each game
 expect_err 2 "engine 'remote' is reached over DXP and plays one game at a time: give --concurrency 1" \
   "$DAMA" tournament --game international --db "$T/tour2.sqlite" --concurrency 2 name=a,weights=default "name=remote,dxp=127.0.0.1:1"
 expect_err 2 "dxp=nowhere: need HOST:PORT" "$DAMA" tournament --game international --db "$T/tour2.sqlite" name=a,weights=default name=b,dxp=nowhere
+# a game DXP cannot play: refused before any game (they would all be lost by faults, the run ending 0)
+for g in russian canadian; do
+  expect_err 2 "engine 'remote' is reached over DXP, which numbers the squares 1..50, and $g does not: give --game international" \
+    "$DAMA" tournament --game $g --db "$T/tour3.sqlite" --concurrency 1 name=a,weights=default "name=remote,dxp=127.0.0.1:1"
+done
+[ ! -e "$T/tour3.sqlite" ] && ok || bad "a game DXP cannot play: the database was made"
 
 # 5. waits end: no connection; a connection that says nothing
 expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --listen 127.0.0.1:0 --timeout 1 --hash 8
@@ -171,7 +177,17 @@ has "$T/quiet.ferr" "dama dxp: no GAMEREQ within 1 s" "silent initiator"
 # 6. bad options
 expect_err 2 "give --listen [HOST:]PORT (follower) or --connect HOST:PORT (initiator)" "$DAMA" dxp
 expect_err 2 "give --listen" "$DAMA" dxp --listen 0 --connect 127.0.0.1:1
-expect_err 2 "DXP numbers the squares 1..50; the games that do are" "$DAMA" dxp --game russian --listen 0
+expect_err 2 "--game russian: DXP numbers the squares 1..50 and russian does not; the games that do are international" "$DAMA" dxp --game russian --listen 0
+# --game's default is the game dxp plays: international, whatever a configuration file's top-level game
+# (made for the other commands); the dxp group's game applies, and must fit
+printf 'game = "russian";\n' >"$T/top.cfg"
+printf 'dxp = { game = "russian"; };\n' >"$T/grp.cfg"
+"$DAMA" dxp --help >"$T/help" 2>&1
+grep -q -- '--game TEXT .*numbered 1\.\.50 (default: international; .*does not apply)$' "$T/help" && ok || bad "dxp --help: --game's default: $(grep -- --game "$T/help")"
+"$DAMA" dxp --help --config "$T/top.cfg" >"$T/help" 2>&1
+grep -q -- '--game TEXT .*numbered 1\.\.50 (default: international; .*does not apply)$' "$T/help" && ok || bad "dxp --help, top-level game russian: $(grep -- --game "$T/help")"
+expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --config "$T/top.cfg" --listen 127.0.0.1:0 --timeout 1 --hash 8
+expect_err 2 "game = russian ($T/grp.cfg): DXP numbers the squares 1..50 and russian does not" "$DAMA" dxp --config "$T/grp.cfg" --listen 0
 expect_err 2 "give one of --nodes, --depth, --movetime" "$DAMA" dxp --listen 0 --nodes 5 --depth 3
 expect_err 2 "--time 0: must be 1 or more unless --nodes" "$DAMA" dxp --connect 127.0.0.1:1 --time 0
 expect_err 2 "--color purple: must be alternate, white or black" "$DAMA" dxp --connect 127.0.0.1:1 --color purple

@@ -10,6 +10,12 @@ D="$T/db"
 expect_rc 0 "build 3k-1k" "$DAMA" egtb build --material 3k-1k --dir "$D" --threads 2
 expect_eq "$(grep -c 'positions' "$T/out")" "4" "three tables and a total line"
 expect_eq "$(ls "$D" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb " "files"
+# the lock file stays in the table directory (one flock a build; removing it would race), naming the
+# last builder; git ignores it, so tables built into a folder of the source tree leave nothing to commit
+grep -qx "process [0-9]* on host .* since [0-9T:-]*Z" "$D/.build-lock" && ok || bad "lock file: $(cat "$D/.build-lock")"
+if [ -n "$SRC" ] && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  git -C "$SRC" check-ignore -q --no-index egtb/.build-lock && ok || bad "git does not ignore a table directory's .build-lock"
+fi
 # resume: the same command reuses every file
 expect_rc 0 "rebuild" "$DAMA" egtb build --material 3k-1k --dir "$D"
 expect_eq "$(grep -c 'existing file' "$T/out")" "3" "resumed build reuses"

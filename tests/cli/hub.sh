@@ -294,10 +294,17 @@ has "$T/e4.out" '^done move=46x1[16]x7x13x28x41\( \|$\)' "E4: the four captured 
 printf "${I}pos pos=W%s\npos pos=%s\nset-param name=variant value=brazilian\npos pos=%s\nset-param name=variant value=russian\npos pos=%s\nset-param name=variant value=brazilian\npos pos=B:W18:B14 moves=\"14x23\"\n" \
   "$(printf 'e%.0s' $(seq 32))" "$(hubpos W 1:w 50:b)" "$START" "$START" >"$T/ilen.in"
 session ilen
-has "$T/ilen.out" "^error message=\"pos: a Hub position string for variant international has 51 characters (the side to move and one per square 1-50); 'Weeeeeeeeeeeeeeeeeee...' has 33\"$" "32 squares to international"
+has "$T/ilen.out" "^error message=\"pos: a Hub position string for variant international is the side to move (W or B) and one letter per square 1-50 (w b W B e), 51 letters; 'Weeeeeeeeeeeeeeeeeee...' has 33 letters, too few\"$" "32 squares to international"
 count "$T/ilen.out" "^error message=\"pos: a Hub position string ('Wbbbbbbbbbbbbbbbbbbb...', 51 characters) is read for variant international only (51 characters: the side to move and squares 1-50); variant \(brazilian\|russian\) takes" 2 "50 squares to an 8x8 game"
 has "$T/ilen.out" "^error message=\"pos: Hub's 'Wweeeeeeeeeeeeeeeeee...' is the bad position string 'W:W1:B50': a man on 1 stands on its crowning rank" "a Hub string the game refuses: both forms named"
 count "$T/ilen.out" '^error' 4 "the 8x8 games keep their own strings"
+#    a letter too many, the side to move in lower case, a bad square letter: what was expected and where
+printf "${I}pos pos=%s\npos pos=%s\npos pos=%s\npos pos=%s\n" "${START}e" "w${START#W}" "$(hubpos W 12:x)" "$START" >"$T/iletters.in"
+session iletters
+has "$T/iletters.out" "^error message=\"pos: a Hub position string for variant international is the side to move (W or B) and one letter per square 1-50 (w b W B e), 51 letters; 'Wbbbbbbbbbbbbbbbbbbb...' has 52 letters, too many\"$" "52 letters"
+has "$T/iletters.out" "^error message=\"pos: .*, 51 letters; 'wbbbbbbbbbbbbbbbbbbb...' has 'w' at letter 1 (the side to move), not W or B\"$" "side to move in lower case"
+has "$T/iletters.out" "^error message=\"pos: .*, 51 letters; 'Weeeeeeeeeeexeeeeeee...' has 'x' at letter 13 (square 12), not w b W B or e\"$" "a bad square letter"
+count "$T/iletters.out" '^error' 3 "the start after them is read"
 #    full games through the arena's Hub player: dama hub (Hub's strings both ways) against the same engine
 #    in-process, each opening with both colours: both games of a pair are the same moves, move for move
 "$DAMA" match --game international --a-cmd "$DAMA hub --game international --hash 8 --no-egtb" --no-egtb --hash 16 \

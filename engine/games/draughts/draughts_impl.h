@@ -864,14 +864,29 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
                 p->pieces[c] |= d_bit(sq);
                 if (king) p->kings |= d_bit(sq);
             }
-            if (*s == ',') s++;
-            else if (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
+            if (*s == ',') {
+                s++;
+                if (!*s || *s == ':' || *s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s)) {
+                    snprintf(msg, sizeof msg, "a ',' at character %d with no square after it (a ',' comes "
+                             "between two squares)", (int)(s - fen));
+                    return d_fen_error(err, fen, msg);
+                }
+            } else if (*s && *s != ':' && *s != '.' && *s != '"' && *s != ']' && !isspace((unsigned char)*s)) {
                 snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
                 return d_fen_error(err, fen, msg);
             }
         }
     }
-    while (*s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s)) s++;
+    /* PDN 3.0's FEN may end with one '.' (and a tag's '"' and ']') */
+    for (bool dot = false; *s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s); s++) {
+        if (*s != '.') continue;
+        if (dot) {
+            snprintf(msg, sizeof msg, "a second '.' at character %d (the position may end with one)",
+                     (int)(s - fen) + 1);
+            return d_fen_error(err, fen, msg);
+        }
+        dot = true;
+    }
     if (*s) {
         snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
         return d_fen_error(err, fen, msg);
@@ -989,12 +1004,14 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
 {
     const DPos *p = dp(pos);
     int sq[ROUTE_LEN_MAX + 1], n = 0, from_file = -1;
+    char capture_mark = 0; /* the first ':', 'x' or 'X' written: the text says it is a capture */
     const char *s = text;
     while (isspace((unsigned char)*s)) s++;
     /* Russian short form: file of origin + destination ("ed4", "b:d6"). */
     if (!RULES.numeric && s[0] >= 'a' && s[0] <= 'h' && !isdigit((unsigned char)s[1])) {
         from_file = s[0] - 'a';
         s++;
+        if (*s == ':' || *s == 'x') capture_mark = *s;
         if (*s == ':' || *s == 'x' || *s == '-') s++;
     }
     for (;;) {
@@ -1012,6 +1029,7 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
         }
         sq[n++] = v;
         if (*s == '-' || *s == ':' || *s == 'x' || *s == 'X') {
+            if (*s != '-' && !capture_mark) capture_mark = *s;
             s++;
             continue;
         }
@@ -1079,7 +1097,13 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
         cand[found++] = *m;
     }
     int rc = 0;
-    if (found == 1) {
+    if (found == 1 && capture_mark && cand[0].kind != MOVE_CAPTURE) {
+        char plain[MOVE_STR_MAX];
+        dg_move_to_str(pos, &cand[0], plain);
+        snprintf(err, ERR_MAX, "move '%.60s': '%c' marks a capture, and %.12s captures nothing (write %.12s)", text,
+                 capture_mark, plain, plain);
+        rc = -1;
+    } else if (found == 1) {
         *move = cand[0];
     } else if (found == 0) {
         char legal[100] = "";
