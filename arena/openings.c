@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "engine/search.h"
+#include "util/atomic_file.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -40,14 +40,7 @@ static void line_error(char err[ERR_MAX], const char *path, long lineno, const c
 int openings_read(const Game *g, const char *path, OpeningBook *book, char err[ERR_MAX])
 {
     memset(book, 0, sizeof *book);
-    FILE *f = fopen(path, "r");
-    struct stat st;
-    if (f && (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode))) {
-        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
-        fclose(f);
-        f = NULL;
-        errno = e;
-    }
+    FILE *f = file_open_read(path);
     if (!f) {
         snprintf(err, ERR_MAX, "cannot read opening book '%.200s': %s", path, strerror(errno));
         return -1;

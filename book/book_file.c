@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "util/atomic_file.h"
 #include "util/num.h"
@@ -83,14 +82,7 @@ static int read_record(MoveBook *b, char *line, char what[ERR_MAX])
 
 static FILE *open_file(const char *path, char err[ERR_MAX])
 {
-    FILE *f = fopen(path, "r");
-    struct stat st;
-    if (f && (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode))) {
-        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
-        fclose(f);
-        f = NULL;
-        errno = e;
-    }
+    FILE *f = file_open_read(path);
     if (!f) err_set(err, "cannot read book '%.200s': %s", path, strerror(errno));
     return f;
 }

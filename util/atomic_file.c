@@ -193,3 +193,16 @@ int atomic_file_commit(AtomicFile *af, char err[ATOMIC_ERR_MAX])
     }
     return 0;
 }
+
+FILE *file_open_read(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (f && (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode))) {
+        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+        fclose(f);
+        f = NULL;
+        errno = e;
+    }
+    return f;
+}
