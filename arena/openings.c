@@ -284,6 +284,11 @@ int openings_for_run(const Game *g, const char *path, int random_plies, int bala
         if (access(g->opening_book, R_OK) == 0) return openings_read(g, g->opening_book, book, err);
         snprintf(full, sizeof full, "%s/%s", DAMA_SOURCE_DIR, g->opening_book);
         if (access(full, R_OK) == 0) return openings_read(g, full, book, err);
+        /* said, not silent: the game's own book is the documented default */
+        fprintf(stderr,
+                "dama: warning: %s's opening book %s is in neither the working folder nor %s: "
+                "random balanced lines instead (--openings FILE or --openings random to choose)\n",
+                g->name, g->opening_book, DAMA_SOURCE_DIR);
     }
     if (random_plies < 0 || random_plies > 40) {
         snprintf(err, ERR_MAX, "--random-plies must be 0..40");

@@ -1,6 +1,7 @@
 /* cmd_dxp.c — `dama dxp`: dama's engine over the DamExchange Protocol, as
  * follower (--listen) or initiator (--connect); arena/dxp_session.h plays,
  * protocol/dxp.h and protocol/dxp_link.h speak (docs/dxp.md). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -224,7 +225,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama dxp: %s\n", err);
         rc = 1;
     } else if (cli_isset(a, "log") && !(log = fopen(cli_str(a, "log"), "w"))) {
-        fprintf(stderr, "dama dxp: cannot write --log %s\n", cli_str(a, "log"));
+        fprintf(stderr, "dama dxp: cannot write --log %s: %s\n", cli_str(a, "log"), strerror(errno));
         rc = 1;
     }
     MoveBook book;
@@ -243,7 +244,7 @@ static int run(CliArgs *a)
         rc = run_session(&ad, &o, log);
     }
     if (log && fclose(log) != 0 && rc == 0) {
-        fprintf(stderr, "dama dxp: cannot write --log %s\n", cli_str(a, "log"));
+        fprintf(stderr, "dama dxp: cannot write --log %s: %s\n", cli_str(a, "log"), strerror(errno));
         rc = 1;
     }
     book_free(&book);

@@ -166,6 +166,7 @@ expect_err 2 "--b-book: a DXP program plays its own moves" "$DAMA" "${MATCH[@]}"
   --b-dxp 127.0.0.1:9 --b-book "$T/none.book"
 expect_err 2 "give one of --nodes, --depth, --movetime, --tc" "$DAMA" dxp --listen 0 --nodes 5 --tc 1000+10
 expect_err 2 "--tc" "$DAMA" dxp --listen 0 --tc fast
+expect_err 1 "cannot write --log $T/no/x.log: No such file or directory" "$DAMA" dxp --listen 0 --log "$T/no/x.log"
 [ ! -e "$T/bad.sqlite" ] && ok || bad "a refused match stored nothing"
 
 finish dxp_match
