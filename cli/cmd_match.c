@@ -322,6 +322,13 @@ static int run(CliArgs *a)
         printf("games lost by an engine fault (crash, timeout, illegal or late move): A %lld, B %lld\n",
                (long long)p.faults[0], (long long)p.faults[1]);
     if (err[0]) fprintf(stderr, "dama match: %s\n", err);
+    int64_t games = r.played ? stats_count_games(&r.res.st) : 0;
+    if (rc == 0 && games > 0 && p.faults[0] + p.faults[1] >= games) {
+        /* no game was played out: nothing to rate (an engine that never answered) */
+        fprintf(stderr, "dama match: every game was lost by an engine fault (A %lld, B %lld): see the lines above\n",
+                (long long)p.faults[0], (long long)p.faults[1]);
+        rc = 1;
+    }
     book_free(&books[0]);
     book_free(&books[1]);
     return rc;

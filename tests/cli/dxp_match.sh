@@ -155,6 +155,10 @@ expect_rc 0 "tournament with a DXP player whose command fails" timeout $LIMIT "$
 has "$T/err" "loses by crash: 'false' ended (exit status 1) before its port $FREE opened" "the failed start named"
 expect_eq "$(faults "$T/t2.sqlite")" 2 "both games lost by the player that never listened"
 
+# 6b. a program nobody can reach: every game lost by its fault, so the match fails (nothing to rate)
+expect_err 1 "every game was lost by an engine fault (A 0, B 2)" timeout $LIMIT "$DAMA" "${MATCH[@]}" \
+  --db "$T/none.sqlite" --b-dxp 127.0.0.1:9 --pairs 1 --nodes 100
+
 # 7. bad options
 expect_err 2 "--b-dxp: need HOST:PORT (port 1..65535): nowhere" "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --b-dxp nowhere
 expect_err 2 "--a-dxp: need HOST:PORT (port 1..65535): " "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --a-dxp 127.0.0.1:0

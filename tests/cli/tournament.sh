@@ -242,7 +242,8 @@ expect_eq "$(sqlite3 "$T/h.sqlite" "SELECT count(*) || ' ' || count(white_ws) ||
 expect_eq "$(sqlite3 "$T/h.sqlite" "SELECT quote(ws_a) || ' ' || ws_b || ' ' || games FROM matches")" "NULL 1 4" "matches row"
 # the Hub engine's time is that of its process (CPU from /proc, in clock ticks: it may be 0 at 300 nodes a move)
 check_match_times "$T/out" "$T/h.sqlite" 1 B
-expect_rc 0 "match with a crashing Hub engine" "$DAMA" match --db "$T/hc.sqlite" --a default \
+# it crashes in every game: stored, but nothing to rate (exit 1)
+expect_err 1 "dama match: every game was lost by an engine fault (A 0, B 4)" "$DAMA" match --db "$T/hc.sqlite" --a default \
   --b-cmd "python3 $F crash 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
 expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND
   ((black_ws IS NULL AND result = '1-0') OR (white_ws IS NULL AND result = '0-1'))")" \
