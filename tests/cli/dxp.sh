@@ -20,13 +20,7 @@ ENGINE=(--hash 8 --timeout 120)
 follower() {
   local name=$1
   shift
-  timeout $LIMIT "$DAMA" dxp --listen 127.0.0.1:0 "${ENGINE[@]}" --log "$T/$name.flog" "$@" \
-    >"$T/$name.fout" 2>"$T/$name.ferr" &
-  FPID=$!
-  PORT=""
-  wait_until -p "$FPID" "$name: the follower's port" grep -q '^dxp: listening on 127.0.0.1:[0-9]*$' "$T/$name.fout"
-  PORT=$(sed -n 's/^dxp: listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$T/$name.fout")
-  [ -n "$PORT" ] && ok || bad "$name: no port in: $(cat "$T/$name.fout" "$T/$name.ferr")"
+  dxp_follower "$name" "${ENGINE[@]}" "$@"
 }
 # follower_done NAME RC: the follower ended with RC
 follower_done() {

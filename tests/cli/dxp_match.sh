@@ -19,13 +19,7 @@ MATCH=(match --game international --a default --hash 8 --progress 0)
 follower() {
   local name=$1
   shift
-  timeout $LIMIT "$DAMA" dxp --listen 127.0.0.1:0 --hash 8 --timeout 120 --log "$T/$name.flog" "$@" \
-    >"$T/$name.fout" 2>"$T/$name.ferr" &
-  FPID=$!
-  PORT=""
-  wait_until -p "$FPID" "$name: the follower's port" grep -q '^dxp: listening on 127.0.0.1:[0-9]*$' "$T/$name.fout"
-  PORT=$(sed -n 's/^dxp: listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$T/$name.fout")
-  [ -n "$PORT" ] && ok || bad "$name: no port in: $(cat "$T/$name.fout" "$T/$name.ferr")"
+  dxp_follower "$name" --hash 8 --timeout 120 "$@"
 }
 faults() { db_value "$1" "SELECT count(*) FROM games WHERE reason IN ('crash','timeout','illegal-move','time-forfeit')"; }
 

@@ -121,6 +121,21 @@ wait_until() {
   bad "$what: still not so after $tries tries $every s apart"
   return 2
 }
+# dxp_follower NAME ARGS...: `dama dxp --listen` in the background on a free
+# port of 127.0.0.1 (ARGS: its engine options), killed after $LIMIT seconds;
+# its log, output and errors in $T/NAME.flog, .fout, .ferr. Sets PORT (from
+# its "listening on" line) and FPID.
+dxp_follower() {
+  local name=$1
+  shift
+  timeout "${LIMIT:-300}" "$DAMA" dxp --listen 127.0.0.1:0 --log "$T/$name.flog" "$@" \
+    >"$T/$name.fout" 2>"$T/$name.ferr" &
+  FPID=$!
+  PORT=""
+  wait_until -p "$FPID" "$name: the follower's port" grep -q '^dxp: listening on 127.0.0.1:[0-9]*$' "$T/$name.fout"
+  PORT=$(sed -n 's/^dxp: listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$T/$name.fout")
+  [ -n "$PORT" ] && ok || bad "$name: no port in: $(cat "$T/$name.fout" "$T/$name.ferr")"
+}
 db_value() { [ -e "$1" ] && sqlite3 -cmd '.timeout 30000' "$1" "$2" 2>/dev/null; }
 at_least() {
   local v
