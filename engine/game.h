@@ -162,6 +162,18 @@ typedef struct Game {
      * and material rules), comma-separated: "D4,D5,D6,D7,D8" in Russian
      * draughts; NULL: none named (`dama egtb draws` then needs --reasons). */
     const char *rule_draw_reasons;
+    /* Endgame knowledge for the search's static value, optional (NULL:
+     * none). Is the material of pos a balance that the game's draw rules
+     * make a draw whatever its size, `strong` being the side the static
+     * value favours (Russian: one or two pieces against a lone king, rule
+     * D8; three against a lone king on the main road, D7)? Sets
+     * *plies_left to the plies a move-count rule leaves the current
+     * material before it draws the game (INT32_MAX: none applies). The
+     * search scales its static value down in such positions (search
+     * parameters DRAWN_SCALE and COUNTER_RAMP), so the side ahead does not
+     * trade into a drawn ending and makes progress before a counter runs
+     * out (as chess engines scale toward the 50-move rule). Pure. */
+    bool (*drawish)(const Position *pos, Color strong, int *plies_left);
 
     /* Move text in the game's notation: full (every landing square) or, in
      * numbered notations, a capture as start x end unless another legal

@@ -25,9 +25,23 @@
 #include "engine/search_order.h"
 #include "engine/search_tt.h"
 
+/* The static value v (White's view) scaled by the game's endgame
+ * knowledge (Game.drawish): DRAWN_SCALE/64 of it in a drawn material
+ * balance, and x left/COUNTER_RAMP when a move-count rule will draw the
+ * current material in left < COUNTER_RAMP plies. */
+static int32_t endgame_scaled(const Engine *e, const Position *pos, int32_t v)
+{
+    int left = INT32_MAX;
+    int64_t scale = e->game->drawish(pos, v > 0 ? COLOR_WHITE : COLOR_BLACK, &left) ? P(e, DRAWN_SCALE) : 64;
+    int ramp = P(e, COUNTER_RAMP);
+    if (left < ramp) scale = scale * left / ramp;
+    return (int32_t)(v * scale / 64);
+}
+
 int engine_evaluate(const Engine *e, const Position *pos)
 {
     int32_t v = e->game->evaluate(pos, e->weights);
+    if (v && e->game->drawish) v = endgame_scaled(e, pos, v);
     /* Static values stay below the win scores whatever the weights. */
     if (v > SCORE_WIN_MIN - 1) v = SCORE_WIN_MIN - 1;
     if (v < -(SCORE_WIN_MIN - 1)) v = -(SCORE_WIN_MIN - 1);

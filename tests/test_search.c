@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "engine/game.h"
+#include "engine/games/draughts/draughts.h"
 #include "engine/search.h"
 #include "util/clock.h"
 
@@ -491,6 +492,57 @@ static void test_movetime(void **state)
     assert_true(clock_process_cpu_s() - c0 < 0.060 + 0.500);
 }
 
+/* engine_evaluate of fen (side to move's view) with DRAWN_SCALE and
+ * COUNTER_RAMP set, the material counter set to mp; *raw gets the
+ * unscaled static value in the same view. */
+static int scaled_value(const char *fen, int drawn_scale, int ramp, int mp, int *raw)
+{
+    const Game *g = russian();
+    Position pos;
+    char err[ERR_MAX];
+    assert_int_equal(g->pos_from_fen(&pos, fen, err), 0);
+    ((DraughtsPos *)pos.data)->material_plies = (uint8_t)mp;
+    Engine *e = engine_new(g, 1);
+    assert_int_equal(engine_set_param(e, "DRAWN_SCALE", drawn_scale, err), 0);
+    assert_int_equal(engine_set_param(e, "COUNTER_RAMP", ramp, err), 0);
+    int32_t v = g->evaluate(&pos, g->weights_default());
+    *raw = g->side_to_move(&pos) == COLOR_WHITE ? v : -v;
+    int scaled = engine_evaluate(e, &pos);
+    engine_free(e);
+    return scaled;
+}
+
+/* Russian endgame knowledge (Game.drawish): one or two pieces against a
+ * lone king (D8), three against a lone king on the main road (D7) keep
+ * DRAWN_SCALE/64 of the static value; three against a king off the road,
+ * four against one, and a lone man are not drawn balances; a counter that
+ * leaves fewer than COUNTER_RAMP plies scales the value by left/RAMP. */
+static void test_drawn_material_scaled(void **state)
+{
+    (void)state;
+    int raw;
+    static const char *drawn[] = {"W:WKa1,Kc3:BKh2", "B:WKa1,e3:BKh2", "W:WKa3,Kc1,Ke1:BKd4", "W:WKd4:BKh2"};
+    for (size_t i = 0; i < sizeof drawn / sizeof *drawn; i++) {
+        int v = scaled_value(drawn[i], 8, 0, 0, &raw);
+        assert_int_not_equal(raw, 0);
+        assert_int_equal(v, raw * 8 / 64);
+        assert_int_equal(scaled_value(drawn[i], 64, 0, 0, &raw), raw); /* 64: no knowledge */
+    }
+    static const char *open[] = {"W:WKa3,Kc1,Ke1:BKa7", "W:WKa3,Kc1,Ke1,Kg1:BKd4", "W:WKa1,Kc3:Bh6", "W:WKa1,Kc3:BKh2,Kh8"};
+    for (size_t i = 0; i < sizeof open / sizeof *open; i++) {
+        int v = scaled_value(open[i], 8, 0, 0, &raw);
+        assert_int_equal(v, raw);
+    }
+    /* three kings against a king off the road: D4 leaves 30 - 24 = 6 plies,
+     * inside a ramp of 16: x 6/16; the off-road D7 count is not the eval's */
+    int v = scaled_value("W:WKa3,Kc1,Ke1:BKa7", 8, 16, 24, &raw);
+    assert_int_equal(v, (int)((int64_t)raw * (64 * 6 / 16) / 64));
+    assert_int_equal(scaled_value("W:WKa3,Kc1,Ke1:BKa7", 8, 16, 8, &raw), raw); /* 22 plies left: outside */
+    /* on the road D7 leaves 10 - 4 = 6: both the drawn scale and the ramp */
+    v = scaled_value("W:WKa3,Kc1,Ke1:BKd4", 8, 16, 4, &raw);
+    assert_int_equal(v, (int)((int64_t)raw * (8 * 6 / 16) / 64));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -509,6 +561,7 @@ int main(void)
         cmocka_unit_test(test_capture_value),
         cmocka_unit_test(test_pruning_params),
         cmocka_unit_test(test_movetime),
+        cmocka_unit_test(test_drawn_material_scaled),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
