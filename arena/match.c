@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "arena/game_writer.h"
+#include "arena/match_draws.h"
 #include "arena/preflight.h"
 #include "arena/schedule.h"
 #include "arena/schedule_dist.h"
@@ -408,6 +409,23 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
     return rc;
 }
 
+/* The missed wins of r's match, over all its stored games (read over a
+ * connection of their own: match_draws_count; none for an in-memory
+ * database, which no other connection sees). 0, or -1 with err. */
+static int match_count_missed(Db *db, const Game *g, const Egtb *edb, MatchRunResult *r, char err[ERR_MAX])
+{
+    const char *path = db_path(db);
+    if (!path || !path[0] || strcmp(path, ":memory:") == 0) return 0;
+    MatchDraws d;
+    memset(&d, 0, sizeof d); /* no reasons: only the missed wins are counted */
+    if (match_draws_count(path, g, r->match_id, edb, &d, err) != 0) return -1;
+    r->missed_counted = true;
+    r->drawn = d.drawn;
+    r->missed[0] = d.missed[0];
+    r->missed[1] = d.missed[1];
+    return 0;
+}
+
 /* Set up (rank 0 stores, the others get its verdict and both weight
  * vectors), then play. Returns the exit status. */
 static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *r, const OpeningBook *book,
@@ -477,6 +495,10 @@ static int match_set_up_and_play(Db *db, const MatchOptions *o, MatchRunResult *
         rc = -1;
     }
     r->timed = rc == 0;
+    if (rc == 0 && edb && match_count_missed(db, g, edb, r, terr) != 0) {
+        snprintf(err, ERR_MAX, "%s", terr);
+        rc = -1;
+    }
     db_close_discard_new(own);
     int final_rc = rc != 0 ? 1 : res->complete ? 0 : 3;
     return dist ? dist_relay_final("match", final_rc) : final_rc;

@@ -151,6 +151,14 @@ typedef struct MatchRunResult {
     bool timed;
     TimeUse time[2];
     int64_t untimed;
+    /* rank 0, once played with an endgame database (egtb_dir): the missed
+     * wins over every stored game of the match, a resumed one's earlier
+     * games too (match_draws_count, as `dama egtb draws` counts them): of
+     * `drawn` drawn games, missed[0] passed through a database win for A
+     * and let it go, missed[1] through one for B (a game can count for
+     * both). missed_counted is false without a database. */
+    bool missed_counted;
+    int64_t drawn, missed[2];
 } MatchRunResult;
 
 typedef struct MatchOptions {

@@ -1,4 +1,5 @@
-/* match_draws.h — `dama egtb draws`: in the games of a stored match drawn
+/* match_draws.h — `dama egtb draws` (and the missed-wins line that ends
+ * `dama match` with a database, arena/match.c): in the games of a stored match drawn
  * by the few-piece rules (reasons such as D7, D8), which engine ended with
  * the larger material (pieces, then kings): a sign of an engine that
  * settles for a draw it could have won. Reads the stored games (replaying

@@ -96,6 +96,11 @@ expect_rc 0 "match for draws" "$DAMA" match --db "$T/d.sqlite" --a default --b d
   --pairs 2 --nodes 200 --threads 1 --egtb "$D" --egtb-engines a --progress 0
 expect_eq "$(sqlite3 "$T/d.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
   "1/2-1/2 D7,1/2-1/2 D8,1/2-1/2 D8,1/2-1/2 D8" "draws: the games"
+# the match's own missed-wins line (it had --egtb) says what egtb draws --dir counts for the same match
+m=$(grep '^missed wins: ' "$T/out")
+expect_rc 0 "draws of the match with the tables" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --dir "$D"
+expect_eq "$m" "$(grep '^missed wins: ' "$T/out")" "match's missed wins = egtb draws'"
+expect_eq "$m" "missed wins: of 4 drawn games, 0 passed through a database win for A, 0 for B ($D)" "draws: no win missed"
 expect_rc 0 "draws" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D7,D8
 expect_eq "$(grep -E '^(D7|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D7 1 1 0 0;D8 3 0 2 1;all 4 1 2 1;" "draws: A, B"
 expect_rc 0 "draws D8" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D8
@@ -115,6 +120,7 @@ expect_rc 0 "turkish match for draws" "$DAMA" match --game turkish --db "$T/tu.s
   --openings "$T/book-tu" --pairs 1 --nodes 100 --threads 1 --progress 0
 expect_eq "$(sqlite3 "$T/tu.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
   "1/2-1/2 one-each,1/2-1/2 one-each" "turkish draws: the games"
+grep -q 'missed wins' "$T/out" && bad "turkish match without tables counted missed wins: $(cat "$T/out")" || ok
 expect_rc 0 "turkish draws" "$DAMA" egtb draws --game turkish --db "$T/tu.sqlite" --match 1
 expect_line out "match 1: 2 games, 2 drawn by one-each; the larger material (pieces, then kings) at the end:"
 expect_eq "$(grep -E '^(one-each|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "one-each 2 0 0 2;all 2 0 0 2;" "turkish draws: counted"
@@ -125,6 +131,22 @@ expect_rc 0 "match for missed wins" "$DAMA" match --db "$T/e.sqlite" --a default
   --pairs 1 --nodes 1 --threads 1 --egtb "$D" --egtb-engines a --progress 0
 expect_eq "$(sqlite3 "$T/e.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
   "1-0 no-moves,1/2-1/2 D8" "missed wins: the games"
+# the match says it itself, after the Elo and time lines
+expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+expect_eq "$(grep -n -e '^time ratio' -e '^missed wins' "$T/out" | cut -d: -f2 | tr '\n' ' ')" "time ratio A/B missed wins " \
+  "missed wins: the line after the time lines"
+# the same command again plays nothing and counts every stored game of the match
+expect_rc 0 "match for missed wins, resumed" "$DAMA" match --db "$T/e.sqlite" --a default --b default \
+  --openings "$T/book3" --pairs 1 --nodes 1 --threads 1 --egtb "$D" --egtb-engines a --progress 0
+expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+expect_eq "$(sqlite3 "$T/e.sqlite" "SELECT count(*) FROM games")" "2" "missed wins: the resumed match played nothing"
+# the default directory's tables (DAMA_EGTB) count too; --no-egtb: no tables, no line
+expect_rc 0 "match for missed wins, default tables" env DAMA_EGTB="$D" "$DAMA" match --db "$T/e2.sqlite" --a default \
+  --b default --openings "$T/book3" --pairs 1 --nodes 1 --threads 1 --egtb-engines a --progress 0
+expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+expect_rc 0 "match for missed wins, --no-egtb" env DAMA_EGTB="$D" "$DAMA" match --db "$T/e3.sqlite" --a default \
+  --b default --openings "$T/book3" --pairs 1 --nodes 1 --threads 1 --no-egtb --progress 0
+grep -q 'missed wins' "$T/out" && bad "missed wins counted with --no-egtb: $(cat "$T/out")" || ok
 expect_rc 0 "draws with the tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D8 --dir "$D"
 expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
 expect_rc 0 "draws without tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D8
