@@ -287,6 +287,7 @@ PlayerFault player_dxp_think(Player *p, const GameRecord *rec, int64_t clock_ms,
         r->in_game = false;
         DxpMsg e = {.type = DXP_GAMEEND};
         dxp_link_send_msg(&r->link, &e, err);
+        if (m.u.end.reason == DXP_END_RESIGN) return PLAYER_RESIGNED; /* it gives up: a loss, no fault */
         snprintf(err, sizeof err, "the program ended the game (GAMEEND reason %d)", m.u.end.reason);
         return fault(r, out->detail, PLAYER_CRASH, err);
     }
