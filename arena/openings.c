@@ -37,6 +37,51 @@ static void line_error(char err[ERR_MAX], const char *path, long lineno, const c
     err[n] = '\0';
 }
 
+/* A comment line "# game: NAME" (spaces around NAME allowed, the case of
+ * NAME not counted): 1 when it names g, -1 with why when another game, 0
+ * when the line is no such line. */
+static int game_line(const Game *g, const char *line, char why[ERR_MAX])
+{
+    const char *p = line + 1 + strspn(line + 1, " \t");
+    if (strncmp(p, "game:", 5) != 0) return 0;
+    p += 5 + strspn(p + 5, " \t");
+    size_t n = strlen(p);
+    while (n && (p[n - 1] == ' ' || p[n - 1] == '\t')) n--;
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), p);
+    for (char *c = name; *c; c++) {
+        if (*c < 0x21 || *c > 0x7e) { /* never echoed: a comment may hold any byte */
+            snprintf(why, ERR_MAX, "a '# game:' line whose name holds a byte that is no letter");
+            return -1;
+        }
+        if (*c >= 'A' && *c <= 'Z') *c = (char)(*c - 'A' + 'a');
+    }
+    if (strcmp(name, g->name) == 0 || game_find(name) == g) return 1;
+    snprintf(why, ERR_MAX, "a ballot of %s ('# game: %s'), not of %s", name, name, g->name);
+    return -1;
+}
+
+/* Why the line (label, position; the position already read into pos) is
+ * no ballot to deal: a third field, or a position that is already over.
+ * Returns 0, or -1 with why. */
+static int ballot_line_check(const Game *g, const char *fen, const Position *pos, char why[ERR_MAX])
+{
+    const char *tab = strchr(fen, '\t');
+    if (tab) {
+        snprintf(why, ERR_MAX, "a third field '%.60s%s' after the position (a line is label<TAB>position)", tab + 1,
+                 strlen(tab + 1) > 60 ? "..." : "");
+        return -1;
+    }
+    const char *reason = NULL;
+    MoveList moves;
+    if (game_outcome(g, pos, NULL, 0, &reason, &moves) != OUTCOME_NONE) {
+        snprintf(why, ERR_MAX, "the position is already over (%s): a ballot needs a move to play",
+                 reason ? reason : "the rules");
+        return -1;
+    }
+    return 0;
+}
+
 int openings_read(const Game *g, const char *path, OpeningBook *book, char err[ERR_MAX])
 {
     memset(book, 0, sizeof *book);
@@ -56,7 +101,14 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
         if (len && line[len - 1] == '\n') len--;
         if (len && line[len - 1] == '\r') len--;
         line[len] = '\0';
-        if (line[0] == '#') continue; /* a comment, whatever it holds */
+        char why[ERR_MAX];
+        int tag = line[0] == '#' ? game_line(g, line, why) : 0;
+        if (tag < 0) {
+            line_error(err, path, lineno, why);
+            rc = -1;
+            break;
+        }
+        if (line[0] == '#') continue; /* a comment, whatever else it holds */
         /* a byte that is no text is named, never echoed or taken as the
          * line's end (a NUL would cut the line short) */
         char what[TEXT_WHAT_MAX];
@@ -70,10 +122,13 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
         const char *label = tab ? line : "";
         const char *fen = tab ? tab + 1 : line;
         if (tab) *tab = '\0';
+        char *third = tab ? strchr(tab + 1, '\t') : NULL;
+        if (third) *third = '\0'; /* the position alone to its parser; a third field is named after */
         Position pos;
-        char perr[ERR_MAX];
-        if (g->pos_from_fen(&pos, fen, perr) != 0) {
-            line_error(err, path, lineno, perr);
+        int bad = g->pos_from_fen(&pos, fen, why);
+        if (third) *third = '\t';
+        if (bad != 0 || ballot_line_check(g, fen, &pos, why) != 0) {
+            line_error(err, path, lineno, why);
             rc = -1;
             break;
         }

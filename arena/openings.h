@@ -19,8 +19,11 @@ typedef struct OpeningBook {
     Opening *items; /* owned */
 } OpeningBook;
 
-/* Read a book file: one "label<TAB>position" per line, '#' comments. Each
- * position is checked with the game's parser. Returns 0, or -1 with a
+/* Read a book file: one "label<TAB>position" per line, '#' comments. A
+ * comment "# game: NAME" names the book's game: another than game is an
+ * error (a book without one is taken as game's). Each position is checked
+ * with the game's parser, and must have a move to play (not already
+ * over); a third field on a line is an error. Returns 0, or -1 with a
  * message naming the file and line. */
 int openings_read(const Game *game, const char *path, OpeningBook *book, char err[ERR_MAX]);
 

@@ -123,6 +123,11 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
             rc = 1;
             break;
         }
+        if (f == PLAYER_RESIGNED) { /* a result, not a fault */
+            r->outcome = side == COLOR_WHITE ? OUTCOME_BLACK_WINS : OUTCOME_WHITE_WINS;
+            r->reason = player_fault_reason(f);
+            break;
+        }
         if (f != PLAYER_OK) {
             end_by_fault(r, side, f, pm.detail);
             break;

@@ -188,6 +188,7 @@ const char *player_fault_reason(PlayerFault f)
     case PLAYER_TIME_FORFEIT: return "time-forfeit";
     case PLAYER_ILLEGAL: return "illegal-move";
     case PLAYER_STOPPED: return "stopped";
+    case PLAYER_RESIGNED: return "resign";
     default: return "ok";
     }
 }

@@ -105,11 +105,13 @@ typedef enum PlayerFault {
     PLAYER_TIMEOUT,      /* no answer in time (killed) */
     PLAYER_TIME_FORFEIT, /* answered after its clock ran out */
     PLAYER_ILLEGAL,      /* answered with a move that is not legal here */
-    PLAYER_STOPPED       /* the stop flag was raised */
+    PLAYER_STOPPED,      /* the stop flag was raised */
+    PLAYER_RESIGNED      /* no fault: the player gave the game up (a DXP program's GAMEEND
+                          * reason 1); play_game_players records a loss by "resign" */
 } PlayerFault;
 
 /* Reason id stored with a game lost by this fault ("crash", "timeout",
- * "time-forfeit", "illegal-move"). */
+ * "time-forfeit", "illegal-move"; "resign" for PLAYER_RESIGNED). */
 const char *player_fault_reason(PlayerFault f);
 
 typedef struct PlayerMove {
@@ -182,8 +184,8 @@ void player_set_book(Player *p, const struct MoveBook *book, uint64_t seed);
 /* Choose a move in the current position of rec (not over). clock_ms: the
  * time left on the player's clock (ignored without a clock). A position
  * in the player's book gets a book move (out->from_book) without asking
- * the engine. Returns PLAYER_OK with out->move legal, or a fault
- * (out->detail says what). */
+ * the engine. Returns PLAYER_OK with out->move legal, PLAYER_RESIGNED
+ * when the player gives the game up, or a fault (out->detail says what). */
 PlayerFault player_think(Player *p, const struct GameRecord *rec, int64_t clock_ms, PlayerMove *out);
 
 /* The game rec ended with outcome o (the referee's result, whatever ended

@@ -17,6 +17,7 @@
 #include "protocol/dxp.h"
 #include "protocol/dxp_link.h"
 #include "util/clock.h"
+#include "util/text.h"
 
 enum {
     CONNECT_MS = 10000, /* to connect, and for a GAMEACC or a GAMEEND's answer */
@@ -34,7 +35,7 @@ typedef struct DxpRemote {
     pid_t pid;    /* the program dama started (cmd=), in its own process group; 0: none */
     int starts;   /* how many times it was started */
     int known; /* plies of the game record that the program has seen */
-    char last[DXP_MSG_MAX + 1]; /* the last message read, for details */
+    char last[4 * DXP_MSG_MAX + 1]; /* the last message read, escaped (text_escape), for details */
 } DxpRemote;
 
 DxpRemote *player_dxp_new(void)
@@ -138,8 +139,9 @@ static int connect_program(Player *p, const char *host, int port, char err[ERR_M
     return fd;
 }
 
-/* A fault: detail is what, with the last message read; the connection is
- * dropped unless the game can still be closed in order. */
+/* A fault: detail is what (dama's words: protocol/dxp.c quotes a
+ * program's bytes as \xNN), with the last message read (escaped); the
+ * connection is dropped unless the game can still be closed in order. */
 static PlayerFault fault(DxpRemote *r, char *detail, PlayerFault f, const char *what)
 {
     snprintf(detail, PLAYER_DETAIL_MAX, "%.300s", what);
@@ -167,7 +169,7 @@ static int read_msg(DxpRemote *r, int64_t timeout_ms, int want, volatile int *st
         }
         if (got == DXP_RECV_CLOSED) return snprintf(err, ERR_MAX, "the connection closed"), -1;
         if (got != DXP_RECV_MSG) return -1;
-        snprintf(r->last, sizeof r->last, "%s", text);
+        text_escape(text, len, r->last, sizeof r->last); /* the program's bytes, never printed or stored raw */
         if (dxp_decode(text, len, m, err) != 0) return -1;
         if (m->type == DXP_CHAT || (want && (int)m->type != want)) continue;
         return 1;
@@ -285,6 +287,7 @@ PlayerFault player_dxp_think(Player *p, const GameRecord *rec, int64_t clock_ms,
         r->in_game = false;
         DxpMsg e = {.type = DXP_GAMEEND};
         dxp_link_send_msg(&r->link, &e, err);
+        if (m.u.end.reason == DXP_END_RESIGN) return PLAYER_RESIGNED; /* it gives up: a loss, no fault */
         snprintf(err, sizeof err, "the program ended the game (GAMEEND reason %d)", m.u.end.reason);
         return fault(r, out->detail, PLAYER_CRASH, err);
     }

@@ -9,10 +9,13 @@
  * rounded up, at least 1; 1 without a clock); each later move first sends
  * the opponent's reply as MOVE, then reads the program's MOVE. The game's
  * end is told (player_dxp_game_over); a game still going at the next one
- * (or the player's end) is closed with GAMEEND, and the answer awaited. Chats are skipped; the program's GAMEEND instead of a move,
- * a refused GAMEREQ, a closed connection are a crash, a move not legal is
+ * (or the player's end) is closed with GAMEEND, and the answer awaited.
+ * Chats are skipped; the program's GAMEEND with reason 1 (it gives up)
+ * instead of a move is PLAYER_RESIGNED, one with another reason, a
+ * refused GAMEREQ, a closed connection are a crash, a move not legal is
  * PLAYER_ILLEGAL, no move in time (its clock, or the whole game's
- * thinking time without one, plus timeout=) PLAYER_TIMEOUT.
+ * thinking time without one, plus timeout=) PLAYER_TIMEOUT. A fault's
+ * detail quotes the last message read escaped (util/text.h text_escape).
  *
  *
  * With spec->launch (dxp=HOST:PORT,cmd=COMMAND) dama starts the program

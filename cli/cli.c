@@ -272,8 +272,8 @@ void cli_print_help(const CliCommand *cmd, FILE *out) { print_help(cmd, NULL, ou
  * (search's --moves as --movestogo): dama takes options only as written
  * in full. Each "--NAME" of argv (up to a "--") that is no option of cmd
  * but begins one or more is refused naming them; one that begins none is
- * left to getopt_long's "unrecognized option". Returns 0, or -1 after the
- * message. */
+ * left to getopt_long (refused by getopt_error). Returns 0, or -1 after
+ * the message. */
 static int refuse_abbreviations(const CliCommand *cmd, const struct option *lopts, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
@@ -305,6 +305,38 @@ static int refuse_abbreviations(const CliCommand *cmd, const struct option *lopt
     return 0;
 }
 
+/* The option getopt_long's value val stands for, as written: "--nodes",
+ * "--config", "--help" or "-o". */
+static void option_text(const CliCommand *cmd, int val, char *out, size_t size)
+{
+    if (val >= 1000) snprintf(out, size, "--%s", cmd->opts[val - 1000].name);
+    else if (val == 'c') snprintf(out, size, "--config");
+    else if (val == 'h') snprintf(out, size, "--help");
+    else snprintf(out, size, "-%c", val);
+}
+
+/* dama's message for what getopt_long (opterr 0, optstring starting with
+ * ':') returned as c, '?' or ':': an option that is none (one beginning
+ * none of cmd's: refuse_abbreviations took the others), a missing value,
+ * a value for a flag. */
+static void getopt_error(const CliCommand *cmd, int c, char **argv)
+{
+    char name[80];
+    if (c == ':') {
+        option_text(cmd, optopt, name, sizeof name);
+        fprintf(stderr, "dama %s: %s needs a value (see 'dama %s --help')\n", cmd->name, name, cmd->name);
+    } else if (optopt >= 1000 || optopt == 'c' || optopt == 'h') {
+        option_text(cmd, optopt, name, sizeof name);
+        fprintf(stderr, "dama %s: %s takes no value (see 'dama %s --help')\n", cmd->name, name, cmd->name);
+    } else if (optopt) {
+        fprintf(stderr, "dama %s: unknown option -%c (see 'dama %s --help')\n", cmd->name, optopt, cmd->name);
+    } else { /* a long option: the one getopt_long stepped over */
+        const char *arg = argv[optind - 1];
+        fprintf(stderr, "dama %s: unknown option %.*s (see 'dama %s --help')\n", cmd->name,
+                (int)strcspn(arg, "="), arg, cmd->name);
+    }
+}
+
 int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 {
     memset(out, 0, sizeof *out);
@@ -324,7 +356,7 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     int out_opt = -1;
     for (int i = 0; i < out->opts_len; i++)
         if (strcmp(cmd->opts[i].name, "out") == 0) out_opt = i;
-    const char *shorts = out_opt >= 0 ? "ho:" : "h";
+    const char *shorts = out_opt >= 0 ? ":ho:" : ":h"; /* ':': a missing value is told apart */
 
     if (refuse_abbreviations(cmd, lopts, argc, argv) != 0) return -1;
 
@@ -348,12 +380,11 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     if (cfg != 0) return -1;
 
     optind = 1;
-    opterr = 1;
     while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
         if (c == 'c' || c == 'h') continue;
         if (c == 'o' && out_opt >= 0) c = 1000 + out_opt;
         if (c < 1000) {
-            fprintf(stderr, "dama %s: see 'dama %s --help'\n", cmd->name, cmd->name);
+            getopt_error(cmd, c, argv);
             return -1;
         }
         int i = c - 1000;

@@ -50,6 +50,16 @@ static int do_build(CliArgs *a)
              "built by dama book build from %.200s: %" PRId64 " games (%" PRId64 " left out), "
              "first %d plies, min-games %" PRId64 ", min-score %.3f, margin %.3f",
              o.db_path, st.games - st.skipped, st.skipped, o.max_ply, o.min_games, o.min_score, o.margin);
+    if (rc == 0 && st.positions == 0) { /* an empty book is no success: nothing is written */
+        book_free(&b);
+        fprintf(stderr, "dama book build: kept no position (%" PRId64 " games read, %" PRId64 " left out; ", st.games,
+                st.skipped);
+        if (st.games == 0) fprintf(stderr, "no stored game of %s", g->name);
+        else if (st.games == st.skipped) fprintf(stderr, "every game left out: no result, or lost by a fault");
+        else fprintf(stderr, "no move passed --min-games %" PRId64 " and --min-score %g", o.min_games, o.min_score);
+        fprintf(stderr, "): %s not written\n", out);
+        return 1;
+    }
     if (rc == 0) rc = book_save(&b, out, &ao, note, err);
     book_free(&b);
     if (rc != 0) {

@@ -256,6 +256,26 @@ static int check_dxp(const Game *g, const char *const dxp[2])
     return 0;
 }
 
+/* --a W / --b W for a side that is a program (--X-dxp or --X-cmd): the
+ * program plays with its own weights, so the option would be ignored.
+ * Returns 0, or 2 after a message. */
+static int check_weights_unused(const CliArgs *a)
+{
+    static const char *const side[2] = {"a", "b"}, *const dxp[2] = {"a-dxp", "b-dxp"},
+                             *const cmd[2] = {"a-cmd", "b-cmd"};
+    for (int i = 0; i < 2; i++) {
+        const char *program = cli_isset(a, dxp[i]) ? dxp[i] : cli_isset(a, cmd[i]) ? cmd[i] : NULL;
+        CliSource from = cli_source(a, side[i]);
+        if (!program || from == CLI_FROM_DEFAULT || from == CLI_FROM_NONE) continue;
+        fprintf(stderr,
+                "dama match: --%s %.100s with --%s: engine %c is the program, which plays with its own weights "
+                "(leave out --%s)\n",
+                side[i], cli_str(a, side[i]), program, 'A' + i, side[i]);
+        return 2;
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -283,6 +303,7 @@ static int run(CliArgs *a)
             return 2;
         }
     if (check_dxp(g, o.dxp) != 0) return 2;
+    if (check_weights_unused(a) != 0) return 2;
     for (int i = 0; i < 2; i++)
         if (o.dxp[i] && cli_str(a, i ? "b-book" : "a-book")) {
             /* the program keeps its own board: a move dama chose for it would be missing there */

@@ -344,7 +344,8 @@ def main():
         if len(sys.argv) < 3:
             sys.exit("usage: elo_match.py --combine LOG [LOG...]")
         sys.exit(combine(sys.argv[2:]))
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 allow_abbrev=False)
     ap.add_argument("--new", required=True, help="binary under test")
     ap.add_argument("--old", required=True, help="reference binary")
     ap.add_argument("--game", default="russian")

@@ -167,9 +167,9 @@ def summary(a):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
     sub = ap.add_subparsers(dest="cmd", required=True)
-    c = sub.add_parser("calibrate")
+    c = sub.add_parser("calibrate", allow_abbrev=False)
     c.add_argument("--referee", required=True)
     c.add_argument("--game", default="russian")
     c.add_argument("--movetime", type=int, required=True)
@@ -181,7 +181,7 @@ def main():
     c.add_argument("--repeat", type=int, default=2)
     c.add_argument("--steps", type=int, default=5)
     c.add_argument("--seed", type=int, default=1)
-    s = sub.add_parser("summary")
+    s = sub.add_parser("summary", allow_abbrev=False)
     s.add_argument("--log", required=True)
     s.add_argument("--new", required=True)
     s.add_argument("--ref", required=True)

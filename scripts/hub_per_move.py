@@ -151,7 +151,7 @@ def say(text):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
     ap.add_argument("--bin", help="the dama binary that searches")
     ap.add_argument("--serve", metavar="SOCKET", help="run the position server on this Unix socket")
     ap.add_argument("--positions", metavar="SOCKET", default=os.environ.get("DAMA_GAUNTLET_POSITIONS", ""),

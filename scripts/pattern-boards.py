@@ -57,7 +57,7 @@ def board_lines(game, k, state):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], allow_abbrev=False)
     ap.add_argument("json", help="weight set exported with dama export --format json")
     ap.add_argument("--region", type=int, action="append", help="region index (repeatable; default: all)")
     ap.add_argument("--top", type=int, default=3, help="states shown at each end (default 3)")

@@ -244,6 +244,24 @@ static void test_text_line_check(void **state)
     }
 }
 
+/* text from another program, escaped: printable ASCII as is, a backslash
+ * doubled, any other byte \xNN; cut whole, with "..." */
+static void test_text_escape(void **state)
+{
+    (void)state;
+    char out[64];
+    static const char msg[] = "M\x1b[2J\xc3\xa9\\\x00z";
+    assert_int_equal(text_escape(msg, sizeof msg - 1, out, sizeof out), sizeof msg - 1);
+    assert_string_equal(out, "M\\x1B[2J\\xC3\\xA9\\\\\\x00z");
+    /* 10 bytes of room, 10 needed: "ab" and "\x01" fit with "..." after them */
+    assert_int_equal(text_escape("ab\001cdef", 7, out, 10), 3);
+    assert_string_equal(out, "ab\\x01...");
+    assert_int_equal(text_escape("abc", 3, out, 4), 3);
+    assert_string_equal(out, "abc");
+    assert_int_equal(text_escape("", 0, out, sizeof out), 0);
+    assert_string_equal(out, "");
+}
+
 static void test_atomic_replace_rules(void **state)
 {
     (void)state;
@@ -427,6 +445,7 @@ int main(void)
         cmocka_unit_test(test_error_text),
         cmocka_unit_test(test_config_literals),
         cmocka_unit_test(test_text_line_check),
+        cmocka_unit_test(test_text_escape),
         cmocka_unit_test(test_time_use_means),
         cmocka_unit_test(test_time_use_compare),
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),

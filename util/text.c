@@ -3,7 +3,9 @@
 #include "util/text.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 /* Length of the well-formed UTF-8 sequence at s[0..left) (2..4 bytes), or 0
  * (RFC 3629, section 4: the second byte's range depends on the first). */
@@ -52,4 +54,29 @@ void text_append(char *out, size_t size, size_t *used, const char *fmt, ...)
     va_end(ap);
     if (w < 0) return;
     *used = (size_t)w < size - *used ? *used + (size_t)w : size - 1;
+}
+
+/* The escaped form of byte c into one[5]; returns its length. */
+static size_t escape_byte(unsigned char c, char one[5])
+{
+    if (c == '\\') return (size_t)snprintf(one, 5, "\\\\");
+    if (c >= 0x20 && c < 0x7f) return (size_t)snprintf(one, 5, "%c", c);
+    return (size_t)snprintf(one, 5, "\\x%02X", c);
+}
+
+size_t text_escape(const char *in, size_t n, char *out, size_t size)
+{
+    char one[5];
+    size_t need = 0, k = 0, i = 0;
+    for (size_t j = 0; j < n; j++) need += escape_byte((unsigned char)in[j], one);
+    bool cut = need >= size; /* then room is kept for "..." */
+    for (; i < n; i++) {
+        size_t len = escape_byte((unsigned char)in[i], one);
+        if (k + len + (cut ? 3 : 0) >= size) break;
+        memcpy(out + k, one, len);
+        k += len;
+    }
+    if (cut && k + 3 < size) memcpy(out + k, "...", 3), k += 3;
+    if (size) out[k < size ? k : size - 1] = '\0';
+    return i;
 }

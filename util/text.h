@@ -18,6 +18,15 @@ enum { TEXT_WHAT_MAX = 64 };
  * at column 3", "byte 0xFF at column 5, not UTF-8". */
 size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX]);
 
+/* in[0..n) as one line of printable ASCII into out (size bytes, always
+ * NUL-terminated): bytes 0x20..0x7E as they are, a backslash as "\\",
+ * every other byte (control bytes, NUL, bytes past 0x7E) as "\xNN"; what
+ * does not fit whole is left out, "..." after the last that fits (size
+ * >= 4). For text that came from another program (a message read from a
+ * socket), before it is printed or stored. Returns the bytes of in
+ * written. */
+size_t text_escape(const char *in, size_t n, char *out, size_t size);
+
 /* Append printf-formatted text at out + *used (out holds size bytes): the
  * text is cut to fit and out stays NUL-terminated; *used grows by what was
  * written, never past size - 1. For building a multi-line text (a board

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `dama book`: a move book grown from a self-play database made here,
-# probed; bad books refused with the file and line; engines that play from
+# probed; a build that keeps no position refused (nothing written); bad
+# books refused with the file and line; engines that play from
 # a book in `dama match`, `dama tournament` (book=FILE) and `dama hub
 # --book`, each checked by the moves stored or answered.
 # Usage: book.sh DAMA_BINARY SOURCE_DIR
@@ -32,6 +33,14 @@ expect_err 1 "exists" "$DAMA" book build --game $G --db "$T/sp.sqlite" --out "$T
 expect_err 1 "--out" "$DAMA" book build --game $G --db "$T/sp.sqlite" --out "$T/sp.sqlite" --force
 [ "$(db_value "$T/sp.sqlite" "SELECT count(*) FROM games")" = 20 ] && ok || bad "the database is intact"
 expect_rc 0 "force" "$DAMA" book build --game $G --db "$T/sp.sqlite" --max-ply 6 --min-games 2 --out "$T/b.book" --force
+# a book that would keep no position is refused (exit 1): nothing written, an existing file kept
+expect_err 1 "dama book build: kept no position (20 games read, 0 left out; no move passed --min-games 1000 and --min-score 0): $T/none.book not written" \
+  "$DAMA" book build --game $G --db "$T/sp.sqlite" --max-ply 6 --min-games 1000 --out "$T/none.book"
+[ ! -e "$T/none.book" ] && ok || bad "an empty book was written"
+cp "$T/b.book" "$T/keep.book"
+expect_err 1 "kept no position (0 games read, 0 left out; no stored game of turkish)" \
+  "$DAMA" book build --game turkish --db "$T/sp.sqlite" --out "$T/b.book" --force
+cmp -s "$T/b.book" "$T/keep.book" && ok || bad "the book --force would replace was changed by a build that kept nothing"
 
 # 2. bad books: refused naming the file and line, non-zero exit
 printf '# dama book %s 1\n%s\tc3-d5\t2\t0.5\n' $G "$START" >"$T/bad1.book"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CLI contract tests: moves, perft, search, bench, and bad input handling.
+# CLI contract tests: moves, perft, search, bench, and bad input handling
+# (options: abbreviations and typos refused with dama's own messages).
 # Usage: commands.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -66,7 +67,18 @@ expect_err 2 "unknown option --moves (options are written in full): did you mean
 expect_err 2 "dama selfplay: unknown option --n (options are written in full): --nodes, --no-egtb begin so" "$DAMA" selfplay --n 3
 expect_err 2 "unknown option --he (options are written in full): did you mean --help?" "$DAMA" moves --he
 expect_err 2 "unknown option --conf (options are written in full): did you mean --config?" "$DAMA" moves --conf x.cfg
-expect_err 2 "unrecognized option '--frob'" "$DAMA" moves --frob
+# a typo that begins no option gets dama's message too (getopt's own said "unrecognized option"),
+# and so do a short option that is none, a missing value and a value for a flag; never getopt's
+typo() {
+    expect_err 2 "$@"
+    ! grep -qE "unrecognized|invalid option|requires an argument|allow an argument" "$T/err" && ok \
+        || bad "getopt's own message for ${*:2}: $(cat "$T/err")"
+}
+typo "dama moves: unknown option --frob (see 'dama moves --help')" "$DAMA" moves --frob
+typo "dama match: unknown option --nodez (see 'dama match --help')" "$DAMA" match --nodez=5 --pairs 1
+typo "dama search: unknown option -x (see 'dama search --help')" "$DAMA" search -x --nodes 100 --quiet
+typo "dama search: --nodes needs a value (see 'dama search --help')" "$DAMA" search --quiet --nodes
+typo "dama search: --quiet takes no value (see 'dama search --help')" "$DAMA" search --nodes 100 --quiet=1
 expect_err 2 "unexpected argument '--mov'" "$DAMA" moves -- --mov
 expect_err 1 "bad position string '--nodes'" "$DAMA" search --fen --nodes --nodes 5 --quiet
 expect_rc 0 "a whole option with =" "$DAMA" search --nodes=100 --quiet

@@ -6,7 +6,8 @@
 # lost by B as crashes, named on stderr, nothing else breaks); a started
 # follower killed (started again: the next games are played); a match
 # stopped and resumed (only the missing pair played); the same start in a
-# tournament (dxp=...,cmd=...); bad options.
+# tournament (dxp=...,cmd=...); bad options (weights for a side that is a
+# program among them).
 # Usage: dxp_match.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -162,6 +163,15 @@ expect_err 2 "engine B is reached over DXP and plays one game at a time: give --
   --db "$T/bad.sqlite" --b-dxp 127.0.0.1:1 --threads 2
 expect_err 2 "--b-book: a DXP program plays its own moves" "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" \
   --b-dxp 127.0.0.1:9 --b-book "$T/none.book"
+# weights for a side that is an external program are refused, not ignored
+expect_err 2 "dama match: --b default with --b-dxp: engine B is the program, which plays with its own weights (leave out --b)" \
+  "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --pairs 1 --nodes 50 --b default --b-dxp 127.0.0.1:9
+expect_err 2 "dama match: --b tuned with --b-cmd: engine B is the program, which plays with its own weights (leave out --b)" \
+  "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --pairs 1 --nodes 50 --b tuned --b-cmd "$DAMA hub"
+expect_err 2 "dama match: --a default with --a-cmd: engine A is the program, which plays with its own weights (leave out --a)" \
+  "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --pairs 1 --nodes 50 --a-cmd "$DAMA hub" --b default
+expect_err 2 "dama match: --a default with --a-dxp: engine A is the program" "$DAMA" "${MATCH[@]}" \
+  --db "$T/bad.sqlite" --pairs 1 --nodes 50 --a-dxp 127.0.0.1:9 --a-cmd "$DAMA dxp --listen 127.0.0.1:9"
 expect_err 2 "give one of --nodes, --depth, --movetime, --tc" "$DAMA" dxp --listen 0 --nodes 5 --tc 1000+10
 expect_err 2 "--tc" "$DAMA" dxp --listen 0 --tc fast
 expect_err 1 "cannot write --log $T/no/x.log: No such file or directory" "$DAMA" dxp --listen 0 --log "$T/no/x.log"

@@ -2,7 +2,8 @@
 # elo_match.sh — scripts/elo_match.py: a match played in parts (--first-pair)
 # is the match played at once, and --combine adds the parts' logs up
 # (pentanomial from whole pairs only; overlapping parts, other settings,
-# a log without a header and a missing file are refused, exit 2).
+# a log without a header and a missing file are refused, exit 2); abbreviated
+# options are refused (allow_abbrev=False in every scripts/*.py parser).
 set -u
 . "$(dirname "$0")/lib.sh"
 E="$SRC/scripts/elo_match.py"
@@ -43,6 +44,15 @@ grep -v '^#' "$T/a.log" >"$T/e.log"
 expect_err 2 "no match header" python3 "$E" --combine "$T/e.log"
 expect_err 2 "cannot read $T/missing.log" python3 "$E" --combine "$T/a.log" "$T/missing.log"
 expect_err 1 "--first-pair must be >= 0" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --first-pair -1
+# an abbreviated option is refused (argparse would take --first-pai as --first-pair)
+expect_err 2 "unrecognized arguments: --first-pai" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --first-pai -1
+# every argparse parser of scripts/*.py refuses abbreviations
+for py in "$SRC"/scripts/*.py; do
+    made=$(grep -c 'ArgumentParser(\|\.add_parser(' "$py")
+    strict=$(grep -c 'allow_abbrev=False' "$py")
+    [ "$made" = "$strict" ] && ok || bad "$py: $made parsers, $strict with allow_abbrev=False"
+done
+expect_err 2 "unrecognized arguments: --gam" python3 "$SRC/scripts/hub_per_move.py" --referee "$DAMA" --gam russian
 
 # 3. Real games (depth 2, deterministic): pairs 0-2 at once equal pair 0 + pairs 1-2.
 for g in turkish russian; do

@@ -185,6 +185,41 @@ expect_err 1 "...': bad square at character 4" "$DAMA" bench --book longbook.tsv
 grep -q '^dama bench: longbook.tsv line 1: bad position string .W:Wzz,W:Wzz,' err && ok || bad "long book line: $(cat err)"
 printf 'ok\tW:Wc3:Bd4\n\xd0\x98\xd0\xb3\xd1\x80\xd0\xb0\tW:Wc3:Bd4,e5\n' >utf8book.tsv
 "$DAMA" bench --book utf8book.tsv --depth 2 >/dev/null 2>"$T/err" && ok || bad "a UTF-8 label: $(cat "$T/err")"
+# a ballot's "# game: NAME" line: another game's ballot is refused (the English deck was dealt to
+# Russian); the shipped ballots carry theirs; a file without one is read as the game asked for
+E3="$SRC/data/openings/english_3move_156.tsv"
+expect_err 1 "dama bench: $E3 line 1: a ballot of english ('# game: english'), not of russian" \
+  "$DAMA" bench --game russian --book "$E3" --depth 1
+expect_eq "$(head -1 "$E3")" "# game: english" "the English deck's game line"
+expect_eq "$(head -1 "$SRC/data/openings/russian_ballots_745.tsv")" "# game: russian" "the Russian ballots' game line"
+printf '# mine
+# game: turkish
+ok	W:Wc3:Bd6
+' >turkbook.tsv
+expect_err 1 "dama match: turkbook.tsv line 2: a ballot of turkish ('# game: turkish'), not of russian" \
+  "$DAMA" match --db tb.sqlite --openings turkbook.tsv --pairs 1
+[ ! -e tb.sqlite ] && ok || bad "another game's ballot still created the database"
+printf '# game: chess
+ok	W:Wc3:Bd6
+' >chessbook.tsv
+expect_err 1 "chessbook.tsv line 1: a ballot of chess ('# game: chess'), not of russian" "$DAMA" bench --book chessbook.tsv
+printf '# game:  Russian 
+ok	W:Wc3:Bd6
+none	W:Wc3:Bf6
+' >rusbook.tsv
+expect_rc 0 "a ballot of its own game" "$DAMA" bench --game russian --book rusbook.tsv --depth 1
+# a third field is named as one (it was read as part of the position)
+printf 'ok	W:Wc3:Bd6
+lbl	W:Wc3:Bd6	extra field
+' >threebook.tsv
+expect_err 1 "dama bench: threebook.tsv line 2: a third field 'extra field' after the position (a line is label<TAB>position)" \
+  "$DAMA" bench --book threebook.tsv --depth 1
+# a position already over (White to move has none) is refused, not dealt
+printf 'ok	W:Wc3:Bd6
+over	W:Wa1:Bb2,c3
+' >overbook.tsv
+expect_err 1 "dama match: overbook.tsv line 2: the position is already over (no-moves): a ballot needs a move to play" \
+  "$DAMA" match --db ob.sqlite --openings overbook.tsv --pairs 1
 expect_err 1 "longer than 255 bytes" "$DAMA" moves --fen "$(head -c 100000 /dev/zero | tr '\0' 'W' | sed 's/W/W:/g' | head -c 100000)"
 expect_err 1 "White has 14 pieces" "$DAMA" moves --fen 'W:W5-18:B1'
 expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq/1/6k/7/7/7/7/K6/1/3/3/3 w - - - - 0 1'
