@@ -93,6 +93,8 @@ EVAL_FUNCTION(DIAG_EVAL, DIAG_EVAL_TRACED)
         enum { N = (int)(sizeof RU_REGION / sizeof RU_REGION[0]) };
         const uint16_t(*base3)[256] = draughts_tables.base3;
         uint64_t fw = p->pieces[0] | p->pieces[0] >> 8, fb = p->pieces[1] | p->pieces[1] >> 8;
+        /* unrolled: constant shifts (callgrind, bench depth 11: 0.959x the search instructions of the loop) */
+#pragma GCC unroll 16
         for (int k = 0; k < N; k++) {
             unsigned lo = RU_REGION[k][0], hi = RU_REGION[k][1];
             unsigned wb = (unsigned)(fw >> lo & 15) | (unsigned)(fw >> hi & 15) << 4;

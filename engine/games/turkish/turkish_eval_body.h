@@ -24,13 +24,6 @@
 #endif
 enum { TU_PATTERN_STATES = 6561 };
 
-/* The 8 digits of 4x2 block at shift s of board b. */
-static inline unsigned tu_block_4x2(uint64_t b, unsigned s)
-{
-    uint64_t v = b >> s & 0x03030303ULL;
-    return (unsigned)((v | v >> 6 | v >> 12 | v >> 18) & 0xFF);
-}
-
 #undef EVAL_EG_OFFSET
 #define EVAL_EG_OFFSET TU_EG_OFFSET
 
@@ -78,21 +71,38 @@ EVAL_FUNCTION(turkish_evaluate, turkish_evaluate_traced)
     }
 #if DAMA_TU_PATTERNS
     {
+        /* Read with constant shifts (measured: the loops with variable
+         * shifts cost 1.21x the scalar model's search instructions). 2x4:
+         * byte 2p of w2[h] (b2[h]) is block 2p+h (ranks 2p and 2p+1, files 4h..4h+3:
+         * the low nibbles of a rank, with the next rank's shifted above).
+         * 4x2: byte 4q of w4[m] (b4[m]) is block 8+4q+m (the 2-bit pieces of
+         * files 2m, 2m+1 on ranks 4q..4q+3, gathered a rank every 2 bits). */
         const uint16_t(*base3)[256] = draughts_tables.base3;
-        uint64_t bw = p->pieces[0], bb = p->pieces[1];
-        for (int k = 0; k < 8; k++) {
-            unsigned s = 16u * (unsigned)(k >> 1) + 4u * (unsigned)(k & 1);
-            unsigned w8 = (unsigned)(bw >> s & 15) | (unsigned)(bw >> (s + 8) & 15) << 4;
-            unsigned b8 = (unsigned)(bb >> s & 15) | (unsigned)(bb >> (s + 8) & 15) << 4;
-            EVAL_ADD(TU_PATTERN + TU_PATTERN_STATES * k + base3[0][w8] + 2 * base3[0][b8], 1);
-            EVAL_ADD(TU_PATTERN + TU_PATTERN_STATES * (7 - k) + base3[1][b8] + 2 * base3[1][w8], -1);
+        const uint64_t nib = 0x0F0F0F0F0F0F0F0FULL, two = 0x0303030303030303ULL;
+        uint64_t w2[2], b2[2], w4[4], b4[4];
+        for (int h = 0; h < 2; h++) {
+            uint64_t wn = p->pieces[0] >> (4 * h) & nib, bn = p->pieces[1] >> (4 * h) & nib;
+            w2[h] = wn | wn >> 4, b2[h] = bn | bn >> 4;
         }
-        for (int k = 8; k < 16; k++) {
-            unsigned s = 32u * (unsigned)((k - 8) >> 2) + 2u * (unsigned)(k & 3);
-            unsigned w8 = tu_block_4x2(bw, s), b8 = tu_block_4x2(bb, s);
-            EVAL_ADD(TU_PATTERN + TU_PATTERN_STATES * k + base3[0][w8] + 2 * base3[0][b8], 1);
-            EVAL_ADD(TU_PATTERN + TU_PATTERN_STATES * (23 - k) + base3[1][b8] + 2 * base3[1][w8], -1);
+        for (int m = 0; m < 4; m++) {
+            uint64_t wc = p->pieces[0] >> (2 * m) & two, bc = p->pieces[1] >> (2 * m) & two;
+            w4[m] = wc | wc >> 6 | wc >> 12 | wc >> 18, b4[m] = bc | bc >> 6 | bc >> 12 | bc >> 18;
         }
+#define TU_BLOCK(k, mirror, wsrc, bsrc, shift)                                                      \
+    do {                                                                                           \
+        unsigned w8 = (unsigned)((wsrc) >> (shift) & 0xFF), b8 = (unsigned)((bsrc) >> (shift) & 0xFF); \
+        EVAL_ADD(TU_PATTERN + TU_PATTERN_STATES * (k) + base3[0][w8] + 2 * base3[0][b8], 1);       \
+        EVAL_ADD(TU_PATTERN + TU_PATTERN_STATES * (mirror) + base3[1][b8] + 2 * base3[1][w8], -1); \
+    } while (0)
+#define TU_2X4(pr, h) TU_BLOCK(2 * (pr) + (h), 7 - (2 * (pr) + (h)), w2[h], b2[h], 16 * (pr))
+#define TU_4X2(q, m) TU_BLOCK(8 + 4 * (q) + (m), 15 - 4 * (q) - (m), w4[m], b4[m], 32 * (q))
+        TU_2X4(0, 0); TU_2X4(0, 1); TU_2X4(1, 0); TU_2X4(1, 1);
+        TU_2X4(2, 0); TU_2X4(2, 1); TU_2X4(3, 0); TU_2X4(3, 1);
+        TU_4X2(0, 0); TU_4X2(0, 1); TU_4X2(0, 2); TU_4X2(0, 3);
+        TU_4X2(1, 0); TU_4X2(1, 1); TU_4X2(1, 2); TU_4X2(1, 3);
+#undef TU_2X4
+#undef TU_4X2
+#undef TU_BLOCK
     }
 #endif
     EVAL_ADD(TU_TEMPO, p->side == COLOR_WHITE ? 1 : -1);
