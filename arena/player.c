@@ -28,6 +28,7 @@
 #include "protocol/hub_line.h"
 #include "protocol/hub_notation.h" /* International: Hub's own strings */
 #include "util/clock.h"
+#include "util/text.h"
 
 enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
 
@@ -240,9 +241,12 @@ oom:
 
 /* ---- external: process and lines ------------------------------------------- */
 
-static void remember(Player *p, const char *line)
+static void remember(Player *p, const char *raw)
 {
-    /* keep the last lines, newest at the end, within PLAYER_DETAIL_MAX */
+    /* the engine's bytes escaped (text_escape), never printed or stored
+     * raw; the last lines kept, newest at the end, within PLAYER_DETAIL_MAX */
+    char line[PLAYER_DETAIL_MAX];
+    text_escape(raw, strlen(raw), line, sizeof line);
     size_t have = strlen(p->last), add = strlen(line) + 1;
     if (add >= sizeof p->last) {
         snprintf(p->last, sizeof p->last, "%s", line + (add - sizeof p->last + 1));

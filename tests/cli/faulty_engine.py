@@ -5,7 +5,8 @@ Usage: faulty_engine.py MODE N DAMA [ARGS...]
 
 It passes every line between the tournament and `DAMA hub ARGS...` unchanged,
 except that at the N-th "go" of the process it fails instead:
-  crash    exits with status 3 (after printing a last line)
+  crash    exits with status 3 (after printing a last line with an ESC
+           byte and UTF-8, which a fault detail must hold escaped)
   hang     stops answering (and ignores "stop")
   illegal  answers "done move=a1-h8" (not a legal move anywhere)
   garbage  answers "done move=???" after some noise
@@ -49,7 +50,7 @@ def main():
                     gos += 1
                     if gos == at and mode != "none":
                         if mode == "crash":
-                            say(b"info string about to crash")
+                            say(b"info string about to crash \x1b[31m\xc3\xa9")
                             child.kill()
                             sys.exit(3)
                         if mode == "hang":

@@ -117,6 +117,9 @@ for f in C:crash I:illegal-move G:timeout; do
     "$reason games keep the engine's output"
 done
 q "SELECT detail FROM games WHERE reason = 'crash' LIMIT 1" | grep -q "exit status 3" && ok || bad "crash detail names the exit status"
+# the engine's last line is stored escaped: no raw ESC byte, '\x1B[31m\xC3\xA9' as text
+d=$(q "SELECT detail FROM games WHERE reason = 'crash' LIMIT 1")
+case "$d" in *$'\x1b'*) bad "crash detail holds a raw ESC byte" ;; *'about to crash \x1B[31m\xC3\xA9'*) ok ;; *) bad "crash detail not escaped: $d" ;; esac
 q "SELECT detail FROM games WHERE reason = 'illegal-move' LIMIT 1" | grep -q "a1-h8" && ok || bad "illegal move kept"
 expect_eq "$(q "SELECT count(*) FROM games WHERE reason IN ('crash', 'illegal-move', 'timeout')
    AND (white_player IN (SELECT id FROM participants WHERE name IN ('A', 'B', 'H'))
