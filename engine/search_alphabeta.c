@@ -41,7 +41,8 @@ static int32_t endgame_scaled(const Engine *e, const Position *pos, int32_t v)
 int engine_evaluate(const Engine *e, const Position *pos)
 {
     int32_t v = e->game->evaluate(pos, e->weights);
-    if (v && e->game->drawish) v = endgame_scaled(e, pos, v);
+    /* off (the defaults): not asked at all, this is every leaf */
+    if (v && e->game->drawish && (P(e, DRAWN_SCALE) != 64 || P(e, COUNTER_RAMP) > 0)) v = endgame_scaled(e, pos, v);
     /* Static values stay below the win scores whatever the weights. */
     if (v > SCORE_WIN_MIN - 1) v = SCORE_WIN_MIN - 1;
     if (v < -(SCORE_WIN_MIN - 1)) v = -(SCORE_WIN_MIN - 1);
