@@ -139,3 +139,9 @@ int match_draws_count(const char *db_path, const Game *game, int64_t match_id, c
     }
     return 0;
 }
+
+void match_draws_print_missed(FILE *out, int64_t drawn, const int64_t missed[2], const char *dir)
+{
+    fprintf(out, "missed wins: of %lld drawn games, %lld passed through a database win for A, %lld for B (%s)\n",
+            (long long)drawn, (long long)missed[0], (long long)missed[1], dir);
+}

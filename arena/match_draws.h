@@ -8,6 +8,7 @@
 #define DAMA_MATCH_DRAWS_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine/game.h"
 
@@ -36,5 +37,10 @@ struct Egtb;
  * with err (naming the file, and the game that cannot be replayed). */
 int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const struct Egtb *egtb,
                       MatchDraws *d, char err[ERR_MAX]);
+
+/* The missed-wins line of `dama match` and `dama egtb draws`: "missed
+ * wins: of N drawn games, a passed through a database win for A, b for B
+ * (DIR)". */
+void match_draws_print_missed(FILE *out, int64_t drawn, const int64_t missed[2], const char *dir);
 
 #endif

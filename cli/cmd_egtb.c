@@ -234,8 +234,7 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
                (long long)(c[0] + c[1] + c[2]), (long long)c[0], (long long)c[1], (long long)c[2]);
     }
     if (edb)
-        printf("missed wins: of %lld drawn games, %lld passed through a database win for A, %lld for B (%s)\n",
-               (long long)d.drawn, (long long)d.missed[0], (long long)d.missed[1], dir);
+        match_draws_print_missed(stdout, d.drawn, d.missed, dir);
     return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena/match.h"
+#include "arena/match_draws.h"
 #include "arena/play.h"
 #include "arena/stats.h"
 #include "book/book.h"
@@ -134,8 +135,7 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
                (long long)cli_int(a, "repeat-plies"));
     if (r->timed) print_time_used(r);
     if (r->missed_counted) /* as `dama egtb draws` counts them, over every stored game of the match */
-        printf("missed wins: of %lld drawn games, %lld passed through a database win for A, %lld for B (%s)\n",
-               (long long)r->drawn, (long long)r->missed[0], (long long)r->missed[1], o->egtb_dir);
+        match_draws_print_missed(stdout, r->drawn, r->missed, o->egtb_dir);
     if (o->books[0] || o->books[1])
         printf("book moves: A %lld, B %lld\n", (long long)r->res.book_moves[0], (long long)r->res.book_moves[1]);
     if (!r->res.complete)

@@ -198,8 +198,9 @@ FILE *file_open_read(const char *path)
 {
     FILE *f = fopen(path, "r");
     struct stat st;
-    if (f && (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode))) {
-        int e = S_ISDIR(st.st_mode) ? EISDIR : errno;
+    if (f) {
+        int e = fstat(fileno(f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+        if (!e) return f;
         fclose(f);
         f = NULL;
         errno = e;
