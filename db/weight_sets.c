@@ -106,7 +106,7 @@ static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64
     if (strcmp(spec, "tuned") == 0) {
         if (db_weights_newest(db, g->name, "tuned", &wid, err) != 0) return -1;
         if (!wid) {
-            snprintf(err, ERR_MAX, "no tuned %s weight set in %.150s (run dama tune first)", g->name, db_path(db));
+            snprintf(err, ERR_MAX, "no tuned %s weight set in %.150s (run dama tune first, or give the compiled-in weights: default)", g->name, db_path(db));
             return -1;
         }
     } else if (strcmp(spec, "best") == 0 || strncmp(spec, "train:", 6) == 0) {

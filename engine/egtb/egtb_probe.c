@@ -198,6 +198,14 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
         snprintf(err, ERR_MAX, "no endgame database support for %s", game->name);
         return NULL;
     }
+    struct stat st; /* a missing folder or a file is said as such, not as a table that cannot be read */
+    const char *bad = stat(dir, &st) != 0 ? (errno == ENOENT ? "does not exist" : strerror(errno))
+                      : !S_ISDIR(st.st_mode) ? "is not a directory"
+                                             : NULL;
+    if (bad) {
+        snprintf(err, ERR_MAX, "endgame database directory '%s' %s", dir, bad);
+        return NULL;
+    }
     enum { MAT_CAP = 1024 };
     EgtbMaterial *mats = malloc(sizeof *mats * MAT_CAP);
     Egtb *db = calloc(1, sizeof *db);

@@ -156,6 +156,9 @@ expect_rc 0 "tournament --egtb-adjudicate" "$DAMA" tournament --db "$T/t.sqlite"
 expect_eq "$(sqlite3 "$T/t.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" \
   "tournament: adjudicated games"
 expect_rc 1 "tournament --egtb missing" "$DAMA" tournament --db "$T/t2.sqlite" --egtb "$T/none" name=A name=B
+grep -q "'$T/none' does not exist" "$T/err" && ok || bad "a missing --egtb folder said as such: $(cat "$T/err")"
+expect_rc 1 "match --egtb a file" "$DAMA" match --db "$T/t3.sqlite" --a default --egtb "$T/book" --pairs 1 --progress 0
+grep -q "'$T/book' is not a directory" "$T/err" && ok || bad "a file as --egtb said as such: $(cat "$T/err")"
 # the hub engine: egtb-path and egtb-pieces params (and --egtb for their first values); the exact win
 hub_score() { printf 'hub\n%binit\npos pos=W:WKa1,Kc1,Ke1:BKh2\nlevel depth=3\ngo think\n' "$1" | "$DAMA" hub "${@:2}" |
   grep '^info' | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/'; }
