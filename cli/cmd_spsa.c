@@ -4,7 +4,9 @@
  * after it, theta+'s results) is stored, a killed run resumes from its last
  * stored iteration when the same command is run again, and the result is
  * stored as a weight set with its lineage. */
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
 #include "cli/play_opts.h"
@@ -18,7 +20,10 @@ static const CliOpt OPTS[] = {
     {"weights", OPT_STR, "default", "weights to start from: " CLI_WEIGHTS_FORMS, 0, 0},
     {"params", OPT_STR, NULL,
      "weights to tune, comma-separated: a term name (all its weights) or NAME[i] (default: every scalar term but the "
-     "scale weight)", 0, 0},
+     "scale weight; none when --search-params is given alone)", 0, 0},
+    {"search-params", OPT_STR, NULL,
+     "search constants to tune too, comma-separated (dama search --list-params): each from the game's default, within "
+     "its range, perturbed by its step", 0, 0},
     {"iterations", OPT_INT, "200", "SPSA iterations N", 1, 1000000},
     {"pairs", OPT_INT, "8", "game pairs per iteration, each with its own signs", 1, 100000},
     {"A", OPT_REAL, "-1", "stability constant A (-1: 10% of the iterations)", -1, 1e7},
@@ -82,6 +87,7 @@ static int run(CliArgs *a)
     int64_t iterations = cli_int(a, "iterations");
     SpsaOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = cli_str(a, "weights"), .params = cli_str(a, "params"),
+        .search_params = cli_str(a, "search-params"),
         .schedule = {.iterations = (int)iterations, .A = cli_real(a, "A"), .alpha = cli_real(a, "alpha"),
                      .gamma = cli_real(a, "gamma")},
         .pairs = (int)cli_int(a, "pairs"), .c_frac = cli_real(a, "c-frac"), .c_min = cli_real(a, "c-min"),
@@ -106,6 +112,13 @@ static int run(CliArgs *a)
                (long long)r.weight_set, r.done, (long long)iterations, r.complete ? "done" : "interrupted");
         for (int i = 0; i < r.len; i++)
             printf("  %-24s %6d -> %.1f\n", r.params[i].name, (int)r.start[i], r.params[i].theta);
+        const char *sep = "  search constants:";
+        for (int i = 0; i < r.len; i++) {
+            if (strncmp(r.params[i].name, "search:", 7) != 0) continue;
+            printf("%s --search-param %s=%.0f", sep, r.params[i].name + 7, floor(r.params[i].theta + 0.5));
+            sep = "";
+        }
+        if (!*sep) printf("\n");
     }
     if (err[0]) fprintf(stderr, "dama spsa: %s\n", err);
     spsa_result_free(&r);
@@ -113,6 +126,6 @@ static int run(CliArgs *a)
 }
 
 const CliCommand cmd_spsa = {
-    "spsa", "tune evaluation weights by games (SPSA: theta+ vs theta- on paired openings)",
-    "[--game G] [--db FILE] [--params NAMES] [--iterations N] [--pairs N] [--nodes N]", OPTS, run, 0,
+    "spsa", "tune evaluation weights and search constants by games (SPSA: theta+ vs theta- on paired openings)",
+    "[--game G] [--db FILE] [--params NAMES] [--search-params NAMES] [--iterations N] [--pairs N] [--nodes N]", OPTS, run, 0,
 };

@@ -1,5 +1,11 @@
 /* spsa_run.c — an SPSA run by games (contracts in tuner/spsa_run.h; the
- * gains, signs and update are spsa.c's). */
+ * gains, signs and update are spsa.c's).
+ *
+ * A point is one vector of VLEN = weights_len + SEARCH_PARAMS_COUNT int32:
+ * the evaluation weights, then every search constant. A tuned parameter is
+ * an index into it (idx[i] >= weights_len: search constant idx[i] -
+ * weights_len), so weights and search constants are perturbed, rounded and
+ * stored alike. */
 #include "tuner/spsa_run.h"
 
 #include <math.h>
@@ -47,16 +53,61 @@ static int find_weights(const Game *g, const char *name, int *count)
     return -1;
 }
 
-/* The tuned weights: idx[i] is the weight of parameter i. */
+#define SEARCH_PREFIX "search:"
+
+/* Length of a point: the weights, then the search constants. */
+static int vec_len(const Game *g) { return g->weights_len + SEARCH_PARAMS_COUNT; }
+
+/* Mark the search constants named in spec (comma-separated) in chosen[wl + i].
+ * Returns 0 or -1 with err. */
+static int select_search(const Game *g, const char *spec, bool *chosen, char err[ERR_MAX])
+{
+    char *copy = strdup(spec), *save = NULL;
+    if (!copy) {
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    int rc = 0, n = 0;
+    for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ') tok++;
+        int i = search_param_find(tok);
+        if (i < 0) {
+            snprintf(err, ERR_MAX, "--search-params: '%.60s' is not a search parameter (dama search --list-params)",
+                     tok);
+            rc = -1;
+        } else if (search_params()[i].min == search_params()[i].max) {
+            snprintf(err, ERR_MAX, "--search-params: %s has a single value and cannot be tuned", tok);
+            rc = -1;
+        } else {
+            chosen[g->weights_len + i] = true;
+            n++;
+        }
+    }
+    if (rc == 0 && n == 0) {
+        snprintf(err, ERR_MAX, "--search-params: no parameter named in '%.60s'", spec);
+        rc = -1;
+    }
+    free(copy);
+    return rc;
+}
+
+/* The tuned parameters: idx[i] is the point's entry of parameter i. */
 static int select_params(const Game *g, const char *spec, const int32_t *start, const SpsaOptions *o, SpsaParam **out,
                          int **idx_out, int *len_out, char err[ERR_MAX])
 {
-    bool *chosen = calloc((size_t)g->weights_len, sizeof *chosen);
+    int vl = vec_len(g);
+    bool *chosen = calloc((size_t)vl, sizeof *chosen);
     if (!chosen) {
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
-    if (!spec) {
+    if (o->search_params && select_search(g, o->search_params, chosen, err) != 0) {
+        free(chosen);
+        return -1;
+    }
+    if (!spec && o->search_params) {
+        /* only the search constants */
+    } else if (!spec) {
         for (int t = 0; t < g->terms_len; t++)
             if (g->terms[t].count == 1 && g->terms[t].offset != g->scale_weight) chosen[g->terms[t].offset] = true;
     } else {
@@ -89,7 +140,7 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
         }
     }
     int len = 0;
-    for (int i = 0; i < g->weights_len; i++) len += chosen[i];
+    for (int i = 0; i < vl; i++) len += chosen[i];
     SpsaParam *p = calloc((size_t)(len ? len : 1), sizeof *p);
     int *idx = calloc((size_t)(len ? len : 1), sizeof *idx);
     const char **names = weight_names_new(g);
@@ -104,9 +155,21 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
     double c_frac = o->c_frac, c_min = o->c_min, r_end = o->r_end;
     double range = o->range;
     int n = 0;
-    for (int i = 0; i < g->weights_len; i++) {
+    for (int i = 0; i < vl; i++) {
         if (!chosen[i]) continue;
         SpsaParam *q = &p[n];
+        if (i >= g->weights_len) {
+            const SearchParamInfo *sp = &search_params()[i - g->weights_len];
+            snprintf(q->name, sizeof q->name, SEARCH_PREFIX "%s", sp->name);
+            q->theta = start[i];
+            q->min = sp->min;
+            q->max = sp->max;
+            q->c_end = sp->step > 0 ? sp->step : 1;
+            q->r_end = r_end;
+            q->integer = 1;
+            idx[n++] = i;
+            continue;
+        }
         snprintf(q->name, sizeof q->name, "%s", names[i]);
         q->theta = start[i];
         double mag = fabs((double)start[i]);
@@ -180,7 +243,7 @@ typedef struct Spsa {
     const SpsaOptions *o;
     SpsaResult *r;
     Db *db;
-    int32_t *start;      /* every weight of the start (game->weights_len) */
+    int32_t *start;      /* the start point: every weight, then every search constant (vec_len) */
     const char **names;  /* the game's weight names */
     int *idx;            /* idx[i]: the weight of parameter i */
     OpeningBook book;
@@ -248,7 +311,7 @@ static int iteration_points(const Spsa *s, int k, int32_t *pw)
 {
     const SpsaOptions *o = s->o;
     const SpsaResult *r = s->r;
-    int wl = o->game->weights_len, len = r->len;
+    int wl = vec_len(o->game), len = r->len;
     for (int64_t j = 0; j < o->pairs; j++) {
         int8_t *delta = malloc((size_t)len);
         double *plus = malloc(sizeof(double) * (size_t)len), *minus = malloc(sizeof(double) * (size_t)len);
@@ -269,6 +332,17 @@ static int iteration_points(const Spsa *s, int k, int32_t *pw)
         free(plus);
         free(minus);
     }
+    return 0;
+}
+
+/* The tuned search constants of point v set in e. Returns 0, or -1 with err
+ * (a value outside the table's range: not expected, points are clamped). */
+static int set_search_params(const Spsa *s, Engine *e, const int32_t *v, char err[ERR_MAX])
+{
+    int wl = s->o->game->weights_len;
+    for (int i = 0; i < s->r->len; i++)
+        if (s->idx[i] >= wl && engine_set_param(e, search_params()[s->idx[i] - wl].name, v[s->idx[i]], err) != 0)
+            return -1;
     return 0;
 }
 
@@ -297,7 +371,8 @@ static int iteration_games(const Spsa *s, int k, const int32_t *pw, Worker *work
         char werr[ERR_MAX];
         Position startpos;
         g->pos_from_fen(&startpos, op->fen, werr);
-        const int32_t *wp = pw + (size_t)g->weights_len * 2 * (size_t)j, *wm = wp + g->weights_len;
+        int vl = vec_len(g);
+        const int32_t *wp = pw + (size_t)vl * 2 * (size_t)j, *wm = wp + vl;
         int points = 0;
         int64_t c[3] = {0, 0, 0};
         for (int game = 0; game < 2; game++) {
@@ -305,6 +380,11 @@ static int iteration_games(const Spsa *s, int k, const int32_t *pw, Worker *work
             Color plus_color = game == 0 ? COLOR_WHITE : COLOR_BLACK;
             engine_set_weights(wk->eng[plus_color], wp);
             engine_set_weights(wk->eng[plus_color ^ 1], wm);
+            if (set_search_params(s, wk->eng[plus_color], wp, werr) != 0 ||
+                set_search_params(s, wk->eng[plus_color ^ 1], wm, werr) != 0) {
+                failed = 1;
+                break;
+            }
             if (play_game(g, wk->eng, &startpos, &ps, o->stop, &wk->rec, werr) != 0) {
                 failed = 1;
                 break;
@@ -330,7 +410,7 @@ static int iterate(Spsa *s, char err[ERR_MAX])
     const Game *g = o->game;
     int threads = r->threads;
     int64_t pairs = o->pairs;
-    int32_t *pw = malloc(sizeof(int32_t) * (size_t)g->weights_len * 2 * (size_t)pairs);
+    int32_t *pw = malloc(sizeof(int32_t) * (size_t)vec_len(g) * 2 * (size_t)pairs);
     Worker *workers = calloc((size_t)threads, sizeof *workers);
     bool *worker_ok = calloc((size_t)threads, sizeof *worker_ok);
     int *results = calloc((size_t)pairs, sizeof *results);
@@ -397,13 +477,13 @@ static int store_result(Spsa *s, const char *path, char err[ERR_MAX])
     const SpsaOptions *o = s->o;
     SpsaResult *r = s->r;
     const Game *g = o->game;
-    int32_t *w = malloc(sizeof(int32_t) * (size_t)g->weights_len);
+    int32_t *w = malloc(sizeof(int32_t) * (size_t)vec_len(g));
     if (!w) {
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
     r->complete = r->done >= o->schedule.iterations;
-    memcpy(w, s->start, sizeof(int32_t) * (size_t)g->weights_len);
+    memcpy(w, s->start, sizeof(int32_t) * (size_t)vec_len(g));
     rounded_weights(r->params, s->idx, r->len, NULL, w);
     char how[160], name[64];
     snprintf(how, sizeof how, "spsa run %lld, %d of %lld iterations x %lld pairs", (long long)r->spsa_id, r->done,
@@ -444,8 +524,10 @@ int spsa_run(Db *db, const SpsaOptions *o, SpsaResult *r, char err[ERR_MAX])
         return 1; /* workers.c's split */
     Spsa s = {.o = o, .r = r, .db = db};
     if (openings_from_source(g, &o->openings, o->seed, &s.book, err) != 0) return 1;
-    s.start = malloc(sizeof(int32_t) * (size_t)g->weights_len);
+    s.start = malloc(sizeof(int32_t) * (size_t)vec_len(g));
     s.names = weight_names_new(g);
+    if (s.start)
+        for (int i = 0; i < SEARCH_PARAMS_COUNT; i++) s.start[g->weights_len + i] = search_param_default(g, i);
     Db *own = NULL;
     int rc = set_up(&s, &own, err);
     if (rc == 0) rc = iterate(&s, err);

@@ -1,5 +1,5 @@
 /* spsa_run.h — an SPSA tuning run by games (the arithmetic is spsa.h's):
- * a chosen subset of a game's evaluation weights, each iteration's game
+ * a chosen subset of a game's evaluation weights and search constants, each iteration's game
  * pairs of theta+ against theta- on paired openings played by OpenMP
  * workers, every iteration stored, a killed run resumed from its last
  * stored iteration, the result stored as a weight set with its lineage.
@@ -39,7 +39,10 @@ typedef struct SpsaOptions {
     const char *db_path;        /* the database, when spsa_run is given none */
     const char *weights;        /* the start (db/weight_sets.h forms) */
     const char *params;         /* the weights tuned, comma-separated: a term name (all its weights) or NAME[i];
-                                   NULL: every scalar term but the scale weight */
+                                   NULL: every scalar term but the scale weight, or none when search_params is set */
+    const char *search_params;  /* search constants tuned too, comma-separated (engine/search_params.def names;
+                                   NULL: none). Each starts at the game's default, stays in the table's range and is
+                                   perturbed by its step; its name is stored as "search:NAME" */
     SpsaSchedule schedule;      /* iterations N, A, alpha, gamma */
     int pairs;                  /* game pairs per iteration, each with its own signs */
     double c_frac, c_min;       /* c_end = max(c_min, c_frac * |start|) (centi-men) */

@@ -58,6 +58,24 @@ wait "$pid" 2>/dev/null
 "$DAMA" spsa --db d.sqlite --threads 2 "${ARGS[@]}" >/dev/null 2>&1 && ok || bad "resume after kill -9 failed"
 [ "$(theta d.sqlite)" = "$A" ] && ok || bad "run resumed after kill -9 differs"
 
+# search constants: they reach both engines (with the same settings on both
+# sides a pair's two games are the same game with colours swapped, every
+# result 0 and theta still), the same values at any thread count, stored as
+# search:NAME, printed as --search-param, kept in the table's range
+SARGS=(--game russian --iterations 6 --pairs 2 --nodes 400 --search-params LMR_DIV,ASP_WINDOW --r-end 0.2 --progress 0)
+"$DAMA" spsa --db s1.sqlite --threads 1 "${SARGS[@]}" >s1.out 2>&1 && ok || bad "spsa --search-params failed: $(tail -3 s1.out)"
+"$DAMA" spsa --db s2.sqlite --threads 2 "${SARGS[@]}" >s2.out 2>&1 && ok || bad "spsa --search-params (2 threads) failed"
+S=$(theta s1.sqlite)
+[ -n "$S" ] && [ "$S" = "$(theta s2.sqlite)" ] && ok || bad "search SPSA depends on the thread count: '$S' vs '$(theta s2.sqlite)'"
+[ "$S" != "20 150" ] && ok || bad "search constants never moved: theta '$S' (they did not reach the engines)"
+[ "$(sqlite3 s1.sqlite 'SELECT sum(abs(result)) FROM spsa_iterations')" != 0 ] && ok || bad "every pair scored 0"
+sqlite3 s1.sqlite "SELECT params FROM spsa_runs" | grep -q "^search:LMR_DIV 100 600 20 " && ok || bad "stored params: $(sqlite3 s1.sqlite 'SELECT params FROM spsa_runs')"
+grep -q "search constants: --search-param ASP_WINDOW=[0-9]* --search-param LMR_DIV=[0-9]*" s1.out && ok || bad "no --search-param line: $(cat s1.out)"
+echo "$S" | awk '{exit !($1 >= 5 && $1 <= 200 && $2 >= 100 && $2 <= 600)}' && ok || bad "theta '$S' outside the ranges"
+"$DAMA" spsa --db e.sqlite --search-params LMR_DIV,NO_SUCH --iterations 2 >e.out 2>&1
+rc=$?
+[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q "'NO_SUCH' is not a search parameter" e.out && ok || bad "unknown search parameter: rc $rc $(cat e.out)"
+
 # bad input
 "$DAMA" spsa --db e.sqlite --params NO_SUCH_TERM --iterations 2 >e.out 2>&1
 rc=$?
