@@ -97,6 +97,28 @@ static void list_params(const Game *g, const Engine *e)
                p[i].min, p[i].max, p[i].step, p[i].doc);
 }
 
+/* The search stops at one limit: two given at once (depth and a time, a
+ * clock and a movetime, ...) would leave one of them unused or make the
+ * result depend on which ends first. Returns 0, or 2 after a message
+ * naming both. */
+static int check_one_limit(const CliArgs *a)
+{
+    static const char *const keys[] = {"depth", "nodes", "movetime", "time"};
+    const char *first = NULL;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if (!cli_isset(a, keys[k])) continue;
+        if (!first) {
+            first = keys[k];
+            continue;
+        }
+        fprintf(stderr, "dama search: --%s %s and --%s %s are two search limits: give one of --depth, --nodes, "
+                        "--movetime and --time (the clock, with --inc and --movestogo)\n",
+                first, cli_str(a, first), keys[k], cli_str(a, keys[k]));
+        return 2;
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -125,6 +147,7 @@ static int run(CliArgs *a)
                         .movetime_ms = cli_int(a, "movetime"), .time_ms = cli_int(a, "time"),
                         .inc_ms = cli_int(a, "inc"), .movestogo = (int)cli_int(a, "movestogo")};
     /* every limit's range was checked by cli_parse */
+    if (check_one_limit(a) != 0) return 2;
     if (!lim.time_ms) /* one message per option that needs the clock */
         for (const char *const *o = (const char *const[]){"inc", "movestogo", NULL}; *o; o++)
             if (cli_isset(a, *o)) return cli_bad_value(a, *o, "needs --time (the clock)");

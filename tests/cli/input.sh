@@ -56,6 +56,13 @@ expect_err 2 "dama train: --elo1 2: must be above --elo0 (5)" "$DAMA" train --el
 expect_err 2 "dama search: --inc 10: needs --time (the clock)" "$DAMA" search --inc 10
 expect_rc 2 "search --movestogo without --time" "$DAMA" search --movestogo 10
 expect_eq "$(cat err)" "dama search: --movestogo 10: needs --time (the clock)" "search --movestogo: the one message"
+# two limits at once: refused naming both (the search stopped at whichever came first)
+expect_err 2 "dama search: --depth 5 and --movetime 100 are two search limits: give one of --depth, --nodes, --movetime and --time" \
+  "$DAMA" search --depth 5 --movetime 100
+expect_err 2 "dama search: --depth 3 and --nodes 500 are two search limits" "$DAMA" search --nodes 500 --depth 3
+expect_err 2 "dama search: --movetime 100 and --time 2000 are two search limits" "$DAMA" search --time 2000 --inc 10 --movetime 100
+expect_err 2 "dama search: --depth 4 and --time 2000 are two search limits" "$DAMA" search --depth 4 --time 2000 --movestogo 5
+expect_eq "$(wc -l <err)" 1 "search: two limits, one line"
 expect_err 2 "dama egtb draws: --reasons 'D7,,D8': reason 2 is empty" "$DAMA" egtb draws --reasons 'D7,,D8' --db none.sqlite --match 1
 # --help: every numeric option shows its range; reals as written (%g)
 # every command dama lists (a new command is covered without editing this)
