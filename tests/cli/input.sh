@@ -386,6 +386,10 @@ n=$(sqlite3 m.sqlite "SELECT count(DISTINCT start_fen) FROM games")
 [ "$n" = 6 ] && ok || bad "6 pairs from 6 distinct positions, got $n"
 n=$(sqlite3 m.sqlite "SELECT count(*) FROM games WHERE opening LIKE 'a + %' OR opening LIKE 'b + %'")
 [ "$n" = 8 ] && ok || bad "8 games of repeated lines, got $n"
+# one pair: no interval to give (not "+/- 0.0"), and no LLR without --sprt
+"$DAMA" match --db p1.sqlite --a default --b default --openings book.tsv --pairs 1 --nodes 100 --threads 1 --progress 0 >out 2>"$T/err" && ok || bad "--pairs 1: $(cat "$T/err")"
+grep -q "^Games 2: .* | Elo -\{0,1\}[0-9inf.]* (interval not estimable from 1 pair) | Ptnml " out && ok || bad "--pairs 1: $(cat out)"
+grep -q -e '+/- ' -e 'LLR' -e '^SPRT' out && bad "--pairs 1 without --sprt: $(cat out)" || ok
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 100; };\n' >other.cfg
 "$DAMA" match --db s.sqlite --a default --b other.cfg --sprt --elo0 0 --elo1 50 --nodes 300 --threads 2 --progress 0 --pairs 200 >out 2>"$T/err"
 line=$(grep '^SPRT' out)
