@@ -1,11 +1,10 @@
 /* cmd_moves.c — `dama moves`: the legal moves of positions. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "util/file_read.h"
 #include "util/text.h"
 
 static const CliOpt OPTS[] = {
@@ -43,16 +42,9 @@ static int run(CliArgs *a)
         print_moves(g, &pos, '\n', stdout);
         return 0;
     }
-    FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
-    struct stat st;
-    int open_errno = in ? 0 : errno;
-    if (in && in != stdin && (fstat(fileno(in), &st) != 0 || S_ISDIR(st.st_mode))) {
-        open_errno = fstat(fileno(in), &st) != 0 ? errno : EISDIR;
-        fclose(in);
-        in = NULL;
-    }
+    FILE *in = strcmp(file, "-") == 0 ? stdin : file_open_read_as(file, "position file", err);
     if (!in) {
-        fprintf(stderr, "dama moves: cannot read '%s': %s\n", file, strerror(open_errno));
+        fprintf(stderr, "dama moves: %s\n", err);
         return 1;
     }
     char *line = NULL;

@@ -7,6 +7,7 @@
 #include "db/weight_sets.h"
 #include "engine/eval.h"
 #include "engine/search.h"
+#include "util/file_read.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -59,15 +60,12 @@ static void on_info(void *ctx, const SearchResult *r)
 int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX])
 {
     if (file) {
-        FILE *f = fopen(file, "r");
-        if (!f) {
-            snprintf(err, ERR_MAX, "cannot open search parameter file '%.200s': %s", file, strerror(errno));
-            return -1;
-        }
+        FILE *f = file_open_read_as(file, "search parameter file", err);
+        if (!f) return -1;
         char text[16384];
         size_t n = fread(text, 1, sizeof text - 1, f);
         bool more = fgetc(f) != EOF;
-        int read_errno = ferror(f) ? errno : 0; /* a folder opens, then reads EISDIR */
+        int read_errno = ferror(f) ? errno : 0;
         fclose(f);
         text[n] = '\0';
         if (read_errno) {

@@ -15,15 +15,19 @@ expect_err 2 "--nodes: '0' is out of range 1.." "$DAMA" search --nodes 0
 expect_err 2 "--movetime: '0' is out of range 1..86400000" "$DAMA" search --movetime 0
 expect_err 2 "--time: '0' is out of range 1..864000000" "$DAMA" search --time 0 --inc 10
 # a folder where a file is wanted: the read error, not an empty file
-expect_err 2 "cannot read: Is a directory" "$DAMA" moves --config "$T"
-expect_err 1 "cannot read weight file '$T': Is a directory" "$DAMA" search --weights "$T" --depth 1
+# (every file a command reads says so: util/atomic_file.h file_read_error)
+expect_err 2 "dama: '$T' is a directory, not a config file" "$DAMA" moves --config "$T"
+expect_err 1 "dama search: '$T' is a directory, not a weight file" "$DAMA" search --weights "$T" --depth 1
+expect_err 1 "dama moves: '$T' is a directory, not a position file" "$DAMA" moves --file "$T"
+expect_err 1 "dama book probe: '$T' is a directory, not a book" "$DAMA" book probe --book "$T"
+expect_err 1 "dama bench: '$T' is a directory, not an opening book" "$DAMA" bench --book "$T"
 expect_err 1 "cannot read weight file 'nothere.cfg': No such file or directory" "$DAMA" search --weights nothere.cfg --depth 1
 if [ "$(id -u)" != 0 ]; then # root reads any file
   printf 'game = "russian";\n' >locked.cfg && chmod 000 locked.cfg
   expect_err 1 "cannot read weight file 'locked.cfg': Permission denied" "$DAMA" search --weights locked.cfg --depth 1
 fi
-expect_err 1 "cannot read search parameter file '$T': Is a directory" "$DAMA" search --search-params "$T" --depth 1
-expect_err 1 "cannot open search parameter file 'nothere.txt': No such file or directory" "$DAMA" search --search-params nothere.txt --depth 1
+expect_err 1 "dama search: '$T' is a directory, not a search parameter file" "$DAMA" search --search-params "$T" --depth 1
+expect_err 1 "cannot read search parameter file 'nothere.txt': No such file or directory" "$DAMA" search --search-params nothere.txt --depth 1
 expect_err 2 "--depth: '99999999999999999999' is out of range" "$DAMA" perft --depth 99999999999999999999
 expect_err 2 "--epochs: '4294967298' is out of range 0..1000000" "$DAMA" tune --epochs 4294967298
 expect_err 2 "--max-plies: '4294967306' is out of range 1..1024" "$DAMA" selfplay --max-plies 4294967306
@@ -185,7 +189,7 @@ grep -qx 'dama selfplay: ctlbook.tsv line 1: non-printable byte 0x02 at column 7
 printf 'label\tW:Wc3\377:Bd4\n' >ffbook.tsv
 expect_err 1 "dama bench: ffbook.tsv line 1: byte 0xFF at column 12, not UTF-8" "$DAMA" bench --book ffbook.tsv
 expect_err 1 "dama selfplay: cannot read opening book 'nobook.tsv': No such file or directory" "$DAMA" selfplay --db nb.sqlite --openings nobook.tsv --games 2
-expect_err 1 "dama selfplay: cannot read opening book '$T': Is a directory" "$DAMA" selfplay --db nb.sqlite --openings "$T" --games 2
+expect_err 1 "dama selfplay: '$T' is a directory, not an opening book" "$DAMA" selfplay --db nb.sqlite --openings "$T" --games 2
 # a long bad line: the reason, which comes last, is kept whole (it was cut off)
 { printf 'lbl\t'; for i in $(seq 30); do printf 'W:Wzz,'; done; printf '\n'; } >longbook.tsv
 expect_err 1 "...': bad square at character 4" "$DAMA" bench --book longbook.tsv
@@ -256,7 +260,7 @@ expect_err 1 "dama status: --moves: move 2: illegal move 'c3-d4'" "$DAMA" status
 head -c 2000 /dev/urandom | tr -d '\000' >rand.txt
 "$DAMA" moves --file rand.txt >out 2>err
 LC_ALL=C grep -q '[[:cntrl:]]' err && bad "moves --file of random bytes: control bytes in the messages" || ok
-expect_err 1 "dama moves: cannot read 'nothere.txt': No such file or directory" "$DAMA" moves --file nothere.txt
+expect_err 1 "dama moves: cannot read position file 'nothere.txt': No such file or directory" "$DAMA" moves --file nothere.txt
 
 # ---- weight files: every term, or an explicit base ----
 printf 'game = "russian";\nweights = { };\n' >empty.cfg
