@@ -52,6 +52,12 @@ expect_err 1 "no table of material 2k1m-1k0m, colours swapped: $D/russian-2k1m-1
   "$DAMA" egtb probe --dir "$D" --fen 'B:WKa1:BKh2,Kb8,c5'
 expect_err 1 "not in the database: the position has 9 pieces, a table at most 8" \
   "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1,Kg1,Kb2,Kd2,Kf2,Kh2:BKh8'
+# a bad value is named under the action, as the action's other messages are
+expect_err 2 "dama egtb build: --pieces: '9' is out of range 2..8" "$DAMA" egtb build --pieces 9 --dir "$T/none"
+expect_err 2 "dama egtb build: --pieces: '9' is out of range 2..8" "$DAMA" egtb --pieces 9 build --dir "$T/none"
+expect_err 2 "dama egtb build: --material: bad material 'KvK'" "$DAMA" egtb build --material KvK --dir "$T/none"
+expect_err 2 "dama egtb verify: --material: bad material 'KvK'" "$DAMA" egtb verify --material KvK --dir "$T/none"
+[ -e "$T/none" ] && bad "a refused build made its directory" || ok
 # International (10x10): two kings against one draw; kings on the long diagonal, a1 to move, lose
 expect_rc 0 "international build" "$DAMA" egtb build --game international --material 2k-1k --dir "$T/in" --threads 2
 expect_eq "$(ls "$T/in" | tr '\n' ' ')" "international-1k0m-1k0m.egtb international-2k0m-1k0m.egtb " "international files"
