@@ -252,6 +252,17 @@ expect_rc 0 "status of a finished game" "$DAMA" status --fen 'B:Wa1:B'
 expect_eq "$(head -1 out)" "result 1-0 no-moves" "Black to move without pieces has lost"
 expect_rc 0 "status of a finished Turkish game" "$DAMA" status --game turkish --fen 'W:W:Ba6'
 expect_eq "$(head -1 out)" "result 0-1 no-moves" "White to move without pieces has lost"
+# moves of a finished game: its result, not an empty output (each game)
+expect_rc 0 "moves of a finished game" "$DAMA" moves --fen 'W:WKa1:Bb2,c3'
+expect_eq "$(cat out)" "game over: 0-1 no-moves (black wins, white to move has no legal move)" "moves: russian, blocked"
+expect_rc 0 "moves of a finished game, no pieces" "$DAMA" moves --fen 'B:Wa1:B'
+expect_eq "$(cat out)" "game over: 1-0 no-moves (white wins, black to move has no legal move)" "moves: russian, no pieces"
+expect_rc 0 "moves of a finished Turkish game" "$DAMA" moves --game turkish --fen 'W:W:Ba6'
+expect_eq "$(cat out)" "game over: 0-1 no-moves (black wins, white to move has no legal move)" "moves: turkish"
+SH='3/3/3/1/7/7/7/S1S4/SS5/kSS4/1/3/3/2K b - - - - 0 1'
+expect_rc 0 "moves of a finished Shatra game" "$DAMA" moves --game shatra --fen "$SH"
+expect_eq "$(cat out)" "game over: 1-0 no-moves (white wins, black to move has no legal move)" "moves: shatra"
+expect_eq "$("$DAMA" status --game shatra --fen "$SH" | head -1)" "result 1-0 no-moves" "status agrees"
 
 # ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
 expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"
