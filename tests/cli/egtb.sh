@@ -161,6 +161,24 @@ expect_rc 0 "tournament --egtb-adjudicate" "$DAMA" tournament --db "$T/t.sqlite"
   --nodes 200 --concurrency 1 --egtb "$D" --egtb-adjudicate --progress 0 name=A name=B
 expect_eq "$(sqlite3 "$T/t.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" \
   "tournament: adjudicated games"
+# a tournament's missed wins, per pairing (A the first named): the won position of book3 that B, a
+# Hub engine without the database at 1 node a move, draws with White; A (in process, with it) wins it
+expect_rc 0 "tournament for missed wins" "$DAMA" tournament --db "$T/tm.sqlite" --openings "$T/book3" --rounds 1 \
+  --nodes 1 --concurrency 1 --egtb "$D" --progress 0 name=A "name=B,cmd=$DAMA hub"
+expect_eq "$(sqlite3 "$T/tm.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
+  "1-0 no-moves,1/2-1/2 D7" "tournament missed wins: the games"
+expect_line out "  A vs B: missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+expect_eq "$(grep -c 'missed wins' "$T/out")" "2" "tournament: a header and one pairing's line"
+expect_eq "$(grep -e '^time used per move' -e '^missed wins per pairing' -e '^ratings after' "$T/out" | cut -c1-11 | tr '\n' ';')" \
+  "time used p;missed wins;ratings aft;" "tournament: missed wins after the time lines, before the ratings"
+# resumed (nothing to play): the same count, of every stored game
+expect_rc 0 "tournament for missed wins, again" "$DAMA" tournament --db "$T/tm.sqlite" --openings "$T/book3" \
+  --rounds 1 --nodes 1 --concurrency 1 --egtb "$D" --progress 0 name=A "name=B,cmd=$DAMA hub"
+expect_line out "  A vs B: missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+# without tables: no line
+expect_rc 0 "tournament without tables" "$DAMA" tournament --db "$T/tn.sqlite" --openings "$T/book3" --rounds 1 \
+  --nodes 1 --concurrency 1 --progress 0 name=A name=B
+grep -q 'missed wins' "$T/out" && bad "tournament without tables counted missed wins: $(cat "$T/out")" || ok
 expect_rc 1 "tournament --egtb missing" "$DAMA" tournament --db "$T/t2.sqlite" --egtb "$T/none" name=A name=B
 grep -q "'$T/none' does not exist" "$T/err" && ok || bad "a missing --egtb folder said as such: $(cat "$T/err")"
 expect_rc 1 "match --egtb a file" "$DAMA" match --db "$T/t3.sqlite" --a default --egtb "$T/book" --pairs 1 --progress 0
