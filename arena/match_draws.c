@@ -17,6 +17,8 @@ typedef struct Counting {
     const Egtb *egtb;   /* NULL: no missed-win count */
     EgtbCache *cache;
     bool won[2];        /* the game being replayed: a database win for White, Black seen */
+    MatchDrawsMissedFn on_missed; /* a tournament's: each drawn game's wins, instead of d->missed */
+    void *ctx;
     char *err;
 } Counting;
 
@@ -91,7 +93,9 @@ static int count_draw(void *ctx, const DbGameRow *g)
     game_record_free(&rec);
     /* match games: A has White in the even games (arena/match.c) */
     bool a_white = g->game_index % 2 == 0;
-    if (c->egtb) {
+    if (c->egtb && c->on_missed) {
+        c->on_missed(c->ctx, g->game_index, c->won);
+    } else if (c->egtb) {
         d->drawn++;
         if (c->won[COLOR_WHITE]) d->missed[a_white ? 0 : 1]++;
         if (c->won[COLOR_BLACK]) d->missed[a_white ? 1 : 0]++;
@@ -104,15 +108,17 @@ static int count_draw(void *ctx, const DbGameRow *g)
     return 0;
 }
 
-int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const Egtb *egtb, MatchDraws *d,
-                      char err[ERR_MAX])
+/* The walk of match_draws_count over the games of select id. */
+static int count_games(const char *db_path, DbSelect select, int64_t id, Counting c, char err[ERR_MAX])
 {
-    Counting c = {.d = d, .game = game, .ix = egtb_indexer(game), .egtb = egtb, .err = err};
+    const Game *game = c.game;
+    c.ix = egtb_indexer(game);
+    c.err = err;
     if (!c.ix) {
         snprintf(err, ERR_MAX, "no endgame database indexing for %s", game->name);
         return -1;
     }
-    if (egtb && !(c.cache = egtb_cache_new(1024))) {
+    if (c.egtb && !(c.cache = egtb_cache_new(1024))) {
         snprintf(err, ERR_MAX, "out of memory for the endgame database's cache");
         return -1;
     }
@@ -124,7 +130,7 @@ int match_draws_count(const char *db_path, const Game *game, int64_t match_id, c
     db_close(db);
     char gerr[ERR_MAX];
     c.err = gerr;
-    int rc = db_game_rows_each(db_path, DB_SELECT_MATCH, match_id, NULL, count_draw, &c, gerr);
+    int rc = db_game_rows_each(db_path, select, id, NULL, count_draw, &c, gerr);
     egtb_cache_free(c.cache);
     if (rc != 0) { /* the reader's own messages name the file already, a game's do not */
         size_t n = strlen(db_path);
@@ -138,6 +144,21 @@ int match_draws_count(const char *db_path, const Game *game, int64_t match_id, c
         return -1;
     }
     return 0;
+}
+
+int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const Egtb *egtb, MatchDraws *d,
+                      char err[ERR_MAX])
+{
+    return count_games(db_path, DB_SELECT_MATCH, match_id, (Counting){.d = d, .game = game, .egtb = egtb}, err);
+}
+
+int match_draws_missed_tournament(const char *db_path, const Game *game, int64_t tournament_id, const Egtb *egtb,
+                                  MatchDrawsMissedFn fn, void *ctx, char err[ERR_MAX])
+{
+    MatchDraws d;
+    memset(&d, 0, sizeof d); /* no reasons: only the missed wins */
+    Counting c = {.d = &d, .game = game, .egtb = egtb, .on_missed = fn, .ctx = ctx};
+    return count_games(db_path, DB_SELECT_TOURNAMENT, tournament_id, c, err);
 }
 
 void match_draws_print_missed(FILE *out, int64_t drawn, const int64_t missed[2], const char *dir)

@@ -7,6 +7,7 @@
 #ifndef DAMA_MATCH_DRAWS_H
 #define DAMA_MATCH_DRAWS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -37,6 +38,18 @@ struct Egtb;
  * with err (naming the file, and the game that cannot be replayed). */
 int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const struct Egtb *egtb,
                       MatchDraws *d, char err[ERR_MAX]);
+
+/* Called for each drawn game (any reason) of a tournament, with its
+ * games.game_index and whether it passed through a database win for
+ * White (won[0], COLOR_WHITE) and for Black (won[1]) that was let go. */
+typedef void (*MatchDrawsMissedFn)(void *ctx, int64_t game_index, const bool won[2]);
+
+/* The missed wins of tournament tournament_id, counted as
+ * match_draws_count counts them (egtb must not be NULL), given game by
+ * game to fn, which knows the tournament's players (arena/tournament.c).
+ * Returns 0, or -1 with err. */
+int match_draws_missed_tournament(const char *db_path, const Game *game, int64_t tournament_id,
+                                  const struct Egtb *egtb, MatchDrawsMissedFn fn, void *ctx, char err[ERR_MAX]);
 
 /* The missed-wins line of `dama match` and `dama egtb draws`: "missed
  * wins: of N drawn games, a passed through a database win for A, b for B

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "engine/search.h"
-#include "util/atomic_file.h"
+#include "util/file_read.h"
 #include "util/rng.h"
 #include "util/text.h"
 
@@ -85,11 +85,8 @@ static int ballot_line_check(const Game *g, const char *fen, const Position *pos
 int openings_read(const Game *g, const char *path, OpeningBook *book, char err[ERR_MAX])
 {
     memset(book, 0, sizeof *book);
-    FILE *f = file_open_read(path);
-    if (!f) {
-        snprintf(err, ERR_MAX, "cannot read opening book '%.200s': %s", path, strerror(errno));
-        return -1;
-    }
+    FILE *f = file_open_read_as(path, "opening book", err);
+    if (!f) return -1;
     char *line = NULL;
     size_t cap = 0;
     long lineno = 0;

@@ -149,6 +149,11 @@ int stats_estimate_ptnml(const MatchStats *st, EloEstimate *out)
     return estimate(counts, PTNML_X, STATS_PENTA_LEN, stats_count_pairs(st), out);
 }
 
+bool stats_interval_estimable(const EloEstimate *e)
+{
+    return e->n >= 2 && e->variance > 0.0;
+}
+
 int stats_check_sprt(const SprtParams *sprt, char *err, size_t err_size)
 {
     const char *field = NULL, *rule = NULL;
@@ -241,8 +246,13 @@ int stats_format_line(const MatchStats *st, const SprtParams *sprt, char out[STA
 
     EloEstimate est;
     int have = pairs > 0 ? stats_estimate_ptnml(st, &est) : stats_estimate_wdl(st, &est);
-    if (have == 0)
+    const char *unit = pairs > 0 ? "pair" : "game";
+    if (have == 0 && stats_interval_estimable(&est))
         APPEND(" | Elo %.1f +/- %.1f (95%%)", est.elo, est.error);
+    else if (have == 0 && est.n < 2)
+        APPEND(" | Elo %.1f (interval not estimable from 1 %s)", est.elo, unit);
+    else if (have == 0)
+        APPEND(" | Elo %.1f (interval not estimable: all %lld %ss scored the same)", est.elo, (long long)est.n, unit);
 
     if (pairs > 0)
         APPEND(" | Ptnml %lld,%lld,%lld,%lld,%lld", (long long)st->penta[0], (long long)st->penta[1],

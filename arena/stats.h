@@ -24,6 +24,7 @@
 #ifndef DAMA_STATS_H
 #define DAMA_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -142,6 +143,12 @@ int stats_estimate_wdl(const MatchStats *st, EloEstimate *out);
  * (out zeroed) when there are no pairs. */
 int stats_estimate_ptnml(const MatchStats *st, EloEstimate *out);
 
+/* Whether e's interval says anything: false with fewer than 2 samples or a
+ * variance of 0 (every game, or every pair, scored the same: all draws,
+ * all wins, every pair 1-1), where the normal interval has zero width (or
+ * an infinite Elo at 0% or 100%) however few the games. */
+bool stats_interval_estimable(const EloEstimate *e);
+
 /* Check SPRT parameters: 0 < alpha < 1, 0 < beta < 1, alpha + beta < 1,
  * finite elo0 < elo1 (the checks of [FC] SPRT::isValid). Returns 0, or -1
  * with a message naming the bad field and value in err (NUL-terminated,
@@ -183,7 +190,10 @@ SprtDecision stats_decide_sprt(const SprtParams *sprt, double llr);
  *   "Games 200: +55 =105 -40 | Elo 26.1 +/- 34.8 (95%) | Ptnml 5,20,40,25,10
  *    | LLR 0.68 (-2.94, 2.94) [0, 10]"   (one line, no newline).
  * The Elo part is pentanomial when there are pairs, trinomial otherwise, and
- * is left out with no games ("inf" for an infinite value); the Ptnml part is
+ * is left out with no games ("inf" for an infinite value); where
+ * stats_interval_estimable is false it is the Elo alone, then "(interval not
+ * estimable from 1 pair)" or "(interval not estimable: all N games scored
+ * the same)" instead of "+/- 0.0 (95%)"; the Ptnml part is
  * left out with no pairs; the LLR part (pentanomial LLR when there are pairs,
  * trinomial otherwise; bounds; [elo0, elo1]) is left out when sprt is NULL.
  * Any counts with parameters that pass stats_check_sprt fit. Returns the

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "arena/game_writer.h"
+#include "arena/match_draws.h"
 #include "arena/pdn_export.h"
 #include "arena/preflight.h"
 #include "arena/schedule.h"
@@ -45,6 +46,8 @@ void tournament_result_free(TournamentResult *r)
 {
     free(r->result);
     r->result = NULL;
+    free(r->missed);
+    r->missed = NULL;
 }
 
 /* One run: the options, what is stored, and the scheduler's view (one job
@@ -390,6 +393,36 @@ static int share_set_up(Tour *t, int rc)
 
 /* The games still to play, over the scheduler (over the ranks with MPI);
  * then the run marked done or interrupted. Returns the exit status. */
+/* A drawn game's missed wins into its pairing's counts (match_draws). */
+static void add_missed(void *ctx, int64_t gi, const bool won[2])
+{
+    TournamentResult *r = ctx;
+    if (gi < 0 || gi >= r->games_total) return;
+    int round, k, swap;
+    game_slot(r, gi, &round, &k, &swap);
+    r->missed[k][0]++;
+    r->missed[k][1] += won[swap ? COLOR_BLACK : COLOR_WHITE]; /* pair_a is White in colour 0 */
+    r->missed[k][2] += won[swap ? COLOR_WHITE : COLOR_BLACK];
+}
+
+/* The missed wins of every stored game of the tournament (over a
+ * connection of their own; none for an in-memory database, which no other
+ * connection sees). 0, or -1 with err. */
+static int count_missed(Tour *t, const Egtb *edb, char err[ERR_MAX])
+{
+    TournamentResult *r = t->r;
+    const char *path = db_path(t->db);
+    if (!edb || !path || !path[0] || strcmp(path, ":memory:") == 0) return 0;
+    if (!(r->missed = calloc((size_t)(r->pairings ? r->pairings : 1), sizeof *r->missed))) {
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    if (match_draws_missed_tournament(path, t->o->game, r->tournament_id, edb, add_missed, r, err) == 0) return 0;
+    free(r->missed);
+    r->missed = NULL;
+    return -1;
+}
+
 static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
 {
     const TournamentOptions *o = t->o;
@@ -441,6 +474,10 @@ static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
     if (db_run_player_times(t->db, r->run_id, t->pid, r->engines_len, r->time, &r->untimed, ferr) == 0)
         r->timed = true;
     else if (!failed) {
+        failed = true;
+        snprintf(fail_msg, sizeof fail_msg, "%s", ferr);
+    }
+    if (!failed && count_missed(t, edb, ferr) != 0) { /* as `dama match` counts them */
         failed = true;
         snprintf(fail_msg, sizeof fail_msg, "%s", ferr);
     }

@@ -65,6 +65,12 @@ typedef struct TournamentResult {
     bool timed;
     TimeUse time[TOURNAMENT_ENGINES_MAX];
     int64_t untimed;
+    /* rank 0, once played with an endgame database (TournamentOptions
+     * .egtb_dir): the missed wins of every stored game, per pairing k:
+     * missed[k][0] drawn games, [1] of them passed through a database win
+     * for pair_a[k] that it let go, [2] for pair_b[k] (counted as `dama
+     * egtb draws` counts them, arena/match_draws.h); NULL otherwise (owned) */
+    int64_t (*missed)[3];
 } TournamentResult;
 
 typedef struct TournamentOptions {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "util/atomic_file.h"
+#include "util/file_read.h"
 #include "util/num.h"
 #include "util/text.h"
 
@@ -82,9 +83,7 @@ static int read_record(MoveBook *b, char *line, char what[ERR_MAX])
 
 static FILE *open_file(const char *path, char err[ERR_MAX])
 {
-    FILE *f = file_open_read(path);
-    if (!f) err_set(err, "cannot read book '%.200s': %s", path, strerror(errno));
-    return f;
+    return file_open_read_as(path, "book", err);
 }
 
 /* One raw line (end of line cut off) at lineno: the header, a comment or a record. */

@@ -337,6 +337,19 @@ static void getopt_error(const CliCommand *cmd, int c, char **argv)
     }
 }
 
+/* The name a bad command-line value is reported under: "egtb build" for a
+ * command of actions (one that takes words besides options) whose first
+ * word, argv[first] once getopt has moved the words last, is one, as the
+ * command's own messages name it; else the command's name. */
+static void action_name(const CliCommand *cmd, int argc, char **argv, int first, char *out, size_t size)
+{
+    snprintf(out, size, "%s", cmd->name);
+    if (cmd->positional_max == 0 || first >= argc) return;
+    const char *w = argv[first];
+    size_t n = strspn(w, "abcdefghijklmnopqrstuvwxyz");
+    if (n > 0 && n <= 16 && !w[n]) snprintf(out, size, "%s %s", cmd->name, w);
+}
+
 int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 {
     memset(out, 0, sizeof *out);
@@ -378,6 +391,8 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
         return 1;
     }
     if (cfg != 0) return -1;
+    char who[64];
+    action_name(cmd, argc, argv, optind, who, sizeof who);
 
     optind = 1;
     while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
@@ -389,7 +404,7 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
         }
         int i = c - 1000;
         const char *v = cmd->opts[i].type == OPT_FLAG ? "1" : optarg;
-        if (!valid_value(cmd->name, &cmd->opts[i], v, NULL)) return -1;
+        if (!valid_value(who, &cmd->opts[i], v, NULL)) return -1;
         if (cmd->opts[i].type == OPT_LIST && out->from_cli[i] && out->values[i]) {
             size_t len = strlen(out->values[i]) + strlen(v) + 2;
             char *joined = malloc(len);

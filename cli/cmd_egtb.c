@@ -54,7 +54,7 @@ static int do_build(CliArgs *a, const Game *g, const char *dir)
                           .no_symmetry = cli_flag(a, "no-symmetry"), .stop = &cli_stop_requested,
                           .report = on_built};
     if (cli_str(a, "material") && egtb_material_parse(cli_str(a, "material"), &only, err) != 0) {
-        fprintf(stderr, "dama egtb: --material: %s\n", err);
+        fprintf(stderr, "dama egtb build: --material: %s\n", err);
         return 2;
     }
     if (cli_str(a, "material")) o.only = &only;

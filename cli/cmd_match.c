@@ -115,7 +115,7 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
     const MatchStats *st = &r->res.st;
     const SprtParams *sp = &o->sprt_params;
     char line[STATS_LINE_MAX];
-    stats_format_line(st, sp, line);
+    stats_format_line(st, o->sprt ? sp : NULL, line); /* the LLR only with --sprt */
     printf("match %lld (run %lld): A = %s vs B = %s\n%s\n", (long long)r->match_id, (long long)r->run_id, r->who[0],
            r->who[1], line);
     if (o->sprt) {

@@ -1,11 +1,10 @@
 /* cmd_moves.c — `dama moves`: the legal moves of positions. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "util/file_read.h"
 #include "util/text.h"
 
 static const CliOpt OPTS[] = {
@@ -16,7 +15,8 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
-static void print_moves(const Game *g, const Position *pos, char sep, FILE *out)
+/* Returns the number of moves printed. */
+static int print_moves(const Game *g, const Position *pos, char sep, FILE *out)
 {
     MoveList list;
     g->gen_moves(pos, &list, GEN_DISTINCT);
@@ -26,6 +26,18 @@ static void print_moves(const Game *g, const Position *pos, char sep, FILE *out)
         fputs(text, out);
         if (sep == '\n' || i + 1 < list.len) fputc(sep, out);
     }
+    return list.len;
+}
+
+/* A position without a legal move is a finished game: its result and
+ * reason as `dama status` gives them, and who won (not an empty output). */
+static void print_over(const Game *g, const Position *pos)
+{
+    const char *reason = NULL;
+    Outcome o = game_outcome(g, pos, NULL, 0, &reason, NULL);
+    const char *who = o == OUTCOME_WHITE_WINS ? "white wins" : o == OUTCOME_BLACK_WINS ? "black wins" : "draw";
+    printf("game over: %s %s (%s, %s to move has no legal move)\n", outcome_pdn(o), reason ? reason : "", who,
+           g->side_to_move(pos) == COLOR_WHITE ? "white" : "black");
 }
 
 static int run(CliArgs *a)
@@ -40,19 +52,12 @@ static int run(CliArgs *a)
             fprintf(stderr, "dama moves: %s\n", err);
             return 1;
         }
-        print_moves(g, &pos, '\n', stdout);
+        if (print_moves(g, &pos, '\n', stdout) == 0) print_over(g, &pos);
         return 0;
     }
-    FILE *in = strcmp(file, "-") == 0 ? stdin : fopen(file, "r");
-    struct stat st;
-    int open_errno = in ? 0 : errno;
-    if (in && in != stdin && (fstat(fileno(in), &st) != 0 || S_ISDIR(st.st_mode))) {
-        open_errno = fstat(fileno(in), &st) != 0 ? errno : EISDIR;
-        fclose(in);
-        in = NULL;
-    }
+    FILE *in = strcmp(file, "-") == 0 ? stdin : file_open_read_as(file, "position file", err);
     if (!in) {
-        fprintf(stderr, "dama moves: cannot read '%s': %s\n", file, strerror(open_errno));
+        fprintf(stderr, "dama moves: %s\n", err);
         return 1;
     }
     char *line = NULL;

@@ -11,6 +11,7 @@
 #include "arena/pdn_export.h"
 #include "db/db.h"
 #include "pdn/pdn.h"
+#include "util/file_read.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT_HELP("check: game of the games without a GameType or Variant tag (" CLI_GAMES ")"),
@@ -77,9 +78,10 @@ static void game_choice_warning(const PdnGame *g, const PdnReplay *replay, const
 static int check_file(const char *path, const Game *fallback, const Game *given)
 {
     bool std_in = strcmp(path, "-") == 0;
-    FILE *in = std_in ? stdin : fopen(path, "rb");
+    char err[ERR_MAX];
+    FILE *in = std_in ? stdin : file_open_read_as(path, "PDN file", err); /* a folder is said as such */
     if (!in) {
-        fprintf(stderr, "dama pdn check: cannot open '%s': %s\n", path, strerror(errno));
+        fprintf(stderr, "dama pdn check: %s\n", err);
         return 2;
     }
     PdnReader *r = pdn_reader_new(in, std_in ? "(stdin)" : path);
@@ -94,7 +96,6 @@ static int check_file(const char *path, const Game *fallback, const Game *given)
     long games = 0, ok = 0, failed = 0, warnings = 0, choices = 0;
     char first_failed[96] = "";
     int rc = 0;
-    char err[ERR_MAX];
     for (;;) {
         int got = pdn_read_game(r, &game, err);
         if (got < 0) {

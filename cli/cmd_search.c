@@ -7,6 +7,7 @@
 #include "db/weight_sets.h"
 #include "engine/eval.h"
 #include "engine/search.h"
+#include "util/file_read.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -59,15 +60,12 @@ static void on_info(void *ctx, const SearchResult *r)
 int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX])
 {
     if (file) {
-        FILE *f = fopen(file, "r");
-        if (!f) {
-            snprintf(err, ERR_MAX, "cannot open search parameter file '%.200s': %s", file, strerror(errno));
-            return -1;
-        }
+        FILE *f = file_open_read_as(file, "search parameter file", err);
+        if (!f) return -1;
         char text[16384];
         size_t n = fread(text, 1, sizeof text - 1, f);
         bool more = fgetc(f) != EOF;
-        int read_errno = ferror(f) ? errno : 0; /* a folder opens, then reads EISDIR */
+        int read_errno = ferror(f) ? errno : 0;
         fclose(f);
         text[n] = '\0';
         if (read_errno) {
@@ -95,6 +93,28 @@ static void list_params(const Game *g, const Engine *e)
     for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
         printf("%-16s %6d %6d %6d %6d %5d  %s\n", p[i].name, engine_get_param(e, i), search_param_default(g, i),
                p[i].min, p[i].max, p[i].step, p[i].doc);
+}
+
+/* The search stops at one limit: two given at once (depth and a time, a
+ * clock and a movetime, ...) would leave one of them unused or make the
+ * result depend on which ends first. Returns 0, or 2 after a message
+ * naming both. */
+static int check_one_limit(const CliArgs *a)
+{
+    static const char *const keys[] = {"depth", "nodes", "movetime", "time"};
+    const char *first = NULL;
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        if (!cli_isset(a, keys[k])) continue;
+        if (!first) {
+            first = keys[k];
+            continue;
+        }
+        fprintf(stderr, "dama search: --%s %s and --%s %s are two search limits: give one of --depth, --nodes, "
+                        "--movetime and --time (the clock, with --inc and --movestogo)\n",
+                first, cli_str(a, first), keys[k], cli_str(a, keys[k]));
+        return 2;
+    }
+    return 0;
 }
 
 static int run(CliArgs *a)
@@ -125,6 +145,7 @@ static int run(CliArgs *a)
                         .movetime_ms = cli_int(a, "movetime"), .time_ms = cli_int(a, "time"),
                         .inc_ms = cli_int(a, "inc"), .movestogo = (int)cli_int(a, "movestogo")};
     /* every limit's range was checked by cli_parse */
+    if (check_one_limit(a) != 0) return 2;
     if (!lim.time_ms) /* one message per option that needs the clock */
         for (const char *const *o = (const char *const[]){"inc", "movestogo", NULL}; *o; o++)
             if (cli_isset(a, *o)) return cli_bad_value(a, *o, "needs --time (the clock)");

@@ -157,6 +157,7 @@ static void print_summary(const TournamentResult *r, const CliArgs *a, bool fail
     printf("\n");
     tournament_print_results(stdout, r);
     tournament_print_times(stdout, r);
+    tournament_print_missed(stdout, r, cli_str(a, "egtb"));
     tournament_print_ratings(stdout, r, cli_real(a, "prior"), cli_str(a, "anchor"));
     if (!r->complete && !failed) printf("interrupted: run the same command again to continue\n");
 }

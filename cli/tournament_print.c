@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena/match_draws.h"
 #include "arena/ratings.h"
 #include "arena/stats.h"
 #include "cli/ratings_table.h"
@@ -70,6 +71,23 @@ void tournament_print_results(FILE *out, const TournamentResult *t)
         char line[STATS_LINE_MAX];
         stats_format_line(&st, NULL, line);
         fprintf(out, "  %s vs %s: %s\n", t->engines[t->pair_a[k]].name, t->engines[t->pair_b[k]].name, line);
+    }
+}
+
+void tournament_print_missed(FILE *out, const TournamentResult *t, const char *dir)
+{
+    if (!t->missed) return;
+    if (!dir) dir = "?"; /* the options' --egtb, set whenever tables were opened */
+    fprintf(out, "missed wins per pairing (first named = A; endgame tables of %s):\n", dir);
+    for (int k = 0; k < t->pairings; k++) {
+        bool played = false;
+        for (int r = 0; r < t->rounds && !played; r++) {
+            int64_t g0 = ((int64_t)r * t->pairings + k) * 2;
+            played = t->result[g0] >= 0 || t->result[g0 + 1] >= 0;
+        }
+        if (!played) continue;
+        fprintf(out, "  %s vs %s: ", t->engines[t->pair_a[k]].name, t->engines[t->pair_b[k]].name);
+        match_draws_print_missed(out, t->missed[k][0], &t->missed[k][1], dir); /* the line of dama match */
     }
 }
 

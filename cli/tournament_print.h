@@ -18,6 +18,12 @@ void tournament_print_results(FILE *out, const TournamentResult *r);
  * rating is fair only at equal time used. Nothing when r->timed is not set. */
 void tournament_print_times(FILE *out, const TournamentResult *r);
 
+/* With an endgame database (r->missed set): per pairing that has games,
+ * its missed wins as `dama match` prints them, A the first named ("  A1 vs
+ * B1: missed wins: of N drawn games, a passed through a database win for
+ * A, b for B (DIR)"), under one header line naming dir. Nothing without. */
+void tournament_print_missed(FILE *out, const TournamentResult *r, const char *dir);
+
 /* The ratings of the games played so far (maximum likelihood, all players
  * together), with prior virtual games per pair that met and anchor (NULL:
  * the mean is 0; "NAME" or "NAME=ELO"). A bad anchor or a failed fit is one

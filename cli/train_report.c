@@ -52,7 +52,7 @@ static void match_end(const TrainReport *p, const TrainMatch *m, int status, con
     const MatchStats *st = &m->result.st;
     const SprtParams *sp = &m->sprt;
     char line[STATS_LINE_MAX];
-    stats_format_line(st, sp, line);
+    stats_format_line(st, m->gate ? sp : NULL, line); /* the LLR only where the SPRT gates */
     fprintf(stderr, "match %lld (run %lld): A = weight set %lld vs B = weight set %lld\n%s\n", (long long)m->id,
             (long long)m->run_id, (long long)m->ws[0], (long long)m->ws[1], line);
     if (m->gate) {

@@ -19,6 +19,7 @@
 #include "engine/timeman.h"
 #include "engine/weights_id.h"
 #include "engine/weights_json.h"
+#include "util/file_read.h"
 
 /* MOVES_TO_GO_MAX: a larger moves-to-go is passed on as this (the time
  * manager counts at most 50 anyway). */
@@ -351,8 +352,9 @@ int dama_weights_load_json(DamaGame *g, const char *path)
 {
     if (!g) return DAMA_E_ARGUMENT;
     if (!path) return api_fail(g, DAMA_E_ARGUMENT, "no path (NULL)");
-    FILE *f = fopen(path, "rb");
-    if (!f) return api_fail(g, DAMA_E_IO, "cannot open weights JSON '%.200s'", path);
+    char ferr[ERR_MAX];
+    FILE *f = file_open_read_as(path, "weights JSON", ferr); /* a folder is said as such */
+    if (!f) return api_fail(g, DAMA_E_IO, "%s", ferr);
     char *text = NULL;
     size_t len = 0, cap = 0;
     int rc = DAMA_OK;
@@ -370,7 +372,7 @@ int dama_weights_load_json(DamaGame *g, const char *path)
         size_t n = fread(text + len, 1, cap - len - 1, f);
         len += n;
         if (n == 0) {
-            if (ferror(f)) rc = api_fail(g, DAMA_E_IO, "cannot read weights JSON '%.200s' (a directory?)", path);
+            if (ferror(f)) rc = api_fail(g, DAMA_E_IO, "cannot read weights JSON '%.200s'", path);
             break;
         }
     }

@@ -17,6 +17,7 @@
 #include "engine/weights_json.h"
 #include "engine/eval.h"
 #include "util/atomic_file.h"
+#include "util/file_read.h"
 #include "util/num.h"
 
 static const EvalTerm *find_term(const Game *g, const char *name)
@@ -54,8 +55,7 @@ static int read_whole(const char *path, char **out, size_t *len, char err[ERR_MA
     int e = fd < 0 ? errno : fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
     if (e) {
         if (fd >= 0) close(fd);
-        snprintf(err, ERR_MAX, "cannot read weight file '%.200s': %s", path, strerror(e));
-        return -1;
+        return file_read_error(err, path, "weight file", e);
     }
     /* its size, its NUL and one byte more: the read that finds the end */
     size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 2 : 4096, n = 0;

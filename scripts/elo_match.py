@@ -215,7 +215,8 @@ def time_line(clocks):
     ow, oc = 1000 * o["wall"] / o["moves"], 1000 * o["cpu"] / o["moves"]
     rw = nw / ow if ow > 0 else float("inf")
     rc = nc / oc if oc > 0 else float("inf")
-    equal = abs(rw - 1) <= 0.05 and abs(rc - 1) <= 0.05
+    # util/time_use.h's rule: the side that used more, at most 5.0% more (in 0.1%, bound included)
+    equal = all(r > 0 and round(100 * (max(r, 1 / r) - 1), 1) <= 5.0 for r in (rw, rc))
     return ("time per move: new wall %.1f ms cpu %.1f ms (%d moves), old wall %.1f ms cpu %.1f ms (%d moves), "
             "new/old wall %.3f cpu %.3f: %s" % (nw, nc, n["moves"], ow, oc, o["moves"], rw, rc,
                                                 "equal time (within 5%)" if equal else "NOT equal time"))

@@ -147,8 +147,9 @@ def summary(a):
         ratio = c / new_cpu if new_cpu > 0 else float("inf")
         mark = ""
         if n in a.calibrated and n != a.new:
-            # util/time_use.h's rule: the one that used more, at most 5% more than the other
-            ok = ratio > 0 and max(ratio, 1 / ratio) <= 1.05
+            # util/time_use.h's rule: the one that used more, at most 5.0% more than the other
+            # (in percent rounded to 0.1, the bound included)
+            ok = ratio > 0 and round(100 * (max(ratio, 1 / ratio) - 1), 1) <= 5.0
             mark = " equal" if ok else " NOT equal"
             if not ok:
                 unequal.append(n)

@@ -806,6 +806,9 @@ static void test_weights(void **state)
         assert_memory_equal(back, changed, sizeof(int32_t) * (size_t)n);
         unlink(path);
         assert_int_equal(dama_weights_load_json(g, path), DAMA_E_IO);
+        assert_non_null(strstr(dama_last_error(g), "cannot read weights JSON '/tmp/dama_api_json_"));
+        assert_int_equal(dama_weights_load_json(g, "/tmp"), DAMA_E_IO); /* a folder: said as such */
+        assert_string_equal(dama_last_error(g), "'/tmp' is a directory, not a weights JSON");
         /* another game's JSON is refused, naming both games */
         const char *other = GAMES[(k + 1) % 3];
         DamaGame *o = new_game(other, NULL);

@@ -211,6 +211,7 @@ static void test_estimate_wdl(void **state)
         EloEstimate e;
         assert_int_equal(stats_estimate_wdl(&st, &e), 0);
         check_estimate(&e, c, c->counts[0] + c->counts[1] + c->counts[2]);
+        assert_int_equal(stats_interval_estimable(&e), c->variance > 0.0);
     }
     MatchStats none;
     stats_init(&none);
@@ -457,10 +458,33 @@ static void test_format_line(void **state)
     assert_true(strstr(out, " | LLR ") != NULL);
     assert_true(strstr(out, "(-2.25, 2.89) [-2.5, 0.5]") != NULL);
 
-    /* 100%: infinite Elo and error. */
+    /* 100%: infinite Elo, and no interval from games of one result. */
     st = make_wdl(10, 0, 0);
     stats_format_line(&st, NULL, out);
-    assert_string_equal(out, "Games 10: +10 =0 -0 | Elo inf +/- inf (95%)");
+    assert_string_equal(out, "Games 10: +10 =0 -0 | Elo inf (interval not estimable: all 10 games scored the same)");
+
+    /* One pair of two draws (dama match --pairs 1): no "+/- 0.0", and the
+     * LLR only when asked for. */
+    const int64_t one_draw_pair[STATS_PENTA_LEN] = {0, 0, 1, 0, 0};
+    st = make_ptnml(one_draw_pair);
+    st.draws = 2;
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 2: +0 =2 -0 | Elo 0.0 (interval not estimable from 1 pair) | Ptnml 0,0,1,0,0");
+    const int64_t two_even_pairs[STATS_PENTA_LEN] = {0, 0, 2, 0, 0};
+    st = make_ptnml(two_even_pairs);
+    st.wins = 1, st.draws = 2, st.losses = 1;
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 4: +1 =2 -1 | Elo 0.0 (interval not estimable: all 2 pairs scored the same)"
+                             " | Ptnml 0,0,2,0,0");
+    /* Two pairs of different scores: an interval (wide, one end infinite). */
+    const int64_t two_pairs[STATS_PENTA_LEN] = {0, 0, 1, 1, 0};
+    st = make_ptnml(two_pairs);
+    st.wins = 1, st.draws = 3;
+    stats_format_line(&st, NULL, out);
+    assert_true(strstr(out, "| Elo 88.7 +/- ") != NULL);
+    st = make_wdl(0, 1, 0);
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 1: +0 =1 -0 | Elo 0.0 (interval not estimable from 1 game)");
 
     /* Nothing played: counts only; the LLR is 0. */
     stats_init(&st);

@@ -409,6 +409,11 @@ static void test_time_use_compare(void **state)
         {{10, 1.0, 1.0}, {20, 2.0, 2.0}, true, true, "equal time used (within 5%)"},
         {{10, 1.05, 1.0}, {10, 1.0, 1.0}, true, true, "equal time used (within 5%)"},
         {{10, 1.0, 1.0}, {10, 1.05, 1.05}, true, true, "equal time used (within 5%)"},
+        {{10, 1.0, 1.05}, {10, 1.0, 1.0}, true, true, "equal time used (within 5%)"},
+        {{100, 10.5, 1.0}, {100, 10.0, 1.0}, true, true, "equal time used (within 5%)"},
+        /* 5.04% prints as 5.0%: equal; 5.06% prints as 5.1%: unequal, said so */
+        {{10, 1.0504, 1.0}, {10, 1.0, 1.0}, true, true, "equal time used (within 5%)"},
+        {{10, 1.0, 1.0}, {10, 1.0, 1.0506}, true, false, "unequal time: B used 5.1% more CPU time than A"},
         /* B used 25% more wall time; its CPU 10% more: wall is named */
         {{10, 0.8, 1.0}, {10, 1.0, 1.1}, true, false, "unequal time: B used 25.0% more wall time than A"},
         /* A's CPU differs most */
@@ -420,7 +425,7 @@ static void test_time_use_compare(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const CompareCase *c = &cases[i];
         TimeCompare tc;
-        time_use_compare(&c->a, &c->b, TIME_USE_EQUAL + 1e-12, &tc);
+        time_use_compare(&c->a, &c->b, TIME_USE_EQUAL, &tc);
         char verdict[128];
         time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
         if (tc.known != c->known || tc.equal != c->equal || strcmp(verdict, c->verdict) != 0)
@@ -430,7 +435,7 @@ static void test_time_use_compare(void **state)
     }
     /* the verdict is cut to the buffer, never overrun */
     TimeCompare tc;
-    time_use_compare(&cases[3].a, &cases[3].b, TIME_USE_EQUAL, &tc);
+    time_use_compare(&cases[7].a, &cases[7].b, TIME_USE_EQUAL, &tc);
     char small[12];
     time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", small, sizeof small);
     assert_int_equal(strlen(small), sizeof small - 1);

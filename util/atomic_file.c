@@ -193,17 +193,3 @@ int atomic_file_commit(AtomicFile *af, char err[ATOMIC_ERR_MAX])
     }
     return 0;
 }
-
-FILE *file_open_read(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    struct stat st;
-    if (f) {
-        int e = fstat(fileno(f), &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-        if (!e) return f;
-        fclose(f);
-        f = NULL;
-        errno = e;
-    }
-    return f;
-}

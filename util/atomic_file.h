@@ -54,9 +54,4 @@ int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ER
  * command refuse before it does any work. 0 or -1 with err. */
 int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX]);
 
-/* The reading side: path opened for reading ("r"), refused when it is a
- * folder. Returns the stream, or NULL with errno set (EISDIR for a folder),
- * for the caller's message naming the path. */
-FILE *file_open_read(const char *path);
-
 #endif

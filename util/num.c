@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/file_read.h"
+
 NumStatus num_parse_int(const char *text, int64_t min, int64_t max, int64_t *out)
 {
     if (!text || !*text) return NUM_EMPTY;
@@ -173,7 +175,13 @@ int num_check_config_text(const char *text, size_t len, char *err, size_t size)
 
 int num_check_config_file(const char *path, char *err, size_t size)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = file_open_read(path);
+    if (!f && errno == EISDIR) { /* libconfig would only say it cannot read it */
+        char msg[ERR_MAX];
+        file_read_error(msg, path, "config file", EISDIR);
+        snprintf(err, size, "%s", msg);
+        return -1;
+    }
     if (!f) return 1;
     size_t cap = 1 << 16, len = 0;
     char *buf = malloc(cap);

@@ -41,8 +41,9 @@ void num_format_error(char *err, size_t size, const char *what, const char *text
  * reals that overflow to infinity. Returns 0, or -1 with "LINE: message"
  * in err. */
 int num_check_config_text(const char *text, size_t len, char *err, size_t size);
-/* The same for a file: 0, 1 if the file cannot be read (libconfig will
- * say so itself), -1 with "PATH:LINE: message" in err. */
+/* The same for a file: 0, 1 if the file cannot be opened (libconfig will
+ * say so itself), -1 with "PATH:LINE: message" in err, or "'PATH' is a
+ * directory, not a config file". */
 int num_check_config_file(const char *path, char *err, size_t size);
 
 #endif

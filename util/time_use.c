@@ -23,6 +23,10 @@ static double ratio(double a, double b) { return isnan(a) || isnan(b) || b <= 0 
  * r = 1.2 and r = 1/1.2 are both 20% more for one side. */
 static double excess(double r) { return r >= 1 ? r - 1 : 1 / r - 1; }
 
+/* A percentage at the precision the verdict prints it (0.1): a ratio of
+ * 1.05 is 5.000000000000004% in doubles, printed and judged as 5.0%. */
+static double tenths(double pct) { return isinf(pct) ? pct : round(pct * 10) / 10; }
+
 void time_use_compare(const TimeUse *a, const TimeUse *b, double tolerance, TimeCompare *out)
 {
     *out = (TimeCompare){.wall_ratio = ratio(time_use_wall_ms(a), time_use_wall_ms(b)),
@@ -32,11 +36,13 @@ void time_use_compare(const TimeUse *a, const TimeUse *b, double tolerance, Time
     if (!out->known) return;
     double ew = out->wall_ratio > 0 ? excess(out->wall_ratio) : INFINITY;
     double ec = out->cpu_ratio > 0 ? excess(out->cpu_ratio) : INFINITY;
-    out->equal = ew <= tolerance && ec <= tolerance;
+    /* inclusive, at the printed precision: "5.0% more" is within 5% */
+    double limit = tenths(100.0 * tolerance);
+    out->equal = tenths(100.0 * ew) <= limit && tenths(100.0 * ec) <= limit;
     double r = out->wall_ratio;
     if (ec > ew) out->measure = "CPU", r = out->cpu_ratio;
     out->more = r >= 1 ? 0 : 1;
-    out->pct_more = 100.0 * (r >= 1 ? r - 1 : (r > 0 ? 1 / r - 1 : INFINITY));
+    out->pct_more = tenths(100.0 * fmax(ew, ec));
 }
 
 void time_use_verdict(const TimeCompare *c, double tolerance, const char *a, const char *b, char *out, size_t size)

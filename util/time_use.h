@@ -31,17 +31,19 @@ double time_use_wall_ms(const TimeUse *t);
 double time_use_cpu_ms(const TimeUse *t);
 
 /* Two players' time use compared: ratios a/b of the means (NaN when
- * either has no timed move or b's mean is 0), whether both ratios are
- * within 1 +- tolerance, and, when not, which measure differs most
- * ("wall" or "CPU"), which player used more of it (0: a, 1: b) and by how
- * many percent of the other's mean. */
+ * either has no timed move or b's mean is 0), whether both are equal, and,
+ * when not, which measure differs most ("wall" or "CPU"), which player used
+ * more of it (0: a, 1: b) and by how many percent of the other's mean.
+ * Equal: for wall and CPU, the side that used more used at most 100 x
+ * tolerance percent more, counted in percent rounded to 0.1 as the verdict
+ * prints it, bounds included (5.0% more is within 5%; 5.1% is not). */
 typedef struct TimeCompare {
     bool known;            /* both have timed moves and b's means are > 0 */
     double wall_ratio, cpu_ratio;
     bool equal;
     const char *measure;   /* "wall" or "CPU" (static), the larger difference */
     int more;              /* 0: a used more of it, 1: b */
-    double pct_more;       /* (more's mean / the other's - 1) * 100 */
+    double pct_more;       /* (more's mean / the other's - 1) * 100, rounded to 0.1 */
 } TimeCompare;
 
 void time_use_compare(const TimeUse *a, const TimeUse *b, double tolerance, TimeCompare *out);

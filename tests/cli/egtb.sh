@@ -52,6 +52,12 @@ expect_err 1 "no table of material 2k1m-1k0m, colours swapped: $D/russian-2k1m-1
   "$DAMA" egtb probe --dir "$D" --fen 'B:WKa1:BKh2,Kb8,c5'
 expect_err 1 "not in the database: the position has 9 pieces, a table at most 8" \
   "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1,Kg1,Kb2,Kd2,Kf2,Kh2:BKh8'
+# a bad value is named under the action, as the action's other messages are
+expect_err 2 "dama egtb build: --pieces: '9' is out of range 2..8" "$DAMA" egtb build --pieces 9 --dir "$T/none"
+expect_err 2 "dama egtb build: --pieces: '9' is out of range 2..8" "$DAMA" egtb --pieces 9 build --dir "$T/none"
+expect_err 2 "dama egtb build: --material: bad material 'KvK'" "$DAMA" egtb build --material KvK --dir "$T/none"
+expect_err 2 "dama egtb verify: --material: bad material 'KvK'" "$DAMA" egtb verify --material KvK --dir "$T/none"
+[ -e "$T/none" ] && bad "a refused build made its directory" || ok
 # International (10x10): two kings against one draw; kings on the long diagonal, a1 to move, lose
 expect_rc 0 "international build" "$DAMA" egtb build --game international --material 2k-1k --dir "$T/in" --threads 2
 expect_eq "$(ls "$T/in" | tr '\n' ' ')" "international-1k0m-1k0m.egtb international-2k0m-1k0m.egtb " "international files"
@@ -155,6 +161,24 @@ expect_rc 0 "tournament --egtb-adjudicate" "$DAMA" tournament --db "$T/t.sqlite"
   --nodes 200 --concurrency 1 --egtb "$D" --egtb-adjudicate --progress 0 name=A name=B
 expect_eq "$(sqlite3 "$T/t.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" \
   "tournament: adjudicated games"
+# a tournament's missed wins, per pairing (A the first named): the won position of book3 that B, a
+# Hub engine without the database at 1 node a move, draws with White; A (in process, with it) wins it
+expect_rc 0 "tournament for missed wins" "$DAMA" tournament --db "$T/tm.sqlite" --openings "$T/book3" --rounds 1 \
+  --nodes 1 --concurrency 1 --egtb "$D" --progress 0 name=A "name=B,cmd=$DAMA hub"
+expect_eq "$(sqlite3 "$T/tm.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
+  "1-0 no-moves,1/2-1/2 D7" "tournament missed wins: the games"
+expect_line out "  A vs B: missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+expect_eq "$(grep -c 'missed wins' "$T/out")" "2" "tournament: a header and one pairing's line"
+expect_eq "$(grep -e '^time used per move' -e '^missed wins per pairing' -e '^ratings after' "$T/out" | cut -c1-11 | tr '\n' ';')" \
+  "time used p;missed wins;ratings aft;" "tournament: missed wins after the time lines, before the ratings"
+# resumed (nothing to play): the same count, of every stored game
+expect_rc 0 "tournament for missed wins, again" "$DAMA" tournament --db "$T/tm.sqlite" --openings "$T/book3" \
+  --rounds 1 --nodes 1 --concurrency 1 --egtb "$D" --progress 0 name=A "name=B,cmd=$DAMA hub"
+expect_line out "  A vs B: missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+# without tables: no line
+expect_rc 0 "tournament without tables" "$DAMA" tournament --db "$T/tn.sqlite" --openings "$T/book3" --rounds 1 \
+  --nodes 1 --concurrency 1 --progress 0 name=A name=B
+grep -q 'missed wins' "$T/out" && bad "tournament without tables counted missed wins: $(cat "$T/out")" || ok
 expect_rc 1 "tournament --egtb missing" "$DAMA" tournament --db "$T/t2.sqlite" --egtb "$T/none" name=A name=B
 grep -q "'$T/none' does not exist" "$T/err" && ok || bad "a missing --egtb folder said as such: $(cat "$T/err")"
 expect_rc 1 "match --egtb a file" "$DAMA" match --db "$T/t3.sqlite" --a default --egtb "$T/book" --pairs 1 --progress 0

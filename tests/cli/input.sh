@@ -15,15 +15,19 @@ expect_err 2 "--nodes: '0' is out of range 1.." "$DAMA" search --nodes 0
 expect_err 2 "--movetime: '0' is out of range 1..86400000" "$DAMA" search --movetime 0
 expect_err 2 "--time: '0' is out of range 1..864000000" "$DAMA" search --time 0 --inc 10
 # a folder where a file is wanted: the read error, not an empty file
-expect_err 2 "cannot read: Is a directory" "$DAMA" moves --config "$T"
-expect_err 1 "cannot read weight file '$T': Is a directory" "$DAMA" search --weights "$T" --depth 1
+# (every file a command reads says so: util/atomic_file.h file_read_error)
+expect_err 2 "dama: '$T' is a directory, not a config file" "$DAMA" moves --config "$T"
+expect_err 1 "dama search: '$T' is a directory, not a weight file" "$DAMA" search --weights "$T" --depth 1
+expect_err 1 "dama moves: '$T' is a directory, not a position file" "$DAMA" moves --file "$T"
+expect_err 1 "dama book probe: '$T' is a directory, not a book" "$DAMA" book probe --book "$T"
+expect_err 1 "dama bench: '$T' is a directory, not an opening book" "$DAMA" bench --book "$T"
 expect_err 1 "cannot read weight file 'nothere.cfg': No such file or directory" "$DAMA" search --weights nothere.cfg --depth 1
 if [ "$(id -u)" != 0 ]; then # root reads any file
   printf 'game = "russian";\n' >locked.cfg && chmod 000 locked.cfg
   expect_err 1 "cannot read weight file 'locked.cfg': Permission denied" "$DAMA" search --weights locked.cfg --depth 1
 fi
-expect_err 1 "cannot read search parameter file '$T': Is a directory" "$DAMA" search --search-params "$T" --depth 1
-expect_err 1 "cannot open search parameter file 'nothere.txt': No such file or directory" "$DAMA" search --search-params nothere.txt --depth 1
+expect_err 1 "dama search: '$T' is a directory, not a search parameter file" "$DAMA" search --search-params "$T" --depth 1
+expect_err 1 "cannot read search parameter file 'nothere.txt': No such file or directory" "$DAMA" search --search-params nothere.txt --depth 1
 expect_err 2 "--depth: '99999999999999999999' is out of range" "$DAMA" perft --depth 99999999999999999999
 expect_err 2 "--epochs: '4294967298' is out of range 0..1000000" "$DAMA" tune --epochs 4294967298
 expect_err 2 "--max-plies: '4294967306' is out of range 1..1024" "$DAMA" selfplay --max-plies 4294967306
@@ -56,6 +60,13 @@ expect_err 2 "dama train: --elo1 2: must be above --elo0 (5)" "$DAMA" train --el
 expect_err 2 "dama search: --inc 10: needs --time (the clock)" "$DAMA" search --inc 10
 expect_rc 2 "search --movestogo without --time" "$DAMA" search --movestogo 10
 expect_eq "$(cat err)" "dama search: --movestogo 10: needs --time (the clock)" "search --movestogo: the one message"
+# two limits at once: refused naming both (the search stopped at whichever came first)
+expect_err 2 "dama search: --depth 5 and --movetime 100 are two search limits: give one of --depth, --nodes, --movetime and --time" \
+  "$DAMA" search --depth 5 --movetime 100
+expect_err 2 "dama search: --depth 3 and --nodes 500 are two search limits" "$DAMA" search --nodes 500 --depth 3
+expect_err 2 "dama search: --movetime 100 and --time 2000 are two search limits" "$DAMA" search --time 2000 --inc 10 --movetime 100
+expect_err 2 "dama search: --depth 4 and --time 2000 are two search limits" "$DAMA" search --depth 4 --time 2000 --movestogo 5
+expect_eq "$(wc -l <err)" 1 "search: two limits, one line"
 expect_err 2 "dama egtb draws: --reasons 'D7,,D8': reason 2 is empty" "$DAMA" egtb draws --reasons 'D7,,D8' --db none.sqlite --match 1
 # --help: every numeric option shows its range; reals as written (%g)
 # every command dama lists (a new command is covered without editing this)
@@ -178,7 +189,7 @@ grep -qx 'dama selfplay: ctlbook.tsv line 1: non-printable byte 0x02 at column 7
 printf 'label\tW:Wc3\377:Bd4\n' >ffbook.tsv
 expect_err 1 "dama bench: ffbook.tsv line 1: byte 0xFF at column 12, not UTF-8" "$DAMA" bench --book ffbook.tsv
 expect_err 1 "dama selfplay: cannot read opening book 'nobook.tsv': No such file or directory" "$DAMA" selfplay --db nb.sqlite --openings nobook.tsv --games 2
-expect_err 1 "dama selfplay: cannot read opening book '$T': Is a directory" "$DAMA" selfplay --db nb.sqlite --openings "$T" --games 2
+expect_err 1 "dama selfplay: '$T' is a directory, not an opening book" "$DAMA" selfplay --db nb.sqlite --openings "$T" --games 2
 # a long bad line: the reason, which comes last, is kept whole (it was cut off)
 { printf 'lbl\t'; for i in $(seq 30); do printf 'W:Wzz,'; done; printf '\n'; } >longbook.tsv
 expect_err 1 "...': bad square at character 4" "$DAMA" bench --book longbook.tsv
@@ -241,6 +252,17 @@ expect_rc 0 "status of a finished game" "$DAMA" status --fen 'B:Wa1:B'
 expect_eq "$(head -1 out)" "result 1-0 no-moves" "Black to move without pieces has lost"
 expect_rc 0 "status of a finished Turkish game" "$DAMA" status --game turkish --fen 'W:W:Ba6'
 expect_eq "$(head -1 out)" "result 0-1 no-moves" "White to move without pieces has lost"
+# moves of a finished game: its result, not an empty output (each game)
+expect_rc 0 "moves of a finished game" "$DAMA" moves --fen 'W:WKa1:Bb2,c3'
+expect_eq "$(cat out)" "game over: 0-1 no-moves (black wins, white to move has no legal move)" "moves: russian, blocked"
+expect_rc 0 "moves of a finished game, no pieces" "$DAMA" moves --fen 'B:Wa1:B'
+expect_eq "$(cat out)" "game over: 1-0 no-moves (white wins, black to move has no legal move)" "moves: russian, no pieces"
+expect_rc 0 "moves of a finished Turkish game" "$DAMA" moves --game turkish --fen 'W:W:Ba6'
+expect_eq "$(cat out)" "game over: 0-1 no-moves (black wins, white to move has no legal move)" "moves: turkish"
+SH='3/3/3/1/7/7/7/S1S4/SS5/kSS4/1/3/3/2K b - - - - 0 1'
+expect_rc 0 "moves of a finished Shatra game" "$DAMA" moves --game shatra --fen "$SH"
+expect_eq "$(cat out)" "game over: 1-0 no-moves (white wins, black to move has no legal move)" "moves: shatra"
+expect_eq "$("$DAMA" status --game shatra --fen "$SH" | head -1)" "result 1-0 no-moves" "status agrees"
 
 # ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
 expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"
@@ -249,7 +271,7 @@ expect_err 1 "dama status: --moves: move 2: illegal move 'c3-d4'" "$DAMA" status
 head -c 2000 /dev/urandom | tr -d '\000' >rand.txt
 "$DAMA" moves --file rand.txt >out 2>err
 LC_ALL=C grep -q '[[:cntrl:]]' err && bad "moves --file of random bytes: control bytes in the messages" || ok
-expect_err 1 "dama moves: cannot read 'nothere.txt': No such file or directory" "$DAMA" moves --file nothere.txt
+expect_err 1 "dama moves: cannot read position file 'nothere.txt': No such file or directory" "$DAMA" moves --file nothere.txt
 
 # ---- weight files: every term, or an explicit base ----
 printf 'game = "russian";\nweights = { };\n' >empty.cfg
@@ -379,6 +401,10 @@ n=$(sqlite3 m.sqlite "SELECT count(DISTINCT start_fen) FROM games")
 [ "$n" = 6 ] && ok || bad "6 pairs from 6 distinct positions, got $n"
 n=$(sqlite3 m.sqlite "SELECT count(*) FROM games WHERE opening LIKE 'a + %' OR opening LIKE 'b + %'")
 [ "$n" = 8 ] && ok || bad "8 games of repeated lines, got $n"
+# one pair: no interval to give (not "+/- 0.0"), and no LLR without --sprt
+"$DAMA" match --db p1.sqlite --a default --b default --openings book.tsv --pairs 1 --nodes 100 --threads 1 --progress 0 >out 2>"$T/err" && ok || bad "--pairs 1: $(cat "$T/err")"
+grep -q "^Games 2: .* | Elo -\{0,1\}[0-9inf.]* (interval not estimable from 1 pair) | Ptnml " out && ok || bad "--pairs 1: $(cat out)"
+grep -q -e '+/- ' -e 'LLR' -e '^SPRT' out && bad "--pairs 1 without --sprt: $(cat out)" || ok
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 100; };\n' >other.cfg
 "$DAMA" match --db s.sqlite --a default --b other.cfg --sprt --elo0 0 --elo1 50 --nodes 300 --threads 2 --progress 0 --pairs 200 >out 2>"$T/err"
 line=$(grep '^SPRT' out)

@@ -38,8 +38,13 @@ expect_line out "3 games, 2 ok, 1 failed, 1 warning"
 
 # --- unreadable input -----------------------------------------------------
 expect_rc 2 missing "$DAMA" pdn check "$T/no-such-file.pdn"
-expect_line err "dama pdn check: cannot open '$T/no-such-file.pdn': No such file or directory"
+expect_line err "dama pdn check: cannot read PDN file '$T/no-such-file.pdn': No such file or directory"
 [ ! -s "$T/out" ] && ok || bad "missing: unexpected stdout: $(cat "$T/out")"
+# a folder: said as such (it was a read error "at line 1" of game 1)
+mkdir -p "$T/folder.pdn"
+expect_rc 2 folder "$DAMA" pdn check "$T/folder.pdn"
+expect_eq "$(cat "$T/err")" "dama pdn check: '$T/folder.pdn' is a directory, not a PDN file" "pdn check of a folder"
+[ ! -s "$T/out" ] && ok || bad "folder: unexpected stdout: $(cat "$T/out")"
 
 printf '[Event "x"]\n1. c3-d4 *\n\n[Event "y"]\n1. c3-d4 {not closed\n' >"$T/open.pdn"
 expect_rc 2 open "$DAMA" pdn check "$T/open.pdn"
