@@ -6,6 +6,7 @@
 #include "book/book.h"
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
+#include "engine/search.h"
 #include "engine/skill.h"
 #include "protocol/hub.h"
 
@@ -17,6 +18,8 @@ static const CliOpt OPTS[] = {
     {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max", 0, 0},
     {"seed", OPT_INT, "0", "initial seed param of the levels' random choices", 0, CLI_INT_MAX},
     CLI_EGTB_PLAY_OPTS, /* the initial egtb-path and egtb-pieces params */
+    {"search-param", OPT_LIST, NULL, "override a search constant in every engine of the session: NAME=VALUE "
+                                     "(repeatable; dama search --list-params)", 0, 0},
     {"book", OPT_STR, NULL, "a move book of --game (dama book build): `go` in one of its positions answers with a "
                             "book move (chosen from the seed param) and `info book=1`", 0, 0},
     {0},
@@ -36,13 +39,25 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama hub: unknown --level '%s' (beginner, casual, club, strong, max)\n", cli_str(a, "level"));
         return 2;
     }
+    const char *sp = cli_str(a, "search-param");
+    if (sp) { /* checked here, so that a bad name fails at once */
+        char perr[ERR_MAX];
+        Engine *scratch = engine_new(g, 1);
+        int prc = scratch ? engine_set_params_text(scratch, sp, perr) : -1;
+        if (!scratch) snprintf(perr, sizeof perr, "out of memory");
+        engine_free(scratch);
+        if (prc != 0) {
+            fprintf(stderr, "dama hub: --search-param: %s\n", perr);
+            return 2;
+        }
+    }
     Egtb *edb; /* checked here, so that a bad directory fails at once; the session opens its own */
     if (cli_egtb_open(a, g, "hub", &edb) != 0) return 1;
     egtb_close(edb);
     HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),
                     .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed,
                     .egtb_path = cli_str(a, "egtb"), .egtb_pieces = (int)cli_int(a, "egtb-pieces"),
-                    .egtb_optional = !egtb_given};
+                    .egtb_optional = !egtb_given, .search_params = sp};
     char err[ERR_MAX];
     MoveBook book;
     book_init(&book, g);
@@ -62,5 +77,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_hub = {
     "hub", "engine protocol: Hub version 2 (Scan 3.1) on stdin/stdout, for GUIs and tournament managers",
-    "[--game G] [--hash MB] [--weights W] [--level L]", OPTS, run, 0,
+    "[--game G] [--hash MB] [--weights W] [--level L] [--search-param NAME=VALUE]...", OPTS, run, 0,
 };

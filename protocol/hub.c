@@ -52,6 +52,7 @@ typedef struct Hub {
     bool egtb_optional;  /* egtb_path is the default directory (HubOptions.egtb_optional) */
     int egtb_pieces;     /* 0: every table it holds */
     const MoveBook *book; /* HubOptions.book */
+    const char *search_params; /* HubOptions.search_params */
 
     /* initialised engine */
     bool ready;
@@ -312,6 +313,12 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         egtb_close(edb);
         return err_set(err, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
                             "smaller hash", h->hash_mb, h->hash_mb);
+    }
+    if (h->search_params && engine_set_params_text(e, h->search_params, err) != 0) {
+        engine_free(e);
+        egtb_prober_free(prober);
+        egtb_close(edb);
+        return -1;
     }
     if (!h->ready || h->game != g) {
         GameRecord rec;
@@ -724,6 +731,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     h->egtb_optional = d->egtb_optional;
     h->egtb_pieces = d->egtb_pieces;
     h->book = d->book;
+    h->search_params = d->search_params;
     h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
 
     size_t len = 0;

@@ -38,6 +38,10 @@ typedef struct HubOptions {
      * move (chosen from the seed param) and "info book=1", while the
      * session plays the book's game. */
     const struct MoveBook *book;
+    /* Search constants set in every engine the session makes (whatever the
+     * variant): "NAME=VALUE[,NAME=VALUE...]" as engine_set_params_text
+     * reads it; NULL: the game's defaults. Not owned, outlives the session. */
+    const char *search_params;
 } HubOptions;
 
 /* Run a session: read commands from file descriptor in_fd until "quit" or

@@ -322,4 +322,17 @@ printf 'hub\n' | "$DAMA" hub --game shatra --hash 4 >"$T/opt.out" 2>&1
 has "$T/opt.out" 'param name=variant value=shatra' "--game sets the variant param"
 has "$T/opt.out" 'param name=hash value=4 ' "--hash sets the hash param"
 
+# --search-param: set in the session's engines (another tree at the same depth),
+# a bad name or value refused at once
+printf 'level depth=7\ngo think\n' >"$T/sp.in"
+session sp
+cp "$T/sp.out" "$T/sp0.out"
+session sp --search-param LMR_DIV=600 --search-param ASP_WINDOW=5
+n0=$(sed -n 's/^info depth=7 .*nodes=\([0-9]*\).*/\1/p' "$T/sp0.out"); n1=$(sed -n 's/^info depth=7 .*nodes=\([0-9]*\).*/\1/p' "$T/sp.out")
+[ -n "$n0" ] && [ -n "$n1" ] && [ "$n0" != "$n1" ] && ok || bad "--search-param did not reach the search: nodes '$n0' and '$n1'"
+"$DAMA" hub --search-param NO_SUCH=1 </dev/null >"$T/spbad.out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q "unknown search parameter 'NO_SUCH'" "$T/spbad.out" && ok || bad "bad --search-param: rc $rc $(cat "$T/spbad.out")"
+"$DAMA" hub --search-param LMR_DIV=5 </dev/null >"$T/spbad.out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q "LMR_DIV=5 outside its range" "$T/spbad.out" && ok || bad "out-of-range --search-param: rc $rc"
+
 finish "hub"
