@@ -20,8 +20,8 @@ static const CliOpt OPTS[] = {
     {"weights", OPT_STR, "default", "weights to start from: " CLI_WEIGHTS_FORMS, 0, 0},
     {"params", OPT_STR, NULL,
      "weights to tune, comma-separated: a term name (all its weights) or NAME[i] (default: every scalar term but the "
-     "scale weight; none when --search-params is given alone)", 0, 0},
-    {"search-params", OPT_STR, NULL,
+     "scale weight; none when --tune-search is given alone)", 0, 0},
+    {"tune-search", OPT_STR, NULL,
      "search constants to tune too, comma-separated (dama search --list-params): each from the game's default, within "
      "its range, perturbed by its step", 0, 0},
     {"iterations", OPT_INT, "200", "SPSA iterations N", 1, 1000000},
@@ -56,7 +56,7 @@ static void on_start(void *ctx, const SpsaResult *r)
         fprintf(stderr, "spsa %s: resuming run %lld (%s) after iteration %d of %lld\n", p->g->name,
                 (long long)r->spsa_id, r->status, r->done_before, (long long)cli_int(a, "iterations"));
     else
-        fprintf(stderr, "spsa %s: run %lld, %d weights from weight set %lld, %lld iterations x %lld pairs, "
+        fprintf(stderr, "spsa %s: run %lld, %d parameters from weight set %lld, %lld iterations x %lld pairs, "
                         "%lld threads\n",
                 p->g->name, (long long)r->spsa_id, r->len, (long long)r->base_ws, (long long)cli_int(a, "iterations"),
                 (long long)cli_int(a, "pairs"), (long long)r->threads);
@@ -87,7 +87,7 @@ static int run(CliArgs *a)
     int64_t iterations = cli_int(a, "iterations");
     SpsaOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = cli_str(a, "weights"), .params = cli_str(a, "params"),
-        .search_params = cli_str(a, "search-params"),
+        .search_params = cli_str(a, "tune-search"),
         .schedule = {.iterations = (int)iterations, .A = cli_real(a, "A"), .alpha = cli_real(a, "alpha"),
                      .gamma = cli_real(a, "gamma")},
         .pairs = (int)cli_int(a, "pairs"), .c_frac = cli_real(a, "c-frac"), .c_min = cli_real(a, "c-min"),
@@ -121,11 +121,12 @@ static int run(CliArgs *a)
         if (!*sep) printf("\n");
     }
     if (err[0]) fprintf(stderr, "dama spsa: %s\n", err);
+    if (rc == 3) fprintf(stderr, "dama spsa: interrupted; run the same command again to resume\n");
     spsa_result_free(&r);
     return rc;
 }
 
 const CliCommand cmd_spsa = {
     "spsa", "tune evaluation weights and search constants by games (SPSA: theta+ vs theta- on paired openings)",
-    "[--game G] [--db FILE] [--params NAMES] [--search-params NAMES] [--iterations N] [--pairs N] [--nodes N]", OPTS, run, 0,
+    "[--game G] [--db FILE] [--params NAMES] [--tune-search NAMES] [--iterations N] [--pairs N] [--nodes N]", OPTS, run, 0,
 };

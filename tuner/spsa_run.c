@@ -68,30 +68,40 @@ static int select_search(const Game *g, const char *spec, bool *chosen, char err
         return -1;
     }
     int rc = 0, n = 0;
+    size_t len = strlen(spec);
+    if (len == 0 || spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,")) {
+        snprintf(err, ERR_MAX, "--tune-search: an empty name in '%.60s' (NAME,NAME,...)", spec);
+        free(copy);
+        return -2;
+    }
     for (char *tok = strtok_r(copy, ",", &save); tok && rc == 0; tok = strtok_r(NULL, ",", &save)) {
         while (*tok == ' ') tok++;
         int i = search_param_find(tok);
-        if (i < 0) {
-            snprintf(err, ERR_MAX, "--search-params: '%.60s' is not a search parameter (dama search --list-params)",
+        if (i >= 0 && chosen[g->weights_len + i]) {
+            snprintf(err, ERR_MAX, "--tune-search: %s is named twice", tok);
+            rc = -2;
+        } else if (i < 0) {
+            snprintf(err, ERR_MAX, "--tune-search: '%.60s' is not a search parameter (dama search --list-params)",
                      tok);
-            rc = -1;
+            rc = -2;
         } else if (search_params()[i].min == search_params()[i].max) {
-            snprintf(err, ERR_MAX, "--search-params: %s has a single value and cannot be tuned", tok);
-            rc = -1;
+            snprintf(err, ERR_MAX, "--tune-search: %s has a single value and cannot be tuned", tok);
+            rc = -2;
         } else {
             chosen[g->weights_len + i] = true;
             n++;
         }
     }
     if (rc == 0 && n == 0) {
-        snprintf(err, ERR_MAX, "--search-params: no parameter named in '%.60s'", spec);
-        rc = -1;
+        snprintf(err, ERR_MAX, "--tune-search: no parameter named in '%.60s'", spec);
+        rc = -2;
     }
     free(copy);
     return rc;
 }
 
-/* The tuned parameters: idx[i] is the point's entry of parameter i. */
+/* The tuned parameters: idx[i] is the point's entry of parameter i.
+ * Returns 0, -1 (out of memory) or -2 (a bad name) with err. */
 static int select_params(const Game *g, const char *spec, const int32_t *start, const SpsaOptions *o, SpsaParam **out,
                          int **idx_out, int *len_out, char err[ERR_MAX])
 {
@@ -101,9 +111,10 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
-    if (o->search_params && select_search(g, o->search_params, chosen, err) != 0) {
+    int src = o->search_params ? select_search(g, o->search_params, chosen, err) : 0;
+    if (src != 0) {
         free(chosen);
-        return -1;
+        return src;
     }
     if (!spec && o->search_params) {
         /* only the search constants */
@@ -127,7 +138,7 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
                          tok, g->name, g->name);
                 free(copy);
                 free(chosen);
-                return -1;
+                return -2;
             }
             for (int i = first; i < first + count; i++) chosen[i] = true;
         }
@@ -136,7 +147,7 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
             snprintf(err, ERR_MAX, "--params: the scale weight (index %d) fixes the scale and is never tuned",
                      g->scale_weight);
             free(chosen);
-            return -1;
+            return -2;
         }
     }
     int len = 0;
@@ -493,9 +504,18 @@ static int store_result(Spsa *s, const char *path, char err[ERR_MAX])
     int rc = db_weights_insert(s->db, g->name, name, r->base_ws, how, 0, s->names, w, g->weights_len, &ws, err);
     if (rc == 0) rc = db_spsa_finish(s->db, r->spsa_id, r->complete ? "done" : "interrupted", ws, err);
     if (rc == 0 && o->out) {
-        char comment[256];
-        snprintf(comment, sizeof comment, "SPSA run %lld (weight set %lld): %s", (long long)r->spsa_id, (long long)ws,
-                 how);
+        /* a weight file holds weights only: the tuned search constants go
+         * into its comment, as the options that set them */
+        char comment[2048];
+        size_t used = (size_t)snprintf(comment, sizeof comment, "SPSA run %lld (weight set %lld): %s",
+                                       (long long)r->spsa_id, (long long)ws, how);
+        const char *sep = "; search constants, not in this file:";
+        for (int i = 0; i < r->len && used < sizeof comment; i++) {
+            if (s->idx[i] < g->weights_len) continue;
+            used += (size_t)snprintf(comment + used, sizeof comment - used, "%s --search-param %s=%d", sep,
+                                     search_params()[s->idx[i] - g->weights_len].name, (int)w[s->idx[i]]);
+            sep = "";
+        }
         AtomicOptions out_opts = {.replace = o->force, .protect_db = path};
         rc = weights_file_write(g, w, comment, o->out, &out_opts, err);
     }

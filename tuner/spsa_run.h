@@ -39,7 +39,7 @@ typedef struct SpsaOptions {
     const char *db_path;        /* the database, when spsa_run is given none */
     const char *weights;        /* the start (db/weight_sets.h forms) */
     const char *params;         /* the weights tuned, comma-separated: a term name (all its weights) or NAME[i];
-                                   NULL: every scalar term but the scale weight, or none when search_params is set */
+                                   NULL: every scalar term but the scale weight, or none when search_params is set (dama spsa --tune-search) */
     const char *search_params;  /* search constants tuned too, comma-separated (engine/search_params.def names;
                                    NULL: none). Each starts at the game's default, stays in the table's range and is
                                    perturbed by its step; its name is stored as "search:NAME" */

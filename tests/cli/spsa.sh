@@ -41,6 +41,7 @@ rc=$?
 n=$(sqlite3 c.sqlite "SELECT count(*) FROM spsa_iterations")
 if [ "$n" -lt 8 ]; then
   [ "$rc" = 3 ] && ok || bad "interrupted spsa exit $rc (want 3)"
+  grep -q "run the same command again to resume" c.out && ok || bad "interrupted spsa does not say how to resume: $(tail -2 c.out)"
   [ "$(sqlite3 c.sqlite "SELECT status FROM spsa_runs")" = interrupted ] && ok || bad "run not marked interrupted"
 fi
 "$DAMA" spsa --db c.sqlite --threads 1 "${ARGS[@]}" >c2.out 2>&1 && ok || bad "resume failed: $(tail -2 c2.out)"
@@ -62,9 +63,9 @@ wait "$pid" 2>/dev/null
 # sides a pair's two games are the same game with colours swapped, every
 # result 0 and theta still), the same values at any thread count, stored as
 # search:NAME, printed as --search-param, kept in the table's range
-SARGS=(--game russian --iterations 6 --pairs 2 --nodes 400 --search-params LMR_DIV,ASP_WINDOW --r-end 0.2 --progress 0)
-"$DAMA" spsa --db s1.sqlite --threads 1 "${SARGS[@]}" >s1.out 2>&1 && ok || bad "spsa --search-params failed: $(tail -3 s1.out)"
-"$DAMA" spsa --db s2.sqlite --threads 2 "${SARGS[@]}" >s2.out 2>&1 && ok || bad "spsa --search-params (2 threads) failed"
+SARGS=(--game russian --iterations 6 --pairs 2 --nodes 400 --tune-search LMR_DIV,ASP_WINDOW --r-end 0.2 --progress 0)
+"$DAMA" spsa --db s1.sqlite --threads 1 "${SARGS[@]}" >s1.out 2>&1 && ok || bad "spsa --tune-search failed: $(tail -3 s1.out)"
+"$DAMA" spsa --db s2.sqlite --threads 2 "${SARGS[@]}" >s2.out 2>&1 && ok || bad "spsa --tune-search (2 threads) failed"
 S=$(theta s1.sqlite)
 [ -n "$S" ] && [ "$S" = "$(theta s2.sqlite)" ] && ok || bad "search SPSA depends on the thread count: '$S' vs '$(theta s2.sqlite)'"
 [ "$S" != "20 150" ] && ok || bad "search constants never moved: theta '$S' (they did not reach the engines)"
@@ -72,9 +73,21 @@ S=$(theta s1.sqlite)
 sqlite3 s1.sqlite "SELECT params FROM spsa_runs" | grep -q "^search:LMR_DIV 100 600 20 " && ok || bad "stored params: $(sqlite3 s1.sqlite 'SELECT params FROM spsa_runs')"
 grep -q "search constants: --search-param ASP_WINDOW=[0-9]* --search-param LMR_DIV=[0-9]*" s1.out && ok || bad "no --search-param line: $(cat s1.out)"
 echo "$S" | awk '{exit !($1 >= 5 && $1 <= 200 && $2 >= 100 && $2 <= 600)}' && ok || bad "theta '$S' outside the ranges"
-"$DAMA" spsa --db e.sqlite --search-params LMR_DIV,NO_SUCH --iterations 2 >e.out 2>&1
+"$DAMA" spsa --db e.sqlite --tune-search LMR_DIV,NO_SUCH --iterations 2 >e.out 2>&1
 rc=$?
-[ "$rc" -ne 0 ] && [ "$rc" -lt 128 ] && grep -q "'NO_SUCH' is not a search parameter" e.out && ok || bad "unknown search parameter: rc $rc $(cat e.out)"
+[ "$rc" = 2 ] && grep -q "'NO_SUCH' is not a search parameter" e.out && ok || bad "unknown search parameter: rc $rc $(cat e.out)"
+"$DAMA" spsa --db e.sqlite --tune-search LMR_DIV,LMR_DIV --iterations 2 >e.out 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -q "LMR_DIV is named twice" e.out && ok || bad "a name twice: rc $rc $(cat e.out)"
+for spec in "LMR_DIV," "" ",LMR_DIV" "LMR_DIV,,ASP_WINDOW"; do
+  "$DAMA" spsa --db e.sqlite --tune-search "$spec" --iterations 2 >e.out 2>&1
+  rc=$?
+  [ "$rc" = 2 ] && grep -q "empty name" e.out && ok || bad "--tune-search '$spec': rc $rc $(cat e.out)"
+done
+[ ! -e e.sqlite ] && ok || bad "a refused spsa left a database"
+# --out: a weight file holds weights; the tuned constants are named in its comment
+"$DAMA" spsa --db s3.sqlite "${SARGS[@]}" --iterations 2 --out s3.cfg >s3.out 2>&1 && ok || bad "spsa --out failed: $(tail -2 s3.out)"
+grep -q "search constants, not in this file: --search-param ASP_WINDOW=[0-9]* --search-param LMR_DIV=[0-9]*" s3.cfg && ok || bad "--out comment lacks the search constants: $(head -3 s3.cfg)"
 
 # bad input
 "$DAMA" spsa --db e.sqlite --params NO_SUCH_TERM --iterations 2 >e.out 2>&1
