@@ -471,4 +471,28 @@ for g in russian turkish shatra brazilian pool english czech italian spanish int
   grep -q "^  $g: weight set: " v1.txt && ok || bad "$g provenance missing: $(cat v1.txt)"
 done
 
+# ---- tournament engine specs: params, limits, empty ----
+TA=(tournament --db tspec.sqlite --rounds 1 --concurrency 1 --nodes 50 --progress 0)
+expect_err 2 "dama tournament: engine 'name=a,weights=default,param.NOPE=140': param.NOPE: unknown search parameter" \
+  "$DAMA" "${TA[@]}" name=a,weights=default,param.NOPE=140 name=b
+expect_err 2 "dama tournament: engine 'name=b,param.LMR_DIV=9999': param.LMR_DIV=9999: need an integer 100..600" \
+  "$DAMA" "${TA[@]}" name=a name=b,param.LMR_DIV=9999
+expect_err 2 "dama tournament: engine 'name=c,param.LMR_DIV=abc': param.LMR_DIV=abc: need an integer" \
+  "$DAMA" "${TA[@]}" name=a name=c,param.LMR_DIV=abc
+expect_err 2 "dama tournament: engine 'name=a,depth=3,nodes=5': give one limit, not depth= and nodes=" \
+  "$DAMA" "${TA[@]}" name=a,depth=3,nodes=5 name=b
+expect_err 2 "dama tournament: engine 1 is empty" "$DAMA" "${TA[@]}" '' name=b
+[ ! -e tspec.sqlite ] && ok || bad "a refused engine spec left a database"
+# a Hub engine's param is its set-param; its error answer stops the tournament before a game
+expect_err 1 "dama tournament: engine 'h': cannot start '$DAMA hub': it answered error message=\"set-param: unknown parameter 'NOPE'\"" \
+  "$DAMA" "${TA[@]}" name=a "name=h,param.NOPE=1,cmd=$DAMA hub"
+[ ! -e tspec.sqlite ] && ok || bad "a Hub engine refusing its param left a database"
+# accepted params are part of the player: stored with it
+expect_rc 0 "tournament with params" "$DAMA" "${TA[@]}" name=a name=c,param.LMR_DIV=200 \
+  "name=h,param.level=casual,cmd=$DAMA hub"
+expect_eq "$(sqlite3 tspec.sqlite "SELECT spec FROM participants WHERE name = 'c'")" "default with param.LMR_DIV=200" \
+  "in-process params stored with the participant"
+expect_eq "$(sqlite3 tspec.sqlite "SELECT spec FROM participants WHERE name = 'h'")" "$DAMA hub with param.level=casual" \
+  "Hub params stored with the participant"
+
 finish "input"
