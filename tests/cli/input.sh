@@ -125,6 +125,22 @@ expect_err 1 "'w.cfg' exists" "$DAMA" tune --db d.sqlite --out w.cfg
 "$DAMA" export --db d.sqlite --weights default --no-header --file w.cfg --force >/dev/null 2>"$T/err" && ok || bad "export --force: $(cat "$T/err")"
 grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg not written"
 ls -A | grep -q '\.tmp\.' && bad "temporary file left: $(ls -A)" || ok
+# one path for two outputs: the second would replace the first
+expect_err 2 "dama export: --out best.json and --file best.json name the same file: give two paths" \
+  "$DAMA" export --weights default --format json --out best.json --file best.json --force
+[ ! -e best.json ] && ok || bad "export to one path twice wrote it"
+expect_err 2 "dama export: --out ./w.cfg and --file w.cfg name the same file" \
+  "$DAMA" export --weights default --format json --out ./w.cfg --file w.cfg --force
+expect_err 2 "dama export: --header ./w.cfg and --file w.cfg name the same file" \
+  "$DAMA" export --weights default --header ./w.cfg --file w.cfg --force
+grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg changed by a refused export"
+# --out - : standard output for c (the bytes of the file) and json; cfg refused with exit 2
+"$DAMA" export --weights default --format c --out - >stdout.h 2>"$T/err" && ok || bad "c to stdout: $(cat "$T/err")"
+"$DAMA" export --weights default --format c --out file.h >/dev/null 2>&1
+cmp -s stdout.h file.h && ok || bad "the header on stdout differs from the file"
+[ ! -e ./- ] && ok || bad "--out - wrote a file named -"
+expect_err 2 "dama export: --format cfg writes a file (atomically): give --out PATH" \
+  "$DAMA" export --weights default --format cfg --out -
 
 # pdn export -o and tournament --pdn-out: never the database either
 cp d.sqlite d.before
