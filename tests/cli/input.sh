@@ -54,7 +54,11 @@ expect_err 2 "lr must be a number" "$DAMA" tune --config b.cfg
 expect_err 2 "dama selfplay: --games 3: must be an even number (pairs with colours swapped)" "$DAMA" selfplay --games 3
 expect_eq "$(wc -l <err)" 1 "selfplay --games 3: one line"
 printf 'selfplay = { games = 5; };\n' >g5.cfg
-expect_err 2 "dama selfplay: games = 5 (g5.cfg): must be an even number (pairs with colours swapped)" "$DAMA" selfplay --config g5.cfg
+expect_err 2 "dama selfplay: games = 5 (g5.cfg:1): must be an even number (pairs with colours swapped)" "$DAMA" selfplay --config g5.cfg
+# a config file's bad game names the file and line; a config file that cannot be read says why
+printf '# a comment\ngame = "nope";\n' >c5.cfg
+expect_err 2 "dama moves: game = \"nope\" (c5.cfg:2): unknown game 'nope' (choices: russian" "$DAMA" moves --config c5.cfg
+expect_err 2 "dama: cannot read config file '$T/nonexist.cfg': No such file or directory" "$DAMA" moves --config "$T/nonexist.cfg"
 expect_err 2 "dama train: --games-per-gen 3: must be an even number (pairs with colours swapped)" "$DAMA" train --games-per-gen 3
 expect_err 2 "dama train: --elo1 2: must be above --elo0 (5)" "$DAMA" train --elo0 5 --elo1 2
 expect_err 2 "dama search: --inc 10: needs --time (the clock)" "$DAMA" search --inc 10
