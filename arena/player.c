@@ -97,10 +97,50 @@ void player_limits_text(const PlayerLimits *l, char *out, size_t size)
     }
 }
 
+/* The params of a parsed spec: each name once; an in-process engine's a
+ * search constant (engine/search.h) given an integer of its range, kept in
+ * param_int; a DXP program has none. Returns 0, or -1 with err. */
+static int check_params(PlayerSpec *out, const char *text, char err[ERR_MAX])
+{
+    for (int i = 0; i < out->params_len; i++) {
+        const char *name = out->param_name[i], *value = out->param_value[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(out->param_name[j], name) == 0)
+                return err_set(err, "engine '%.100s': param.%.60s given twice", text, name);
+        if (out->kind == PLAYER_DXP)
+            return err_set(err, "engine '%.100s': param.%.60s: a DXP program takes no parameters (param. is for dama "
+                           "and Hub engines)", text, name);
+        if (out->kind != PLAYER_DAMA) continue; /* the Hub engine's own names: sent as set-param */
+        int k = search_param_find(name);
+        if (k < 0)
+            return err_set(err, "engine '%.100s': param.%.60s: unknown search parameter (dama search --list-params)",
+                           text, name);
+        const SearchParamInfo *sp = &search_params()[k];
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(value, &end, 10);
+        if (!*value || *end || errno || v < sp->min || v > sp->max)
+            return err_set(err, "engine '%.100s': param.%s=%.40s: need an integer %d..%d", text, name, value, sp->min,
+                           sp->max);
+        out->param_int[i] = (int)v;
+    }
+    return 0;
+}
+
+/* Which limit key a spec item sets ("timeout" is none: it goes with any). */
+static bool is_limit_key(const char *key)
+{
+    return strcmp(key, "nodes") == 0 || strcmp(key, "depth") == 0 || strcmp(key, "movetime") == 0 ||
+           strcmp(key, "time") == 0;
+}
+
 int player_spec_parse(const char *text, int index, const PlayerLimits *defaults, int64_t default_hash_mb,
                       PlayerSpec *out, char err[ERR_MAX])
 {
     memset(out, 0, sizeof *out);
+    if (!text[strspn(text, " \t")])
+        return err_set(err, "engine %d is empty: give KEY=VALUE pairs (e.g. name=A,weights=default)", index + 1);
+    char limit_key[64] = ""; /* the spec's own limit, if one */
     out->limits = *defaults;
     out->hash_mb = default_hash_mb;
     snprintf(out->name, sizeof out->name, "engine %d", index + 1);
@@ -164,6 +204,9 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             snprintf(out->param_value[out->params_len], sizeof out->param_value[0], "%.127s", value);
             out->params_len++;
         } else {
+            if (is_limit_key(key) && limit_key[0])
+                return err_set(err, "engine '%.100s': give one limit, not %s= and %s=", text, limit_key, key);
+            if (is_limit_key(key)) snprintf(limit_key, sizeof limit_key, "%s", key);
             char lerr[ERR_MAX];
             int rc = player_limits_set(&out->limits, key, value, lerr);
             if (rc != 0) {
@@ -178,7 +221,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
     /* a DXP program keeps its own board: a move dama chose for it would never reach it */
     if (out->kind == PLAYER_DXP && out->book_path[0])
         return err_set(err, "engine '%.100s': book= is for dama and Hub engines, not a DXP program", text);
-    return 0;
+    return check_params(out, text, err);
 }
 
 const char *player_fault_reason(PlayerFault f)
@@ -226,6 +269,11 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
         memcpy(p->weights, weights ? weights : game->weights_default(), sizeof(int32_t) * (size_t)game->weights_len);
         engine_set_weights(p->engine, p->weights);
         engine_set_stop_flag(p->engine, stop);
+        for (int i = 0; i < spec->params_len; i++) /* checked by player_spec_parse */
+            if (engine_set_param(p->engine, spec->param_name[i], spec->param_int[i], err) != 0) {
+                player_free(p);
+                return NULL;
+            }
     } else if (spec->kind == PLAYER_DXP) {
         if (!(p->dxp = player_dxp_new())) goto oom;
     } else {
@@ -376,6 +424,7 @@ static int hub_expect(Player *p, const char *cmd, double deadline, char *line, s
         int r = hub_read_line(p, line, size, deadline);
         if (r != 1) return r;
         if (hub_line_is(line, cmd)) return 1;
+        if (strcmp(cmd, "ready") == 0 && hub_line_is(line, "error")) return -3; /* to set-param or init */
         if (hub_line_is(line, "param")) {
             char name[64];
             if (hub_line_value(line, "name", name, sizeof name) && strcmp(name, "variant") == 0) p->has_variant = true;
@@ -464,6 +513,13 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     }
     if (r == 1) return PLAYER_OK;
     PlayerFault f = r == 0 ? PLAYER_TIMEOUT : r == -2 ? PLAYER_STOPPED : PLAYER_CRASH;
+    if (r == -3) { /* its own words, escaped as remember() keeps them */
+        char said[PLAYER_DETAIL_MAX - 64];
+        text_escape(line, strlen(line), said, sizeof said);
+        snprintf(detail, PLAYER_DETAIL_MAX, "it answered %s", said);
+        hub_kill(p);
+        return f;
+    }
     fault_detail(p, detail, r == 0 ? "no answer to hub/init within 10 s" : "the engine ended during hub/init");
     hub_kill(p);
     return f;

@@ -70,7 +70,9 @@ typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } Play
  *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
  *   name=C,dxp=127.0.0.1:27531,time=60000      (a program over DXP: arena/player_dxp.h)
  *   name=D,dxp=127.0.0.1:27600,cmd=dama dxp --listen 27600   (one dama starts, then connects to)
- * Keys: name, weights, hash (MiB), param.NAME=VALUE (Hub set-param), dxp,
+ * Keys: name, weights, hash (MiB), param.NAME=VALUE (in-process: a search
+ * constant of engine/search.h, an integer of its range; Hub: a set-param
+ * sent before init, whose `error` answer fails the start; not for DXP), dxp,
  * book (a move book file, book/book.h: loaded by the caller into book;
  * not for a DXP program, which keeps its own board),
  * the limits of player_limits_set, and cmd — which takes the rest of the
@@ -86,6 +88,7 @@ typedef struct PlayerSpec {
     int params_len;
     char param_name[PLAYER_PARAMS_MAX][64];
     char param_value[PLAYER_PARAMS_MAX][128];
+    int param_int[PLAYER_PARAMS_MAX]; /* in-process: the values as integers */
     char book_path[PLAYER_SPEC_MAX]; /* book=FILE ("" none) */
     /* The move book this player consults before it thinks (NULL: none;
      * not owned, of the player's game), and the seed of its choices. */
@@ -94,8 +97,9 @@ typedef struct PlayerSpec {
 } PlayerSpec;
 
 /* Parse a participant; limits start as *defaults, hash as default_hash_mb.
- * Returns 0, or -1 with err naming the bad key or value. A missing name is
- * "engine N" with N = index + 1. */
+ * Returns 0, or -1 with err naming the bad key or value (also: an empty
+ * text, two limits, a param given twice, an in-process param unknown or out
+ * of range). A missing name is "engine N" with N = index + 1. */
 int player_spec_parse(const char *text, int index, const PlayerLimits *defaults, int64_t default_hash_mb,
                       PlayerSpec *out, char err[ERR_MAX]);
 

@@ -214,9 +214,14 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
         player_limits_text(&s->limits, limits, sizeof limits);
         /* a program over DXP is stored as an external engine whose spec says
          * dxp= (and cmd= when dama starts it) */
-        char spec[2 * PLAYER_SPEC_MAX + 16];
+        char spec[2 * PLAYER_SPEC_MAX + PLAYER_PARAMS_MAX * 200];
         snprintf(spec, sizeof spec, "%s%s%s%s", s->kind == PLAYER_DXP ? "dxp=" : "", s->spec,
                  s->kind == PLAYER_DXP && s->launch[0] ? ",cmd=" : "", s->kind == PLAYER_DXP ? s->launch : "");
+        for (int k = 0; k < s->params_len; k++) { /* "default with param.LMR_DIV=200,param.X=1" */
+            size_t len = strlen(spec);
+            snprintf(spec + len, sizeof spec - len, "%sparam.%s=%s", k ? "," : " with ", s->param_name[k],
+                     s->param_value[k]);
+        }
         DbParticipant p = {.idx = i, .name = s->name, .kind = s->kind == PLAYER_DAMA ? "dama" : "hub",
                            .spec = spec, .limits = limits, .weight_set = t->ws_id[i]};
         if (rc == 0) rc = db_participant_insert(t->db, r->tournament_id, &p, &t->pid[i], err);

@@ -74,7 +74,8 @@ const BookEntry *book_find(const MoveBook *b, const Position *pos);
 
 /* Read a book file. expect: the game the caller plays (NULL: the one the
  * header names); a file of another game is refused. Every line is checked
- * with the game's parsers: a bad line is refused naming path and line.
+ * with the game's parsers: a bad line is refused naming path and line,
+ * as is a last line without its end of line (a truncated file).
  * On failure b holds nothing (no need to free). */
 int book_load(MoveBook *b, const Game *expect, const char *path, char err[ERR_MAX]);
 

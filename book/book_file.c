@@ -114,7 +114,11 @@ int book_load(MoveBook *b, const Game *expect, const char *path, char err[ERR_MA
     while (rc == 0 && (got = getline(&line, &cap, f)) > 0) {
         lineno++;
         size_t len = (size_t)got;
-        if (len && line[len - 1] == '\n') len--;
+        if (line[len - 1] != '\n') { /* book_save ends every line: the file was cut short */
+            rc = line_error(err, path, lineno, "the last line has no end of line: the file is truncated");
+            break;
+        }
+        len--;
         if (len && line[len - 1] == '\r') len--;
         line[len] = '\0';
         if (read_line(b, expect, line, len, lineno, what) != 0) rc = line_error(err, path, lineno, what);

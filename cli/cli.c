@@ -13,6 +13,7 @@
 
 #include "dist/dist.h"
 #include "protocol/dxp.h"
+#include "util/file_read.h"
 #include "util/num.h"
 
 volatile int cli_stop_requested;
@@ -126,6 +127,7 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     const CliOpt *o = &a->opts[i];
     char buf[64];
     int line = config_setting_source_line(s);
+    a->config_line[i] = line;
     char where[600];
     snprintf(where, sizeof where, "%s:%d", path, line);
     switch (config_setting_type(s)) {
@@ -185,9 +187,14 @@ static int load_config(CliArgs *a, const char *path, bool required)
     config_t cfg;
     config_init(&cfg);
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
-        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
-            fprintf(stderr, "dama: cannot read config file '%s'\n", path);
-        else
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO) { /* libconfig keeps no reason: ask again */
+            FILE *f = file_open_read(path);
+            int e = f ? EIO : errno;
+            if (f) fclose(f);
+            char ferr[ERR_MAX];
+            file_read_error(ferr, path, "config file", e);
+            fprintf(stderr, "dama: %s\n", ferr);
+        } else
             fprintf(stderr, "dama: %s:%d: %s\n", path, config_error_line(&cfg), config_error_text(&cfg));
         config_destroy(&cfg);
         return -1;
@@ -467,7 +474,9 @@ int cli_bad_value(const CliArgs *a, const char *name, const char *constraint)
     int i = opt_index(a, name);
     const char *v = i < 0 ? NULL : a->values[i];
     bool from_file = i >= 0 && !a->from_cli[i] && a->from_config[i];
-    if (from_file) fprintf(stderr, "dama %s: %s = %s (%s): %s\n", a->command, name, v, a->config_path, constraint);
+    if (from_file)
+        fprintf(stderr, "dama %s: %s = %s (%s:%d): %s\n", a->command, name, v, a->config_path, a->config_line[i],
+                constraint);
     else fprintf(stderr, "dama %s: --%s %s: %s\n", a->command, name, v ? v : "(unset)", constraint);
     return 2;
 }
@@ -484,7 +493,11 @@ const Game *cli_game(const CliArgs *a)
     const char *name = cli_str(a, "game");
     const Game *g = game_find(name ? name : GAME_DEFAULT_NAME);
     if (!g) {
-        fprintf(stderr, "dama %s: unknown game '%s' (choices:", a->command, name);
+        int i = opt_index(a, "game");
+        if (i >= 0 && !a->from_cli[i] && a->from_config[i]) /* say where: the file and line */
+            fprintf(stderr, "dama %s: game = \"%s\" (%s:%d): unknown game '%s' (choices:", a->command, name,
+                    a->config_path, a->config_line[i], name);
+        else fprintf(stderr, "dama %s: unknown game '%s' (choices:", a->command, name);
         for (const Game *const *l = game_list(); *l; l++) fprintf(stderr, " %s", (*l)->name);
         fprintf(stderr, ")\n");
     }

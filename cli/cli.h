@@ -48,6 +48,7 @@ typedef struct CliArgs {
     char *values[CLI_OPTS_MAX]; /* NULL when unset */
     bool from_cli[CLI_OPTS_MAX];
     bool from_config[CLI_OPTS_MAX]; /* set by the config file (the command line may override it) */
+    int config_line[CLI_OPTS_MAX];  /* its line there (when from_config) */
     int positional_len;
     char **positional;
     char config_path[512];
@@ -87,7 +88,7 @@ bool cli_flag(const CliArgs *a, const char *name);
  * number, a bound set by another option): prints one line naming the
  * option, its value and that constraint on stderr — "dama selfplay: --games
  * 3: must be an even number (pairs with colours swapped)", or "games = 3
- * (FILE): ..." for a value from the config file — and returns 2, the exit
+ * (FILE:LINE): ..." for a value from the config file — and returns 2, the exit
  * code of a bad option. One call per failing constraint; constraint is a
  * phrase such as "must be ...". Main thread only. */
 int cli_bad_value(const CliArgs *a, const char *name, const char *constraint);

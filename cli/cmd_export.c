@@ -3,8 +3,10 @@
  * JSON for apps (read back by libdama-engine's dama_weights_load_json), or
  * as a weight file. Exporting the same weight set twice gives identical
  * bytes. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "engine/weights_json.h"
 #include "cli/cli.h"
@@ -45,6 +47,15 @@ static int write_out(const char *text, const char *path, const AtomicOptions *op
     return 0;
 }
 
+/* Whether paths a and b name one file: the same device and inode when
+ * both exist, else the same text. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return strcmp(a, b) == 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -66,6 +77,11 @@ static int run(CliArgs *a)
     }
     if (strcmp(format, "c") != 0 && !cli_str(a, "out")) {
         fprintf(stderr, "dama export: --format %s needs --out PATH (or --out - for standard output)\n", format);
+        return 2;
+    }
+    if (strcmp(format, "cfg") == 0 && cli_str(a, "out") && strcmp(cli_str(a, "out"), "-") == 0) {
+        fprintf(stderr, "dama export: --format cfg writes a file (atomically): give --out PATH (--out - is for c and "
+                        "json)\n");
         return 2;
     }
     bool needs_db = weights_spec_uses_db(g, spec);
@@ -107,7 +123,8 @@ static int run(CliArgs *a)
     char label[64];
     if (id) snprintf(label, sizeof label, "%lld", (long long)id);
     else snprintf(label, sizeof label, "%.60s", spec);
-    bool to_stdout = cli_str(a, "out") && strcmp(cli_str(a, "out"), "-") == 0;
+    const char *dest = cli_str(a, "header") ? cli_str(a, "header") : cli_str(a, "out");
+    bool to_stdout = dest && strcmp(dest, "-") == 0;
     FILE *say = to_stdout ? stderr : stdout;
     /* An explicit --out, --header or --file replaces an existing file only
      * with --force; the default header (the generated weights.h of the
@@ -118,11 +135,18 @@ static int run(CliArgs *a)
     bool default_header = strcmp(format, "c") == 0 && !cli_str(a, "header") && !cli_str(a, "out");
     AtomicOptions out_opts = {.replace = cli_flag(a, "force") || default_header, .protect_db = cli_str(a, "db")};
     char path[1024];
-    const char *dest = cli_str(a, "header") ? cli_str(a, "header") : cli_str(a, "out");
     if (dest) snprintf(path, sizeof path, "%s", dest);
     else snprintf(path, sizeof path, "%s/engine/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
     char aerr[ATOMIC_ERR_MAX];
     bool writes_main = !(strcmp(format, "c") == 0 && cli_flag(a, "no-header")) && !to_stdout;
+    if (writes_main && cli_str(a, "file") && same_file(path, cli_str(a, "file"))) { /* the second would replace the first */
+        fprintf(stderr, "dama export: %s %s and --file %s name the same file: give two paths\n",
+                cli_str(a, "header") ? "--header" : dest ? "--out" : "the default header", path, cli_str(a, "file"));
+        db_provenance_clear(&prov);
+        db_weights_info_clear(&info);
+        db_close(db);
+        return 2;
+    }
     if ((writes_main && atomic_file_check(path, &out_opts, aerr) != 0) ||
         (cli_str(a, "file") && atomic_file_check(cli_str(a, "file"), &file_opts, aerr) != 0)) {
         fprintf(stderr, "dama export: %s\n", aerr);
@@ -133,11 +157,8 @@ static int run(CliArgs *a)
     }
     if (strcmp(format, "c") == 0 && !cli_flag(a, "no-header")) {
         ExportInfo ei = {.lineage = lineage};
-        if (strcmp(path, "-") == 0) {
-            fprintf(stderr, "dama export: --format c writes a file (the header is written atomically): give --out PATH\n");
-            rc = -1;
-            err[0] = '\0';
-        } else rc = weights_export_header(g, w, &ei, path, &out_opts, err);
+        if (to_stdout) rc = weights_export_header_stream(g, w, &ei, stdout, "standard output", err);
+        else rc = weights_export_header(g, w, &ei, path, &out_opts, err);
         if (rc == 0) fprintf(say, "wrote %s (%s %s)\n", path, what, label);
     } else if (strcmp(format, "json") == 0) {
         WeightsProvenance p = {
@@ -158,11 +179,7 @@ static int run(CliArgs *a)
     } else if (strcmp(format, "cfg") == 0) {
         char comment[1100];
         snprintf(comment, sizeof comment, "%s weights: %s", g->name, lineage);
-        if (to_stdout) {
-            fprintf(stderr, "dama export: --format cfg writes a file (atomically): give --out PATH\n");
-            rc = -1;
-            err[0] = '\0';
-        } else rc = weights_file_write(g, w, comment, cli_str(a, "out"), &out_opts, err);
+        rc = weights_file_write(g, w, comment, cli_str(a, "out"), &out_opts, err); /* not "-": refused above */
         if (rc == 0) fprintf(say, "wrote %s (%s %s, weight file)\n", cli_str(a, "out"), what, label);
     }
     if (rc == 0 && cli_str(a, "file")) {

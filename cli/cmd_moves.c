@@ -47,6 +47,13 @@ static int run(CliArgs *a)
     char err[ERR_MAX];
     Position pos;
     const char *file = cli_str(a, "file");
+    /* exclusive, as the synopsis says (--file read its lines and dropped --fen);
+     * a --fen of the config file gives way to a --file of the command line */
+    if (file && cli_isset(a, "fen") &&
+        !(cli_source(a, "file") == CLI_FROM_CLI && cli_source(a, "fen") != CLI_FROM_CLI)) {
+        fprintf(stderr, "dama moves: give --fen or --file, not both\n");
+        return 2;
+    }
     if (!file) {
         if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
             fprintf(stderr, "dama moves: %s\n", err);

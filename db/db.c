@@ -110,6 +110,9 @@ void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
     case SQLITE_NOTADB:
         set_err(err, "%s: not a dama database (not an SQLite file)", db->path);
         break;
+    case SQLITE_CORRUPT: /* a damaged file: no step (what may quote SQL) helps the user */
+        set_err(err, "%s: not a readable dama database: %s", db->path, msg);
+        break;
     case SQLITE_READONLY:
         set_err(err,
                 "%s: %s: cannot write the database: no write permission on the file, or on its folder "
@@ -141,7 +144,7 @@ int dbi_exec(Db *db, const char *sql, char err[ERR_MAX], const char *what)
     int rc = sqlite3_exec(db->h, sql, NULL, NULL, &msg);
     if (rc != SQLITE_OK) {
         if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR
-            || (rc & 0xff) == SQLITE_NOTADB || !msg)
+            || (rc & 0xff) == SQLITE_NOTADB || (rc & 0xff) == SQLITE_CORRUPT || !msg)
             dbi_fail(db, rc, err, "%s", what);
         else
             set_err(err, "%s: %s: %s", db->path, what, msg);
@@ -172,8 +175,16 @@ int dbi_query_int(Db *db, const char *sql, int64_t *value, char err[ERR_MAX])
     return rc == SQLITE_OK ? 0 : -1;
 }
 
+static int query_text(Db *db, const char *sql, const char *what, char *out, size_t size, char err[ERR_MAX]);
+
 /* One text from a one-row query, into out. */
 int dbi_query_text(Db *db, const char *sql, char *out, size_t size, char err[ERR_MAX])
+{
+    return query_text(db, sql, NULL, out, size, err);
+}
+
+/* dbi_query_text whose failure is said as `what` (NULL: "running SQL"). */
+static int query_text(Db *db, const char *sql, const char *what, char *out, size_t size, char err[ERR_MAX])
 {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
@@ -188,8 +199,8 @@ int dbi_query_text(Db *db, const char *sql, char *out, size_t size, char err[ERR
             rc = SQLITE_OK;
         }
     }
-    if (rc != SQLITE_OK)
-        dbi_fail(db, rc, err, "running %s", sql);
+    if (rc != SQLITE_OK && what) dbi_fail(db, rc, err, "%s", what);
+    else if (rc != SQLITE_OK) dbi_fail(db, rc, err, "running %s", sql);
     (void)sqlite3_finalize(st);
     return rc == SQLITE_OK ? 0 : -1;
 }
@@ -228,9 +239,9 @@ static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
      * schema of a new file meanwhile */
     int64_t app = 0, objects = 0;
     char text[96] = "";
-    if (dbi_query_text(db, "SELECT (SELECT application_id FROM pragma_application_id) || ' ' || "
-                           "(SELECT user_version FROM pragma_user_version) || ' ' || "
-                           "(SELECT count(*) FROM sqlite_master)", text, sizeof text, err) != 0)
+    if (query_text(db, "SELECT (SELECT application_id FROM pragma_application_id) || ' ' || "
+                       "(SELECT user_version FROM pragma_user_version) || ' ' || "
+                       "(SELECT count(*) FROM sqlite_master)", "reading its identity", text, sizeof text, err) != 0)
         return -1;
     long long a = 0, v = 0, n = 0;
     if (sscanf(text, "%lld %lld %lld", &a, &v, &n) != 3) {
@@ -433,6 +444,15 @@ void dbi_close_read_handle(sqlite3 *h, const char *path, unsigned before)
     (void)sqlite3_close_v2(w); /* the last connection checkpoints (an empty log) and removes -wal and -shm */
 }
 
+/* The message of a read-only open that failed with rc: a damaged file
+ * said so, anything else as SQLite says it. */
+static void read_open_error(const char *path, sqlite3 *h, int rc, char err[ERR_MAX])
+{
+    const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
+    if ((rc & 0xff) == SQLITE_CORRUPT) set_err(err, "%s: not a readable dama database: %s", path, msg);
+    else set_err(err, "%s: cannot open read-only: %s", path, msg);
+}
+
 int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *sidecars, char err[ERR_MAX])
 {
     *h = NULL;
@@ -451,7 +471,7 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *s
     char dir[4096];
     parent_dir(path, dir, sizeof dir);
     if (((rc & 0xff) != SQLITE_READONLY && (rc & 0xff) != SQLITE_CANTOPEN) || access(dir, W_OK) == 0) {
-        set_err(err, "%s: cannot open read-only: %s", path, *h ? sqlite3_errmsg(*h) : sqlite3_errstr(rc));
+        read_open_error(path, *h, rc, err);
         dbi_close_read_handle(*h, path, before);
         *h = NULL;
         return -1;
@@ -476,7 +496,7 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *s
     rc = sqlite3_open_v2(uri, h, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_exec(*h, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
-        set_err(err, "%s: cannot open read-only: %s", path, *h ? sqlite3_errmsg(*h) : sqlite3_errstr(rc));
+        read_open_error(path, *h, rc, err);
         sqlite3_close(*h);
         *h = NULL;
         return -1;

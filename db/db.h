@@ -572,8 +572,10 @@ typedef struct DbTournament {
 } DbTournament;
 
 /* One participant. kind "dama" (in-process: spec names the weights) or
- * "hub" (an external engine: spec is its command); limits is the time
- * control as text ("nodes=1000"). weight_set 0 for none. */
+ * "hub" (an external engine: spec is its command), followed by " with
+ * param.NAME=VALUE,..." when it was given params (another player than
+ * without); limits is the time control as text ("nodes=1000"). weight_set
+ * 0 for none. */
 typedef struct DbParticipant {
     int64_t id; /* participants.id (read only) */
     int idx;    /* 0-based place in the tournament */

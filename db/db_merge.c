@@ -74,7 +74,9 @@ typedef struct Merge {
 
 static int fail_s(Merge *m, int rc, const char *what)
 {
-    set_err(m->err, "shard %s: %s: %s", m->shard, what, sqlite3_errstr(rc));
+    if ((rc & 0xff) == SQLITE_CORRUPT)
+        set_err(m->err, "shard %s: not a readable dama database: %s", m->shard, sqlite3_errstr(rc));
+    else set_err(m->err, "shard %s: %s: %s", m->shard, what, sqlite3_errstr(rc));
     return -1;
 }
 

@@ -423,12 +423,8 @@ static void c_comment(const char *text, char *out, size_t size)
     out[n] = '\0';
 }
 
-int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *info, const char *path,
-                          const AtomicOptions *opts, char err[ERR_MAX])
+static void header_print(FILE *f, const Game *g, const int32_t *w, const ExportInfo *info)
 {
-    AtomicFile af;
-    FILE *f = open_atomic(&af, path, opts, err);
-    if (!f) return -1;
     char upper[64];
     size_t n = 0;
     for (; g->name[n] && n < sizeof upper - 1; n++) upper[n] = (char)toupper((unsigned char)g->name[n]);
@@ -493,7 +489,24 @@ int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *inf
     fprintf(f, "_Static_assert(sizeof(%s_weights) / sizeof(%s_weights[0]) == %s_WEIGHTS_LEN, \"%s weights: wrong count\");\n",
             g->name, g->name, upper, g->name);
     fprintf(f, "#endif\n\n#endif\n");
+}
+
+int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *info, const char *path,
+                          const AtomicOptions *opts, char err[ERR_MAX])
+{
+    AtomicFile af;
+    FILE *f = open_atomic(&af, path, opts, err);
+    if (!f) return -1;
+    header_print(f, g, w, info);
     return commit(&af, err);
+}
+
+int weights_export_header_stream(const Game *g, const int32_t *w, const ExportInfo *info, FILE *f, const char *name,
+                                 char err[ERR_MAX])
+{
+    header_print(f, g, w, info);
+    if (fflush(f) != 0 || ferror(f)) return err_set(err, "writing the header to %s failed", name);
+    return 0;
 }
 
 int weights_write_text(const char *text, const char *path, const AtomicOptions *opts, char err[ERR_MAX])

@@ -19,6 +19,7 @@
 #define DAMA_WEIGHTS_FILE_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include "engine/game.h"
 
@@ -78,6 +79,12 @@ typedef struct ExportInfo {
  * err. */
 int weights_export_header(const Game *game, const int32_t *weights, const ExportInfo *info, const char *path,
                           const struct AtomicOptions *opts, char err[ERR_MAX]);
+
+/* The same header written to an open stream (e.g. standard output: `dama
+ * export --format c --out -`); name says which in err. Returns 0, or -1
+ * with err when the stream reports a write error. */
+int weights_export_header_stream(const Game *game, const int32_t *weights, const ExportInfo *info, FILE *f,
+                                 const char *name, char err[ERR_MAX]);
 
 /* Write text to path through the atomic writer (as weights_file_write).
  * Returns 0 or -1 with err. */

@@ -209,6 +209,9 @@ static void test_bad_lines(void **state)
     expect_bad(START "\tc3-d4\t5\t0.5\n" START "\tc3-b4\t5\t0.5\n" START "\tc3-d4\t1\t0.5\n", 4, "given twice");
     expect_bad(START "\tc3-d4\t5\t0.5\x01\n", 2, "");
     expect_bad("", 1, "empty file");
+    /* a file cut short mid-line: its last line (a plausible record) refused */
+    expect_bad(START "\tc3-d4\t5\t0.5\n" START "\tc3-b4\t5\t0.2", 3, "no end of line: the file is truncated");
+    expect_bad("# dama book russian 1", 1, "truncated");
     /* a good one with comments, blank lines and CRLF ends */
     TempFile t;
     temp_file(&t, "# dama book russian 1\r\n# note\r\n\r\n" START "\tc3-d4\t5\t0.5\r\n");

@@ -15,6 +15,7 @@
 
 #include "engine/game.h"
 #include "arena/schedule.h"
+#include "engine/search.h"
 
 enum { JOBS_MAX = 24, PLAYERS = 3 };
 
@@ -211,6 +212,49 @@ static void test_spec_dxp_launch(void **state)
     assert_non_null(strstr(err, "empty cmd"));
 }
 
+/* param.NAME=VALUE: an in-process engine's search constant, checked at
+ * parse time and set in the engine player_new makes; a Hub engine's kept
+ * as given; two limits, a repeated param and an empty spec refused. */
+static void test_spec_params(void **state)
+{
+    (void)state;
+    PlayerLimits lim = {.nodes = 100};
+    PlayerSpec s;
+    char err[ERR_MAX];
+    assert_int_equal(player_spec_parse("name=A,param.LMR_DIV=300,weights=default", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(s.params_len, 1);
+    assert_int_equal(s.param_int[0], 300);
+    const Game *g = game_find("russian");
+    volatile int stop = 0;
+    Player *p = player_new(g, &s, NULL, &stop, err);
+    assert_non_null(p);
+    assert_int_equal(engine_get_param(p->engine, search_param_find("LMR_DIV")), 300);
+    player_free(p);
+    const char *bad[][2] = {
+        {"name=A,param.NOPE=1", "param.NOPE: unknown search parameter"},
+        {"name=A,param.LMR_DIV=9999", "param.LMR_DIV=9999: need an integer 100..600"},
+        {"name=A,param.LMR_DIV=abc", "param.LMR_DIV=abc: need an integer"},
+        {"name=A,param.LMR_DIV=", "param.LMR_DIV=: need an integer"},
+        {"name=A,param.LMR_DIV=200,param.LMR_DIV=300", "param.LMR_DIV given twice"},
+        {"name=D,dxp=127.0.0.1:27600,param.X=1", "a DXP program takes no parameters"},
+        {"name=A,depth=3,nodes=5", "give one limit, not depth= and nodes="},
+        {"name=A,time=1000+10,movetime=5", "give one limit, not time= and movetime="},
+        {"", "engine 1 is empty"},
+        {"  ", "engine 1 is empty"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        assert_int_equal(player_spec_parse(bad[i][0], 0, &lim, 1, &s, err), -1);
+        if (!strstr(err, bad[i][1])) fail_msg("'%s': %s", bad[i][0], err);
+    }
+    /* a limit with timeout= is still one limit; a Hub engine's names are its own */
+    assert_int_equal(player_spec_parse("name=A,depth=3,timeout=500", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(s.limits.depth, 3);
+    assert_int_equal(player_spec_parse("name=H,param.level=casual,cmd=dama hub", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(s.params_len, 1);
+    assert_string_equal(s.param_value[0], "casual");
+}
+
 int main(void)
 {
     game_init_all();
@@ -219,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_threads_do_not_change_games),
         cmocka_unit_test(test_outside_share),
         cmocka_unit_test(test_spec_dxp_launch),
+        cmocka_unit_test(test_spec_params),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

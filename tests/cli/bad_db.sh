@@ -53,6 +53,12 @@ for f in random cut100 cut4k half page2 text; do
     fi
     [ "$(md5sum <w/F)" = "$sum" ] && ok || bad "$f: dama $c: the file was changed"
     grep -q "F: F:" w/err && bad "$f: dama $c: the file named twice: $(head -c 300 w/err)" || ok
+    # a damaged file is said so, never with the SQL that found it
+    grep -qi "select \|pragma\|insert " w/err && bad "$f: dama $c: the message quotes SQL: $(head -c 300 w/err)" || ok
+    if grep -q "malformed" w/err; then
+      grep -q "F: not a readable dama database: database disk image is malformed" w/err && ok ||
+        bad "$f: dama $c: a damaged file not said so: $(head -c 300 w/err)"
+    fi
     left=$(cd w && ls | grep -vx 'F\|out\|err\|r.html\|w.json\|g.pdn')
     [ -z "$left" ] && ok || bad "$f: dama $c: left $(echo $left) beside the file"
     [ "$rc" = 0 ] || [ -z "$(cd w && ls | grep -x 'merged.sqlite\|r.html\|w.json\|g.pdn')" ] && ok ||

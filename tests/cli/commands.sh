@@ -18,6 +18,7 @@ printf 'start\nW:Wc3:Bd4\n' >"$T/startfens"
 expect_rc 0 "moves --file with a line 'start'" "$DAMA" moves --file "$T/startfens"
 expect_eq "$(head -1 "$T/out")" "$(printf 'W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8\t%s' "$("$DAMA" moves --fen start | tr '\n' ' ' | sed 's/ $//')")" "moves --file: start"
 expect_eq "$(tail -1 "$T/out")" "$(printf 'W:Wc3:Bd4\tc3:e5')" "moves --file: the line after start"
+expect_err 2 "dama moves: give --fen or --file, not both" "$DAMA" moves --file "$T/startfens" --fen start
 expect_eq "$("$DAMA" moves --game international --file "$T/startfens" 2>/dev/null | head -1 | cut -f1)" "W:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20" "moves --file: the game's start"
 # perft
 expect_eq "$("$DAMA" perft --depth 6 2>/dev/null)" "perft 6 37986" "perft 6"

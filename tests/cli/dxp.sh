@@ -181,7 +181,7 @@ grep -q -- '--game TEXT .*numbered 1\.\.50 (default: international; .*does not a
 "$DAMA" dxp --help --config "$T/top.cfg" >"$T/help" 2>&1
 grep -q -- '--game TEXT .*numbered 1\.\.50 (default: international; .*does not apply)$' "$T/help" && ok || bad "dxp --help, top-level game russian: $(grep -- --game "$T/help")"
 expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --config "$T/top.cfg" --listen 127.0.0.1:0 --timeout 1 --hash 8
-expect_err 2 "game = russian ($T/grp.cfg): DXP numbers the squares 1..50 and russian does not" "$DAMA" dxp --config "$T/grp.cfg" --listen 0
+expect_err 2 "game = russian ($T/grp.cfg:1): DXP numbers the squares 1..50 and russian does not" "$DAMA" dxp --config "$T/grp.cfg" --listen 0
 expect_err 2 "give one of --nodes, --depth, --movetime" "$DAMA" dxp --listen 0 --nodes 5 --depth 3
 expect_err 2 "--time 0: must be 1 or more unless --nodes" "$DAMA" dxp --connect 127.0.0.1:1 --time 0
 expect_err 2 "--color purple: must be alternate, white or black" "$DAMA" dxp --connect 127.0.0.1:1 --color purple

@@ -54,7 +54,11 @@ expect_err 2 "lr must be a number" "$DAMA" tune --config b.cfg
 expect_err 2 "dama selfplay: --games 3: must be an even number (pairs with colours swapped)" "$DAMA" selfplay --games 3
 expect_eq "$(wc -l <err)" 1 "selfplay --games 3: one line"
 printf 'selfplay = { games = 5; };\n' >g5.cfg
-expect_err 2 "dama selfplay: games = 5 (g5.cfg): must be an even number (pairs with colours swapped)" "$DAMA" selfplay --config g5.cfg
+expect_err 2 "dama selfplay: games = 5 (g5.cfg:1): must be an even number (pairs with colours swapped)" "$DAMA" selfplay --config g5.cfg
+# a config file's bad game names the file and line; a config file that cannot be read says why
+printf '# a comment\ngame = "nope";\n' >c5.cfg
+expect_err 2 "dama moves: game = \"nope\" (c5.cfg:2): unknown game 'nope' (choices: russian" "$DAMA" moves --config c5.cfg
+expect_err 2 "dama: cannot read config file '$T/nonexist.cfg': No such file or directory" "$DAMA" moves --config "$T/nonexist.cfg"
 expect_err 2 "dama train: --games-per-gen 3: must be an even number (pairs with colours swapped)" "$DAMA" train --games-per-gen 3
 expect_err 2 "dama train: --elo1 2: must be above --elo0 (5)" "$DAMA" train --elo0 5 --elo1 2
 expect_err 2 "dama search: --inc 10: needs --time (the clock)" "$DAMA" search --inc 10
@@ -125,6 +129,22 @@ expect_err 1 "'w.cfg' exists" "$DAMA" tune --db d.sqlite --out w.cfg
 "$DAMA" export --db d.sqlite --weights default --no-header --file w.cfg --force >/dev/null 2>"$T/err" && ok || bad "export --force: $(cat "$T/err")"
 grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg not written"
 ls -A | grep -q '\.tmp\.' && bad "temporary file left: $(ls -A)" || ok
+# one path for two outputs: the second would replace the first
+expect_err 2 "dama export: --out best.json and --file best.json name the same file: give two paths" \
+  "$DAMA" export --weights default --format json --out best.json --file best.json --force
+[ ! -e best.json ] && ok || bad "export to one path twice wrote it"
+expect_err 2 "dama export: --out ./w.cfg and --file w.cfg name the same file" \
+  "$DAMA" export --weights default --format json --out ./w.cfg --file w.cfg --force
+expect_err 2 "dama export: --header ./w.cfg and --file w.cfg name the same file" \
+  "$DAMA" export --weights default --header ./w.cfg --file w.cfg --force
+grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg changed by a refused export"
+# --out - : standard output for c (the bytes of the file) and json; cfg refused with exit 2
+"$DAMA" export --weights default --format c --out - >stdout.h 2>"$T/err" && ok || bad "c to stdout: $(cat "$T/err")"
+"$DAMA" export --weights default --format c --out file.h >/dev/null 2>&1
+cmp -s stdout.h file.h && ok || bad "the header on stdout differs from the file"
+[ ! -e ./- ] && ok || bad "--out - wrote a file named -"
+expect_err 2 "dama export: --format cfg writes a file (atomically): give --out PATH" \
+  "$DAMA" export --weights default --format cfg --out -
 
 # pdn export -o and tournament --pdn-out: never the database either
 cp d.sqlite d.before
@@ -470,5 +490,29 @@ fi
 for g in russian turkish shatra brazilian pool english czech italian spanish international; do
   grep -q "^  $g: weight set: " v1.txt && ok || bad "$g provenance missing: $(cat v1.txt)"
 done
+
+# ---- tournament engine specs: params, limits, empty ----
+TA=(tournament --db tspec.sqlite --rounds 1 --concurrency 1 --nodes 50 --progress 0)
+expect_err 2 "dama tournament: engine 'name=a,weights=default,param.NOPE=140': param.NOPE: unknown search parameter" \
+  "$DAMA" "${TA[@]}" name=a,weights=default,param.NOPE=140 name=b
+expect_err 2 "dama tournament: engine 'name=b,param.LMR_DIV=9999': param.LMR_DIV=9999: need an integer 100..600" \
+  "$DAMA" "${TA[@]}" name=a name=b,param.LMR_DIV=9999
+expect_err 2 "dama tournament: engine 'name=c,param.LMR_DIV=abc': param.LMR_DIV=abc: need an integer" \
+  "$DAMA" "${TA[@]}" name=a name=c,param.LMR_DIV=abc
+expect_err 2 "dama tournament: engine 'name=a,depth=3,nodes=5': give one limit, not depth= and nodes=" \
+  "$DAMA" "${TA[@]}" name=a,depth=3,nodes=5 name=b
+expect_err 2 "dama tournament: engine 1 is empty" "$DAMA" "${TA[@]}" '' name=b
+[ ! -e tspec.sqlite ] && ok || bad "a refused engine spec left a database"
+# a Hub engine's param is its set-param; its error answer stops the tournament before a game
+expect_err 1 "dama tournament: engine 'h': cannot start '$DAMA hub': it answered error message=\"set-param: unknown parameter 'NOPE'\"" \
+  "$DAMA" "${TA[@]}" name=a "name=h,param.NOPE=1,cmd=$DAMA hub"
+[ ! -e tspec.sqlite ] && ok || bad "a Hub engine refusing its param left a database"
+# accepted params are part of the player: stored with it
+expect_rc 0 "tournament with params" "$DAMA" "${TA[@]}" name=a name=c,param.LMR_DIV=200 \
+  "name=h,param.level=casual,cmd=$DAMA hub"
+expect_eq "$(sqlite3 tspec.sqlite "SELECT spec FROM participants WHERE name = 'c'")" "default with param.LMR_DIV=200" \
+  "in-process params stored with the participant"
+expect_eq "$(sqlite3 tspec.sqlite "SELECT spec FROM participants WHERE name = 'h'")" "$DAMA hub with param.level=casual" \
+  "Hub params stored with the participant"
 
 finish "input"
