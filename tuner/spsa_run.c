@@ -59,7 +59,7 @@ static int find_weights(const Game *g, const char *name, int *count)
 static int vec_len(const Game *g) { return g->weights_len + SEARCH_PARAMS_COUNT; }
 
 /* Mark the search constants named in spec (comma-separated) in chosen[wl + i].
- * Returns 0 or -1 with err. */
+ * Returns 0, -1 (out of memory) or -2 (a bad name) with err. */
 static int select_search(const Game *g, const char *spec, bool *chosen, char err[ERR_MAX])
 {
     char *copy = strdup(spec), *save = NULL;
