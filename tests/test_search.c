@@ -453,7 +453,10 @@ static void test_pruning_params(void **state)
             char err[ERR_MAX];
             assert_int_equal(game_parse_position(g, g->bench_fens[k], &pos, err), 0);
             Engine *e = engine_new(g, 4);
-            assert_int_equal(engine_set_params_text(e, "RFP_DEPTH=0,FUT_DEPTH=0,LMP_DEPTH=0,SINGLE_REPLY_EXT=1,PV_TT_CUT=0", err), 0);
+            /* the base: the table's values (Russian's own defaults tune
+             * the aspiration window, LMR_MIN_DEPTH and reverse futility) */
+            assert_int_equal(engine_set_params_text(e, "RFP_DEPTH=0,FUT_DEPTH=0,LMP_DEPTH=0,SINGLE_REPLY_EXT=1,PV_TT_CUT=0,"
+                                                       "ASP_WINDOW=20,LMR_MIN_DEPTH=3,RFP_MARGIN=100", err), 0);
             if (i >= 0) assert_int_equal(engine_set_params_text(e, SETTINGS[i], err), 0);
             SearchLimits lim = {.depth = 9};
             SearchResult r;

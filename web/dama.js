@@ -52,6 +52,7 @@ function wasiImports(getMemory) {
     fd_close: () => EBADF,
     fd_fdstat_get: () => EBADF,
     fd_fdstat_set_flags: () => EBADF,
+    fd_filestat_get: () => EBADF,
     fd_prestat_get: () => EBADF,
     fd_prestat_dir_name: () => EBADF,
     fd_read: () => EBADF,

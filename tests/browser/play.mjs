@@ -25,7 +25,9 @@ const statusOf = (game, moves, fen = "start") => {
   const args = ["status", "--game", game, "--fen", fen, "--moves", moves.join(" ")];
   return Object.fromEntries(native(...args).trim().split("\n").map((l) => [l.slice(0, l.indexOf(" ")), l.slice(l.indexOf(" ") + 1)]));
 };
-const nativeMoves = (game, fen) => native("moves", "--game", game, "--fen", fen).trim().split("\n").filter((l) => l).sort();
+// the legal moves `dama moves` lists (a finished game: its "game over: ..." line, no move)
+const nativeMoves = (game, fen) =>
+  native("moves", "--game", game, "--fen", fen).trim().split("\n").filter((l) => l && !l.startsWith("game over: ")).sort();
 
 // The games written with the book's square numbers 1-32 (the page names
 // their squares so: data-name), and the book's corners as White sees the

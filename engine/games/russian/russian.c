@@ -183,6 +183,18 @@ static const EgtbIndexer RU_EGTB = {
 /* A square table (32 weights) rank by rank from the owner's first rank. */
 static const unsigned char RU_BOARD_ROWS[] = {4, 4, 4, 4, 4, 4, 4, 4, 0};
 
+/* Search defaults tuned for Russian draughts by games (dama spsa
+ * --tune-search, 5,104 games at 20,000 nodes a move) and kept after a
+ * 1,000-game match at equal time used against engine/search_params.def's
+ * values: docs/results/2026-12-05-spsa-search.md. */
+static const GameSearchParam RU_SEARCH[] = {
+    {"ASP_WINDOW", 11},
+    {"LMR_MIN_DEPTH", 2},
+    {"RFP_DEPTH", 3},
+    {"RFP_MARGIN", 86},
+    {NULL, 0},
+};
+
 const Game russian_game = {
     .name = "russian",
     .title = "Russian draughts",
@@ -209,7 +221,7 @@ const Game russian_game = {
     .perft_bench_depth = 10,
     .opening_book = "data/openings/russian_ballots_745.tsv",
     .init = ru_init,
-    .search_params = NULL, /* the defaults of engine/search_params.def were measured here */
+    .search_params = RU_SEARCH,
     .egtb = &RU_EGTB,
     .move_examples = "c3-d4, c3:e5:g7, short forms like cd4 or c3:g7",
     .board_rows = RU_BOARD_ROWS,
