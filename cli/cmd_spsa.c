@@ -6,6 +6,7 @@
  * stored as a weight set with its lineage. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
@@ -78,6 +79,42 @@ static void on_iteration(void *ctx, const SpsaResult *r, int k, const int64_t to
     fprintf(stderr, r->len > 8 ? " ...\n" : "\n");
 }
 
+static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
+
+/* --tune-search's names sorted, so that the order they are given in does
+ * not make another run (a run is its game, seed and configuration text).
+ * A list with an empty name is left as given, for spsa_run to refuse. */
+static void sort_tune_search(CliArgs *a)
+{
+    const char *v = cli_str(a, "tune-search");
+    if (!v || !*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) return;
+    char *copy = strdup(v), *names[256], *save = NULL;
+    size_t n = 0, len = strlen(v) + 1;
+    char *out = malloc(len);
+    if (!copy || !out) {
+        free(copy);
+        free(out);
+        return; /* unsorted: only the run's identity depends on it */
+    }
+    for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        if (n == sizeof names / sizeof names[0]) { /* more names than constants: left for spsa_run to refuse */
+            free(copy);
+            free(out);
+            return;
+        }
+        names[n++] = t + strspn(t, " ");
+    }
+    qsort(names, n, sizeof names[0], cmp_str);
+    out[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        if (i) strcat(out, ",");
+        strcat(out, names[i]);
+    }
+    cli_set(a, "tune-search", out);
+    free(out);
+    free(copy);
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -85,6 +122,7 @@ static int run(CliArgs *a)
     char err[ERR_MAX];
     /* --iterations 1..1000000 and --pairs 1..100000: checked by cli_parse */
     int64_t iterations = cli_int(a, "iterations");
+    sort_tune_search(a);
     SpsaOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = cli_str(a, "weights"), .params = cli_str(a, "params"),
         .search_params = cli_str(a, "tune-search"),

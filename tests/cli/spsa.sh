@@ -73,6 +73,10 @@ S=$(theta s1.sqlite)
 sqlite3 s1.sqlite "SELECT params FROM spsa_runs" | grep -q "^search:LMR_DIV 100 600 20 " && ok || bad "stored params: $(sqlite3 s1.sqlite 'SELECT params FROM spsa_runs')"
 grep -q "search constants: --search-param ASP_WINDOW=[0-9]* --search-param LMR_DIV=[0-9]*" s1.out && ok || bad "no --search-param line: $(cat s1.out)"
 echo "$S" | awk '{exit !($1 >= 5 && $1 <= 200 && $2 >= 100 && $2 <= 600)}' && ok || bad "theta '$S' outside the ranges"
+# the names' order is not the run's identity: the other order finds run 1 done
+"$DAMA" spsa --db s1.sqlite --threads 1 "${SARGS[@]/LMR_DIV,ASP_WINDOW/ASP_WINDOW, LMR_DIV}" >s1b.out 2>&1 && ok || bad "spsa, names reordered: $(tail -2 s1b.out)"
+[ "$(sqlite3 s1.sqlite 'SELECT count(*) FROM spsa_runs')" = 1 ] && ok || bad "reordered names made a second run"
+[ "$(theta s1.sqlite)" = "$S" ] && ok || bad "reordered names changed the result"
 "$DAMA" spsa --db e.sqlite --tune-search LMR_DIV,NO_SUCH --iterations 2 >e.out 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "'NO_SUCH' is not a search parameter" e.out && ok || bad "unknown search parameter: rc $rc $(cat e.out)"
