@@ -43,7 +43,7 @@ static int run(CliArgs *a)
     if (sp) { /* checked here, so that a bad name fails at once */
         char perr[ERR_MAX];
         Engine *scratch = engine_new(g, 1);
-        int prc = scratch ? engine_set_params_text(scratch, sp, perr) : -1;
+        int prc = scratch ? cli_search_params(scratch, NULL, sp, perr) : -1;
         if (!scratch) snprintf(perr, sizeof perr, "out of memory");
         engine_free(scratch);
         if (prc != 0) {

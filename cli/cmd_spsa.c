@@ -13,6 +13,7 @@
 #include "cli/play_opts.h"
 #include "cli/run_common.h"
 #include "tuner/spsa_run.h"
+#include "util/text.h"
 #include "util/clock.h"
 
 static const CliOpt OPTS[] = {
@@ -87,7 +88,7 @@ static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *
 static void sort_tune_search(CliArgs *a)
 {
     const char *v = cli_str(a, "tune-search");
-    if (!v || !*v || v[0] == ',' || v[strlen(v) - 1] == ',' || strstr(v, ",,")) return;
+    if (!v || text_list_has_empty(v)) return;
     char *copy = strdup(v), *names[256], *save = NULL;
     size_t n = 0, len = strlen(v) + 1;
     char *out = malloc(len);
@@ -152,8 +153,9 @@ static int run(CliArgs *a)
             printf("  %-24s %6d -> %.1f\n", r.params[i].name, (int)r.start[i], r.params[i].theta);
         const char *sep = "  search constants:";
         for (int i = 0; i < r.len; i++) {
-            if (strncmp(r.params[i].name, "search:", 7) != 0) continue;
-            printf("%s --search-param %s=%.0f", sep, r.params[i].name + 7, floor(r.params[i].theta + 0.5));
+            size_t pre = strlen(SPSA_SEARCH_PREFIX);
+            if (strncmp(r.params[i].name, SPSA_SEARCH_PREFIX, pre) != 0) continue;
+            printf("%s --search-param %s=%.0f", sep, r.params[i].name + pre, floor(r.params[i].theta + 0.5));
             sep = "";
         }
         if (!*sep) printf("\n");

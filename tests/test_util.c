@@ -246,6 +246,19 @@ static void test_text_line_check(void **state)
 
 /* text from another program, escaped: printable ASCII as is, a backslash
  * doubled, any other byte \xNN; cut whole, with "..." */
+/* A comma list's empty items: the whole list, first, last, between two commas. */
+static void test_text_list_has_empty(void **state)
+{
+    (void)state;
+    assert_true(text_list_has_empty(""));
+    assert_true(text_list_has_empty(","));
+    assert_true(text_list_has_empty(",A"));
+    assert_true(text_list_has_empty("A,"));
+    assert_true(text_list_has_empty("A,,B"));
+    assert_false(text_list_has_empty("A"));
+    assert_false(text_list_has_empty("A,B, C"));
+}
+
 static void test_text_escape(void **state)
 {
     (void)state;
@@ -451,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_config_literals),
         cmocka_unit_test(test_text_line_check),
         cmocka_unit_test(test_text_escape),
+        cmocka_unit_test(test_text_list_has_empty),
         cmocka_unit_test(test_time_use_means),
         cmocka_unit_test(test_time_use_compare),
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),

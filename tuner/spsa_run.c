@@ -24,6 +24,7 @@
 #include "engine/weights_file.h"
 #include "util/atomic_file.h"
 #include "util/rng.h"
+#include "util/text.h"
 
 _Static_assert((int)SPSA_STATUS_MAX == (int)DB_STATUS_MAX, "a stored run's status fits SpsaResult.status");
 
@@ -53,8 +54,6 @@ static int find_weights(const Game *g, const char *name, int *count)
     return -1;
 }
 
-#define SEARCH_PREFIX "search:"
-
 /* Length of a point: the weights, then the search constants. */
 static int vec_len(const Game *g) { return g->weights_len + SEARCH_PARAMS_COUNT; }
 
@@ -68,8 +67,7 @@ static int select_search(const Game *g, const char *spec, bool *chosen, char err
         return -1;
     }
     int rc = 0, n = 0;
-    size_t len = strlen(spec);
-    if (len == 0 || spec[0] == ',' || spec[len - 1] == ',' || strstr(spec, ",,")) {
+    if (text_list_has_empty(spec)) {
         snprintf(err, ERR_MAX, "--tune-search: an empty name in '%.60s' (NAME,NAME,...)", spec);
         free(copy);
         return -2;
@@ -171,7 +169,7 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
         SpsaParam *q = &p[n];
         if (i >= g->weights_len) {
             const SearchParamInfo *sp = &search_params()[i - g->weights_len];
-            snprintf(q->name, sizeof q->name, SEARCH_PREFIX "%s", sp->name);
+            snprintf(q->name, sizeof q->name, SPSA_SEARCH_PREFIX "%s", sp->name);
             q->theta = start[i];
             q->min = sp->min;
             q->max = sp->max;

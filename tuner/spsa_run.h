@@ -16,7 +16,11 @@
 
 struct Db;
 
-enum { SPSA_STATUS_MAX = 16 }; /* a stored run's status with its NUL (DB_STATUS_MAX) */
+enum { SPSA_STATUS_MAX = 16 };
+
+/* A tuned search constant's name is this prefix and its name in
+ * engine/search_params.def ("search:LMR_DIV"). */
+#define SPSA_SEARCH_PREFIX "search:" /* a stored run's status with its NUL (DB_STATUS_MAX) */
 
 /* What spsa_run found and did; free with spsa_result_free. */
 typedef struct SpsaResult {

@@ -80,3 +80,9 @@ size_t text_escape(const char *in, size_t n, char *out, size_t size)
     if (size) out[k < size ? k : size - 1] = '\0';
     return i;
 }
+
+bool text_list_has_empty(const char *list)
+{
+    size_t n = strlen(list);
+    return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
+}

@@ -4,6 +4,7 @@
 #ifndef DAMA_TEXT_H
 #define DAMA_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum { TEXT_WHAT_MAX = 64 };
@@ -33,5 +34,9 @@ size_t text_escape(const char *in, size_t n, char *out, size_t size);
  * picture) in a caller's buffer. */
 void text_append(char *out, size_t size, size_t *used, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* Whether a comma-separated list has an empty item: empty itself, a comma
+ * first or last, or two commas together. */
+bool text_list_has_empty(const char *list);
 
 #endif
