@@ -184,9 +184,10 @@ static const EgtbIndexer RU_EGTB = {
 static const unsigned char RU_BOARD_ROWS[] = {4, 4, 4, 4, 4, 4, 4, 4, 0};
 
 /* Search defaults tuned for Russian draughts by games (dama spsa
- * --tune-search, 5,104 games at 20,000 nodes a move) and kept after a
- * 1,000-game match at equal time used against engine/search_params.def's
- * values: docs/results/2026-12-05-spsa-search.md. */
+ * --tune-search, 5,104 games at 20,000 nodes a move) and kept after an
+ * SPRT [0, 10] at equal time used against engine/search_params.def's
+ * values (H1 after 620 games, +16.3 +- 12.0 Elo):
+ * docs/results/2026-12-05-spsa-search.md. */
 static const GameSearchParam RU_SEARCH[] = {
     {"ASP_WINDOW", 11},
     {"LMR_MIN_DEPTH", 2},
