@@ -57,6 +57,36 @@ int dxp_parse_address(const char *text, const char *default_host, bool allow_zer
     return 0;
 }
 
+static bool runs_on(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ||
+           c == ':';
+}
+
+int dxp_find_port(const char *text, size_t n, const char *host)
+{
+    size_t hlen = strlen(host);
+    if (hlen == 0) return 0;
+    const char *end = text + n;
+    for (const char *at = text; (size_t)(end - at) >= hlen; at++) {
+        if (memcmp(at, host, hlen) != 0) continue;
+        const char *p = at + hlen;
+        bool bracket = at > text && at[-1] == '[';
+        if (at > text && !bracket && runs_on(at[-1])) continue;
+        if (bracket) {
+            if (p == end || *p != ']') continue;
+            p++;
+        }
+        if (p == end || *p != ':') continue;
+        long port = 0;
+        int digits = 0;
+        for (p++; p < end && *p >= '0' && *p <= '9' && digits < 6; p++, digits++) port = port * 10 + (*p - '0');
+        if (digits == 0 || (p < end && *p >= '0' && *p <= '9') || port < 1 || port > 65535) continue;
+        return (int)port;
+    }
+    return 0;
+}
+
 static int resolve(const char *host, int port, struct sockaddr_storage *sa, socklen_t *salen, char err[ERR_MAX])
 {
     struct addrinfo hints, *res = NULL;

@@ -40,6 +40,14 @@ typedef struct DxpLink {
 int dxp_parse_address(const char *text, const char *default_host, bool allow_zero, char host[DXP_HOST_MAX],
                       int *port, char err[ERR_MAX]);
 
+/* The port of the first "HOST:PORT" in text[0..n) (a line another
+ * program printed, such as dama dxp's "dxp: listening on 127.0.0.1:40123"):
+ * host exactly as given, an IPv6 one bare or in brackets ("::1:PORT",
+ * "[::1]:PORT"), not run on from a name or an address on its left (after a
+ * letter, a digit, '.', '-' or ':'), PORT 1..65535 in decimal not followed
+ * by a digit. Returns the port, or 0 when the text holds none. Pure. */
+int dxp_find_port(const char *text, size_t n, const char *host);
+
 /* A listening TCP socket on host:port (port 0: the system picks one; *bound
  * receives the port). Returns the descriptor, or -1 with err. */
 int dxp_listen(const char *host, int port, int *bound, char err[ERR_MAX]);

@@ -512,6 +512,46 @@ static void test_addresses(void **state)
     }
 }
 
+/* dxp_find_port: the port of the first HOST:PORT in a line, host as
+ * given, standing alone, port 1..65535 ended by a non-digit. */
+static void test_find_port(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *host;
+        int port;
+    } cases[] = {
+        {"dxp: listening on 127.0.0.1:40123", "127.0.0.1", 40123}, /* dama dxp --listen 0 */
+        {"127.0.0.1:1", "127.0.0.1", 1},
+        {"at 127.0.0.1:65535.", "127.0.0.1", 65535},
+        {"ready (127.0.0.1:27531)\r", "127.0.0.1", 27531},
+        {"127.0.0.1:0 then 127.0.0.1:5000", "127.0.0.1", 5000}, /* port 0 is no port: the next one */
+        {"127.0.0.1:65536 127.0.0.1:7", "127.0.0.1", 7},
+        {"127.0.0.1:1234567", "127.0.0.1", 0},
+        {"127.0.0.10:4000", "127.0.0.1", 0},  /* another address: host runs on */
+        {"27.0.0.1:4000", "7.0.0.1", 0},      /* ... and on the left */
+        {"localhost.lan:4000", "localhost", 0},
+        {"localhost:4000", "localhost", 4000},
+        {"127.0.0.1 port 4000", "127.0.0.1", 0},
+        {"127.0.0.1:", "127.0.0.1", 0},
+        {"listening on ::1:40000", "::1", 40000},
+        {"listening on [::1]:40001", "::1", 40001},
+        {"[::1:40002", "::1", 0},             /* a bracket not closed */
+        {"0.0.0.0:4000", "127.0.0.1", 0},
+        {"", "127.0.0.1", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int got = dxp_find_port(cases[i].text, strlen(cases[i].text), cases[i].host);
+        if (got != cases[i].port) {
+            print_error("'%s' on %s: %d, expected %d\n", cases[i].text, cases[i].host, got, cases[i].port);
+            fail();
+        }
+    }
+    /* only the n bytes given are read */
+    assert_int_equal(dxp_find_port("127.0.0.1:4000", 12, "127.0.0.1"), 40);
+    assert_int_equal(dxp_find_port("127.0.0.1:4000", 9, "127.0.0.1"), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_moves_random_games),
         cmocka_unit_test(test_moves_exact),
         cmocka_unit_test(test_addresses),
+        cmocka_unit_test(test_find_port),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
