@@ -166,7 +166,7 @@ typedef struct MatchOptions {
     const char *db_path;        /* the database, when match_run is given none (rank 0 opens it) */
     /* A = 0, B = 1: a program over DXP when dxp[i] is set (HOST:PORT,
      * arena/player_dxp.h; cmds[i] then the command that starts it, or
-     * NULL), else an external Hub engine when cmds[i] is set (run with
+     * NULL; port 0 needs it: the port it prints), else an external Hub engine when cmds[i] is set (run with
      * /bin/sh -c), else weights[i] in-process (db/weight_sets.h forms; B
      * NULL: A's parent weight set, else "default"). A DXP program plays one
      * game at a time: threads must be 0 (taken as 1) or 1, and one rank. */

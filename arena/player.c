@@ -25,6 +25,7 @@
 #include "book/book.h"
 #include "engine/game_record.h"
 #include "engine/search.h"
+#include "protocol/dxp_link.h"
 #include "protocol/hub_line.h"
 #include "protocol/hub_notation.h" /* International: Hub's own strings */
 #include "util/clock.h"
@@ -141,6 +142,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
     if (!text[strspn(text, " \t")])
         return err_set(err, "engine %d is empty: give KEY=VALUE pairs (e.g. name=A,weights=default)", index + 1);
     char limit_key[64] = ""; /* the spec's own limit, if one */
+    int dxp_port = -1;       /* dxp='s */
     out->limits = *defaults;
     out->hash_mb = default_hash_mb;
     snprintf(out->name, sizeof out->name, "engine %d", index + 1);
@@ -185,8 +187,12 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             out->kind = PLAYER_HUB;
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "dxp") == 0) {
+            char host[DXP_HOST_MAX], aerr[ERR_MAX];
             if (!strchr(value, ':')) {
                 return err_set(err, "engine '%.100s': dxp=%.60s: need HOST:PORT", text, value);
+            }
+            if (dxp_parse_address(value, NULL, true, host, &dxp_port, aerr) != 0) {
+                return err_set(err, "engine '%.100s': dxp=: %.140s", text, aerr);
             }
             out->kind = PLAYER_DXP;
             snprintf(out->spec, sizeof out->spec, "%s", value);
@@ -218,6 +224,10 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
             }
         }
     }
+    /* port 0: the port the program picks, read from its output, so dama must start it */
+    if (out->kind == PLAYER_DXP && !out->launch[0] && dxp_port == 0)
+        return err_set(err, "engine '%.100s': dxp=%.60s: port 0 is the port the program picks, read from its output: "
+                       "give cmd= to start it", text, out->spec);
     /* a DXP program keeps its own board: a move dama chose for it would never reach it */
     if (out->kind == PLAYER_DXP && out->book_path[0])
         return err_set(err, "engine '%.100s': book= is for dama and Hub engines, not a DXP program", text);

@@ -70,6 +70,7 @@ typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } Play
  *   name=B,cmd=dama hub --hash 8,movetime=20   (external Hub engine)
  *   name=C,dxp=127.0.0.1:27531,time=60000      (a program over DXP: arena/player_dxp.h)
  *   name=D,dxp=127.0.0.1:27600,cmd=dama dxp --listen 27600   (one dama starts, then connects to)
+ *   name=E,dxp=127.0.0.1:0,cmd=dama dxp --listen 0   (one dama starts on the port it prints)
  * Keys: name, weights, hash (MiB), param.NAME=VALUE (in-process: a search
  * constant of engine/search.h, an integer of its range; Hub: a set-param
  * sent before init, whose `error` answer fails the start; not for DXP), dxp,
@@ -77,12 +78,14 @@ typedef enum PlayerKind { PLAYER_DAMA = 0, PLAYER_HUB = 1, PLAYER_DXP = 2 } Play
  * not for a DXP program, which keeps its own board),
  * the limits of player_limits_set, and cmd — which takes the rest of the
  * text, commas included, so it comes last. cmd after dxp is the command
- * that starts the DXP program (launch), not a Hub engine. */
+ * that starts the DXP program (launch), not a Hub engine. dxp= is checked
+ * as an address (HOST:PORT, port 0..65535); port 0 (the port the program
+ * picks and prints) needs cmd=. */
 typedef struct PlayerSpec {
     char name[PLAYER_NAME_MAX];
     PlayerKind kind;
     char spec[PLAYER_SPEC_MAX]; /* weights spec, the command, or DXP's HOST:PORT */
-    char launch[PLAYER_SPEC_MAX]; /* DXP: the command that starts the program listening on spec ("": none) */
+    char launch[PLAYER_SPEC_MAX]; /* DXP: the command that starts the program listening on spec ("": none; port 0: on the port it prints) */
     PlayerLimits limits;
     int64_t hash_mb;
     int params_len;

@@ -1,10 +1,14 @@
 /* player_dxp.c — a program over DXP as a Player; see player_dxp.h. */
+#define _GNU_SOURCE /* pipe2 */
 #include "arena/player_dxp.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,8 +27,10 @@ enum {
     CONNECT_MS = 10000, /* to connect, and for a GAMEACC or a GAMEEND's answer */
     HANG_MS = 10000,    /* beyond the thinking time, without timeout= */
     SKIP_MAX = 1000,    /* chats and other messages skipped in one wait, at most */
-    LAUNCH_MS = 20000,  /* a program dama starts (cmd=) has this long to open its port */
-    RETRY_MS = 50       /* between its connection attempts */
+    LAUNCH_MS = 20000,  /* a program dama starts (cmd=) has this long to open its port (and print it) */
+    RETRY_MS = 50,      /* between its connection attempts */
+    OUT_LINE_MAX = 512, /* bytes of a line of its output read for the port */
+    SHOWN_MAX = 160     /* bytes of its last line in a message (escaped), with the NUL */
 };
 
 typedef struct DxpRemote {
@@ -34,6 +40,14 @@ typedef struct DxpRemote {
     Color colour; /* the program's, in the game going */
     pid_t pid;    /* the program dama started (cmd=), in its own process group; 0: none */
     int starts;   /* how many times it was started */
+    double started_at; /* when (clock_now_s): the start window runs from it */
+    char how[64];      /* how it ended ("exit status 3"), once reaped while dama waited for it; "" */
+    /* Port 0: the program's standard output, read for the port it picked,
+     * then drained by a thread until it closes or stop_launched ends it. */
+    int out_fd;        /* the pipe's read end; -1: none */
+    bool draining;     /* drainer runs */
+    pthread_t drainer;
+    atomic_bool drain_stop;
     int known; /* plies of the game record that the program has seen */
     char last[4 * DXP_MSG_MAX + 1]; /* the last message read, escaped (text_escape), for details */
 } DxpRemote;
@@ -41,7 +55,7 @@ typedef struct DxpRemote {
 DxpRemote *player_dxp_new(void)
 {
     DxpRemote *r = calloc(1, sizeof *r);
-    if (r) r->link.fd = -1;
+    if (r) r->link.fd = r->out_fd = -1;
     return r;
 }
 
@@ -59,22 +73,53 @@ static void status_text(int status, char *out, size_t size)
     else snprintf(out, size, "ended");
 }
 
+/* The drainer: reads the started program's output after its port and
+ * drops it, so that the program never waits on a full pipe, and never
+ * meets a closed one (SIGPIPE) while it runs: it stops at the pipe's end
+ * (every writer gone) or at drain_stop, set once the program was reaped. */
+static void *drain(void *arg)
+{
+    DxpRemote *r = arg;
+    char buf[4096];
+    while (!atomic_load(&r->drain_stop)) {
+        struct pollfd pf = {.fd = r->out_fd, .events = POLLIN};
+        int rc = poll(&pf, 1, 100);
+        if (rc < 0 && errno != EINTR) break;
+        if (rc <= 0) continue;
+        ssize_t n = read(r->out_fd, buf, sizeof buf);
+        if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;
+    }
+    return NULL;
+}
+
+/* The pipe from the started program's output closed, its drainer ended. */
+static void close_output(DxpRemote *r)
+{
+    if (r->draining) {
+        atomic_store(&r->drain_stop, true);
+        pthread_join(r->drainer, NULL);
+        r->draining = false;
+    }
+    if (r->out_fd >= 0) close(r->out_fd);
+    r->out_fd = -1;
+}
+
 /* The started program, ended: up to 200 ms to exit by itself (a follower
- * ends with its connection), then SIGKILL to its process group. */
+ * ends with its connection), then SIGKILL to its process group; then its
+ * output's pipe closed. */
 static void stop_launched(DxpRemote *r)
 {
-    if (r->pid <= 0) return;
-    for (int i = 0; i < 40; i++) {
-        if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
-            r->pid = 0;
-            return;
-        }
-        pause_ms(5);
+    for (int i = 0; r->pid > 0 && i < 40; i++) {
+        if (waitpid(r->pid, NULL, WNOHANG) == r->pid) r->pid = 0;
+        else pause_ms(5);
     }
-    kill(-r->pid, SIGKILL);
-    kill(r->pid, SIGKILL);
-    while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {}
-    r->pid = 0;
+    if (r->pid > 0) {
+        kill(-r->pid, SIGKILL);
+        kill(r->pid, SIGKILL);
+        while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {}
+        r->pid = 0;
+    }
+    close_output(r);
 }
 
 /* The connection closed; a program dama started goes with it (it is
@@ -86,53 +131,148 @@ static void drop(DxpRemote *r)
     stop_launched(r);
 }
 
-/* Start spec->launch under /bin/sh -c in its own process group, output
- * discarded, dying with dama (PR_SET_PDEATHSIG). Returns 0, or -1 with err. */
-static int launch(Player *p, char err[ERR_MAX])
+/* Start spec->launch under /bin/sh -c in its own process group, dying
+ * with dama (PR_SET_PDEATHSIG); standard input and error on /dev/null,
+ * standard output too, or into a pipe (r->out_fd) when with_output.
+ * Returns 0, or -1 with err. */
+static int launch(Player *p, bool with_output, char err[ERR_MAX])
 {
     DxpRemote *r = p->dxp;
     char command[PLAYER_SPEC_MAX + 8];
     player_shell_command(p->spec->launch, command, sizeof command);
+    int out[2] = {-1, -1};
+    if (with_output && pipe2(out, O_CLOEXEC) != 0)
+        return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(errno)), -1;
     pid_t parent = getpid();
     pid_t pid = fork();
-    if (pid < 0) return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(errno)), -1;
+    if (pid < 0) {
+        int e = errno;
+        if (with_output) close(out[0]), close(out[1]);
+        return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(e)), -1;
+    }
     if (pid == 0) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127);
         setpgid(0, 0);
         int null = open("/dev/null", O_RDWR);
         if (null >= 0) dup2(null, 0), dup2(null, 1), dup2(null, 2);
+        if (with_output) dup2(out[1], 1); /* the copy on 1 stays open across exec; the pipe's own ends close */
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
+    if (with_output) {
+        close(out[1]);
+        r->out_fd = out[0];
+    }
     r->pid = pid;
     r->starts++;
+    r->started_at = clock_now_s();
+    r->how[0] = '\0';
     return 0;
 }
 
+/* Whether the started program has ended: then reaped (pid cleared), its
+ * wait status in r->how; false while it runs. */
+static bool ended(DxpRemote *r)
+{
+    int status = 0;
+    if (r->pid <= 0 || waitpid(r->pid, &status, WNOHANG) != r->pid) return false;
+    status_text(status, r->how, sizeof r->how);
+    r->pid = 0;
+    return true;
+}
+
+/* A line of the program's output (line[0..len)): its port on host, or 0;
+ * a line with any text is kept in last (escaped, cut) for a message. */
+static int output_line(const char *line, size_t len, const char *host, char last[SHOWN_MAX])
+{
+    if (len && line[len - 1] == '\r') len--;
+    if (len) text_escape(line, len, last, SHOWN_MAX);
+    return dxp_find_port(line, len, host);
+}
+
+/* Port 0: the port the started program picked, read from its output: the
+ * first whole line that holds host:PORT (dxp_find_port) within the start
+ * window (LAUNCH_MS from its start), the rest of its output then drained
+ * by a thread. Returns the port, 0 stopped, or -1 with detail (it ended
+ * first: its wait status; else no port in the window; with the last line
+ * it printed). */
+static int read_port(Player *p, const char *host, char detail[PLAYER_DETAIL_MAX])
+{
+    DxpRemote *r = p->dxp;
+    char line[OUT_LINE_MAX], last[SHOWN_MAX] = "";
+    size_t len = 0;
+    bool open = true, gone = false;
+    int port = 0;
+    double deadline = r->started_at + LAUNCH_MS / 1000.0;
+    while (!port) {
+        if (p->stop && *p->stop) return 0;
+        /* once it has ended, what it wrote before is all in the pipe: read
+         * to its end, then give up */
+        if (!gone && ended(r)) gone = true;
+        int left = (int)((deadline - clock_now_s()) * 1000.0);
+        if (left <= 0 && !gone) break;
+        int rc = 0;
+        struct pollfd pf = {.fd = r->out_fd, .events = POLLIN};
+        if (open) rc = poll(&pf, 1, gone ? 0 : left < RETRY_MS ? left : RETRY_MS);
+        else if (!gone) pause_ms(left < RETRY_MS ? left : RETRY_MS);
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc < 0) open = false;
+        char buf[1024];
+        ssize_t n = rc > 0 ? read(r->out_fd, buf, sizeof buf) : 0;
+        if (n < 0 && errno == EINTR) continue;
+        if (rc > 0 && n <= 0) open = false; /* its output closed (it may run on) */
+        for (ssize_t i = 0; i < n && !port; i++) {
+            if (buf[i] != '\n' && len < sizeof line) {
+                line[len++] = buf[i];
+                continue;
+            }
+            port = output_line(line, len, host, last); /* a line, or its first OUT_LINE_MAX bytes */
+            len = 0;
+            if (buf[i] != '\n') line[len++] = buf[i];
+        }
+        if (port || (gone && (rc <= 0 || !open))) break;
+    }
+    /* found: the rest of its output is drained (connect_program names an
+     * end that came first) */
+    if (port) {
+        atomic_store(&r->drain_stop, false);
+        r->draining = pthread_create(&r->drainer, NULL, drain, r) == 0;
+        if (r->draining) return port;
+        snprintf(detail, PLAYER_DETAIL_MAX, "cannot read the output of '%.150s': no thread", p->spec->launch);
+        return -1;
+    }
+    if (len) output_line(line, len, host, last); /* a last line without its newline: named, not read for a port */
+    char said[SHOWN_MAX + 32];
+    if (last[0]) snprintf(said, sizeof said, "its last line: \"%s\"", last);
+    else snprintf(said, sizeof said, "it printed nothing");
+    if (gone)
+        snprintf(detail, PLAYER_DETAIL_MAX, "'%.150s' ended (%s) before it printed %.60s:PORT (%s)", p->spec->launch,
+                 r->how, host, said);
+    else
+        snprintf(detail, PLAYER_DETAIL_MAX, "'%.150s' printed no %.60s:PORT in %d s (%s)", p->spec->launch, host,
+                 LAUNCH_MS / 1000, said);
+    return -1;
+}
+
 /* Connect to host:port; a program dama started is waited for: tried every
- * RETRY_MS up to LAUNCH_MS while it runs. Returns the descriptor, or -1
- * with err. */
+ * RETRY_MS while it runs, up to LAUNCH_MS from its start. Returns the
+ * descriptor, or -1 with err. */
 static int connect_program(Player *p, const char *host, int port, char err[ERR_MAX])
 {
     DxpRemote *r = p->dxp;
     int fd = dxp_connect(host, port, CONNECT_MS, err);
-    for (int i = 0; fd < 0 && r->pid > 0 && i < LAUNCH_MS / RETRY_MS; i++) {
+    while (fd < 0 && r->pid > 0 && clock_now_s() < r->started_at + LAUNCH_MS / 1000.0) {
         if (p->stop && *p->stop) return snprintf(err, ERR_MAX, "stopped"), -1;
-        int status = 0;
-        if (waitpid(r->pid, &status, WNOHANG) == r->pid) {
-            char how[64];
-            status_text(status, how, sizeof how);
-            r->pid = 0;
-            snprintf(err, ERR_MAX, "'%.150s' ended (%s) before its port %d opened", p->spec->launch, how, port);
-            return -1;
-        }
+        if (ended(r)) break;
         pause_ms(RETRY_MS);
         fd = dxp_connect(host, port, CONNECT_MS, err);
     }
-    if (fd < 0 && r->pid > 0) {
+    if (fd < 0 && r->how[0]) {
+        snprintf(err, ERR_MAX, "'%.150s' ended (%s) before its port %d opened", p->spec->launch, r->how, port);
+    } else if (fd < 0 && r->pid > 0) {
         size_t n = strlen(err);
         snprintf(err + n, ERR_MAX - n, " (%d s after starting '%.100s')", LAUNCH_MS / 1000, p->spec->launch);
     }
@@ -198,14 +338,20 @@ PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
     if (r->connected) return PLAYER_OK;
     char host[DXP_HOST_MAX], err[ERR_MAX];
     int port = 0;
-    if (dxp_parse_address(p->spec->spec, NULL, false, host, &port, err) != 0) {
+    bool launched = p->spec->launch[0] != '\0';
+    if (dxp_parse_address(p->spec->spec, NULL, launched, host, &port, err) != 0) {
         snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
         return PLAYER_CRASH;
     }
     stop_launched(r); /* one that outlived its connection */
-    if (p->spec->launch[0] && launch(p, err) != 0) {
+    if (launched && launch(p, port == 0, err) != 0) {
         snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
         return PLAYER_CRASH;
+    }
+    if (port == 0 && (port = read_port(p, host, detail)) <= 0) { /* the port it picked, read again at each start */
+        stop_launched(r);
+        if (port == 0) snprintf(detail, PLAYER_DETAIL_MAX, "stopped");
+        return port == 0 ? PLAYER_STOPPED : PLAYER_CRASH;
     }
     int fd = connect_program(p, host, port, err);
     if (fd < 0) {

@@ -1,6 +1,6 @@
 /* player_dxp.h — a Player (arena/player.h) that is a program reached over
  * DXP (protocol/dxp.h): dama is the initiator, the program the follower.
- * Spec key dxp=HOST:PORT.
+ * Spec key dxp=HOST:PORT (port 0 only with cmd=).
  *
  * The connection opens at the first game and serves every game of the
  * player one after the other. A game starts at the program's first move:
@@ -20,10 +20,17 @@
  *
  * With spec->launch (dxp=HOST:PORT,cmd=COMMAND) dama starts the program
  * itself before it connects: COMMAND under /bin/sh -c in its own process
- * group, output discarded, dying with dama; dama then tries to connect
- * every 50 ms for up to 20 s while it runs (it must listen on PORT, not on
- * a port it picks). A connection dropped by a fault ends that program
- * (SIGKILL to its group after 200 ms), and the next game starts it again.
+ * group, standard input and error on /dev/null, dying with dama; dama then
+ * tries to connect every 50 ms while it runs, up to 20 s from its start.
+ * With port 0 the program picks its port: dama reads its standard output
+ * (a pipe) for the first whole line holding HOST:PORT (dxp_find_port, HOST
+ * as given), within the same 20 s, then connects there, and a thread drains
+ * the rest of its output until the program is gone (it never blocks on a
+ * full pipe, nor gets SIGPIPE while it runs). A program that ends first
+ * (its wait status) or prints no port in time fails the game's start as a
+ * crash, the detail naming its last line. A connection dropped by a fault
+ * ends that program (SIGKILL to its group after 200 ms), and the next game
+ * starts it again (and reads its port again).
  *
  * Internal to arena/player.c. */
 #ifndef DAMA_PLAYER_DXP_H

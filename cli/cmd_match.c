@@ -27,8 +27,8 @@ static const CliOpt OPTS[] = {
     {"a-book", OPT_STR, NULL, "engine A plays from this move book (dama book build) while the position is in it; "
                               "not the opening ballots of --openings", 0, 0},
     {"b-book", OPT_STR, NULL, "engine B's move book", 0, 0},
-    {"a-dxp", OPT_STR, NULL, "engine A is a program listening for DXP on HOST:PORT (a game numbered 1..50; with --a-cmd: the command that starts it there)", 0, 0},
-    {"b-dxp", OPT_STR, NULL, "engine B is a program listening for DXP on HOST:PORT (with --b-cmd: the command that starts it)", 0, 0},
+    {"a-dxp", OPT_STR, NULL, "engine A is a program listening for DXP on HOST:PORT (a game numbered 1..50; with --a-cmd: the command that starts it there, or with port 0 on the port it prints, HOST:PORT in a line of its output)", 0, 0},
+    {"b-dxp", OPT_STR, NULL, "engine B is a program listening for DXP on HOST:PORT (with --b-cmd: the command that starts it; port 0: on the port it prints)", 0, 0},
     {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
@@ -234,18 +234,24 @@ static int load_books(const CliArgs *a, const Game *g, MoveBook books[2], MatchO
     return 0;
 }
 
-/* --a-dxp / --b-dxp: HOST:PORT with a port 1..65535, and a game whose
+/* --a-dxp / --b-dxp: HOST:PORT with a port 1..65535, or 0 with --X-cmd
+ * (the port the program picks, read from its output), and a game whose
  * squares DXP numbers. Returns 0, or 2 after a message. */
-static int check_dxp(const Game *g, const char *const dxp[2])
+static int check_dxp(const Game *g, const char *const dxp[2], const char *const cmds[2])
 {
     for (int i = 0; i < 2; i++) {
         if (!dxp[i]) continue;
         char host[DXP_HOST_MAX], err[ERR_MAX] = "too long";
         int port = 0;
         if (strlen(dxp[i]) >= PLAYER_SPEC_MAX || !strchr(dxp[i], ':') ||
-            dxp_parse_address(dxp[i], NULL, false, host, &port, err) != 0) {
-            fprintf(stderr, "dama match: --%c-dxp: need HOST:PORT (port 1..65535): %.200s\n", 'a' + i,
-                    strchr(dxp[i], ':') ? err : dxp[i]);
+            dxp_parse_address(dxp[i], NULL, true, host, &port, err) != 0) {
+            fprintf(stderr, "dama match: --%c-dxp: need HOST:PORT (port 1..65535, or 0 with --%c-cmd): %.200s\n",
+                    'a' + i, 'a' + i, strchr(dxp[i], ':') ? err : dxp[i]);
+            return 2;
+        }
+        if (port == 0 && !cmds[i]) {
+            fprintf(stderr, "dama match: --%c-dxp %.200s: port 0 is the port the program picks, read from its output: "
+                    "give --%c-cmd CMD to start it\n", 'a' + i, dxp[i], 'a' + i);
             return 2;
         }
         if (!dxp_game_fits(g)) {
@@ -302,7 +308,7 @@ static int run(CliArgs *a)
             fprintf(stderr, "dama match: --%c-cmd: need a command of 1..%d bytes\n", 'a' + i, PLAYER_SPEC_MAX - 1);
             return 2;
         }
-    if (check_dxp(g, o.dxp) != 0) return 2;
+    if (check_dxp(g, o.dxp, o.cmds) != 0) return 2;
     if (check_weights_unused(a) != 0) return 2;
     for (int i = 0; i < 2; i++)
         if (o.dxp[i] && cli_str(a, i ? "b-book" : "a-book")) {

@@ -297,7 +297,8 @@ static int run(CliArgs *a)
 const CliCommand cmd_tournament = {
     "tournament",
     "round robin or gauntlet of dama and Hub engines: clocks, adjudication, crosstable, ratings, resume",
-    "[options] ENGINE ENGINE... (ENGINE: name=A,weights=W,nodes=N | name=B,cmd=COMMAND | name=C,dxp=HOST:PORT, "
+    "[options] ENGINE ENGINE... (ENGINE: name=A,weights=W,nodes=N | name=B,cmd=COMMAND | name=C,dxp=HOST:PORT[,cmd=CMD] "
+    "(port 0 with cmd=: the port CMD prints), "
     "with limits nodes= "
     "depth= movetime= time=MS+INC timeout=MS, hash=MiB, book=FILE, param.NAME=VALUE; cmd= last; W: " CLI_WEIGHTS_FORMS ")",
     OPTS, run, TOURNAMENT_ENGINES_MAX,

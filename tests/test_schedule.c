@@ -210,6 +210,15 @@ static void test_spec_dxp_launch(void **state)
     assert_string_equal(s.launch, "");
     assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600,cmd=", 0, &lim, 1, &s, err), -1);
     assert_non_null(strstr(err, "empty cmd"));
+    /* port 0: the port the program prints, so dama must start it */
+    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:0,cmd=dama dxp --listen 0", 0, &lim, 1, &s, err), 0);
+    assert_string_equal(s.spec, "127.0.0.1:0");
+    assert_string_equal(s.launch, "dama dxp --listen 0");
+    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:0,nodes=5", 0, &lim, 1, &s, err), -1);
+    assert_string_equal(err, "engine 'name=D,dxp=127.0.0.1:0,nodes=5': dxp=127.0.0.1:0: port 0 is the port the "
+                             "program picks, read from its output: give cmd= to start it");
+    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:65536,cmd=x", 0, &lim, 1, &s, err), -1);
+    assert_non_null(strstr(err, "port '65536' must be a number 0..65535"));
 }
 
 /* param.NAME=VALUE: an in-process engine's search constant, checked at

@@ -155,8 +155,10 @@ expect_err 1 "every game was lost by an engine fault (A 0, B 2)" timeout $LIMIT 
   --db "$T/none.sqlite" --b-dxp 127.0.0.1:9 --pairs 1 --nodes 100
 
 # 7. bad options
-expect_err 2 "--b-dxp: need HOST:PORT (port 1..65535): nowhere" "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --b-dxp nowhere
-expect_err 2 "--a-dxp: need HOST:PORT (port 1..65535): " "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --a-dxp 127.0.0.1:0
+expect_err 2 "--b-dxp: need HOST:PORT (port 1..65535, or 0 with --b-cmd): nowhere" "$DAMA" "${MATCH[@]}" \
+  --db "$T/bad.sqlite" --b-dxp nowhere
+expect_err 2 "--a-dxp: need HOST:PORT (port 1..65535, or 0 with --a-cmd): address '127.0.0.1:65536': port '65536'" \
+  "$DAMA" "${MATCH[@]}" --db "$T/bad.sqlite" --a-dxp 127.0.0.1:65536
 expect_err 2 "--b-dxp: DXP numbers the squares 1..50, and russian does not" "$DAMA" match --game russian \
   --db "$T/bad.sqlite" --a default --b-dxp 127.0.0.1:1
 expect_err 2 "engine B is reached over DXP and plays one game at a time: give --threads 1" "$DAMA" "${MATCH[@]}" \
