@@ -99,9 +99,10 @@ void player_limits_text(const PlayerLimits *l, char *out, size_t size)
 }
 
 /* The params of a parsed spec: each name once; an in-process engine's a
- * search constant (engine/search.h) given an integer of its range, kept in
- * param_int; a DXP program has none. Returns 0, or -1 with err. */
-static int check_params(PlayerSpec *out, const char *text, char err[ERR_MAX])
+ * search constant (engine/search.h) that does something in game, given an
+ * integer of its range, kept in param_int; a DXP program has none. Returns
+ * 0, or -1 with err. */
+static int check_params(const Game *game, PlayerSpec *out, const char *text, char err[ERR_MAX])
 {
     for (int i = 0; i < out->params_len; i++) {
         const char *name = out->param_name[i], *value = out->param_value[i];
@@ -123,6 +124,11 @@ static int check_params(PlayerSpec *out, const char *text, char err[ERR_MAX])
         if (!*value || *end || errno || v < sp->min || v > sp->max)
             return err_set(err, "engine '%.100s': param.%s=%.40s: need an integer %d..%d", text, name, value, sp->min,
                            sp->max);
+        if (!search_param_applies(game, k)) {
+            char why[ERR_MAX];
+            search_param_applies_err(game, k, why);
+            return err_set(err, "engine '%.100s': param.%s: %.200s", text, name, why);
+        }
         out->param_int[i] = (int)v;
     }
     return 0;
@@ -135,8 +141,8 @@ static bool is_limit_key(const char *key)
            strcmp(key, "time") == 0;
 }
 
-int player_spec_parse(const char *text, int index, const PlayerLimits *defaults, int64_t default_hash_mb,
-                      PlayerSpec *out, char err[ERR_MAX])
+int player_spec_parse(const Game *game, const char *text, int index, const PlayerLimits *defaults,
+                      int64_t default_hash_mb, PlayerSpec *out, char err[ERR_MAX])
 {
     memset(out, 0, sizeof *out);
     if (!text[strspn(text, " \t")])
@@ -231,7 +237,7 @@ int player_spec_parse(const char *text, int index, const PlayerLimits *defaults,
     /* a DXP program keeps its own board: a move dama chose for it would never reach it */
     if (out->kind == PLAYER_DXP && out->book_path[0])
         return err_set(err, "engine '%.100s': book= is for dama and Hub engines, not a DXP program", text);
-    return check_params(out, text, err);
+    return check_params(game, out, text, err);
 }
 
 const char *player_fault_reason(PlayerFault f)

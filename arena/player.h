@@ -99,12 +99,13 @@ typedef struct PlayerSpec {
     uint64_t book_seed;
 } PlayerSpec;
 
-/* Parse a participant; limits start as *defaults, hash as default_hash_mb.
- * Returns 0, or -1 with err naming the bad key or value (also: an empty
- * text, two limits, a param given twice, an in-process param unknown or out
- * of range). A missing name is "engine N" with N = index + 1. */
-int player_spec_parse(const char *text, int index, const PlayerLimits *defaults, int64_t default_hash_mb,
-                      PlayerSpec *out, char err[ERR_MAX]);
+/* Parse a participant of a game of `game`; limits start as *defaults, hash
+ * as default_hash_mb. Returns 0, or -1 with err naming the bad key or value
+ * (also: an empty text, two limits, a param given twice, an in-process
+ * param unknown, out of range or doing nothing in game:
+ * search_param_applies). A missing name is "engine N" with N = index + 1. */
+int player_spec_parse(const Game *game, const char *text, int index, const PlayerLimits *defaults,
+                      int64_t default_hash_mb, PlayerSpec *out, char err[ERR_MAX]);
 
 typedef enum PlayerFault {
     PLAYER_OK = 0,

@@ -75,7 +75,7 @@ static int resume_args(CliArgs *a, char ***owned, int *owned_len, int64_t *want_
     return rc;
 }
 
-static int parse_engines(PlayerSpec specs[TOURNAMENT_ENGINES_MAX], const CliArgs *a, char err[ERR_MAX])
+static int parse_engines(const Game *g, PlayerSpec specs[TOURNAMENT_ENGINES_MAX], const CliArgs *a, char err[ERR_MAX])
 {
     PlayerLimits def = {.nodes = 1000};
     const char *keys[] = {"nodes", "depth", "movetime", "tc", "timeout"};
@@ -99,7 +99,7 @@ static int parse_engines(PlayerSpec specs[TOURNAMENT_ENGINES_MAX], const CliArgs
     }
     int64_t hash = cli_int(a, "hash");
     for (int i = 0; i < n; i++) {
-        if (player_spec_parse(a->positional[i], i, &def, hash, &specs[i], err) != 0) return -1;
+        if (player_spec_parse(g, a->positional[i], i, &def, hash, &specs[i], err) != 0) return -1;
         for (int j = 0; j < i; j++)
             if (strcmp(specs[i].name, specs[j].name) == 0) {
                 snprintf(err, ERR_MAX, "two engines are named '%.*s'", PLAYER_NAME_MAX - 1, specs[i].name);
@@ -254,7 +254,7 @@ static int run(CliArgs *a)
     PlayerSpec specs[TOURNAMENT_ENGINES_MAX];
     MoveBook books[TOURNAMENT_ENGINES_MAX];
     int books_len = 0;
-    if (rc == 0 && parse_engines(specs, a, err) != 0) {
+    if (rc == 0 && parse_engines(g, specs, a, err) != 0) {
         fprintf(stderr, "dama tournament: %s\n", err);
         rc = -2;
     }

@@ -108,16 +108,23 @@ void engine_set_probe(Engine *e, EngineProbeFn fn, void *ctx);
  * games; a game changes defaults through Game.search_params. Indices are
  * stable within one build. */
 typedef enum SearchParamId {
-#define SP(name, def, lo, hi, step, doc) SP_##name,
+#define SP(name, def, lo, hi, step, needs, doc) SP_##name,
 #include "engine/search_params.def"
 #undef SP
     SEARCH_PARAMS_COUNT
 } SearchParamId;
 
+/* What a game must have for a search constant to do anything. */
+typedef enum SearchParamNeeds {
+    SEARCH_NEEDS_ANY = 0, /* every game */
+    SEARCH_NEEDS_ROYAL    /* a royal piece (Game.royal_attacked) */
+} SearchParamNeeds;
+
 typedef struct SearchParamInfo {
     const char *name;
     int def; /* default of every game that does not list its own (Game.search_params) */
     int min, max, step;
+    SearchParamNeeds needs;
     const char *doc;
 } SearchParamInfo;
 
@@ -128,9 +135,17 @@ const SearchParamInfo *search_params(void);
 int search_param_default(const Game *game, int i);
 /* Index of the parameter named `name`, or -1. */
 int search_param_find(const char *name);
+/* Whether parameter i does anything in `game` (its SearchParamNeeds met;
+ * game NULL: true). */
+bool search_param_applies(const Game *game, int i);
+/* The message for parameter i that does nothing in `game`, naming both
+ * and what the parameter needs ("search parameter ROYAL_EXT does nothing
+ * in russian: ..."). */
+void search_param_applies_err(const Game *game, int i, char err[ERR_MAX]);
 /* Set parameter `name` to `value` for this engine's next searches. Returns
- * 0, or -1 with a message naming the parameter (unknown, or the value
- * outside its range). Not thread-safe against a running search. */
+ * 0, or -1 with a message naming the parameter (unknown, doing nothing in
+ * the engine's game: search_param_applies, or the value outside its
+ * range). Not thread-safe against a running search. */
 int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX]);
 int engine_get_param(const Engine *e, int i);
 /* Parse "NAME=VALUE[,NAME=VALUE...]" (also newlines, '#' comments: a file's

@@ -14,7 +14,7 @@
 #include "engine/search_internal.h"
 
 static const SearchParamInfo PARAMS[SEARCH_PARAMS_COUNT] = {
-#define SP(name, def, lo, hi, step, doc) {#name, def, lo, hi, step, doc},
+#define SP(name, def, lo, hi, step, needs, doc) {#name, def, lo, hi, step, SEARCH_NEEDS_##needs, doc},
 #include "engine/search_params.def"
 #undef SP
 };
@@ -35,6 +35,18 @@ int search_param_find(const char *name)
     return -1;
 }
 
+bool search_param_applies(const Game *game, int i)
+{
+    return PARAMS[i].needs != SEARCH_NEEDS_ROYAL || !game || game->royal_attacked;
+}
+
+void search_param_applies_err(const Game *game, int i, char err[ERR_MAX])
+{
+    /* one need so far: a royal piece */
+    snprintf(err, ERR_MAX, "search parameter %s does nothing in %s: it applies only to games with a royal piece",
+             PARAMS[i].name, game ? game->name : "this game");
+}
+
 static void build_lmr(Engine *e)
 {
     double base = P(e, LMR_BASE) / 100.0, div = P(e, LMR_DIV) / 100.0;
@@ -50,6 +62,10 @@ int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX])
     int i = search_param_find(name);
     if (i < 0) {
         snprintf(err, ERR_MAX, "unknown search parameter '%.64s' (dama search --list-params)", name);
+        return -1;
+    }
+    if (!search_param_applies(e->game, i)) {
+        search_param_applies_err(e->game, i, err);
         return -1;
     }
     if (value < PARAMS[i].min || value > PARAMS[i].max) {

@@ -103,7 +103,7 @@ static void run_case(const Case *c, Seen *seen)
     for (int i = 0; i < PLAYERS; i++) {
         char text[32];
         snprintf(text, sizeof text, "name=P%d", i);
-        assert_int_equal(player_spec_parse(text, i, &lim, 1, &specs[i], err), 0);
+        assert_int_equal(player_spec_parse(g, text, i, &lim, 1, &specs[i], err), 0);
     }
     memset(seen, 0, sizeof *seen);
     seen->g = g;
@@ -194,30 +194,31 @@ static void test_spec_dxp_launch(void **state)
     PlayerLimits lim = {.nodes = 100};
     PlayerSpec s;
     char err[ERR_MAX];
-    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600,time=5000+50,cmd=dama dxp --listen 27600,x", 0, &lim,
-                                       1, &s, err), 0);
+    const Game *g = game_find("russian");
+    assert_int_equal(player_spec_parse(g, "name=D,dxp=127.0.0.1:27600,time=5000+50,cmd=dama dxp --listen 27600,x", 0,
+                                       &lim, 1, &s, err), 0);
     assert_int_equal(s.kind, PLAYER_DXP);
     assert_string_equal(s.spec, "127.0.0.1:27600");
     assert_string_equal(s.launch, "dama dxp --listen 27600,x");
     assert_int_equal(s.limits.time_ms, 5000);
     assert_int_equal(s.limits.inc_ms, 50);
-    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(player_spec_parse(g, "name=D,dxp=127.0.0.1:27600", 0, &lim, 1, &s, err), 0);
     assert_int_equal(s.kind, PLAYER_DXP);
     assert_string_equal(s.launch, "");
-    assert_int_equal(player_spec_parse("name=H,cmd=dama hub", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(player_spec_parse(g, "name=H,cmd=dama hub", 0, &lim, 1, &s, err), 0);
     assert_int_equal(s.kind, PLAYER_HUB);
     assert_string_equal(s.spec, "dama hub");
     assert_string_equal(s.launch, "");
-    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:27600,cmd=", 0, &lim, 1, &s, err), -1);
+    assert_int_equal(player_spec_parse(g, "name=D,dxp=127.0.0.1:27600,cmd=", 0, &lim, 1, &s, err), -1);
     assert_non_null(strstr(err, "empty cmd"));
     /* port 0: the port the program prints, so dama must start it */
-    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:0,cmd=dama dxp --listen 0", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(player_spec_parse(g, "name=D,dxp=127.0.0.1:0,cmd=dama dxp --listen 0", 0, &lim, 1, &s, err), 0);
     assert_string_equal(s.spec, "127.0.0.1:0");
     assert_string_equal(s.launch, "dama dxp --listen 0");
-    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:0,nodes=5", 0, &lim, 1, &s, err), -1);
+    assert_int_equal(player_spec_parse(g, "name=D,dxp=127.0.0.1:0,nodes=5", 0, &lim, 1, &s, err), -1);
     assert_string_equal(err, "engine 'name=D,dxp=127.0.0.1:0,nodes=5': dxp=127.0.0.1:0: port 0 is the port the "
                              "program picks, read from its output: give cmd= to start it");
-    assert_int_equal(player_spec_parse("name=D,dxp=127.0.0.1:65536,cmd=x", 0, &lim, 1, &s, err), -1);
+    assert_int_equal(player_spec_parse(g, "name=D,dxp=127.0.0.1:65536,cmd=x", 0, &lim, 1, &s, err), -1);
     assert_non_null(strstr(err, "port '65536' must be a number 0..65535"));
 }
 
@@ -230,10 +231,10 @@ static void test_spec_params(void **state)
     PlayerLimits lim = {.nodes = 100};
     PlayerSpec s;
     char err[ERR_MAX];
-    assert_int_equal(player_spec_parse("name=A,param.LMR_DIV=300,weights=default", 0, &lim, 1, &s, err), 0);
+    const Game *g = game_find("russian");
+    assert_int_equal(player_spec_parse(g, "name=A,param.LMR_DIV=300,weights=default", 0, &lim, 1, &s, err), 0);
     assert_int_equal(s.params_len, 1);
     assert_int_equal(s.param_int[0], 300);
-    const Game *g = game_find("russian");
     volatile int stop = 0;
     Player *p = player_new(g, &s, NULL, &stop, err);
     assert_non_null(p);
@@ -245,6 +246,9 @@ static void test_spec_params(void **state)
         {"name=A,param.LMR_DIV=abc", "param.LMR_DIV=abc: need an integer"},
         {"name=A,param.LMR_DIV=", "param.LMR_DIV=: need an integer"},
         {"name=A,param.LMR_DIV=200,param.LMR_DIV=300", "param.LMR_DIV given twice"},
+        /* a constant that does nothing in Russian (no royal piece) */
+        {"name=A,param.ROYAL_EXT=1", "param.ROYAL_EXT: search parameter ROYAL_EXT does nothing in russian: it applies "
+                                     "only to games with a royal piece"},
         {"name=D,dxp=127.0.0.1:27600,param.X=1", "a DXP program takes no parameters"},
         {"name=A,depth=3,nodes=5", "give one limit, not depth= and nodes="},
         {"name=A,time=1000+10,movetime=5", "give one limit, not time= and movetime="},
@@ -253,15 +257,20 @@ static void test_spec_params(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
-        assert_int_equal(player_spec_parse(bad[i][0], 0, &lim, 1, &s, err), -1);
+        assert_int_equal(player_spec_parse(g, bad[i][0], 0, &lim, 1, &s, err), -1);
         if (!strstr(err, bad[i][1])) fail_msg("'%s': %s", bad[i][0], err);
     }
     /* a limit with timeout= is still one limit; a Hub engine's names are its own */
-    assert_int_equal(player_spec_parse("name=A,depth=3,timeout=500", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(player_spec_parse(g, "name=A,depth=3,timeout=500", 0, &lim, 1, &s, err), 0);
     assert_int_equal(s.limits.depth, 3);
-    assert_int_equal(player_spec_parse("name=H,param.level=casual,cmd=dama hub", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(player_spec_parse(g, "name=H,param.level=casual,cmd=dama hub", 0, &lim, 1, &s, err), 0);
     assert_int_equal(s.params_len, 1);
     assert_string_equal(s.param_value[0], "casual");
+    /* ROYAL_EXT in a game with a royal piece; a Hub engine's own names are not checked */
+    const Game *shatra = game_find("shatra");
+    assert_int_equal(player_spec_parse(shatra, "name=A,param.ROYAL_EXT=0", 0, &lim, 1, &s, err), 0);
+    assert_int_equal(s.param_int[0], 0);
+    assert_int_equal(player_spec_parse(g, "name=H,param.ROYAL_EXT=1,cmd=dama hub", 0, &lim, 1, &s, err), 0);
 }
 
 int main(void)

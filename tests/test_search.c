@@ -216,6 +216,9 @@ static void test_params_text(void **state)
         {"ASP_WINDOW=20,LMR_DIV=99", -1, "LMR_DIV=99 outside"},
         {"ASP_WINDOW=99999999999", -1, "ASP_WINDOW=99999999999 outside its range 5..200"}, /* an integer, too big */
         {"NO_SUCH=99999999999", -1, "unknown search parameter 'NO_SUCH'"},
+        /* a royal piece's constants: Russian has none */
+        {"ROYAL_EXT=1", -1, "search parameter ROYAL_EXT does nothing in russian: it applies only to games with a royal piece"},
+        {"ASP_WINDOW=40,QS_EVASIONS=0", -1, "search parameter QS_EVASIONS does nothing in russian"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Engine *e = engine_new(g, 1);
@@ -243,9 +246,21 @@ static void test_params_text(void **state)
             int d = search_param_default(*l, i);
             assert_true(d >= p[i].min && d <= p[i].max && p[i].step > 0);
         }
-        for (const GameSearchParam *sp = (*l)->search_params; sp && sp->name; sp++)
+        for (const GameSearchParam *sp = (*l)->search_params; sp && sp->name; sp++) {
             assert_true(search_param_find(sp->name) >= 0);
+            assert_true(search_param_applies(*l, search_param_find(sp->name))); /* a default that does something */
+        }
+        /* a royal piece's constants apply where the game has one, and only there */
+        int royal = search_param_find("ROYAL_EXT");
+        assert_int_equal(search_param_applies(*l, royal), (*l)->royal_attacked != NULL);
+        Engine *ge = engine_new(*l, 1);
+        err[0] = '\0';
+        assert_int_equal(engine_set_param(ge, "ROYAL_EXT", 1, err), (*l)->royal_attacked ? 0 : -1);
+        if ((*l)->royal_attacked) assert_int_equal(engine_get_param(ge, royal), 1);
+        else assert_non_null(strstr(err, (*l)->name));
+        engine_free(ge);
     }
+    assert_true(search_param_applies(NULL, search_param_find("ROYAL_EXT")));
     /* the games' own defaults (engine/search_params.def for the rest) */
     assert_int_equal(search_param_default(game_find("russian"), search_param_find("SINGLE_REPLY_EXT")), 2);
     assert_int_equal(search_param_default(game_find("turkish"), search_param_find("SINGLE_REPLY_EXT")), 1);

@@ -82,6 +82,11 @@ static int select_search(const Game *g, const char *spec, bool *chosen, char err
             snprintf(err, ERR_MAX, "--tune-search: '%.60s' is not a search parameter (dama search --list-params)",
                      tok);
             rc = -2;
+        } else if (!search_param_applies(g, i)) {
+            char why[ERR_MAX];
+            search_param_applies_err(g, i, why);
+            snprintf(err, ERR_MAX, "--tune-search: %.200s", why);
+            rc = -2;
         } else if (search_params()[i].min == search_params()[i].max) {
             snprintf(err, ERR_MAX, "--tune-search: %s has a single value and cannot be tuned", tok);
             rc = -2;

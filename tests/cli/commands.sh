@@ -138,6 +138,18 @@ expect_eq "$("$DAMA" search --list-params --search-params "$T/sp.txt" | awk '$1 
 printf 'ASP_WINDOW 30\n' >"$T/sp2.txt"
 expect_rc 1 "bad search-params file" "$DAMA" search --depth 2 --search-params "$T/sp2.txt"
 grep -q "sp2.txt: search parameter 'ASP_WINDOW 30': expected NAME=VALUE" "$T/err" && ok || bad "names the file item: $(cat "$T/err")"
+# a constant that does nothing in the game (a royal piece's, in games without one): refused as a bad value
+for g in russian turkish; do
+  expect_err 1 "dama search: search parameter ROYAL_EXT does nothing in $g: it applies only to games with a royal piece" \
+    "$DAMA" search --game $g --depth 2 --search-param ROYAL_EXT=1
+done
+expect_err 1 "dama search: search parameter QS_EVASIONS does nothing in international" "$DAMA" search --game international \
+  --list-params --search-param QS_EVASIONS=1
+printf 'ROYAL_EXT=1\n' >"$T/sp3.txt"
+expect_err 1 "dama search: $T/sp3.txt: search parameter ROYAL_EXT does nothing in russian" "$DAMA" search --depth 2 \
+  --search-params "$T/sp3.txt"
+expect_eq "$("$DAMA" search --game shatra --list-params --search-param ROYAL_EXT=0 | awk '$1 == "ROYAL_EXT" {print $2, $3}')" \
+  "0 1" "ROYAL_EXT in Shatra (its default 1)"
 s3=$("$DAMA" search --depth 6 --threads 2 --quiet | head -1)
 echo "$s3" | grep -q '^bestmove [a-h][1-8]-[a-h][1-8]$' && ok || bad "search --threads 2: $s3"
 expect_eq "$("$DAMA" bench --print-fens | head -1)" "$START" "bench --print-fens"
@@ -155,6 +167,8 @@ expect_rc 1 "bench --book bad position" "$DAMA" bench --book "$T/bad.tsv"
 grep -q "bad.tsv line 1: bad position string 'W:Wzz'" "$T/err" && ok || bad "names file, line and position: $(cat "$T/err")"
 expect_rc 2 "bench --book-every 0" "$DAMA" bench --book "$T/b3.tsv" --book-every 0
 expect_err 1 "dama bench: unknown search parameter 'NOPE'" "$DAMA" bench --search-param NOPE=1 # as search's
+expect_err 1 "dama bench: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" \
+  "$DAMA" bench --game turkish --search-param ROYAL_EXT=1
 # Turkish: moves and published perft (P convention)
 expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"
 expect_eq "$("$DAMA" moves --game turkish | wc -l)" "8" "turkish start moves"

@@ -334,5 +334,10 @@ n0=$(sed -n 's/^info depth=7 .*nodes=\([0-9]*\).*/\1/p' "$T/sp0.out"); n1=$(sed 
 [ "$rc" = 2 ] && grep -q "unknown search parameter 'NO_SUCH'" "$T/spbad.out" && ok || bad "bad --search-param: rc $rc $(cat "$T/spbad.out")"
 "$DAMA" hub --search-param LMR_DIV=5 </dev/null >"$T/spbad.out" 2>&1; rc=$?
 [ "$rc" = 2 ] && grep -q "LMR_DIV=5 outside its range" "$T/spbad.out" && ok || bad "out-of-range --search-param: rc $rc"
+# a constant that does nothing in the game: refused as well, naming it and the game
+"$DAMA" hub --game turkish --search-param ROYAL_EXT=1 </dev/null >"$T/spbad.out" 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -qF "dama hub: --search-param: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" "$T/spbad.out" \
+  && ok || bad "ROYAL_EXT in Turkish: rc $rc $(cat "$T/spbad.out")"
+printf 'hub\n' | "$DAMA" hub --game shatra --search-param ROYAL_EXT=0 >"$T/spok.out" 2>&1 && ok || bad "ROYAL_EXT in Shatra: $(cat "$T/spok.out")"
 
 finish "hub"

@@ -83,6 +83,10 @@ rc=$?
 "$DAMA" spsa --db e.sqlite --tune-search LMR_DIV,LMR_DIV --iterations 2 >e.out 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "LMR_DIV is named twice" e.out && ok || bad "a name twice: rc $rc $(cat e.out)"
+"$DAMA" spsa --db e.sqlite --game turkish --tune-search LMR_DIV,ROYAL_EXT --iterations 2 >e.out 2>&1
+rc=$?
+[ "$rc" = 2 ] && grep -qF "dama spsa: --tune-search: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" e.out \
+  && ok || bad "ROYAL_EXT in Turkish: rc $rc $(cat e.out)"
 for spec in "LMR_DIV," "" ",LMR_DIV" "LMR_DIV,,ASP_WINDOW"; do
   "$DAMA" spsa --db e.sqlite --tune-search "$spec" --iterations 2 >e.out 2>&1
   rc=$?

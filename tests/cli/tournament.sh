@@ -26,6 +26,8 @@ grep -q "unknown key 'speed'" "$T/err" && ok || bad "bad key message: $(cat "$T/
 expect_rc 2 "bad tc" "$DAMA" tournament --db "$T/x.sqlite" name=A,time=fast name=B
 expect_rc 2 "same name" "$DAMA" tournament --db "$T/x.sqlite" name=A name=A
 expect_rc 2 "bad format" "$DAMA" tournament --db "$T/x.sqlite" --format swiss name=A name=B
+expect_err 2 "dama tournament: engine 'name=A,param.ROYAL_EXT=1': param.ROYAL_EXT: search parameter ROYAL_EXT does nothing in russian: it applies only to games with a royal piece" \
+  "$DAMA" tournament --db "$T/x.sqlite" name=A,param.ROYAL_EXT=1 name=B
 expect_rc 1 "resume without a tournament" "$DAMA" tournament --db "$T/x.sqlite" --resume name=A name=B
 grep -q "no tournament of this configuration" "$T/err" && ok || bad "resume message"
 
