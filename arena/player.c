@@ -722,6 +722,11 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             if (hub_line_value(line, "nodes", v, sizeof v)) out->nodes = strtoull(v, NULL, 10);
             continue;
         }
+        if (hub_line_is(line, "error")) { /* it refused the position or the search: the game is its to lose */
+            fault_detail(p, out->detail, "the engine answered error during the game");
+            hub_kill(p);
+            return PLAYER_CRASH;
+        }
         if (!hub_line_is(line, "done")) continue;
         out->seconds = clock_now_s() - t0;
         out->cpu_seconds = tree_cpu_s(p->pid) - c0;

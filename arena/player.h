@@ -109,7 +109,8 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
 
 typedef enum PlayerFault {
     PLAYER_OK = 0,
-    PLAYER_CRASH,        /* the engine died, or wrote something that is not the protocol at start-up */
+    PLAYER_CRASH,        /* the engine died, wrote something that is not the protocol at start-up, or
+                          * answered `error` during a game (a Hub engine: killed, restarted for the next) */
     PLAYER_TIMEOUT,      /* no answer in time (killed) */
     PLAYER_TIME_FORFEIT, /* answered after its clock ran out */
     PLAYER_ILLEGAL,      /* answered with a move that is not legal here */

@@ -11,6 +11,8 @@ except that at the N-th "go" of the process it fails instead:
   illegal  answers "done move=a1-h8" (not a legal move anywhere)
   garbage  answers "done move=???" after some noise
   slow     waits 600 ms before passing the "go" on (a late but legal move)
+  error    answers 'error message="go: confused"', then passes the "go" on
+           (a legal move follows: the error alone is the fault)
   none     never fails (a plain proxy)
 """
 import os
@@ -61,6 +63,8 @@ def main():
                             continue
                         if mode == "slow":
                             time.sleep(0.6)
+                        if mode == "error":
+                            say(b'error message="go: confused"')
                         if mode == "garbage":
                             say(b"info score=banana")
                             say(b"done move=???")

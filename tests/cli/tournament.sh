@@ -256,6 +256,14 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
 [ "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" -ge 1 ] && ok || bad "no crash recorded"
 expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND (detail IS NULL OR detail NOT LIKE 'the engine ended while thinking (exit status 3)%')")" 0 \
   "match keeps the crash's detail, as tournaments do"
+# an engine that answers error during a game loses it as a crash (the line was ignored), its words kept
+expect_err 1 "dama match: every game was lost by an engine fault (A 0, B 4)" "$DAMA" match --db "$T/he.sqlite" --a default \
+  --b-cmd "python3 $F error 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
+expect_eq "$(sqlite3 "$T/he.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND
+  ((black_ws IS NULL AND result = '1-0') OR (white_ws IS NULL AND result = '0-1'))
+  AND detail LIKE 'the engine answered error during the game; last output: %error message=\"go: confused\"%'")" 4 \
+  "B loses every game it answered error in, as a crash with its words"
+grep -q "loses by crash: the engine answered error during the game" "$T/err" && ok || bad "the fault named on stderr: $(cat "$T/err")"
 expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
 # an engine command that cannot start: an error naming it and why, before the database is touched
 expect_err 1 "dama match: --a-cmd: cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127: the shell found no such command); last output: (none)" \
