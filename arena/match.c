@@ -147,9 +147,13 @@ void match_fill_row(DbMatch *m, const MatchResult *r, const MatchPlan *plan)
     m->draws = st->draws;
     m->losses = st->losses;
     for (int i = 0; i < 5; i++) m->penta[i] = st->penta[i];
+    /* no interval (NULL) where none can be estimated (one pair or game, or
+     * all scored the same: a zero-width one said nothing), as the summary
+     * line (stats_format_line) says */
+    bool interval = ok == 0 && stats_interval_estimable(&e);
     m->elo = ok == 0 ? e.elo : 0.0 / 0.0;
-    m->elo_lo = ok == 0 ? e.elo_lower : 0.0 / 0.0;
-    m->elo_hi = ok == 0 ? e.elo_upper : 0.0 / 0.0;
+    m->elo_lo = interval ? e.elo_lower : 0.0 / 0.0;
+    m->elo_hi = interval ? e.elo_upper : 0.0 / 0.0;
     m->llr = pairs ? stats_compute_llr_ptnml(st, sp) : stats_compute_llr_wdl(st, sp);
     m->sprt_elo0 = sp->elo0;
     m->sprt_elo1 = sp->elo1;

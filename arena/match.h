@@ -84,7 +84,8 @@ typedef struct MatchResult {
 
 /* Fill the matches row m (counts, Elo with its 95% interval from the
  * pentanomial counts when there are pairs, else W/D/L, LLR, SPRT state)
- * from a result; run_id, game and ws_a/ws_b are left as they are. */
+ * from a result; run_id, game and ws_a/ws_b are left as they are. The
+ * interval is NaN (stored NULL) where stats_interval_estimable is false. */
 void match_fill_row(struct DbMatch *m, const MatchResult *r, const MatchPlan *plan);
 
 /* The run and matches row of a match, as match_open_run found or made them. */

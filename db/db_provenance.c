@@ -41,13 +41,19 @@ static int fill_run(sqlite3_stmt *st, DbProvenance *p)
     return dup_col(st, 1, &p->run_kind) | dup_col(st, 2, &p->run_created) | dup_col(st, 3, &p->run_status);
 }
 
+/* A REAL column, NULL as NaN (written as null, not 0). */
+static double real_or_nan(sqlite3_stmt *st, int col)
+{
+    return sqlite3_column_type(st, col) == SQLITE_NULL ? NAN : sqlite3_column_double(st, col);
+}
+
 static int fill_tuning(sqlite3_stmt *st, DbProvenance *p)
 {
     p->tuning_run_id = sqlite3_column_int64(st, 0);
     p->k = sqlite3_column_double(st, 1);
     p->train_loss = sqlite3_column_double(st, 2);
     /* NULL (an empty hold-out has no loss): NaN, written as null, not 0 */
-    p->valid_loss = sqlite3_column_type(st, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 3);
+    p->valid_loss = real_or_nan(st, 3);
     p->positions_train = sqlite3_column_int64(st, 4);
     p->positions_valid = sqlite3_column_int64(st, 5);
     return dup_col(st, 6, &p->tuning_data);
@@ -61,10 +67,11 @@ static int fill_match(sqlite3_stmt *st, DbProvenance *p)
     p->wins = sqlite3_column_int64(st, 3);
     p->draws = sqlite3_column_int64(st, 4);
     p->losses = sqlite3_column_int64(st, 5);
-    p->elo = sqlite3_column_double(st, 6);
-    p->elo_lo = sqlite3_column_double(st, 7);
-    p->elo_hi = sqlite3_column_double(st, 8);
-    p->llr = sqlite3_column_double(st, 9);
+    /* NULL (no interval where none could be estimated: arena/match.h): NaN, written as null, not 0 */
+    p->elo = real_or_nan(st, 6);
+    p->elo_lo = real_or_nan(st, 7);
+    p->elo_hi = real_or_nan(st, 8);
+    p->llr = real_or_nan(st, 9);
     return 0;
 }
 

@@ -15,6 +15,14 @@
 
 /* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
  * for none. */
+/* Whether match m has a 95% interval: none is stored (NULL) where it could
+ * not be estimated (one pair, or every pair scored the same: arena/match.h);
+ * a database written before that stored a zero-width one, lo = hi. */
+static bool has_interval(const DbMatchRow *m)
+{
+    return !isnan(m->elo_lo) && !isnan(m->elo_hi) && m->elo_lo < m->elo_hi;
+}
+
 static int white_half(const char *res)
 {
     res = report_str(res);
@@ -131,7 +139,8 @@ static bool matches_table(Report *r, const DbMatchRows *t)
         cells_add(&c, "%lld, %lld, %lld, %lld, %lld", (long long)m->penta[0], (long long)m->penta[1],
                   (long long)m->penta[2], (long long)m->penta[3], (long long)m->penta[4]);
         cells_add_real(&c, m->elo, 1);
-        cells_add(&c, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
+        if (has_interval(m)) cells_add(&c, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
+        else cells_add(&c, "not estimable");
         cells_add_real(&c, m->llr, 2);
         if (isnan(m->sprt_elo0)) cells_add(&c, "–");
         else cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
@@ -153,7 +162,7 @@ static bool matches_elo_plot(Report *r, const DbMatchRows *t)
     bool oom = !y || !lo || !hi || !labels;
     for (int i = 0; !oom && i < t->len; i++) {
         const DbMatchRow *m = &t->rows[i];
-        if (!isfinite(m->elo) || !isfinite(m->elo_lo) || !isfinite(m->elo_hi)) {
+        if (!isfinite(m->elo) || !has_interval(m) || !isfinite(m->elo_lo) || !isfinite(m->elo_hi)) {
             left++;
             continue;
         }
@@ -172,7 +181,8 @@ static bool matches_elo_plot(Report *r, const DbMatchRows *t)
         char caption[300];
         snprintf(caption, sizeof caption,
                  "Elo of A against B in each match with its 95%% interval (pentanomial when there are pairs).%s",
-                 left ? " Matches with an infinite Elo (a 0% or 100% score) are left out." : "");
+                 left ? " Matches with an infinite Elo (a 0% or 100% score) or no interval (one pair, or every pair "
+                        "scored the same) are left out." : "");
         SvgSeries s = {.name = "Elo", .y = y, .lo = lo, .hi = hi, .len = n, .points_only = true};
         SvgPlot p = {.id = "matches-elo", .title = "Elo of every match", .caption = caption, .x_label = "match",
                      .y_label = "Elo (A − B)", .x_labels = (const char *const *)labels, .x_labels_len = n,
@@ -210,10 +220,12 @@ static int match_plots(Report *r, const DbMatchRow *m)
     for (int k = 0; k < 5; k++) v[k] = (double)m->penta[k];
     snprintf(fid, sizeof fid, "match-%lld-penta", (long long)m->id);
     snprintf(title, sizeof title, "Game pairs, match %lld", (long long)m->id);
+    char interval[48] = " (interval not estimable)";
+    if (has_interval(m)) snprintf(interval, sizeof interval, " [%.1f, %.1f]", m->elo_lo, m->elo_hi);
     snprintf(caption, sizeof caption,
              "Pentanomial counts: the game pairs (one opening, both colours) by A's points in the pair, 0 to 2; "
-             "Elo %.1f [%.1f, %.1f].",
-             m->elo, m->elo_lo, m->elo_hi);
+             "Elo %.1f%s.",
+             m->elo, interval);
     SvgPlot pp = {.id = fid, .title = title, .caption = caption, .x_label = "A's points in the pair",
                   .y_label = "game pairs"};
     SvgBars pb = {.labels = penta, .values = v, .len = 5};

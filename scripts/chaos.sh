@@ -250,7 +250,7 @@ SELECT '== matches';
 SELECT * FROM (SELECT (SELECT k FROM mk WHERE mk.id = m.id), game, (SELECT k FROM wk WHERE wk.id = ws_a),
   (SELECT k FROM wk WHERE wk.id = ws_b), CASE WHEN $mpi_sprt AND sprt_pairs > 0 THEN '-' ELSE games || ' ' || wins
   || ' ' || draws || ' ' || losses || ' ' || penta0 || ' ' || penta1 || ' ' || penta2 || ' ' || penta3 || ' '
-  || penta4 || ' ' || elo || ' ' || elo_lo || ' ' || elo_hi || ' ' || llr END, sprt_elo0, sprt_elo1, sprt_alpha,
+  || penta4 || ' ' || elo || ' ' || ifnull(elo_lo, 'NULL') || ' ' || ifnull(elo_hi, 'NULL') || ' ' || llr END, sprt_elo0, sprt_elo1, sprt_alpha,
   sprt_beta, sprt_result, sprt_llr, sprt_pairs FROM matches m) ORDER BY 1;
 SELECT '== spsa runs';
 SELECT * FROM (SELECT (SELECT k FROM sk WHERE sk.id = s.id), game, (SELECT k FROM wk WHERE wk.id = base_ws),
@@ -274,8 +274,8 @@ SELECT * FROM (SELECT (SELECT k FROM trk WHERE trk.id = g.train_id), generation,
   (SELECT k FROM wk WHERE wk.id = parent_ws), (SELECT k FROM rk WHERE rk.id = selfplay_run),
   (SELECT group_concat(k, ',') FROM (SELECT rk.k FROM rk WHERE ',' || g.data_runs || ',' LIKE '%,' || rk.id || ',%'
   ORDER BY rk.k)), (SELECT k FROM tk WHERE tk.id = tuning_run), (SELECT k FROM wk WHERE wk.id = candidate_ws),
-  (SELECT k FROM mk WHERE mk.id = gate_match), CASE WHEN $mpi_sprt THEN '-' ELSE gate_elo || ' ' || gate_elo_lo
-  || ' ' || gate_elo_hi || ' ' || gate_games END, accepted, reason, (SELECT k FROM wk WHERE wk.id = best_ws),
+  (SELECT k FROM mk WHERE mk.id = gate_match), CASE WHEN $mpi_sprt THEN '-' ELSE gate_elo || ' ' || ifnull(gate_elo_lo, 'NULL')
+  || ' ' || ifnull(gate_elo_hi, 'NULL') || ' ' || gate_games END, accepted, reason, (SELECT k FROM wk WHERE wk.id = best_ws),
   (SELECT k FROM mk WHERE mk.id = ladder_match), ladder_elo, ladder_elo_lo, ladder_elo_hi, ladder_games
   FROM generations g) ORDER BY 1, 2;
 SQL

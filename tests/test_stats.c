@@ -28,7 +28,9 @@
 
 #include <cmocka.h>
 
+#include "arena/match.h"
 #include "arena/stats.h"
+#include "db/db.h"
 
 /* |actual - expected| <= tol, or both infinite with the same sign, or both NaN. */
 static void check_near(double actual, double expected, double tol, const char *what, int line)
@@ -512,6 +514,48 @@ static void test_format_line(void **state)
     assert_int_equal((int)strlen(out), len);
 }
 
+/* ---- the stored row ---------------------------------------------------- */
+
+/* match_fill_row stores an interval only where one can be estimated: none
+ * (NaN, bound as NULL) from one pair or game, or when every pair or game
+ * scored the same (all draws, all wins: a zero-width interval, which was
+ * stored as [0.0, 0.0] or [inf, inf]), as the summary line says. */
+static void test_fill_row_interval(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t penta[STATS_PENTA_LEN];
+        int64_t w, d, l; /* games without pairs (penta all 0) */
+        bool interval;
+        double elo;
+    } cases[] = {
+        {{0, 0, 1, 0, 0}, 0, 0, 0, false, 0.0},         /* one pair */
+        {{0, 0, 3, 0, 0}, 0, 0, 0, false, 0.0},         /* every pair 1-1 or two draws */
+        {{0, 0, 0, 0, 4}, 0, 0, 0, false, INFINITY},    /* every game won */
+        {{4, 0, 0, 0, 0}, 0, 0, 0, false, -INFINITY},   /* every game lost */
+        {{0, 0, 1, 1, 0}, 0, 0, 0, true, 88.7},         /* 1 and 1.5: an interval */
+        {{0, 1, 2, 1, 0}, 0, 0, 0, true, 0.0},          /* 0.5, 1, 1, 1.5 */
+        {{0}, 0, 5, 0, false, 0.0},                     /* games only: all drawn */
+        {{0}, 1, 0, 0, false, INFINITY},                /* one game */
+        {{0}, 2, 1, 1, true, 88.7},                     /* score 5/8 over 4 games */
+    };
+    MatchPlan plan = {.sprt_params = SPRT_0_10};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        MatchResult r = {.decision = SPRT_CONTINUE};
+        r.st = make_ptnml(cases[i].penta);
+        r.st.wins = cases[i].w, r.st.draws = cases[i].d, r.st.losses = cases[i].l;
+        DbMatch m = {0};
+        match_fill_row(&m, &r, &plan);
+        assert_near(m.elo, cases[i].elo, 0.05);
+        if (cases[i].interval != (!isnan(m.elo_lo) && !isnan(m.elo_hi))) {
+            print_error("case %zu: interval [%g, %g], expected %s\n", i, m.elo_lo, m.elo_hi,
+                        cases[i].interval ? "one" : "none");
+            fail();
+        }
+        if (cases[i].interval) assert_true(m.elo_lo < m.elo && m.elo < m.elo_hi);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -525,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_llr_wdl),
         cmocka_unit_test(test_sprt_decide_at_bounds),
         cmocka_unit_test(test_format_line),
+        cmocka_unit_test(test_fill_row_interval),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

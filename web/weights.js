@@ -91,7 +91,9 @@ function describe(p) {
   if (p.tuning) parts.push(`tuned on ${p.tuning.positions_train} positions, valid loss ${p.tuning.valid_loss}`);
   if (p.match) {
     const m = p.match;
-    parts.push(`match: ${m.games} games, +${m.wins} =${m.draws} -${m.losses}, Elo ${m.elo} [${m.elo_lo}, ${m.elo_hi}]`);
+    // no interval (null) where none could be estimated: one pair, or every pair scored the same
+    const interval = m.elo_lo === null || m.elo_hi === null ? "(no interval)" : `[${m.elo_lo}, ${m.elo_hi}]`;
+    parts.push(`match: ${m.games} games, +${m.wins} =${m.draws} -${m.losses}, Elo ${m.elo} ${interval}`);
   }
   if (p.database) parts.push(`from ${p.database}`);
   return parts.length ? " — " + parts.join("; ") : "";

@@ -425,6 +425,16 @@ n=$(sqlite3 m.sqlite "SELECT count(*) FROM games WHERE opening LIKE 'a + %' OR o
 "$DAMA" match --db p1.sqlite --a default --b default --openings book.tsv --pairs 1 --nodes 100 --threads 1 --progress 0 >out 2>"$T/err" && ok || bad "--pairs 1: $(cat "$T/err")"
 grep -q "^Games 2: .* | Elo -\{0,1\}[0-9inf.]* (interval not estimable from 1 pair) | Ptnml " out && ok || bad "--pairs 1: $(cat out)"
 grep -q -e '+/- ' -e 'LLR' -e '^SPRT' out && bad "--pairs 1 without --sprt: $(cat out)" || ok
+# ... and none stored: NULL (it was elo_lo = elo_hi), which the report says (it showed "[0.0, 0.0]")
+expect_eq "$(sqlite3 p1.sqlite "SELECT quote(elo_lo) || ' ' || quote(elo_hi) || ' ' || (elo IS NOT NULL) FROM matches")" \
+  "NULL NULL 1" "--pairs 1: no interval stored"
+"$DAMA" report --db p1.sqlite -o p1.html >/dev/null 2>"$T/err" && ok || bad "report of p1.sqlite: $(cat "$T/err")"
+grep -q "<td>not estimable</td>" p1.html && ok || bad "the report's matches table says there is no interval"
+grep -q "interval not estimable)" p1.html && ok || bad "the match's caption says there is no interval"
+grep -q -e '\[0\.0, 0\.0\]' -e '\[inf, inf\]' -e '\[-inf, -inf\]' -e 'nan' p1.html && bad "a zero-width or NaN interval in the report" || ok
+"$DAMA" export --db p1.sqlite --weights db:1 --format json --out p1.json >/dev/null 2>"$T/err" && ok || bad "export of p1.sqlite: $(cat "$T/err")"
+expect_eq "$(python3 -c 'import json, sys; m = json.load(open(sys.argv[1]))["provenance"]["match"]; print(m["elo_lo"], m["elo_hi"], m["elo"] is not None)' p1.json)" \
+  "None None True" "export: no interval is null (a NULL was read as 0)"
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 100; };\n' >other.cfg
 "$DAMA" match --db s.sqlite --a default --b other.cfg --sprt --elo0 0 --elo1 50 --nodes 300 --threads 2 --progress 0 --pairs 200 >out 2>"$T/err"
 line=$(grep '^SPRT' out)
