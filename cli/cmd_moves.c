@@ -11,7 +11,8 @@ static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string, or 'start' (default: the start position; an empty string is an error)", 0, 0},
     {"file", OPT_STR, NULL, "file with one position string (or 'start', as --fen) per line; prints FEN<TAB>moves "
-                            "(the line, or the start position's FEN)", 0, 0},
+                            "(the line, or the start position's FEN), or FEN<TAB>game over: ... as --fen prints it",
+     0, 0},
     {0},
 };
 
@@ -30,14 +31,15 @@ static int print_moves(const Game *g, const Position *pos, char sep, FILE *out)
 }
 
 /* A position without a legal move is a finished game: its result and
- * reason as `dama status` gives them, and who won (not an empty output). */
-static void print_over(const Game *g, const Position *pos)
+ * reason as `dama status` gives them, and who won (not an empty output),
+ * without an end of line. */
+static void print_over(const Game *g, const Position *pos, FILE *out)
 {
     const char *reason = NULL;
     Outcome o = game_outcome(g, pos, NULL, 0, &reason, NULL);
     const char *who = o == OUTCOME_WHITE_WINS ? "white wins" : o == OUTCOME_BLACK_WINS ? "black wins" : "draw";
-    printf("game over: %s %s (%s, %s to move has no legal move)\n", outcome_pdn(o), reason ? reason : "", who,
-           g->side_to_move(pos) == COLOR_WHITE ? "white" : "black");
+    fprintf(out, "game over: %s %s (%s, %s to move has no legal move)", outcome_pdn(o), reason ? reason : "", who,
+            g->side_to_move(pos) == COLOR_WHITE ? "white" : "black");
 }
 
 static int run(CliArgs *a)
@@ -59,7 +61,10 @@ static int run(CliArgs *a)
             fprintf(stderr, "dama moves: %s\n", err);
             return 1;
         }
-        if (print_moves(g, &pos, '\n', stdout) == 0) print_over(g, &pos);
+        if (print_moves(g, &pos, '\n', stdout) == 0) {
+            print_over(g, &pos, stdout);
+            putchar('\n');
+        }
         return 0;
     }
     FILE *in = strcmp(file, "-") == 0 ? stdin : file_open_read_as(file, "position file", err);
@@ -93,7 +98,7 @@ static int run(CliArgs *a)
         }
         bool start = strcmp(line, "start") == 0 || strcmp(line, "startpos") == 0;
         printf("%s\t", start ? g->start_fen : line);
-        print_moves(g, &pos, ' ', stdout);
+        if (print_moves(g, &pos, ' ', stdout) == 0) print_over(g, &pos, stdout); /* as --fen: not an empty field */
         putchar('\n');
     }
     free(line);

@@ -283,6 +283,13 @@ SH='3/3/3/1/7/7/7/S1S4/SS5/kSS4/1/3/3/2K b - - - - 0 1'
 expect_rc 0 "moves of a finished Shatra game" "$DAMA" moves --game shatra --fen "$SH"
 expect_eq "$(cat out)" "game over: 1-0 no-moves (white wins, black to move has no legal move)" "moves: shatra"
 expect_eq "$("$DAMA" status --game shatra --fen "$SH" | head -1)" "result 1-0 no-moves" "status agrees"
+# ... and in a file, each line's second field as --fen prints it (it was empty)
+printf 'W:WKa1:Bb2,c3\nW:Wc3:Bd4\nB:Wa1:B\n' >over.txt
+expect_rc 0 "moves --file with finished games" "$DAMA" moves --file over.txt
+expect_eq "$(cat out)" "$(printf 'W:WKa1:Bb2,c3\tgame over: 0-1 no-moves (black wins, white to move has no legal move)\nW:Wc3:Bd4\tc3:e5\nB:Wa1:B\tgame over: 1-0 no-moves (white wins, black to move has no legal move)')" \
+  "moves --file: a finished game's result"
+printf '%s\n' "$SH" | "$DAMA" moves --game shatra --file - >out 2>&1
+expect_eq "$(cut -f2 out)" "$("$DAMA" moves --game shatra --fen "$SH")" "moves --file: Shatra, as --fen"
 
 # ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
 expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"

@@ -102,6 +102,11 @@ def compare_line(game, line, stats):
         stats["full form needed"] += any(k[0] == start and k[1] == end and k != (start, end, caps, promo)
                                          for k in moves) or start == end
         stats["longest capture"] = max(stats["longest capture"], len(caps))
+    if rest.startswith("game over: ") != (not moves):  # a game without a legal move is over: its result, not moves
+        return ("dama gives '%s' for a position without a legal move" % rest if not moves
+                else "dama gives '%s' where the reference has %d legal moves" % (rest, len(moves)))
+    if not moves:
+        return None
     texts = accepted_texts(pos, moves)
     seen = {}
     for text in rest.split():

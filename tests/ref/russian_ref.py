@@ -307,6 +307,11 @@ def compare_line(line, stats):
             stats["crowned mid-capture"] += promo and rank(end) != crown_rank(pos.side)
             stats["moves with several routes"] += len(routes) > 1
             stats["longest capture"] = max(stats["longest capture"], len(caps))
+    if rest.startswith("game over: ") != (not moves):  # a game without a legal move is over: its result, not moves
+        return ("dama gives '%s' for a position without a legal move" % rest if not moves
+                else "dama gives '%s' where the reference has %d legal moves" % (rest, len(moves)))
+    if not moves:
+        return None
     by_text = {}
     for key, routes in moves.items():
         for r in routes:

@@ -612,6 +612,11 @@ def compare_line(line, stats):
     if fen(p) != fen_text:
         return "position string round trip: %s" % fen(p)
     want = {k: t for k, t, _ in legal(p)}
+    if moves.startswith("game over: ") != (not want):  # a game without a legal move is over: its result, not moves
+        return ("dama gives '%s' for a position without a legal move" % moves if not want
+                else "dama gives '%s' where the reference has %d legal moves" % (moves, len(want)))
+    if not want:
+        return None
     by_text = {t: k for k, t, _ in legal(p, True)}  # every route of every move
     got = {}
     for text in moves.split() if moves else []:

@@ -334,6 +334,11 @@ def compare_line(line, stats):
             stats["men going on along the last rank"] += 1
         if any(start in r[1:] for r in routes):
             stats["back on or over the start square"] += 1
+    if rest.startswith("game over: ") != (not moves):  # a game without a legal move is over: its result, not moves
+        return ("dama gives '%s' for a position without a legal move" % rest if not moves
+                else "dama gives '%s' where the reference has %d legal moves" % (rest, len(moves)))
+    if not moves:
+        return None
     by_text = {}
     for key, routes in moves.items():
         for r in routes:
