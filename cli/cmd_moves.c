@@ -16,30 +16,32 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
-/* Returns the number of moves printed. */
-static int print_moves(const Game *g, const Position *pos, char sep, FILE *out)
+/* The legal moves of pos, each followed by sep ('\n'), or separated by it
+ * (' ', no end of line). A finished game has none (game_outcome: a rule
+ * that ends it, such as Shatra's Biys alone or Turkish's one piece each,
+ * or no legal move): then one "game over:" text instead, with its result
+ * and reason as `dama status` gives them and who won (not an empty
+ * output), ending in sep only when it is '\n'. */
+static void print_moves(const Game *g, const Position *pos, char sep, FILE *out)
 {
     MoveList list;
-    g->gen_moves(pos, &list, GEN_DISTINCT);
+    const char *reason = NULL;
+    Outcome o = game_outcome(g, pos, NULL, 0, &reason, &list);
+    if (o != OUTCOME_NONE) {
+        const char *who = o == OUTCOME_WHITE_WINS ? "white wins" : o == OUTCOME_BLACK_WINS ? "black wins" : "draw";
+        const char *side = g->side_to_move(pos) == COLOR_WHITE ? "white" : "black";
+        fprintf(out, "game over: %s %s (%s", outcome_pdn(o), reason ? reason : "", who);
+        if (reason && strcmp(reason, "no-moves") == 0) fprintf(out, ", %s to move has no legal move", side);
+        fputc(')', out);
+        if (sep == '\n') fputc(sep, out);
+        return;
+    }
     char text[MOVE_STR_MAX];
     for (int i = 0; i < list.len; i++) {
         g->move_to_str(pos, &list.moves[i], text);
         fputs(text, out);
         if (sep == '\n' || i + 1 < list.len) fputc(sep, out);
     }
-    return list.len;
-}
-
-/* A position without a legal move is a finished game: its result and
- * reason as `dama status` gives them, and who won (not an empty output),
- * without an end of line. */
-static void print_over(const Game *g, const Position *pos, FILE *out)
-{
-    const char *reason = NULL;
-    Outcome o = game_outcome(g, pos, NULL, 0, &reason, NULL);
-    const char *who = o == OUTCOME_WHITE_WINS ? "white wins" : o == OUTCOME_BLACK_WINS ? "black wins" : "draw";
-    fprintf(out, "game over: %s %s (%s, %s to move has no legal move)", outcome_pdn(o), reason ? reason : "", who,
-            g->side_to_move(pos) == COLOR_WHITE ? "white" : "black");
 }
 
 static int run(CliArgs *a)
@@ -61,10 +63,7 @@ static int run(CliArgs *a)
             fprintf(stderr, "dama moves: %s\n", err);
             return 1;
         }
-        if (print_moves(g, &pos, '\n', stdout) == 0) {
-            print_over(g, &pos, stdout);
-            putchar('\n');
-        }
+        print_moves(g, &pos, '\n', stdout);
         return 0;
     }
     FILE *in = strcmp(file, "-") == 0 ? stdin : file_open_read_as(file, "position file", err);
@@ -98,7 +97,7 @@ static int run(CliArgs *a)
         }
         bool start = strcmp(line, "start") == 0 || strcmp(line, "startpos") == 0;
         printf("%s\t", start ? g->start_fen : line);
-        if (print_moves(g, &pos, ' ', stdout) == 0) print_over(g, &pos, stdout); /* as --fen: not an empty field */
+        print_moves(g, &pos, ' ', stdout); /* a finished game's result as --fen's: not an empty field */
         putchar('\n');
     }
     free(line);

@@ -290,6 +290,17 @@ expect_eq "$(cat out)" "$(printf 'W:WKa1:Bb2,c3\tgame over: 0-1 no-moves (black 
   "moves --file: a finished game's result"
 printf '%s\n' "$SH" | "$DAMA" moves --game shatra --file - >out 2>&1
 expect_eq "$(cut -f2 out)" "$("$DAMA" moves --game shatra --fen "$SH")" "moves --file: Shatra, as --fen"
+# a game a rule ends although moves remain has none either (they were listed): game_outcome, as status
+for c in "shatra|k2/3/3/1/7/7/7/7/7/7/1/3/3/2K w - - - - 0 1|game over: 1/2-1/2 biys-only (draw)" \
+  "turkish|W:WKa1:BKh8|game over: 1/2-1/2 one-each (draw)" "turkish|B:WKa1,b2:Bh7|game over: 1-0 lone-man (white wins)"; do
+  IFS='|' read -r g fen want <<<"$c"
+  expect_rc 0 "moves of a $g game a rule ended" "$DAMA" moves --game "$g" --fen "$fen"
+  expect_eq "$(cat out)" "$want" "moves: $g, $fen"
+  r=${want#game over: }
+  expect_eq "$("$DAMA" status --game "$g" --fen "$fen" | head -1)" "result ${r% (*}" "status agrees"
+  printf '%s\n' "$fen" | "$DAMA" moves --game "$g" --file - >out 2>&1
+  expect_eq "$(cat out)" "$(printf '%s\t%s' "$fen" "$want")" "moves --file: $g, $fen"
+done
 
 # ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
 expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"

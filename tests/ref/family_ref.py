@@ -72,6 +72,17 @@ def explain_text(pos, moves, text):
     return "dama gives %s, which is no legal move (or not a route of one)" % text
 
 
+def finished(pos, moves):
+    """What `dama moves` writes for a finished game, or None. A position
+    string shows one end only (the rule books' move-count draws need the
+    game's history): the side to move has no legal move and loses."""
+    if moves:
+        return None
+    mover, winner = ("white", "black") if pos.side == "W" else ("black", "white")
+    return "game over: %s no-moves (%s wins, %s to move has no legal move)" % (
+        "0-1" if pos.side == "W" else "1-0", winner, mover)
+
+
 def compare_line(game, line, stats):
     """None if dama's move list for this FEN is right, else the reason."""
     fen, _, rest = line.rstrip("\n").partition("\t")
@@ -102,10 +113,11 @@ def compare_line(game, line, stats):
         stats["full form needed"] += any(k[0] == start and k[1] == end and k != (start, end, caps, promo)
                                          for k in moves) or start == end
         stats["longest capture"] = max(stats["longest capture"], len(caps))
-    if rest.startswith("game over: ") != (not moves):  # a game without a legal move is over: its result, not moves
-        return ("dama gives '%s' for a position without a legal move" % rest if not moves
-                else "dama gives '%s' where the reference has %d legal moves" % (rest, len(moves)))
-    if not moves:
+    over = finished(pos, moves)
+    if over or rest.startswith("game over:"):
+        if rest != over:
+            return "dama gives '%s' where the reference has %s" % (
+                rest, "'%s'" % over if over else "%d legal moves" % len(moves))
         return None
     texts = accepted_texts(pos, moves)
     seen = {}

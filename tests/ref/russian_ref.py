@@ -290,6 +290,18 @@ def generate(seed, count):
 # ---------------------------------------------------------------- compare
 
 
+def finished(pos, moves):
+    """What `dama moves` writes for a finished game (russian.md, "End of
+    the game"), or None. A position string shows one end only: the side to
+    move has no legal move and loses (D3-D8 need the game's history and
+    its counters)."""
+    if moves:
+        return None
+    mover, winner = ("white", "black") if pos.side == "W" else ("black", "white")
+    return "game over: %s no-moves (%s wins, %s to move has no legal move)" % (
+        "0-1" if pos.side == "W" else "1-0", winner, mover)
+
+
 def compare_line(line, stats):
     """None if dama's move list for this FEN is right, else the reason.
     Adds what the position exercised to the counters in stats."""
@@ -307,10 +319,11 @@ def compare_line(line, stats):
             stats["crowned mid-capture"] += promo and rank(end) != crown_rank(pos.side)
             stats["moves with several routes"] += len(routes) > 1
             stats["longest capture"] = max(stats["longest capture"], len(caps))
-    if rest.startswith("game over: ") != (not moves):  # a game without a legal move is over: its result, not moves
-        return ("dama gives '%s' for a position without a legal move" % rest if not moves
-                else "dama gives '%s' where the reference has %d legal moves" % (rest, len(moves)))
-    if not moves:
+    over = finished(pos, moves)
+    if over or rest.startswith("game over:"):
+        if rest != over:
+            return "dama gives '%s' where the reference has %s" % (
+                rest, "'%s'" % over if over else "%d legal moves" % len(moves))
         return None
     by_text = {}
     for key, routes in moves.items():

@@ -606,16 +606,35 @@ def games(seed, count):
 
 
 # ---------------------------------------------------------------- compare
+def finished(p, moves):
+    """What `dama moves` writes for a finished game (shatra.md, section 7,
+    in its order; repetition needs the game's history), or None."""
+    names = {W: "white", B: "black"}
+    mover, winner = names[p.side], names[B if p.side == W else W]
+    result = "0-1" if p.side == W else "1-0"
+    if not any(c == p.side and t == "K" for c, t in p.board.values()):
+        return "game over: %s biy-captured (%s wins)" % (result, winner)
+    if not moves:
+        return "game over: %s no-moves (%s wins, %s to move has no legal move)" % (result, winner, mover)
+    if all(t == "K" for _, t in p.board.values()):
+        return "game over: 1/2-1/2 biys-only (draw)"
+    if p.quiet >= 60:
+        return "game over: 1/2-1/2 quiet-60 (draw)"
+    return None
+
+
 def compare_line(line, stats):
     fen_text, _, moves = line.rstrip("\n").partition("\t")
     p = parse_fen(fen_text)
     if fen(p) != fen_text:
         return "position string round trip: %s" % fen(p)
     want = {k: t for k, t, _ in legal(p)}
-    if moves.startswith("game over: ") != (not want):  # a game without a legal move is over: its result, not moves
-        return ("dama gives '%s' for a position without a legal move" % moves if not want
-                else "dama gives '%s' where the reference has %d legal moves" % (moves, len(want)))
-    if not want:
+    over = finished(p, want)
+    stats["ended by a rule, with moves left"] += bool(over and want)
+    if over or moves.startswith("game over:"):
+        if moves != over:
+            return "dama gives '%s' where the reference has %s" % (
+                moves, "'%s'" % over if over else "%d legal moves" % len(want))
         return None
     by_text = {t: k for k, t, _ in legal(p, True)}  # every route of every move
     got = {}
@@ -678,7 +697,7 @@ def main(argv):
             print(line)
         return 0
     if cmd == "compare":
-        stats = {"moves": 0}
+        stats = {"moves": 0, "ended by a rule, with moves left": 0}
         n = 0
         for line in open(argv[2]):
             if not line.strip():
@@ -688,7 +707,8 @@ def main(argv):
             if why:
                 print("position %d: %s\n  %s" % (n, line.split("\t")[0], why))
                 return 1
-        print("%d positions, %d moves agree" % (n, stats["moves"]))
+        print("%d positions, %d moves agree, %d ended by a rule with moves left" % (
+            n, stats["moves"], stats["ended by a rule, with moves left"]))
         return 0
     if cmd == "selftest":
         selftest()

@@ -311,6 +311,28 @@ def generate(seed, count):
 # ---------------------------------------------------------------- compare
 
 
+def finished(pos, moves):
+    """What `dama moves` writes for a finished game (turkish.md, "End of the
+    game", checks 1-3 in their order; repetition needs the game's history),
+    or None."""
+    count = {c: sum(1 for p in pos.board.values() if colour(p) == c) for c in "WB"}
+    if count["W"] and count["B"]:
+        if count["W"] == 1 and count["B"] == 1 and not any(k[2] for k in moves):
+            return "game over: 1/2-1/2 one-each (draw)"
+        for weak in "WB":  # lone-man, the rule switch on (dama's default)
+            strong = other(weak)
+            men = [p for p in pos.board.values() if colour(p) == weak]
+            if (count[weak] == 1 and men[0].islower() and count[strong] >= 2
+                    and any(p == strong for p in pos.board.values())):
+                return "game over: %s lone-man (%s wins)" % ("1-0" if strong == "W" else "0-1",
+                                                             "white" if strong == "W" else "black")
+    if moves:
+        return None
+    mover, winner = ("white", "black") if pos.side == "W" else ("black", "white")
+    return "game over: %s no-moves (%s wins, %s to move has no legal move)" % (
+        "0-1" if pos.side == "W" else "1-0", winner, mover)
+
+
 def compare_line(line, stats):
     """None if dama's move list for this FEN is right, else the reason.
     Adds what the position exercised to the counters in stats."""
@@ -334,10 +356,12 @@ def compare_line(line, stats):
             stats["men going on along the last rank"] += 1
         if any(start in r[1:] for r in routes):
             stats["back on or over the start square"] += 1
-    if rest.startswith("game over: ") != (not moves):  # a game without a legal move is over: its result, not moves
-        return ("dama gives '%s' for a position without a legal move" % rest if not moves
-                else "dama gives '%s' where the reference has %d legal moves" % (rest, len(moves)))
-    if not moves:
+    over = finished(pos, moves)
+    stats["ended by a rule, with moves left"] += bool(over and moves)
+    if over or rest.startswith("game over:"):
+        if rest != over:
+            return "dama gives '%s' where the reference has %s" % (
+                rest, "'%s'" % over if over else "%d legal moves" % len(moves))
         return None
     by_text = {}
     for key, routes in moves.items():
@@ -456,7 +480,7 @@ def main(argv):
         stats = dict.fromkeys(["positions", "with kings", "moves", "no legal move", "captures", "king captures",
                                "captures of 4+ pieces", "moves with several routes",
                                "men going on along the last rank", "back on or over the start square",
-                               "longest capture"], 0)
+                               "longest capture", "ended by a rule, with moves left"], 0)
         with open(argv[2]) as f:
             for line in f:
                 if not line.strip():
