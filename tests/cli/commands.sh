@@ -126,8 +126,9 @@ expect_rc 0 "search --time" "$DAMA" search --time 2000 --inc 20 --quiet
 grep -q '^bestmove ' "$T/out" && ok || bad "search --time prints bestmove"
 expect_rc 2 "search --inc without --time" "$DAMA" search --inc 20
 # search parameters: listed, overridden, bad ones named
-# name, value, default, min, max, step: the table's default, or the game's own (Russian's, by SPSA)
-"$DAMA" search --list-params --game turkish | grep -q '^ASP_WINDOW  *20  *20  *5  *200  *5 ' && ok || bad "list-params ASP_WINDOW line"
+# name, value, default, min, max, step: the table's default, or the game's own (Russian's and Turkish's, by SPSA)
+"$DAMA" search --list-params --game international | grep -q '^ASP_WINDOW  *20  *20  *5  *200  *5 ' && ok || bad "list-params ASP_WINDOW line"
+"$DAMA" search --list-params --game turkish | grep -q '^ASP_WINDOW  *12  *12  *5  *200  *5 ' && ok || bad "list-params: Turkish's own ASP_WINDOW"
 "$DAMA" search --list-params | grep -q '^ASP_WINDOW  *11  *11  *5  *200  *5 ' && ok || bad "list-params: Russian's own ASP_WINDOW"
 expect_eq "$("$DAMA" search --list-params --search-param ASP_WINDOW=40 --search-param LMR_BASE=0 | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "40 0 " "search-param repeatable"
 expect_rc 1 "unknown search parameter" "$DAMA" search --depth 2 --search-param NOPE=1
