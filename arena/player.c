@@ -553,12 +553,24 @@ PlayerFault player_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
         PlayerFault f = hub_start(p, detail);
         if (f != PLAYER_OK) return f;
     }
-    if (hub_send(p, "new-game") != 0) {
+    if (hub_send(p, "new-game") != 0 || hub_send(p, "ping") != 0) {
         fault_detail(p, detail, "cannot write to the engine");
         hub_kill(p);
         return PLAYER_CRASH;
     }
-    return PLAYER_OK;
+    /* What it wrote after the previous game's last move (an `error`, a late
+     * `info`) belongs to no game: read and drop it, up to the answer to this
+     * ping, so that the new game's first search does not take it for its own */
+    char line[PLAYER_LINE_MAX];
+    int r = hub_expect(p, "pong", clock_now_s() + START_TIMEOUT_MS / 1000.0, line, sizeof line);
+    if (r == 1) return PLAYER_OK;
+    if (r == -2) {
+        hub_kill(p);
+        return PLAYER_STOPPED;
+    }
+    fault_detail(p, detail, r == 0 ? "no pong to ping before the game within 10 s" : "the engine ended before the game");
+    hub_kill(p);
+    return r == 0 ? PLAYER_TIMEOUT : PLAYER_CRASH;
 }
 
 /* The clock an in-process engine's search sees: clock_ms less a reserve

@@ -181,8 +181,11 @@ struct Engine *player_engine(Player *p);
 void player_free(Player *p);
 
 /* Prepare a new game: clear the engine's tables; an external engine is
- * started first if it is not running. Returns PLAYER_OK or the fault that
- * kept the engine from starting (detail in out_detail). */
+ * started first if it is not running. A Hub engine is sent `new-game` and
+ * `ping`, and what it wrote before its `pong` (an `error` after the
+ * previous game's last move) is dropped, charged to no game. Returns
+ * PLAYER_OK or the fault that kept the engine from starting or answering
+ * (detail in out_detail: no `pong` within 10 s is a timeout). */
 PlayerFault player_new_game(Player *p, char out_detail[PLAYER_DETAIL_MAX]);
 
 /* Let p play from a move book (NULL: none; not owned; of p's game) with

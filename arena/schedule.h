@@ -66,7 +66,7 @@ typedef struct Schedule {
 typedef struct ScheduleStats {
     int64_t games;         /* finished games reported */
     int64_t jobs;          /* finished jobs */
-    int64_t faults;        /* games lost by an engine fault (crash, timeout, time forfeit, illegal move) */
+    int64_t faults;        /* games lost by a fault: crash, Hub error answer, timeout, time forfeit, illegal move */
     double wall_s;         /* wall time of the run */
     double engine_s;       /* wall time inside the players' moves, all games */
     int slots;             /* threads that could play: min(concurrency, jobs_len) */

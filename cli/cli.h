@@ -140,6 +140,14 @@ struct Engine;
  * NULL). Returns 0, or -1 with err naming the file, item or parameter. */
 int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX]);
 
+/* Checks a command's --search-param against game g on a scratch engine:
+ * every name known, every value in its range, every constant one that does
+ * something in g. Returns 0; 2 (a bad option value, as every command that
+ * takes search constants answers it) after the message "dama COMMAND:
+ * --search-param: ..." naming the item; 1 after "out of memory". Apply
+ * them afterwards with cli_search_params. */
+int cli_check_search_param(const CliArgs *a, const Game *g);
+
 /* Every subcommand, defined in cmd_*.c. */
 extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_dxp, cmd_play, cmd_version, cmd_ratings, cmd_tournament, cmd_egtb, cmd_report, cmd_train, cmd_db, cmd_book;
 

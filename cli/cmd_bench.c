@@ -138,7 +138,7 @@ static Engine *bench_engine(const CliArgs *a, const Game *g)
     if (!e) {
         fprintf(stderr, "dama bench: out of memory\n");
     } else if (cli_search_params(e, NULL, cli_str(a, "search-param"), err) != 0) {
-        fprintf(stderr, "dama bench: %s\n", err); /* exit 1, as search's */
+        fprintf(stderr, "dama bench: %s\n", err); /* not met: run checked them */
     } else if (engine_set_threads(e, (int)cli_int(a, "search-threads")) != 0) { /* 1..64: checked by cli_parse */
         fprintf(stderr, "dama bench: out of memory\n");
     } else {
@@ -224,6 +224,8 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    int checked = cli_check_search_param(a, g);
+    if (checked != 0) return checked;
     int depth = cli_isset(a, "depth") ? (int)cli_int(a, "depth") : g->bench_depth;
     int repeat = (int)cli_int(a, "repeat");
     /* --repeat and --depth: ranges checked by cli_parse (the game's own

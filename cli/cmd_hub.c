@@ -39,18 +39,9 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama hub: unknown --level '%s' (beginner, casual, club, strong, max)\n", cli_str(a, "level"));
         return 2;
     }
+    int checked = cli_check_search_param(a, g); /* checked here, so that a bad name fails at once */
+    if (checked != 0) return checked;
     const char *sp = cli_str(a, "search-param");
-    if (sp) { /* checked here, so that a bad name fails at once */
-        char perr[ERR_MAX];
-        Engine *scratch = engine_new(g, 1);
-        int prc = scratch ? cli_search_params(scratch, NULL, sp, perr) : -1;
-        if (!scratch) snprintf(perr, sizeof perr, "out of memory");
-        engine_free(scratch);
-        if (prc != 0) {
-            fprintf(stderr, "dama hub: --search-param: %s\n", perr);
-            return 2;
-        }
-    }
     Egtb *edb; /* checked here, so that a bad directory fails at once; the session opens its own */
     if (cli_egtb_open(a, g, "hub", &edb) != 0) return 1;
     egtb_close(edb);

@@ -349,7 +349,7 @@ static int run(CliArgs *a)
     int rc = match_run(NULL, &o, &r, err);
     if (r.played) print_result(&r, &o, a);
     if (r.played && (p.faults[0] || p.faults[1]))
-        printf("games lost by an engine fault (crash, timeout, illegal or late move): A %lld, B %lld\n",
+        printf("games lost by an engine fault (crash, error answer, timeout, illegal or late move): A %lld, B %lld\n",
                (long long)p.faults[0], (long long)p.faults[1]);
     if (err[0]) fprintf(stderr, "dama match: %s\n", err);
     int64_t games = r.played ? stats_count_games(&r.res.st) : 0;

@@ -86,6 +86,23 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
     return 0;
 }
 
+int cli_check_search_param(const CliArgs *a, const Game *g)
+{
+    const char *list = cli_str(a, "search-param");
+    if (!list) return 0;
+    Engine *scratch = engine_new(g, 1);
+    if (!scratch) {
+        fprintf(stderr, "dama %s: out of memory\n", a->command);
+        return 1;
+    }
+    char err[ERR_MAX];
+    int rc = engine_set_params_text(scratch, list, err);
+    engine_free(scratch);
+    if (rc == 0) return 0;
+    fprintf(stderr, "dama %s: --search-param: %s\n", a->command, err);
+    return 2;
+}
+
 static void list_params(const Game *g, const Engine *e)
 {
     const SearchParamInfo *p = search_params();
@@ -122,12 +139,14 @@ static int run(CliArgs *a)
     const Game *g = cli_game(a);
     if (!g) return 2;
     if (cli_egtb_default(a, g) != 0) return 2;
+    int checked = cli_check_search_param(a, g);
+    if (checked != 0) return checked;
     if (cli_flag(a, "list-params")) {
         Engine *e = engine_new(g, 1);
         char perr[ERR_MAX];
         if (!e) return 1;
         if (cli_search_params(e, cli_str(a, "search-params"), cli_str(a, "search-param"), perr) != 0) {
-            fprintf(stderr, "dama search: %s\n", perr);
+            fprintf(stderr, "dama search: %s\n", perr); /* the file's: --search-param was checked */
             engine_free(e);
             return 1;
         }
@@ -184,7 +203,7 @@ static int run(CliArgs *a)
     engine_set_weights(e, weights);
     int fail = 0;
     if (cli_search_params(e, cli_str(a, "search-params"), cli_str(a, "search-param"), err) != 0) {
-        fprintf(stderr, "dama search: %s\n", err);
+        fprintf(stderr, "dama search: %s\n", err); /* the file's (bad input, 1): --search-param was checked */
         fail = 1;
     } else if (prober && cli_int(a, "threads") > 1) {
         fprintf(stderr, "dama search: --threads above 1 with an endgame database is not supported (its prober is not shared between threads)\n");

@@ -1,8 +1,9 @@
 /* cmd_status.c — `dama status`: what a game app needs to show a position:
  * the result if the game is over (by the rules that need no history), the
  * side to move, the number of legal moves, whether a capture is compulsory
- * and, in games with a royal piece, whether either one can be captured now
- * (the Shatra program of the seed lights a threatened Biy red).
+ * (a finished game has neither: 0 and no) and, in games with a royal piece,
+ * whether either one can be captured now (the Shatra program of the seed
+ * lights a threatened Biy red).
  *
  * With --moves "m1 m2 ...", the moves are first played from the position
  * (each checked against the legal moves, none after the game has ended)
@@ -69,9 +70,12 @@ static int run(CliArgs *a)
     }
     free(copy);
     MoveList moves;
-    Outcome o = game_outcome(g, &pos, keys, plies, &reason, NULL);
+    Outcome o = game_outcome(g, &pos, keys, plies, &reason, &moves);
     free(keys);
-    g->gen_moves(&pos, &moves, GEN_DISTINCT);
+    /* a finished game has no move and nothing to capture, as `dama moves`
+     * says: a rule may end it while moves remain (Shatra's Biys alone,
+     * Turkish one piece each, threefold repetition) */
+    bool over = o != OUTCOME_NONE;
     if (moves_text) {
         char fen[FEN_MAX];
         g->pos_to_fen(&pos, fen);
@@ -79,8 +83,8 @@ static int run(CliArgs *a)
     }
     printf("result %s%s%s\n", outcome_pdn(o), reason ? " " : "", reason ? reason : "");
     printf("side %s\n", g->side_to_move(&pos) == COLOR_WHITE ? "white" : "black");
-    printf("moves %d\n", moves.len);
-    printf("capture %s\n", g->has_capture(&pos) ? "yes" : "no");
+    printf("moves %d\n", over ? 0 : moves.len);
+    printf("capture %s\n", !over && g->has_capture(&pos) ? "yes" : "no");
     if (g->royal_attacked) {
         printf("white-royal-attacked %s\n", g->royal_attacked(&pos, COLOR_WHITE) ? "yes" : "no");
         printf("black-royal-attacked %s\n", g->royal_attacked(&pos, COLOR_BLACK) ? "yes" : "no");

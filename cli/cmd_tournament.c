@@ -151,7 +151,7 @@ static void print_summary(const TournamentResult *r, const CliArgs *a, bool fail
            (long long)r->done_games, (long long)r->games_total);
     if (r->session_games > 0)
         printf("; this session %lld games in %.1f s (%.2f games/s), %.1f%% of the game slots' time outside the "
-               "engines, %lld lost by an engine fault",
+               "engines, %lld lost by an engine fault (crash, error answer, timeout, illegal or late move)",
                (long long)r->session_games, r->session_wall_s, (double)r->session_games / r->session_wall_s,
                100.0 * r->outside_share, (long long)r->session_faults);
     printf("\n");

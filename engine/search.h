@@ -151,6 +151,13 @@ int engine_get_param(const Engine *e, int i);
 /* Parse "NAME=VALUE[,NAME=VALUE...]" (also newlines, '#' comments: a file's
  * text) and apply each to e. Returns 0 or -1 with err naming the bad item. */
 int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX]);
+/* As engine_set_params_text, but a constant that does nothing in e's game
+ * (search_param_applies) is left out instead of refused, its name written
+ * to skipped (names joined by ", ", each once; "" when none): for a
+ * session that keeps one set of constants while its game changes (a Hub
+ * engine's variant). A name unknown, a value not an integer or outside
+ * its range is still refused. Returns 0 or -1 with err naming the item. */
+int engine_set_params_applying(Engine *e, const char *text, char skipped[ERR_MAX], char err[ERR_MAX]);
 
 /* Threads for one search (lazy SMP): helpers search the same root over the
  * shared transposition table (lock-free entries checked by key XOR data),

@@ -80,8 +80,21 @@ int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX])
 
 int engine_get_param(const Engine *e, int i) { return e->params[i]; }
 
-int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
+/* Adds name to the ", "-separated list out (size bytes) unless it is there. */
+static void list_add(char *out, size_t size, const char *name)
 {
+    size_t nl = strlen(name);
+    for (const char *q = out; (q = strstr(q, name)) != NULL; q += nl)
+        if ((q == out || q[-1] == ' ') && (q[nl] == ',' || q[nl] == '\0')) return;
+    size_t n = strlen(out);
+    snprintf(out + n, size - n, "%s%s", n ? ", " : "", name);
+}
+
+/* engine_set_params_text, or with skipped (skipped_size bytes) not NULL,
+ * engine_set_params_applying. */
+static int set_params_text(Engine *e, const char *text, char *skipped, size_t skipped_size, char err[ERR_MAX])
+{
+    if (skipped) skipped[0] = '\0';
     const char *p = text;
     int item = 0;
     while (*p) {
@@ -119,7 +132,10 @@ int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
                 return -1;
             }
             bool huge = v < -1000000 || v > 1000000; /* beyond every range: refused below with the text given */
-            if (engine_set_param(e, name, huge ? (v < 0 ? -1000001 : 1000001) : (int)v, err) != 0) {
+            int i = skipped ? search_param_find(name) : -1;
+            if (i >= 0 && !search_param_applies(e->game, i) && v >= PARAMS[i].min && v <= PARAMS[i].max) {
+                list_add(skipped, skipped_size, PARAMS[i].name); /* left out: it does nothing here */
+            } else if (engine_set_param(e, name, huge ? (v < 0 ? -1000001 : 1000001) : (int)v, err) != 0) {
                 const char *range = strstr(err, "outside its range ");
                 char msg[ERR_MAX];
                 if (huge && range) {
@@ -132,6 +148,16 @@ int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
         p = *end ? end + 1 : end;
     }
     return 0;
+}
+
+int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX])
+{
+    return set_params_text(e, text, NULL, 0, err);
+}
+
+int engine_set_params_applying(Engine *e, const char *text, char skipped[ERR_MAX], char err[ERR_MAX])
+{
+    return set_params_text(e, text, skipped, ERR_MAX, err);
 }
 
 static Worker *worker_new(Engine *e, int id)

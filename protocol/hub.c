@@ -314,13 +314,17 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         return err_set(err, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
                             "smaller hash", h->hash_mb, h->hash_mb);
     }
-    if (h->search_params && engine_set_params_text(e, h->search_params, err) != 0) {
+    /* the session's constants where they do something: `dama hub` refused
+     * those that do nothing in its --game; another variant leaves them out */
+    char skipped[ERR_MAX] = "";
+    if (h->search_params && engine_set_params_applying(e, h->search_params, skipped, err) != 0) {
         engine_free(e);
         egtb_prober_free(prober);
         egtb_close(edb);
         return -1;
     }
-    if (!h->ready || h->game != g) {
+    bool new_game = !h->ready || h->game != g;
+    if (new_game) {
         GameRecord rec;
         if (game_record_init(&rec, g, NULL, err) != 0) {
             engine_free(e);
@@ -346,6 +350,9 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (prober) engine_set_probe(e, egtb_engine_probe, prober);
     h->rng = h->seed;
     h->ready = true;
+    if (skipped[0] && new_game)
+        send_line(h, "info message=\"search constants not applied in %s, where they do nothing: %s\"", g->name,
+                  skipped);
     return 0;
 }
 

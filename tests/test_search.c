@@ -268,6 +268,46 @@ static void test_params_text(void **state)
     assert_int_equal(search_param_default(NULL, search_param_find("ASP_WINDOW")), 20);
 }
 
+/* engine_set_params_applying: the constants that do nothing in the game
+ * are left out and named, the rest set, bad items still refused. */
+static void test_params_applying(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *game, *text;
+        int rc;
+        const char *skipped;  /* on success */
+        int asp;              /* ASP_WINDOW after it (0: the game's default) */
+        const char *err_part; /* on failure */
+    } cases[] = {
+        {"russian", "ROYAL_EXT=1,ASP_WINDOW=40", 0, "ROYAL_EXT", 40, NULL},
+        {"russian", "ROYAL_EXT=1,QS_EVASIONS=0,ROYAL_EXT=0", 0, "ROYAL_EXT, QS_EVASIONS", 0, NULL},
+        {"russian", "ASP_WINDOW=40", 0, "", 40, NULL},
+        {"shatra", "ROYAL_EXT=0,ASP_WINDOW=40", 0, "", 40, NULL}, /* applies: set */
+        {"russian", "NO_SUCH=1", -1, NULL, 0, "unknown search parameter 'NO_SUCH'"},
+        {"russian", "ASP_WINDOW=4", -1, NULL, 0, "outside its range 5..200"},
+        {"russian", "ROYAL_EXT=x", -1, NULL, 0, "'x' is not an integer"},
+        {"russian", "ROYAL_EXT=99", -1, NULL, 0, "ROYAL_EXT"}, /* out of range: not left out quietly */
+    };
+    int asp = search_param_find("ASP_WINDOW"), royal = search_param_find("ROYAL_EXT");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const Game *g = game_find(cases[i].game);
+        Engine *e = engine_new(g, 1);
+        char skipped[ERR_MAX] = "x", err[ERR_MAX] = "";
+        int rc = engine_set_params_applying(e, cases[i].text, skipped, err);
+        assert_int_equal(rc, cases[i].rc);
+        if (rc == 0) {
+            assert_string_equal(skipped, cases[i].skipped);
+            assert_int_equal(engine_get_param(e, asp), cases[i].asp ? cases[i].asp : search_param_default(g, asp));
+            /* Russian's 0 left alone (ROYAL_EXT=1 not set), Shatra's 1 set to 0 */
+            assert_int_equal(engine_get_param(e, royal), 0);
+        } else {
+            assert_non_null(strstr(err, cases[i].err_part));
+        }
+        engine_free(e);
+    }
+}
+
 /* A parameter changes the search (the reductions shape the tree). */
 static void test_params_change_search(void **state)
 {
@@ -572,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_pv_starts_with_best),
         cmocka_unit_test(test_time_budget),
         cmocka_unit_test(test_params_text),
+        cmocka_unit_test(test_params_applying),
         cmocka_unit_test(test_params_change_search),
         cmocka_unit_test(test_tables_kept_between_moves),
         cmocka_unit_test(test_threads),

@@ -131,9 +131,11 @@ expect_rc 2 "search --inc without --time" "$DAMA" search --inc 20
 "$DAMA" search --list-params --game turkish | grep -q '^ASP_WINDOW  *12  *12  *5  *200  *5 ' && ok || bad "list-params: Turkish's own ASP_WINDOW"
 "$DAMA" search --list-params | grep -q '^ASP_WINDOW  *11  *11  *5  *200  *5 ' && ok || bad "list-params: Russian's own ASP_WINDOW"
 expect_eq "$("$DAMA" search --list-params --search-param ASP_WINDOW=40 --search-param LMR_BASE=0 | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "40 0 " "search-param repeatable"
-expect_rc 1 "unknown search parameter" "$DAMA" search --depth 2 --search-param NOPE=1
-grep -q "unknown search parameter 'NOPE'" "$T/err" && ok || bad "names the parameter: $(cat "$T/err")"
-expect_rc 1 "search parameter out of range" "$DAMA" search --depth 2 --search-param ASP_WINDOW=1
+# a bad --search-param is a bad option value: exit 2, as hub, spsa --tune-search and tournament answer it
+expect_err 2 "dama search: --search-param: unknown search parameter 'NOPE'" "$DAMA" search --depth 2 --search-param NOPE=1
+expect_err 2 "dama search: --search-param: search parameter ASP_WINDOW=1 outside its range" "$DAMA" search --depth 2 \
+  --search-param ASP_WINDOW=1
+expect_rc 2 "bad --search-param with --list-params" "$DAMA" search --list-params --search-param NOPE=1
 printf 'ASP_WINDOW = 30  # wider\nLMR_BASE=50\n' >"$T/sp.txt"
 expect_eq "$("$DAMA" search --list-params --search-params "$T/sp.txt" | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "30 50 " "search-params file"
 printf 'ASP_WINDOW 30\n' >"$T/sp2.txt"
@@ -141,10 +143,10 @@ expect_rc 1 "bad search-params file" "$DAMA" search --depth 2 --search-params "$
 grep -q "sp2.txt: search parameter 'ASP_WINDOW 30': expected NAME=VALUE" "$T/err" && ok || bad "names the file item: $(cat "$T/err")"
 # a constant that does nothing in the game (a royal piece's, in games without one): refused as a bad value
 for g in russian turkish; do
-  expect_err 1 "dama search: search parameter ROYAL_EXT does nothing in $g: it applies only to games with a royal piece" \
+  expect_err 2 "dama search: --search-param: search parameter ROYAL_EXT does nothing in $g: it applies only to games with a royal piece" \
     "$DAMA" search --game $g --depth 2 --search-param ROYAL_EXT=1
 done
-expect_err 1 "dama search: search parameter QS_EVASIONS does nothing in international" "$DAMA" search --game international \
+expect_err 2 "dama search: --search-param: search parameter QS_EVASIONS does nothing in international" "$DAMA" search --game international \
   --list-params --search-param QS_EVASIONS=1
 printf 'ROYAL_EXT=1\n' >"$T/sp3.txt"
 expect_err 1 "dama search: $T/sp3.txt: search parameter ROYAL_EXT does nothing in russian" "$DAMA" search --depth 2 \
@@ -167,8 +169,9 @@ printf 'a\tW:Wzz\n' >"$T/bad.tsv"
 expect_rc 1 "bench --book bad position" "$DAMA" bench --book "$T/bad.tsv"
 grep -q "bad.tsv line 1: bad position string 'W:Wzz'" "$T/err" && ok || bad "names file, line and position: $(cat "$T/err")"
 expect_rc 2 "bench --book-every 0" "$DAMA" bench --book "$T/b3.tsv" --book-every 0
-expect_err 1 "dama bench: unknown search parameter 'NOPE'" "$DAMA" bench --search-param NOPE=1 # as search's
-expect_err 1 "dama bench: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" \
+expect_err 2 "dama bench: --search-param: unknown search parameter 'NOPE'" "$DAMA" bench --search-param NOPE=1 # as search's
+expect_err 2 "dama bench: --search-param: search parameter LMR_DIV=5 outside its range" "$DAMA" bench --search-param LMR_DIV=5
+expect_err 2 "dama bench: --search-param: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" \
   "$DAMA" bench --game turkish --search-param ROYAL_EXT=1
 # Turkish: moves and published perft (P convention)
 expect_eq "$("$DAMA" perft --game turkish --depth 5 --paths 2>/dev/null)" "perft 5 85090" "turkish perft 5"

@@ -98,7 +98,7 @@ grep -Eq 'connection closed|reset|cannot send' <<<"$detail" && ok || bad "the ga
 expect_eq "$(db_value "$T/m4.sqlite" "SELECT count(*) FROM games WHERE game_index > ${first:-9} AND detail LIKE 'cannot connect to 127.0.0.1:$PORT:%'")" \
   $((3 - ${first:-0})) "the later games: nothing to connect to"
 has "$T/kill.err" "^game $((first + 1)): B loses by crash: " "the fault named on stderr"
-has "$T/kill.out" "^games lost by an engine fault (crash, timeout, illegal or late move): A 0, B $((4 - ${first:-0}))$" "the faults counted"
+has "$T/kill.out" "^games lost by an engine fault (crash, error answer, timeout, illegal or late move): A 0, B $((4 - ${first:-0}))$" "the faults counted"
 
 # 5. a started follower killed during game 2 is started again for the next game
 START="$DAMA dxp --listen 127.0.0.1:$FREE --movetime 40 --hash 8 --timeout 60 --log $T/restart.flog"

@@ -4,7 +4,8 @@
 Usage: faulty_engine.py MODE N DAMA [ARGS...]
 
 It passes every line between the tournament and `DAMA hub ARGS...` unchanged,
-except that at the N-th "go" of the process it fails instead:
+except that at the N-th "go" of the process it fails instead (and in mode
+between, at the N-th "new-game"):
   crash    exits with status 3 (after printing a last line with an ESC
            byte and UTF-8, which a fault detail must hold escaped)
   hang     stops answering (and ignores "stop")
@@ -13,6 +14,9 @@ except that at the N-th "go" of the process it fails instead:
   slow     waits 600 ms before passing the "go" on (a late but legal move)
   error    answers 'error message="go: confused"', then passes the "go" on
            (a legal move follows: the error alone is the fault)
+  between  at the N-th "new-game" (N >= 2: after the last move of game N-1,
+           before game N) answers 'error message="between games: confused"',
+           then passes it on: a stale line no game should be charged with
   none     never fails (a plain proxy)
 """
 import os
@@ -27,6 +31,7 @@ def main():
     child = subprocess.Popen([dama, "hub"] + sys.argv[4:], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              bufsize=0)
     gos = 0
+    new_games = 0
     hung = False
     ours, theirs = sys.stdin.buffer.raw, child.stdout
     buf_in, buf_out = b"", b""
@@ -48,7 +53,11 @@ def main():
                 line, buf_in = buf_in.split(b"\n", 1)
                 if hung:
                     continue
-                if line.startswith(b"go"):
+                if line.startswith(b"new-game"):
+                    new_games += 1
+                    if new_games == at and mode == "between":
+                        say(b'error message="between games: confused"')
+                if line.startswith(b"go") and mode != "between":
                     gos += 1
                     if gos == at and mode != "none":
                         if mode == "crash":

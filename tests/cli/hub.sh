@@ -339,5 +339,24 @@ n0=$(sed -n 's/^info depth=7 .*nodes=\([0-9]*\).*/\1/p' "$T/sp0.out"); n1=$(sed 
 [ "$rc" = 2 ] && grep -qF "dama hub: --search-param: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" "$T/spbad.out" \
   && ok || bad "ROYAL_EXT in Turkish: rc $rc $(cat "$T/spbad.out")"
 printf 'hub\n' | "$DAMA" hub --game shatra --search-param ROYAL_EXT=0 >"$T/spok.out" 2>&1 && ok || bad "ROYAL_EXT in Shatra: $(cat "$T/spok.out")"
+# a session whose variant changes keeps its constants where they do something: Shatra's ROYAL_EXT is
+# left out in Russian, said in an info line (the engine build failed with an error), LMR_DIV applies
+# (the tree of --game russian with LMR_DIV alone); before init and after it
+printf 'level depth=7\ngo think\n' >"$T/spr.in"
+session spr --game russian --search-param LMR_DIV=600
+printf 'hub\nset-param name=variant value=russian\ninit\nlevel depth=7\ngo think\n' >"$T/spv.in"
+session spv --game shatra --search-param ROYAL_EXT=1 --search-param LMR_DIV=600
+printf 'hub\ninit\nset-param name=variant value=russian\nset-param name=hash value=8\nset-param name=variant value=shatra\nset-param name=variant value=russian\nlevel depth=7\ngo think\n' >"$T/spv2.in"
+session spv2 --game shatra --search-param ROYAL_EXT=1 --search-param LMR_DIV=600
+nr=$(sed -n 's/^info depth=7 .*nodes=\([0-9]*\).*/\1/p' "$T/spr.out")
+for s in spv spv2; do
+  hasnt "$T/$s.out" '^error' "$s: a variant without a royal piece"
+  count "$T/$s.out" '^info message="search constants not applied in russian, where they do nothing: ROYAL_EXT"$' "$([ $s = spv ] && echo 1 || echo 2)" \
+    "$s: said once per change to Russian (not for hash, not in Shatra)"
+  has "$T/$s.out" '^done move=' "$s: a move"
+  n=$(sed -n 's/^info depth=7 .*nodes=\([0-9]*\).*/\1/p' "$T/$s.out")
+  [ -n "$nr" ] && [ "$n" = "$nr" ] && [ "$n" != "$n0" ] && ok || bad "$s: LMR_DIV=600 not applied in Russian: nodes '$n', with it alone '$nr', without '$n0'"
+done
+[ "$(sed -n '/^info message=/=' "$T/spv.out")" -lt "$(sed -n '/^ready$/=' "$T/spv.out")" ] && ok || bad "spv: the info line before ready"
 
 finish "hub"

@@ -301,6 +301,19 @@ for c in "shatra|k2/3/3/1/7/7/7/7/7/7/1/3/3/2K w - - - - 0 1|game over: 1/2-1/2 
   printf '%s\n' "$fen" | "$DAMA" moves --game "$g" --file - >out 2>&1
   expect_eq "$(cat out)" "$(printf '%s\t%s' "$fen" "$want")" "moves --file: $g, $fen"
 done
+# ... and status counts none and no capture there, as for a position without a legal move (it
+# counted the moves the rule left, 24, 25, 14, 1 and 7, and 'capture yes' for the lone man that can take)
+for c in "shatra|k2/3/3/1/7/7/7/7/7/7/1/3/3/2K w - - - - 0 1|1/2-1/2 biys-only" \
+  "shatra|k2/3/3/1/7/7/7/S6/7/7/1/3/3/2K w - - - - 60 1|1/2-1/2 quiet-60" \
+  "turkish|W:WKa1:BKh8|1/2-1/2 one-each" "turkish|B:WKa1,h6:Bh7|1-0 lone-man" "russian|W:WKa1:Bb2,c3|0-1 no-moves"; do
+  IFS='|' read -r g fen want <<<"$c"
+  expect_eq "$("$DAMA" status --game "$g" --fen "$fen" | sed -n '1p;3,4p' | tr '\n' ' ')" "result $want moves 0 capture no " \
+    "status: $g, $fen"
+done
+expect_eq "$("$DAMA" status --fen 'W:WKa1:BKb8' --moves 'a1-b2 b8-a7 b2-a1 a7-b8 a1-b2 b8-a7 b2-a1 a7-b8' | sed -n '3p;5,6p' | tr '\n' ' ')" \
+  "result 1/2-1/2 D3 moves 0 capture no " "status: threefold repetition, no moves"
+expect_eq "$("$DAMA" status --game turkish --fen 'B:WKa1,h6:Bh7,a7' | sed -n '1p;3,4p' | tr '\n' ' ')" "result * moves 1 capture yes " \
+  "status: a game going on counts its moves"
 
 # ---- binary bytes in positions and moves are quoted as \xNN, the move once ----
 expect_err 1 "dama status: --moves: move 1: move 'c3\x1B[2J': unexpected '\x1B'" "$DAMA" status --fen start --moves "c3$(printf '\033')[2J"

@@ -103,6 +103,9 @@ expect_eq "$(q "SELECT group_concat(name || ':' || kind, ' ') FROM (SELECT * FRO
 expect_eq "$(q "SELECT count(*) FROM games WHERE white_player IS NULL OR black_player IS NULL OR round IS NULL")" 0 \
   "every game names its players and round"
 grep -q "^ratings after 10 games" "$T/err" && ok || bad "--ratings-interval prints ratings"
+# the summary line counts this session's games lost by a fault, naming the kinds (an error answer too)
+head -1 "$T/final.out" | grep -Eq ", [0-9]+ lost by an engine fault \(crash, error answer, timeout, illegal or late move\)$" && ok \
+  || bad "summary line: $(head -1 "$T/final.out")"
 
 # faults: each faulty engine lost every game it failed in, with its reason and output
 for f in C:crash I:illegal-move G:timeout; do
@@ -264,6 +267,14 @@ expect_eq "$(sqlite3 "$T/he.sqlite" "SELECT count(*) FROM games WHERE reason = '
   AND detail LIKE 'the engine answered error during the game; last output: %error message=\"go: confused\"%'")" 4 \
   "B loses every game it answered error in, as a crash with its words"
 grep -q "loses by crash: the engine answered error during the game" "$T/err" && ok || bad "the fault named on stderr: $(cat "$T/err")"
+expect_line out "games lost by an engine fault (crash, error answer, timeout, illegal or late move): A 0, B 4"
+# ... but an error it writes between games (after a game's last move, before the next game) is charged to
+# no game: new-game's ping drops what came before the pong (the next game was lost as a crash)
+expect_rc 0 "match: an error between games" "$DAMA" match --db "$T/hb.sqlite" --a default \
+  --b-cmd "python3 $F between 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
+expect_eq "$(sqlite3 "$T/hb.sqlite" "SELECT count(*) || ' ' || count(detail) || ' ' || sum(reason = 'crash') FROM games")" "4 0 0" \
+  "no game charged with the stale error"
+grep -q "engine fault" "$T/out" "$T/err" && bad "a fault reported: $(cat "$T/out" "$T/err")" || ok
 expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
 # an engine command that cannot start: an error naming it and why, before the database is touched
 expect_err 1 "dama match: --a-cmd: cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127: the shell found no such command); last output: (none)" \
