@@ -38,6 +38,7 @@ typedef struct DxpRemote {
     bool in_game;
     Color colour; /* the program's, in the game going */
     pid_t pid;    /* the program dama started (cmd=), in its own process group; 0: none */
+    pid_t pgid;   /* that group (its pid), kept once it was reaped: what it started lives on; 0: none */
     int starts;   /* how many times it was started */
     double started_at; /* when (clock_now_s): the start window runs from it */
     char how[64];      /* how it ended ("exit status 3"), once reaped while dama waited for it; "" */
@@ -104,7 +105,8 @@ static void close_output(DxpRemote *r)
 }
 
 /* The started program, ended: up to 200 ms to exit by itself (a follower
- * ends with its connection), then SIGKILL to its process group; then its
+ * ends with its connection), then SIGKILL to its process group, which
+ * ends what it started there too, even once it was reaped; then its
  * output's pipe closed. */
 static void stop_launched(DxpRemote *r)
 {
@@ -118,6 +120,8 @@ static void stop_launched(DxpRemote *r)
         while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {}
         r->pid = 0;
     }
+    if (r->pgid > 0) kill(-r->pgid, SIGKILL);
+    r->pgid = 0;
     close_output(r);
 }
 
@@ -165,14 +169,14 @@ static int launch(Player *p, bool with_output, char err[ERR_MAX])
         close(out[1]);
         r->out_fd = out[0];
     }
-    r->pid = pid;
+    r->pid = r->pgid = pid;
     r->starts++;
     r->started_at = clock_now_s();
     r->how[0] = '\0';
     return 0;
 }
 
-/* Whether the started program has ended: then reaped (pid cleared), its
+/* Whether the started program has ended: then reaped (pid cleared; pgid kept), its
  * wait status in r->how; false while it runs. */
 static bool ended(DxpRemote *r)
 {
