@@ -232,7 +232,11 @@ static int read_port(Player *p, const char *host, char detail[PLAYER_DETAIL_MAX]
      * end that came first) */
     if (port) {
         atomic_store(&r->drain_stop, false);
+        sigset_t all, old; /* the drainer takes no signal: SIGINT goes to a thread that stops the run */
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
         r->draining = pthread_create(&r->drainer, NULL, drain, r) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         if (r->draining) return port;
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot read the output of '%.150s': no thread", p->spec->launch);
         return -1;
