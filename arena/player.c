@@ -560,15 +560,20 @@ PlayerFault player_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
     }
     /* What it wrote after the previous game's last move (an `error`, a late
      * `info`) belongs to no game: read and drop it, up to the answer to this
-     * ping, so that the new game's first search does not take it for its own */
+     * ping, so that the new game's first search does not take it for its own;
+     * it has the start's 10 s, or its timeout= when longer */
     char line[PLAYER_LINE_MAX];
-    int r = hub_expect(p, "pong", clock_now_s() + START_TIMEOUT_MS / 1000.0, line, sizeof line);
+    int64_t wait_ms = p->limits.hang_ms > START_TIMEOUT_MS ? p->limits.hang_ms : START_TIMEOUT_MS;
+    int r = hub_expect(p, "pong", clock_now_s() + (double)wait_ms / 1000.0, line, sizeof line);
     if (r == 1) return PLAYER_OK;
     if (r == -2) {
         hub_kill(p);
         return PLAYER_STOPPED;
     }
-    fault_detail(p, detail, r == 0 ? "no pong to ping before the game within 10 s" : "the engine ended before the game");
+    char what[96];
+    if (r == 0) snprintf(what, sizeof what, "no pong to ping before the game within %g s", (double)wait_ms / 1000.0);
+    else snprintf(what, sizeof what, "the engine ended before the game");
+    fault_detail(p, detail, what);
     hub_kill(p);
     return r == 0 ? PLAYER_TIMEOUT : PLAYER_CRASH;
 }

@@ -29,7 +29,6 @@ enum {
     SKIP_MAX = 1000,    /* chats and other messages skipped in one wait, at most */
     LAUNCH_MS = 20000,  /* a program dama starts (cmd=) has this long to open its port (and print it) */
     RETRY_MS = 50,      /* between its connection attempts */
-    OUT_LINE_MAX = 512, /* bytes of a line of its output read for the port */
     SHOWN_MAX = 160     /* bytes of its last line in a message (escaped), with the NUL */
 };
 
@@ -39,6 +38,7 @@ typedef struct DxpRemote {
     bool in_game;
     Color colour; /* the program's, in the game going */
     pid_t pid;    /* the program dama started (cmd=), in its own process group; 0: none */
+    pid_t pgid;   /* that group (its pid), kept once it was reaped: what it started lives on; 0: none */
     int starts;   /* how many times it was started */
     double started_at; /* when (clock_now_s): the start window runs from it */
     char how[64];      /* how it ended ("exit status 3"), once reaped while dama waited for it; "" */
@@ -105,7 +105,8 @@ static void close_output(DxpRemote *r)
 }
 
 /* The started program, ended: up to 200 ms to exit by itself (a follower
- * ends with its connection), then SIGKILL to its process group; then its
+ * ends with its connection), then SIGKILL to its process group, which
+ * ends what it started there too, even once it was reaped; then its
  * output's pipe closed. */
 static void stop_launched(DxpRemote *r)
 {
@@ -119,6 +120,8 @@ static void stop_launched(DxpRemote *r)
         while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR) {}
         r->pid = 0;
     }
+    if (r->pgid > 0) kill(-r->pgid, SIGKILL);
+    r->pgid = 0;
     close_output(r);
 }
 
@@ -166,14 +169,14 @@ static int launch(Player *p, bool with_output, char err[ERR_MAX])
         close(out[1]);
         r->out_fd = out[0];
     }
-    r->pid = pid;
+    r->pid = r->pgid = pid;
     r->starts++;
     r->started_at = clock_now_s();
     r->how[0] = '\0';
     return 0;
 }
 
-/* Whether the started program has ended: then reaped (pid cleared), its
+/* Whether the started program has ended: then reaped (pid cleared; pgid kept), its
  * wait status in r->how; false while it runs. */
 static bool ended(DxpRemote *r)
 {
@@ -184,67 +187,62 @@ static bool ended(DxpRemote *r)
     return true;
 }
 
-/* A line of the program's output (line[0..len)): its port on host, or 0;
- * a line with any text is kept in last (escaped, cut) for a message. */
-static int output_line(const char *line, size_t len, const char *host, char last[SHOWN_MAX])
-{
-    if (len && line[len - 1] == '\r') len--;
-    if (len) text_escape(line, len, last, SHOWN_MAX);
-    return dxp_find_port(line, len, host);
-}
-
 /* Port 0: the port the started program picked, read from its output: the
- * first whole line that holds host:PORT (dxp_find_port) within the start
+ * first whole line that holds host:PORT (dxp_lines_port) within the start
  * window (LAUNCH_MS from its start), the rest of its output then drained
  * by a thread. Returns the port, 0 stopped, or -1 with detail (it ended
- * first: its wait status; else no port in the window; with the last line
- * it printed). */
+ * first, and its output was read to its end or to the window's: its wait
+ * status; else no port in the window; with the last line it printed). */
 static int read_port(Player *p, const char *host, char detail[PLAYER_DETAIL_MAX])
 {
     DxpRemote *r = p->dxp;
-    char line[OUT_LINE_MAX], last[SHOWN_MAX] = "";
-    size_t len = 0;
-    bool open = true, gone = false;
+    DxpLines lines = {.len = 0};
+    char last[SHOWN_MAX] = "";
+    bool readable = true, gone = false;
     int port = 0;
     double deadline = r->started_at + LAUNCH_MS / 1000.0;
     while (!port) {
         if (p->stop && *p->stop) return 0;
-        /* once it has ended, what it wrote before is all in the pipe: read
-         * to its end, then give up */
+        /* once it has ended, what it wrote before is in the pipe: read to
+         * its end (a descendant may write on: never past the window) */
         if (!gone && ended(r)) gone = true;
         int left = (int)((deadline - clock_now_s()) * 1000.0);
-        if (left <= 0 && !gone) break;
-        int rc = 0;
-        struct pollfd pf = {.fd = r->out_fd, .events = POLLIN};
-        if (open) rc = poll(&pf, 1, gone ? 0 : left < RETRY_MS ? left : RETRY_MS);
-        else if (!gone) pause_ms(left < RETRY_MS ? left : RETRY_MS);
-        if (rc < 0 && errno == EINTR) continue;
-        if (rc < 0) open = false;
-        char buf[1024];
-        ssize_t n = rc > 0 ? read(r->out_fd, buf, sizeof buf) : 0;
-        if (n < 0 && errno == EINTR) continue;
-        if (rc > 0 && n <= 0) open = false; /* its output closed (it may run on) */
-        for (ssize_t i = 0; i < n && !port; i++) {
-            if (buf[i] != '\n' && len < sizeof line) {
-                line[len++] = buf[i];
-                continue;
-            }
-            port = output_line(line, len, host, last); /* a line, or its first OUT_LINE_MAX bytes */
-            len = 0;
-            if (buf[i] != '\n') line[len++] = buf[i];
+        if (left <= 0) break;
+        int step = left < RETRY_MS ? left : RETRY_MS;
+        if (!readable) {
+            if (gone) break;
+            pause_ms(step);
+            continue;
         }
-        if (port || (gone && (rc <= 0 || !open))) break;
+        struct pollfd pf = {.fd = r->out_fd, .events = POLLIN};
+        int rc = poll(&pf, 1, gone ? 0 : step);
+        if (rc < 0 && errno == EINTR) continue;
+        if (rc == 0 && gone) break;
+        if (rc <= 0) {
+            readable = rc == 0;
+            continue;
+        }
+        char buf[1024];
+        ssize_t n = read(r->out_fd, buf, sizeof buf);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) continue;
+        if (n <= 0) readable = false; /* its output closed (it may run on) */
+        else port = dxp_lines_port(&lines, buf, (size_t)n, host);
     }
     /* found: the rest of its output is drained (connect_program names an
      * end that came first) */
     if (port) {
         atomic_store(&r->drain_stop, false);
+        sigset_t all, old; /* the drainer takes no signal: SIGINT goes to a thread that stops the run */
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
         r->draining = pthread_create(&r->drainer, NULL, drain, r) == 0;
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
         if (r->draining) return port;
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot read the output of '%.150s': no thread", p->spec->launch);
         return -1;
     }
-    if (len) output_line(line, len, host, last); /* a last line without its newline: named, not read for a port */
+    if (lines.len) text_escape(lines.line, lines.len, last, SHOWN_MAX); /* one without its newline: named only */
+    else if (lines.last_len) text_escape(lines.last, lines.last_len, last, SHOWN_MAX);
     char said[SHOWN_MAX + 32];
     if (last[0]) snprintf(said, sizeof said, "its last line: \"%s\"", last);
     else snprintf(said, sizeof said, "it printed nothing");

@@ -87,6 +87,25 @@ int dxp_find_port(const char *text, size_t n, const char *host)
     return 0;
 }
 
+int dxp_lines_port(DxpLines *o, const char *buf, size_t n, const char *host)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] != '\n') {
+            if (o->len < sizeof o->line) o->line[o->len++] = buf[i];
+            else o->overlong = true;
+            continue;
+        }
+        size_t len = o->len;
+        if (len && !o->overlong && o->line[len - 1] == '\r') len--;
+        int port = o->overlong ? 0 : dxp_find_port(o->line, len, host);
+        if (len) memcpy(o->last, o->line, len), o->last_len = len;
+        o->len = 0;
+        o->overlong = false;
+        if (port) return port;
+    }
+    return 0;
+}
+
 static int resolve(const char *host, int port, struct sockaddr_storage *sa, socklen_t *salen, char err[ERR_MAX])
 {
     struct addrinfo hints, *res = NULL;

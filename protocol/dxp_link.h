@@ -48,6 +48,26 @@ int dxp_parse_address(const char *text, const char *default_host, bool allow_zer
  * by a digit. Returns the port, or 0 when the text holds none. Pure. */
 int dxp_find_port(const char *text, size_t n, const char *host);
 
+enum { DXP_LINE_MAX = 512 }; /* bytes of a line of a program's output read for its port */
+
+/* A program's output read line by line for the port it prints
+ * (dxp_lines_port); zeroed to start. */
+typedef struct DxpLines {
+    char line[DXP_LINE_MAX]; /* the unfinished line: its first DXP_LINE_MAX bytes */
+    size_t len;
+    bool overlong;           /* it has more than DXP_LINE_MAX bytes: never read for a port */
+    char last[DXP_LINE_MAX]; /* the last whole line with text (its first bytes, no '\r'), for a message */
+    size_t last_len;
+} DxpLines;
+
+/* Take the next bytes buf[0..n) of a program's output, split into lines
+ * on '\n' (in pieces of any size): the port of the first line ended in
+ * them that holds host:PORT (dxp_find_port; a '\r' before the '\n' is
+ * dropped), or 0 when none. A line of more than DXP_LINE_MAX bytes is
+ * never read for a port: its bytes up to the next '\n' are dropped (kept
+ * in last, cut). Bytes after the line with the port are not taken. Pure. */
+int dxp_lines_port(DxpLines *o, const char *buf, size_t n, const char *host);
+
 /* A listening TCP socket on host:port (port 0: the system picks one; *bound
  * receives the port). Returns the descriptor, or -1 with err. */
 int dxp_listen(const char *host, int port, int *bound, char err[ERR_MAX]);

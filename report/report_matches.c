@@ -13,8 +13,6 @@
 #include "arena/ratings.h"
 #include "arena/stats.h"
 
-/* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
- * for none. */
 /* Whether match m has a 95% interval: none is stored (NULL) where it could
  * not be estimated (one pair, or every pair scored the same: arena/match.h);
  * a database written before that stored a zero-width one, lo = hi. */
@@ -23,6 +21,8 @@ static bool has_interval(const DbMatchRow *m)
     return !isnan(m->elo_lo) && !isnan(m->elo_hi) && m->elo_lo < m->elo_hi;
 }
 
+/* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
+ * for none. */
 static int white_half(const char *res)
 {
     res = report_str(res);

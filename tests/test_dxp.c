@@ -552,6 +552,53 @@ static void test_find_port(void **state)
     assert_int_equal(dxp_find_port("127.0.0.1:4000", 9, "127.0.0.1"), 0);
 }
 
+/* dxp_lines_port: a program's output in pieces; a line longer than
+ * DXP_LINE_MAX is never read for a port, the line after it is. */
+static void test_lines_port(void **state)
+{
+    (void)state;
+    const char *host = "127.0.0.1";
+    /* in pieces: the line is read once whole, a '\r' before its '\n' dropped */
+    DxpLines o = {.len = 0};
+    const char *first = "hello\nlistening on 127.0.0.1:40";
+    assert_int_equal(dxp_lines_port(&o, first, strlen(first), host), 0);
+    assert_int_equal(dxp_lines_port(&o, "123\r", 4, host), 0);
+    assert_int_equal(dxp_lines_port(&o, "\nmore", 5, host), 40123);
+    assert_int_equal(o.last_len, strlen("listening on 127.0.0.1:40123"));
+    assert_memory_equal(o.last, "listening on 127.0.0.1:40123", o.last_len);
+
+    /* an overlong line, the address across the DXP_LINE_MAX boundary: its
+     * first bytes alone would read as port 40; the next line is read */
+    char text[2 * DXP_LINE_MAX];
+    size_t at = DXP_LINE_MAX - strlen("127.0.0.1:40");
+    memset(text, 'x', at);
+    text[at - 1] = ' ';
+    int n = snprintf(text + at, sizeof text - at, "127.0.0.1:40123\nready 127.0.0.1:5000\n");
+    size_t len = at + (size_t)n;
+    o = (DxpLines){.len = 0};
+    assert_int_equal(dxp_lines_port(&o, text, len, host), 5000);
+    assert_memory_equal(o.last, "ready 127.0.0.1:5000", o.last_len);
+    for (size_t piece = 1; piece <= 7; piece += 3) { /* the same in pieces */
+        o = (DxpLines){.len = 0};
+        int port = 0;
+        for (size_t i = 0; i < len && !port; i += piece)
+            port = dxp_lines_port(&o, text + i, len - i < piece ? len - i : piece, host);
+        assert_int_equal(port, 5000);
+    }
+    /* an overlong line alone gives no port, and is kept (cut) for a message */
+    o = (DxpLines){.len = 0};
+    assert_int_equal(dxp_lines_port(&o, text, at + strlen("127.0.0.1:40123\n"), host), 0);
+    assert_int_equal(o.last_len, DXP_LINE_MAX);
+    assert_false(o.overlong);
+    assert_int_equal(o.len, 0);
+    /* a line of exactly DXP_LINE_MAX bytes is read */
+    memset(text, 'x', DXP_LINE_MAX);
+    memcpy(text + DXP_LINE_MAX - strlen(" 127.0.0.1:7"), " 127.0.0.1:7", strlen(" 127.0.0.1:7"));
+    text[DXP_LINE_MAX] = '\n';
+    o = (DxpLines){.len = 0};
+    assert_int_equal(dxp_lines_port(&o, text, DXP_LINE_MAX + 1, host), 7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -566,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_moves_exact),
         cmocka_unit_test(test_addresses),
         cmocka_unit_test(test_find_port),
+        cmocka_unit_test(test_lines_port),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
