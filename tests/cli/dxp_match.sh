@@ -23,6 +23,7 @@ follower() {
   dxp_follower "$name" --hash 8 --timeout 120 "$@"
 }
 faults() { db_value "$1" "SELECT count(*) FROM games WHERE reason IN ('crash','timeout','illegal-move','time-forfeit')"; }
+fault_details() { db_value "$1" "SELECT group_concat(game_index || ' ' || reason || ': ' || coalesce(detail, ''), '; ') FROM games WHERE reason IN ('crash','timeout','illegal-move','time-forfeit')"; }
 
 # 1. two pairs against a follower on its own node limit
 follower plain --nodes 300
@@ -59,7 +60,7 @@ expect_rc 0 "match on clocks" timeout $LIMIT "$DAMA" "${MATCH[@]}" --db "$T/m2.s
 wait "$FPID"
 has "$T/err" "limit time=3000+30, 1 threads$" "the clock named"
 has "$T/out" '^time used by B: wall [0-9.]* ms, CPU 0.00 ms per move ([1-9][0-9]* moves)$' "B's time measured (wall only)"
-expect_eq "$(faults "$T/m2.sqlite")" 0 "no game lost by a fault on clocks"
+expect_eq "$(faults "$T/m2.sqlite")" 0 "no game lost by a fault on clocks ($(fault_details "$T/m2.sqlite"))"
 has "$T/clock.fout" '^dxp: 2 games: .* received 0 bad messages, 0 chats;' "the follower on its clock"
 
 # 3. a follower dama starts: --b-cmd with --b-dxp

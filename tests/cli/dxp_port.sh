@@ -92,7 +92,8 @@ has "$T/err" "^game 1: B loses by crash: 'true' ended (exit status 0) before it 
 # a bare host) and runs on: the first game is lost after the 20 s start
 # window, named with its last line; the match, stopped while the second
 # game's start waits, ends at once and the program is gone
-QUIET="printf 'starting\nlistening on 127.0.0.10:4000 and 127.0.0.1:0\nwaiting\n'; exec sleep 300"
+# (sleep 300.PID: a command line of this run's own, not another run's copy of this test)
+QUIET="printf 'starting\nlistening on 127.0.0.10:4000 and 127.0.0.1:0\nwaiting\n'; exec sleep 300.$$"
 timeout $LIMIT "$DAMA" "${MATCH[@]}" --db "$T/m6.sqlite" --b-dxp 127.0.0.1:0 --b-cmd "$QUIET" --pairs 1 \
   --nodes 300 </dev/null >"$T/quiet.out" 2>"$T/quiet.err" &
 MPID=$!
@@ -109,7 +110,7 @@ expect_eq "$?" 3 "a stopped match exits 3"
 [ "$SECONDS" -le 10 ] && ok || bad "the stop ended the wait for the port: $SECONDS s"
 has "$T/quiet.out" '^interrupted after 0 of 1 pairs$' "stopped in the first pair"
 expect_eq "$(db_value "$T/m6.sqlite" "SELECT count(*) FROM games")" 1 "the stop is no game"
-expect_eq "$(proc_find "sleep 300")" "" "the program is gone after the match"
+expect_eq "$(proc_find "sleep 300.$$")" "" "the program is gone after the match"
 
 # 7. port 0 without a command to start the program
 expect_err 2 "dama match: --b-dxp 127.0.0.1:0: port 0 is the port the program picks, read from its output: give --b-cmd CMD to start it" \
