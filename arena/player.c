@@ -149,6 +149,7 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         return err_set(err, "engine %d is empty: give KEY=VALUE pairs (e.g. name=A,weights=default)", index + 1);
     char limit_key[64] = ""; /* the spec's own limit, if one */
     int dxp_port = -1;       /* dxp='s */
+    char kind_key[64] = "";  /* the key that chose the kind: weights, cmd or dxp */
     out->limits = *defaults;
     out->hash_mb = default_hash_mb;
     snprintf(out->name, sizeof out->name, "engine %d", index + 1);
@@ -174,6 +175,14 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         value[vlen] = '\0';
         s = v + vlen;
         if (*s == ',') s++;
+        /* one engine a spec: weights=, cmd= or dxp= once (cmd= after dxp= is
+         * the command that starts the DXP program) */
+        bool kind = strcmp(key, "weights") == 0 || strcmp(key, "cmd") == 0 || strcmp(key, "dxp") == 0;
+        if (kind && strcmp(key, "cmd") == 0 && out->kind == PLAYER_DXP) kind = false;
+        if (kind && kind_key[0])
+            return err_set(err, "engine '%.100s': %s= after %s=: give one of weights=, cmd= or dxp= "
+                           "(with dxp=, cmd= starts the program)", text, key, kind_key);
+        if (kind) snprintf(kind_key, sizeof kind_key, "%s", key);
         if (strcmp(key, "name") == 0) {
             if (!*value || strlen(value) >= sizeof out->name) {
                 return err_set(err, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);

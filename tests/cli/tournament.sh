@@ -65,7 +65,7 @@ wait_until -p "$pid" "6 games stored" at_least "$T/t.sqlite" "SELECT count(*) FR
 kill -INT "$pid"
 wait "$pid"
 rc=$?
-expect_eq "$rc" 3 "interrupted tournament exits 3"
+expect_eq "$rc" 3 "interrupted tournament exits 3 ($(head -c 600 "$T/first.err"))"
 stored=$(q "SELECT count(*) FROM games")
 [ "$stored" -ge 6 ] && [ "$stored" -lt "$TOTAL" ] && ok || bad "interrupted midway: $stored games stored"
 expect_eq "$(q "SELECT status FROM runs")" "interrupted" "run marked interrupted"
