@@ -108,8 +108,9 @@ static void list_params(const Game *g, const Engine *e)
     const SearchParamInfo *p = search_params();
     printf("# search parameters of %s: name value default min max step\n", g->name);
     for (int i = 0; i < SEARCH_PARAMS_COUNT; i++)
-        printf("%-16s %6d %6d %6d %6d %5d  %s\n", p[i].name, engine_get_param(e, i), search_param_default(g, i),
-               p[i].min, p[i].max, p[i].step, p[i].doc);
+        if (search_param_applies(g, i)) /* one that does nothing here is refused here: not listed */
+            printf("%-16s %6d %6d %6d %6d %5d  %s\n", p[i].name, engine_get_param(e, i), search_param_default(g, i),
+                   p[i].min, p[i].max, p[i].step, p[i].doc);
 }
 
 /* The search stops at one limit: two given at once (depth and a time, a

@@ -130,6 +130,9 @@ expect_rc 2 "search --inc without --time" "$DAMA" search --inc 20
 "$DAMA" search --list-params --game international | grep -q '^ASP_WINDOW  *20  *20  *5  *200  *5 ' && ok || bad "list-params ASP_WINDOW line"
 "$DAMA" search --list-params --game turkish | grep -q '^ASP_WINDOW  *12  *12  *5  *200  *5 ' && ok || bad "list-params: Turkish's own ASP_WINDOW"
 "$DAMA" search --list-params | grep -q '^ASP_WINDOW  *11  *11  *5  *200  *5 ' && ok || bad "list-params: Russian's own ASP_WINDOW"
+# a constant that does nothing in the game (it is refused there) is not listed there
+expect_eq "$("$DAMA" search --list-params --game turkish | grep -c '^ROYAL_EXT\|^QS_EVASIONS')" 0 "list-params: no royal-piece constants in Turkish"
+expect_eq "$("$DAMA" search --list-params --game shatra | grep -c '^ROYAL_EXT\|^QS_EVASIONS')" 2 "list-params: Shatra's royal-piece constants"
 expect_eq "$("$DAMA" search --list-params --search-param ASP_WINDOW=40 --search-param LMR_BASE=0 | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "40 0 " "search-param repeatable"
 # a bad --search-param is a bad option value: exit 2, as hub, spsa --tune-search and tournament answer it
 expect_err 2 "dama search: --search-param: unknown search parameter 'NOPE'" "$DAMA" search --depth 2 --search-param NOPE=1
