@@ -97,6 +97,15 @@ static bool is_draw(Worker *w, int ply)
     return false;
 }
 
+/* The value of a draw inside the tree for the side to move at `ply`:
+ * CONTEMPT centi-men below zero for the root's side, above it for the
+ * other side (the root's side would rather play on than repeat). */
+static inline int draw_score(const Worker *w, int ply)
+{
+    int c = P(w->eng, CONTEMPT);
+    return ply & 1 ? c : -c;
+}
+
 /* A capture that takes the opponent's royal piece (the game ends with it):
  * the node is won next ply whatever else it holds. */
 static bool royal_capture(const Game *g, const Position *pos, const MoveList *ml)
@@ -129,7 +138,7 @@ static int quiescence(Worker *w, int ply, int alpha, int beta)
     Frame *f = &w->frames[ply];
     w->nodes++;
     w->pv_len[ply] = 0;
-    if (ply > 0 && is_draw(w, ply)) return 0;
+    if (ply > 0 && is_draw(w, ply)) return draw_score(w, ply);
     if (ply > 0 && f->decided) return f->decided > 0 ? SCORE_WIN - ply : -SCORE_WIN + ply;
     int known;
     if (ply > 0 && e->probe && e->probe(e->probe_ctx, &f->pos, &known)) return score_from_tt(known, ply);
@@ -213,7 +222,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
             w->aborted = true;
             return 0;
         }
-        if (is_draw(w, ply)) return 0;
+        if (is_draw(w, ply)) return draw_score(w, ply);
         if (f->decided) return f->decided > 0 ? SCORE_WIN - ply : -SCORE_WIN + ply; /* a rule ended the game */
         /* Mate-distance pruning. */
         int lo = -SCORE_WIN + ply, hi = SCORE_WIN - ply - 1;

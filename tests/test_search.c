@@ -609,6 +609,42 @@ static void test_drawn_material_scaled(void **state)
     assert_int_equal(v, (int)((int64_t)raw * (8 * 6 / 16) / 64));
 }
 
+/* CONTEMPT: a draw inside the tree is worth -CONTEMPT to the root's side.
+ * Two kings against a king one ply before D8's count runs out: every move
+ * (none captures) draws, so the root's value is the draw's, 0 without
+ * contempt and -CONTEMPT with it, for either side to move; a repetition of
+ * the game's history scores the same. */
+static int contempt_score(const char *fen, int contempt, int mp)
+{
+    const Game *g = russian();
+    Position pos;
+    char err[ERR_MAX];
+    assert_int_equal(g->pos_from_fen(&pos, fen, err), 0);
+    ((DraughtsPos *)pos.data)->material_plies = (uint8_t)mp;
+    Engine *e = engine_new(g, 4);
+    assert_int_equal(engine_set_param(e, "CONTEMPT", contempt, err), 0);
+    SearchLimits lim = {.depth = 6};
+    SearchResult r;
+    engine_search(e, &pos, NULL, 0, &lim, &r, NULL, NULL);
+    assert_true(r.has_move);
+    engine_free(e);
+    return r.score;
+}
+
+static void test_contempt(void **state)
+{
+    (void)state;
+    assert_int_equal(contempt_score("W:WKa1,Kc3:BKh2", 0, 9), 0);
+    assert_int_equal(contempt_score("W:WKa1,Kc3:BKh2", 20, 9), -20);
+    assert_int_equal(contempt_score("B:WKa1,Kc3:BKh2", 35, 9), -35);
+    /* with the count far from its end the strong side's value is its own */
+    assert_true(contempt_score("W:WKa1,Kc3:BKh2", 20, 0) > 0);
+    char err[ERR_MAX];
+    Engine *e = engine_new(russian(), 1);
+    assert_int_not_equal(engine_set_param(e, "CONTEMPT", 101, err), 0);
+    engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_pruning_params),
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_drawn_material_scaled),
+        cmocka_unit_test(test_contempt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
