@@ -116,7 +116,8 @@ static void time_cells(Cells *c, const DbMatchRow *m)
     time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
     char left[64] = "";
     if (m->untimed > 0) snprintf(left, sizeof left, " (%lld games without times)", (long long)m->untimed);
-    if (tc.known) cells_add(c, "%.3f, %.3f: %s%s", tc.wall_ratio, tc.cpu_ratio, verdict, left);
+    if (tc.cpu_known) cells_add(c, "%.3f, %.3f: %s%s", tc.wall_ratio, tc.cpu_ratio, verdict, left);
+    else if (tc.known) cells_add(c, "%.3f, –: %s%s", tc.wall_ratio, verdict, left); /* a DXP side's CPU */
     else cells_add(c, "–");
 }
 
