@@ -21,6 +21,58 @@ static bool has_interval(const DbMatchRow *m)
     return !isnan(m->elo_lo) && !isnan(m->elo_hi) && m->elo_lo < m->elo_hi;
 }
 
+/* A side's engine as the page names it: at most SIDE_TEXT_MAX bytes, its
+ * command or address cut to SIDE_SHOWN bytes. */
+enum { SIDE_SHOWN = 60, SIDE_TEXT_MAX = 200 };
+
+/* The value of line "key = value" of a run's configuration text (the lines
+ * cli_config_text writes) into out, cut to SIDE_SHOWN bytes at a UTF-8
+ * character's start with "…" after it; false when there is no such line
+ * or its value is empty. */
+static bool config_value(const char *config, const char *key, char *out, size_t size)
+{
+    size_t klen = strlen(key);
+    for (const char *p = config; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > klen + 3 && memcmp(p, key, klen) == 0 && memcmp(p + klen, " = ", 3) == 0) {
+            const char *v = p + klen + 3;
+            size_t n = len - klen - 3, shown = n;
+            if (n > SIDE_SHOWN) {
+                shown = SIDE_SHOWN;
+                while (shown > 0 && ((unsigned char)v[shown] & 0xC0) == 0x80) shown--;
+            }
+            snprintf(out, size, "%.*s%s", (int)shown, v, shown < n ? "…" : "");
+            return true;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* Side i's (0: A, 1: B) engine in match m: "#3 tuned" (its weight set), or
+ * for one without (a Hub engine, a DXP program) what the match's
+ * configuration names: "Hub './engine --x'", "DXP 127.0.0.1:27531",
+ * "DXP 127.0.0.1:0 started by './program'"; "external engine" where it
+ * does not say. */
+static void side_text(const DbMatchRow *m, int i, char out[SIDE_TEXT_MAX])
+{
+    int64_t ws = i ? m->ws_b : m->ws_a;
+    if (ws != DB_NULL_INT) {
+        snprintf(out, SIDE_TEXT_MAX, "#%lld %s", (long long)ws, report_str(i ? m->name_b : m->name_a));
+        return;
+    }
+    char key[8], dxp[SIDE_SHOWN + 8], cmd[SIDE_SHOWN + 8];
+    snprintf(key, sizeof key, "%c-dxp", 'a' + i);
+    bool is_dxp = config_value(m->config, key, dxp, sizeof dxp);
+    snprintf(key, sizeof key, "%c-cmd", 'a' + i);
+    bool has_cmd = config_value(m->config, key, cmd, sizeof cmd);
+    if (is_dxp && has_cmd) snprintf(out, SIDE_TEXT_MAX, "DXP %s started by '%s'", dxp, cmd);
+    else if (is_dxp) snprintf(out, SIDE_TEXT_MAX, "DXP %s", dxp);
+    else if (has_cmd) snprintf(out, SIDE_TEXT_MAX, "Hub '%s'", cmd);
+    else snprintf(out, SIDE_TEXT_MAX, "external engine");
+}
+
 /* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
  * for none. */
 static int white_half(const char *res)
@@ -130,11 +182,13 @@ static bool matches_table(Report *r, const DbMatchRows *t)
     Cells c = {0};
     for (int i = 0; i < t->len; i++) {
         const DbMatchRow *m = &t->rows[i];
-        char buf[24];
+        char side[SIDE_TEXT_MAX];
         cells_add(&c, "%lld", (long long)m->id);
         cells_add(&c, "%s", report_str(m->game));
-        cells_add(&c, "#%s %s", report_opt(buf, m->ws_a), report_str(m->name_a));
-        cells_add(&c, "#%s %s", report_opt(buf, m->ws_b), report_str(m->name_b));
+        for (int k = 0; k < 2; k++) {
+            side_text(m, k, side);
+            cells_add(&c, "%s", side);
+        }
         const int64_t counts[] = {m->games, m->wins, m->draws, m->losses};
         for (int k = 0; k < 4; k++) cells_add(&c, "%lld", (long long)counts[k]);
         cells_add(&c, "%lld, %lld, %lld, %lld, %lld", (long long)m->penta[0], (long long)m->penta[1],
@@ -200,10 +254,13 @@ static bool matches_elo_plot(Report *r, const DbMatchRows *t)
 /* The plots of one match: results, game pairs, LLR path. */
 static int match_plots(Report *r, const DbMatchRow *m)
 {
-    svg_raw(r->b, "<h3>Match %lld: #%lld ", (long long)m->id, (long long)report_or0(m->ws_a));
-    svg_text(r->b, report_str(m->name_a));
-    svg_raw(r->b, " vs #%lld ", (long long)report_or0(m->ws_b));
-    svg_text(r->b, report_str(m->name_b));
+    char side[SIDE_TEXT_MAX];
+    svg_raw(r->b, "<h3>Match %lld: ", (long long)m->id);
+    side_text(m, 0, side);
+    svg_text(r->b, side);
+    svg_raw(r->b, " vs ");
+    side_text(m, 1, side);
+    svg_text(r->b, side);
     svg_raw(r->b, "</h3><div class=\"figs\">\n");
     char fid[64], title[96], caption[300];
     static const char *const wdl[] = {"A wins", "draws", "A losses"};

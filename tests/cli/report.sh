@@ -21,6 +21,13 @@ q() { sqlite3 t.sqlite "$1"; }
   >/dev/null 2>&1 || bad "match"
 "$DAMA" tournament --db t.sqlite --rounds 1 --concurrency 1 --nodes 200 --progress 0 \
   'name=tuned <b>&amp;,weights=tuned' name=start,weights=default >/dev/null 2>&1 || bad "tournament"
+# matches 2 and 3, without --sprt: a Hub engine as B (a command longer than the page shows), and a DXP
+# program as A that nobody listens to (each game lost by its fault: exit 1)
+PAD=$(printf 'x%.0s' {1..70})
+"$DAMA" match --db t.sqlite --a default --b-cmd "DAMA_PAD=$PAD $DAMA hub" --pairs 1 --nodes 100 --progress 0 \
+  >/dev/null 2>&1 || bad "match with a Hub engine"
+expect_rc 1 "match with an unreachable DXP program" "$DAMA" match --db t.sqlite --game international \
+  --a-dxp 127.0.0.1:9 --b default --pairs 1 --nodes 100 --progress 0
 
 sum() { cat t.sqlite t.sqlite-wal 2>/dev/null | cksum; }
 before=$(sum)
@@ -74,6 +81,11 @@ n=$(grep -o '<figure class="plot" id="tuning-1-loss">.*</figure>' r.html | grep 
 gm=$(q "SELECT games FROM matches WHERE id = 1")
 grep -q "The $gm games of match 1" r.html && ok || bad "match 1 games ($gm)"
 grep -q '<figure class="plot" id="match-1-llr">' r.html && ok || bad "match 1 LLR path"
+# an engine without a weight set is named by its command or address (it showed "#"), cut to 60 bytes
+grep -qF "<td>#1 compiled-in</td><td>Hub &#39;DAMA_PAD=${PAD:0:51}…&#39;</td>" r.html && ok || bad "match 2: the Hub engine's command"
+grep -q "<td>DXP 127\.0\.0\.1:9</td><td>#[0-9]* compiled-in</td>" r.html && ok || bad "match 3: the DXP program's address"
+grep -q "<h3>Match 3: DXP 127\.0\.0\.1:9 vs #[0-9]* compiled-in</h3>" r.html && ok || bad "match 3's heading names the program"
+grep -q '<td># </td>\|#0 ' r.html && bad "an engine shown as '#'" || ok
 # each side's time per move in the matches table: the stored sums' means (A White in the even games)
 cells=$(grep -o '<td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*: [^<]*</td></tr>' r.html | head -1)
 sums=$(q "SELECT total(CASE WHEN game_index % 2 = 0 THEN white_moves ELSE black_moves END),
