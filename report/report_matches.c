@@ -73,6 +73,17 @@ static void side_text(const DbMatchRow *m, int i, char out[SIDE_TEXT_MAX])
     else snprintf(out, SIDE_TEXT_MAX, "external engine");
 }
 
+/* Whether match m ran an SPRT: its bounds are stored (a match without one
+ * stores none) and, where its run's configuration is stored, it has the
+ * line "sprt = 1" (a match without --sprt stored the default bounds before
+ * it stored none: an older database still has them). */
+static bool had_sprt(const DbMatchRow *m)
+{
+    char v[8];
+    if (isnan(m->sprt_elo0)) return false;
+    return !m->config || (config_value(m->config, "sprt", v, sizeof v) && strcmp(v, "0") != 0);
+}
+
 /* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
  * for none. */
 static int white_half(const char *res)
@@ -101,7 +112,7 @@ static int a_half(const DbMatchGame *g, int64_t ws_a, int64_t ws_b)
 static int llr_plot(Report *r, const DbMatchRow *m)
 {
     SprtParams sp = {.alpha = m->sprt_alpha, .beta = m->sprt_beta, .elo0 = m->sprt_elo0, .elo1 = m->sprt_elo1};
-    if (stats_check_sprt(&sp, NULL, 0) != 0) return 0; /* no SPRT parameters stored */
+    if (!had_sprt(m) || stats_check_sprt(&sp, NULL, 0) != 0) return 0; /* no SPRT */
     DbMatchGames g;
     if (db_report_run_games(r->db, m->run_id, &g, r->err) != 0) return -1;
     double *x = malloc(sizeof *x * ((size_t)g.len / 2 + 1)), *y = malloc(sizeof *y * ((size_t)g.len / 2 + 1));
@@ -173,12 +184,21 @@ static void time_cells(Cells *c, const DbMatchRow *m)
     else cells_add(c, "–");
 }
 
-/* The table of every match. false when out of memory. */
+/* The table of every match, its LLR and SPRT columns only when one of
+ * them ran an SPRT ("–" in those of the others). false when out of
+ * memory. */
 static bool matches_table(Report *r, const DbMatchRows *t)
 {
-    static const char *const head[] = {"match", "game", "A", "B", "games", "wins", "draws", "losses",
-                                       "pentanomial (0, ½, 1, 1½, 2)", "Elo", "95% interval", "LLR", "SPRT",
-                                       "A ms/move (wall, CPU)", "B ms/move (wall, CPU)", "time used A/B"};
+    enum { COLS = 16, COL_LLR = 11, COL_SPRT = 12 };
+    static const char *const all[COLS] = {"match", "game", "A", "B", "games", "wins", "draws", "losses",
+                                          "pentanomial (0, ½, 1, 1½, 2)", "Elo", "95% interval", "LLR", "SPRT",
+                                          "A ms/move (wall, CPU)", "B ms/move (wall, CPU)", "time used A/B"};
+    bool sprt = false;
+    for (int i = 0; i < t->len; i++) sprt |= had_sprt(&t->rows[i]);
+    const char *head[COLS];
+    int cols = 0;
+    for (int k = 0; k < COLS; k++)
+        if (sprt || (k != COL_LLR && k != COL_SPRT)) head[cols++] = all[k];
     Cells c = {0};
     for (int i = 0; i < t->len; i++) {
         const DbMatchRow *m = &t->rows[i];
@@ -196,12 +216,16 @@ static bool matches_table(Report *r, const DbMatchRows *t)
         cells_add_real(&c, m->elo, 1);
         if (has_interval(m)) cells_add(&c, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
         else cells_add(&c, "not estimable");
-        cells_add_real(&c, m->llr, 2);
-        if (isnan(m->sprt_elo0)) cells_add(&c, "–");
-        else cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
+        if (sprt && had_sprt(m)) {
+            cells_add_real(&c, m->llr, 2);
+            cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
+        } else if (sprt) {
+            cells_add(&c, "–");
+            cells_add(&c, "–");
+        }
         time_cells(&c, m);
     }
-    if (t->len) report_table(r, "matches", NULL, head, 16, &c);
+    if (t->len) report_table(r, "matches", NULL, head, cols, &c);
     bool ok = !c.oom;
     cells_free(&c);
     return ok;

@@ -556,6 +556,31 @@ static void test_fill_row_interval(void **state)
     }
 }
 
+/* match_fill_row stores the SPRT's bounds and LLR only for a match that ran
+ * one: without --sprt (and in train's ladder) they are NaN, bound as NULL,
+ * not the default bounds with an LLR nobody asked for. */
+static void test_fill_row_sprt(void **state)
+{
+    (void)state;
+    const int64_t penta[STATS_PENTA_LEN] = {5, 20, 40, 25, 10};
+    MatchResult r = {.decision = SPRT_CONTINUE};
+    r.st = make_ptnml(penta);
+    for (int sprt = 0; sprt < 2; sprt++) {
+        MatchPlan plan = {.sprt = sprt, .sprt_params = SPRT_0_10};
+        DbMatch m = {0};
+        match_fill_row(&m, &r, &plan);
+        assert_near(m.elo, 26.1, 0.05); /* the Elo either way */
+        if (sprt) {
+            assert_near(m.llr, 0.68, 0.005);
+            assert_true(m.sprt_elo0 == 0 && m.sprt_elo1 == 10 && m.sprt_alpha == 0.05 && m.sprt_beta == 0.05);
+        } else {
+            assert_true(isnan(m.llr));
+            assert_true(isnan(m.sprt_elo0) && isnan(m.sprt_elo1) && isnan(m.sprt_alpha) && isnan(m.sprt_beta));
+        }
+        assert_null(m.sprt_result);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +595,7 @@ int main(void)
         cmocka_unit_test(test_sprt_decide_at_bounds),
         cmocka_unit_test(test_format_line),
         cmocka_unit_test(test_fill_row_interval),
+        cmocka_unit_test(test_fill_row_sprt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
