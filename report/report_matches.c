@@ -84,6 +84,21 @@ static bool had_sprt(const DbMatchRow *m)
     return !m->config || (config_value(m->config, "sprt", v, sizeof v) && strcmp(v, "0") != 0);
 }
 
+/* Match m's Elo and its 95% interval as the page says them, never "inf"
+ * (as stats_format_line): "not estimable (score 100%)" at a score of 0% or
+ * 100%; an interval with an infinite end by its finite one, "> 12.3,
+ * upper end not estimable"; "not estimable" where none is stored. */
+static void elo_text(const DbMatchRow *m, char elo[48], char interval[64])
+{
+    if (isnan(m->elo)) snprintf(elo, 48, "–");
+    else if (isinf(m->elo)) snprintf(elo, 48, "not estimable (score %s)", m->elo > 0 ? "100%" : "0%");
+    else snprintf(elo, 48, "%.1f", m->elo);
+    if (!has_interval(m) || (isinf(m->elo_lo) && isinf(m->elo_hi))) snprintf(interval, 64, "not estimable");
+    else if (isinf(m->elo_hi)) snprintf(interval, 64, "> %.1f, upper end not estimable", m->elo_lo);
+    else if (isinf(m->elo_lo)) snprintf(interval, 64, "< %.1f, lower end not estimable", m->elo_hi);
+    else snprintf(interval, 64, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
+}
+
 /* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
  * for none. */
 static int white_half(const char *res)
@@ -213,9 +228,10 @@ static bool matches_table(Report *r, const DbMatchRows *t)
         for (int k = 0; k < 4; k++) cells_add(&c, "%lld", (long long)counts[k]);
         cells_add(&c, "%lld, %lld, %lld, %lld, %lld", (long long)m->penta[0], (long long)m->penta[1],
                   (long long)m->penta[2], (long long)m->penta[3], (long long)m->penta[4]);
-        cells_add_real(&c, m->elo, 1);
-        if (has_interval(m)) cells_add(&c, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
-        else cells_add(&c, "not estimable");
+        char elo[48], interval[64];
+        elo_text(m, elo, interval);
+        cells_add(&c, "%s", elo);
+        cells_add(&c, "%s", interval);
         if (sprt && had_sprt(m)) {
             cells_add_real(&c, m->llr, 2);
             cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
@@ -302,12 +318,12 @@ static int match_plots(Report *r, const DbMatchRow *m)
     for (int k = 0; k < 5; k++) v[k] = (double)m->penta[k];
     snprintf(fid, sizeof fid, "match-%lld-penta", (long long)m->id);
     snprintf(title, sizeof title, "Game pairs, match %lld", (long long)m->id);
-    char interval[48] = " (interval not estimable)";
-    if (has_interval(m)) snprintf(interval, sizeof interval, " [%.1f, %.1f]", m->elo_lo, m->elo_hi);
+    char elo[48], interval[64];
+    elo_text(m, elo, interval);
     snprintf(caption, sizeof caption,
              "Pentanomial counts: the game pairs (one opening, both colours) by A's points in the pair, 0 to 2; "
-             "Elo %.1f%s.",
-             m->elo, interval);
+             "Elo %s%s%s%s.",
+             elo, isinf(m->elo) ? "" : " (95% interval ", isinf(m->elo) ? "" : interval, isinf(m->elo) ? "" : ")");
     SvgPlot pp = {.id = fid, .title = title, .caption = caption, .x_label = "A's points in the pair",
                   .y_label = "game pairs"};
     SvgBars pb = {.labels = penta, .values = v, .len = 5};

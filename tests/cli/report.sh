@@ -28,6 +28,7 @@ PAD=$(printf 'x%.0s' {1..70})
   >/dev/null 2>&1 || bad "match with a Hub engine"
 expect_rc 1 "match with an unreachable DXP program" "$DAMA" match --db t.sqlite --game international \
   --a-dxp 127.0.0.1:9 --b default --pairs 1 --nodes 100 --progress 0
+expect_line out "Games 2: +0 =0 -2 | Elo not estimable (score 0%) | Ptnml 1,0,0,0,0"
 
 sum() { cat t.sqlite t.sqlite-wal 2>/dev/null | cksum; }
 before=$(sum)
@@ -93,6 +94,10 @@ row() { grep -o "<tr><td class=\"num\">$2</td>.*" "$1" | sed 's|</tr>.*||'; }
 row r.html 1 | grep -q '<td class="num">-\?[0-9.]*</td><td>\[0, 10\] [^<]*</td>' && ok || bad "match 1's SPRT: $(row r.html 1)"
 row r.html 2 | grep -q '<td>not estimable</td><td>–</td><td>–</td>' && ok || bad "match 2 without SPRT: $(row r.html 2)"
 grep -q 'id="match-2-llr"' r.html && bad "an LLR path for match 2" || ok
+# no "inf": match 3's DXP program lost every game (score 0% for A)
+row r.html 3 | grep -q '<td>not estimable (score 0%)</td><td>not estimable</td>' && ok || bad "match 3's Elo: $(row r.html 3)"
+grep -q 'Elo not estimable (score 0%)\.' r.html && ok || bad "match 3's pair plot caption"
+grep -qi '[-+ >]inf\b' <(sed 's/<[^>]*>/ /g' r.html) && bad "an infinite value printed: $(sed 's/<[^>]*>/ /g' r.html | grep -oi '.\{30\}[-+ ]inf\b.\{10\}' | head -2)" || ok
 # an older database stored a match without --sprt with the default bounds: its run's configuration says no SPRT ran
 cp t.sqlite old.sqlite
 sqlite3 old.sqlite "UPDATE matches SET sprt_elo0 = 0, sprt_elo1 = 10, sprt_alpha = 0.05, sprt_beta = 0.05, llr = -0.2 WHERE id = 2"
