@@ -154,11 +154,13 @@ void match_fill_row(DbMatch *m, const MatchResult *r, const MatchPlan *plan)
     m->elo = ok == 0 ? e.elo : 0.0 / 0.0;
     m->elo_lo = interval ? e.elo_lower : 0.0 / 0.0;
     m->elo_hi = interval ? e.elo_upper : 0.0 / 0.0;
-    m->llr = pairs ? stats_compute_llr_ptnml(st, sp) : stats_compute_llr_wdl(st, sp);
-    m->sprt_elo0 = sp->elo0;
-    m->sprt_elo1 = sp->elo1;
-    m->sprt_alpha = sp->alpha;
-    m->sprt_beta = sp->beta;
+    /* no SPRT (dama match without --sprt, train's ladder): no LLR and no
+     * bounds (NULL), not the defaults' */
+    m->llr = !plan->sprt ? 0.0 / 0.0 : pairs ? stats_compute_llr_ptnml(st, sp) : stats_compute_llr_wdl(st, sp);
+    m->sprt_elo0 = plan->sprt ? sp->elo0 : 0.0 / 0.0;
+    m->sprt_elo1 = plan->sprt ? sp->elo1 : 0.0 / 0.0;
+    m->sprt_alpha = plan->sprt ? sp->alpha : 0.0 / 0.0;
+    m->sprt_beta = plan->sprt ? sp->beta : 0.0 / 0.0;
     SprtDecision d = r->decision;
     m->sprt_result = !plan->sprt ? NULL : d == SPRT_ACCEPT_H1 ? "H1" : d == SPRT_ACCEPT_H0 ? "H0" : NULL;
     /* the LLR that decided, kept apart from the final one (llr) */

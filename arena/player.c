@@ -1,6 +1,5 @@
 /* player.c — in-process and Hub engines behind one interface; see player.h. */
-#define _POSIX_C_SOURCE 200809L
-#define _DEFAULT_SOURCE
+#define _GNU_SOURCE /* pipe2 */
 
 #include "arena/player.h"
 
@@ -271,7 +270,7 @@ void player_wrap_engine(Player *p, const Game *game, Engine *engine, const Playe
     p->kind = PLAYER_DAMA;
     p->engine = engine;
     p->limits = *limits;
-    p->fd = -1;
+    p->fd = p->err_fd = -1;
 }
 
 Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weights, volatile int *stop,
@@ -284,7 +283,7 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
     p->limits = spec->limits;
     p->stop = stop;
     p->spec = spec;
-    p->fd = -1;
+    p->fd = p->err_fd = -1;
     player_set_book(p, spec->book, spec->book_seed);
     if (spec->kind == PLAYER_DAMA) {
         p->engine = engine_new(game, (size_t)spec->hash_mb);
@@ -339,10 +338,71 @@ static void remember(Player *p, const char *raw)
     strcat(p->last, line);
 }
 
+/* Keep the last PLAYER_STDERR_MAX bytes of what the engine wrote on its
+ * standard error: read what its pipe holds now (never waiting), closing
+ * our end when the engine's side is closed. */
+static void stderr_drain(Player *p)
+{
+    char chunk[4096];
+    for (int i = 0; p->err_fd >= 0 && i < 64; i++) { /* at most 256 KiB a call: a chatty engine cannot hold us */
+        ssize_t got = read(p->err_fd, chunk, sizeof chunk);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && errno == EAGAIN) return;
+        if (got <= 0) { /* closed (or broken): nothing more to read */
+            close(p->err_fd);
+            p->err_fd = -1;
+            return;
+        }
+        size_t n = (size_t)got, keep = sizeof p->err_tail;
+        if (n >= keep) {
+            memcpy(p->err_tail, chunk + n - keep, keep);
+            p->err_len = keep;
+            continue;
+        }
+        if (p->err_len + n > keep) { /* drop the oldest */
+            size_t drop = p->err_len + n - keep;
+            memmove(p->err_tail, p->err_tail + drop, p->err_len - drop);
+            p->err_len -= drop;
+        }
+        memcpy(p->err_tail + p->err_len, chunk, n);
+        p->err_len += n;
+    }
+}
+
+/* The engine's standard error as kept, for a fault's detail: its lines
+ * escaped (text_escape) and joined by " | ", blank ones left out, cut to
+ * the newest that fit in size bytes ("..." before them); "" when it wrote
+ * nothing. */
+static void stderr_text(const Player *p, char *out, size_t size)
+{
+    char all[4 * PLAYER_STDERR_MAX + 1];
+    size_t n = 0;
+    all[0] = '\0';
+    for (size_t i = 0; i < p->err_len;) {
+        const char *s = p->err_tail + i, *nl = memchr(s, '\n', p->err_len - i);
+        size_t len = nl ? (size_t)(nl - s) : p->err_len - i;
+        i += len + (nl ? 1 : 0);
+        if (len && s[len - 1] == '\r') len--;
+        if (len == 0 || n + 4 >= sizeof all) continue;
+        if (n) n += (size_t)snprintf(all + n, sizeof all - n, " | ");
+        n += text_escape(s, len, all + n, sizeof all - n) ? strlen(all + n) : 0;
+    }
+    if (n < size) {
+        snprintf(out, size, "%s", all);
+        return;
+    }
+    const char *tail = all + n - (size - 4); /* "..." and the NUL */
+    const char *sep = strstr(tail, " | ");
+    if (sep && sep + 3 < all + n) tail = sep + 3; /* from a line's start where one is in reach */
+    snprintf(out, size, "...%s", tail);
+}
+
 static void hub_kill(Player *p)
 {
     if (p->fd >= 0) close(p->fd);
     p->fd = -1;
+    if (p->err_fd >= 0) close(p->err_fd);
+    p->err_fd = -1;
     if (p->pid > 0) {
         kill(-p->pid, SIGKILL);
         kill(p->pid, SIGKILL);
@@ -379,12 +439,17 @@ static void exit_text(Player *p, char *out, size_t size)
     }
 }
 
+/* What went wrong, how the process ended (if it did), the last of its
+ * standard error (when it wrote some: 127 bytes at most, the newest) and
+ * the last lines it answered (200 bytes at most). */
 static void fault_detail(Player *p, char *out, const char *what)
 {
-    char how[64];
+    char how[64], err[128];
     exit_text(p, how, sizeof how);
-    snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%.60s%s; last output: %.300s", what, how[0] ? " (" : "", how,
-             how[0] ? ")" : "", p->last[0] ? p->last : "(none)");
+    stderr_drain(p); /* what it wrote before it ended */
+    stderr_text(p, err, sizeof err);
+    snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%.60s%s%s%s; last output: %.200s", what, how[0] ? " (" : "", how,
+             how[0] ? ")" : "", err[0] ? "; stderr: " : "", err, p->last[0] ? p->last : "(none)");
 }
 
 static int hub_send(Player *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -431,10 +496,13 @@ static int hub_read_line(Player *p, char *out, size_t size, double deadline)
         if (left <= 0) return 0;
         int wait_ms = (int)(left * 1000) + 1;
         if (wait_ms > 50) wait_ms = 50; /* poll the stop flag */
-        struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
-        int r = poll(&pfd, 1, wait_ms);
+        /* its standard error read meanwhile: a full pipe would block the engine */
+        struct pollfd pfd[2] = {{.fd = p->fd, .events = POLLIN}, {.fd = p->err_fd, .events = POLLIN}};
+        int r = poll(pfd, p->err_fd >= 0 ? 2 : 1, wait_ms);
         if (r < 0 && errno != EINTR) return -1;
         if (r <= 0) continue;
+        if (p->err_fd >= 0 && pfd[1].revents) stderr_drain(p);
+        if (!pfd[0].revents) continue;
         ssize_t got = read(p->fd, p->buf + p->buf_len, PLAYER_LINE_MAX - p->buf_len);
         if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (got <= 0) return -1;
@@ -492,16 +560,25 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     char command[PLAYER_SPEC_MAX + 8];
     player_shell_command(p->spec->spec, command, sizeof command);
     pid_t parent = getpid();
-    int sv[2];
+    int sv[2], ep[2];
     p->last[0] = '\0';
+    p->err_len = 0;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
+        return PLAYER_CRASH;
+    }
+    if (pipe2(ep, O_CLOEXEC) != 0) { /* its standard error, kept for a fault's detail */
+        snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
+        close(sv[0]);
+        close(sv[1]);
         return PLAYER_CRASH;
     }
     pid_t pid = fork();
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
+        close(ep[0]);
+        close(ep[1]);
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
         return PLAYER_CRASH;
     }
@@ -511,16 +588,18 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127); /* the parent died before the call */
         setpgid(0, 0);
-        int null = open("/dev/null", O_WRONLY);
         dup2(sv[1], 0);
         dup2(sv[1], 1);
-        if (null >= 0) dup2(null, 2);
+        dup2(ep[1], 2);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid); /* also from here: no race with the child's own call */
     close(sv[1]);
+    close(ep[1]);
+    fcntl(ep[0], F_SETFL, fcntl(ep[0], F_GETFL) | O_NONBLOCK);
+    p->err_fd = ep[0];
     p->fd = sv[0];
     p->pid = pid;
     p->buf_len = 0;
@@ -822,6 +901,7 @@ void player_free(Player *p)
         }
         hub_kill(p);
     }
+    if (p->err_fd >= 0) close(p->err_fd);
     player_dxp_free(p);
     if (p->owns_engine) engine_free(p->engine);
     free(p->weights);

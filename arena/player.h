@@ -41,7 +41,8 @@ enum {
     PLAYER_SPEC_MAX = 512,
     PLAYER_DETAIL_MAX = 512,   /* kept output of a failing engine, with its NUL */
     PLAYER_PARAMS_MAX = 8,
-    PLAYER_LINE_MAX = 8192     /* longest line read from an engine */
+    PLAYER_LINE_MAX = 8192,    /* longest line read from an engine */
+    PLAYER_STDERR_MAX = 2048   /* the last bytes of a Hub engine's standard error kept */
 };
 
 /* What limits a player's moves. Exactly one of nodes, depth, movetime_ms
@@ -154,6 +155,9 @@ typedef struct Player {
     char *buf;       /* PLAYER_LINE_MAX bytes of unread output */
     size_t buf_len;
     char last[PLAYER_DETAIL_MAX]; /* the last lines read, for fault details */
+    int err_fd;      /* our end of the pipe on its standard error, or -1 */
+    char err_tail[PLAYER_STDERR_MAX]; /* the last bytes written there (oldest first), for fault details */
+    size_t err_len;
     int starts;      /* how many times the process was started */
     /* over DXP */
     struct DxpRemote *dxp;

@@ -8,6 +8,7 @@
 
 #include "arena/player.h"
 #include "engine/search.h"
+#include "util/text.h"
 
 int preflight_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
 {
@@ -41,6 +42,9 @@ int preflight_check_engine(const Game *g, const PlayerSpec *spec, const char *wh
     const char *quoted_end = strncmp(detail, "cannot start '", 14) == 0 ? strstr(detail, "': ") : NULL;
     const char *why = quoted_end ? quoted_end + 3 : detail;
     if (f == PLAYER_STOPPED) why = "interrupted while starting it";
-    snprintf(err, ERR_MAX, "%.50s: cannot start '%.60s': %.120s", who, spec->spec, why);
+    size_t used = 0;
+    err[0] = '\0';
+    text_append(err, ERR_MAX, &used, "%.50s: cannot start '%.60s': ", who, spec->spec);
+    text_append(err, ERR_MAX, &used, "%s", why); /* all that fits: its standard error comes early in it */
     return -1;
 }

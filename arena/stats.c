@@ -247,8 +247,19 @@ int stats_format_line(const MatchStats *st, const SprtParams *sprt, char out[STA
     EloEstimate est;
     int have = pairs > 0 ? stats_estimate_ptnml(st, &est) : stats_estimate_wdl(st, &est);
     const char *unit = pairs > 0 ? "pair" : "game";
-    if (have == 0 && stats_interval_estimable(&est))
+    /* never "inf": a score of 0% or 100% has no finite Elo, and an
+     * interval with an infinite end (its score bound at 0 or 1) is given
+     * by its finite end */
+    if (have == 0 && !isfinite(est.elo))
+        APPEND(" | Elo not estimable (score %s)", est.elo > 0 ? "100%" : "0%");
+    else if (have == 0 && stats_interval_estimable(&est) && isfinite(est.error))
         APPEND(" | Elo %.1f +/- %.1f (95%%)", est.elo, est.error);
+    else if (have == 0 && stats_interval_estimable(&est) && isfinite(est.elo_lower))
+        APPEND(" | Elo %.1f (95%% interval: > %.1f, upper end not estimable)", est.elo, est.elo_lower);
+    else if (have == 0 && stats_interval_estimable(&est) && isfinite(est.elo_upper))
+        APPEND(" | Elo %.1f (95%% interval: < %.1f, lower end not estimable)", est.elo, est.elo_upper);
+    else if (have == 0 && stats_interval_estimable(&est))
+        APPEND(" | Elo %.1f (95%% interval not estimable: both ends infinite)", est.elo);
     else if (have == 0 && est.n < 2)
         APPEND(" | Elo %.1f (interval not estimable from 1 %s)", est.elo, unit);
     else if (have == 0)

@@ -190,10 +190,13 @@ SprtDecision stats_decide_sprt(const SprtParams *sprt, double llr);
  *   "Games 200: +55 =105 -40 | Elo 26.1 +/- 34.8 (95%) | Ptnml 5,20,40,25,10
  *    | LLR 0.68 (-2.94, 2.94) [0, 10]"   (one line, no newline).
  * The Elo part is pentanomial when there are pairs, trinomial otherwise, and
- * is left out with no games ("inf" for an infinite value); where
- * stats_interval_estimable is false it is the Elo alone, then "(interval not
- * estimable from 1 pair)" or "(interval not estimable: all N games scored
- * the same)" instead of "+/- 0.0 (95%)"; the Ptnml part is
+ * is left out with no games; at a score of 0% or 100% (an infinite Elo) it
+ * is "Elo not estimable (score 100%)"; where stats_interval_estimable is
+ * false it is the Elo alone, then "(interval not estimable from 1 pair)" or
+ * "(interval not estimable: all N games scored the same)" instead of "+/-
+ * 0.0 (95%)"; an interval with an infinite end is its finite end, "Elo
+ * 88.7 (95% interval: > 12.3, upper end not estimable)" (or "< X, lower
+ * end"), never "+/- inf"; the Ptnml part is
  * left out with no pairs; the LLR part (pentanomial LLR when there are pairs,
  * trinomial otherwise; bounds; [elo0, elo1]) is left out when sprt is NULL.
  * Any counts with parameters that pass stats_check_sprt fit. Returns the

@@ -104,7 +104,8 @@ static void print_time_used(const MatchRunResult *r)
     time_use_compare(&r->time[0], &r->time[1], TIME_USE_EQUAL, &c);
     char verdict[160];
     time_use_verdict(&c, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
-    if (c.known) printf("time ratio A/B: wall %.3f, CPU %.3f: %s\n", c.wall_ratio, c.cpu_ratio, verdict);
+    if (c.cpu_known) printf("time ratio A/B: wall %.3f, CPU %.3f: %s\n", c.wall_ratio, c.cpu_ratio, verdict);
+    else if (c.known) printf("time ratio A/B: wall %.3f, CPU -: %s\n", c.wall_ratio, verdict); /* a DXP side */
     else printf("time ratio A/B: -: %s\n", verdict);
     if (r->untimed)
         printf("(%lld games stored without their times are left out)\n", (long long)r->untimed);

@@ -10,8 +10,9 @@
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string, or 'start' (default: the start position; an empty string is an error)", 0, 0},
-    {"file", OPT_STR, NULL, "file with one position string (or 'start', as --fen) per line; prints FEN<TAB>moves "
-                            "(the line, or the start position's FEN), or FEN<TAB>game over: ... as --fen prints it",
+    {"file", OPT_STR, NULL, "file with one position string (or 'start', as --fen) per line ('-': standard input; "
+                            "a blank line is an error); prints FEN<TAB>moves (the line, or the start position's "
+                            "FEN), or FEN<TAB>game over: ... as --fen prints it",
      0, 0},
     {0},
 };
@@ -89,7 +90,13 @@ static int run(CliArgs *a)
             rc = 1;
             continue;
         }
-        if (!line[strspn(line, " \t")]) continue;
+        /* one output line per position: a blank line would silently shift them */
+        if (!line[strspn(line, " \t")]) {
+            fprintf(stderr, "dama moves: %s line %ld: a blank line, not a position (one position per line)\n", file,
+                    lineno);
+            rc = 1;
+            continue;
+        }
         if (game_parse_position(g, line, &pos, err) != 0) { /* as --fen: 'start' too */
             fprintf(stderr, "dama moves: %s line %ld: %s\n", file, lineno, err);
             rc = 1;

@@ -92,13 +92,15 @@ void tournament_print_missed(FILE *out, const TournamentResult *t, const char *d
 }
 
 /* The engines that used the most and the least time by measure m (0:
- * wall, 1: CPU) among those with timed moves; -1 when none. */
+ * wall, 1: CPU) among those with timed moves and a mean of that measure
+ * (a DXP program's CPU time is not measured: 0); -1 when none. */
 static void time_extremes(const TournamentResult *t, int m, int *most, int *least)
 {
     *most = *least = -1;
     for (int i = 0; i < t->engines_len; i++) {
         if (t->time[i].moves <= 0) continue;
         double v = m ? time_use_cpu_ms(&t->time[i]) : time_use_wall_ms(&t->time[i]);
+        if (!(v > 0)) continue;
         if (*most < 0 || v > (m ? time_use_cpu_ms(&t->time[*most]) : time_use_wall_ms(&t->time[*most]))) *most = i;
         if (*least < 0 || v < (m ? time_use_cpu_ms(&t->time[*least]) : time_use_wall_ms(&t->time[*least]))) *least = i;
     }

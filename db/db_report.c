@@ -312,7 +312,8 @@ bool db_report_weight_value(const DbWeightSetRow *ws, const char *name, double *
     "SELECT m.id, m.run_id, m.game, m.ws_a, m.ws_b, wa.name, wb.name, m.games, m.wins, m.draws, m.losses, "   \
     "m.penta0, m.penta1, m.penta2, m.penta3, m.penta4, m.elo, m.elo_lo, m.elo_hi, m.llr, "                     \
     "m.sprt_elo0, m.sprt_elo1, m.sprt_alpha, m.sprt_beta, m.sprt_result, " SPRT_DECISION ", m.created, "      \
-    TIMES " FROM matches m LEFT JOIN weight_sets wa ON wa.id = m.ws_a LEFT JOIN weight_sets wb ON wb.id = m.ws_b " \
+    TIMES ", (SELECT config FROM runs WHERE id = m.run_id) "                                                \
+    "FROM matches m LEFT JOIN weight_sets wa ON wa.id = m.ws_a LEFT JOIN weight_sets wb ON wb.id = m.ws_b " \
     "WHERE (?1 IS NULL OR m.game = ?1) ORDER BY m.id"
 /* The time each side used over the match's games (schema 11): A is White
  * in the games of even index (dama match); then the games without times. */
@@ -347,6 +348,7 @@ static void fill_match(sqlite3_stmt *st, void *row, DbReportMem *mem)
                                .wall_s = sqlite3_column_double(st, 29 + 3 * i),
                                .cpu_s = sqlite3_column_double(st, 30 + 3 * i)};
     m->untimed = col_opt(st, 34);
+    m->config = col_text(st, 35, mem);
 }
 
 int db_report_matches(Db *db, const char *game, DbMatchRows *out, char err[ERR_MAX])

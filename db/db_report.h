@@ -139,6 +139,10 @@ typedef struct DbMatchRow {
      * games of even index (no timed moves before schema 11) */
     TimeUse time[2];
     int64_t untimed; /* its games without times; DB_NULL_INT before schema 11 */
+    /* its run's configuration (runs.config: "name = value" lines, such as
+     * "b-cmd = ./engine" or "a-dxp = 127.0.0.1:27531" for a side without a
+     * weight set), NULL when none */
+    const char *config;
 } DbMatchRow;
 typedef DB_REPORT_ROWS(DbMatchRow) DbMatchRows;
 

@@ -673,10 +673,16 @@ static void on_go(Hub *h, const HubLine *l)
     h->thread_live = true;
 }
 
-/* Handle one line. Returns 1 on quit. */
-static int handle(Hub *h, const char *text, HubLine *l)
+/* Handle one line, text[0..len) (NUL-terminated at len). Returns 1 on quit. */
+static int handle(Hub *h, const char *text, size_t len, HubLine *l)
 {
     char err[ERR_MAX];
+    /* a NUL byte would cut the line short (one first made it empty, ignored unanswered) */
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        send_error(h, "a NUL byte at column %zu: line ignored", (size_t)(nul - text) + 1);
+        return 0;
+    }
     if (hub_parse_line(text, l, err) != 0) {
         send_error(h, "%s", err);
         return 0;
@@ -787,7 +793,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
             char *nl = memchr(start, '\n', len - (size_t)(start - buf));
             if (!nl) break;
             *nl = '\0';
-            if (!discarding && handle(h, start, line)) {
+            if (!discarding && handle(h, start, (size_t)(nl - start), line)) {
                 quit = true;
                 break;
             }
@@ -805,7 +811,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
         if (eof) {
             eof_seen = true;
             buf[len] = '\0';
-            if (len && !discarding && !is_searching(h)) handle(h, buf, line);
+            if (len && !discarding && !is_searching(h)) handle(h, buf, len, line);
             break;
         }
     }

@@ -21,6 +21,84 @@ static bool has_interval(const DbMatchRow *m)
     return !isnan(m->elo_lo) && !isnan(m->elo_hi) && m->elo_lo < m->elo_hi;
 }
 
+/* A side's engine as the page names it: at most SIDE_TEXT_MAX bytes, its
+ * command or address cut to SIDE_SHOWN bytes. */
+enum { SIDE_SHOWN = 60, SIDE_TEXT_MAX = 200 };
+
+/* The value of line "key = value" of a run's configuration text (the lines
+ * cli_config_text writes) into out, cut to SIDE_SHOWN bytes at a UTF-8
+ * character's start with "…" after it; false when there is no such line
+ * or its value is empty. */
+static bool config_value(const char *config, const char *key, char *out, size_t size)
+{
+    size_t klen = strlen(key);
+    for (const char *p = config; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len > klen + 3 && memcmp(p, key, klen) == 0 && memcmp(p + klen, " = ", 3) == 0) {
+            const char *v = p + klen + 3;
+            size_t n = len - klen - 3, shown = n;
+            if (n > SIDE_SHOWN) {
+                shown = SIDE_SHOWN;
+                while (shown > 0 && ((unsigned char)v[shown] & 0xC0) == 0x80) shown--;
+            }
+            snprintf(out, size, "%.*s%s", (int)shown, v, shown < n ? "…" : "");
+            return true;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return false;
+}
+
+/* Side i's (0: A, 1: B) engine in match m: "#3 tuned" (its weight set), or
+ * for one without (a Hub engine, a DXP program) what the match's
+ * configuration names: "Hub './engine --x'", "DXP 127.0.0.1:27531",
+ * "DXP 127.0.0.1:0 started by './program'"; "external engine" where it
+ * does not say. */
+static void side_text(const DbMatchRow *m, int i, char out[SIDE_TEXT_MAX])
+{
+    int64_t ws = i ? m->ws_b : m->ws_a;
+    if (ws != DB_NULL_INT) {
+        snprintf(out, SIDE_TEXT_MAX, "#%lld %s", (long long)ws, report_str(i ? m->name_b : m->name_a));
+        return;
+    }
+    char key[8], dxp[SIDE_SHOWN + 8], cmd[SIDE_SHOWN + 8];
+    snprintf(key, sizeof key, "%c-dxp", 'a' + i);
+    bool is_dxp = config_value(m->config, key, dxp, sizeof dxp);
+    snprintf(key, sizeof key, "%c-cmd", 'a' + i);
+    bool has_cmd = config_value(m->config, key, cmd, sizeof cmd);
+    if (is_dxp && has_cmd) snprintf(out, SIDE_TEXT_MAX, "DXP %s started by '%s'", dxp, cmd);
+    else if (is_dxp) snprintf(out, SIDE_TEXT_MAX, "DXP %s", dxp);
+    else if (has_cmd) snprintf(out, SIDE_TEXT_MAX, "Hub '%s'", cmd);
+    else snprintf(out, SIDE_TEXT_MAX, "external engine");
+}
+
+/* Whether match m ran an SPRT: its bounds are stored (a match without one
+ * stores none) and, where its run's configuration is stored, it has the
+ * line "sprt = 1" (a match without --sprt stored the default bounds before
+ * it stored none: an older database still has them). */
+static bool had_sprt(const DbMatchRow *m)
+{
+    char v[8];
+    if (isnan(m->sprt_elo0)) return false;
+    return !m->config || (config_value(m->config, "sprt", v, sizeof v) && strcmp(v, "0") != 0);
+}
+
+/* Match m's Elo and its 95% interval as the page says them, never "inf"
+ * (as stats_format_line): "not estimable (score 100%)" at a score of 0% or
+ * 100%; an interval with an infinite end by its finite one, "> 12.3,
+ * upper end not estimable"; "not estimable" where none is stored. */
+static void elo_text(const DbMatchRow *m, char elo[48], char interval[64])
+{
+    if (isnan(m->elo)) snprintf(elo, 48, "–");
+    else if (isinf(m->elo)) snprintf(elo, 48, "not estimable (score %s)", m->elo > 0 ? "100%" : "0%");
+    else snprintf(elo, 48, "%.1f", m->elo);
+    if (!has_interval(m) || (isinf(m->elo_lo) && isinf(m->elo_hi))) snprintf(interval, 64, "not estimable");
+    else if (isinf(m->elo_hi)) snprintf(interval, 64, "> %.1f, upper end not estimable", m->elo_lo);
+    else if (isinf(m->elo_lo)) snprintf(interval, 64, "< %.1f, lower end not estimable", m->elo_hi);
+    else snprintf(interval, 64, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
+}
+
 /* White's half points in a game result ("1-0" 2, "1/2-1/2" 1, "0-1" 0), -1
  * for none. */
 static int white_half(const char *res)
@@ -49,7 +127,7 @@ static int a_half(const DbMatchGame *g, int64_t ws_a, int64_t ws_b)
 static int llr_plot(Report *r, const DbMatchRow *m)
 {
     SprtParams sp = {.alpha = m->sprt_alpha, .beta = m->sprt_beta, .elo0 = m->sprt_elo0, .elo1 = m->sprt_elo1};
-    if (stats_check_sprt(&sp, NULL, 0) != 0) return 0; /* no SPRT parameters stored */
+    if (!had_sprt(m) || stats_check_sprt(&sp, NULL, 0) != 0) return 0; /* no SPRT */
     DbMatchGames g;
     if (db_report_run_games(r->db, m->run_id, &g, r->err) != 0) return -1;
     double *x = malloc(sizeof *x * ((size_t)g.len / 2 + 1)), *y = malloc(sizeof *y * ((size_t)g.len / 2 + 1));
@@ -116,37 +194,54 @@ static void time_cells(Cells *c, const DbMatchRow *m)
     time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
     char left[64] = "";
     if (m->untimed > 0) snprintf(left, sizeof left, " (%lld games without times)", (long long)m->untimed);
-    if (tc.known) cells_add(c, "%.3f, %.3f: %s%s", tc.wall_ratio, tc.cpu_ratio, verdict, left);
+    if (tc.cpu_known) cells_add(c, "%.3f, %.3f: %s%s", tc.wall_ratio, tc.cpu_ratio, verdict, left);
+    else if (tc.known) cells_add(c, "%.3f, –: %s%s", tc.wall_ratio, verdict, left); /* a DXP side's CPU */
     else cells_add(c, "–");
 }
 
-/* The table of every match. false when out of memory. */
+/* The table of every match, its LLR and SPRT columns only when one of
+ * them ran an SPRT ("–" in those of the others). false when out of
+ * memory. */
 static bool matches_table(Report *r, const DbMatchRows *t)
 {
-    static const char *const head[] = {"match", "game", "A", "B", "games", "wins", "draws", "losses",
-                                       "pentanomial (0, ½, 1, 1½, 2)", "Elo", "95% interval", "LLR", "SPRT",
-                                       "A ms/move (wall, CPU)", "B ms/move (wall, CPU)", "time used A/B"};
+    enum { COLS = 16, COL_LLR = 11, COL_SPRT = 12 };
+    static const char *const all[COLS] = {"match", "game", "A", "B", "games", "wins", "draws", "losses",
+                                          "pentanomial (0, ½, 1, 1½, 2)", "Elo", "95% interval", "LLR", "SPRT",
+                                          "A ms/move (wall, CPU)", "B ms/move (wall, CPU)", "time used A/B"};
+    bool sprt = false;
+    for (int i = 0; i < t->len; i++) sprt |= had_sprt(&t->rows[i]);
+    const char *head[COLS];
+    int cols = 0;
+    for (int k = 0; k < COLS; k++)
+        if (sprt || (k != COL_LLR && k != COL_SPRT)) head[cols++] = all[k];
     Cells c = {0};
     for (int i = 0; i < t->len; i++) {
         const DbMatchRow *m = &t->rows[i];
-        char buf[24];
+        char side[SIDE_TEXT_MAX];
         cells_add(&c, "%lld", (long long)m->id);
         cells_add(&c, "%s", report_str(m->game));
-        cells_add(&c, "#%s %s", report_opt(buf, m->ws_a), report_str(m->name_a));
-        cells_add(&c, "#%s %s", report_opt(buf, m->ws_b), report_str(m->name_b));
+        for (int k = 0; k < 2; k++) {
+            side_text(m, k, side);
+            cells_add(&c, "%s", side);
+        }
         const int64_t counts[] = {m->games, m->wins, m->draws, m->losses};
         for (int k = 0; k < 4; k++) cells_add(&c, "%lld", (long long)counts[k]);
         cells_add(&c, "%lld, %lld, %lld, %lld, %lld", (long long)m->penta[0], (long long)m->penta[1],
                   (long long)m->penta[2], (long long)m->penta[3], (long long)m->penta[4]);
-        cells_add_real(&c, m->elo, 1);
-        if (has_interval(m)) cells_add(&c, "[%.1f, %.1f]", m->elo_lo, m->elo_hi);
-        else cells_add(&c, "not estimable");
-        cells_add_real(&c, m->llr, 2);
-        if (isnan(m->sprt_elo0)) cells_add(&c, "–");
-        else cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
+        char elo[48], interval[64];
+        elo_text(m, elo, interval);
+        cells_add(&c, "%s", elo);
+        cells_add(&c, "%s", interval);
+        if (sprt && had_sprt(m)) {
+            cells_add_real(&c, m->llr, 2);
+            cells_add(&c, "[%g, %g] %s", m->sprt_elo0, m->sprt_elo1, m->sprt_result ? m->sprt_result : "undecided");
+        } else if (sprt) {
+            cells_add(&c, "–");
+            cells_add(&c, "–");
+        }
         time_cells(&c, m);
     }
-    if (t->len) report_table(r, "matches", NULL, head, 16, &c);
+    if (t->len) report_table(r, "matches", NULL, head, cols, &c);
     bool ok = !c.oom;
     cells_free(&c);
     return ok;
@@ -199,10 +294,13 @@ static bool matches_elo_plot(Report *r, const DbMatchRows *t)
 /* The plots of one match: results, game pairs, LLR path. */
 static int match_plots(Report *r, const DbMatchRow *m)
 {
-    svg_raw(r->b, "<h3>Match %lld: #%lld ", (long long)m->id, (long long)report_or0(m->ws_a));
-    svg_text(r->b, report_str(m->name_a));
-    svg_raw(r->b, " vs #%lld ", (long long)report_or0(m->ws_b));
-    svg_text(r->b, report_str(m->name_b));
+    char side[SIDE_TEXT_MAX];
+    svg_raw(r->b, "<h3>Match %lld: ", (long long)m->id);
+    side_text(m, 0, side);
+    svg_text(r->b, side);
+    svg_raw(r->b, " vs ");
+    side_text(m, 1, side);
+    svg_text(r->b, side);
     svg_raw(r->b, "</h3><div class=\"figs\">\n");
     char fid[64], title[96], caption[300];
     static const char *const wdl[] = {"A wins", "draws", "A losses"};
@@ -220,12 +318,12 @@ static int match_plots(Report *r, const DbMatchRow *m)
     for (int k = 0; k < 5; k++) v[k] = (double)m->penta[k];
     snprintf(fid, sizeof fid, "match-%lld-penta", (long long)m->id);
     snprintf(title, sizeof title, "Game pairs, match %lld", (long long)m->id);
-    char interval[48] = " (interval not estimable)";
-    if (has_interval(m)) snprintf(interval, sizeof interval, " [%.1f, %.1f]", m->elo_lo, m->elo_hi);
+    char elo[48], interval[64];
+    elo_text(m, elo, interval);
     snprintf(caption, sizeof caption,
              "Pentanomial counts: the game pairs (one opening, both colours) by A's points in the pair, 0 to 2; "
-             "Elo %.1f%s.",
-             m->elo, interval);
+             "Elo %s%s%s%s.",
+             elo, isinf(m->elo) ? "" : " (95% interval ", isinf(m->elo) ? "" : interval, isinf(m->elo) ? "" : ")");
     SvgPlot pp = {.id = fid, .title = title, .caption = caption, .x_label = "A's points in the pair",
                   .y_label = "game pairs"};
     SvgBars pb = {.labels = penta, .values = v, .len = 5};

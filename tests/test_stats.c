@@ -460,10 +460,21 @@ static void test_format_line(void **state)
     assert_true(strstr(out, " | LLR ") != NULL);
     assert_true(strstr(out, "(-2.25, 2.89) [-2.5, 0.5]") != NULL);
 
-    /* 100%: infinite Elo, and no interval from games of one result. */
+    /* 100% and 0%: no finite Elo, said so (it printed "Elo inf"). */
     st = make_wdl(10, 0, 0);
     stats_format_line(&st, NULL, out);
-    assert_string_equal(out, "Games 10: +10 =0 -0 | Elo inf (interval not estimable: all 10 games scored the same)");
+    assert_string_equal(out, "Games 10: +10 =0 -0 | Elo not estimable (score 100%)");
+    st = make_wdl(0, 0, 3);
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 3: +0 =0 -3 | Elo not estimable (score 0%)");
+    const int64_t all_won[STATS_PENTA_LEN] = {0, 0, 0, 0, 4};
+    st = make_ptnml(all_won);
+    st.wins = 8;
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 8: +8 =0 -0 | Elo not estimable (score 100%) | Ptnml 0,0,0,0,4");
+    st = make_wdl(1, 0, 0); /* one game */
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 1: +1 =0 -0 | Elo not estimable (score 100%)");
 
     /* One pair of two draws (dama match --pairs 1): no "+/- 0.0", and the
      * LLR only when asked for. */
@@ -478,12 +489,34 @@ static void test_format_line(void **state)
     stats_format_line(&st, NULL, out);
     assert_string_equal(out, "Games 4: +1 =2 -1 | Elo 0.0 (interval not estimable: all 2 pairs scored the same)"
                              " | Ptnml 0,0,2,0,0");
-    /* Two pairs of different scores: an interval (wide, one end infinite). */
+    /* Two pairs of different scores: an interval (wide). */
     const int64_t two_pairs[STATS_PENTA_LEN] = {0, 0, 1, 1, 0};
     st = make_ptnml(two_pairs);
     st.wins = 1, st.draws = 3;
     stats_format_line(&st, NULL, out);
     assert_true(strstr(out, "| Elo 88.7 +/- ") != NULL);
+    /* An interval with an infinite end (its score bound at 1 or 0) is given
+     * by its finite end, never "+/- inf": four pairs mostly won or lost;
+     * both ends infinite from a pair won and one lost. */
+    const int64_t mostly_won[STATS_PENTA_LEN] = {0, 0, 0, 1, 3};
+    st = make_ptnml(mostly_won);
+    st.wins = 7, st.draws = 1;
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 8: +7 =1 -0 | Elo 470.4 (95% interval: > 277.2, upper end not estimable)"
+                         " | Ptnml 0,0,0,1,3");
+    const int64_t mostly_lost[STATS_PENTA_LEN] = {3, 1, 0, 0, 0};
+    st = make_ptnml(mostly_lost);
+    st.losses = 7, st.draws = 1;
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 8: +0 =1 -7 | Elo -470.4 (95% interval: < -277.2, lower end not estimable)"
+                         " | Ptnml 3,1,0,0,0");
+    const int64_t split[STATS_PENTA_LEN] = {1, 0, 0, 0, 1};
+    st = make_ptnml(split);
+    st.wins = 2, st.losses = 2;
+    stats_format_line(&st, NULL, out);
+    assert_string_equal(out, "Games 4: +2 =0 -2 | Elo 0.0 (95% interval not estimable: both ends infinite)"
+                             " | Ptnml 1,0,0,0,1");
+    assert_null(strstr(out, "inf)"));
     st = make_wdl(0, 1, 0);
     stats_format_line(&st, NULL, out);
     assert_string_equal(out, "Games 1: +0 =1 -0 | Elo 0.0 (interval not estimable from 1 game)");
@@ -556,6 +589,31 @@ static void test_fill_row_interval(void **state)
     }
 }
 
+/* match_fill_row stores the SPRT's bounds and LLR only for a match that ran
+ * one: without --sprt (and in train's ladder) they are NaN, bound as NULL,
+ * not the default bounds with an LLR nobody asked for. */
+static void test_fill_row_sprt(void **state)
+{
+    (void)state;
+    const int64_t penta[STATS_PENTA_LEN] = {5, 20, 40, 25, 10};
+    MatchResult r = {.decision = SPRT_CONTINUE};
+    r.st = make_ptnml(penta);
+    for (int sprt = 0; sprt < 2; sprt++) {
+        MatchPlan plan = {.sprt = sprt, .sprt_params = SPRT_0_10};
+        DbMatch m = {0};
+        match_fill_row(&m, &r, &plan);
+        assert_near(m.elo, 26.1, 0.05); /* the Elo either way */
+        if (sprt) {
+            assert_near(m.llr, 0.68, 0.005);
+            assert_true(m.sprt_elo0 == 0 && m.sprt_elo1 == 10 && m.sprt_alpha == 0.05 && m.sprt_beta == 0.05);
+        } else {
+            assert_true(isnan(m.llr));
+            assert_true(isnan(m.sprt_elo0) && isnan(m.sprt_elo1) && isnan(m.sprt_alpha) && isnan(m.sprt_beta));
+        }
+        assert_null(m.sprt_result);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_sprt_decide_at_bounds),
         cmocka_unit_test(test_format_line),
         cmocka_unit_test(test_fill_row_interval),
+        cmocka_unit_test(test_fill_row_sprt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -434,6 +434,15 @@ static void test_time_use_compare(void **state)
         /* a side without timed moves, or one whose means are 0: not measured */
         {{0, 0, 0}, {10, 1.0, 1.0}, false, false, "time used: not measured"},
         {{10, 1.0, 1.0}, {10, 0.0, 0.0}, false, false, "time used: not measured"},
+        {{10, 0.0, 0.0}, {10, 1.0, 1.0}, false, false, "time used: not measured"},
+        /* a CPU mean of 0 (a DXP program's, not measured) is no "infinitely
+         * less": the wall means alone are compared, and the CPU named unmeasured */
+        {{10, 1.0, 0.0}, {10, 1.0, 1.0}, true, true, "equal wall time used (within 5%); CPU time not measured"},
+        {{10, 1.2, 0.0}, {10, 1.0, 1.0}, true, false,
+         "unequal time: A used 20.0% more wall time than B; CPU time not measured"},
+        {{10, 1.0, 1.0}, {10, 1.5, 0.0}, true, false,
+         "unequal time: B used 50.0% more wall time than A; CPU time not measured"},
+        {{10, 1.0, 0.0}, {10, 1.0, 0.0}, true, true, "equal wall time used (within 5%); CPU time not measured"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const CompareCase *c = &cases[i];
@@ -445,6 +454,9 @@ static void test_time_use_compare(void **state)
             fail_msg("case %zu: known %d equal %d '%s'", i, tc.known, tc.equal, verdict);
         if (tc.known) /* the ratios are a's means over b's */
             assert_true(fabs(tc.wall_ratio - time_use_wall_ms(&c->a) / time_use_wall_ms(&c->b)) < 1e-12);
+        /* the CPU ratio only where both CPU means were measured */
+        assert_int_equal(tc.cpu_known, tc.known && c->a.cpu_s > 0 && c->b.cpu_s > 0);
+        assert_int_equal(isnan(tc.cpu_ratio), !tc.cpu_known);
     }
     /* the verdict is cut to the buffer, never overrun */
     TimeCompare tc;

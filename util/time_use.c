@@ -16,8 +16,9 @@ double time_use_wall_ms(const TimeUse *t) { return t->moves > 0 ? 1000.0 * t->wa
 
 double time_use_cpu_ms(const TimeUse *t) { return t->moves > 0 ? 1000.0 * t->cpu_s / (double)t->moves : NAN; }
 
-/* a/b, NaN unless both are numbers and b > 0 */
-static double ratio(double a, double b) { return isnan(a) || isnan(b) || b <= 0 ? NAN : a / b; }
+/* a/b, NaN unless both are measured: numbers > 0 (a mean of 0 is a time
+ * nobody measured, such as a DXP program's CPU time) */
+static double ratio(double a, double b) { return isnan(a) || isnan(b) || a <= 0 || b <= 0 ? NAN : a / b; }
 
 /* How far r is from 1, as the larger side's excess over the smaller:
  * r = 1.2 and r = 1/1.2 are both 20% more for one side. */
@@ -25,17 +26,16 @@ static double excess(double r) { return r >= 1 ? r - 1 : 1 / r - 1; }
 
 /* A percentage at the precision the verdict prints it (0.1): a ratio of
  * 1.05 is 5.000000000000004% in doubles, printed and judged as 5.0%. */
-static double tenths(double pct) { return isinf(pct) ? pct : round(pct * 10) / 10; }
+static double tenths(double pct) { return round(pct * 10) / 10; }
 
 void time_use_compare(const TimeUse *a, const TimeUse *b, double tolerance, TimeCompare *out)
 {
     *out = (TimeCompare){.wall_ratio = ratio(time_use_wall_ms(a), time_use_wall_ms(b)),
                          .cpu_ratio = ratio(time_use_cpu_ms(a), time_use_cpu_ms(b)), .measure = "wall"};
-    /* a ratio of 0 (a used no time at all) has no finite excess: infinite */
-    out->known = !isnan(out->wall_ratio) && !isnan(out->cpu_ratio);
+    out->known = !isnan(out->wall_ratio);
+    out->cpu_known = out->known && !isnan(out->cpu_ratio);
     if (!out->known) return;
-    double ew = out->wall_ratio > 0 ? excess(out->wall_ratio) : INFINITY;
-    double ec = out->cpu_ratio > 0 ? excess(out->cpu_ratio) : INFINITY;
+    double ew = excess(out->wall_ratio), ec = out->cpu_known ? excess(out->cpu_ratio) : 0;
     /* inclusive, at the printed precision: "5.0% more" is within 5% */
     double limit = tenths(100.0 * tolerance);
     out->equal = tenths(100.0 * ew) <= limit && tenths(100.0 * ec) <= limit;
@@ -49,10 +49,12 @@ void time_use_verdict(const TimeCompare *c, double tolerance, const char *a, con
 {
     if (size == 0) return;
     if (!c->known) snprintf(out, size, "time used: not measured");
-    else if (c->equal) snprintf(out, size, "equal time used (within %g%%)", 100 * tolerance);
+    else if (c->equal)
+        snprintf(out, size, "equal %stime used (within %g%%)%s", c->cpu_known ? "" : "wall ", 100 * tolerance,
+                 c->cpu_known ? "" : "; CPU time not measured");
     else
-        snprintf(out, size, "unequal time: %s used %.1f%% more %s time than %s", c->more ? b : a, c->pct_more,
-                 c->measure, c->more ? a : b);
+        snprintf(out, size, "unequal time: %s used %.1f%% more %s time than %s%s", c->more ? b : a, c->pct_more,
+                 c->measure, c->more ? a : b, c->cpu_known ? "" : "; CPU time not measured");
 }
 
 void time_use_format(const TimeUse *t, char *out, size_t size)

@@ -31,14 +31,20 @@ double time_use_wall_ms(const TimeUse *t);
 double time_use_cpu_ms(const TimeUse *t);
 
 /* Two players' time use compared: ratios a/b of the means (NaN when
- * either has no timed move or b's mean is 0), whether both are equal, and,
- * when not, which measure differs most ("wall" or "CPU"), which player used
- * more of it (0: a, 1: b) and by how many percent of the other's mean.
- * Equal: for wall and CPU, the side that used more used at most 100 x
- * tolerance percent more, counted in percent rounded to 0.1 as the verdict
- * prints it, bounds included (5.0% more is within 5%; 5.1% is not). */
+ * either side has no timed move or a mean of 0: a mean of 0 is no
+ * measurement, as the CPU time of a program over DXP, never "infinitely
+ * less"), whether both are equal, and, when not, which measure differs most
+ * ("wall" or "CPU"), which player used more of it (0: a, 1: b) and by how
+ * many percent of the other's mean. Without a CPU measure of both (a DXP
+ * program's CPU time is 0) the wall means alone are compared and the
+ * verdict says the CPU time was not measured.
+ * Equal: for wall and CPU (where measured), the side that used more used at
+ * most 100 x tolerance percent more, counted in percent rounded to 0.1 as
+ * the verdict prints it, bounds included (5.0% more is within 5%; 5.1% is
+ * not). */
 typedef struct TimeCompare {
-    bool known;            /* both have timed moves and b's means are > 0 */
+    bool known;            /* both have timed moves and wall means > 0 */
+    bool cpu_known;        /* known, and both CPU means are > 0 too */
     double wall_ratio, cpu_ratio;
     bool equal;
     const char *measure;   /* "wall" or "CPU" (static), the larger difference */
@@ -50,7 +56,10 @@ void time_use_compare(const TimeUse *a, const TimeUse *b, double tolerance, Time
 
 /* The verdict of c for players named a and b, into out (NUL-terminated,
  * cut to size): "equal time used (within 5%)", "unequal time: A used 12.3%
- * more CPU time than B", or "time used: not measured" (c->known false). */
+ * more CPU time than B", or "time used: not measured" (c->known false);
+ * without CPU measures "equal wall time used (within 5%); CPU time not
+ * measured" or "unequal time: A used 12.3% more wall time than B; CPU time
+ * not measured". */
 void time_use_verdict(const TimeCompare *c, double tolerance, const char *a, const char *b, char *out, size_t size);
 
 /* "wall 12.30 ms, CPU 11.90 ms per move (456 moves)", or "no timed moves". */

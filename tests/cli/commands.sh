@@ -87,6 +87,13 @@ expect_rc 1 "missing fen file" "$DAMA" moves --file "$T/nope"
 printf 'W:Wc3:Bd4\nW:Wz9:Bd4\n' >"$T/badfens"
 expect_rc 1 "bad line in fen file" "$DAMA" moves --file "$T/badfens"
 grep -q "line 2" "$T/err" && ok || bad "fen file line number"
+# a blank line (or one of blanks) is an error naming the file and line, not skipped: the output is one line
+# per position, and the other lines are still answered
+printf 'W:Wc3:Bd4\n\nW:Wc3:Bd4,f6\n \t\r\nW:Wc3:Bd4\n' >"$T/blankfens"
+expect_err 1 "dama moves: $T/blankfens line 2: a blank line, not a position (one position per line)" \
+  "$DAMA" moves --file "$T/blankfens"
+grep -q "blankfens line 4: a blank line" "$T/err" && ok || bad "the second blank line named: $(cat "$T/err")"
+expect_eq "$(cut -f1 "$T/out" | tr '\n' ' ')" "W:Wc3:Bd4 W:Wc3:Bd4,f6 W:Wc3:Bd4 " "the positions around the blank lines answered"
 # bad config file: named with its line
 printf 'selfplay = { games = ; };\n' >"$T/bad.cfg"
 expect_rc 2 "bad config" "$DAMA" selfplay --config "$T/bad.cfg"

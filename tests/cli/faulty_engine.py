@@ -7,7 +7,8 @@ It passes every line between the tournament and `DAMA hub ARGS...` unchanged,
 except that at the N-th "go" of the process it fails instead (and in mode
 between, at the N-th "new-game"):
   crash    exits with status 3 (after printing a last line with an ESC
-           byte and UTF-8, which a fault detail must hold escaped)
+           byte and UTF-8, which a fault detail must hold escaped, and
+           "faulty_engine: crash at go N" on its standard error)
   hang     stops answering (and ignores "stop")
   illegal  answers "done move=a1-h8" (not a legal move anywhere)
   garbage  answers "done move=???" after some noise
@@ -62,6 +63,8 @@ def main():
                     if gos == at and mode != "none":
                         if mode == "crash":
                             say(b"info string about to crash \x1b[31m\xc3\xa9")
+                            sys.stderr.write("faulty_engine: crash at go %d\n" % gos)
+                            sys.stderr.flush()
                             child.kill()
                             sys.exit(3)
                         if mode == "hang":

@@ -230,6 +230,12 @@ has "$T/esc.out" "^error message=\"unknown command 'foo\\\\x01\\\\xFF'bar\\\\\\\
 has "$T/esc.out" "^error message=\"pos moves: move 2: illegal move 'c3-d4'\"$" "the bad move named once"
 expect_eq "$(grep -c "^error message=\".*\.\.\.'" "$T/esc.out")" 2 "long inputs cut, marked"
 [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/esc.out")" -le 330 ] && ok || bad "an error line over 330 bytes"
+# a NUL byte anywhere in a line: an error naming its column, the session goes on (a line starting
+# with one was ignored unanswered, one after a command ran the command)
+printf '\000ping\nping\000 x\nping\n\000' >"$T/nul.in"
+session nul
+expect_eq "$(cat "$T/nul.out")" "$(printf 'error message="a NUL byte at column 1: line ignored"\nerror message="a NUL byte at column 5: line ignored"\npong\nerror message="a NUL byte at column 1: line ignored"')" \
+  "a NUL byte answered with an error, the session going on"
 : >"$T/empty.in"
 session empty
 [ ! -s "$T/empty.out" ] && ok || bad "empty input: no output"

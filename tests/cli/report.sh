@@ -21,6 +21,14 @@ q() { sqlite3 t.sqlite "$1"; }
   >/dev/null 2>&1 || bad "match"
 "$DAMA" tournament --db t.sqlite --rounds 1 --concurrency 1 --nodes 200 --progress 0 \
   'name=tuned <b>&amp;,weights=tuned' name=start,weights=default >/dev/null 2>&1 || bad "tournament"
+# matches 2 and 3, without --sprt: a Hub engine as B (a command longer than the page shows), and a DXP
+# program as A that nobody listens to (each game lost by its fault: exit 1)
+PAD=$(printf 'x%.0s' {1..70})
+"$DAMA" match --db t.sqlite --a default --b-cmd "DAMA_PAD=$PAD $DAMA hub" --pairs 1 --nodes 100 --progress 0 \
+  >/dev/null 2>&1 || bad "match with a Hub engine"
+expect_rc 1 "match with an unreachable DXP program" "$DAMA" match --db t.sqlite --game international \
+  --a-dxp 127.0.0.1:9 --b default --pairs 1 --nodes 100 --progress 0
+expect_line out "Games 2: +0 =0 -2 | Elo not estimable (score 0%) | Ptnml 1,0,0,0,0"
 
 sum() { cat t.sqlite t.sqlite-wal 2>/dev/null | cksum; }
 before=$(sum)
@@ -74,6 +82,33 @@ n=$(grep -o '<figure class="plot" id="tuning-1-loss">.*</figure>' r.html | grep 
 gm=$(q "SELECT games FROM matches WHERE id = 1")
 grep -q "The $gm games of match 1" r.html && ok || bad "match 1 games ($gm)"
 grep -q '<figure class="plot" id="match-1-llr">' r.html && ok || bad "match 1 LLR path"
+# an engine without a weight set is named by its command or address (it showed "#"), cut to 60 bytes
+grep -qF "<td>#1 compiled-in</td><td>Hub &#39;DAMA_PAD=${PAD:0:51}…&#39;</td>" r.html && ok || bad "match 2: the Hub engine's command"
+grep -q "<td>DXP 127\.0\.0\.1:9</td><td>#[0-9]* compiled-in</td>" r.html && ok || bad "match 3: the DXP program's address"
+grep -q "<h3>Match 3: DXP 127\.0\.0\.1:9 vs #[0-9]* compiled-in</h3>" r.html && ok || bad "match 3's heading names the program"
+grep -q '<td># </td>\|#0 ' r.html && bad "an engine shown as '#'" || ok
+# the SPRT only where one ran: match 1 (--sprt) has its bounds and LLR, match 2 none stored and "–" shown
+expect_eq "$(q "SELECT id || ':' || (sprt_elo0 IS NULL) || (sprt_alpha IS NULL) || (llr IS NULL) FROM matches WHERE id <= 2")" \
+  "$(printf '1:000\n2:111')" "SPRT bounds and LLR stored only for the --sprt match"
+row() { grep -o "<tr><td class=\"num\">$2</td>.*" "$1" | sed 's|</tr>.*||'; }
+row r.html 1 | grep -q '<td class="num">-\?[0-9.]*</td><td>\[0, 10\] [^<]*</td>' && ok || bad "match 1's SPRT: $(row r.html 1)"
+row r.html 2 | grep -q '<td>not estimable</td><td>–</td><td>–</td>' && ok || bad "match 2 without SPRT: $(row r.html 2)"
+grep -q 'id="match-2-llr"' r.html && bad "an LLR path for match 2" || ok
+# no "inf": match 3's DXP program lost every game (score 0% for A)
+row r.html 3 | grep -q '<td>not estimable (score 0%)</td><td>not estimable</td>' && ok || bad "match 3's Elo: $(row r.html 3)"
+grep -q 'Elo not estimable (score 0%)\.' r.html && ok || bad "match 3's pair plot caption"
+grep -qi '[-+ >]inf\b' <(sed 's/<[^>]*>/ /g' r.html) && bad "an infinite value printed: $(sed 's/<[^>]*>/ /g' r.html | grep -oi '.\{30\}[-+ ]inf\b.\{10\}' | head -2)" || ok
+# an older database stored a match without --sprt with the default bounds: its run's configuration says no SPRT ran
+cp t.sqlite old.sqlite
+sqlite3 old.sqlite "UPDATE matches SET sprt_elo0 = 0, sprt_elo1 = 10, sprt_alpha = 0.05, sprt_beta = 0.05, llr = -0.2 WHERE id = 2"
+"$DAMA" report --db old.sqlite -o old.html >/dev/null 2>&1 && ok || bad "report of the older rows"
+row old.html 2 | grep -q '<td>not estimable</td><td>–</td><td>–</td>' && ok || bad "older match 2 without SPRT: $(row old.html 2)"
+grep -q 'id="match-2-llr"' old.html && bad "an LLR path for the older match 2" || ok
+# no match ran an SPRT: no LLR and SPRT columns at all
+sqlite3 old.sqlite "DELETE FROM matches WHERE id = 1"
+"$DAMA" report --db old.sqlite -o none.html >/dev/null 2>&1 && ok || bad "report without an SPRT match"
+grep -q '<th scope="col">\(LLR\|SPRT\)</th>' none.html && bad "SPRT columns without an SPRT match" || ok
+grep -q '<th scope="col">95% interval</th><th scope="col">A ms/move (wall, CPU)</th>' none.html && ok || bad "the matches table's columns"
 # each side's time per move in the matches table: the stored sums' means (A White in the even games)
 cells=$(grep -o '<td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*</td><td>[0-9.]*, [0-9.]*: [^<]*</td></tr>' r.html | head -1)
 sums=$(q "SELECT total(CASE WHEN game_index % 2 = 0 THEN white_moves ELSE black_moves END),

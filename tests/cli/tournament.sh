@@ -259,6 +259,12 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
 [ "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" -ge 1 ] && ok || bad "no crash recorded"
 expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND (detail IS NULL OR detail NOT LIKE 'the engine ended while thinking (exit status 3)%')")" 0 \
   "match keeps the crash's detail, as tournaments do"
+# ... with the last of what it wrote on its standard error (it was discarded)
+expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND detail NOT LIKE
+  'the engine ended while thinking (exit status 3); stderr: faulty_engine: crash at go 2; last output: %'")" 0 \
+  "a crash's detail holds the engine's standard error"
+grep -q "B loses by crash: the engine ended while thinking (exit status 3); stderr: faulty_engine: crash at go 2; " "$T/err" \
+  && ok || bad "the crash's standard error named on stderr: $(head -c 600 "$T/err")"
 # an engine that answers error during a game loses it as a crash (the line was ignored), its words kept
 expect_err 1 "dama match: every game was lost by an engine fault (A 0, B 4)" "$DAMA" match --db "$T/he.sqlite" --a default \
   --b-cmd "python3 $F error 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
@@ -277,8 +283,19 @@ expect_eq "$(sqlite3 "$T/hb.sqlite" "SELECT count(*) || ' ' || count(detail) || 
 grep -q "engine fault" "$T/out" "$T/err" && bad "a fault reported: $(cat "$T/out" "$T/err")" || ok
 expect_rc 2 "match: empty --a-cmd" "$DAMA" match --db "$T/h2.sqlite" --a-cmd ""
 # an engine command that cannot start: an error naming it and why, before the database is touched
-expect_err 1 "dama match: --a-cmd: cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127: the shell found no such command); last output: (none)" \
+expect_err 1 "dama match: --a-cmd: cannot start '$T/no-such-engine': the engine ended during hub/init (exit status 127: the shell found no such command); stderr: " \
   "$DAMA" match --db "$T/bad-cmd.sqlite" --a-cmd "$T/no-such-engine" --b default --pairs 1 --nodes 100 --threads 1 --progress 0
+grep -q "stderr: .*no-such-engine: not found; last output: (none)$" "$T/err" && ok || bad "the shell's words: $(cat "$T/err")"
+# an engine that says why it cannot start, on its standard error, then exits: its words in the message (they
+# were discarded); one that writes 300 KB there first (more than a pipe holds) is read, its last words kept
+printf '#!/bin/sh\necho "engine: loading" >&2\necho "fatal: no weights file" >&2\nexit 3\n' >"$T/dies.sh"
+chmod +x "$T/dies.sh"
+expect_err 1 "dama match: --b-cmd: cannot start '$T/dies.sh': the engine ended during hub/init (exit status 3); stderr: engine: loading | fatal: no weights file; last output: (none)" \
+  "$DAMA" match --db "$T/bad-cmd.sqlite" --a default --b-cmd "$T/dies.sh" --pairs 1 --nodes 100 --threads 1 --progress 0
+printf '#!/bin/sh\nhead -c 300000 /dev/zero | tr "\\000" x >&2\nprintf "\\nlast words\\n" >&2\nexit 5\n' >"$T/chatty.sh"
+chmod +x "$T/chatty.sh"
+expect_err 1 "dama tournament: engine 'X': cannot start '$T/chatty.sh': the engine ended during hub/init (exit status 5); stderr: ...last words; last output: (none)" \
+  timeout 60 "$DAMA" tournament --db "$T/bad-cmd.sqlite" --nodes 100 "name=A,weights=default" "name=X,cmd=$T/chatty.sh"
 [ ! -e "$T/bad-cmd.sqlite" ] && ok || bad "match with an engine that cannot start created its database"
 expect_eq "$(wc -l <"$T/out")" 0 "match with an engine that cannot start prints no result"
 printf 'not a program\n' >"$T/not-exec" && chmod -x "$T/not-exec"
