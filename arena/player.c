@@ -1,5 +1,6 @@
 /* player.c — in-process and Hub engines behind one interface; see player.h. */
-#define _GNU_SOURCE /* pipe2 */
+#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 
 #include "arena/player.h"
 
@@ -270,7 +271,8 @@ void player_wrap_engine(Player *p, const Game *game, Engine *engine, const Playe
     p->kind = PLAYER_DAMA;
     p->engine = engine;
     p->limits = *limits;
-    p->fd = p->err_fd = -1;
+    p->fd = -1;
+    stderr_tail_init(&p->err);
 }
 
 Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weights, volatile int *stop,
@@ -283,7 +285,8 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
     p->limits = spec->limits;
     p->stop = stop;
     p->spec = spec;
-    p->fd = p->err_fd = -1;
+    p->fd = -1;
+    stderr_tail_init(&p->err);
     player_set_book(p, spec->book, spec->book_seed);
     if (spec->kind == PLAYER_DAMA) {
         p->engine = engine_new(game, (size_t)spec->hash_mb);
@@ -338,71 +341,11 @@ static void remember(Player *p, const char *raw)
     strcat(p->last, line);
 }
 
-/* Keep the last PLAYER_STDERR_MAX bytes of what the engine wrote on its
- * standard error: read what its pipe holds now (never waiting), closing
- * our end when the engine's side is closed. */
-static void stderr_drain(Player *p)
-{
-    char chunk[4096];
-    for (int i = 0; p->err_fd >= 0 && i < 64; i++) { /* at most 256 KiB a call: a chatty engine cannot hold us */
-        ssize_t got = read(p->err_fd, chunk, sizeof chunk);
-        if (got < 0 && errno == EINTR) continue;
-        if (got < 0 && errno == EAGAIN) return;
-        if (got <= 0) { /* closed (or broken): nothing more to read */
-            close(p->err_fd);
-            p->err_fd = -1;
-            return;
-        }
-        size_t n = (size_t)got, keep = sizeof p->err_tail;
-        if (n >= keep) {
-            memcpy(p->err_tail, chunk + n - keep, keep);
-            p->err_len = keep;
-            continue;
-        }
-        if (p->err_len + n > keep) { /* drop the oldest */
-            size_t drop = p->err_len + n - keep;
-            memmove(p->err_tail, p->err_tail + drop, p->err_len - drop);
-            p->err_len -= drop;
-        }
-        memcpy(p->err_tail + p->err_len, chunk, n);
-        p->err_len += n;
-    }
-}
-
-/* The engine's standard error as kept, for a fault's detail: its lines
- * escaped (text_escape) and joined by " | ", blank ones left out, cut to
- * the newest that fit in size bytes ("..." before them); "" when it wrote
- * nothing. */
-static void stderr_text(const Player *p, char *out, size_t size)
-{
-    char all[4 * PLAYER_STDERR_MAX + 1];
-    size_t n = 0;
-    all[0] = '\0';
-    for (size_t i = 0; i < p->err_len;) {
-        const char *s = p->err_tail + i, *nl = memchr(s, '\n', p->err_len - i);
-        size_t len = nl ? (size_t)(nl - s) : p->err_len - i;
-        i += len + (nl ? 1 : 0);
-        if (len && s[len - 1] == '\r') len--;
-        if (len == 0 || n + 4 >= sizeof all) continue;
-        if (n) n += (size_t)snprintf(all + n, sizeof all - n, " | ");
-        n += text_escape(s, len, all + n, sizeof all - n) ? strlen(all + n) : 0;
-    }
-    if (n < size) {
-        snprintf(out, size, "%s", all);
-        return;
-    }
-    const char *tail = all + n - (size - 4); /* "..." and the NUL */
-    const char *sep = strstr(tail, " | ");
-    if (sep && sep + 3 < all + n) tail = sep + 3; /* from a line's start where one is in reach */
-    snprintf(out, size, "...%s", tail);
-}
-
 static void hub_kill(Player *p)
 {
     if (p->fd >= 0) close(p->fd);
     p->fd = -1;
-    if (p->err_fd >= 0) close(p->err_fd);
-    p->err_fd = -1;
+    stderr_tail_close(&p->err);
     if (p->pid > 0) {
         kill(-p->pid, SIGKILL);
         kill(p->pid, SIGKILL);
@@ -444,10 +387,10 @@ static void exit_text(Player *p, char *out, size_t size)
  * the last lines it answered (200 bytes at most). */
 static void fault_detail(Player *p, char *out, const char *what)
 {
-    char how[64], err[128];
+    char how[64], err[STDERR_TAIL_SHOWN];
     exit_text(p, how, sizeof how);
-    stderr_drain(p); /* what it wrote before it ended */
-    stderr_text(p, err, sizeof err);
+    stderr_tail_drain(&p->err); /* what it wrote before it ended */
+    stderr_tail_text(&p->err, err, sizeof err);
     snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%.60s%s%s%s; last output: %.200s", what, how[0] ? " (" : "", how,
              how[0] ? ")" : "", err[0] ? "; stderr: " : "", err, p->last[0] ? p->last : "(none)");
 }
@@ -497,11 +440,11 @@ static int hub_read_line(Player *p, char *out, size_t size, double deadline)
         int wait_ms = (int)(left * 1000) + 1;
         if (wait_ms > 50) wait_ms = 50; /* poll the stop flag */
         /* its standard error read meanwhile: a full pipe would block the engine */
-        struct pollfd pfd[2] = {{.fd = p->fd, .events = POLLIN}, {.fd = p->err_fd, .events = POLLIN}};
-        int r = poll(pfd, p->err_fd >= 0 ? 2 : 1, wait_ms);
+        struct pollfd pfd[2] = {{.fd = p->fd, .events = POLLIN}, {.fd = p->err.fd, .events = POLLIN}};
+        int r = poll(pfd, p->err.fd >= 0 ? 2 : 1, wait_ms);
         if (r < 0 && errno != EINTR) return -1;
         if (r <= 0) continue;
-        if (p->err_fd >= 0 && pfd[1].revents) stderr_drain(p);
+        if (p->err.fd >= 0 && pfd[1].revents) stderr_tail_drain(&p->err);
         if (!pfd[0].revents) continue;
         ssize_t got = read(p->fd, p->buf + p->buf_len, PLAYER_LINE_MAX - p->buf_len);
         if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
@@ -560,14 +503,13 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     char command[PLAYER_SPEC_MAX + 8];
     player_shell_command(p->spec->spec, command, sizeof command);
     pid_t parent = getpid();
-    int sv[2], ep[2];
+    int sv[2], err_end;
     p->last[0] = '\0';
-    p->err_len = 0;
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
         return PLAYER_CRASH;
     }
-    if (pipe2(ep, O_CLOEXEC) != 0) { /* its standard error, kept for a fault's detail */
+    if (stderr_tail_open(&p->err, &err_end) != 0) { /* its standard error, kept for a fault's detail */
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
         close(sv[0]);
         close(sv[1]);
@@ -577,8 +519,8 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
-        close(ep[0]);
-        close(ep[1]);
+        close(err_end);
+        stderr_tail_close(&p->err);
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
         return PLAYER_CRASH;
     }
@@ -590,16 +532,14 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
         setpgid(0, 0);
         dup2(sv[1], 0);
         dup2(sv[1], 1);
-        dup2(ep[1], 2);
+        dup2(err_end, 2);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid); /* also from here: no race with the child's own call */
     close(sv[1]);
-    close(ep[1]);
-    fcntl(ep[0], F_SETFL, fcntl(ep[0], F_GETFL) | O_NONBLOCK);
-    p->err_fd = ep[0];
+    close(err_end);
     p->fd = sv[0];
     p->pid = pid;
     p->buf_len = 0;
@@ -901,7 +841,7 @@ void player_free(Player *p)
         }
         hub_kill(p);
     }
-    if (p->err_fd >= 0) close(p->err_fd);
+    stderr_tail_close(&p->err);
     player_dxp_free(p);
     if (p->owns_engine) engine_free(p->engine);
     free(p->weights);

@@ -8,11 +8,12 @@
  * it), and the process dies with the one that started it, even killed by
  * SIGKILL (PR_SET_PDEATHSIG; a command with shell operators keeps its shell,
  * and only what it execs itself dies with dama). Its standard input and
- * output are on a socket pair (a write to an
- * engine that died fails with EPIPE instead of raising SIGPIPE), standard
- * error discarded. Start-up: "hub" (until "wait"; a declared "variant"
- * parameter is set to the game's name, and every param.NAME=VALUE of the
- * spec is sent as set-param), "init" (until "ready"); each game starts with
+ * output are on a socket pair (a write to an engine that died fails with
+ * EPIPE instead of raising SIGPIPE), its standard error on a pipe read as
+ * it runs, the last 2 KiB kept (stderr_tail.h). Start-up: "hub" (until
+ * "wait"; a declared "variant" parameter is set to the game's name, and
+ * every param.NAME=VALUE of the spec is sent as set-param), "init" (until
+ * "ready"); each game starts with
  * "new-game". A move: "pos pos=START moves=\"...\"" (the game's start
  * position and every move since, in the game's own notation, so that the
  * engine sees repetitions), "level ...", "go think"; then "info" lines
@@ -30,6 +31,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "arena/stderr_tail.h"
 #include "engine/game.h"
 
 struct Engine;
@@ -41,8 +43,7 @@ enum {
     PLAYER_SPEC_MAX = 512,
     PLAYER_DETAIL_MAX = 512,   /* kept output of a failing engine, with its NUL */
     PLAYER_PARAMS_MAX = 8,
-    PLAYER_LINE_MAX = 8192,    /* longest line read from an engine */
-    PLAYER_STDERR_MAX = 2048   /* the last bytes of a Hub engine's standard error kept */
+    PLAYER_LINE_MAX = 8192     /* longest line read from an engine */
 };
 
 /* What limits a player's moves. Exactly one of nodes, depth, movetime_ms
@@ -155,9 +156,7 @@ typedef struct Player {
     char *buf;       /* PLAYER_LINE_MAX bytes of unread output */
     size_t buf_len;
     char last[PLAYER_DETAIL_MAX]; /* the last lines read, for fault details */
-    int err_fd;      /* our end of the pipe on its standard error, or -1 */
-    char err_tail[PLAYER_STDERR_MAX]; /* the last bytes written there (oldest first), for fault details */
-    size_t err_len;
+    StderrTail err;  /* the last of its standard error, for fault details */
     int starts;      /* how many times the process was started */
     /* over DXP */
     struct DxpRemote *dxp;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "arena/stderr_tail.h"
 #include "engine/game_record.h"
 #include "protocol/dxp.h"
 #include "protocol/dxp_link.h"
@@ -42,10 +43,15 @@ typedef struct DxpRemote {
     int starts;   /* how many times it was started */
     double started_at; /* when (clock_now_s): the start window runs from it */
     char how[64];      /* how it ended ("exit status 3"), once reaped while dama waited for it; "" */
-    /* Port 0: the program's standard output, read for the port it picked,
-     * then drained by a thread until it closes or stop_launched ends it. */
-    int out_fd;        /* the pipe's read end; -1: none */
-    bool draining;     /* drainer runs */
+    /* Its standard error, a pipe read by a thread (the drainer) from its
+     * start until stop_launched ends it, its last bytes kept; with port 0
+     * its standard output too, a pipe read here for the port it picked,
+     * then handed to the drainer, which drops the rest. */
+    StderrTail err;         /* under err_lock while the drainer runs */
+    pthread_mutex_t err_lock;
+    int out_fd;             /* the output pipe's read end; -1: none */
+    atomic_bool out_handed; /* out_fd is the drainer's: the port was read */
+    bool draining;          /* the drainer runs */
     pthread_t drainer;
     atomic_bool drain_stop;
     int known; /* plies of the game record that the program has seen */
@@ -55,7 +61,10 @@ typedef struct DxpRemote {
 DxpRemote *player_dxp_new(void)
 {
     DxpRemote *r = calloc(1, sizeof *r);
-    if (r) r->link.fd = r->out_fd = -1;
+    if (!r) return NULL;
+    r->link.fd = r->out_fd = -1;
+    stderr_tail_init(&r->err);
+    pthread_mutex_init(&r->err_lock, NULL);
     return r;
 }
 
@@ -73,26 +82,47 @@ static void status_text(int status, char *out, size_t size)
     else snprintf(out, size, "ended");
 }
 
-/* The drainer: reads the started program's output after its port and
- * drops it, so that the program never waits on a full pipe, and never
- * meets a closed one (SIGPIPE) while it runs: it stops at the pipe's end
- * (every writer gone) or at drain_stop, set once the program was reaped. */
+/* The drainer: keeps the last of the started program's standard error,
+ * and reads its output once handed (out_handed) and drops it, so that the
+ * program never waits on a full pipe, and never meets a closed one
+ * (SIGPIPE) while it runs. It ends when both pipes have ended (every
+ * writer gone), or at drain_stop, set once the program was ended: then
+ * what its standard error still holds is read first. */
 static void *drain(void *arg)
 {
     DxpRemote *r = arg;
     char buf[4096];
-    while (!atomic_load(&r->drain_stop)) {
-        struct pollfd pf = {.fd = r->out_fd, .events = POLLIN};
-        int rc = poll(&pf, 1, 100);
+    bool out_open = r->out_fd >= 0;
+    for (;;) {
+        bool stopping = atomic_load(&r->drain_stop);
+        bool handed = out_open && atomic_load(&r->out_handed);
+        int err_fd = r->err.fd; /* changed by this thread alone while it runs */
+        if (stopping || (err_fd < 0 && !out_open)) break;
+        struct pollfd pf[2];
+        nfds_t n = 0;
+        if (err_fd >= 0) pf[n++] = (struct pollfd){.fd = err_fd, .events = POLLIN};
+        if (handed) pf[n++] = (struct pollfd){.fd = r->out_fd, .events = POLLIN};
+        int rc = poll(n ? pf : NULL, n, 100); /* none: waits for the output to be handed */
         if (rc < 0 && errno != EINTR) break;
         if (rc <= 0) continue;
-        ssize_t n = read(r->out_fd, buf, sizeof buf);
-        if (n == 0 || (n < 0 && errno != EINTR && errno != EAGAIN)) break;
+        if (err_fd >= 0 && pf[0].revents) {
+            pthread_mutex_lock(&r->err_lock);
+            stderr_tail_drain(&r->err);
+            pthread_mutex_unlock(&r->err_lock);
+        }
+        if (handed && pf[n - 1].revents) {
+            ssize_t got = read(r->out_fd, buf, sizeof buf);
+            if (got == 0 || (got < 0 && errno != EINTR && errno != EAGAIN)) out_open = false;
+        }
     }
+    pthread_mutex_lock(&r->err_lock);
+    stderr_tail_drain(&r->err); /* what it wrote before it ended */
+    pthread_mutex_unlock(&r->err_lock);
     return NULL;
 }
 
-/* The pipe from the started program's output closed, its drainer ended. */
+/* The started program's pipes closed, its drainer ended (what its
+ * standard error held kept). */
 static void close_output(DxpRemote *r)
 {
     if (r->draining) {
@@ -102,6 +132,16 @@ static void close_output(DxpRemote *r)
     }
     if (r->out_fd >= 0) close(r->out_fd);
     r->out_fd = -1;
+    stderr_tail_close(&r->err);
+}
+
+/* The last of the started program's standard error (stderr_tail_text),
+ * "" when it wrote none (or dama did not start it). */
+static void stderr_text(DxpRemote *r, char out[STDERR_TAIL_SHOWN])
+{
+    pthread_mutex_lock(&r->err_lock);
+    stderr_tail_text(&r->err, out, STDERR_TAIL_SHOWN);
+    pthread_mutex_unlock(&r->err_lock);
 }
 
 /* The started program, ended: up to 200 ms to exit by itself (a follower
@@ -135,22 +175,28 @@ static void drop(DxpRemote *r)
 }
 
 /* Start spec->launch under /bin/sh -c in its own process group, dying
- * with dama (PR_SET_PDEATHSIG); standard input and error on /dev/null,
- * standard output too, or into a pipe (r->out_fd) when with_output.
- * Returns 0, or -1 with err. */
+ * with dama (PR_SET_PDEATHSIG); standard input on /dev/null, standard
+ * error into a pipe (r->err), standard output on /dev/null too, or into a
+ * pipe (r->out_fd) when with_output; the drainer started. Returns 0, or -1
+ * with err. */
 static int launch(Player *p, bool with_output, char err[ERR_MAX])
 {
     DxpRemote *r = p->dxp;
     char command[PLAYER_SPEC_MAX + 8];
     player_shell_command(p->spec->launch, command, sizeof command);
-    int out[2] = {-1, -1};
-    if (with_output && pipe2(out, O_CLOEXEC) != 0)
-        return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(errno)), -1;
+    int out[2] = {-1, -1}, err_end = -1;
+    if ((with_output && pipe2(out, O_CLOEXEC) != 0) || stderr_tail_open(&r->err, &err_end) != 0) {
+        int e = errno;
+        if (out[0] >= 0) close(out[0]), close(out[1]);
+        return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(e)), -1;
+    }
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         int e = errno;
         if (with_output) close(out[0]), close(out[1]);
+        close(err_end);
+        stderr_tail_close(&r->err);
         return snprintf(err, ERR_MAX, "cannot start '%.150s': %s", p->spec->launch, strerror(e)), -1;
     }
     if (pid == 0) {
@@ -158,13 +204,15 @@ static int launch(Player *p, bool with_output, char err[ERR_MAX])
         if (getppid() != parent) _exit(127);
         setpgid(0, 0);
         int null = open("/dev/null", O_RDWR);
-        if (null >= 0) dup2(null, 0), dup2(null, 1), dup2(null, 2);
-        if (with_output) dup2(out[1], 1); /* the copy on 1 stays open across exec; the pipe's own ends close */
+        if (null >= 0) dup2(null, 0), dup2(null, 1);
+        if (with_output) dup2(out[1], 1); /* the copies on 1 and 2 stay open across exec; the pipes' own ends close */
+        dup2(err_end, 2);
         signal(SIGPIPE, SIG_DFL);
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);
+    close(err_end);
     if (with_output) {
         close(out[1]);
         r->out_fd = out[0];
@@ -173,7 +221,16 @@ static int launch(Player *p, bool with_output, char err[ERR_MAX])
     r->starts++;
     r->started_at = clock_now_s();
     r->how[0] = '\0';
-    return 0;
+    atomic_store(&r->out_handed, false);
+    atomic_store(&r->drain_stop, false);
+    sigset_t all, old; /* the drainer takes no signal: SIGINT goes to a thread that stops the run */
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    r->draining = pthread_create(&r->drainer, NULL, drain, r) == 0;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (r->draining) return 0;
+    stop_launched(r);
+    return snprintf(err, ERR_MAX, "cannot start '%.150s': no thread to read its output", p->spec->launch), -1;
 }
 
 /* Whether the started program has ended: then reaped (pid cleared; pgid kept), its
@@ -189,10 +246,11 @@ static bool ended(DxpRemote *r)
 
 /* Port 0: the port the started program picked, read from its output: the
  * first whole line that holds host:PORT (dxp_lines_port) within the start
- * window (LAUNCH_MS from its start), the rest of its output then drained
- * by a thread. Returns the port, 0 stopped, or -1 with detail (it ended
- * first, and its output was read to its end or to the window's: its wait
- * status; else no port in the window; with the last line it printed). */
+ * window (LAUNCH_MS from its start), the rest of its output then handed to
+ * the drainer. Returns the port, 0 stopped, or -1 with detail, the program
+ * ended (it ended first, and its output was read to its end or to the
+ * window's: its wait status; else no port in the window; with the last of
+ * its standard error and the last line it printed). */
 static int read_port(Player *p, const char *host, char detail[PLAYER_DETAIL_MAX])
 {
     DxpRemote *r = p->dxp;
@@ -231,21 +289,20 @@ static int read_port(Player *p, const char *host, char detail[PLAYER_DETAIL_MAX]
     /* found: the rest of its output is drained (connect_program names an
      * end that came first) */
     if (port) {
-        atomic_store(&r->drain_stop, false);
-        sigset_t all, old; /* the drainer takes no signal: SIGINT goes to a thread that stops the run */
-        sigfillset(&all);
-        pthread_sigmask(SIG_SETMASK, &all, &old);
-        r->draining = pthread_create(&r->drainer, NULL, drain, r) == 0;
-        pthread_sigmask(SIG_SETMASK, &old, NULL);
-        if (r->draining) return port;
-        snprintf(detail, PLAYER_DETAIL_MAX, "cannot read the output of '%.150s': no thread", p->spec->launch);
-        return -1;
+        atomic_store(&r->out_handed, true);
+        return port;
     }
+    stop_launched(r); /* first: what it wrote on its standard error is then all read */
+    char err[STDERR_TAIL_SHOWN];
+    stderr_text(r, err);
     if (lines.len) text_escape(lines.line, lines.len, last, SHOWN_MAX); /* one without its newline: named only */
     else if (lines.last_len) text_escape(lines.last, lines.last_len, last, SHOWN_MAX);
-    char said[SHOWN_MAX + 32];
-    if (last[0]) snprintf(said, sizeof said, "its last line: \"%s\"", last);
-    else snprintf(said, sizeof said, "it printed nothing");
+    char said[STDERR_TAIL_SHOWN + SHOWN_MAX + 48];
+    size_t used = 0;
+    said[0] = '\0';
+    if (err[0]) text_append(said, sizeof said, &used, "stderr: %s; ", err);
+    if (last[0]) text_append(said, sizeof said, &used, "its last line: \"%s\"", last);
+    else text_append(said, sizeof said, &used, "it printed nothing");
     if (gone)
         snprintf(detail, PLAYER_DETAIL_MAX, "'%.150s' ended (%s) before it printed %.60s:PORT (%s)", p->spec->launch,
                  r->how, host, said);
@@ -278,14 +335,20 @@ static int connect_program(Player *p, const char *host, int port, char err[ERR_M
 }
 
 /* A fault: detail is what (dama's words: protocol/dxp.c quotes a
- * program's bytes as \xNN), with the last message read (escaped); the
- * connection is dropped unless the game can still be closed in order. */
+ * program's bytes as \xNN), with the last of the standard error of a
+ * program dama started (when it wrote some) and the last message read
+ * (escaped); the connection is dropped unless the game can still be
+ * closed in order. */
 static PlayerFault fault(DxpRemote *r, char *detail, PlayerFault f, const char *what)
 {
-    snprintf(detail, PLAYER_DETAIL_MAX, "%.300s", what);
-    size_t n = strlen(detail);
-    snprintf(detail + n, PLAYER_DETAIL_MAX - n, "; last message: %s", r->last[0] ? r->last : "(none)");
-    if (f != PLAYER_ILLEGAL && f != PLAYER_TIME_FORFEIT) drop(r);
+    if (f != PLAYER_ILLEGAL && f != PLAYER_TIME_FORFEIT) drop(r); /* first: what it wrote before it went is all read */
+    char err[STDERR_TAIL_SHOWN];
+    stderr_text(r, err);
+    size_t used = 0;
+    detail[0] = '\0';
+    text_append(detail, PLAYER_DETAIL_MAX, &used, "%.240s", what);
+    if (err[0]) text_append(detail, PLAYER_DETAIL_MAX, &used, "; stderr: %s", err);
+    text_append(detail, PLAYER_DETAIL_MAX, &used, "; last message: %s", r->last[0] ? r->last : "(none)");
     return f;
 }
 
@@ -353,8 +416,10 @@ PlayerFault player_dxp_new_game(Player *p, char detail[PLAYER_DETAIL_MAX])
     }
     int fd = connect_program(p, host, port, err);
     if (fd < 0) {
-        snprintf(detail, PLAYER_DETAIL_MAX, "%s", err);
-        stop_launched(r);
+        stop_launched(r); /* first: what it wrote on its standard error is then all read */
+        char said[STDERR_TAIL_SHOWN];
+        stderr_text(r, said);
+        snprintf(detail, PLAYER_DETAIL_MAX, "%s%s%s", err, said[0] ? "; stderr: " : "", said);
         return p->stop && *p->stop ? PLAYER_STOPPED : PLAYER_CRASH;
     }
     dxp_link_init(&r->link, fd, NULL);
@@ -483,6 +548,7 @@ void player_dxp_free(Player *p)
     if (!p->dxp) return;
     end_game(p, DXP_STOP_ALL);
     drop(p->dxp);
+    pthread_mutex_destroy(&p->dxp->err_lock);
     free(p->dxp);
     p->dxp = NULL;
 }

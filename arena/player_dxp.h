@@ -20,17 +20,21 @@
  *
  * With spec->launch (dxp=HOST:PORT,cmd=COMMAND) dama starts the program
  * itself before it connects: COMMAND under /bin/sh -c in its own process
- * group, standard input and error on /dev/null, dying with dama; dama then
- * tries to connect every 50 ms while it runs, up to 20 s from its start.
- * With port 0 the program picks its port: dama reads its standard output
- * (a pipe) for the first whole line holding HOST:PORT (dxp_find_port, HOST
- * as given), within the same 20 s, then connects there, and a thread drains
- * the rest of its output until the program is gone (it never blocks on a
- * full pipe, nor gets SIGPIPE while it runs). A program that ends first
- * (its wait status) or prints no port in time fails the game's start as a
- * crash, the detail naming its last line. A connection dropped by a fault
- * ends that program (SIGKILL to its group after 200 ms), and the next game
- * starts it again (and reads its port again).
+ * group, standard input on /dev/null, dying with dama; its standard error
+ * goes to a pipe that a thread reads until the program is gone, keeping
+ * the last 2 KiB (arena/stderr_tail.h). dama then tries to connect every
+ * 50 ms while it runs, up to 20 s from its start. With port 0 the program
+ * picks its port: dama reads its standard output (a pipe) for the first
+ * whole line holding HOST:PORT (dxp_find_port, HOST as given), within the
+ * same 20 s, then connects there, and the same thread drains the rest of
+ * its output until the program is gone (it never blocks on a full pipe,
+ * nor gets SIGPIPE while it runs). A program that ends first (its wait
+ * status) or prints no port in time fails the game's start as a crash, the
+ * detail naming its last line. A start that fails and a fault name the
+ * last lines of its standard error (stderr_tail_text), when it wrote some.
+ * A connection dropped by a fault ends that program (SIGKILL to its group
+ * after 200 ms), and the next game starts it again (and reads its port
+ * again).
  *
  * Internal to arena/player.c. */
 #ifndef DAMA_PLAYER_DXP_H

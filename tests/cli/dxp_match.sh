@@ -142,6 +142,7 @@ expect_eq "$(faults "$T/m6.sqlite")" 0 "no fault in the resumed match"
 [ "$(grep -c '^[0-9-]* [0-9:.]* < R01dama' "$T/resume.flog")" = 2 ] && ok || bad "the new follower played the second pair only"
 
 # 6. a tournament player started by dama: dxp=HOST:PORT,cmd=...; one that never listens loses each game, named
+# with its exit status and its standard error
 expect_rc 0 "tournament with a started DXP player" timeout $LIMIT "$DAMA" tournament --game international \
   --db "$T/t.sqlite" --concurrency 1 --rounds 1 --nodes 300 --hash 8 --progress 0 name=local,weights=default \
   "name=remote,dxp=127.0.0.1:$FREE,cmd=$DAMA dxp --listen 127.0.0.1:$FREE --nodes 300 --hash 8 --timeout 60"
@@ -150,8 +151,9 @@ expect_eq "$(db_value "$T/t.sqlite" "SELECT spec FROM participants WHERE name = 
   "dxp=127.0.0.1:$FREE,cmd=$DAMA dxp --listen 127.0.0.1:$FREE --nodes 300 --hash 8 --timeout 60" "its spec stored with the command"
 expect_rc 0 "tournament with a DXP player whose command fails" timeout $LIMIT "$DAMA" tournament --game international \
   --db "$T/t2.sqlite" --concurrency 1 --rounds 1 --nodes 300 --hash 8 --progress 0 name=local,weights=default \
-  "name=remote,dxp=127.0.0.1:$FREE,cmd=false"
-has "$T/err" "loses by crash: 'false' ended (exit status 1) before its port $FREE opened" "the failed start named"
+  "name=remote,dxp=127.0.0.1:$FREE,cmd=echo 'cannot bind: no licence' >&2; false"
+has "$T/err" "loses by crash: 'echo 'cannot bind: no licence' >&2; false' ended (exit status 1) before its port $FREE \
+opened; stderr: cannot bind: no licence$" "the failed start named"
 expect_eq "$(faults "$T/t2.sqlite")" 2 "both games lost by the player that never listened"
 
 # 6b. a program nobody can reach: every game lost by its fault, so the match fails (nothing to rate)

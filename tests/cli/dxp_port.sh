@@ -2,11 +2,13 @@
 # A DXP program that dama starts on a port it picks (--b-dxp HOST:0 with
 # --b-cmd, dxp=HOST:0,cmd=...): dama reads the port from the program's
 # output. A match against `dama dxp --listen 127.0.0.1:0` (and `--listen
-# 0`, in a tournament); its output drained after the port (a program that
-# floods it finishes); the program killed during a game and started again
-# on a new port; a program that prints no port within the 20 s start
-# window (the game lost, named with its last line; the match stopped while
-# the next start waits); one that exits at once (its exit status); port 0
+# 0`, in a tournament); its output drained after the port and its standard
+# error all along (a program that floods both finishes); the program killed
+# during a game and started again on a new port (the game's detail names
+# what it wrote on its standard error); a program that prints no port within
+# the 20 s start window (the game lost, named with the last of its standard
+# error and its last line; the match stopped while the next start waits);
+# one that exits at once (its exit status, its standard error); port 0
 # without a command refused.
 # Usage: dxp_port.sh DAMA_BINARY SOURCE_DIR
 set -u
@@ -32,10 +34,12 @@ port=$(log_port "$T/m1.flog")
 [ "$(grep -c '^[0-9-]* [0-9:.]* < R01dama' "$T/m1.flog")" = 4 ] && ok || bad "the follower played the 4 games"
 expect_eq "$(proc_find "$T/m1.flog")" "" "the started follower is gone after the match"
 
-# 2. output after the port is drained: a program that prints 300 KB after
-# its port line (more than a pipe holds) gets to the end of it and plays on
-FLOOD="$FOLLOWER --nodes 300 | { IFS= read -r line; echo \"\$line\"; yes 'filler line' | head -c 300000; \
-echo done >$T/flood.done; cat; }"
+# 2. output after the port is drained, and standard error all along: a
+# program that writes 300 KB on its standard error before it starts (more
+# than a pipe holds) and prints 300 KB after its port line gets to the end
+# of both and plays on
+FLOOD="yes 'warning: filler' | head -c 300000 >&2; $FOLLOWER --nodes 300 | { IFS= read -r line; echo \"\$line\"; \
+yes 'filler line' | head -c 300000; echo done >$T/flood.done; cat; }"
 expect_rc 0 "match against a program that floods its output" timeout $LIMIT "$DAMA" "${MATCH[@]}" \
   --db "$T/m2.sqlite" --b-dxp 127.0.0.1:0 --b-cmd "$FLOOD" --pairs 1 --nodes 300
 expect_eq "$(db_value "$T/m2.sqlite" "SELECT count(*) FROM games")" 2 "2 games stored"
@@ -43,10 +47,11 @@ expect_eq "$(faults "$T/m2.sqlite")" 0 "no fault against the flooding program"
 expect_eq "$(cat "$T/flood.done" 2>/dev/null)" done "its whole output was read"
 
 # 3. the started follower killed during game 2: the game going is lost,
-# the next game starts it again, and its new port is read (each start
-# logs to its own file: $$ is the started shell's id)
+# named with what it wrote on its standard error; the next game starts it
+# again, and its new port is read (each start logs to its own file: $$ is
+# the started shell's id, which execs the follower)
 timeout $LIMIT "$DAMA" "${MATCH[@]}" --db "$T/m3.sqlite" --b-dxp 127.0.0.1:0 \
-  --b-cmd "$FOLLOWER --movetime 40 --log $T/re.\$\$.flog" --pairs 2 --nodes 300 \
+  --b-cmd "echo 'follower: starting' >&2; exec $FOLLOWER --movetime 40 --log $T/re.\$\$.flog" --pairs 2 --nodes 300 \
   </dev/null >"$T/re.out" 2>"$T/re.err" &
 MPID=$!
 wait_until -p "$MPID" "the started follower's game 2" sh -c "cat $T/re.*.flog 2>/dev/null | grep -q '# game 2:'"
@@ -57,6 +62,8 @@ wait "$MPID"
 expect_eq "$?" 0 "the match ends normally after the started follower died"
 expect_eq "$(db_value "$T/m3.sqlite" "SELECT count(*) FROM games")" 4 "4 games stored"
 expect_eq "$(db_value "$T/m3.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash'")" 1 "one game lost: the one going"
+expect_eq "$(db_value "$T/m3.sqlite" "SELECT count(*) FROM games WHERE reason = 'crash' AND detail LIKE \
+'%; stderr: follower: starting; last message: %'")" 1 "its detail names the follower's standard error"
 logs=("$T"/re.*.flog)
 expect_eq "${#logs[@]}" 2 "the follower was started twice"
 p1=$(log_port "${logs[0]}")
@@ -87,13 +94,22 @@ expect_rc 1 "a program that prints nothing" timeout $LIMIT "$DAMA" "${MATCH[@]}"
   --b-dxp 127.0.0.1:0 --b-cmd true --pairs 1 --nodes 300
 has "$T/err" "^game 1: B loses by crash: 'true' ended (exit status 0) before it printed 127.0.0.1:PORT (it printed nothing)$" \
   "the silent exit named"
+# its standard error named, its lines escaped and joined (a blank one and a final CR dropped)
+FAIL="echo 'loading book' >&2; echo >&2; printf 'fatal: \\033[1mno network\\r\\n' >&2; echo starting; exit 4"
+expect_rc 1 "a program that writes on its standard error and exits" timeout $LIMIT "$DAMA" "${MATCH[@]}" \
+  --db "$T/m5c.sqlite" --b-dxp 127.0.0.1:0 --b-cmd "$FAIL" --pairs 1 --nodes 300
+expect_eq "$(db_value "$T/m5c.sqlite" "SELECT detail FROM games WHERE game_index = 0")" \
+  "'$FAIL' ended (exit status 4) before it printed 127.0.0.1:PORT (stderr: loading book | fatal: \\x1B[1mno network; its last line: \"starting\")" \
+  "its standard error named before its last line"
 
 # 6. a program that prints no port of 127.0.0.1 (another address, port 0,
 # a bare host) and runs on: the first game is lost after the 20 s start
-# window, named with its last line; the match, stopped while the second
+# window, named with the last of its standard error and its last line;
+# the match, stopped while the second
 # game's start waits, ends at once and the program is gone
 # (sleep 300.PID: a command line of this run's own, not another run's copy of this test)
-QUIET="printf 'starting\nlistening on 127.0.0.10:4000 and 127.0.0.1:0\nwaiting\n'; exec sleep 300.$$"
+QUIET="printf 'starting\nlistening on 127.0.0.10:4000 and 127.0.0.1:0\nwaiting\n'; echo 'no licence yet' >&2; \
+exec sleep 300.$$"
 timeout $LIMIT "$DAMA" "${MATCH[@]}" --db "$T/m6.sqlite" --b-dxp 127.0.0.1:0 --b-cmd "$QUIET" --pairs 1 \
   --nodes 300 </dev/null >"$T/quiet.out" 2>"$T/quiet.err" &
 MPID=$!
@@ -101,7 +117,8 @@ SECONDS=0
 wait_until -p "$MPID" "the first game lost" at_least "$T/m6.sqlite" "SELECT count(*) FROM games" 1
 [ "$SECONDS" -ge 19 ] && ok || bad "the first game was lost after the 20 s window, not after $SECONDS s"
 expect_eq "$(db_value "$T/m6.sqlite" "SELECT reason || ': ' || detail FROM games")" \
-  "crash: '$QUIET' printed no 127.0.0.1:PORT in 20 s (its last line: \"waiting\")" "the silence named"
+  "crash: '$QUIET' printed no 127.0.0.1:PORT in 20 s (stderr: no licence yet; its last line: \"waiting\")" \
+  "the silence named"
 mpid=$(proc_children "$MPID") # the match under `timeout`
 [ -n "$mpid" ] && kill -INT $mpid
 SECONDS=0
