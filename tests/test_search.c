@@ -558,6 +558,15 @@ static void test_movetime(void **state)
     assert_true(clock_process_cpu_s() - c0 < 0.060 + 0.500);
 }
 
+/* The Russian position of fen, its material counter (plies since the last
+ * capture or promotion) set to mp. */
+static void russian_position(const char *fen, int mp, Position *pos)
+{
+    char err[ERR_MAX];
+    assert_int_equal(russian()->pos_from_fen(pos, fen, err), 0);
+    ((DraughtsPos *)pos->data)->material_plies = (uint8_t)mp;
+}
+
 /* engine_evaluate of fen (side to move's view) with DRAWN_SCALE and
  * COUNTER_RAMP set, the material counter set to mp; *raw gets the
  * unscaled static value in the same view. */
@@ -566,8 +575,7 @@ static int scaled_value(const char *fen, int drawn_scale, int ramp, int mp, int 
     const Game *g = russian();
     Position pos;
     char err[ERR_MAX];
-    assert_int_equal(g->pos_from_fen(&pos, fen, err), 0);
-    ((DraughtsPos *)pos.data)->material_plies = (uint8_t)mp;
+    russian_position(fen, mp, &pos);
     Engine *e = engine_new(g, 1);
     assert_int_equal(engine_set_param(e, "DRAWN_SCALE", drawn_scale, err), 0);
     assert_int_equal(engine_set_param(e, "COUNTER_RAMP", ramp, err), 0);
@@ -616,12 +624,10 @@ static void test_drawn_material_scaled(void **state)
  * the game's history scores the same. */
 static int contempt_score(const char *fen, int contempt, int mp)
 {
-    const Game *g = russian();
     Position pos;
     char err[ERR_MAX];
-    assert_int_equal(g->pos_from_fen(&pos, fen, err), 0);
-    ((DraughtsPos *)pos.data)->material_plies = (uint8_t)mp;
-    Engine *e = engine_new(g, 4);
+    russian_position(fen, mp, &pos);
+    Engine *e = engine_new(russian(), 4);
     assert_int_equal(engine_set_param(e, "CONTEMPT", contempt, err), 0);
     SearchLimits lim = {.depth = 6};
     SearchResult r;

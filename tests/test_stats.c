@@ -498,25 +498,25 @@ static void test_format_line(void **state)
     /* An interval with an infinite end (its score bound at 1 or 0) is given
      * by its finite end, never "+/- inf": four pairs mostly won or lost;
      * both ends infinite from a pair won and one lost. */
-    const int64_t mostly_won[STATS_PENTA_LEN] = {0, 0, 0, 1, 3};
-    st = make_ptnml(mostly_won);
-    st.wins = 7, st.draws = 1;
-    stats_format_line(&st, NULL, out);
-    assert_string_equal(out, "Games 8: +7 =1 -0 | Elo 470.4 (95% interval: > 277.2, upper end not estimable)"
-                         " | Ptnml 0,0,0,1,3");
-    const int64_t mostly_lost[STATS_PENTA_LEN] = {3, 1, 0, 0, 0};
-    st = make_ptnml(mostly_lost);
-    st.losses = 7, st.draws = 1;
-    stats_format_line(&st, NULL, out);
-    assert_string_equal(out, "Games 8: +0 =1 -7 | Elo -470.4 (95% interval: < -277.2, lower end not estimable)"
-                         " | Ptnml 3,1,0,0,0");
-    const int64_t split[STATS_PENTA_LEN] = {1, 0, 0, 0, 1};
-    st = make_ptnml(split);
-    st.wins = 2, st.losses = 2;
-    stats_format_line(&st, NULL, out);
-    assert_string_equal(out, "Games 4: +2 =0 -2 | Elo 0.0 (95% interval not estimable: both ends infinite)"
-                             " | Ptnml 1,0,0,0,1");
-    assert_null(strstr(out, "inf)"));
+    static const struct {
+        int64_t penta[STATS_PENTA_LEN];
+        int64_t wins, draws, losses;
+        const char *line;
+    } open_ended[] = {
+        {{0, 0, 0, 1, 3}, 7, 1, 0,
+         "Games 8: +7 =1 -0 | Elo 470.4 (95% interval: > 277.2, upper end not estimable) | Ptnml 0,0,0,1,3"},
+        {{3, 1, 0, 0, 0}, 0, 1, 7,
+         "Games 8: +0 =1 -7 | Elo -470.4 (95% interval: < -277.2, lower end not estimable) | Ptnml 3,1,0,0,0"},
+        {{1, 0, 0, 0, 1}, 2, 0, 2,
+         "Games 4: +2 =0 -2 | Elo 0.0 (95% interval not estimable: both ends infinite) | Ptnml 1,0,0,0,1"},
+    };
+    for (size_t i = 0; i < sizeof open_ended / sizeof *open_ended; i++) {
+        st = make_ptnml(open_ended[i].penta);
+        st.wins = open_ended[i].wins, st.draws = open_ended[i].draws, st.losses = open_ended[i].losses;
+        stats_format_line(&st, NULL, out);
+        assert_string_equal(out, open_ended[i].line);
+        assert_null(strstr(out, "inf)"));
+    }
     st = make_wdl(0, 1, 0);
     stats_format_line(&st, NULL, out);
     assert_string_equal(out, "Games 1: +0 =1 -0 | Elo 0.0 (interval not estimable from 1 game)");
