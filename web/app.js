@@ -78,7 +78,10 @@ function newGame() {
   update();
 }
 
+// A position a rule has ended (Turkish's lone man, Russian's D-rules, a
+// captured Biy) has no move to play, as `dama moves` lists none there.
 function legalMoves() {
+  if (S.game.result().result !== 0) return [];
   return S.game.moves().map((m) => ({ ...m, path: moveSquares(S.geo, m.text) }));
 }
 

@@ -284,6 +284,15 @@ await page.click("#draw");
 await page.waitForFunction(() => /declines/.test(document.getElementById("status").textContent), null, { timeout: 60000 });
 eq(await board("over"), "", "a won position: dama declines the draw");
 
+console.log("a position a rule has ended");
+// Turkish: White's lone man against a king and men (lone-man): the game is
+// over on arrival and the page offers no move, as `dama moves` lists none.
+const loneFen = "W:Wf3:BKa4,b6,c6,d6,e6,h6,a7,b7,c7,d7,e7,f7,g7,h7";
+await open("?game=turkish&level=beginner&fen=" + encodeURIComponent(loneFen));
+eq(await board("moves"), "", "turkish lone man: no legal move on the page");
+eq(await board("over"), "black wins:lone-man", "turkish lone man: black wins on arrival");
+await checkPosition("turkish", loneFen);
+
 console.log("the red Biy");
 const biyFen = "sqs/srs/br1/R/1ss3s/6k/s3s2/2S4/B4K1/SS3SS/1/2B/SRS/SQS b 1-8,56-62 - - - 0 7";
 await open("?game=shatra&side=black&fen=" + encodeURIComponent(biyFen));
