@@ -49,17 +49,27 @@ static inline void fuzz_check_err(const char *what, const char err[ERR_MAX])
     if (!err[0]) fuzz_fail("%s: failed without a message", what);
 }
 
+/* The scratch file's path; removed when the process exits normally (a
+ * crash leaves it, beside libFuzzer's own copy of the input). */
+static char fuzz_temp_path[512];
+
+static inline void fuzz_remove_temp(void)
+{
+    if (fuzz_temp_path[0]) unlink(fuzz_temp_path);
+}
+
 /* A scratch file for parsers that read a path: created once per process
  * (mkstemp in $TMPDIR or /tmp), rewritten with each input. */
 static inline const char *fuzz_write_temp(const uint8_t *data, size_t size)
 {
-    static char path[512];
+    char *path = fuzz_temp_path;
     if (!path[0]) {
         const char *dir = getenv("TMPDIR");
-        snprintf(path, sizeof path, "%s/dama-fuzz-XXXXXX", dir && *dir ? dir : "/tmp");
+        snprintf(path, sizeof fuzz_temp_path, "%s/dama-fuzz-XXXXXX", dir && *dir ? dir : "/tmp");
         int fd = mkstemp(path);
         if (fd < 0) abort();
         close(fd);
+        atexit(fuzz_remove_temp);
     }
     FILE *f = fopen(path, "wb");
     if (!f) abort();

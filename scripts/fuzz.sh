@@ -23,8 +23,12 @@ out=${FUZZ_OUT:-$(mktemp -d)}
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"; [ -n "${FUZZ_OUT:-}" ] || rm -rf "$out"' EXIT
 mkdir -p build-fuzz/crashes
-# scratch files of the config and weight targets: in memory when possible (twice the executions)
+# scratch files of the config and weight targets: in memory when possible (twice the executions),
+# in a folder of this run's own that goes with it (a target that crashes leaves its file behind)
 if [ -z "${TMPDIR:-}" ]; then if [ -w /dev/shm ]; then TMPDIR=/dev/shm; else TMPDIR=/tmp; fi; fi
+scratch=$(mktemp -d -p "$TMPDIR" dama-fuzz.XXXXXX)
+trap 'rm -rf "$logs" "$scratch"; [ -n "${FUZZ_OUT:-}" ] || rm -rf "$out"' EXIT
+TMPDIR=$scratch
 export TMPDIR
 export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 run_one() {
