@@ -15,6 +15,7 @@
 #include "protocol/dxp.h"
 #include "util/file_read.h"
 #include "util/num.h"
+#include "util/text.h"
 
 volatile int cli_stop_requested;
 
@@ -153,6 +154,21 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
         snprintf(buf, sizeof buf, "%s", config_setting_get_bool(s) ? "1" : "0");
         break;
     case CONFIG_TYPE_STRING:
+        if (o->type == OPT_FLAG) { /* a word cli_flag reads, nothing else: "ture" or "" is not true */
+            const char *v = config_setting_get_string(s);
+            static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no", "off", "0"};
+            int known = -1;
+            for (int k = 0; k < 4 && known < 0; k++)
+                known = strcasecmp(v, yes[k]) == 0 ? 1 : strcasecmp(v, no[k]) == 0 ? 0 : -1;
+            if (known < 0) {
+                char shown[80];
+                text_escape(v, strlen(v), shown, sizeof shown);
+                fprintf(stderr, "dama: %s: %s must be true or false, not '%s'\n", where, o->name, shown);
+                return -1;
+            }
+            snprintf(buf, sizeof buf, "%d", known);
+            break;
+        }
         if (!valid_value(a->command, o, config_setting_get_string(s), where)) return -1;
         set_value(a, i, config_setting_get_string(s));
         a->from_config[i] = true;

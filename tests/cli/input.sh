@@ -49,6 +49,22 @@ printf 'tune = { epochs = 1.5; };\n' >e.cfg
 expect_err 2 "epochs must be an integer" "$DAMA" tune --config e.cfg
 printf 'tune = { lr = true; };\n' >b.cfg
 expect_err 2 "lr must be a number" "$DAMA" tune --config b.cfg
+# a flag from a config file is true or false: a misspelt or empty word is
+# refused (it was read as true: any string but 0/false/no/off was)
+printf 'search = { quiet = "fasle"; };\n' >q.cfg
+expect_err 2 "dama: q.cfg:1: quiet must be true or false, not 'fasle'" "$DAMA" search --config q.cfg --depth 1
+printf 'search = {\n  quiet = "";\n};\n' >q0.cfg
+expect_err 2 "dama: q0.cfg:2: quiet must be true or false, not ''" "$DAMA" search --config q0.cfg --depth 1
+for w in No OFF false 0; do
+  printf 'search = { quiet = "%s"; };\n' "$w" >q1.cfg
+  expect_rc 0 "quiet = \"$w\"" "$DAMA" search --config q1.cfg --depth 1
+  grep -q '^info depth 1 ' out && ok || bad "quiet = \"$w\" is false: the iteration lines are printed: $(cat out)"
+done
+for w in yes ON true 1; do
+  printf 'search = { quiet = "%s"; };\n' "$w" >q1.cfg
+  expect_rc 0 "quiet = \"$w\"" "$DAMA" search --config q1.cfg --depth 1
+  grep -q '^info ' out && bad "quiet = \"$w\" is true: no iteration lines: $(cat out)" || ok
+done
 # a constraint beyond the range: one line naming the option, its value and
 # the constraint that failed (not the list of every option's constraints)
 expect_err 2 "dama selfplay: --games 3: must be an even number (pairs with colours swapped)" "$DAMA" selfplay --games 3
