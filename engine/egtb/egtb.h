@@ -233,6 +233,14 @@ void egtb_cache_free(EgtbCache *c);
  * (every probe decompresses its block). Counters are ignored. */
 bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *value);
 
+/* Does the table of pos's material (either colour; *table gets the
+ * material it is stored as) hold the payload its header's checksum
+ * describes? true when it does, and when db has no such table. A probe
+ * checks only the header (on open) and reads a damaged block as absent
+ * (false from egtb_probe); this reads the whole table, for a diagnostic
+ * (`dama egtb probe`), never inside a search. */
+bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table);
+
 /* What a database value means for a position with its counters: the
  * database result where the distance fits in the plies the move-count
  * rules leave (EgtbIndexer.rule_plies_left), else unknown (the rules may

@@ -345,6 +345,20 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
     return true;
 }
 
+bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table)
+{
+    EgtbMaterial m = db->ix->material(pos);
+    if (!egtb_material_canonical(m)) m = egtb_material_mirror(m);
+    *table = m;
+    if (egtb_material_pieces(m) > EGTB_PIECES_MAX || m.men[0] + m.kings[0] == 0 || m.men[1] + m.kings[1] == 0)
+        return true;
+    int slot = db->slot[egtb_material_key(m)];
+    if (!slot) return true;
+    const unsigned char *map = db->tables[slot - 1].map;
+    const EgtbHeader *h = (const EgtbHeader *)map;
+    return XXH64(map + sizeof *h, h->payload_bytes, 0) == h->payload_hash;
+}
+
 EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value)
 {
     if (egtb_is_draw(value)) return EGTB_DRAW;

@@ -229,6 +229,30 @@ static void not_found_why(const Game *g, const Egtb *db, const char *dir, const 
              "position (a man where no game can put it), or its block is unreadable", name, cut, shown);
 }
 
+/* The table of pos's material is intact, or was found so before (in
+ * checked[0..*len)); false with err naming the damaged file. */
+static bool table_checked(const Game *g, const Egtb *db, const char *dir, const Position *pos, EgtbMaterial *checked,
+                          int *len, char err[ERR_MAX])
+{
+    EgtbMaterial m = egtb_db_indexer(db)->material(pos);
+    if (!egtb_material_canonical(m)) m = egtb_material_mirror(m);
+    for (int i = 0; i < *len; i++)
+        if (checked[i].men[0] == m.men[0] && checked[i].men[1] == m.men[1] && checked[i].kings[0] == m.kings[0] &&
+            checked[i].kings[1] == m.kings[1])
+            return true;
+    EgtbMaterial table;
+    if (!egtb_table_intact(db, pos, &table)) {
+        char path[4096];
+        egtb_file_path(dir, g, table, path, sizeof path);
+        size_t plen = strlen(path); /* a long path is shown by its end: the file's name stays whole */
+        snprintf(err, ERR_MAX, "%s%.120s: payload checksum mismatch (damaged file; the dama egtb build that made "
+                 "it rebuilds it)", plen > 120 ? "..." : "", plen > 120 ? path + plen - 117 : path);
+        return false;
+    }
+    if (*len < 64) checked[(*len)++] = m;
+    return true;
+}
+
 int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbeReport *rep, char err[ERR_MAX])
 {
     memset(rep, 0, sizeof *rep);
@@ -236,6 +260,15 @@ int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbe
     if (game_parse_position(g, fen, &pos, err) != 0) return -1;
     Egtb *db = egtb_open(g, dir, false, err);
     if (!db) return -1;
+    /* every table this report reads is checked whole first: a damaged block
+     * would read as a position outside the database, a damaged value as
+     * another value */
+    EgtbMaterial checked[64];
+    int checked_len = 0;
+    if (!table_checked(g, db, dir, &pos, checked, &checked_len, err)) {
+        egtb_close(db);
+        return -1;
+    }
     if (!egtb_probe(db, NULL, &pos, &rep->value)) {
         not_found_why(g, db, dir, &pos, err);
         egtb_close(db);
@@ -260,6 +293,12 @@ int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbe
         g->move_to_str(&pos, &list->moves[i], m->move);
         const char *why;
         Outcome o = g->rule_outcome(&child, &why);
+        if (o == OUTCOME_NONE && !table_checked(g, db, dir, &child, checked, &checked_len, err)) {
+            free(list);
+            egtb_probe_report_free(rep);
+            egtb_close(db);
+            return -1;
+        }
         if (o != OUTCOME_NONE) snprintf(m->what, sizeof m->what, "game over (%s)", why);
         else if (!egtb_probe(db, NULL, &child, &cv)) snprintf(m->what, sizeof m->what, "ends the game or leaves the database");
         else egtb_value_text(cv, m->what);

@@ -229,6 +229,18 @@ expect_rc 2 "shatra" "$DAMA" egtb build --game shatra --pieces 3 --dir "$D"
 expect_rc 1 "missing dir" "$DAMA" egtb probe --dir "$T/none" --fen 'W:WKa1:BKh8'
 grep -q "$T/none" "$T/err" && ok || bad "missing dir named: $(cat "$T/err")"
 expect_rc 1 "search --egtb missing" "$DAMA" search --egtb "$T/none" --depth 2
+# a damaged payload (the header intact) is found by probe in every table it
+# reads: a move into the damaged 2k-1k table read as leaving the database
+# (exit 0), a block that decompresses to other bytes as another value
+cp -r "$D" "$T/dmg" && f="$T/dmg/russian-2k0m-1k0m.egtb"
+dd if=/dev/zero of="$f" bs=1 seek=260 count=$(($(stat -c %s "$f") - 260)) conv=notrunc status=none
+expect_err 1 "dama egtb probe: $T/dmg/russian-2k0m-1k0m.egtb: payload checksum mismatch (damaged file; the dama egtb build that made it rebuilds it)" \
+  "$DAMA" egtb probe --dir "$T/dmg" --fen 'B:WKa1,Kc1,Kd4:BKh8'
+expect_eq "$(cat "$T/out")" "" "damaged probe: nothing on standard output"
+expect_rc 0 "probe beside a damaged table" "$DAMA" egtb probe --dir "$T/dmg" --fen 'W:WKa1:BKh8'
+expect_eq "$(head -1 "$T/out")" "loss in 2 plies" "probe beside a damaged table"
+expect_rc 0 "rebuild the damaged table" "$DAMA" egtb build --material 3k-1k --dir "$T/dmg"
+cmp -s "$f" "$D/russian-2k0m-1k0m.egtb" && ok || bad "the resumed build did not rebuild the damaged table"
 head -c 1000 "$D/russian-2k0m-1k0m.egtb" >"$T/short" && cp "$T/short" "$D/russian-2k0m-1k0m.egtb"
 expect_rc 1 "damaged file" "$DAMA" egtb verify --dir "$D" --sample 0
 grep -q 'russian-2k0m-1k0m.egtb' "$T/err" && ok || bad "damaged file named: $(cat "$T/err")"
