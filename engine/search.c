@@ -42,7 +42,7 @@ void engine_time_budget(const SearchLimits *lim, int64_t *soft_ms, int64_t *hard
 {
     *soft_ms = *hard_ms = 0;
     if (lim->movetime_ms > 0) {
-        *soft_ms = *hard_ms = lim->movetime_ms;
+        *soft_ms = *hard_ms = lim->movetime_ms < TIMEMAN_CLOCK_MAX_MS ? lim->movetime_ms : TIMEMAN_CLOCK_MAX_MS;
         return;
     }
     if (lim->time_ms > 0) timeman_budget(lim->time_ms, lim->inc_ms, lim->movestogo, soft_ms, hard_ms);

@@ -10,7 +10,10 @@ enum {
 
 void timeman_budget(int64_t clock_ms, int64_t inc_ms, int moves_to_go, int64_t *soft_ms, int64_t *hard_ms)
 {
-    int64_t left = clock_ms > 0 ? clock_ms : 0, inc = inc_ms > 0 ? inc_ms : 0;
+    /* Clamped to TIMEMAN_CLOCK_MAX_MS so that the arithmetic below (and
+     * the search's deadline in nanoseconds) cannot overflow. */
+    int64_t left = clock_ms > 0 ? (clock_ms < TIMEMAN_CLOCK_MAX_MS ? clock_ms : TIMEMAN_CLOCK_MAX_MS) : 0;
+    int64_t inc = inc_ms > 0 ? (inc_ms < TIMEMAN_CLOCK_MAX_MS ? inc_ms : TIMEMAN_CLOCK_MAX_MS) : 0;
     int64_t margin = left / 20 < TM_MARGIN_MS ? left / 20 : TM_MARGIN_MS;
     int mtg = moves_to_go > 0 ? (moves_to_go < TM_MTG_MAX ? moves_to_go : TM_MTG_MAX) : TM_MTG_DEFAULT;
     int64_t soft = left / mtg + inc * 3 / 4;

@@ -12,12 +12,17 @@
 
 #include <stdint.h>
 
+/* The longest time the engine counts with, in milliseconds (about 31.7
+ * years): a longer clock, increment or move time is read as this, so that
+ * the time arithmetic (deadlines in nanoseconds) stays within int64_t. */
+#define TIMEMAN_CLOCK_MAX_MS INT64_C(1000000000000)
+
 /* The soft limit (no new iteration starts past it) and the hard limit (the
  * search stops) in milliseconds for a move with clock_ms left on the
  * mover's clock, inc_ms added per move and moves_to_go moves until the
- * next time control (0 or less: sudden death or unknown). With
- * left = max(clock_ms, 0), inc = max(inc_ms, 0) and mtg = moves_to_go
- * (at most 50; 30 when not given):
+ * next time control (0 or less: sudden death or unknown). With left =
+ * clock_ms and inc = inc_ms, each taken into 0..TIMEMAN_CLOCK_MAX_MS, and
+ * mtg = moves_to_go (at most 50; 30 when not given):
  *
  *   soft   = left / mtg + 3/4 inc
  *   hard   = max(soft, min(4 soft, left / 3 + inc))

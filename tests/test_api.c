@@ -591,6 +591,21 @@ static void test_clock(void **state)
         used = clock_thread_cpu_s() - c0;
         if (used > 0.1) fail_msg("%s: Black with 1 ms left used %.3f s CPU", GAMES[k], used);
         assert_int_equal(dama_move_find(g, move, &idx), DAMA_OK);
+        /* the largest clocks and movetime an int64_t holds, with a node
+         * limit: the node limit ends the search (the time arithmetic does
+         * not overflow into a deadline in the past) */
+        static const int limits[] = {DAMA_LIMIT_WHITE_TIME_MS, DAMA_LIMIT_BLACK_TIME_MS, DAMA_LIMIT_WHITE_INC_MS,
+                                     DAMA_LIMIT_BLACK_INC_MS, DAMA_LIMIT_MOVES_TO_GO};
+        for (int huge_movetime = 0; huge_movetime < 2; huge_movetime++) {
+            dama_clear_limits(g);
+            if (huge_movetime) assert_int_equal(dama_set_limit(g, DAMA_LIMIT_MOVETIME_MS, INT64_MAX), DAMA_OK);
+            else
+                for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) assert_int_equal(dama_set_limit(g, limits[i], INT64_MAX), DAMA_OK);
+            assert_int_equal(dama_set_limit(g, DAMA_LIMIT_NODES, 3000), DAMA_OK);
+            assert_int_equal(dama_search(g, move, sizeof move), DAMA_OK);
+            if (dama_search_nodes(g) < 3000) fail_msg("%s: huge %s, 3000 nodes: stopped after %llu nodes", GAMES[k], huge_movetime ? "movetime" : "clock", (unsigned long long)dama_search_nodes(g));
+            assert_int_equal(dama_move_find(g, move, &idx), DAMA_OK);
+        }
         dama_game_free(g);
     }
 }

@@ -32,6 +32,11 @@ static const BudgetCase CASES[] = {
     {1, 0, 0, 1, 1, "at least 1 ms"},
     {0, 0, 0, 1, 1, "an empty clock: 1 ms"},
     {-5, 100, 0, 1, 1, "a negative clock: 1 ms, the increment is not on it"},
+    /* clock and increment beyond TIMEMAN_CLOCK_MAX_MS (1e12 ms) count as
+     * it: 1e12 / 30 + 3/4 1e12 soft, hard the clock less 50 ms (3/4 of
+     * INT64_MAX's increment overflowed int64_t) */
+    {INT64_MAX, INT64_MAX, 0, 783333333333, 999999999950, "a clock and an increment of INT64_MAX ms"},
+    {INT64_MAX, 0, 0, 33333333333, 133333333332, "a clock of INT64_MAX ms"},
 };
 
 static void test_budget(void **state)
@@ -81,6 +86,12 @@ static void test_engine_uses_it(void **state)
     engine_time_budget(&mt, &es, &eh);
     assert_int_equal(es, 70);
     assert_int_equal(eh, 70);
+    /* a movetime beyond TIMEMAN_CLOCK_MAX_MS counts as it (the search's
+     * deadline in nanoseconds overflowed int64_t) */
+    SearchLimits huge = {.movetime_ms = INT64_MAX};
+    engine_time_budget(&huge, &es, &eh);
+    assert_int_equal(es, TIMEMAN_CLOCK_MAX_MS);
+    assert_int_equal(eh, TIMEMAN_CLOCK_MAX_MS);
 }
 
 int main(void)

@@ -130,7 +130,8 @@ typedef enum DamaMoveKind {
  * search stops: four times the soft one, but at most a third of what is
  * left plus the increment (never below the soft one), and always short of
  * what is left by a margin of 5% of it, at most 50. A movetime set beside
- * a clock applies when it is shorter than the clock's hard limit. */
+ * a clock applies when it is shorter than the clock's hard limit. A
+ * time beyond 10^12 ms (about 31.7 years) counts as that. */
 typedef enum DamaLimit {
     DAMA_LIMIT_DEPTH = 0,        /* plies */
     DAMA_LIMIT_NODES = 1,        /* nodes searched */
