@@ -214,9 +214,11 @@ int dama_play(DamaGame *g, char *out, size_t size)
     if (rc != DAMA_OK) return rc;
     char text[MOVE_STR_MAX];
     g->game->move_to_str(current(g), &g->result.best, text);
+    /* The text first: a failed call leaves the game as it was, so a move
+     * whose text does not fit (DAMA_E_BUFFER) is not applied. */
+    if (out && (rc = api_put_text(g, text, out, size)) != DAMA_OK) return rc;
     rc = api_apply(g, g->result_index);
-    if (rc != DAMA_OK) return rc;
-    return out ? api_put_text(g, text, out, size) : ok(g);
+    return rc != DAMA_OK ? rc : ok(g);
 }
 
 int dama_search_index(const DamaGame *g) { return g && g->has_result ? g->result_index : -1; }

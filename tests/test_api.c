@@ -508,6 +508,27 @@ static void test_search(void **state)
     assert_int_equal(dama_result(g, NULL), DAMA_WHITE_WINS);
     dama_game_free(g);
 
+    /* dama_play with an output buffer too small for the move, or of size
+     * 0: the call fails and no move is played (it was played, with a
+     * truncated text and an error) */
+    g = new_game("russian", NULL);
+    dama_set_limit(g, DAMA_LIMIT_DEPTH, 2);
+    char small[3], start[DAMA_POSITION_MAX], now[DAMA_POSITION_MAX];
+    dama_position(g, start, sizeof start);
+    assert_int_equal(dama_play(g, small, sizeof small), DAMA_E_BUFFER);
+    assert_non_null(strstr(dama_last_error(g), "too small"));
+    assert_int_equal(strlen(small), 2);
+    assert_int_equal(dama_play(g, small, 0), DAMA_E_ARGUMENT);
+    assert_int_equal(dama_ply_count(g), 0);
+    dama_position(g, now, sizeof now);
+    assert_string_equal(now, start);
+    assert_true(dama_search_index(g) >= 0); /* the search's result stays */
+    assert_int_equal(dama_play(g, move, sizeof move), DAMA_OK);
+    assert_int_equal(dama_ply_count(g), 1);
+    assert_int_equal(dama_play(g, NULL, 0), DAMA_OK); /* no text wanted */
+    assert_int_equal(dama_ply_count(g), 2);
+    dama_game_free(g);
+
     for (size_t k = 0; k < 3; k++) {
         char a[DAMA_MOVE_TEXT_MAX], b[DAMA_MOVE_TEXT_MAX], pv[1024];
         DamaGame *x = new_game(GAMES[k], NULL), *y = new_game(GAMES[k], NULL);

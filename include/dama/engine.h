@@ -301,7 +301,10 @@ DAMA_API void dama_stop(DamaGame *game);
  * Does not apply the move. DAMA_E_OVER if the game is over. Searches
  * limited by depth or nodes only are deterministic. */
 DAMA_API int dama_search(DamaGame *game, char *out, size_t size);
-/* Search, then apply the chosen move (its text in out, may be NULL). */
+/* Search, then apply the chosen move (its text in out, may be NULL). An
+ * out too small for the text (DAMA_E_BUFFER) or of size 0
+ * (DAMA_E_ARGUMENT) fails the call: the move is not applied, and the
+ * dama_search_* accessors give the search's result. */
 DAMA_API int dama_play(DamaGame *game, char *out, size_t size);
 /* Of the last search: index of the chosen move among the legal moves of
  * the position searched, its score (centi-men, the side to move's view;
