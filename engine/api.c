@@ -367,11 +367,16 @@ void api_text_add(Text *t, const char *fmt, ...)
     }
 }
 
-/* A PDN tag value: quotes and backslashes escaped. */
+/* A PDN tag value: quotes and backslashes escaped, a control character
+ * (a newline, a tab) written as a space — a tag is one line, and PDN
+ * readers, dama's among them, refuse a value that goes on to the next. */
 static void tag(Text *t, const char *name, const char *value)
 {
     api_text_add(t, "[%s \"", name);
-    for (const char *c = value; *c; c++) api_text_add(t, "%s%c", *c == '"' || *c == '\\' ? "\\" : "", *c);
+    for (const char *c = value; *c; c++) {
+        unsigned char u = (unsigned char)*c;
+        api_text_add(t, "%s%c", *c == '"' || *c == '\\' ? "\\" : "", u < 0x20 || u == 0x7f ? ' ' : *c);
+    }
     api_text_add(t, "\"]\n");
 }
 

@@ -461,6 +461,10 @@ static void test_pdn(void **state)
     assert_non_null(strstr(pdn, "[GameType \"25\"]\n"));
     assert_null(strstr(pdn, "[FEN"));
     assert_non_null(strstr(pdn, "\n1. c3-d4 f6-g5 2. g3-f4 *\n"));
+    /* a tag is one line: control characters in a name are written as
+     * spaces (a newline went into the tag, which PDN readers refuse) */
+    assert_int_equal(dama_pdn(g, "Ann\nLee", "B\tob\r\x7f", pdn, sizeof pdn, NULL), DAMA_OK);
+    assert_non_null(strstr(pdn, "[White \"Ann Lee\"]\n[Black \"B ob  \"]\n"));
     dama_game_free(g);
 
     g = new_game("russian", "B:Wc3:Bf6,h8");

@@ -240,7 +240,8 @@ DAMA_API int dama_ply_count(const DamaGame *game);
 DAMA_API int dama_history_move(DamaGame *game, int ply, char *out, size_t size);
 /* The game as PDN: tags (Event, White, Black, Result, GameType, FEN when
  * not the start position) and movetext with the result. white/black may
- * be NULL ("?"). *len (may be NULL) receives the full length without the
+ * be NULL ("?"); a control character in them (a newline, a tab) is
+ * written as a space. *len (may be NULL) receives the full length without the
  * NUL, so a second call can size the buffer. */
 DAMA_API int dama_pdn(DamaGame *game, const char *white, const char *black, char *out, size_t size,
                       size_t *len);
