@@ -13,7 +13,15 @@
 int main(int argc, char **argv)
 {
     const char *name = argc > 1 ? argv[1] : "russian";
-    long nodes = argc > 2 ? strtol(argv[2], NULL, 10) : 20000;
+    long nodes = 20000;
+    if (argc > 2) { /* the whole argument a number of nodes, at least 1 */
+        char *end;
+        nodes = strtol(argv[2], &end, 10);
+        if (end == argv[2] || *end || nodes < 1) {
+            fprintf(stderr, "play: NODES '%s' is not a number of nodes (1 or more)\n", argv[2]);
+            return 2;
+        }
+    }
     const char *level = argc > 3 ? argv[3] : "max";
     const char *weights = argc > 4 ? argv[4] : NULL;
     char err[DAMA_ERROR_MAX];

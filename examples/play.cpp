@@ -39,7 +39,15 @@ int main(int argc, char **argv)
 {
     try {
         const std::string name = argc > 1 ? argv[1] : "turkish";
-        const long nodes = argc > 2 ? std::strtol(argv[2], nullptr, 10) : 20000;
+        long nodes = 20000;
+        if (argc > 2) { // the whole argument a number of nodes, at least 1
+            char *end;
+            nodes = std::strtol(argv[2], &end, 10);
+            if (end == argv[2] || *end || nodes < 1) {
+                std::fprintf(stderr, "play_cpp: NODES '%s' is not a number of nodes (1 or more)\n", argv[2]);
+                return 2;
+            }
+        }
         // The referee keeps the game; each player searches its own copy of
         // the position (one engine per side, as two apps would).
         GamePtr referee = new_game(name);

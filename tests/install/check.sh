@@ -85,6 +85,14 @@ for g in russian turkish shatra international; do
 done
 ./play_c turkish 500 max "$T/russian.json" >/dev/null 2>"$T/err" && bad "turkish game loaded russian JSON" || { grep -q "russian" "$T/err" && grep -q "turkish" "$T/err" && ok || bad "refusal does not name the games: $(cat "$T/err")"; }
 ./play_c international 500 max "$T/russian.json" >/dev/null 2>"$T/err" && bad "international game loaded russian JSON" || { grep -q "russian" "$T/err" && grep -q "international" "$T/err" && ok || bad "refusal does not name the games: $(cat "$T/err")"; }
+# NODES that is not a whole number of at least 1: refused, named, exit 2
+# (strtol without an end check read 'abc' as 0: the default second a move)
+for prog in ./play_c ./play_cpp; do
+  for arg in abc 5k 0 -3 ""; do
+    "$prog" russian "$arg" >/dev/null 2>"$T/err"; st=$?
+    [ "$st" = 2 ] && grep -q "NODES '$arg' is not a number of nodes" "$T/err" && ok || bad "$prog russian '$arg': exit $st, $(head -c 200 "$T/err")"
+  done
+done
 ./play_c international 500 >"$T/pdn" 2>"$T/err" && grep -q '^\[GameType "20"\]$' "$T/pdn" && ok || bad "play_c international: no GameType 20: $(head -c 300 "$T/pdn")"
 # The exported C header compiles alone, as C and as C++, with only <stdint.h>.
 run "$P/bin/dama" export --game shatra --weights default --format c --out "$T/shatra_weights.h"
