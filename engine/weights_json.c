@@ -126,6 +126,16 @@ static const char *type_name(const cJSON *v)
            : cJSON_IsObject(v) ? "an object" : cJSON_IsBool(v) ? "a boolean" : "null";
 }
 
+/* The first key of object o that stands in it twice, or NULL (a JSON
+ * reader keeps one of the two, so the other would be ignored unseen). */
+static const char *duplicate_key(const cJSON *o)
+{
+    for (const cJSON *a = o ? o->child : NULL; a; a = a->next)
+        for (const cJSON *b = a->next; b; b = b->next)
+            if (a->string && b->string && strcmp(a->string, b->string) == 0) return a->string;
+    return NULL;
+}
+
 static bool is_int_in(const cJSON *v, double lo, double hi)
 {
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi && floor(v->valuedouble) == v->valuedouble;
@@ -153,6 +163,11 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
     }
     if (!cJSON_IsObject(root)) {
         snprintf(err, ERR_MAX, "weights JSON: the top level is %s, not an object", type_name(root));
+        goto out;
+    }
+    const char *twice = duplicate_key(root);
+    if (twice) {
+        snprintf(err, ERR_MAX, "weights JSON: the key \"%.60s\" appears twice at the top level", twice);
         goto out;
     }
     v = cJSON_GetObjectItemCaseSensitive(root, "format");
@@ -197,6 +212,10 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
     cJSON_ArrayForEach(term, terms)
     {
         ti++;
+        if ((twice = duplicate_key(term))) {
+            snprintf(err, ERR_MAX, "weights JSON: term %d has the key \"%.60s\" twice", ti, twice);
+            goto out;
+        }
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(term, "name");
         if (!cJSON_IsString(name)) {
             snprintf(err, ERR_MAX, "weights JSON: term %d has no \"name\" string", ti);

@@ -405,6 +405,11 @@ expect_err 1 "weight file jhash.json: weights JSON: \"hash\"" "$DAMA" search --w
 grep -qF 'does not match its values' err && ok || bad "edited JSON with its hash: $(cat err)"
 jedit jnohash.json 't["KING"]["values"][0] += 1; del d["hash"]'
 "$DAMA" search --weights jnohash.json --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "edited JSON without hash: $(cat "$T/err")"
+# a key twice: a JSON reader would keep one and ignore the other unseen
+python3 -c 'import sys; t = open("default.json").read(); open("jdup.json", "w").write("{\"hash\": null, " + t.lstrip()[1:])'
+expect_err 1 "weight file jdup.json: weights JSON: the key \"hash\" appears twice at the top level" "$DAMA" search --weights jdup.json --depth 1
+python3 -c 'import sys; t = open("default.json").read(); i = t.index("\"name\""); open("jdup2.json", "w").write(t[:i] + "\"values\": [], " + t[i:])'
+expect_err 1 "weight file jdup2.json: weights JSON: term 1 has the key \"values\" twice" "$DAMA" search --weights jdup2.json --depth 1
 head -c 40 default.json >jnul.json && printf '\000' >>jnul.json && tail -c +41 default.json >>jnul.json
 expect_err 1 "weight file jnul.json: a NUL byte at byte 41 (JSON text has none)" "$DAMA" search --weights jnul.json --depth 1
 printf '{ "format": "dama-weights", \n "game": ' >jsyntax.json
