@@ -21,6 +21,7 @@
 #include <sqlite3.h>
 
 #include "db/db.h"
+#include "db_files.h"
 
 typedef struct TempDb {
     char path[64];
@@ -37,15 +38,7 @@ static inline void temp_make(TempDb *t, bool keep)
         unlink(t->path);
 }
 
-static inline void temp_remove(const TempDb *t)
-{
-    char side[96];
-    unlink(t->path);
-    snprintf(side, sizeof side, "%s-wal", t->path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", t->path);
-    unlink(side);
-}
+static inline void temp_remove(const TempDb *t) { db_files_remove(t->path); }
 
 /* Run sql on a raw connection (no dama checks). */
 static inline void raw_exec(const char *path, const char *sql)

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "db_files.h"
 #include "book/book.h"
 #include "book/book_build.h"
 #include "db/db.h"
@@ -296,12 +297,7 @@ static void test_build(void **state)
     assert_int_equal(book_build(&b, &o, &st, err), -1);
     assert_non_null(strstr(err, "ply 2"));
     book_free(&b);
-    unlink(t.path);
-    char side[80];
-    snprintf(side, sizeof side, "%s-wal", t.path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", t.path);
-    unlink(side);
+    db_files_remove(t.path);
 }
 
 int main(void)

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "db_files.h"
 #include "db/db.h"
 
 /* ---- helpers -------------------------------------------------------------- */
@@ -43,15 +44,7 @@ static void temp_make(TempDb *t)
     unlink(t->path);
 }
 
-static void temp_remove(const TempDb *t)
-{
-    char side[96];
-    unlink(t->path);
-    snprintf(side, sizeof side, "%s-wal", t->path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", t->path);
-    unlink(side);
-}
+static void temp_remove(const TempDb *t) { db_files_remove(t->path); }
 
 static void raw_exec(const char *path, const char *sql)
 {

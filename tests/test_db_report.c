@@ -19,6 +19,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "db_files.h"
 #include "db/db_report.h"
 
 typedef struct TempDb {
@@ -44,15 +45,7 @@ static void make_db(TempDb *t, const char *sql)
     assert_int_equal(sqlite3_close(h), SQLITE_OK);
 }
 
-static void temp_remove(const TempDb *t)
-{
-    char side[96];
-    unlink(t->path);
-    snprintf(side, sizeof side, "%s-wal", t->path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", t->path);
-    unlink(side);
-}
+static void temp_remove(const TempDb *t) { db_files_remove(t->path); }
 
 static Db *open_read(const TempDb *t)
 {

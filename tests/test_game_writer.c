@@ -18,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "db/db.h"
+#include "db_files.h"
 #include "engine/game.h"
 #include "arena/game_writer.h"
 #include "arena/play.h"
@@ -57,22 +58,10 @@ static char *dump(const char *path)
     return out;
 }
 
-/* A database file and the -wal and -shm files SQLite keeps beside it (a
- * read-only connection to a WAL database leaves them behind). */
-static void remove_db(const char *path)
-{
-    char side[80];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
-}
-
 static Db *scratch_db(const char *path, int64_t *run_id)
 {
     char err[ERR_MAX];
-    remove_db(path);
+    db_files_remove(path);
     Db *db = NULL;
     assert_int_equal(db_open(path, true, &db, err), 0);
     assert_int_equal(db_run_create(db, "selfplay", "russian", 1, "test", NULL, run_id, err), 0);
@@ -130,7 +119,7 @@ static void test_encoded_equals_direct(void **state)
         free(buf);
         worker_free(&wk);
         game_writer_free(&none);
-        remove_db(pa), remove_db(pb);
+        db_files_remove(pa), db_files_remove(pb);
     }
 }
 

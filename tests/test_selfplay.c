@@ -19,6 +19,7 @@
 #include <sqlite3.h>
 
 #include "db/db.h"
+#include "db_files.h"
 #include "db/weight_sets.h"
 #include "engine/eval.h"
 #include "engine/game.h"
@@ -33,16 +34,6 @@ static void temp_path(char path[64])
     assert_true(fd >= 0);
     close(fd);
     unlink(path);
-}
-
-static void remove_db(const char *path)
-{
-    char side[96];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
 }
 
 /* A hash of every stored game (index, result, movetext) of the database. */
@@ -138,7 +129,7 @@ static void test_threads_do_not_change_games(void **state)
             if (k == 0) first = h;
             else assert_true(h == first);
             selfplay_result_free(&r);
-            remove_db(path);
+            db_files_remove(path);
         }
     }
 }
@@ -177,7 +168,7 @@ static void test_resume_and_complete(void **state)
     assert_int_equal(run_on(path, &o, &r, NULL, err), SELFPLAY_DONE);
     assert_true(r.run_id != run_id);
     selfplay_result_free(&r);
-    remove_db(path);
+    db_files_remove(path);
 }
 
 static void test_stop_in_setup_resumes(void **state)
@@ -202,7 +193,7 @@ static void test_stop_in_setup_resumes(void **state)
     assert_int_equal(r.members_found, 1);
     assert_int_equal(r.total_stored, 4);
     selfplay_result_free(&r);
-    remove_db(path);
+    db_files_remove(path);
 }
 
 static void test_failures(void **state)
@@ -226,7 +217,7 @@ static void test_failures(void **state)
         assert_int_equal(r.end, SELFPLAY_END_FAILED);
         assert_non_null(strstr(err, CASES[c].expect));
         selfplay_result_free(&r);
-        remove_db(path);
+        db_files_remove(path);
     }
 }
 

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "db/db.h"
+#include "db_files.h"
 #include "engine/game.h"
 #include "train/train.h"
 
@@ -28,16 +29,6 @@ static void temp_path(char path[64])
     assert_true(fd >= 0);
     close(fd);
     unlink(path);
-}
-
-static void remove_db(const char *path)
-{
-    char side[96];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
 }
 
 /* The events of a train, in order (a match's pairs counted apart), with
@@ -144,7 +135,7 @@ static void test_train_stages(void **state)
         assert_true(r.resumed);
         assert_int_equal(r.id, id);
         assert_int_equal(again.len, 1);
-        remove_db(path);
+        db_files_remove(path);
     }
 }
 
@@ -161,7 +152,7 @@ static void test_train_stop(void **state)
     assert_int_equal(run_on(path, &o, &r, err), TRAIN_INTERRUPTED);
     assert_non_null(strstr(err, "run the same command again"));
     assert_int_equal(seen.len, 1); /* START only */
-    remove_db(path);
+    db_files_remove(path);
 }
 
 int main(void)

@@ -26,6 +26,7 @@
 #include <sqlite3.h>
 
 #include "db/db.h"
+#include "db_files.h"
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/search.h"
@@ -71,16 +72,6 @@ static const char *raw_text(const char *path, const char *sql)
     sqlite3_finalize(st);
     sqlite3_close(h);
     return out;
-}
-
-static void remove_db(const char *path)
-{
-    char side[96];
-    unlink(path);
-    snprintf(side, sizeof side, "%s-wal", path);
-    unlink(side);
-    snprintf(side, sizeof side, "%s-shm", path);
-    unlink(side);
 }
 
 static int setup(void **state)
@@ -149,7 +140,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     Fixture *f = *state;
-    remove_db(f->path);
+    db_files_remove(f->path);
     free(f->start);
     free(f);
     return 0;
