@@ -155,7 +155,7 @@ static int open_connection(const Address *ad, int timeout_s, FILE *log, char pee
     }
     printf("dxp: listening on %s:%d\n", ad->host, bound);
     fflush(stdout);
-    if (log) fprintf(log, "# listening on %s:%d\n", ad->host, bound);
+    dxp_log_note(log, "listening on %s:%d", ad->host, bound);
     int fd = dxp_accept(lfd, timeout_s * 1000, peer, err);
     close(lfd);
     if (fd == -2) fprintf(stderr, "dama dxp: no connection within %d s\n", timeout_s);

@@ -16,7 +16,7 @@
 #define CLI_EGTB_PLAY_OPTS                                                                                             \
     {"egtb", OPT_STR, NULL,                                                                                            \
      "endgame database directory (dama egtb build); default: the default directory ($DAMA_EGTB, else "                 \
-     "~/.local/share/dama/egtb) when it holds the game's tables",                                                      \
+     "$XDG_DATA_HOME/dama/egtb or ~/.local/share/dama/egtb) when it holds the game's tables",                          \
      0, 0},                                                                                                            \
         {"egtb-pieces", OPT_INT, "0", "probe the database only at positions with at most N pieces (0: all it holds)",   \
          0, 8},                                                                                                        \

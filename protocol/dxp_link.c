@@ -232,35 +232,50 @@ void dxp_link_close(DxpLink *l)
 
 /* ---- the log ----------------------------------------------------------------- */
 
-static void log_line(DxpLink *l, char mark, const char *text, size_t n)
+static void log_write(FILE *log, char mark, const char *text, size_t n)
 {
-    if (!l->log) return;
+    if (!log) return;
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     struct tm tm;
     localtime_r(&ts.tv_sec, &tm);
     char when[32];
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-    fprintf(l->log, "%s.%03ld %c ", when, ts.tv_nsec / 1000000, mark);
+    fprintf(log, "%s.%03ld %c ", when, ts.tv_nsec / 1000000, mark);
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)text[i];
-        if (c >= 0x20 && c < 0x7f && c != '\\') fputc(c, l->log);
-        else if (c == '\\') fputs("\\\\", l->log);
-        else fprintf(l->log, "\\x%02X", c);
+        if (c >= 0x20 && c < 0x7f && c != '\\') fputc(c, log);
+        else if (c == '\\') fputs("\\\\", log);
+        else fprintf(log, "\\x%02X", c);
     }
-    fputc('\n', l->log);
-    fflush(l->log);
+    fputc('\n', log);
+    fflush(log);
+}
+
+static void log_line(DxpLink *l, char mark, const char *text, size_t n) { log_write(l->log, mark, text, n); }
+
+static void log_vnote(FILE *log, const char *fmt, va_list ap)
+{
+    if (!log) return;
+    char text[ERR_MAX + 128];
+    vsnprintf(text, sizeof text, fmt, ap);
+    log_write(log, '#', text, strlen(text));
+}
+
+void dxp_log_note(FILE *log, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    log_vnote(log, fmt, ap);
+    va_end(ap);
 }
 
 void dxp_link_note(DxpLink *l, const char *fmt, ...)
 {
-    if (!l->log) return;
-    char text[ERR_MAX + 128];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(text, sizeof text, fmt, ap);
+    log_vnote(l->log, fmt, ap);
     va_end(ap);
-    log_line(l, '#', text, strlen(text));
 }
 
 /* ---- sending and receiving ------------------------------------------------------- */

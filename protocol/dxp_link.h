@@ -85,6 +85,10 @@ int dxp_connect(const char *host, int port, int timeout_ms, char err[ERR_MAX]);
 void dxp_link_init(DxpLink *l, int fd, FILE *log);
 void dxp_link_close(DxpLink *l);
 
+/* Write a note line (the local time, then "# text") to log, if not NULL:
+ * for what happens before a link exists. */
+void dxp_log_note(FILE *log, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Write a note line ("# text") to the log, if any. */
 void dxp_link_note(DxpLink *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -35,8 +35,7 @@ logged() { sed -n "s/^[0-9-]* [0-9:.]* $3 //p" "$T/$1.$2log"; }
 same_story() {
   local name=$1 side
   for side in f i; do
-    grep -Ev '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} [<>#] ' "$T/$name.${side}log" | grep -v '^# listening' \
-      | head -3 >"$T/badlines"
+    grep -Ev '^[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} [<>#] ' "$T/$name.${side}log" | head -3 >"$T/badlines"
     [ -s "$T/badlines" ] && bad "$name: log lines without their time: $(cat "$T/badlines")" || ok
   done
   [ "$(logged "$name" i '>')" = "$(logged "$name" f '<')" ] && ok || bad "$name: what the initiator sent is not what the follower read"
@@ -62,6 +61,7 @@ has "$T/play.fout" '^dxp: 4 games: [0-4] won, [0-4] drawn, [0-4] lost, 0 unfinis
 for g in 1 3; do has "$T/play.iout" "^game $g: Initiator (White) - Follower (Black): \(1-0\|0-1\|1/2-1/2\) [a-zA-Z0-9-]*, [0-9]* plies$" "game $g"; done
 for g in 2 4; do has "$T/play.iout" "^game $g: Follower (White) - Initiator (Black): \(1-0\|0-1\|1/2-1/2\) [a-zA-Z0-9-]*, [0-9]* plies$" "game $g"; done
 same_story play
+grep -Eq '^[0-9-]{10} [0-9:.]{12} # listening on 127\.0\.0\.1:'"$PORT"'$' "$T/play.flog" && ok || bad "the follower's log names its port: $(head -2 "$T/play.flog")"
 # the game requests: version 01, the names padded to 32, the colour the follower plays, 5 minutes, the normal start
 [ "$(logged play i '>' | grep '^R')" = "$(printf '%s\n' "R01Initiator                       Z005000A" "R01Initiator                       W005000A" \
   "R01Initiator                       Z005000A" "R01Initiator                       W005000A")" ] && ok || bad "game requests: $(logged play i '>' | grep '^R')"
