@@ -18,8 +18,8 @@ LIMIT=300 # seconds after which a dama that has not ended is killed (it hangs)
 MATCH=(match --game international --a default --hash 8 --progress 0)
 FOLLOWER="$DAMA dxp --listen 127.0.0.1:0 --hash 8 --timeout 60"
 faults() { db_value "$1" "SELECT count(*) FROM games WHERE reason IN ('crash','timeout','illegal-move','time-forfeit')"; }
-# the port of a follower's log ("# listening on 127.0.0.1:PORT")
-log_port() { sed -n 's/^# listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$1"; }
+# the port of a follower's log ("DATE TIME.mmm # listening on 127.0.0.1:PORT")
+log_port() { sed -n 's/^[0-9-]* [0-9:.]* # listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$1"; }
 
 # 1. two pairs against a follower started on a port it picks: its line
 # "dxp: listening on 127.0.0.1:PORT" names the port
