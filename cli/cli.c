@@ -120,6 +120,18 @@ static void set_value(CliArgs *a, int i, const char *v)
     a->values[i] = strdup(v);
 }
 
+/* A flag's value word, in any case: 1 for true/yes/on/1, 0 for
+ * false/no/off/0, -1 for any other. */
+static int flag_word(const char *v)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no", "off", "0"};
+    for (int k = 0; k < 4; k++) {
+        if (strcasecmp(v, yes[k]) == 0) return 1;
+        if (strcasecmp(v, no[k]) == 0) return 0;
+    }
+    return -1;
+}
+
 /* Read one libconfig setting into option i (as text), checked like a
  * command-line value. Integer literals libconfig would misread were
  * refused before (num_check_config_file). */
@@ -156,10 +168,7 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     case CONFIG_TYPE_STRING:
         if (o->type == OPT_FLAG) { /* a word cli_flag reads, nothing else: "ture" or "" is not true */
             const char *v = config_setting_get_string(s);
-            static const char *const yes[] = {"true", "yes", "on", "1"}, *const no[] = {"false", "no", "off", "0"};
-            int known = -1;
-            for (int k = 0; k < 4 && known < 0; k++)
-                known = strcasecmp(v, yes[k]) == 0 ? 1 : strcasecmp(v, no[k]) == 0 ? 0 : -1;
+            int known = flag_word(v);
             if (known < 0) {
                 char shown[80];
                 text_escape(v, strlen(v), shown, sizeof shown);
@@ -500,8 +509,7 @@ int cli_bad_value(const CliArgs *a, const char *name, const char *constraint)
 bool cli_flag(const CliArgs *a, const char *name)
 {
     const char *v = cli_str(a, name);
-    return v && strcmp(v, "0") != 0 && strcasecmp(v, "false") != 0 && strcasecmp(v, "no") != 0 &&
-           strcasecmp(v, "off") != 0;
+    return v && flag_word(v) != 0;
 }
 
 const Game *cli_game(const CliArgs *a)

@@ -233,6 +233,10 @@ void egtb_cache_free(EgtbCache *c);
  * (every probe decompresses its block). Counters are ignored. */
 bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *value);
 
+/* The material pos's table is stored as (pos's material, colours
+ * swapped when that is the canonical form). */
+EgtbMaterial egtb_table_material(const Egtb *db, const Position *pos);
+
 /* Does the table of pos's material (either colour; *table gets the
  * material it is stored as) hold the payload its header's checksum
  * describes? true when it does, and when db has no such table. A probe

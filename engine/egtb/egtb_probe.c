@@ -345,10 +345,15 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
     return true;
 }
 
-bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table)
+EgtbMaterial egtb_table_material(const Egtb *db, const Position *pos)
 {
     EgtbMaterial m = db->ix->material(pos);
-    if (!egtb_material_canonical(m)) m = egtb_material_mirror(m);
+    return egtb_material_canonical(m) ? m : egtb_material_mirror(m);
+}
+
+bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table)
+{
+    EgtbMaterial m = egtb_table_material(db, pos);
     *table = m;
     if (egtb_material_pieces(m) > EGTB_PIECES_MAX || m.men[0] + m.kings[0] == 0 || m.men[1] + m.kings[1] == 0)
         return true;

@@ -2,6 +2,8 @@
  * (contracts in engine/egtb/egtb_tools.h). */
 #include "engine/egtb/egtb_tools.h"
 
+#include "engine/egtb/egtb_file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <omp.h>
@@ -231,15 +233,12 @@ static void not_found_why(const Game *g, const Egtb *db, const char *dir, const 
 
 /* The table of pos's material is intact, or was found so before (in
  * checked[0..*len)); false with err naming the damaged file. */
-static bool table_checked(const Game *g, const Egtb *db, const char *dir, const Position *pos, EgtbMaterial *checked,
+static bool table_checked(const Game *g, const Egtb *db, const char *dir, const Position *pos, int *checked,
                           int *len, char err[ERR_MAX])
 {
-    EgtbMaterial m = egtb_db_indexer(db)->material(pos);
-    if (!egtb_material_canonical(m)) m = egtb_material_mirror(m);
+    int key = egtb_material_key(egtb_table_material(db, pos));
     for (int i = 0; i < *len; i++)
-        if (checked[i].men[0] == m.men[0] && checked[i].men[1] == m.men[1] && checked[i].kings[0] == m.kings[0] &&
-            checked[i].kings[1] == m.kings[1])
-            return true;
+        if (checked[i] == key) return true;
     EgtbMaterial table;
     if (!egtb_table_intact(db, pos, &table)) {
         char path[4096];
@@ -249,7 +248,7 @@ static bool table_checked(const Game *g, const Egtb *db, const char *dir, const 
                  "it rebuilds it)", plen > 120 ? "..." : "", plen > 120 ? path + plen - 117 : path);
         return false;
     }
-    if (*len < 64) checked[(*len)++] = m;
+    if (*len < 64) checked[(*len)++] = key;
     return true;
 }
 
@@ -263,7 +262,7 @@ int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbe
     /* every table this report reads is checked whole first: a damaged block
      * would read as a position outside the database, a damaged value as
      * another value */
-    EgtbMaterial checked[64];
+    int checked[64]; /* material keys of the tables found intact */
     int checked_len = 0;
     if (!table_checked(g, db, dir, &pos, checked, &checked_len, err)) {
         egtb_close(db);
