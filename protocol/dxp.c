@@ -116,20 +116,20 @@ int dxp_encode(const DxpMsg *m, char out[DXP_MSG_MAX + 1], char err[ERR_MAX])
     }
     case DXP_GAMEREQ: return encode_req(&m->u.req, out, err);
     case DXP_GAMEACC:
-        if (check_name(m->u.acc.name, "GAMEACC follower", err) || check_range(m->u.acc.code, 0, 9, "GAMEACC code", err))
+        if (check_name(m->u.acc.name, "GAMEACC follower", err) || check_range(m->u.acc.code, 0, 3, "GAMEACC code", err))
             return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "A%-32s%d", m->u.acc.name, m->u.acc.code);
     case DXP_MOVE: return encode_move(&m->u.move, out, err);
     case DXP_GAMEEND:
-        if (check_range(m->u.end.reason, 0, 9, "GAMEEND reason", err) ||
-            check_range(m->u.end.stop, 0, 9, "GAMEEND stop code", err))
+        if (check_range(m->u.end.reason, 0, 3, "GAMEEND reason", err) ||
+            check_range(m->u.end.stop, 0, 1, "GAMEEND stop code", err))
             return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "E%d%d", m->u.end.reason, m->u.end.stop);
     case DXP_BACKREQ:
         if (check_range(m->u.back.move_number, 1, 999, "BACKREQ move number", err)) return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "B%03d%c", m->u.back.move_number, colour_char(m->u.back.to_move));
     case DXP_BACKACC:
-        if (check_range(m->u.back_code, 0, 9, "BACKACC code", err)) return -1;
+        if (check_range(m->u.back_code, 0, 2, "BACKACC code", err)) return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "K%d", m->u.back_code);
     }
     return fail(err, "unknown message type %d", (int)m->type);
@@ -286,19 +286,19 @@ int dxp_decode(const char *msg, size_t len, DxpMsg *out, char err[ERR_MAX])
     case DXP_GAMEACC:
         if (want_len(&r, 34, "A, follower name 32, acceptance code 1")) return -1;
         if (field_name(&r, 1, out->u.acc.name)) return -1;
-        return field_num(&r, 33, 1, 0, 9, "acceptance code", &out->u.acc.code);
+        return field_num(&r, 33, 1, 0, 3, "acceptance code", &out->u.acc.code);
     case DXP_MOVE: return decode_move(&r, &out->u.move);
     case DXP_GAMEEND:
         if (want_len(&r, 3, "E, reason 1, stop code 1")) return -1;
-        if (field_num(&r, 1, 1, 0, 9, "reason", &out->u.end.reason)) return -1;
-        return field_num(&r, 2, 1, 0, 9, "stop code", &out->u.end.stop);
+        if (field_num(&r, 1, 1, 0, 3, "reason", &out->u.end.reason)) return -1;
+        return field_num(&r, 2, 1, 0, 1, "stop code", &out->u.end.stop);
     case DXP_BACKREQ:
         if (want_len(&r, 5, "B, move number 3, colour to move 1")) return -1;
         if (field_num(&r, 1, 3, 1, 999, "move number", &out->u.back.move_number)) return -1;
         return field_colour(&r, 4, "colour to move", &out->u.back.to_move);
     case DXP_BACKACC:
         if (want_len(&r, 2, "K, acceptance code 1")) return -1;
-        return field_num(&r, 1, 1, 0, 9, "acceptance code", &out->u.back_code);
+        return field_num(&r, 1, 1, 0, 2, "acceptance code", &out->u.back_code);
     default: {
         char q[64];
         quote(msg, len, q, sizeof q);

@@ -90,7 +90,7 @@ typedef struct DxpGameReq {
 
 typedef struct DxpGameAcc {
     char name[DXP_NAME_LEN + 1]; /* follower's name, trailing blanks removed */
-    int code;                    /* DXP_ACC_*, 0..9 */
+    int code;                    /* DXP_ACC_*, 0..3 (the codes the protocol defines) */
 } DxpGameAcc;
 
 typedef struct DxpMove {
@@ -101,8 +101,8 @@ typedef struct DxpMove {
 } DxpMove;
 
 typedef struct DxpGameEnd {
-    int reason; /* DXP_END_*, 0..9 */
-    int stop;   /* DXP_STOP_*, 0..9 */
+    int reason; /* DXP_END_*, 0..3 */
+    int stop;   /* DXP_STOP_*, 0..1 */
 } DxpGameEnd;
 
 typedef struct DxpBackReq {
@@ -119,7 +119,7 @@ typedef struct DxpMsg {
         DxpMove move;
         DxpGameEnd end;
         DxpBackReq back;
-        int back_code; /* BACKACC: DXP_BACK_*, 0..9 */
+        int back_code; /* BACKACC: DXP_BACK_*, 0..2 */
     } u;
 } DxpMsg;
 

@@ -243,6 +243,10 @@ static void test_field_errors(void **state)
     /* GAMEACC, GAMEEND, BACKREQ, BACKACC. */
     BAD("AName                           0", "GAMEACC: 33 characters, expected 34");
     BAD("AName                            x", "acceptance code 'x'", "character 34");
+    BAD("AName                            4", "acceptance code 4 at character 34 is outside 0..3");
+    BAD("E40", "reason 4 at character 2 is outside 0..3");
+    BAD("E02", "stop code 2 at character 3 is outside 0..1");
+    BAD("K3", "acceptance code 3 at character 2 is outside 0..2");
     BAD("E0", "GAMEEND: 2 characters, expected 3");
     BAD("E0x", "stop code 'x'", "character 3");
     BAD("E000", "GAMEEND: 4 characters");
