@@ -376,11 +376,19 @@ static int write_table(const Game *game, const char *path, EgtbMaterial m, const
     int bad = 0;
 #pragma omp parallel if (n > 200000)
     {
+        /* Each frame carries zstd's content checksum (XXH64 of the block's
+         * values, low 32 bits), which every decompression checks: a block
+         * damaged after the build reads as absent, never as other values. */
         ZSTD_CCtx *cctx = ZSTD_createCCtx();
+        if (cctx && (ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, level)) ||
+                     ZSTD_isError(ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, 1)))) {
+            ZSTD_freeCCtx(cctx);
+            cctx = NULL;
+        }
 #pragma omp for schedule(dynamic, 64)
         for (uint64_t i = 0; i < nblocks; i++) {
             uint64_t k = i + 1 < nblocks ? EGTB_BLOCK : n - i * EGTB_BLOCK;
-            size_t r = cctx ? ZSTD_compressCCtx(cctx, frames + i * bound, bound, val + i * EGTB_BLOCK, k, level) : 0;
+            size_t r = cctx ? ZSTD_compress2(cctx, frames + i * bound, bound, val + i * EGTB_BLOCK, k) : 0;
             if (!cctx || ZSTD_isError(r)) bad = 1;
             else len[i] = r;
         }

@@ -4,7 +4,9 @@
  *
  *     EgtbHeader (128 bytes, its own XXH64 in header_hash)
  *     uint64 offsets[nblocks + 1]     block i is payload[offsets[i], offsets[i+1])
- *     zstd frames, one per block of EGTB_BLOCK value bytes (the last may be short)
+ *     zstd frames, one per block of EGTB_BLOCK value bytes (the last may be short),
+ *     each with zstd's content checksum (tables built before 2026-12-05 have
+ *     none; they read as before)
  *
  * payload = the offset table and the frames; payload_hash is its XXH64.
  * Files are written as NAME.tmp and renamed when complete (docs/egtb.md).
