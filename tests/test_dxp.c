@@ -331,6 +331,21 @@ static void test_encode_errors(void **state)
     m = (DxpMsg){.type = DXP_GAMEEND};
     m.u.end.stop = 10;
     encode_bad(&m, "GAMEEND stop code 10");
+    /* dama writes no code its own reader refuses: the ranges are the decoder's */
+    m.u.end.stop = 2;
+    encode_bad(&m, "GAMEEND stop code 2 is outside 0..1");
+    m.u.end = (DxpGameEnd){.reason = 4, .stop = 1};
+    encode_bad(&m, "GAMEEND reason 4 is outside 0..3");
+    m.u.end.reason = 3;
+    encode_ok(&m, "E31");
+    m = (DxpMsg){.type = DXP_GAMEACC};
+    snprintf(m.u.acc.name, sizeof m.u.acc.name, "f");
+    m.u.acc.code = 4;
+    encode_bad(&m, "GAMEACC code 4 is outside 0..3");
+    m = (DxpMsg){.type = DXP_BACKACC, .u.back_code = 3};
+    encode_bad(&m, "BACKACC code 3 is outside 0..2");
+    m.u.back_code = 2;
+    encode_ok(&m, "K2");
     m = (DxpMsg){.type = DXP_BACKREQ};
     encode_bad(&m, "BACKREQ move number 0");
     m = (DxpMsg){.type = (DxpType)'Q'};
