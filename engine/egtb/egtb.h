@@ -229,8 +229,10 @@ EgtbCache *egtb_cache_new(int blocks);
 void egtb_cache_free(EgtbCache *c);
 
 /* The value byte of pos. Returns true when pos is in the database (its
- * material is present and indexable), false otherwise. cache may be NULL
- * (every probe decompresses its block). Counters are ignored. */
+ * material is present and indexable, its block decompresses and, in a
+ * table built with block checksums, matches its checksum), false
+ * otherwise. cache may be NULL (every probe decompresses its block).
+ * Counters are ignored. */
 bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *value);
 
 /* The material pos's table is stored as (pos's material, colours
@@ -240,9 +242,11 @@ EgtbMaterial egtb_table_material(const Egtb *db, const Position *pos);
 /* Does the table of pos's material (either colour; *table gets the
  * material it is stored as) hold the payload its header's checksum
  * describes? true when it does, and when db has no such table. A probe
- * checks only the header (on open) and reads a damaged block as absent
- * (false from egtb_probe); this reads the whole table, for a diagnostic
- * (`dama egtb probe`), never inside a search. */
+ * checks the header (on open) and the one block it decompresses (its
+ * zstd checksum: a damaged block reads as absent, false from egtb_probe;
+ * tables built before the block checksums have none); this reads the
+ * whole table, for a diagnostic (`dama egtb probe`), never inside a
+ * search. */
 bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table);
 
 /* What a database value means for a position with its counters: the
