@@ -129,7 +129,7 @@ int dxp_encode(const DxpMsg *m, char out[DXP_MSG_MAX + 1], char err[ERR_MAX])
         if (check_range(m->u.back.move_number, 1, 999, "BACKREQ move number", err)) return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "B%03d%c", m->u.back.move_number, colour_char(m->u.back.to_move));
     case DXP_BACKACC:
-        if (check_range(m->u.back_code, 0, 2, "BACKACC code", err)) return -1;
+        if (check_range(m->u.back_code, 0, 9, "BACKACC code", err)) return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "K%d", m->u.back_code);
     }
     return fail(err, "unknown message type %d", (int)m->type);
@@ -298,7 +298,7 @@ int dxp_decode(const char *msg, size_t len, DxpMsg *out, char err[ERR_MAX])
         return field_colour(&r, 4, "colour to move", &out->u.back.to_move);
     case DXP_BACKACC:
         if (want_len(&r, 2, "K, acceptance code 1")) return -1;
-        return field_num(&r, 1, 1, 0, 2, "acceptance code", &out->u.back_code);
+        return field_num(&r, 1, 1, 0, 9, "acceptance code", &out->u.back_code);
     default: {
         char q[64];
         quote(msg, len, q, sizeof q);

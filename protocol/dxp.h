@@ -119,7 +119,7 @@ typedef struct DxpMsg {
         DxpMove move;
         DxpGameEnd end;
         DxpBackReq back;
-        int back_code; /* BACKACC: DXP_BACK_*, 0..2 */
+        int back_code; /* BACKACC: DXP_BACK_*, any digit 0..9 (the BACKACC page was not read) */
     } u;
 } DxpMsg;
 

@@ -236,7 +236,9 @@ static void not_found_why(const Game *g, const Egtb *db, const char *dir, const 
 static bool table_checked(const Game *g, const Egtb *db, const char *dir, const Position *pos, int *checked,
                           int *len, char err[ERR_MAX])
 {
-    int key = egtb_material_key(egtb_table_material(db, pos));
+    EgtbMaterial m = egtb_table_material(db, pos);
+    if (egtb_material_pieces(m) > EGTB_PIECES_MAX) return true; /* no table; the key is one-to-one up to 8 */
+    int key = egtb_material_key(m);
     for (int i = 0; i < *len; i++)
         if (checked[i] == key) return true;
     EgtbMaterial table;
