@@ -24,7 +24,8 @@ typedef struct EpochCtx {
     bool verbose;
     FILE *log;
     volatile int *stop;
-    int last_printed;
+    int last_printed;  /* epoch of the last line in the log, or -1 */
+    TexelEpoch last;   /* the newest epoch (last.epoch -1: none yet) */
     char err[ERR_MAX];
     int failed;
     int stopped; /* epoch after which a signal stopped the run, or -1 */
@@ -37,21 +38,25 @@ const char *tune_loss_text(double loss, int digits, char out[TUNE_LOSS_TEXT_MAX]
     return out;
 }
 
+static void log_epoch(EpochCtx *c, const TexelEpoch *e)
+{
+    char vl[TUNE_LOSS_TEXT_MAX];
+    fprintf(c->log, "epoch %4d: train %.6f  valid %s%s\n", e->epoch, e->train_loss, tune_loss_text(e->valid_loss, 6, vl),
+            e->best ? "  *" : "");
+    c->last_printed = e->epoch;
+}
+
 static int on_epoch(void *ctx, const TexelEpoch *e)
 {
     EpochCtx *c = ctx;
+    c->last = *e;
     if (c->db && db_tuning_epoch_insert(c->db, c->tuning_id, e->epoch, e->train_loss, e->valid_loss, c->err) != 0) {
         c->failed = 1;
         return 1;
     }
     bool stop = c->stop && *c->stop;
     if (stop) c->stopped = e->epoch; /* the first signal: stop after this epoch */
-    if (c->log && (c->verbose || e->epoch % 25 == 0 || stop)) {
-        char vl[TUNE_LOSS_TEXT_MAX];
-        fprintf(c->log, "epoch %4d: train %.6f  valid %s%s\n", e->epoch, e->train_loss,
-                tune_loss_text(e->valid_loss, 6, vl), e->best ? "  *" : "");
-        c->last_printed = e->epoch;
-    }
+    if (c->log && (c->verbose || e->epoch % 25 == 0 || stop)) log_epoch(c, e);
     return stop ? 1 : 0;
 }
 
@@ -365,7 +370,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         return TUNE_JOB_FAILED;
     }
     EpochCtx ec = {.db = writer ? o->db : NULL, .tuning_id = tuning_id, .verbose = o->verbose, .log = o->log, .stop = o->stop,
-                   .stopped = -1};
+                   .stopped = -1, .last_printed = -1, .last = {.epoch = -1}};
     cfg.progress = on_epoch;
     cfg.progress_ctx = &ec;
     /* The game's scale weight (a man, a shatra = 100) fixes the scale of
@@ -418,6 +423,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     rc = texel_tune(data, &split, &cfg, o->start, frozen, tuned, res, terr);
     r->tune_seconds = clock_now_s() - t0;
     if (ec.failed) rc = -1;
+    if (rc == 0 && o->log && ec.last.epoch >= 0 && ec.last.epoch != ec.last_printed) log_epoch(&ec, &ec.last);
     bool interrupted = rc == 0 && ec.stopped >= 0 && res->stop == TEXEL_STOP_CALLER;
     if (interrupted && o->log)
         fprintf(o->log, "tune: interrupted after epoch %d; storing the best weights so far (epoch %d)\n", ec.stopped,

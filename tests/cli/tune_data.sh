@@ -14,6 +14,8 @@ num() { sed -n "s/.*$1.*/\1/p" "$2" | head -1; }
 tune() { "$DAMA" tune --db a.sqlite --epochs 3 --batch 512 --threads 2 "$@"; }
 
 tune >base.err 2>&1 || bad "plain tune: $(tail -2 base.err)"
+# the log has epoch 0 and the last (3: not a multiple of 25), no other
+expect_eq "$(grep -o '^epoch *[0-9]*' base.err | tr -s ' ' | tr '\n' ,)" "epoch 0,epoch 3," "epochs in the log"
 valid=$(num 'tuning run [0-9]*: .*valid \([0-9.]*\) ->.*' base.err)
 train=$(num 'train \([0-9]*\) ->' base.err)
 
