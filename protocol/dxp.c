@@ -116,13 +116,13 @@ int dxp_encode(const DxpMsg *m, char out[DXP_MSG_MAX + 1], char err[ERR_MAX])
     }
     case DXP_GAMEREQ: return encode_req(&m->u.req, out, err);
     case DXP_GAMEACC:
-        if (check_name(m->u.acc.name, "GAMEACC follower", err) || check_range(m->u.acc.code, 0, 3, "GAMEACC code", err))
+        if (check_name(m->u.acc.name, "GAMEACC follower", err) || check_range(m->u.acc.code, DXP_ACC_OK, DXP_ACC_NO_GAMES, "GAMEACC code", err))
             return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "A%-32s%d", m->u.acc.name, m->u.acc.code);
     case DXP_MOVE: return encode_move(&m->u.move, out, err);
     case DXP_GAMEEND:
-        if (check_range(m->u.end.reason, 0, 3, "GAMEEND reason", err) ||
-            check_range(m->u.end.stop, 0, 1, "GAMEEND stop code", err))
+        if (check_range(m->u.end.reason, DXP_END_UNKNOWN, DXP_END_WIN, "GAMEEND reason", err) ||
+            check_range(m->u.end.stop, DXP_STOP_NEXT, DXP_STOP_ALL, "GAMEEND stop code", err))
             return -1;
         return snprintf(out, DXP_MSG_MAX + 1, "E%d%d", m->u.end.reason, m->u.end.stop);
     case DXP_BACKREQ:
@@ -286,12 +286,12 @@ int dxp_decode(const char *msg, size_t len, DxpMsg *out, char err[ERR_MAX])
     case DXP_GAMEACC:
         if (want_len(&r, 34, "A, follower name 32, acceptance code 1")) return -1;
         if (field_name(&r, 1, out->u.acc.name)) return -1;
-        return field_num(&r, 33, 1, 0, 3, "acceptance code", &out->u.acc.code);
+        return field_num(&r, 33, 1, DXP_ACC_OK, DXP_ACC_NO_GAMES, "acceptance code", &out->u.acc.code);
     case DXP_MOVE: return decode_move(&r, &out->u.move);
     case DXP_GAMEEND:
         if (want_len(&r, 3, "E, reason 1, stop code 1")) return -1;
-        if (field_num(&r, 1, 1, 0, 3, "reason", &out->u.end.reason)) return -1;
-        return field_num(&r, 2, 1, 0, 1, "stop code", &out->u.end.stop);
+        if (field_num(&r, 1, 1, DXP_END_UNKNOWN, DXP_END_WIN, "reason", &out->u.end.reason)) return -1;
+        return field_num(&r, 2, 1, DXP_STOP_NEXT, DXP_STOP_ALL, "stop code", &out->u.end.stop);
     case DXP_BACKREQ:
         if (want_len(&r, 5, "B, move number 3, colour to move 1")) return -1;
         if (field_num(&r, 1, 3, 1, 999, "move number", &out->u.back.move_number)) return -1;
