@@ -4,6 +4,7 @@
  * format (checksums, resume, no half-written file). Each test builds tiny
  * databases (2-4 pieces) in a fresh temporary directory. */
 #include <dirent.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -507,6 +508,109 @@ static void test_damaged_block_never_misread(void **state)
     remove_dir(dir);
 }
 
+/* Tables opened as a search opens them are mapped when first probed. Every
+ * position of every 3-piece Russian table reads the same as through an
+ * open that maps and verifies all at once, from two threads probing the
+ * unmapped tables together. A table whose block offsets are damaged opens
+ * (its header is intact), reads as outside the database, and leaves the
+ * other tables as they were; the verifying open names it. */
+typedef struct {
+    const Egtb *db;
+    const EgtbMaterial *mats;
+    int nmats;
+    const uint8_t *const *truth;
+    long mismatches, read;
+} LazyProbe;
+
+static void *lazy_probe_all(void *arg)
+{
+    LazyProbe *lp = arg;
+    const EgtbIndexer *ix = egtb_db_indexer(lp->db);
+    EgtbCache *cache = egtb_cache_new(16);
+    for (int t = 0; t < lp->nmats; t++)
+        for (uint64_t i = 0; i < ix->size(lp->mats[t]); i++) {
+            Position pos;
+            uint8_t v;
+            if (!ix->decode(lp->mats[t], i, &pos)) continue;
+            bool got = egtb_probe(lp->db, cache, &pos, &v);
+            lp->read += got;
+            if (got != (lp->truth[t][i] != 0xFF) || (got && v != lp->truth[t][i])) lp->mismatches++;
+        }
+    egtb_cache_free(cache);
+    return NULL;
+}
+
+static void test_tables_mapped_on_first_probe(void **state)
+{
+    (void)state;
+    const Game *g = game("russian");
+    char dir[64], err[ERR_MAX], path[512];
+    temp_dir(dir);
+    build(g, dir, 3, NULL);
+    Egtb *eager = egtb_open(g, dir, true, err);
+    assert_non_null(eager);
+    EgtbMaterial mats[16];
+    int nmats = egtb_db_materials(eager, mats, 16);
+    assert_int_equal(nmats, 9);
+    const EgtbIndexer *ix = egtb_db_indexer(eager);
+    uint8_t *truth[16];
+    long known = 0;
+    for (int t = 0; t < nmats; t++) {
+        truth[t] = malloc(ix->size(mats[t]));
+        assert_non_null(truth[t]);
+        for (uint64_t i = 0; i < ix->size(mats[t]); i++) {
+            Position pos;
+            uint8_t v;
+            truth[t][i] = 0xFF;
+            if (ix->decode(mats[t], i, &pos) && egtb_probe(eager, NULL, &pos, &v)) truth[t][i] = v, known++;
+        }
+    }
+    egtb_close(eager);
+    assert_true(known > 190000);
+    Egtb *lazy = egtb_open(g, dir, false, err);
+    assert_non_null(lazy);
+    assert_int_equal(egtb_pieces(lazy), 3);
+    LazyProbe lp[2] = {{lazy, mats, nmats, (const uint8_t *const *)truth, 0, 0},
+                       {lazy, mats, nmats, (const uint8_t *const *)truth, 0, 0}};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, lazy_probe_all, &lp[1]), 0);
+    lazy_probe_all(&lp[0]);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    egtb_close(lazy);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(lp[k].mismatches, 0);
+        assert_int_equal(lp[k].read, known);
+    }
+
+    /* Damage the block offsets of 2k-1k: the first offset made wrong. */
+    EgtbMaterial bad = {{0, 0}, {2, 1}};
+    int bad_t = -1;
+    for (int t = 0; t < nmats; t++)
+        if (!memcmp(&mats[t], &bad, sizeof bad)) bad_t = t;
+    assert_true(bad_t >= 0);
+    egtb_file_path(dir, g, bad, path, sizeof path);
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    uint64_t first = 0;
+    assert_int_equal(fseek(f, (long)sizeof(EgtbHeader), SEEK_SET), 0);
+    assert_int_equal(fwrite(&first, sizeof first, 1, f), 1);
+    fclose(f);
+    assert_null(egtb_open(g, dir, true, err));
+    assert_non_null(strstr(err, path));
+    lazy = egtb_open(g, dir, false, err);
+    assert_non_null(lazy);
+    long bad_known = 0;
+    for (uint64_t i = 0; i < ix->size(bad); i++) bad_known += truth[bad_t][i] != 0xFF;
+    assert_true(bad_known > 0);
+    lp[0] = (LazyProbe){lazy, mats, nmats, (const uint8_t *const *)truth, 0, 0};
+    lazy_probe_all(&lp[0]);
+    assert_int_equal(lp[0].mismatches, bad_known); /* exactly the damaged table's positions are unknown */
+    assert_int_equal(lp[0].read, known - bad_known);
+    egtb_close(lazy);
+    for (int t = 0; t < nmats; t++) free(truth[t]);
+    remove_dir(dir);
+}
+
 /* Turkish: the lone-man and one-each rules as dama applies them, two kings
  * against one, and the consistency pass. */
 static void test_turkish(void **state)
@@ -885,6 +989,7 @@ int main(void)
         cmocka_unit_test(test_three_kings_against_one),
         cmocka_unit_test(test_resume_and_atomic_files),
         cmocka_unit_test(test_damaged_block_never_misread),
+        cmocka_unit_test(test_tables_mapped_on_first_probe),
         cmocka_unit_test(test_turkish),
         cmocka_unit_test(test_turkish_symmetry),
         cmocka_unit_test(test_international),

@@ -43,6 +43,10 @@ _Static_assert(sizeof(EgtbHeader) == 128, "header layout");
 int egtb_header_check(const EgtbHeader *h, const char *path, const Game *game, EgtbMaterial m,
                       uint64_t positions, uint64_t file_bytes, char err[ERR_MAX]);
 
+/* Read and check a file's header only (no mapping). Returns 0, 1 when the
+ * file does not exist, or -1 with a message naming the file. */
+int egtb_file_header(const char *path, const Game *game, EgtbMaterial m, uint64_t positions, char err[ERR_MAX]);
+
 /* Map a file, check header and (when verify) payload hash. On success
  * *map and *map_len hold the mapping (munmap when done). */
 int egtb_file_map(const char *path, const Game *game, EgtbMaterial m, uint64_t positions, bool verify,

@@ -3,6 +3,8 @@
  * belongs with the engine. */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,6 +91,26 @@ int egtb_header_check(const EgtbHeader *h, const char *path, const Game *game, E
     return 0;
 }
 
+int egtb_file_header(const char *path, const Game *game, EgtbMaterial m, uint64_t positions, char err[ERR_MAX])
+{
+    int fd = open(path, O_RDONLY);
+    if (fd < 0) {
+        snprintf(err, ERR_MAX, "%s: %s", path, strerror(errno));
+        return errno == ENOENT ? 1 : -1;
+    }
+    struct stat st;
+    EgtbHeader h;
+    int rc = 0;
+    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+        snprintf(err, ERR_MAX, "%s: too short to be an endgame table", path);
+        rc = -1;
+    } else {
+        rc = egtb_header_check(&h, path, game, m, positions, (uint64_t)st.st_size, err);
+    }
+    close(fd);
+    return rc;
+}
+
 int egtb_file_map(const char *path, const Game *game, EgtbMaterial m, uint64_t positions, bool verify,
                   const unsigned char **map, uint64_t *map_len, char err[ERR_MAX])
 {
@@ -165,10 +187,18 @@ int egtb_file_unpack(const unsigned char *map, const char *path, unsigned char *
 
 /* ------------------------------------------------------------------ */
 
+/* A table is mapped when it is first probed, not at open: a process that
+ * starts for one move (an outside referee's `dama search` a move) and
+ * never reaches a few-piece position pays for no mapping, no page fault
+ * and no unmapping of the tables (measured: about 10 ms of CPU a start
+ * with the 45 Russian 5-piece tables, docs/egtb.md). */
+enum { TABLE_UNMAPPED = 0, TABLE_MAPPED = 1, TABLE_FAILED = 2 };
 typedef struct EgtbTable {
     EgtbMaterial m;
-    const unsigned char *map;
+    _Atomic(const unsigned char *) map; /* NULL until mapped */
     uint64_t map_len;
+    _Atomic int state;                  /* TABLE_* */
+    char *path;
 } EgtbTable;
 
 struct Egtb {
@@ -178,6 +208,7 @@ struct Egtb {
     int16_t slot[EGTB_KEYS]; /* material key -> tables index + 1, 0 if absent */
     int ntables;
     EgtbTable *tables;
+    pthread_mutex_t *map_lock; /* taken only to map a table the first time */
 };
 
 /* 4-way set-associative: a block goes to one set of 4 slots, the set's
@@ -210,9 +241,11 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
     EgtbMaterial *mats = malloc(sizeof *mats * MAT_CAP);
     Egtb *db = calloc(1, sizeof *db);
     if (db) db->tables = calloc(MAT_CAP, sizeof *db->tables);
-    if (!mats || !db || !db->tables) {
+    if (db) db->map_lock = malloc(sizeof *db->map_lock);
+    if (!mats || !db || !db->tables || !db->map_lock || pthread_mutex_init(db->map_lock, NULL) != 0) {
         free(mats);
         if (db) free(db->tables);
+        if (db) free(db->map_lock);
         free(db);
         snprintf(err, ERR_MAX, "out of memory");
         return NULL;
@@ -228,10 +261,24 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
         egtb_file_path(dir, game, mats[i], path, sizeof path);
         EgtbTable *t = &db->tables[db->ntables];
         char e2[ERR_MAX];
-        int rc = egtb_file_map(path, game, mats[i], ix->size(mats[i]), verify_checksums, &t->map, &t->map_len, e2);
+        int rc;
+        if (verify_checksums) {
+            const unsigned char *map = NULL;
+            rc = egtb_file_map(path, game, mats[i], ix->size(mats[i]), true, &map, &t->map_len, e2);
+            if (rc == 0) {
+                atomic_store(&t->map, map);
+                atomic_store(&t->state, TABLE_MAPPED);
+            }
+        } else {
+            rc = egtb_file_header(path, game, mats[i], ix->size(mats[i]), e2);
+        }
         if (rc == 1) {
             gap[egtb_material_pieces(mats[i])] = true;
             continue;
+        }
+        if (rc == 0 && !(t->path = strdup(path))) {
+            snprintf(e2, ERR_MAX, "out of memory");
+            rc = -1;
         }
         if (rc != 0) {
             snprintf(err, ERR_MAX, "%s", e2);
@@ -257,7 +304,13 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
 void egtb_close(Egtb *db)
 {
     if (!db) return;
-    for (int i = 0; i < db->ntables; i++) munmap((void *)db->tables[i].map, (size_t)db->tables[i].map_len);
+    for (int i = 0; i < db->ntables; i++) {
+        const unsigned char *map = atomic_load(&db->tables[i].map);
+        if (map) munmap((void *)map, (size_t)db->tables[i].map_len);
+        free(db->tables[i].path);
+    }
+    pthread_mutex_destroy(db->map_lock);
+    free(db->map_lock);
     free(db->tables);
     free(db);
 }
@@ -271,6 +324,32 @@ int egtb_db_materials(const Egtb *db, EgtbMaterial *out, int cap)
     return db->ntables;
 }
 const EgtbIndexer *egtb_db_indexer(const Egtb *db) { return db->ix; }
+
+/* The mapping of table t, made on first use (any thread; one maps, the
+ * others wait for it). NULL when the file cannot be mapped or its block
+ * offsets are damaged: the table's positions then read as unknown, as a
+ * damaged block's do. */
+static const unsigned char *table_map(const Egtb *db, EgtbTable *t)
+{
+    const unsigned char *map = atomic_load_explicit(&t->map, memory_order_acquire);
+    if (map || atomic_load_explicit(&t->state, memory_order_acquire) == TABLE_FAILED) return map;
+    pthread_mutex_lock(db->map_lock);
+    map = atomic_load_explicit(&t->map, memory_order_acquire);
+    if (!map && atomic_load(&t->state) == TABLE_UNMAPPED) {
+        char err[ERR_MAX];
+        uint64_t len = 0;
+        if (egtb_file_map(t->path, db->game, t->m, db->ix->size(t->m), false, &map, &len, err) == 0) {
+            t->map_len = len;
+            atomic_store_explicit(&t->map, map, memory_order_release);
+            atomic_store(&t->state, TABLE_MAPPED);
+        } else {
+            map = NULL;
+            atomic_store_explicit(&t->state, TABLE_FAILED, memory_order_release);
+        }
+    }
+    pthread_mutex_unlock(db->map_lock);
+    return map;
+}
 
 EgtbCache *egtb_cache_new(int blocks)
 {
@@ -316,11 +395,12 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
     if (!slot) return false;
     uint64_t idx;
     if (!ix->index(pos, m, &idx)) return false;
-    const EgtbTable *t = &db->tables[slot - 1];
     uint64_t block = idx / EGTB_BLOCK;
+    const unsigned char *map = table_map(db, &db->tables[slot - 1]);
+    if (!map) return false;
     if (!cache) {
         unsigned char buf[EGTB_BLOCK];
-        if (unpack_block(NULL, t->map, block, buf) != 0) return false;
+        if (unpack_block(NULL, map, block, buf) != 0) return false;
         *value = buf[idx % EGTB_BLOCK];
         return true;
     }
@@ -334,7 +414,7 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
         way = cache->victim[set];
         cache->victim[set] = (uint8_t)((way + 1) % CACHE_WAYS);
         unsigned char *fill = cache->data + (set * CACHE_WAYS + (uint64_t)way) * EGTB_BLOCK;
-        if (unpack_block(cache->dctx, t->map, block, fill) != 0) {
+        if (unpack_block(cache->dctx, map, block, fill) != 0) {
             tags[way] = 0;
             return false;
         }
@@ -359,7 +439,8 @@ bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table)
         return true;
     int slot = db->slot[egtb_material_key(m)];
     if (!slot) return true;
-    const unsigned char *map = db->tables[slot - 1].map;
+    const unsigned char *map = table_map(db, &db->tables[slot - 1]);
+    if (!map) return false;
     const EgtbHeader *h = (const EgtbHeader *)map;
     return XXH64(map + sizeof *h, h->payload_bytes, 0) == h->payload_hash;
 }
