@@ -215,8 +215,31 @@ DAMA_EGTB="" "$DAMA" egtb probe --fen 'W:WKa1,Kc1,Ke1:BKh2' >"$T/out" 2>"$T/err"
 expect_eq "$?" "2" "DAMA_EGTB empty: egtb needs --dir"
 grep -q 'give --dir' "$T/err" && ok || bad "DAMA_EGTB empty: $(cat "$T/err")"
 export DAMA_EGTB="$T/egtb-default"
-printf 'hub\nset-param name=egtb-path value="%s"\ninit\n' "$T/none" | "$DAMA" hub >"$T/out"
-grep -q "^error message=.*egtb-path: .*$T/none" "$T/out" && ok || bad "hub bad egtb-path: $(cat "$T/out")"
+# a bad egtb-path is refused by its set-param, before init as after it: the error names it, the old
+# value stays, and init and go work on with it (init used to fail, and every go after it)
+for when in before after; do
+  pre=""; [ $when = after ] && pre='init\n'
+  printf "hub\n${pre}set-param name=egtb-path value=\"%s\"\ninit\npos pos=W:WKa1,Kc1,Ke1:BKh2\nlevel depth=3\ngo think\n" "$T/none" |
+    "$DAMA" hub --egtb "$D" >"$T/out"
+  expect_eq "$(grep -c '^error' "$T/out")" 1 "hub bad egtb-path $when init: one error"
+  grep -q "^error message=\"set-param egtb-path: endgame database directory '$T/none' does not exist (the value stays '$D')\"$" "$T/out" \
+    && ok || bad "hub bad egtb-path $when init: $(cat "$T/out")"
+  grep -q '^ready$' "$T/out" && ok || bad "hub bad egtb-path $when init: no ready: $(cat "$T/out")"
+  expect_eq "$(grep '^info' "$T/out" | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/')" "99.79" \
+    "hub bad egtb-path $when init: the old tables probed"
+  grep -qx 'done move=a1-d4' "$T/out" && ok || bad "hub bad egtb-path $when init: no move: $(cat "$T/out")"
+done
+# a directory without the variant's tables, before init: refused too
+printf 'hub\nset-param name=egtb-path value="%s"\npos\nlevel depth=2\ngo think\n' "$T/home-egtb" |
+  "$DAMA" hub --game turkish --no-egtb >"$T/out"
+grep -q "^error message=\"set-param egtb-path: .*turkish.* (the value stays '')\"$" "$T/out" && ok \
+  || bad "hub egtb-path without the variant's tables: $(cat "$T/out")"
+grep -q '^done move=' "$T/out" && ok || bad "hub egtb-path without the variant's tables: no move: $(cat "$T/out")"
+# a variant whose tables the set egtb-path lacks: refused, the variant stays
+printf 'hub\nset-param name=variant value=shatra\npos\nlevel depth=2\ngo think\n' | "$DAMA" hub --egtb "$D" >"$T/out"
+grep -q "^error message=\"set-param variant: egtb-path: .* (the value stays 'russian')\"$" "$T/out" && ok \
+  || bad "hub variant without tables in egtb-path: $(cat "$T/out")"
+grep -q '^done move=[a-h][1-8]-[a-h][1-8]' "$T/out" && ok || bad "hub variant without tables: no Russian move: $(cat "$T/out")"
 printf 'hub\nset-param name=egtb-pieces value=9\n' | "$DAMA" hub >"$T/out"
 grep -q "^error message=\"set-param egtb-pieces: '9'" "$T/out" && ok || bad "hub bad egtb-pieces: $(cat "$T/out")"
 expect_rc 1 "hub --egtb missing" "$DAMA" hub --egtb "$T/none"
