@@ -248,6 +248,23 @@ expect_rc 2 "no action" "$DAMA" egtb
 expect_rc 2 "unknown action" "$DAMA" egtb frobnicate
 expect_rc 2 "bad material" "$DAMA" egtb build --material 3q-1k --dir "$D"
 expect_rc 2 "bad pieces" "$DAMA" egtb build --pieces 9 --dir "$D"
+# an option for another action, or build's two alternatives together: refused (they did nothing)
+expect_err 2 "dama egtb build: --pieces and --material exclude each other" \
+  "$DAMA" egtb build --material 3k-1k --pieces 3 --dir "$T/pm"
+[ ! -e "$T/pm" ] && ok || bad "build --pieces --material made $T/pm"
+expect_err 2 "dama egtb probe: --material is for build and verify, not probe" \
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' --material 2k-1k
+[ ! -s "$T/out" ] && ok || bad "probe --material printed: $(cat "$T/out")"
+expect_err 2 "dama egtb verify: --pieces is for build, not verify" "$DAMA" egtb verify --dir "$D" --pieces 3
+expect_err 2 "dama egtb build: --fen is for probe, not build" "$DAMA" egtb build --dir "$T/pm" --fen 'W:WKa1:BKh8'
+expect_err 2 "dama egtb bench: --no-symmetry is for build and verify, not bench" "$DAMA" egtb bench --dir "$D" --no-symmetry
+expect_err 2 "dama egtb draws: --threads is for build and verify, not draws" "$DAMA" egtb draws --match 1 --threads 2
+expect_err 2 "dama egtb probe: --seed is for verify and bench, not probe" "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1:BKh8' --seed 3
+expect_err 2 "dama egtb build: --db is for draws, not build" "$DAMA" egtb build --dir "$T/pm" --db x.sqlite
+[ ! -e "$T/pm" ] && ok || bad "a refused build made $T/pm"
+# --pieces alone, --material alone (and with the options build takes): as before
+expect_rc 0 "build --material with --level and --threads" "$DAMA" egtb build --material 2k-1k --level 3 --threads 1 --dir "$T/pm2"
+expect_eq "$(ls "$T/pm2" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb " "build --material: its files"
 expect_rc 2 "shatra" "$DAMA" egtb build --game shatra --pieces 3 --dir "$D"
 expect_rc 1 "missing dir" "$DAMA" egtb probe --dir "$T/none" --fen 'W:WKa1:BKh8'
 grep -q "$T/none" "$T/err" && ok || bad "missing dir named: $(cat "$T/err")"
