@@ -13,7 +13,7 @@ static const CliOpt OPTS[] = {
     {"dir", OPT_STR, NULL, "directory of the tables (build: created if missing); default: $DAMA_EGTB, else "
                            "$XDG_DATA_HOME/dama/egtb or ~/.local/share/dama/egtb, where every command that plays "
                            "finds them", 0, 0},
-    {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8)", 2, 8},
+    {"pieces", OPT_INT, "4", "build: every material with up to this many pieces (2..8; not with --material)", 2, 8},
     {"material", OPT_STR, NULL, "build: only this material and those it turns into, e.g. 3k-1k, 2k1m-1k; verify: only this material's table", 0, 0},
     {"level", OPT_INT, "9", "build: zstd compression level (1..19)", 1, 19},
     {"threads", OPT_INT, "0", "build/verify: OpenMP threads (0: OpenMP's default)", 0, 256},
@@ -238,6 +238,55 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
     return 0;
 }
 
+/* The options each action takes (--game and --dir: every one); one given
+ * to an action that does not use it would be ignored in silence, so it is
+ * refused. */
+static const struct {
+    const char *option, *actions;
+} ACTION_OPTS[] = {
+    {"pieces", "build"},        {"material", "build verify"}, {"level", "build"},
+    {"threads", "build verify"}, {"no-symmetry", "build verify"}, {"fen", "probe"},
+    {"sample", "verify"},       {"sample-depth", "verify"},   {"seed", "verify bench"},
+    {"probes", "bench"},        {"db", "draws"},              {"match", "draws"},
+    {"reasons", "draws"},
+};
+
+/* Does the space-separated list hold word? */
+static bool has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ') {
+        if (strncmp(p, word, n) == 0 && (p[n] == ' ' || p[n] == 0)) return true;
+    }
+    return false;
+}
+
+/* 0, or 2 after a message naming an option given on the command line that
+ * action act does not use, or --pieces with --material. The config file's
+ * values are left alone: its top-level settings (db, threads, seed) are
+ * meant for every command, each taking those it has. */
+static int check_action_opts(const CliArgs *a, const char *act)
+{
+    for (size_t i = 0; i < sizeof ACTION_OPTS / sizeof ACTION_OPTS[0]; i++) {
+        const char *o = ACTION_OPTS[i].option;
+        if (cli_source(a, o) == CLI_FROM_CLI && !has_word(ACTION_OPTS[i].actions, act)) {
+            char list[64];
+            snprintf(list, sizeof list, "%s", ACTION_OPTS[i].actions);
+            char *sp = strchr(list, ' ');
+            if (sp) *sp = 0;
+            fprintf(stderr, "dama egtb %s: --%s is for %s%s%s, not %s\n", act, o, list, sp ? " and " : "",
+                    sp ? sp + 1 : "", act);
+            return 2;
+        }
+    }
+    if (strcmp(act, "build") == 0 && cli_source(a, "material") == CLI_FROM_CLI && cli_source(a, "pieces") == CLI_FROM_CLI) {
+        fprintf(stderr, "dama egtb build: --pieces and --material exclude each other: --pieces N builds every "
+                        "material of up to N pieces, --material M that material and those it turns into\n");
+        return 2;
+    }
+    return 0;
+}
+
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -252,6 +301,8 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama egtb: name an action: build, verify, probe, bench or draws\n");
         return 2;
     }
+    if (has_word("build verify probe bench draws", a->positional[0]) && check_action_opts(a, a->positional[0]) != 0)
+        return 2;
     /* --threads 0..256 (build and verify: their OpenMP threads): checked by cli_parse */
     const char *dir = cli_str(a, "dir");
     char dflt[4096];
@@ -286,6 +337,8 @@ const CliCommand cmd_egtb = {
     "  bench   probe cost in ns, cached and uncached\n"
     "  draws   of the games of --match drawn by --reasons (the few-piece rules), in how many engine A\n"
     "          ended with the larger material (pieces, then kings), in how many B; with the tables of\n"
-    "          --dir, the missed wins: drawn games that passed through a database win, by who let it go",
+    "          --dir, the missed wins: drawn games that passed through a database win, by who let it go\n\n"
+    "  Each option below names the actions it is for; one given to another action is refused (exit 2),\n"
+    "  and so is build with both --pieces and --material.",
     OPTS, run, 1,
 };

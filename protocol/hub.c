@@ -282,6 +282,40 @@ static void ponder_hit(Hub *h)
 
 /* ---- commands ------------------------------------------------------------- */
 
+/* The endgame database of the egtb-path param for game g, opened (*edb;
+ * NULL: none asked for, or the default directory holds no table of g).
+ * Returns 0, or -1 with err. */
+static int egtb_load(const Hub *h, const Game *g, Egtb **edb, char err[ERR_MAX])
+{
+    *edb = NULL;
+    if (!h->egtb_path[0] || (h->egtb_optional && !egtb_dir_has_tables(g, h->egtb_path))) return 0;
+    char eerr[ERR_MAX];
+    if (!(*edb = egtb_open(g, h->egtb_path, false, eerr))) return err_set(err, "egtb-path: %.240s", eerr);
+    return 0;
+}
+
+/* Before init: do the parameters resolve as init will build them? The
+ * weights (check_weights: weights, db and variant) and the endgame database
+ * (check_egtb: egtb-path and variant) are loaded and dropped, so that a bad
+ * value is refused by the set-param that gives it, not by a later init or
+ * go. The hash is only allocated by init. Returns 0, or -1 with err. */
+static int params_check(const Hub *h, bool check_weights, bool check_egtb, char err[ERR_MAX])
+{
+    const Game *g = game_find(h->variant);
+    if (!g) return err_set(err, "unknown variant '%s'", h->variant);
+    if (check_weights) {
+        EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+        if (!w) return err_set(err, "out of memory for %d weights", g->weights_len);
+        if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
+    }
+    if (check_egtb) {
+        Egtb *edb;
+        if (egtb_load(h, g, &edb, err) != 0) return -1;
+        egtb_close(edb);
+    }
+    return 0;
+}
+
 /* Build the engine from the parameters. Returns 0 or -1 with err (the
  * previous engine, if any, is kept on failure). */
 static int engine_init(Hub *h, char err[ERR_MAX])
@@ -297,11 +331,8 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
     Egtb *edb = NULL;
     EgtbProber *prober = NULL;
-    if (h->egtb_path[0] && !(h->egtb_optional && !egtb_dir_has_tables(g, h->egtb_path))) {
-        char eerr[ERR_MAX];
-        if (!(edb = egtb_open(g, h->egtb_path, false, eerr))) {
-            return err_set(err, "egtb-path: %.240s", eerr);
-        }
+    if (egtb_load(h, g, &edb, err) != 0) return -1;
+    if (edb) {
         if (!(prober = egtb_prober_new(edb, h->egtb_pieces, EGTB_CACHE_BLOCKS))) {
             egtb_close(edb);
             return err_set(err, "out of memory for the endgame-database prober");
@@ -488,22 +519,32 @@ static void on_set_param(Hub *h, const HubLine *l)
         send_error(h, "set-param: unknown parameter '%s'", quoted(name).text);
         return;
     }
-    if (engine_param && h->ready) { /* after init: rebuild now, keep the old engine on failure */
-        char err[ERR_MAX];
-        if (engine_init(h, err) != 0) {
-            send_error(h, "set-param %s: %s (the value stays '%s')", name, err,
-                       strcmp(name, "variant") == 0 ? old_variant : strcmp(name, "weights") == 0 ? old_weights
-                                                                  : strcmp(name, "db") == 0    ? old_db
-                                                                  : strcmp(name, "egtb-path") == 0 ? old_egtb
-                                                                                               : "");
-            memcpy(h->variant, old_variant, sizeof old_variant);
-            memcpy(h->weights, old_weights, sizeof old_weights);
-            memcpy(h->db, old_db, sizeof old_db);
-            memcpy(h->egtb_path, old_egtb, sizeof old_egtb);
-            h->hash_mb = old_hash;
-            h->egtb_pieces = old_pieces;
-            h->egtb_optional = old_optional;
-        }
+    if (!engine_param) return;
+    /* after init: rebuild now, keep the old engine on failure; before: load
+     * what the value names (weights, tables) now, so that init cannot fail
+     * on it later */
+    char err[ERR_MAX];
+    bool is_variant = strcmp(name, "variant") == 0, is_egtb = strcmp(name, "egtb-path") == 0;
+    int rc = h->ready ? engine_init(h, err)
+                      : params_check(h, is_variant || strcmp(name, "weights") == 0 || strcmp(name, "db") == 0,
+                                     is_variant || is_egtb, err);
+    if (rc != 0) {
+        char old[16];
+        snprintf(old, sizeof old, "%d", strcmp(name, "hash") == 0 ? old_hash : old_pieces);
+        size_t n = strlen(name);
+        const char *why = strncmp(err, name, n) == 0 && strncmp(err + n, ": ", 2) == 0 ? err + n + 2 : err;
+        send_error(h, "set-param %s: %s (the value stays '%s')", name, why,
+                   is_variant ? old_variant : strcmp(name, "weights") == 0 ? old_weights
+                              : strcmp(name, "db") == 0                 ? old_db
+                              : is_egtb                                 ? old_egtb
+                                                                        : old);
+        memcpy(h->variant, old_variant, sizeof old_variant);
+        memcpy(h->weights, old_weights, sizeof old_weights);
+        memcpy(h->db, old_db, sizeof old_db);
+        memcpy(h->egtb_path, old_egtb, sizeof old_egtb);
+        h->hash_mb = old_hash;
+        h->egtb_pieces = old_pieces;
+        h->egtb_optional = old_optional;
     }
 }
 

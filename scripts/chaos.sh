@@ -92,12 +92,14 @@ DAMA=$(cd "$(dirname "$DAMA_BIN")" && pwd)/$(basename "$DAMA_BIN")
 
 # lib.sh: the scratch folder T and the /proc helpers.
 . "$ROOT/tests/cli/lib.sh" "$DAMA" "$ROOT"
+SCRATCH=$T # lib.sh's folder: Open MPI's shared-memory files go there (OMPI_MCA_btl_vader_backing_directory)
 [ -n "$KEEP" ] && { mkdir -p "$KEEP" && T=$(cd "$KEEP" && pwd) || exit 2; }
 MOUNTS=()
 cleanup() {
   local m
   for m in "${MOUNTS[@]}"; do umount "$m" 2>/dev/null; done
   [ -z "$KEEP" ] && rm -rf "${T:?}"
+  if [ "$SCRATCH" != "$T" ]; then rm -rf "${SCRATCH:?}"; fi
 }
 trap cleanup EXIT
 exec {SLEEP_FD}<> <(:) # read -t on it: a sleep without a process

@@ -215,8 +215,31 @@ DAMA_EGTB="" "$DAMA" egtb probe --fen 'W:WKa1,Kc1,Ke1:BKh2' >"$T/out" 2>"$T/err"
 expect_eq "$?" "2" "DAMA_EGTB empty: egtb needs --dir"
 grep -q 'give --dir' "$T/err" && ok || bad "DAMA_EGTB empty: $(cat "$T/err")"
 export DAMA_EGTB="$T/egtb-default"
-printf 'hub\nset-param name=egtb-path value="%s"\ninit\n' "$T/none" | "$DAMA" hub >"$T/out"
-grep -q "^error message=.*egtb-path: .*$T/none" "$T/out" && ok || bad "hub bad egtb-path: $(cat "$T/out")"
+# a bad egtb-path is refused by its set-param, before init as after it: the error names it, the old
+# value stays, and init and go work on with it (init used to fail, and every go after it)
+for when in before after; do
+  pre=""; [ $when = after ] && pre='init\n'
+  printf "hub\n${pre}set-param name=egtb-path value=\"%s\"\ninit\npos pos=W:WKa1,Kc1,Ke1:BKh2\nlevel depth=3\ngo think\n" "$T/none" |
+    "$DAMA" hub --egtb "$D" >"$T/out"
+  expect_eq "$(grep -c '^error' "$T/out")" 1 "hub bad egtb-path $when init: one error"
+  grep -q "^error message=\"set-param egtb-path: endgame database directory '$T/none' does not exist (the value stays '$D')\"$" "$T/out" \
+    && ok || bad "hub bad egtb-path $when init: $(cat "$T/out")"
+  grep -q '^ready$' "$T/out" && ok || bad "hub bad egtb-path $when init: no ready: $(cat "$T/out")"
+  expect_eq "$(grep '^info' "$T/out" | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/')" "99.79" \
+    "hub bad egtb-path $when init: the old tables probed"
+  grep -qx 'done move=a1-d4' "$T/out" && ok || bad "hub bad egtb-path $when init: no move: $(cat "$T/out")"
+done
+# a directory without the variant's tables, before init: refused too
+printf 'hub\nset-param name=egtb-path value="%s"\npos\nlevel depth=2\ngo think\n' "$T/home-egtb" |
+  "$DAMA" hub --game turkish --no-egtb >"$T/out"
+grep -q "^error message=\"set-param egtb-path: .*turkish.* (the value stays '')\"$" "$T/out" && ok \
+  || bad "hub egtb-path without the variant's tables: $(cat "$T/out")"
+grep -q '^done move=' "$T/out" && ok || bad "hub egtb-path without the variant's tables: no move: $(cat "$T/out")"
+# a variant whose tables the set egtb-path lacks: refused, the variant stays
+printf 'hub\nset-param name=variant value=shatra\npos\nlevel depth=2\ngo think\n' | "$DAMA" hub --egtb "$D" >"$T/out"
+grep -q "^error message=\"set-param variant: egtb-path: .* (the value stays 'russian')\"$" "$T/out" && ok \
+  || bad "hub variant without tables in egtb-path: $(cat "$T/out")"
+grep -q '^done move=[a-h][1-8]-[a-h][1-8]' "$T/out" && ok || bad "hub variant without tables: no Russian move: $(cat "$T/out")"
 printf 'hub\nset-param name=egtb-pieces value=9\n' | "$DAMA" hub >"$T/out"
 grep -q "^error message=\"set-param egtb-pieces: '9'" "$T/out" && ok || bad "hub bad egtb-pieces: $(cat "$T/out")"
 expect_rc 1 "hub --egtb missing" "$DAMA" hub --egtb "$T/none"
@@ -225,6 +248,23 @@ expect_rc 2 "no action" "$DAMA" egtb
 expect_rc 2 "unknown action" "$DAMA" egtb frobnicate
 expect_rc 2 "bad material" "$DAMA" egtb build --material 3q-1k --dir "$D"
 expect_rc 2 "bad pieces" "$DAMA" egtb build --pieces 9 --dir "$D"
+# an option for another action, or build's two alternatives together: refused (they did nothing)
+expect_err 2 "dama egtb build: --pieces and --material exclude each other" \
+  "$DAMA" egtb build --material 3k-1k --pieces 3 --dir "$T/pm"
+[ ! -e "$T/pm" ] && ok || bad "build --pieces --material made $T/pm"
+expect_err 2 "dama egtb probe: --material is for build and verify, not probe" \
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' --material 2k-1k
+[ ! -s "$T/out" ] && ok || bad "probe --material printed: $(cat "$T/out")"
+expect_err 2 "dama egtb verify: --pieces is for build, not verify" "$DAMA" egtb verify --dir "$D" --pieces 3
+expect_err 2 "dama egtb build: --fen is for probe, not build" "$DAMA" egtb build --dir "$T/pm" --fen 'W:WKa1:BKh8'
+expect_err 2 "dama egtb bench: --no-symmetry is for build and verify, not bench" "$DAMA" egtb bench --dir "$D" --no-symmetry
+expect_err 2 "dama egtb draws: --threads is for build and verify, not draws" "$DAMA" egtb draws --match 1 --threads 2
+expect_err 2 "dama egtb probe: --seed is for verify and bench, not probe" "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1:BKh8' --seed 3
+expect_err 2 "dama egtb build: --db is for draws, not build" "$DAMA" egtb build --dir "$T/pm" --db x.sqlite
+[ ! -e "$T/pm" ] && ok || bad "a refused build made $T/pm"
+# --pieces alone, --material alone (and with the options build takes): as before
+expect_rc 0 "build --material with --level and --threads" "$DAMA" egtb build --material 2k-1k --level 3 --threads 1 --dir "$T/pm2"
+expect_eq "$(ls "$T/pm2" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb " "build --material: its files"
 expect_rc 2 "shatra" "$DAMA" egtb build --game shatra --pieces 3 --dir "$D"
 expect_rc 1 "missing dir" "$DAMA" egtb probe --dir "$T/none" --fen 'W:WKa1:BKh8'
 grep -q "$T/none" "$T/err" && ok || bad "missing dir named: $(cat "$T/err")"

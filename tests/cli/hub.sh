@@ -181,10 +181,38 @@ if [ -f "$T/w.cfg" ]; then
   has "$T/wf.out" '^ready$' "weight file accepted"
   hasnt "$T/wf.out" '^error' "weight file"
 fi
-printf 'set-param name=weights value=db:7\nset-param name=db value="%s/none.sqlite"\ninit\n' "$T" >"$T/wdb.in"
+# a value that init cannot load is refused by its set-param (before init as after it: the error names
+# it and the old value stays), so that init and go still work; init used to fail on it, and every go
+# after it answered an error and a bare done
+printf 'set-param name=weights value=db:7\nset-param name=db value="%s/none.sqlite"\nset-param name=weights value=db:7\ninit\nlevel depth=3\ngo think\n' "$T" >"$T/wdb.in"
 session wdb
-has "$T/wdb.out" '^error message="init: ' "missing database named"
-hasnt "$T/wdb.out" '^ready' "no ready with bad weights"
+count "$T/wdb.out" '^error message=' 2 "bad weights: one error each"
+has "$T/wdb.out" "^error message=\"set-param weights: .*dama.sqlite.* (the value stays 'default')\"$" "weights db:7 without a database: refused"
+has "$T/wdb.out" "^error message=\"set-param weights: .*none.sqlite.* (the value stays 'default')\"$" "weights db:7 in a missing database: refused"
+hasnt "$T/wdb.out" "^error message=\"set-param db" "db alone is not read (weights default)"
+has "$T/wdb.out" '^ready$' "ready after refused weights"
+has "$T/wdb.out" '^done move=[a-h][1-8]-[a-h][1-8]' "a move after refused weights"
+for when in before after; do
+  pre=""; [ $when = after ] && pre='init\n'
+  printf "hub\n${pre}set-param name=weights value=\"%s/no-such.cfg\"\ninit\nlevel depth=3\ngo think\n" "$T" >"$T/wbad.in"
+  session wbad
+  count "$T/wbad.out" '^error message=' 1 "bad weight file $when init: one error"
+  has "$T/wbad.out" "^error message=\"set-param weights: .*no-such.cfg.* (the value stays 'default')\"$" "bad weight file $when init: named"
+  has "$T/wbad.out" '^ready$' "bad weight file $when init: ready"
+  has "$T/wbad.out" '^done move=[a-h][1-8]-[a-h][1-8]' "bad weight file $when init: a move"
+done
+# the variant a weight file is not of: refused, the variant stays (the file stays the weights)
+if [ -f "$T/w.cfg" ]; then
+  printf 'set-param name=weights value="%s"\nset-param name=variant value=shatra\nlevel depth=3\ngo think\n' "$T/w.cfg" >"$T/wvar.in"
+  session wvar
+  count "$T/wvar.out" '^error message=' 1 "weight file of another variant: one error"
+  has "$T/wvar.out" "^error message=\"set-param variant: .* (the value stays 'russian')\"$" "weight file of another variant: refused"
+  has "$T/wvar.out" '^done move=[a-h][1-8]-[a-h][1-8]' "weight file of another variant: a Russian move"
+fi
+# `dama hub --weights` that does not load: exit 1 at once, naming it
+timeout $LIMIT "$DAMA" hub --weights "$T/no-such.cfg" </dev/null >"$T/wopt.out" 2>"$T/wopt.err"
+expect_eq "$?" 1 "hub --weights missing: exit 1"
+has "$T/wopt.err" "^dama hub: --weights: .*no-such.cfg" "hub --weights missing: named"
 
 # 8. bad input: an error line each, never a crash, the session goes on
 cat >"$T/badin.in" <<'EOF'

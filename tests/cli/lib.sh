@@ -64,6 +64,11 @@ trap 'rm -rf "$T"' EXIT
 # The default endgame-database directory (egtb_default_dir) of the user
 # running the tests is not read: an empty folder of the test's instead.
 export DAMA_EGTB="$T/egtb-default"
+# Open MPI's shared-memory files (the vader BTL's vader_segment.*, in
+# /dev/shm by default, where a killed mpirun or rank leaves them) go into
+# the scratch folder, removed with it; they exist only while ranks run.
+# (Open MPI 4.1's name; Open MPI 5 calls the BTL sm.)
+export OMPI_MCA_btl_vader_backing_directory="$T"
 pass=0
 fail=0
 BAD_SHOWN=${BAD_SHOWN:-25}
