@@ -37,6 +37,11 @@ static bool known_setting(const char *name, bool group)
     return false;
 }
 
+const char *cli_write_error(int errnum)
+{
+    return errnum == EPIPE ? "output closed (its reader ended)" : errnum ? strerror(errnum) : "write error";
+}
+
 /* The first SIGINT/SIGTERM asks the running command to stop cleanly; a
  * second one ends the process at once, by that signal (what is committed
  * in the database stays: WAL). Only async-signal-safe calls here. */

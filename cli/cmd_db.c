@@ -4,7 +4,10 @@
  * db/db.h); `dama db upgrade FILE...`: existing databases migrated to this
  * dama's schema (db_upgrade), for the commands that only read; `dama db
  * release FILE run:ID...`: a run whose writer on another host is gone,
- * freed for the next claim (db_release). */
+ * freed for the next claim (db_release); `dama db check FILE...`: every
+ * page of each file read and checked (db_check), which the other commands,
+ * reading only the pages their queries reach, do not do. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -126,18 +129,51 @@ static int release(CliArgs *a)
     return status;
 }
 
+/* `dama db check FILE...`: each file read whole through a read-only
+ * connection (PRAGMA integrity_check, db_check). Exit 0 when every file
+ * is sound, 1 when one is damaged or cannot be checked (all are checked). */
+static int check(CliArgs *a)
+{
+    if (cli_str(a, "into")) {
+        fprintf(stderr, "dama db check: --into is for merge (dama db check FILE...)\n");
+        return 2;
+    }
+    if (a->positional_len < 2) {
+        fprintf(stderr, "dama db check: no database given (dama db check FILE...)\n");
+        return 2;
+    }
+    int status = 0;
+    for (int i = 1; i < a->positional_len; i++) {
+        const char *path = a->positional[i];
+        char err[ERR_MAX], first[ERR_MAX];
+        int64_t problems = 0;
+        if (db_check(path, &problems, first, sizeof first, err) != 0) {
+            fprintf(stderr, "dama db check: %s\n", err);
+            status = 1;
+        } else if (problems > 0) {
+            fprintf(stderr, "dama db check: %s: damaged: %s (%s%lld problem%s found)\n", path, first,
+                    problems >= DB_CHECK_MAX ? "at least " : "", (long long)problems, problems == 1 ? "" : "s");
+            status = 1;
+        } else {
+            printf("%s: ok\n", path);
+        }
+    }
+    return status;
+}
+
 static int run(CliArgs *a)
 {
     if (a->positional_len < 1) {
-        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE, upgrade FILE..., or release FILE "
-                        "run:ID...\n");
+        fprintf(stderr, "dama db: name a subcommand: merge SHARD... --into FILE, upgrade FILE..., release FILE "
+                        "run:ID..., or check FILE...\n");
         return 2;
     }
     if (strcmp(a->positional[0], "merge") == 0) return merge(a);
     if (strcmp(a->positional[0], "upgrade") == 0) return upgrade(a);
     if (strcmp(a->positional[0], "release") == 0) return release(a);
+    if (strcmp(a->positional[0], "check") == 0) return check(a);
     fprintf(stderr, "dama db: unknown subcommand '%s' (there are: merge SHARD... --into FILE, upgrade FILE..., "
-                    "release FILE run:ID...)\n",
+                    "release FILE run:ID..., check FILE...)\n",
             a->positional[0]);
     return 2;
 }
@@ -146,6 +182,7 @@ const CliCommand cmd_db = {
     "db",
     "database tools: merge SHARD... --into FILE merges self-play shards in one transaction; upgrade FILE... "
     "migrates older databases to this dama's schema; release FILE run:ID... frees a run whose writer on another "
-    "host is gone",
-    "merge SHARD... --into FILE | upgrade FILE... | release FILE run:ID|train:ID|spsa:ID...", OPTS, run, 100000,
+    "host is gone; check FILE... reads every page of each file and says whether it is sound (the other commands "
+    "read only the pages they need)",
+    "merge SHARD... --into FILE | upgrade FILE... | release FILE run:ID|train:ID|spsa:ID... | check FILE...", OPTS, run, 100000,
 };

@@ -3,6 +3,7 @@
  * JSON for apps (read back by libdama-engine's dama_weights_load_json), or
  * as a weight file. Exporting the same weight set twice gives identical
  * bytes. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,8 +41,8 @@ static const CliOpt OPTS[] = {
 static int write_out(const char *text, const char *path, const AtomicOptions *opts, char err[ERR_MAX])
 {
     if (strcmp(path, "-") != 0) return weights_write_text(text, path, opts, err);
-    if (fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        snprintf(err, ERR_MAX, "writing to standard output failed");
+    if (errno = 0, fputs(text, stdout) == EOF || fflush(stdout) != 0) {
+        snprintf(err, ERR_MAX, "writing standard output: %s", cli_write_error(errno));
         return -1;
     }
     return 0;
@@ -157,7 +158,11 @@ static int run(CliArgs *a)
     }
     if (strcmp(format, "c") == 0 && !cli_flag(a, "no-header")) {
         ExportInfo ei = {.lineage = lineage};
-        if (to_stdout) rc = weights_export_header_stream(g, w, &ei, stdout, "standard output", err);
+        if (to_stdout) {
+            errno = 0;
+            rc = weights_export_header_stream(g, w, &ei, stdout, "standard output", err);
+            if (rc != 0 && errno == EPIPE) snprintf(err, ERR_MAX, "writing standard output: %s", cli_write_error(EPIPE));
+        }
         else rc = weights_export_header(g, w, &ei, path, &out_opts, err);
         if (rc == 0) fprintf(say, "wrote %s (%s %s)\n", path, what, label);
     } else if (strcmp(format, "json") == 0) {

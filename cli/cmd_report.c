@@ -2,6 +2,7 @@
  * page with SVG plots (report/report.h), written through the atomic
  * writer; --watch rewrites it every N seconds while a run goes on. */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, gmtime_r */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,8 @@ static int make_page(const char *db_path, const ReportOptions *o, SvgBuf *page, 
 static int write_page(const SvgBuf *page, const char *path, const AtomicOptions *opts, char err[ERR_MAX])
 {
     if (strcmp(path, "-") == 0) {
-        if (fwrite(page->text, 1, page->len, stdout) != page->len || fflush(stdout) != 0) {
-            snprintf(err, ERR_MAX, "writing to standard output failed");
+        if (errno = 0, fwrite(page->text, 1, page->len, stdout) != page->len || fflush(stdout) != 0) {
+            snprintf(err, ERR_MAX, "writing standard output: %s", cli_write_error(errno));
             return -1;
         }
         return 0;

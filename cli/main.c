@@ -1,5 +1,6 @@
 /* main.c — `dama`, one binary with git-style subcommands. */
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,9 +23,10 @@ static void usage(FILE *out)
 }
 
 /* Standard output is flushed and closed before the exit code is decided:
- * a write that failed (a full disk, a closed pipe's EIO, a quota) must not
- * end in exit 0 with the output cut short. Returns rc, or 1 when rc was 0
- * and the output was lost (message on stderr naming the command). */
+ * a write that failed (a full disk, a pipe whose reader ended: EPIPE, a
+ * quota) must not end in exit 0 with the output cut short. Returns rc, or
+ * 1 when rc was 0 and the output was lost (message on stderr naming the
+ * command; a command that failed already said why). */
 static int close_stdout(const char *command, int rc)
 {
     errno = 0;
@@ -35,8 +37,9 @@ static int close_stdout(const char *command, int rc)
         saved = errno;
     }
     if (!failed) return rc;
-    fprintf(stderr, "dama%s%s: writing standard output: %s\n", command ? " " : "", command ? command : "",
-            saved ? strerror(saved) : "write error");
+    if (rc == 0) /* a command that failed has said why */
+        fprintf(stderr, "dama%s%s: writing standard output: %s\n", command ? " " : "", command ? command : "",
+                cli_write_error(saved));
     return rc ? rc : 1;
 }
 
@@ -79,6 +82,13 @@ static int run_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A reader that closes the pipe (`dama export --out - | head -1`) makes
+     * a write fail with EPIPE instead of killing the process: the command
+     * then ends through its own error path, which closes the database
+     * (checkpointing and removing its -wal and -shm), and close_stdout
+     * says the output was lost (exit 1). Engines and programs dama starts
+     * get the default back before their exec (arena/player.c). */
+    signal(SIGPIPE, SIG_IGN);
     int rc = run_main(argc, argv);
     dist_finalize(); /* a command run with --mpi started MPI (cli_mpi_start) */
     return close_stdout(argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL, rc);

@@ -444,6 +444,55 @@ void dbi_close_read_handle(sqlite3 *h, const char *path, unsigned before)
     (void)sqlite3_close_v2(w); /* the last connection checkpoints (an empty log) and removes -wal and -shm */
 }
 
+void dbi_read_fail(const char *path, sqlite3 *h, int rc, char err[ERR_MAX], const char *fmt, ...)
+{
+    char what[160];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    const char *msg = h ? sqlite3_errmsg(h) : sqlite3_errstr(rc);
+    if ((rc & 0xff) == SQLITE_CORRUPT) set_err(err, "%s: not a readable dama database: %s", path, msg);
+    else if ((rc & 0xff) == SQLITE_NOTADB) set_err(err, "%s: not a dama database (not an SQLite file)", path);
+    else set_err(err, "%s: %s: %s", path, what, msg);
+}
+
+int db_check(const char *path, int64_t *problems, char *first, size_t first_size, char err[ERR_MAX])
+{
+    *problems = 0;
+    if (first_size) first[0] = '\0';
+    struct stat sb;
+    if (stat(path, &sb) != 0) {
+        set_err(err, "%s: cannot check: %s", path, strerror(errno));
+        return -1;
+    }
+    sqlite3 *h = NULL;
+    unsigned sidecars = 0;
+    if (dbi_open_read_handle(path, DB_BUSY_TIMEOUT_MS, &h, &sidecars, err) != 0) return -1;
+    char sql[64];
+    snprintf(sql, sizeof sql, "PRAGMA integrity_check(%d)", (int)DB_CHECK_MAX);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            const char *line = (const char *)sqlite3_column_text(st, 0);
+            if (!line || strcmp(line, "ok") == 0) continue;
+            if (strncmp(line, "*** in database ", 16) == 0) { /* the head of the first problem: skipped */
+                line = strchr(line, '\n');
+                if (!line) continue;
+                line++;
+            }
+            if (*problems == 0 && first_size) snprintf(first, first_size, "%s", line);
+            ++*problems;
+        }
+    if (rc == SQLITE_DONE) rc = SQLITE_OK;
+    int frc = sqlite3_finalize(st);
+    if (rc == SQLITE_OK) rc = frc;
+    if (rc != SQLITE_OK) dbi_read_fail(path, h, rc, err, "checking the file");
+    dbi_close_read_handle(h, path, sidecars);
+    return rc == SQLITE_OK ? 0 : -1;
+}
+
 /* The message of a read-only open that failed with rc: a damaged file
  * said so, anything else as SQLite says it. */
 static void read_open_error(const char *path, sqlite3 *h, int rc, char err[ERR_MAX])

@@ -407,6 +407,20 @@ int db_merge_into(const char *into, const char *const *shards, int shards_len, D
  * Returns 0, or -1 with err (not a dama database, newer, not writable). */
 int db_upgrade(const char *path, bool *upgraded, char err[ERR_MAX]);
 
+/* `dama db check`: the whole file at path read and checked by SQLite's
+ * PRAGMA integrity_check (every page of every table and index, the free
+ * list, each index against its table, NOT NULL and CHECK constraints),
+ * through a read-only connection (no -wal or -shm left beside it). The
+ * other commands read only the pages their queries reach, so a damaged
+ * page elsewhere goes unnoticed by them until one does: this finds it.
+ * *problems: how many problems SQLite listed (0: the file is sound; at
+ * most DB_CHECK_MAX are looked for), first: the first of them. Returns 0
+ * (sound or not), or -1 with err when the file could not be checked at all
+ * (missing, not SQLite, a damaged page SQLite needs before it can check:
+ * "PATH: not a readable dama database: ..."). */
+enum { DB_CHECK_MAX = 100 };
+int db_check(const char *path, int64_t *problems, char *first, size_t first_size, char err[ERR_MAX]);
+
 /* Which games of run_id are stored, for resume: done[i] = true if game_index
  * i is stored, for 0 <= i < len (indices outside are ignored). *stored (may
  * be NULL) receives how many of those are stored. */

@@ -110,6 +110,12 @@ int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *s
 /* Which of the files SQLite keeps beside a WAL database exist now:
  * 1 for PATH-wal, 2 for PATH-shm. */
 unsigned dbi_sidecars(const char *path);
+/* The message of a failed read on a connection of dbi_open_read_handle
+ * (h may be NULL), doing `what` (printf format): a damaged file or one
+ * that is no SQLite file said so, as db_open says it (without `what`, which
+ * may quote SQL); anything else "PATH: WHAT: SQLite's message". */
+void dbi_read_fail(const char *path, sqlite3 *h, int rc, char err[ERR_MAX], const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
 
 /* Close a read-only handle h of path (NULL: none is open) and remove the
  * -wal and -shm files that reading made: a read-only connection opens them

@@ -15,7 +15,7 @@ static sqlite3_stmt *prepare(Db *db, const char *sql, char err[ERR_MAX])
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, NULL);
     if (rc != SQLITE_OK) {
-        set_err(err, "%s: preparing \"%.60s\": %s", db_path(db), sql, sqlite3_errmsg(db->h));
+        dbi_fail(db, rc, err, "preparing \"%.60s\"", sql);
         return NULL;
     }
     return st;
@@ -42,7 +42,7 @@ static int write_one(Db *db, sqlite3_stmt *st, int brc, int64_t *id, const char 
     }
     int rc = brc == SQLITE_OK ? sqlite3_step(st) : brc;
     if (rc != SQLITE_DONE) {
-        set_err(err, "%s: %s: %s", db_path(db), what, sqlite3_errmsg(db->h));
+        dbi_fail(db, rc, err, "%s", what);
         sqlite3_finalize(st);
         db_rollback(db);
         return -1;
@@ -100,7 +100,7 @@ int db_tournament_pdn_out(Db *db, int64_t tid, char *out, size_t size, char err[
         return -1;
     }
     if (rc != SQLITE_DONE)
-        set_err(err, "%s: reading the PDN file of tournament %" PRId64 ": %s", db_path(db), tid, sqlite3_errmsg(db->h));
+        dbi_fail(db, rc, err, "reading the PDN file of tournament %" PRId64, tid);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -116,8 +116,7 @@ int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX])
         *id = sqlite3_column_int64(st, 0);
         rc = SQLITE_DONE;
     }
-    if (rc != SQLITE_DONE) set_err(err, "%s: looking up the tournament of run %" PRId64 ": %s", db_path(db), run_id,
-                                   sqlite3_errmsg(db->h));
+    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up the tournament of run %" PRId64, run_id);
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -140,7 +139,7 @@ int db_tournament_find(Db *db, int64_t *id, int64_t *run_id, char err[ERR_MAX])
         *run_id = sqlite3_column_int64(st, 1);
         rc = SQLITE_DONE;
     }
-    if (rc != SQLITE_DONE) set_err(err, "%s: looking up a tournament: %s", db_path(db), sqlite3_errmsg(db->h));
+    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up a tournament");
     sqlite3_finalize(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -200,7 +199,7 @@ int db_participants_each(Db *db, int64_t tid, int (*fn)(void *ctx, const DbParti
         rc = SQLITE_OK;
     }
     if (out == 0 && rc != SQLITE_DONE) {
-        set_err(err, "%s: reading participants: %s", db_path(db), sqlite3_errmsg(db->h));
+        dbi_fail(db, rc, err, "reading participants");
         out = -1;
     }
     sqlite3_finalize(st);
@@ -336,11 +335,12 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
                                              [DB_SELECT_TOURNAMENT] = "SELECT count(*) FROM tournaments WHERE id = ?1"};
         rc = sqlite3_prepare_v2(h, exists[select], -1, &st, NULL);
         if (rc == SQLITE_OK) rc = sqlite3_bind_int64(st, 1, id);
-        if (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0) {
+        if (rc == SQLITE_OK) rc = sqlite3_step(st); /* a damaged page fails here, never taken for a row */
+        if (rc == SQLITE_ROW && sqlite3_column_int64(st, 0) == 0) {
             set_err(err, "%s: no %s %" PRId64, path, what, id);
             out = -1;
-        } else if (rc != SQLITE_OK) {
-            set_err(err, "%s: %s", path, sqlite3_errmsg(h));
+        } else if (rc != SQLITE_ROW) {
+            dbi_read_fail(path, h, rc, err, "looking up %s %" PRId64, what, id);
             out = -1;
         }
         sqlite3_finalize(st);
@@ -356,7 +356,7 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
             set_err(err, "%s: filter '%.80s': %s", path, filter_sql,
                     rc != SQLITE_OK ? sqlite3_errmsg(h) : "must be one read-only SQL condition");
         else
-            set_err(err, "%s: reading games: %s", path, sqlite3_errmsg(h));
+            dbi_read_fail(path, h, rc, err, "reading games");
         out = -1;
         goto done;
     }
@@ -391,10 +391,10 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
         if ((out = fn(ctx, &g)) != 0) break;
     }
     if (out == 0 && rc != SQLITE_DONE) {
-        if (select == DB_SELECT_FILTER)
+        if (select == DB_SELECT_FILTER && (rc & 0xff) != SQLITE_CORRUPT)
             set_err(err, "%s: filter '%.80s': %s", path, filter_sql, sqlite3_errmsg(h));
         else
-            set_err(err, "%s: reading games: %s", path, sqlite3_errmsg(h));
+            dbi_read_fail(path, h, rc, err, "reading games");
         out = -1;
     }
 done:
