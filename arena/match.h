@@ -192,7 +192,9 @@ typedef struct MatchOptions {
     const char *egtb_dir;       /* endgame database (NULL: none), probed by the engines with probe[i] */
     int egtb_pieces;
     bool probe[2], egtb_adjudicate;
-    const char *config;         /* the run's configuration text, stored with it */
+    const char *config;         /* the run's configuration text (its identity), stored with it */
+    const char *legacy_config;  /* NULL, or the identity an older dama stored the same match under: a run
+                                 * stored under it (and none under config) is resumed, keeping its text */
     volatile int *stop;         /* Ctrl-C: games under way stop unfinished; the run is "interrupted" */
     /* Optional, on every rank once the set-up is done, just before the
      * first game (the caller may print r's header and install its Ctrl-C

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/num.h"
+
 /* [FT] LLRcalc.regularize: the count that stands in for an empty bucket. */
 #define REGULARIZE_EPSILON 1e-3
 
@@ -246,6 +248,11 @@ int stats_format_line(const MatchStats *st, const SprtParams *sprt, char out[STA
 
     EloEstimate est;
     int have = pairs > 0 ? stats_estimate_ptnml(st, &est) : stats_estimate_wdl(st, &est);
+    if (have == 0) { /* a value that rounds to zero prints 0.0, not -0.0 */
+        est.elo = num_shown(est.elo, 1);
+        est.elo_lower = num_shown(est.elo_lower, 1);
+        est.elo_upper = num_shown(est.elo_upper, 1);
+    }
     const char *unit = pairs > 0 ? "pair" : "game";
     /* never "inf": a score of 0% or 100% has no finite Elo, and an
      * interval with an infinite end (its score bound at 0 or 1) is given
@@ -273,7 +280,7 @@ int stats_format_line(const MatchStats *st, const SprtParams *sprt, char out[STA
         double lower, upper;
         stats_compute_bounds(sprt, &lower, &upper);
         double llr = pairs > 0 ? stats_compute_llr_ptnml(st, sprt) : stats_compute_llr_wdl(st, sprt);
-        APPEND(" | LLR %.2f (%.2f, %.2f) [%g, %g]", llr, lower, upper, sprt->elo0, sprt->elo1);
+        APPEND(" | LLR %.2f (%.2f, %.2f) [%g, %g]", num_shown(llr, 2), lower, upper, sprt->elo0, sprt->elo1);
     }
     return len;
 }

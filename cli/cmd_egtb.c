@@ -97,7 +97,8 @@ static void on_disagree(void *ctx, const char fen[FEN_MAX], uint8_t value, bool 
     (void)ctx;
     char what[EGTB_TEXT_MAX];
     egtb_value_text(value, what);
-    printf("disagree: %s  database %s, search %s in %d plies\n", fen, what, search_win ? "win" : "loss", plies);
+    printf("disagree: %s  database %s, search %s in %d %s\n", fen, what, search_win ? "win" : "loss", plies,
+           plies == 1 ? "ply" : "plies");
 }
 
 static int do_verify(CliArgs *a, const Game *g, const char *dir)

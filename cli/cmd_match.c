@@ -49,6 +49,21 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
+/* Options that do not change which games are played, left out of the
+ * configuration that identifies a match (as selfplay and train do), so
+ * that a rerun with other values resumes it: where the database is and
+ * how its path is written (the run is looked up inside it), how many games
+ * run at once (--threads: pair p's openings depend only on the seed and p),
+ * the in-process engines' table size (--hash, a machine setting as in
+ * selfplay; a --hash inside --a-cmd is part of that engine's command and
+ * stays), the progress lines and the number of MPI ranks. --pairs stays:
+ * another count is another match (its matches row, SPRT and summary are
+ * those of its pairs). */
+static const char *const NOT_IDENTITY[] = {"db", "threads", "hash", "progress", "mpi", NULL};
+/* The identity a match was stored under before: every option but --mpi.
+ * A match stored so, and none under NOT_IDENTITY's, is resumed. */
+static const char *const NOT_IDENTITY_BEFORE[] = {"mpi", NULL};
+
 /* What the command prints while the pairs are played. */
 typedef struct Printer {
     const CliArgs *a;
@@ -331,11 +346,11 @@ static int run(CliArgs *a)
         return 2;
     }
     if (parse_limits(a, &o.limits) != 0) return 2;
-    char config[4096];
-    /* --mpi is left out: a match is the same over any number of ranks */
-    static const char *const not_identity[] = {"mpi", NULL};
-    cli_config_text(a, not_identity, config, sizeof config);
+    char config[4096], legacy[4096];
+    cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+    cli_config_text(a, NOT_IDENTITY_BEFORE, legacy, sizeof legacy);
     o.config = config;
+    o.legacy_config = legacy;
     Printer p = {.a = a, .g = g};
     o.on_start = on_start;
     o.progress = progress;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/num.h"
+
 int ratings_parse_anchor(const char *text, const char *const *names, int len, int *index, double *elo,
                          char err[ERR_MAX])
 {
@@ -53,12 +55,13 @@ void ratings_table_print(FILE *out, const RatingsFit *fit, const char *const *na
     for (int k = 0; k < fit->players; k++) {
         int i = order[k];
         char interval[48];
-        snprintf(interval, sizeof interval, "[%.1f, %.1f]", fit->lower[i], fit->upper[i]);
+        snprintf(interval, sizeof interval, "[%.1f, %.1f]", num_shown(fit->lower[i], 1), num_shown(fit->upper[i], 1));
         double pct = fit->games[i] ? 100.0 * fit->score[i] / (double)fit->games[i] : 0;
-        fprintf(out, "%4d  %-*.*s %8.1f %7.1f  %-19s %7lld %6.1f%%\n", k + 1, width, width, names[i], fit->elo[i],
-                fit->error[i], interval, (long long)fit->games[i], pct);
+        fprintf(out, "%4d  %-*.*s %8.1f %7.1f  %-19s %7lld %6.1f%%\n", k + 1, width, width, names[i],
+                num_shown(fit->elo[i], 1), fit->error[i], interval, (long long)fit->games[i], pct);
     }
+    /* (num_shown: a fit's 0 comes out as -1e-17 as often as +1e-17; printed as 0.0) */
     fprintf(out, "White advantage %.1f +/- %.1f Elo%s, draw_elo %.1f +/- %.1f; %s, prior %g virtual games per pair\n",
-            fit->advantage, fit->advantage_error, opt->fit_advantage ? "" : " (not fitted)", fit->draw_elo,
-            fit->draw_elo_error, opt->anchor >= 0 ? "anchored" : "mean 0", opt->prior);
+            num_shown(fit->advantage, 1), fit->advantage_error, opt->fit_advantage ? "" : " (not fitted)",
+            num_shown(fit->draw_elo, 1), fit->draw_elo_error, opt->anchor >= 0 ? "anchored" : "mean 0", opt->prior);
 }

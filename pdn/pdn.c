@@ -614,17 +614,22 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         return -1;
     }
     Color leader = game_first_mover(game);
-    int first_second = game->side_to_move(&pos) != leader; /* the text begins with the second mover's move */
     int over_at = -1; /* ply after which the rules had ended the game */
     const char *over_reason = NULL;
+    long number = 1; /* the move number of moves[i]; the text's first is move 1, either side's */
     for (int i = 0; i < pgame->moves_len; i++) {
         const PdnMove *pm = &pgame->moves[i];
         Move move;
+        /* A number written before a move is that move's; a move after
+         * another without one is the next move when the first mover plays
+         * it ("1. c3-d4 f6-g5 d4-c5": d4-c5 is move 2). */
+        if (pm->number && (i == 0 || pm->number != pgame->moves[i - 1].number)) number = pm->number;
+        else if (i > 0 && game->side_to_move(&pos) == leader) number++;
         if (over_at < 0 && game->rule_outcome(&pos, &over_reason) != OUTCOME_NONE) over_at = i;
         if (game->move_from_str(&pos, pm->text, &move, err) != 0) {
             out->fail_move = i;
             out->fail_black = game->side_to_move(&pos) == COLOR_BLACK;
-            out->fail_number = pm->number ? pm->number : 1 + (i + first_second) / 2;
+            out->fail_number = number;
             game->pos_to_fen(&pos, out->fen);
             snprintf(out->error, sizeof out->error, "cannot play %ld%s %s (ply %d, line %ld) in position %s: %s",
                      out->fail_number, game->side_to_move(&pos) != leader ? "..." : ".", pm->text, i + 1, pm->line,
@@ -638,8 +643,8 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     }
     game->pos_to_fen(&pos, out->fen);
     if (over_at >= 0)
-        snprintf(out->warning, sizeof out->warning, "the rules ended the game after ply %d (%s); %d more plies replayed",
-                 over_at, over_reason, out->plies - over_at);
+        snprintf(out->warning, sizeof out->warning, "the rules ended the game after ply %d (%s); %d more %s replayed",
+                 over_at, over_reason, out->plies - over_at, out->plies - over_at == 1 ? "ply" : "plies");
 
     const char *tag = pdn_game_tag(pgame, "Result");
     if (tag && pgame->result[0]) {

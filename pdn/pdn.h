@@ -143,8 +143,9 @@ typedef struct PdnReplay {
     const Game *game;   /* the game played, NULL if none could be chosen */
     int plies;          /* moves made before the end or the failure */
     int fail_move;      /* index into pgame->moves of the failing move, -1 if none */
-    long fail_number;   /* its move number (as written, else counted from the start in pairs
-                         * that begin with the game's first mover, game_first_mover) */
+    long fail_number;   /* its move number: as written just before it, else counted on from
+                         * the move before (1 for the text's first move) in pairs that begin
+                         * with the game's first mover, game_first_mover */
     bool fail_black;    /* the failing move was Black's */
     char fen[FEN_MAX];  /* the position before the failing move, or the final one */
     char error[PDN_MESSAGE_MAX];   /* why the replay failed, "" if it did not */

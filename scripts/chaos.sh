@@ -114,8 +114,8 @@ fi
 START_CFG="$ROOT/configs/weights/russian-start.cfg"
 
 # ---- the commands -----------------------------------------------------------
-# Each runs in its own folder with the database db.sqlite (a relative name:
-# it is part of a match's stored configuration). setup NAME DIR puts what
+# Each runs in its own folder with the database db.sqlite (how its path is
+# written is no part of any run's identity). setup NAME DIR puts what
 # the command reads into the folder; argv_NAME sets CMD.
 # The long form's sizes leave room for 20 kills that each cost the run a
 # little of its work (a commit or two: 200 games in batches of 4, 60

@@ -375,6 +375,26 @@ static void test_replay_broken(void **state)
     assert_non_null(strstr(rep.error, "cannot play 2... g5-h4 (ply 4, line 1) in position B:"));
     assert_non_null(strstr(rep.error, "(a capture is compulsory: "));
 
+    /* Numbers written only now and then: a move without one is counted on
+     * from the move before it, a new number at each move of White (the
+     * first mover). Ply 3 is move 2, not move 1. */
+    assert_int_equal(replay_text("1. c3-d4 f6-g5 d4-c9 *", &rep), -1);
+    assert_int_equal(rep.fail_move, 2);
+    assert_int_equal(rep.fail_number, 2);
+    assert_false(rep.fail_black);
+    assert_non_null(strstr(rep.error, "cannot play 2. d4-c9 (ply 3, line 1) in position W:"));
+    assert_int_equal(replay_text("1. c3-d4 f6-g5 d4-c5 g5-h9 *", &rep), -1);
+    assert_int_equal(rep.fail_number, 2);
+    assert_true(rep.fail_black);
+    assert_non_null(strstr(rep.error, "cannot play 2... g5-h9 (ply 4, line 1) in position B:"));
+    assert_int_equal(replay_text("5. c3-d4 f6-g5 g3-h4 b6-a5 h4-f9 *", &rep), -1);
+    assert_int_equal(rep.fail_number, 7);
+    assert_non_null(strstr(rep.error, "cannot play 7. h4-f9 (ply 5, line 1)"));
+    /* a written number counts for the move after it: Black's, after "1..." */
+    assert_int_equal(replay_text("[FEN \"B:Wc3:Bf6,b6\"]\n1... f6-g5 c3-d4 g5-h9 *", &rep), -1);
+    assert_int_equal(rep.fail_number, 2);
+    assert_non_null(strstr(rep.error, "cannot play 2... g5-h9 (ply 3, line 2)"));
+
     /* English draughts: Black moves first, so White's moves are the
      * second of each pair ("2... 22-18"), counted without move numbers. */
     assert_int_equal(replay_text("[GameType \"21\"]\n11-15 23-19 8-11 22-17 9-13 31-27 *", &rep), -1);

@@ -115,6 +115,29 @@ static void test_scan_digits(void **state)
     }
 }
 
+/* num_shown: a value that prints as zero prints "0.0", never "-0.0". */
+static void test_num_shown(void **state)
+{
+    (void)state;
+    static const struct {
+        double x;
+        int decimals;
+        const char *want;
+    } cases[] = {
+        {-0.0, 1, "0.0"},     {-1e-17, 1, "0.0"},   {-0.04, 1, "0.0"},  {-0.049, 1, "0.0"},
+        {-0.051, 1, "-0.1"},  {-0.004, 2, "0.00"},  {-0.006, 2, "-0.01"}, {0.04, 1, "0.0"},
+        {-12.34, 1, "-12.3"}, {-0.4, 0, "0"},       {-0.6, 0, "-1"},    {3.0, 1, "3.0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char got[32];
+        snprintf(got, sizeof got, "%.*f", cases[i].decimals, num_shown(cases[i].x, cases[i].decimals));
+        if (strcmp(got, cases[i].want) != 0) fail_msg("%g at %d decimals: '%s', expected '%s'", cases[i].x,
+                                                      cases[i].decimals, got, cases[i].want);
+    }
+    assert_true(isinf(num_shown(-INFINITY, 1)) && num_shown(-INFINITY, 1) < 0);
+    assert_true(isnan(num_shown(NAN, 1)));
+}
+
 static void test_error_text(void **state)
 {
     (void)state;
@@ -472,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_parse_int),
         cmocka_unit_test(test_parse_real),
         cmocka_unit_test(test_scan_digits),
+        cmocka_unit_test(test_num_shown),
         cmocka_unit_test(test_error_text),
         cmocka_unit_test(test_config_literals),
         cmocka_unit_test(test_text_line_check),

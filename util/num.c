@@ -216,3 +216,12 @@ int num_check_config_file(const char *path, char *err, size_t size)
     free(buf);
     return rc;
 }
+
+double num_shown(double x, int decimals)
+{
+    /* printf rounds half to even on the binary value: compare with what it
+     * prints, not with a threshold */
+    char text[64];
+    snprintf(text, sizeof text, "%.*f", decimals, fabs(x));
+    return strtod(text, NULL) == 0 ? 0.0 : x;
+}

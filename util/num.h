@@ -33,6 +33,11 @@ NumStatus num_scan_digits(const char **s, int64_t min, int64_t max, int64_t *out
 void num_format_error(char *err, size_t size, const char *what, const char *text, size_t text_len, NumStatus st,
                       double min, double max, int real);
 
+/* x as it is to be printed with `decimals` digits after the point (0..9):
+ * x itself, or +0.0 when it rounds to zero there, so that a value such as
+ * -0.04 or -0.0 prints "0.0", never "-0.0". Pure. */
+double num_shown(double x, int decimals);
+
 /* libconfig 1.5 stores an integer literal that does not fit in 32 bits as
  * its low 32 bits (4294967396 reads as 100) and one beyond int64 as
  * garbage, without an error. Scan libconfig text (comments and strings

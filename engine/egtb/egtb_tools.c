@@ -22,7 +22,8 @@
 void egtb_value_text(uint8_t v, char out[EGTB_TEXT_MAX])
 {
     if (egtb_is_draw(v)) snprintf(out, EGTB_TEXT_MAX, "draw");
-    else snprintf(out, EGTB_TEXT_MAX, "%s in %d plies", egtb_is_win(v) ? "win" : "loss", egtb_dist(v));
+    else snprintf(out, EGTB_TEXT_MAX, "%s in %d %s", egtb_is_win(v) ? "win" : "loss", egtb_dist(v),
+                  egtb_dist(v) == 1 ? "ply" : "plies");
 }
 
 /* ---- build ---------------------------------------------------------------- */

@@ -13,7 +13,8 @@
 
 enum { EGTB_TEXT_MAX = 64 }; /* a value as text ("win in 21 plies") with its NUL */
 
-/* A value byte as text: "draw", "win in N plies", "loss in N plies". */
+/* A value byte as text: "draw", "win in N plies", "loss in N plies" ("win in
+ * 1 ply": singular for 1). */
 void egtb_value_text(uint8_t v, char out[EGTB_TEXT_MAX]);
 
 typedef struct EgtbBuildTotals {

@@ -66,7 +66,7 @@ grep -q 'every value agrees' "$T/out" && grep -q ' 0 disagree' "$T/out" && ok ||
 expect_eq "$("$DAMA" egtb probe --game international --dir "$T/in" --fen 'W:WK1,K2:BK46' | head -1)" "draw" "international 2k-1k"
 "$DAMA" egtb probe --game international --dir "$T/in" --fen 'W:WK46:BK5' >"$T/out"
 expect_eq "$(head -1 "$T/out")" "loss in 2 plies" "international long diagonal"
-grep -q '^  46-41  *opponent: win in 1 plies$' "$T/out" && ok || bad "international probe moves: $(cat "$T/out")"
+grep -q '^  46-41  *opponent: win in 1 ply$' "$T/out" && ok || bad "international probe moves: $(cat "$T/out")"
 # Canadian (12x12, 128-bit sets): the same on the long diagonal 67-6
 expect_rc 0 "canadian build" "$DAMA" egtb build --game canadian --material 2k-1k --dir "$T/ca" --threads 2
 expect_eq "$(ls "$T/ca" | tr '\n' ' ')" "canadian-1k0m-1k0m.egtb canadian-2k0m-1k0m.egtb " "canadian files"
@@ -75,7 +75,7 @@ grep -q 'every value agrees' "$T/out" && grep -q ' 0 disagree' "$T/out" && ok ||
 expect_eq "$("$DAMA" egtb probe --game canadian --dir "$T/ca" --fen 'W:WK1,K2:BK67' | head -1)" "draw" "canadian 2k-1k"
 "$DAMA" egtb probe --game canadian --dir "$T/ca" --fen 'W:WK67:BK6' >"$T/out"
 expect_eq "$(head -1 "$T/out")" "loss in 2 plies" "canadian long diagonal"
-grep -q '^  67-61  *opponent: win in 1 plies$' "$T/out" && ok || bad "canadian probe moves: $(cat "$T/out")"
+grep -q '^  67-61  *opponent: win in 1 ply$' "$T/out" && ok || bad "canadian probe moves: $(cat "$T/out")"
 # --sample with --material draws that table's positions only; a table whose
 # positions a rule decides at once (a lone man) gives up instead of looping
 expect_rc 0 "turkish verify sample of one material" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --material 2k0m-1k0m --sample 20 --sample-depth 6

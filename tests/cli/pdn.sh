@@ -66,7 +66,7 @@ expect_line err "dama pdn check: $T/empty.pdn: no PDN games found"
 # --- moves after the rules ended the game: a warning, not a failure ------
 printf '[FEN "W:WKc1,Ke1:BKh8"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 4. d2-c1 g7-h8 5. c1-d2 h8-g7 6. d2-c1 *\n' >"$T/over.pdn"
 expect_rc 0 over "$DAMA" pdn check "$T/over.pdn"
-expect_line out "game 1: ok, 11 plies; warning: the rules ended the game after ply 10 (D8); 1 more plies replayed"
+expect_line out "game 1: ok, 11 plies; warning: the rules ended the game after ply 10 (D8); 1 more ply replayed"
 
 # --- the game a game's tags choose: GameType and Variant that disagree, or --game -----------
 printf '%s\n' '[Event "both"]' '[GameType "25"]' '[Variant "turkish"]' '' '1. c3-d4 *' '' \

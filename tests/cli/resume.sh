@@ -7,7 +7,9 @@
 # same games, counts and SPRT decision), says it resumed and prints the
 # time used over all its games; the same match finished and run again
 # plays nothing and prints the same; weights that changed make a new
-# match.
+# match; another --threads, --hash, --progress or the database's path
+# written another way resumes the match (they are not its identity), and
+# so does a match stored under the identity of an older dama.
 # Usage: resume.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -84,5 +86,52 @@ sed -i 's/^  TEMPO = .*/  TEMPO = 77;/' b.cfg
 expect_rc 0 "the same match with other weights in b.cfg" \
   "$DAMA" match --a default --b b.cfg --pairs 2 --nodes 200 --threads 1 --progress 0 --db m3.sqlite
 expect_eq "$(q m3.sqlite "SELECT count(*) || ' ' || count(DISTINCT ws_b) FROM matches")" "2 2" "a new match for new weights"
+
+# what identifies a match is what decides its games: a rerun with another --threads, --hash or --progress, or
+# with the same database named another way (./m4.sqlite, an absolute path), resumes it; it is not played again
+SMALL=(match --a default --b "$SRC/configs/weights/russian-start.cfg" --pairs 200 --nodes 200 --seed 5)
+"$DAMA" "${SMALL[@]}" --threads 1 --hash 16 --progress 0 --db m4.sqlite >/dev/null 2>&1 &
+p=$!
+wait_until -p $p "games stored" at_least m4.sqlite "SELECT count(*) FROM games" 1
+kill -9 $p 2>/dev/null
+wait $p 2>/dev/null
+stored=$(q m4.sqlite "SELECT count(*) FROM games")
+[ "$stored" -lt 400 ] && ok || bad "the kill came after the last game"
+expect_rc 0 "the match resumed with other --threads, --hash, --progress and ./ before --db" \
+  "$DAMA" "${SMALL[@]}" --threads 2 --hash 8 --progress 1 --db ./m4.sqlite
+grep -q "^match russian: run 1 (resumed: $((stored / 2)) pairs stored)" "$T/err" && ok \
+  || bad "the match was not resumed ($stored games were stored): $(head -1 "$T/err")"
+expect_eq "$(q m4.sqlite "SELECT count(*) || ' ' || count(DISTINCT run_id) || ' ' || count(DISTINCT game_index) FROM games")" \
+  "400 1 400" "games of the resumed match: each once, in one run"
+expect_eq "$(q m4.sqlite "SELECT count(*) || ' ' || min(status) FROM runs")" "1 done" "one run, done"
+expect_eq "$(q m4.sqlite "SELECT count(*) || ' ' || sum(games) FROM matches")" "1 400" "one match of 400 games"
+# the identity stored leaves those options out; the engines, limit, pairs and seed are in it
+cfg=$(q m4.sqlite "SELECT config FROM runs")
+for k in db threads hash progress; do
+  grep -q "^$k = " <<<"$cfg" && bad "--$k is in the match's identity: $cfg" || ok
+done
+for k in a b pairs nodes seed; do
+  grep -q "^$k = " <<<"$cfg" && ok || bad "--$k is not in the match's identity: $cfg"
+done
+# finished, run again by its absolute path: it plays nothing
+expect_rc 0 "the finished match by its absolute path" "$DAMA" "${SMALL[@]}" --threads 1 --progress 0 --db "$T/m4.sqlite"
+expect_line err "match russian: run 1 (resumed: 200 pairs stored), A = weight set 1, B = weight set 2, 200 pairs, limit nodes=200, 1 threads"
+expect_eq "$(q m4.sqlite "SELECT count(*) FROM games") $(q m4.sqlite "SELECT count(*) FROM runs")" "400 1" \
+  "the finished match again: no game played, no run made"
+# an option that decides the games is another match: --pairs, --seed
+expect_rc 0 "the match with --pairs 2" "$DAMA" "${SMALL[@]}" --pairs 2 --threads 1 --progress 0 --db m4.sqlite
+expect_eq "$(q m4.sqlite "SELECT count(*) || ' ' || sum(games) FROM matches")" "2 404" "another --pairs: another match"
+# a match stored by an older dama, under every option but --mpi (db, threads, hash, progress included), is
+# resumed when run again with the same options
+"$DAMA" "${SMALL[@]}" --pairs 2 --threads 1 --progress 0 --db m5.sqlite >/dev/null 2>&1 || bad "match for the old identity"
+cfg=$(q m5.sqlite "SELECT config FROM runs")
+old=$(awk '{ print } /^game = / { print "db = m5.sqlite" } /^depth = / { print "threads = 1"; print "hash = 16" }
+  /^beta = / { print "progress = 0" }' <<<"$cfg")
+[ "$(grep -c '' <<<"$old")" -eq $(($(grep -c '' <<<"$cfg") + 4)) ] && ok || bad "the old identity: $old"
+q m5.sqlite "UPDATE runs SET config = '$old' || char(10)"
+expect_rc 0 "the match of the old identity again" "$DAMA" "${SMALL[@]}" --pairs 2 --threads 1 --progress 0 --db m5.sqlite
+expect_line err "match russian: run 1 (resumed: 2 pairs stored), A = weight set 1, B = weight set 2, 2 pairs, limit nodes=200, 1 threads"
+expect_eq "$(q m5.sqlite "SELECT count(*) FROM runs") $(q m5.sqlite "SELECT count(*) FROM games")" "1 4" \
+  "the match of the old identity: resumed, not played again"
 
 finish "resume.sh"
