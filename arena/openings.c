@@ -95,7 +95,12 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
     while ((got = getline(&line, &cap, f)) > 0) {
         lineno++;
         size_t len = (size_t)got;
-        if (len && line[len - 1] == '\n') len--;
+        if (line[len - 1] != '\n') { /* a file cut short: its last position may read as another, valid one */
+            line_error(err, path, lineno, "the last line has no end of line: the file is truncated");
+            rc = -1;
+            break;
+        }
+        len--;
         if (len && line[len - 1] == '\r') len--;
         line[len] = '\0';
         char why[ERR_MAX];

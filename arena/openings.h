@@ -23,7 +23,9 @@ typedef struct OpeningBook {
  * comment "# game: NAME" names the book's game: another than game is an
  * error (a book without one is taken as game's). Each position is checked
  * with the game's parser, and must have a move to play (not already
- * over); a third field on a line is an error. Returns 0, or -1 with a
+ * over); a third field on a line is an error, and so is a last line
+ * without its end of line (the file was cut short: "W:W21,22:B1" cut from
+ * "W:W21,22:B1,2" is another valid position). Returns 0, or -1 with a
  * message naming the file and line. */
 int openings_read(const Game *game, const char *path, OpeningBook *book, char err[ERR_MAX]);
 

@@ -142,7 +142,8 @@ extern const CliCommand *const cli_commands[];
 struct Engine;
 /* Apply search parameters to an engine: first the file (NAME=VALUE lines,
  * '#' comments; may be NULL), then the list ("NAME=VALUE,..."; may be
- * NULL). Returns 0, or -1 with err naming the file, item or parameter. */
+ * NULL). A file whose last line has no end of line was cut short and is
+ * refused. Returns 0, or -1 with err naming the file, item or parameter. */
 int cli_search_params(struct Engine *e, const char *file, const char *list, char err[ERR_MAX]);
 
 /* Checks a command's --search-param against game g on a scratch engine:

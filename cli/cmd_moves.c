@@ -11,7 +11,7 @@ static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string, or 'start' (default: the start position; an empty string is an error)", 0, 0},
     {"file", OPT_STR, NULL, "file with one position string (or 'start', as --fen) per line ('-': standard input; "
-                            "a blank line is an error); prints FEN<TAB>moves (the line, or the start position's "
+                            "a blank line, or a last line without its end of line, is an error); prints FEN<TAB>moves (the line, or the start position's "
                             "FEN), or FEN<TAB>game over: ... as --fen prints it",
      0, 0},
     {0},
@@ -80,7 +80,13 @@ static int run(CliArgs *a)
     while ((got = getline(&line, &cap, in)) > 0) {
         lineno++;
         size_t len = (size_t)got;
-        if (len && line[len - 1] == '\n') len--;
+        if (line[len - 1] != '\n') { /* cut short: "W:Wc3:Bd4,e5" read as "W:Wc3:Bd4" answers another position */
+            fprintf(stderr, "dama moves: %s line %ld: the last line has no end of line: the file is truncated\n",
+                    file, lineno);
+            rc = 1;
+            break;
+        }
+        len--;
         if (len && line[len - 1] == '\r') len--;
         line[len] = '\0';
         /* never read a line cut at a NUL byte as a shorter one, nor echo bytes that are no text */

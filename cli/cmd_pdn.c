@@ -1,6 +1,9 @@
 /* cmd_pdn.c — `dama pdn`: PDN files. `dama pdn check FILE` replays every
  * game of FILE and reports one line per game and a summary.
  * Exit: 0 every game replayed, 1 some game failed, 2 unreadable input.
+ * What replays but looks wrong (a Result tag that differs from the
+ * movetext result, a movetext without a result: perhaps cut off) is a
+ * warning on the game's line, not a failure.
  * `dama pdn export` writes stored games as PDN 3.0 (exit 0; 1 on a
  * database or write error; 2 on bad usage). */
 #include <errno.h>
@@ -93,7 +96,7 @@ static int check_file(const char *path, const Game *fallback, const Game *given)
     PdnGame game;
     pdn_game_init(&game);
     PdnReplay replay;
-    long games = 0, ok = 0, failed = 0, warnings = 0, choices = 0;
+    long games = 0, ok = 0, failed = 0, warnings = 0, choices = 0, unfinished = 0;
     char first_failed[96] = "";
     int rc = 0;
     for (;;) {
@@ -124,6 +127,11 @@ static int check_file(const char *path, const Game *fallback, const Game *given)
             if (++choices <= 3) fprintf(stderr, "dama pdn check: %s: game %ld: %s\n", path, game.index, choice);
         }
         if (replay.warning[0]) printf("; warning: %s", replay.warning);
+        /* a game without its result was perhaps cut off: said on stderr too, as a failure is */
+        if (!game.result[0] && replay.error[0] == '\0' && ++unfinished <= 3)
+            fprintf(stderr, "dama pdn check: %s: game %ld: no result at the end of its movetext (line %ld): the game "
+                    "may be cut off\n", path, game.index,
+                    game.moves_len ? game.moves[game.moves_len - 1].line : game.line);
         if (replay.warning[0] || choice[0]) warnings++;
         putchar('\n');
     }
@@ -139,6 +147,9 @@ static int check_file(const char *path, const Game *fallback, const Game *given)
     if (choices > 3)
         fprintf(stderr, "dama pdn check: %s: %ld more games whose tags and --game name different games (see the "
                         "report on stdout)\n", path, choices - 3);
+    if (unfinished > 3)
+        fprintf(stderr, "dama pdn check: %s: %ld more games without a result at the end of their movetext (see the "
+                        "report on stdout)\n", path, unfinished - 3);
     if (failed) /* the report is on stdout; a one-line summary for whoever reads stderr only */
         fprintf(stderr, "dama pdn check: %s: %ld of %ld games failed (game%s %s%s; see the report on stdout)\n",
                 path, failed, games, failed == 1 ? "" : "s", first_failed, failed > 3 ? ", ..." : "");

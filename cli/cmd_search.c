@@ -76,6 +76,13 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
             snprintf(err, ERR_MAX, "search parameter file '%.200s' is over 16 KiB", file);
             return -1;
         }
+        if (n > 0 && text[n - 1] != '\n') { /* cut short: "LMR_DIV=20" of "LMR_DIV=200" is another valid value */
+            long lines = 1;
+            for (size_t i = 0; i < n; i++) lines += text[i] == '\n';
+            snprintf(err, ERR_MAX, "%.150s line %ld: the last line has no end of line: the file is truncated", file,
+                     lines);
+            return -1;
+        }
         char perr[ERR_MAX];
         if (engine_set_params_text(e, text, perr) != 0) {
             snprintf(err, ERR_MAX, "%.100s: %.150s", file, perr);

@@ -577,6 +577,20 @@ static const Game *game_of_variant(const char *variant)
     return NULL;
 }
 
+/* Add one warning to out->warning, after "; " when it holds one already. */
+static void add_warning(PdnReplay *out, const char *fmt, ...)
+{
+    size_t len = strlen(out->warning);
+    if (len && len + 2 < sizeof out->warning) {
+        memcpy(out->warning + len, "; ", 3);
+        len += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(out->warning + len, sizeof out->warning - len, fmt, ap);
+    va_end(ap);
+}
+
 int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
 {
     memset(out, 0, sizeof *out);
@@ -643,19 +657,27 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     }
     game->pos_to_fen(&pos, out->fen);
     if (over_at >= 0)
-        snprintf(out->warning, sizeof out->warning, "the rules ended the game after ply %d (%s); %d more %s replayed",
-                 over_at, over_reason, out->plies - over_at, out->plies - over_at == 1 ? "ply" : "plies");
+        add_warning(out, "the rules ended the game after ply %d (%s); %d more %s replayed", over_at, over_reason,
+                    out->plies - over_at, out->plies - over_at == 1 ? "ply" : "plies");
 
     const char *tag = pdn_game_tag(pgame, "Result");
+    long tag_line = pdn_game_tag_line(pgame, "Result");
     if (tag && pgame->result[0]) {
         Outcome a, b;
-        long line = pdn_game_tag_line(pgame, "Result");
         if (pdn_result_parse(tag, &a) != 0)
-            snprintf(out->warning, sizeof out->warning, "Result tag \"%.40s\" (line %ld) is not a result", tag, line);
+            add_warning(out, "Result tag \"%.40s\" (line %ld) is not a result", tag, tag_line);
         else if (pdn_result_parse(pgame->result, &b) == 0 && a != b)
-            snprintf(out->warning, sizeof out->warning,
-                     "Result tag \"%s\" (line %ld) differs from the movetext result \"%s\" (line %ld)", tag, line,
-                     pgame->result, pgame->result_line);
+            add_warning(out, "Result tag \"%s\" (line %ld) differs from the movetext result \"%s\" (line %ld)", tag,
+                        tag_line, pgame->result, pgame->result_line);
+    }
+    if (!pgame->result[0]) { /* PDN ends every game's movetext with its result: a file cut short lost it */
+        char where[96], said[96] = "";
+        if (pgame->moves_len) snprintf(where, sizeof where, "no result after the last move (line %ld)",
+                                       pgame->moves[pgame->moves_len - 1].line);
+        else snprintf(where, sizeof where, "no moves and no result (the game starts at line %ld)", pgame->line);
+        if (tag) snprintf(said, sizeof said, "; the Result tag (line %ld) says \"%.40s\"", tag_line, tag);
+        add_warning(out, "%s: the game may be cut off (PDN ends every game with 1-0, 0-1, 1/2-1/2 or *%s)", where,
+                    said);
     }
     return 0;
 }

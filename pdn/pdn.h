@@ -149,7 +149,10 @@ typedef struct PdnReplay {
     bool fail_black;    /* the failing move was Black's */
     char fen[FEN_MAX];  /* the position before the failing move, or the final one */
     char error[PDN_MESSAGE_MAX];   /* why the replay failed, "" if it did not */
-    char warning[PDN_MESSAGE_MAX]; /* Result tag vs movetext result, "" if they agree */
+    /* what replays but looks wrong, "" if nothing: a Result tag that differs from the
+     * movetext result, no result at the end of the movetext (the game may be cut off),
+     * moves after the rules ended the game; several are joined by "; " */
+    char warning[PDN_MESSAGE_MAX];
     /* GameType and Variant tags that name two different games, and which
      * was played (the GameType's), "" if they agree or one is missing */
     char game_warning[PDN_MESSAGE_MAX];
@@ -169,8 +172,10 @@ typedef struct PdnReplay {
  * parser's message, e.g. "cannot play 24. c3:e5 (ply 47, line 125) in
  * position W:...: illegal move 'c3:e5'"; the caller adds the file and
  * game number (pgame->index). A Result tag that disagrees with the
- * movetext result (2-0 agrees with 1-0, 1-1 with 1/2-1/2) fills
- * out->warning but is not a failure. Thread-safe for distinct `out`. */
+ * movetext result (2-0 agrees with 1-0, 1-1 with 1/2-1/2), and a movetext
+ * without a result (PDN ends every game with one: a game cut off at the
+ * end of a truncated file has none), fill out->warning but are not a
+ * failure. Thread-safe for distinct `out`. */
 int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out);
 
 /* ------------------------------------------------------------------ */

@@ -655,14 +655,46 @@ static bool book_go(Hub *h)
     return true;
 }
 
+/* The mode of a `go` line: Hub's modes are think, ponder and analyze (none
+ * is think); any other word without a value is no search to guess at, and
+ * neither are two modes. An argument with a value is an unknown argument,
+ * ignored as the protocol asks. Returns 0, or -1 after answering `error`. */
+static int go_mode(Hub *h, const HubLine *l, GoMode *mode)
+{
+    static const char *const names[] = {"think", "ponder", "analyze"};
+    static const GoMode modes[] = {GO_THINK, GO_PONDER, GO_ANALYZE};
+    const char *named = NULL;
+    *mode = GO_THINK;
+    for (int i = 0; i < l->len; i++) {
+        if (l->values[i][0]) continue;
+        int m = 0;
+        while (m < 3 && strcmp(l->keys[i], names[m]) != 0) m++;
+        if (m == 3) {
+            send_error(h, "go: unknown mode '%s' (think, ponder or analyze): no search", quoted(l->keys[i]).text);
+            return -1;
+        }
+        if (named && named != names[m]) {
+            send_error(h, "go: two modes, '%s' and '%s': no search", named, names[m]);
+            return -1;
+        }
+        named = names[m];
+        *mode = modes[m];
+    }
+    return 0;
+}
+
 static void on_go(Hub *h, const HubLine *l)
 {
     double read_s = clock_now_s();
+    GoMode mode;
+    if (go_mode(h, l, &mode) != 0) {
+        send_line(h, "done"); /* every go is answered by done, as a finished game's is */
+        return;
+    }
     if (ensure_ready(h) != 0) {
         send_line(h, "done");
         return;
     }
-    GoMode mode = hub_arg(l, "ponder") ? GO_PONDER : hub_arg(l, "analyze") ? GO_ANALYZE : GO_THINK;
     const char *reason = NULL;
     Outcome o = game_record_outcome(&h->rec, &reason, NULL);
     if (o != OUTCOME_NONE) {

@@ -428,6 +428,30 @@ static void test_replay_result_warning(void **state)
     assert_string_equal(rep.warning, "");
     assert_int_equal(replay_text("[Result \"won\"]\n1. c3-d4 1-0", &rep), 0);
     assert_string_equal(rep.warning, "Result tag \"won\" (line 1) is not a result");
+
+    /* a movetext without its result: a game cut off at the end of a truncated file */
+    assert_int_equal(replay_text("[Result \"1/2-1/2\"]\n\n1. c3-d4 d6-c5\n2. b2-c3 c7-d6", &rep), 0);
+    assert_int_equal(rep.plies, 4);
+    assert_string_equal(rep.warning, "no result after the last move (line 4): the game may be cut off (PDN ends every "
+                                     "game with 1-0, 0-1, 1/2-1/2 or *; the Result tag (line 1) says \"1/2-1/2\")");
+    assert_int_equal(replay_text("1. c3-d4", &rep), 0);
+    assert_string_equal(rep.warning, "no result after the last move (line 1): the game may be cut off (PDN ends every "
+                                     "game with 1-0, 0-1, 1/2-1/2 or *)");
+    assert_int_equal(replay_text("[Event \"x\"]\n[Result \"1-0\"]\n", &rep), 0);
+    assert_string_equal(rep.warning, "no moves and no result (the game starts at line 1): the game may be cut off "
+                                     "(PDN ends every game with 1-0, 0-1, 1/2-1/2 or *; the Result tag (line 2) says "
+                                     "\"1-0\")");
+    /* "*" is a result (unknown): nothing to say */
+    assert_int_equal(replay_text("[Result \"*\"]\n1. c3-d4 *", &rep), 0);
+    assert_string_equal(rep.warning, "");
+    /* two warnings are joined, neither lost: moves after the end, and no result */
+    assert_int_equal(replay_text("[FEN \"W:WKc1,Ke1:BKh8\"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 "
+                                 "4. d2-c1 g7-h8 5. c1-d2 h8-g7 6. d2-c1",
+                                 &rep),
+                     0);
+    assert_string_equal(rep.warning, "the rules ended the game after ply 10 (D8); 1 more ply replayed; no result after "
+                                     "the last move (line 2): the game may be cut off (PDN ends every game with 1-0, "
+                                     "0-1, 1/2-1/2 or *)");
 }
 
 static void test_replay_game_tags(void **state)

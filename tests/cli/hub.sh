@@ -258,6 +258,21 @@ has "$T/esc.out" "^error message=\"unknown command 'foo\\\\x01\\\\xFF'bar\\\\\\\
 has "$T/esc.out" "^error message=\"pos moves: move 2: illegal move 'c3-d4'\"$" "the bad move named once"
 expect_eq "$(grep -c "^error message=\".*\.\.\.'" "$T/esc.out")" 2 "long inputs cut, marked"
 [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/esc.out")" -le 330 ] && ok || bad "an error line over 330 bytes"
+# go's mode is one of Hub's three (think, ponder, analyze; none is think): another is an error naming
+# it, and a bare done (every go is answered by one), not a search; an argument with a value is ignored
+printf 'init\npos pos=start\nlevel depth=2\ngo fly\ngo think ponder\nping\nquit\n' >"$T/gomode.in"
+session gomode
+expect_eq "$(cat "$T/gomode.out")" "$(printf '%s\n' ready \
+  "error message=\"go: unknown mode 'fly' (think, ponder or analyze): no search\"" done \
+  "error message=\"go: two modes, 'think' and 'ponder': no search\"" done pong)" \
+  "go fly and go think ponder: an error and a bare done each, no search"
+# (a command sent during a search is dropped: each search in a session of its own, ended by the end of input)
+for go in 'go think speed=9' 'go'; do
+  printf 'init\npos pos=start\nlevel depth=2\n%s\n' "$go" >"$T/gomode2.in"
+  session gomode2
+  expect_eq "$(grep -c '^info depth=' "$T/gomode2.out"):$(grep -c '^done move=' "$T/gomode2.out"):$(grep -c '^error' "$T/gomode2.out")" \
+    "2:1:0" "'$go': a search to depth 2"
+done
 # a NUL byte anywhere in a line: an error naming its column, the session goes on (a line starting
 # with one was ignored unanswered, one after a command ran the command)
 printf '\000ping\nping\000 x\nping\n\000' >"$T/nul.in"

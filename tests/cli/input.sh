@@ -232,6 +232,30 @@ expect_err 1 "...': bad square at character 4" "$DAMA" bench --book longbook.tsv
 grep -q '^dama bench: longbook.tsv line 1: bad position string .W:Wzz,W:Wzz,' err && ok || bad "long book line: $(cat err)"
 printf 'ok\tW:Wc3:Bd4\n\xd0\x98\xd0\xb3\xd1\x80\xd0\xb0\tW:Wc3:Bd4,e5\n' >utf8book.tsv
 "$DAMA" bench --book utf8book.tsv --depth 2 >/dev/null 2>"$T/err" && ok || bad "a UTF-8 label: $(cat "$T/err")"
+# a last line without its end of line: the file was cut short, and a cut position can read as
+# another valid one ("W:Wc3:Bd4,e5" cut to "W:Wc3:Bd4"): refused with the file and line, as move books
+# are, not dealt
+printf '# game: russian\nok\tW:Wc3:Bd4,e5\ncut\tW:Wc3:Bd4' >cutbook.tsv
+expect_err 1 "dama selfplay: cutbook.tsv line 3: the last line has no end of line: the file is truncated" \
+  "$DAMA" selfplay --db cb.sqlite --openings cutbook.tsv --games 2
+[ ! -e cb.sqlite ] && ok || bad "a cut-off book still created the database"
+expect_err 1 "dama match: cutbook.tsv line 3: the last line has no end of line: the file is truncated" \
+  "$DAMA" match --db cb.sqlite --openings cutbook.tsv --pairs 1
+expect_err 1 "dama bench: cutbook.tsv line 3: the last line has no end of line: the file is truncated" \
+  "$DAMA" bench --book cutbook.tsv --depth 1
+printf '# game: russian\nok\tW:Wc3:Bd4,e5\r\ncut\tW:Wc3:Bd4\n' >wholebook.tsv
+expect_rc 0 "the same book with its last end of line (and a CRLF)" "$DAMA" bench --book wholebook.tsv --depth 1
+# position files and search parameter files alike
+printf 'W:Wc3:Bd4\nW:Wc3:Bd4,e5' >cutfens.txt
+expect_err 1 "dama moves: cutfens.txt line 2: the last line has no end of line: the file is truncated" \
+  "$DAMA" moves --file cutfens.txt
+expect_eq "$(cat out)" "$(printf 'W:Wc3:Bd4\tc3:e5')" "moves --file: the whole lines before the cut one answered"
+printf 'start' | "$DAMA" moves --file - >out 2>err
+expect_eq "$?:$(cat err)" "1:dama moves: - line 1: the last line has no end of line: the file is truncated" \
+  "moves --file -: standard input cut short"
+printf 'ASP_WINDOW=30\nLMR_BASE=5' >cutsp.txt
+expect_err 1 "dama search: cutsp.txt line 2: the last line has no end of line: the file is truncated" \
+  "$DAMA" search --depth 1 --search-params cutsp.txt
 # a ballot's "# game: NAME" line: another game's ballot is refused (the English deck was dealt to
 # Russian); the shipped ballots carry theirs; a file without one is read as the game asked for
 E3="$SRC/data/openings/english_3move_156.tsv"

@@ -68,6 +68,26 @@ printf '[FEN "W:WKc1,Ke1:BKh8"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 4.
 expect_rc 0 over "$DAMA" pdn check "$T/over.pdn"
 expect_line out "game 1: ok, 11 plies; warning: the rules ended the game after ply 10 (D8); 1 more ply replayed"
 
+# --- a movetext without its result (a file cut off): a warning, on stderr too --
+printf '%s\n' '[Event "whole"]' '[Result "1-0"]' '' '1. c3-d4 d6-c5 1-0' '' \
+    '[Event "cut"]' '[White "a"]' '[Black "b"]' '[Result "1/2-1/2"]' '' '1. c3-d4 d6-c5 2. b2-c3 c7-d6' >"$T/cut.pdn"
+expect_rc 0 cut "$DAMA" pdn check "$T/cut.pdn"
+expect_line out "game 1 (whole): ok, 2 plies"
+expect_line out 'game 2 (a - b, cut): ok, 4 plies; warning: no result after the last move (line 11): the game may be cut off (PDN ends every game with 1-0, 0-1, 1/2-1/2 or *; the Result tag (line 9) says "1/2-1/2")'
+expect_line out "2 games, 2 ok, 0 failed, 1 warning"
+expect_eq "$(cat "$T/err")" "dama pdn check: $T/cut.pdn: game 2: no result at the end of its movetext (line 11): the game may be cut off" "cut: stderr"
+# one cut off before the next game's tags; "*" (unknown) is a result
+printf '%s\n' '[Event "a"]' '1. c3-d4' '[Event "b"]' '1. c3-d4 *' >"$T/cut2.pdn"
+expect_rc 0 cut2 "$DAMA" pdn check "$T/cut2.pdn"
+expect_line out "game 1 (a): ok, 1 ply; warning: no result after the last move (line 2): the game may be cut off (PDN ends every game with 1-0, 0-1, 1/2-1/2 or *)"
+expect_line out "game 2 (b): ok, 1 ply"
+# many: the first three on stderr, then a count
+for i in 1 2 3 4 5; do printf '[Event "e%d"]\n\n1. c3-d4\n\n' "$i"; done >"$T/cut5.pdn"
+expect_rc 0 cut5 "$DAMA" pdn check "$T/cut5.pdn"
+expect_eq "$(grep -c ': game [0-9]*: no result' "$T/err")" "3" "cut5: the first three on stderr"
+expect_line err "dama pdn check: $T/cut5.pdn: 2 more games without a result at the end of their movetext (see the report on stdout)"
+expect_line out "5 games, 5 ok, 0 failed, 5 warnings"
+
 # --- the game a game's tags choose: GameType and Variant that disagree, or --game -----------
 printf '%s\n' '[Event "both"]' '[GameType "25"]' '[Variant "turkish"]' '' '1. c3-d4 *' '' \
     '[Event "tagged"]' '[GameType "25"]' '' '1. c3-d4 *' >"$T/tags.pdn"
