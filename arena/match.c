@@ -362,19 +362,16 @@ static void match_side(const MatchOptions *o, int i, int64_t ids, char *who, siz
     if (kind == PLAYER_DXP && o->cmds[i]) snprintf(ps->launch, sizeof ps->launch, "%s", o->cmds[i]);
 }
 
-/* The identity the run of o is stored under: o->config, or
- * o->legacy_config when a match run has that one and none has o->config
- * (a match an older dama stored, resumed under its own text). 0, or -1
- * with err. */
-static int match_identity(Db *db, const MatchOptions *o, const char **config, char err[ERR_MAX])
+int match_identity(Db *db, const char *game, uint64_t seed, const char *config, const char *legacy,
+                   const char **pick, char err[ERR_MAX])
 {
-    *config = o->config;
-    if (!o->legacy_config || strcmp(o->legacy_config, o->config) == 0) return 0;
+    *pick = config;
+    if (!legacy || strcmp(legacy, config) == 0) return 0;
     int64_t id = 0, old = 0;
-    if (db_run_find(db, "match", o->game->name, o->seed, o->config, &id, NULL, err) != 0) return -1;
+    if (db_run_find(db, "match", game, seed, config, &id, NULL, err) != 0) return -1;
     if (id) return 0;
-    if (db_run_find(db, "match", o->game->name, o->seed, o->legacy_config, &old, NULL, err) != 0) return -1;
-    if (old) *config = o->legacy_config;
+    if (db_run_find(db, "match", game, seed, legacy, &old, NULL, err) != 0) return -1;
+    if (old) *pick = legacy;
     return 0;
 }
 
@@ -420,7 +417,7 @@ static int match_store(Db *db, Db **own, const MatchOptions *o, int32_t *w[2], i
     const char *spec[2] = {external(o, 0) ? NULL : o->weights[0], external(o, 1) ? NULL : bspec};
     MatchRows rows;
     const char *config = o->config;
-    if (rc == 0) rc = match_identity(db, o, &config, err);
+    if (rc == 0) rc = match_identity(db, o->game->name, o->seed, o->config, o->legacy_config, &config, err);
     if (rc == 0) rc = match_open_run(db, plan, config, spec, names, &rows, stored, err);
     if (rc == 0) {
         ids[0] = plan->ws_id[0] = rows.ws[0];

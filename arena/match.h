@@ -114,6 +114,15 @@ typedef struct MatchRows {
 int match_open_run(struct Db *db, const MatchPlan *plan, const char *config, const char *const spec[2],
                    const char **names, MatchRows *rows, signed char *stored, char err[ERR_MAX]);
 
+/* The configuration text a match's run is stored under (match_open_run's
+ * config): config, or legacy (NULL: none) when a run of kind "match" with
+ * this game and seed has that text and none has config: a match an older
+ * dama stored under a text with settings that cannot change its games
+ * (--threads, --progress, ...), resumed under its own text. *pick is config
+ * or legacy. Returns 0, or -1 with err. */
+int match_identity(struct Db *db, const char *game, uint64_t seed, const char *config, const char *legacy,
+                   const char **pick, char err[ERR_MAX]);
+
 /* Play the match of plan. Games go to db under run_id as they end (games
  * 2p and 2p+1 of pair p; batched), the matches row match_id (made by the
  * caller, with the run) is updated at the end, and the run is marked done

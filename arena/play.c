@@ -115,10 +115,6 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
         PlayerFault f = player_think(pl, &gr, clock[side], &pm);
         r->engine_seconds += pm.seconds;
         r->nodes += pm.nodes;
-        r->moves[side]++;
-        r->wall_s[side] += pm.seconds;
-        r->cpu_s[side] += pm.cpu_seconds;
-        r->book_moves[side] += pm.from_book;
         if (f == PLAYER_STOPPED) {
             rc = 1;
             break;
@@ -132,6 +128,12 @@ int play_game_players(const Game *g, Player *players[2], const Position *start, 
             end_by_fault(r, side, f, pm.detail);
             break;
         }
+        /* a move made: its time counts (a think that ended in a fault, a
+         * resignation or a stop made none, so a per-move mean leaves it out) */
+        r->moves[side]++;
+        r->wall_s[side] += pm.seconds;
+        r->cpu_s[side] += pm.cpu_seconds;
+        r->book_moves[side] += pm.from_book;
         if (pl->limits.time_ms > 0) clock[side] += pl->limits.inc_ms - (int64_t)(pm.seconds * 1000);
         int i = r->plies;
         r->positions[i] = *pos;

@@ -53,7 +53,9 @@ typedef struct PlayRecord {
     double engine_seconds;          /* wall time inside the players' moves */
     /* Each colour's moves and the wall and CPU seconds its player used for
      * them (PlayerMove.seconds, .cpu_seconds): the time each side used, so
-     * that a match can show both sides' mean time per move. */
+     * that a match can show both sides' mean time per move. Only moves
+     * made count: a think that ended in a fault (crash, timeout, illegal
+     * move), a resignation or a stop is neither a move nor timed. */
     int moves[2];
     double wall_s[2], cpu_s[2];
     int book_moves[2];              /* each colour's moves taken from its player's move book */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "arena/player_dxp.h"
+#include "db/weight_sets.h"
 #include "book/book.h"
 #include "engine/game_record.h"
 #include "engine/search.h"
@@ -189,6 +190,8 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
             }
             snprintf(out->name, sizeof out->name, "%.63s", value);
         } else if (strcmp(key, "weights") == 0) {
+            char why[ERR_MAX];
+            if (weights_spec_check(value, why) != 0) return err_set(err, "engine '%.100s': weights: %.120s", text, why);
             out->kind = PLAYER_DAMA;
             snprintf(out->spec, sizeof out->spec, "%s", value);
         } else if (strcmp(key, "cmd") == 0) {

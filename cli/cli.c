@@ -11,6 +11,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "db/weight_sets.h"
 #include "dist/dist.h"
 #include "protocol/dxp.h"
 #include "util/file_read.h"
@@ -110,6 +111,9 @@ static bool valid_value(const char *command, const CliOpt *o, const char *v, con
             fprintf(stderr, "dama %s: %s: '%.200s': %s; name a database file\n", command, what, v, why);
             return false;
         }
+    } else if (o->type == OPT_WEIGHTS && weights_spec_check(v, msg) != 0) {
+        fprintf(stderr, "dama %s: %s: %s\n", command, what, msg);
+        return false;
     }
     if (st != NUM_OK) {
         num_format_error(msg, sizeof msg, what, v, strlen(v), st, o->min, o->max, o->type == OPT_REAL);

@@ -31,7 +31,7 @@ static const CliOpt OPTS[] = {
     {"depth", OPT_INT, NULL, "dama searches to this depth instead of playing on the requested time", 1, 100},
     {"movetime", OPT_INT, NULL, "dama thinks this many milliseconds a move instead of playing on the requested time", 1, 86400000},
     {"tc", OPT_STR, NULL, "dama plays on this clock of its own, MS+INC (milliseconds) a game, instead of the requested time (whole minutes)", 0, 0},
-    {"weights", OPT_STR, "default", "dama's weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "dama's weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"hash", OPT_INT, "64", "transposition table, MiB", 1, 65536},
     {"timeout", OPT_INT, "120", "seconds to wait for a connection or a message (in a game: plus its thinking time)", 1, 86400},

@@ -15,7 +15,7 @@
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT_HELP("initial value of the variant param: " CLI_GAMES),
     {"hash", OPT_INT, "64", "initial hash param: transposition table MiB", 1, 65536},
-    {"weights", OPT_STR, "default", "initial weights param: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "initial weights param: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "initial db param: the database of tuned / db:ID weights", 0, 0},
     {"level", OPT_STR, "max", "initial level param: beginner, casual, club, strong or max", 0, 0},
     {"seed", OPT_INT, "0", "initial seed param of the levels' random choices", 0, CLI_INT_MAX},

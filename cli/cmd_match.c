@@ -20,8 +20,8 @@
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
-    {"a", OPT_STR, "tuned", "engine A's weights: " CLI_WEIGHTS_FORMS, 0, 0},
-    {"b", OPT_STR, NULL, "engine B's weights, the same forms as --a (default: A's parent weight set, else 'default')", 0, 0},
+    {"a", OPT_WEIGHTS, "tuned", "engine A's weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"b", OPT_WEIGHTS, NULL, "engine B's weights, the same forms as --a (default: A's parent weight set, else 'default')", 0, 0},
     {"a-cmd", OPT_STR, NULL, "engine A is this external Hub engine (run with /bin/sh -c, e.g. 'dama hub') instead of weights", 0, 0},
     {"b-cmd", OPT_STR, NULL, "engine B is this external Hub engine instead of weights", 0, 0},
     {"a-book", OPT_STR, NULL, "engine A plays from this move book (dama book build) while the position is in it; "

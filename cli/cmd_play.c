@@ -21,7 +21,7 @@ static const CliOpt OPTS[] = {
     {"side", OPT_STR, "white", "the side you play: white or black", 0, 0},
     {"level", OPT_STR, "club", "engine level: beginner, casual, club, strong, max, or depth=N, nodes=N, time=MS", 0, 0},
     {"seed", OPT_INT, "1", "seed of the levels' random choices (same seed, same game)", 0, CLI_INT_MAX},
-    {"weights", OPT_STR, "default", "engine weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "engine weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database of tuned / db:ID weights", 0, 0},
     {"hash", OPT_INT, "32", "transposition table MiB", 1, 65536},
     {"color", OPT_STR, "auto", "ANSI colour: auto (when the output is a terminal), always or never", 0, 0},

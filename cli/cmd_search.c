@@ -23,7 +23,7 @@ static const CliOpt OPTS[] = {
     {"search-params", OPT_STR, NULL, "file of NAME=VALUE lines ('#' comments), applied before --search-param", 0, 0},
     {"list-params", OPT_FLAG, NULL, "print the search parameters of the game (name, value, range, step) and exit", 0, 0},
     {"hash", OPT_INT, NULL, "transposition table size in MiB (default: by the time budget, 4 at 100 ms; 16 for depth or nodes)", 1, 65536},
-    {"weights", OPT_STR, NULL, "weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, NULL, "weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"db", OPT_DB, "dama.sqlite", "database for --weights tuned / db:ID (only read)", 0, 0},
     {"quiet", OPT_FLAG, NULL, "print only the final result, no per-iteration lines", 0, 0},
     CLI_EGTB_PLAY_OPTS,

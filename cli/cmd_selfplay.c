@@ -24,7 +24,7 @@ static const CliOpt OPTS[] = {
     CLI_EGTB_PLAY_OPTS,
     {"egtb-adjudicate", OPT_FLAG, NULL, "with --egtb: end a game at the first database position whose result the move-count rules cannot change (reason 'egtb')", 0, 0},
     {"seed", OPT_INT, "1", "run seed", 0, CLI_INT_MAX},
-    {"weights", OPT_STR, "default", "base weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "base weights: " CLI_WEIGHTS_FORMS, 0, 0},
     CLI_OPT_PERTURB,
     CLI_OPT_POPULATION,
     CLI_OPT_SPREAD,

@@ -19,7 +19,7 @@
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
-    {"weights", OPT_STR, "default", "weights to start from: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "weights to start from: " CLI_WEIGHTS_FORMS, 0, 0},
     {"params", OPT_STR, NULL,
      "weights to tune, comma-separated: a term name (all its weights) or NAME[i] (default: every scalar term but the "
      "scale weight; none when --tune-search is given alone)", 0, 0},

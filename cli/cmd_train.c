@@ -21,7 +21,7 @@ static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (created if missing)", 0, 0},
     {"generations", OPT_INT, "3", "generations to reach (a larger N extends a stored train)", 1, 10000},
-    {"weights", OPT_STR, "default", "generation 0's weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "generation 0's weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"games-per-gen", OPT_INT, "200", "self-play games per generation (even)", 2, 100000000},
     {"nodes", OPT_INT, "2000", "search nodes per move in self-play, gate and ladder matches", 1, 1e12},
     {"window", OPT_INT, "2", "tune on the self-play data of the last W generations", 1, 1000},

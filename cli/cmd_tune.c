@@ -28,7 +28,7 @@ enum { TUNE_NAME_MAX = TUNE_JOB_NAME_MAX }; /* bytes of a weight set name given 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"db", OPT_DB, "dama.sqlite", "SQLite database file", 0, 0},
-    {"weights", OPT_STR, "default", "starting weights: " CLI_WEIGHTS_FORMS, 0, 0},
+    {"weights", OPT_WEIGHTS, "default", "starting weights: " CLI_WEIGHTS_FORMS, 0, 0},
     {"runs", OPT_STR, NULL, "only positions of these self-play runs (comma-separated ids; default: all)", 0, 0},
     {"filter", OPT_STR, NULL, "extra SQL condition on positions p / games g (e.g. \"p.ply >= 8\")", 0, 0},
     {"all-positions", OPT_FLAG, NULL, "use positions with a capture pending too (default: only positions where neither side can capture)", 0, 0},

@@ -90,6 +90,27 @@ bool weights_spec_uses_db(const Game *g, const char *spec)
     return given && v && weights_file_parse(g, spec, v, given, base, err) == 0 && strncmp(base, "db:", 3) == 0;
 }
 
+/* The id of spec, one weights_spec_needs_db takes, that has one ("db:ID",
+ * "ID", "train:ID"): *id (0 for the others). Returns 0, or -1 with err. */
+static int spec_id(const char *spec, int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    const char *what = "weight set id", *num = spec;
+    if (strncmp(spec, "train:", 6) == 0) what = "train id", num = spec + 6;
+    else if (strncmp(spec, "db:", 3) == 0) num = spec + 3;
+    else if (!all_digits(spec)) return 0; /* "tuned", "best" */
+    NumStatus st = num_parse_int(num, 1, INT64_MAX, id);
+    if (st == NUM_OK) return 0;
+    num_format_error(err, ERR_MAX, what, num, strlen(num), st, 1, 9.2e18, 0);
+    return -1;
+}
+
+int weights_spec_check(const char *spec, char err[ERR_MAX])
+{
+    int64_t id;
+    return weights_spec_needs_db(spec) ? spec_id(spec, &id, err) : 0;
+}
+
 static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
 {
     if (id) *id = 0;
@@ -112,23 +133,12 @@ static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64
     } else if (strcmp(spec, "best") == 0 || strncmp(spec, "train:", 6) == 0) {
         /* the best accepted generation of a train (dama train) */
         int64_t train = 0;
-        if (spec[0] == 't') {
-            NumStatus st = num_parse_int(spec + 6, 1, INT64_MAX, &train);
-            if (st != NUM_OK) {
-                num_format_error(err, ERR_MAX, "train id", spec + 6, strlen(spec + 6), st, 1, 9.2e18, 0);
-                return -1;
-            }
-        }
+        if (spec[0] == 't' && spec_id(spec, &train, err) != 0) return -1;
         int generation = 0;
         int64_t found = 0;
         if (db_train_best(db, g->name, train, &wid, &generation, &found, err) != 0) return -1;
-    } else {
-        const char *num = strncmp(spec, "db:", 3) == 0 ? spec + 3 : spec;
-        NumStatus st = num_parse_int(num, 1, INT64_MAX, &wid);
-        if (st != NUM_OK) {
-            num_format_error(err, ERR_MAX, "weight set id", num, strlen(num), st, 1, 9.2e18, 0);
-            return -1;
-        }
+    } else if (spec_id(spec, &wid, err) != 0) {
+        return -1;
     }
     const char **names = weight_names_new(g);
     if (!names) {

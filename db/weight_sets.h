@@ -54,6 +54,13 @@ int weights_resolve_path(const Game *g, const char *spec, const char *db_path, i
 bool weights_spec_needs_db(const char *spec);
 /* The same, or spec is a weight file with base = "db:ID". */
 bool weights_spec_uses_db(const Game *g, const char *spec);
+/* The form of spec, without a database: the number of "db:ID", "ID" and
+ * "train:ID" an integer >= 1. Returns 0 (also for every other spec, a weight
+ * file included: only its reading tells), or -1 with err ("weight set id:
+ * 'abc' is not an integer", "train id: '0' is out of range 1.."), the
+ * message weights_resolve_db gives. The command line checks every weights
+ * option with it (OPT_WEIGHTS), a usage error. */
+int weights_spec_check(const char *spec, char err[ERR_MAX]);
 
 /* Make sure the weights named by spec are a weight set in db: returns its id
  * (stored now with lineage "compiled-in" or "file PATH" if it was not from

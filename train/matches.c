@@ -49,29 +49,38 @@ static int run_dist(void *ctx, const Schedule *s, ScheduleStats *stats, char err
 }
 
 /* The configuration text stored with a match's run: the lines `dama match`
- * stored for the matches train ran through it (what train gave at full
- * precision, the rest as their defaults are written). */
-static void match_config(const Match *m, char config[4096])
+ * stores for the matches train runs through it (what train gave at full
+ * precision, the rest as their defaults are written), without the settings
+ * that cannot change its games (where the database is, --threads, --hash,
+ * --progress: `dama match` leaves them out too), so that a train resumed
+ * with others resumes its match. legacy: with them, the text dama stored
+ * before (a match stored under it is resumed: match_identity). */
+static void match_config(const Match *m, bool legacy, char config[4096])
 {
     const TrainOptions *o = m->o;
     const TrainMatch *tm = &m->tm;
     const SprtParams *sp = &tm->sprt;
-    char sprt[200];
+    char sprt[200], db[4096 - 64] = "", machine[80] = "", progress[64] = "";
     if (tm->gate)
         snprintf(sprt, sizeof sprt, "sprt = 1\nelo0 = %.17g\nelo1 = %.17g\nalpha = %.17g\nbeta = %.17g\n", sp->elo0,
                  sp->elo1, sp->alpha, sp->beta);
     else
         snprintf(sprt, sizeof sprt, "elo0 = %g\nelo1 = %g\nalpha = %g\nbeta = %g\n", sp->elo0, sp->elo1, sp->alpha,
                  sp->beta);
+    if (legacy) {
+        snprintf(db, sizeof db, "db = %s\n", o->db_path);
+        snprintf(machine, sizeof machine, "threads = %d\nhash = %lld\n", tm->threads, (long long)o->hash_mb);
+        snprintf(progress, sizeof progress, "progress = %.17g\n", o->progress_s);
+    }
     snprintf(config, 4096,
-             "game = %s\ndb = %s\na = db:%lld\nb = db:%lld\npairs = %lld\nnodes = %llu\ndepth = 0\nthreads = %d\n"
-             "hash = %lld\n%s%s%srandom-plies = %d\nbalance = %d\nmax-plies = %d\negtb-pieces = 0\n"
-             "egtb-engines = both\nseed = %llu\nrepeat-book = 1\nrepeat-plies = %d\n%sprogress = %.17g\n",
-             o->game->name, o->db_path, (long long)tm->ws[0], (long long)tm->ws[1], (long long)tm->pairs,
-             (unsigned long long)o->nodes, tm->threads, (long long)o->hash_mb, o->selfplay.openings ? "openings = " : "",
+             "game = %s\n%sa = db:%lld\nb = db:%lld\npairs = %lld\nnodes = %llu\ndepth = 0\n"
+             "%s%s%s%srandom-plies = %d\nbalance = %d\nmax-plies = %d\negtb-pieces = 0\n"
+             "egtb-engines = both\nseed = %llu\nrepeat-book = 1\nrepeat-plies = %d\n%s%s",
+             o->game->name, db, (long long)tm->ws[0], (long long)tm->ws[1], (long long)tm->pairs,
+             (unsigned long long)o->nodes, machine, o->selfplay.openings ? "openings = " : "",
              o->selfplay.openings ? o->selfplay.openings : "", o->selfplay.openings ? "\n" : "",
              o->selfplay.random_plies, o->selfplay.balance, o->selfplay.max_plies, (unsigned long long)m->seed,
-             o->repeat_plies, sprt, o->progress_s);
+             o->repeat_plies, sprt, progress);
 }
 
 /* The plan of order's match (every rank the same) and its opening book.
@@ -131,15 +140,17 @@ static int store(Match *m, struct Db *db, const char **names, char err[ERR_MAX])
 {
     const Game *g = m->o->game;
     TrainMatch *tm = &m->tm;
-    char spec[2][32], config[4096];
+    char spec[2][32], config[4096], legacy[4096];
     for (int i = 0; i < 2; i++) {
         snprintf(spec[i], sizeof spec[i], "db:%lld", (long long)tm->ws[i]);
         if (weights_resolve_db(g, spec[i], db, m->w[i], &tm->ws[i], err) != 0) return -1;
     }
-    match_config(m, config);
-    const char *specs[2] = {spec[0], spec[1]};
-    MatchRows rows;
-    int rc = match_open_run(db, &m->plan, config, specs, names, &rows, m->stored, err);
+    match_config(m, false, config);
+    match_config(m, true, legacy);
+    const char *specs[2] = {spec[0], spec[1]}, *identity = config;
+    MatchRows rows = {0};
+    int rc = match_identity(db, g->name, m->seed, config, legacy, &identity, err);
+    if (rc == 0) rc = match_open_run(db, &m->plan, identity, specs, names, &rows, m->stored, err);
     tm->run_id = rows.run_id;
     tm->id = rows.match_id;
     if (rc == 0) tm->ws[0] = rows.ws[0], tm->ws[1] = rows.ws[1];

@@ -445,7 +445,22 @@ expect_err 1 "weight file elem.cfg:3: term MAN_PST[31] (element 32 of 32) is not
 printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase.cfg
 "$DAMA" search --db d.sqlite --weights dbbase.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = db:1: $(cat "$T/err")"
 "$DAMA" search --db d.sqlite --weights db:1 --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "search --weights db:1: $(cat "$T/err")"
-expect_err 1 "weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
+expect_err 2 "search: --weights: weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
+# a malformed or out-of-range weight set or train id is a usage error (exit 2) in every command that takes
+# weights, found before a database is opened or made
+for cmd in search play hub dxp selfplay tune spsa train export; do
+  expect_err 2 "dama $cmd: --weights: weight set id: 'abc' is not an integer" "$DAMA" $cmd --db none.sqlite --weights db:abc
+  expect_err 2 "dama $cmd: --weights: train id: '0' is out of range 1.." "$DAMA" $cmd --db none.sqlite --weights train:0
+  expect_err 2 "dama $cmd: --weights: weight set id: '-3' is out of range 1.." "$DAMA" $cmd --db none.sqlite --weights db:-3
+done
+[ -e none.sqlite ] && bad "a bad --weights id made none.sqlite" || ok
+expect_err 2 "dama match: --a: weight set id: '0' is out of range 1.." "$DAMA" match --db none.sqlite --a 0
+expect_err 2 "dama match: --b: weight set id: 'x1' is not an integer" "$DAMA" match --db none.sqlite --b db:x1
+expect_err 2 "dama tournament: engine 'name=A,weights=train:x': weights: train id: 'x' is not an integer" \
+  "$DAMA" tournament --db none.sqlite name=A,weights=train:x name=B
+printf 'search: { weights = "db:abc"; };\n' >badid.cfg
+expect_err 2 "dama search: weights (badid.cfg:1): weight set id: 'abc' is not an integer" "$DAMA" search --config badid.cfg --depth 1
+[ -e none.sqlite ] && bad "a bad weights id made none.sqlite" || ok
 expect_err 1 "no such database file" "$DAMA" search --db nope.sqlite --weights db:1 --depth 1
 [ -e nope.sqlite ] && bad "search made nope.sqlite" || ok
 # tune --out into a folder that is not there: refused before any tuning, nothing stored

@@ -9,7 +9,8 @@
 # plays nothing and prints the same; weights that changed make a new
 # match; another --threads, --hash, --progress or the database's path
 # written another way resumes the match (they are not its identity), and
-# so does a match stored under the identity of an older dama.
+# so does a match stored under the identity of an older dama; the same for
+# a train's gate match interrupted (SIGINT) and the train run again.
 # Usage: resume.sh DAMA_BINARY SOURCE_DIR
 set -u
 . "$(dirname "$0")/lib.sh"
@@ -133,5 +134,51 @@ expect_rc 0 "the match of the old identity again" "$DAMA" "${SMALL[@]}" --pairs 
 expect_line err "match russian: run 1 (resumed: 2 pairs stored), A = weight set 1, B = weight set 2, 2 pairs, limit nodes=200, 1 threads"
 expect_eq "$(q m5.sqlite "SELECT count(*) FROM runs") $(q m5.sqlite "SELECT count(*) FROM games")" "1 4" \
   "the match of the old identity: resumed, not played again"
+
+# ---- train's gate match: interrupted (SIGINT) and the train run again with another --threads, --hash,
+# --progress and ./ before --db resumes the same match run (they were in its identity: a new run played
+# every pair again and left the interrupted one behind); the SPRT cannot decide (alpha, beta 1e-6), so
+# the match plays its 150 pairs ----
+GATE=(train --game russian --generations 1 --games-per-gen 20 --nodes 200 --epochs 40 --lr 5 --gate-pairs 150
+  --ladder-pairs 0 --alpha 1e-6 --beta 1e-6 --seed 3)
+MGAMES="SELECT count(*) FROM games g JOIN runs r ON r.id = g.run_id WHERE r.kind = 'match'"
+"$DAMA" "${GATE[@]}" --threads 1 --hash 16 --progress 0 --db g.sqlite >/dev/null 2>"$T/g1.err" &
+p=$!
+wait_until -p $p -i 0.02 "the gate match's first games" at_least g.sqlite "$MGAMES" 2
+kill -INT $p 2>/dev/null
+wait $p
+expect_eq "$?" 3 "the train interrupted in its gate match: exit"
+stored=$(q g.sqlite "$MGAMES")
+[ "$stored" -lt 300 ] && ok || bad "the interrupt came after the gate match's last game: $(tail -2 "$T/g1.err")"
+expect_eq "$(q g.sqlite "SELECT count(*) || ' ' || min(status) FROM runs WHERE kind = 'match'")" "1 interrupted" \
+  "the interrupted gate match's run"
+cp g.sqlite g_old.sqlite
+expect_rc 0 "the train again with other --threads, --hash, --progress and ./ before --db" \
+  "$DAMA" "${GATE[@]}" --threads 2 --hash 8 --progress 1 --db ./g.sqlite
+expect_eq "$(q g.sqlite "SELECT count(*) || ' ' || min(status) FROM runs WHERE kind = 'match'")" "1 done" \
+  "the gate match resumed: one match run, done"
+expect_eq "$(q g.sqlite "SELECT count(*) || ' ' || count(DISTINCT game_index) FROM games g JOIN runs r ON r.id = g.run_id
+  WHERE r.kind = 'match'") $(q g.sqlite "SELECT count(*) || ' ' || sum(games) FROM matches")" "300 300 1 300" \
+  "the gate match's games: each once, in one run and one matches row"
+expect_eq "$(q g.sqlite "SELECT count(*) FROM generations g JOIN matches m ON m.id = g.gate_match
+  WHERE g.generation = 1 AND m.games = 300")" 1 "generation 1's gate match is the resumed one"
+expect_eq "$(q g.sqlite "SELECT status FROM trains")" done "the train done"
+cfg=$(q g.sqlite "SELECT config FROM runs WHERE kind = 'match'")
+for k in db threads hash progress; do
+  grep -q "^$k = " <<<"$cfg" && bad "$k is in the gate match's identity: $cfg" || ok
+done
+for k in a b pairs nodes seed sprt; do
+  grep -q "^$k = " <<<"$cfg" && ok || bad "$k is not in the gate match's identity: $cfg"
+done
+# a gate match stored by an older dama (db, threads, hash and progress in its identity) is resumed by the
+# train run again with the same options
+old=$(awk '{ print } /^game = / { print "db = g_old.sqlite" } /^depth = / { print "threads = 1"; print "hash = 16" }
+  END { print "progress = 0" }' <<<"$cfg")
+[ "$(grep -c '' <<<"$old")" -eq $(($(grep -c '' <<<"$cfg") + 4)) ] && ok || bad "the old identity: $old"
+q g_old.sqlite "UPDATE runs SET config = '$old' || char(10) WHERE kind = 'match'"
+expect_rc 0 "the train of the old gate match identity again" \
+  "$DAMA" "${GATE[@]}" --threads 1 --hash 16 --progress 0 --db g_old.sqlite
+expect_eq "$(q g_old.sqlite "SELECT count(*) || ' ' || min(status) FROM runs WHERE kind = 'match'") $(q g_old.sqlite "$MGAMES")" \
+  "1 done 300" "the gate match of the old identity: resumed, not played again"
 
 finish "resume.sh"

@@ -265,6 +265,18 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
   "a crash's detail holds the engine's standard error"
 grep -q "B loses by crash: the engine ended while thinking (exit status 3); stderr: faulty_engine: crash at go 2; " "$T/err" \
   && ok || bad "the crash's standard error named on stderr: $(head -c 600 "$T/err")"
+# only moves made are timed: the think that ended in the crash is no move (it was counted, one more than the plies)
+expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) || ' ' || sum(white_moves + black_moves = plies) FROM games")" "4 4" \
+  "each game's timed moves are its plies"
+# an engine that crashes at every first go made no move: its time line says so (it read 'wall 0.00 ms, CPU
+# 0.00 ms per move (2 moves)'), and the other's counts its one move
+expect_rc 0 "tournament: an engine that crashes at its first go" "$DAMA" tournament --db "$T/c1.sqlite" --nodes 100 \
+  --rounds 1 "name=A,weights=default" "name=B,cmd=python3 $F crash 1 $DAMA"
+expect_line out "  B       no timed moves"
+grep -qE "^  A +wall [0-9.]+ ms, CPU [0-9.]+ ms per move \(1 moves\)$" "$T/out" && ok \
+  || bad "A's time line: $(grep -A3 '^time used per move' "$T/out")"
+expect_eq "$(sqlite3 "$T/c1.sqlite" "SELECT group_concat(white_moves || ' ' || black_moves || ' ' || plies, ', ')
+  FROM (SELECT * FROM games ORDER BY plies DESC)")" "1 0 1, 0 0 0" "the games' timed moves (A White: 1 ply; B White: none)"
 # an engine that answers error during a game loses it as a crash (the line was ignored), its words kept
 expect_err 1 "dama match: every game was lost by an engine fault (A 0, B 4)" "$DAMA" match --db "$T/he.sqlite" --a default \
   --b-cmd "python3 $F error 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
