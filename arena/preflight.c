@@ -14,7 +14,7 @@ int preflight_check_hash(const Game *g, int64_t table_mb, int tables, const char
 {
     Engine **e = calloc((size_t)(tables > 0 ? tables : 1), sizeof *e);
     int made = 0;
-    while (e && made < tables && (e[made] = engine_new(g, (size_t)table_mb))) made++;
+    while (e && made < tables && (e[made] = engine_new_unpopulated(g, (size_t)table_mb))) made++;
     for (int i = 0; i < made; i++) engine_free(e[i]);
     free(e);
     if (e && made == tables) return 0;

@@ -68,8 +68,13 @@ typedef struct Engine Engine;
 /* New engine for `game` with a transposition table of about hash_mb MiB
  * (rounded down to a power of two entries, at least 1 MiB). Uses the
  * game's compiled-in weights until engine_set_weights. NULL if out of
- * memory. Memory: the TT plus about 1.5 MiB of stacks. */
+ * memory. Memory: the TT plus about 1.5 MiB of stacks. A table up to 64
+ * MiB is made present (zeroed by the kernel) here, not by the first
+ * search (docs/search.md, "Transposition table"). */
 Engine *engine_new(const Game *game, size_t hash_mb);
+/* engine_new, but the table is left to be faulted in as it is touched: for
+ * an engine made only to see that the memory can be had (a preflight). */
+Engine *engine_new_unpopulated(const Game *game, size_t hash_mb);
 void engine_free(Engine *e);
 /* Weights used by the evaluation (not copied: must outlive the engine's use;
  * NULL restores the compiled-in ones). */

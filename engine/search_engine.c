@@ -171,7 +171,7 @@ static Worker *worker_new(Engine *e, int id)
 
 enum { TT_POPULATE_MB = 64 };
 
-Engine *engine_new(const Game *game, size_t hash_mb)
+static Engine *engine_make(const Game *game, size_t hash_mb, bool populate_table)
 {
     Engine *e = calloc(1, sizeof *e);
     if (!e) return NULL;
@@ -190,8 +190,9 @@ Engine *engine_new(const Game *game, size_t hash_mb)
      * were tried and stall on compaction. */
     e->tt_bytes = (size_t)pow2 * sizeof(TTBucket);
 #ifdef MAP_POPULATE
-    int populate = e->tt_bytes <= (size_t)TT_POPULATE_MB << 20 ? MAP_POPULATE : 0;
+    int populate = populate_table && e->tt_bytes <= (size_t)TT_POPULATE_MB << 20 ? MAP_POPULATE : 0;
 #else
+    (void)populate_table;
     int populate = 0;
 #endif
     void *map = mmap(NULL, e->tt_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
@@ -212,6 +213,10 @@ Engine *engine_new(const Game *game, size_t hash_mb)
     build_lmr(e);
     return e;
 }
+
+Engine *engine_new(const Game *game, size_t hash_mb) { return engine_make(game, hash_mb, true); }
+
+Engine *engine_new_unpopulated(const Game *game, size_t hash_mb) { return engine_make(game, hash_mb, false); }
 
 void engine_free(Engine *e)
 {

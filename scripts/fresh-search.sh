@@ -40,7 +40,7 @@ for _ in $(seq "$rounds"); do
     for fen in "${fens[@]}"; do
         for i in "${!bins[@]}"; do
             t0=$(now_ns)
-            out=$(bash -c '"$@"; times' _ "${bins[$i]}" search --game "$game" --fen "$fen" --movetime "$movetime" \
+            out=$(bash -c '"$@" || exit; times' _ "${bins[$i]}" search --game "$game" --fen "$fen" --movetime "$movetime" \
                   ${noegtb[$i]} --quiet 2>&1) || { echo "$me: ${bins[$i]} search failed on '$fen': $out" >&2; exit 1; }
             t1=$(now_ns)
             n=$(awk '$1 == "nodes" {print $2}' <<<"$out"); d=$(awk '$1 == "depth" {print $2}' <<<"$out")

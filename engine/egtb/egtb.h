@@ -17,8 +17,9 @@
  * no legal move now, or lost by a game rule). Counters (Russian D4-D8,
  * threefold repetition) are not part of a database position.
  *
- * Thread safety: an opened Egtb is read-only and may be probed from any
- * number of threads, each with its own EgtbCache (or none).
+ * Thread safety: an opened Egtb may be probed from any number of threads,
+ * each with its own EgtbCache (or none); the one thing a probe changes, the
+ * mapping of a table on its first probe, is made under a lock.
  */
 #ifndef DAMA_EGTB_H
 #define DAMA_EGTB_H
@@ -208,10 +209,11 @@ int egtb_default_dir(char *out, size_t size);
  * false for a missing or unreadable directory. Reads names only. */
 bool egtb_dir_has_tables(const Game *game, const char *dir);
 
-/* Open the tables of `game` found in dir (memory-mapped; headers checked,
- * and the checksum of every file when verify_checksums). Missing
- * materials are simply absent. Returns NULL with err on a bad file or if
- * no table is found. */
+/* Open the tables of `game` found in dir: every file's header is read and
+ * checked; a table is memory-mapped (and its block offsets checked) when it
+ * is first probed, or here, with the checksum of every file, when
+ * verify_checksums. Missing materials are simply absent. Returns NULL with
+ * err on a bad file or if no table is found. */
 Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char err[ERR_MAX]);
 void egtb_close(Egtb *db);
 /* Most pieces of any material fully present (every material with that
@@ -246,8 +248,10 @@ EgtbMaterial egtb_table_material(const Egtb *db, const Position *pos);
  * zstd checksum: a damaged block reads as absent, false from egtb_probe;
  * tables built before the block checksums have none); this reads the
  * whole table, for a diagnostic (`dama egtb probe`), never inside a
- * search. */
-bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table);
+ * search. When false, why says what is wrong (without the file's name):
+ * the table could not be mapped or its block offsets are damaged, or its
+ * payload checksum does not match. */
+bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table, char why[ERR_MAX]);
 
 /* What a database value means for a position with its counters: the
  * database result where the distance fits in the plies the move-count

@@ -199,6 +199,7 @@ typedef struct EgtbTable {
     uint64_t map_len;
     _Atomic int state;                  /* TABLE_* */
     char *path;
+    char *error;                        /* why the mapping failed (TABLE_FAILED), without the path */
 } EgtbTable;
 
 struct Egtb {
@@ -278,6 +279,8 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
         }
         if (rc == 0 && !(t->path = strdup(path))) {
             snprintf(e2, ERR_MAX, "out of memory");
+            const unsigned char *map = atomic_load(&t->map);
+            if (map) munmap((void *)map, (size_t)t->map_len);
             rc = -1;
         }
         if (rc != 0) {
@@ -308,6 +311,7 @@ void egtb_close(Egtb *db)
         const unsigned char *map = atomic_load(&db->tables[i].map);
         if (map) munmap((void *)map, (size_t)db->tables[i].map_len);
         free(db->tables[i].path);
+        free(db->tables[i].error);
     }
     pthread_mutex_destroy(db->map_lock);
     free(db->map_lock);
@@ -344,6 +348,9 @@ static const unsigned char *table_map(const Egtb *db, EgtbTable *t)
             atomic_store(&t->state, TABLE_MAPPED);
         } else {
             map = NULL;
+            size_t plen = strlen(t->path);
+            const char *why = strncmp(err, t->path, plen) == 0 && err[plen] == ':' ? err + plen + 2 : err;
+            t->error = strdup(why); /* NULL when out of memory: said as "cannot be mapped" */
             atomic_store_explicit(&t->state, TABLE_FAILED, memory_order_release);
         }
     }
@@ -431,7 +438,7 @@ EgtbMaterial egtb_table_material(const Egtb *db, const Position *pos)
     return egtb_material_canonical(m) ? m : egtb_material_mirror(m);
 }
 
-bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table)
+bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table, char why[ERR_MAX])
 {
     EgtbMaterial m = egtb_table_material(db, pos);
     *table = m;
@@ -439,10 +446,16 @@ bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table)
         return true;
     int slot = db->slot[egtb_material_key(m)];
     if (!slot) return true;
-    const unsigned char *map = table_map(db, &db->tables[slot - 1]);
-    if (!map) return false;
+    EgtbTable *t = &db->tables[slot - 1];
+    const unsigned char *map = table_map(db, t);
+    if (!map) {
+        snprintf(why, ERR_MAX, "%s", t->error ? t->error : "cannot be mapped (out of memory)");
+        return false;
+    }
     const EgtbHeader *h = (const EgtbHeader *)map;
-    return XXH64(map + sizeof *h, h->payload_bytes, 0) == h->payload_hash;
+    if (XXH64(map + sizeof *h, h->payload_bytes, 0) == h->payload_hash) return true;
+    snprintf(why, ERR_MAX, "payload checksum mismatch (damaged file; the dama egtb build that made it rebuilds it)");
+    return false;
 }
 
 EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value)

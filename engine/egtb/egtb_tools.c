@@ -243,12 +243,12 @@ static bool table_checked(const Game *g, const Egtb *db, const char *dir, const 
     for (int i = 0; i < *len; i++)
         if (checked[i] == key) return true;
     EgtbMaterial table;
-    if (!egtb_table_intact(db, pos, &table)) {
+    char why[ERR_MAX];
+    if (!egtb_table_intact(db, pos, &table, why)) {
         char path[4096];
         egtb_file_path(dir, g, table, path, sizeof path);
         size_t plen = strlen(path); /* a long path is shown by its end: the file's name stays whole */
-        snprintf(err, ERR_MAX, "%s%.120s: payload checksum mismatch (damaged file; the dama egtb build that made "
-                 "it rebuilds it)", plen > 120 ? "..." : "", plen > 120 ? path + plen - 117 : path);
+        snprintf(err, ERR_MAX, "%s%.120s: %.120s", plen > 120 ? "..." : "", plen > 120 ? path + plen - 117 : path, why);
         return false;
     }
     if (*len < 64) checked[(*len)++] = key;

@@ -279,6 +279,12 @@ expect_err 1 "dama egtb probe: $T/dmg/russian-2k0m-1k0m.egtb: payload checksum m
 expect_eq "$(cat "$T/out")" "" "damaged probe: nothing on standard output"
 expect_rc 0 "probe beside a damaged table" "$DAMA" egtb probe --dir "$T/dmg" --fen 'W:WKa1:BKh8'
 expect_eq "$(head -1 "$T/out")" "loss in 2 plies" "probe beside a damaged table"
+# its block offsets damaged (the header intact): the table is mapped when first probed, and the
+# offsets are what probe names, not the checksum
+cp "$D/russian-2k0m-1k0m.egtb" "$T/offsets.egtb"
+cp "$T/offsets.egtb" "$f" && dd if=/dev/zero of="$f" bs=1 seek=128 count=8 conv=notrunc status=none
+expect_err 1 "dama egtb probe: $T/dmg/russian-2k0m-1k0m.egtb: bad block offset table (damaged file)" \
+  "$DAMA" egtb probe --dir "$T/dmg" --fen 'B:WKa1,Kc1,Kd4:BKh8'
 expect_rc 0 "rebuild the damaged table" "$DAMA" egtb build --material 3k-1k --dir "$T/dmg"
 cmp -s "$f" "$D/russian-2k0m-1k0m.egtb" && ok || bad "the resumed build did not rebuild the damaged table"
 head -c 1000 "$D/russian-2k0m-1k0m.egtb" >"$T/short" && cp "$T/short" "$D/russian-2k0m-1k0m.egtb"
