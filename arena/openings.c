@@ -88,21 +88,16 @@ int openings_read(const Game *g, const char *path, OpeningBook *book, char err[E
     FILE *f = file_open_read_as(path, "opening book", err);
     if (!f) return -1;
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, len;
     long lineno = 0;
-    int rc = 0, items_cap = 0;
-    ssize_t got;
-    while ((got = getline(&line, &cap, f)) > 0) {
+    int rc = 0, items_cap = 0, got;
+    while ((got = text_read_line(f, &line, &cap, &len)) != 0) {
         lineno++;
-        size_t len = (size_t)got;
-        if (line[len - 1] != '\n') { /* a file cut short: its last position may read as another, valid one */
-            line_error(err, path, lineno, "the last line has no end of line: the file is truncated");
+        if (got < 0) { /* a file cut short: its last position may read as another, valid one */
+            line_error(err, path, lineno, TEXT_LINE_CUT_MSG);
             rc = -1;
             break;
         }
-        len--;
-        if (len && line[len - 1] == '\r') len--;
-        line[len] = '\0';
         char why[ERR_MAX];
         int tag = line[0] == '#' ? game_line(g, line, why) : 0;
         if (tag < 0) {

@@ -107,20 +107,15 @@ int book_load(MoveBook *b, const Game *expect, const char *path, char err[ERR_MA
     FILE *f = open_file(path, err);
     if (!f) return -1;
     char *line = NULL, what[ERR_MAX];
-    size_t cap = 0;
+    size_t cap = 0, len;
     long lineno = 0;
-    int rc = 0;
-    ssize_t got;
-    while (rc == 0 && (got = getline(&line, &cap, f)) > 0) {
+    int rc = 0, got;
+    while (rc == 0 && (got = text_read_line(f, &line, &cap, &len)) != 0) {
         lineno++;
-        size_t len = (size_t)got;
-        if (line[len - 1] != '\n') { /* book_save ends every line: the file was cut short */
-            rc = line_error(err, path, lineno, "the last line has no end of line: the file is truncated");
+        if (got < 0) { /* book_save ends every line: the file was cut short */
+            rc = line_error(err, path, lineno, TEXT_LINE_CUT_MSG);
             break;
         }
-        len--;
-        if (len && line[len - 1] == '\r') len--;
-        line[len] = '\0';
         if (read_line(b, expect, line, len, lineno, what) != 0) rc = line_error(err, path, lineno, what);
     }
     if (rc == 0 && ferror(f)) rc = err_set(err, "reading book '%.200s': %s", path, strerror(errno));

@@ -73,22 +73,16 @@ static int run(CliArgs *a)
         return 1;
     }
     char *line = NULL;
-    size_t cap = 0;
+    size_t cap = 0, len;
     long lineno = 0;
-    int rc = 0;
-    ssize_t got;
-    while ((got = getline(&line, &cap, in)) > 0) {
+    int rc = 0, got;
+    while ((got = text_read_line(in, &line, &cap, &len)) != 0) {
         lineno++;
-        size_t len = (size_t)got;
-        if (line[len - 1] != '\n') { /* cut short: "W:Wc3:Bd4,e5" read as "W:Wc3:Bd4" answers another position */
-            fprintf(stderr, "dama moves: %s line %ld: the last line has no end of line: the file is truncated\n",
-                    file, lineno);
+        if (got < 0) { /* cut short: "W:Wc3:Bd4,e5" read as "W:Wc3:Bd4" answers another position */
+            fprintf(stderr, "dama moves: %s line %ld: " TEXT_LINE_CUT_MSG "\n", file, lineno);
             rc = 1;
             break;
         }
-        len--;
-        if (len && line[len - 1] == '\r') len--;
-        line[len] = '\0';
         /* never read a line cut at a NUL byte as a shorter one, nor echo bytes that are no text */
         char what[TEXT_WHAT_MAX];
         if (text_line_check(line, len, what)) {

@@ -8,6 +8,7 @@
 #include "engine/eval.h"
 #include "engine/search.h"
 #include "util/file_read.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -76,11 +77,9 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
             snprintf(err, ERR_MAX, "search parameter file '%.200s' is over 16 KiB", file);
             return -1;
         }
-        if (n > 0 && text[n - 1] != '\n') { /* cut short: "LMR_DIV=20" of "LMR_DIV=200" is another valid value */
-            long lines = 1;
-            for (size_t i = 0; i < n; i++) lines += text[i] == '\n';
-            snprintf(err, ERR_MAX, "%.150s line %ld: the last line has no end of line: the file is truncated", file,
-                     lines);
+        long cut = text_cut_line(text, n); /* cut short: "LMR_DIV=20" of "LMR_DIV=200" is another valid value */
+        if (cut) {
+            snprintf(err, ERR_MAX, "%.150s line %ld: " TEXT_LINE_CUT_MSG, file, cut);
             return -1;
         }
         char perr[ERR_MAX];

@@ -269,6 +269,46 @@ static void test_text_line_check(void **state)
 
 /* text from another program, escaped: printable ASCII as is, a backslash
  * doubled, any other byte \xNN; cut whole, with "..." */
+/* Lines read one at a time: "\n" and "\r\n" cut off, a NUL inside kept
+ * and counted, a last line without "\n" reported as cut short (-1). */
+static void test_text_read_line(void **state)
+{
+    (void)state;
+    static const char in[] = "ab\n\r\nc\0d\r\n\nlast";
+    FILE *f = fmemopen((void *)in, sizeof in - 1, "r");
+    assert_non_null(f);
+    char *line = NULL;
+    size_t cap = 0, len = 99;
+    assert_int_equal(text_read_line(f, &line, &cap, &len), 1);
+    assert_int_equal(len, 2);
+    assert_string_equal(line, "ab");
+    assert_int_equal(text_read_line(f, &line, &cap, &len), 1);
+    assert_int_equal(len, 0);
+    assert_string_equal(line, "");
+    assert_int_equal(text_read_line(f, &line, &cap, &len), 1);
+    assert_int_equal(len, 3);
+    assert_memory_equal(line, "c\0d", 4);
+    assert_int_equal(text_read_line(f, &line, &cap, &len), 1);
+    assert_int_equal(len, 0);
+    assert_int_equal(text_read_line(f, &line, &cap, &len), -1);
+    assert_int_equal(len, 4);
+    assert_memory_equal(line, "last", 4);
+    assert_int_equal(text_read_line(f, &line, &cap, &len), 0);
+    fclose(f);
+    free(line);
+}
+
+/* A text read whole: the number of its last line when that line is cut short. */
+static void test_text_cut_line(void **state)
+{
+    (void)state;
+    assert_int_equal(text_cut_line("", 0), 0);
+    assert_int_equal(text_cut_line("A=1\n", 4), 0);
+    assert_int_equal(text_cut_line("A=1", 3), 1);
+    assert_int_equal(text_cut_line("A=1\nB=2\n\nC=20", 13), 4);
+    assert_string_equal(TEXT_LINE_CUT_MSG, "the last line has no end of line: the file is truncated");
+}
+
 /* A comma list's empty items: the whole list, first, last, between two commas. */
 static void test_text_list_has_empty(void **state)
 {
@@ -501,6 +541,8 @@ int main(void)
         cmocka_unit_test(test_text_line_check),
         cmocka_unit_test(test_text_escape),
         cmocka_unit_test(test_text_list_has_empty),
+        cmocka_unit_test(test_text_read_line),
+        cmocka_unit_test(test_text_cut_line),
         cmocka_unit_test(test_time_use_means),
         cmocka_unit_test(test_time_use_compare),
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),

@@ -1,11 +1,12 @@
-/* text.c — checks on lines of text input and appending to a text buffer
- * (contracts in util/text.h). */
+/* text.c — reading and checking lines of text input, and appending to a
+ * text buffer (contracts in util/text.h). */
 #include "util/text.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 /* Length of the well-formed UTF-8 sequence at s[0..left) (2..4 bytes), or 0
  * (RFC 3629, section 4: the second byte's range depends on the first). */
@@ -20,6 +21,28 @@ static size_t utf8_len(const unsigned char *s, size_t left)
     for (size_t k = 2; k < len; k++)
         if ((s[k] & 0xc0) != 0x80) return 0;
     return len;
+}
+
+int text_read_line(FILE *f, char **line, size_t *cap, size_t *len)
+{
+    ssize_t got = getline(line, cap, f);
+    if (got <= 0) return 0;
+    size_t n = (size_t)got;
+    *len = n;
+    if ((*line)[n - 1] != '\n') return -1;
+    n--;
+    if (n && (*line)[n - 1] == '\r') n--;
+    (*line)[n] = '\0';
+    *len = n;
+    return 1;
+}
+
+long text_cut_line(const char *text, size_t n)
+{
+    if (n == 0 || text[n - 1] == '\n') return 0;
+    long lines = 1;
+    for (size_t i = 0; i < n; i++) lines += text[i] == '\n';
+    return lines;
 }
 
 size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX])

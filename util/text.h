@@ -1,13 +1,36 @@
-/* text.h — checks on lines of text files read as input (opening books,
- * position lists): a byte that is no text is named with its column
- * instead of being echoed, or cutting the line short. Pure, thread-safe. */
+/* text.h — lines of text files read as input (opening books, move books,
+ * position lists, search parameters): one line at a time with its end cut
+ * off, a last line without its end of line refused as a file cut short,
+ * and a byte that is no text named with its column instead of being
+ * echoed, or cutting the line short. Pure apart from the stream read;
+ * thread-safe. */
 #ifndef DAMA_TEXT_H
 #define DAMA_TEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 enum { TEXT_WHAT_MAX = 64 };
+
+/* The one message for a last line without its end of line (after the
+ * caller's "FILE line N: " or "FILE:N: "): every file dama writes ends its
+ * lines, so such a line was cut short, and a value cut short may read as
+ * another, valid one ("LMR_DIV=20" of "LMR_DIV=200"). */
+#define TEXT_LINE_CUT_MSG "the last line has no end of line: the file is truncated"
+
+/* Read the next line of f into *line (grown as needed; *cap its size, as
+ * getline's) with its end of line ("\n", or "\r\n") cut off and a NUL in
+ * its place; *len is its length without the end (NUL bytes inside count).
+ * Returns 1 for a line, 0 at the end of the file or on a read error
+ * (ferror tells), or -1 for a last line without its end of line (a file cut
+ * short: TEXT_LINE_CUT_MSG; *line holds it as read). */
+int text_read_line(FILE *f, char **line, size_t *cap, size_t *len);
+
+/* For a text read whole (text[0..n)): the 1-based number of its last line
+ * when that line has no end of line (TEXT_LINE_CUT_MSG), or 0 when the text
+ * ends with "\n" or is empty. */
+long text_cut_line(const char *text, size_t n);
 
 /* Check line[0..len) (one line without its end: a final "\n" or "\r\n" is
  * the caller's to drop) for a byte that is no text: a NUL, a control byte
