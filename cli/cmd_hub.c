@@ -7,7 +7,6 @@
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
 #include "db/weight_sets.h"
-#include "engine/eval.h"
 #include "engine/search.h"
 #include "engine/skill.h"
 #include "protocol/hub.h"
@@ -47,17 +46,10 @@ static int run(CliArgs *a)
     Egtb *edb; /* checked here, so that a bad directory fails at once; the session opens its own */
     if (cli_egtb_open(a, g, "hub", &edb) != 0) return 1;
     egtb_close(edb);
-    { /* checked here as well, so that a bad --weights fails at once, not at the session's init */
-        EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
-        char werr[ERR_MAX];
-        if (!w) {
-            fprintf(stderr, "dama hub: out of memory for %d weights\n", g->weights_len);
-            return 1;
-        }
-        if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), w, NULL, werr) != 0) {
-            fprintf(stderr, "dama hub: --weights: %s\n", werr);
-            return 1;
-        }
+    char werr[ERR_MAX]; /* checked here as well, so that a bad --weights fails at once, not at the session's init */
+    if (weights_check_path(g, cli_str(a, "weights"), cli_str(a, "db"), werr) != 0) {
+        fprintf(stderr, "dama hub: --weights: %s\n", werr);
+        return 1;
     }
     HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),
                     .db = cli_str(a, "db"), .level = cli_str(a, "level"), .seed = (uint64_t)seed,

@@ -207,6 +207,13 @@ int weights_resolve_path(const Game *g, const char *spec, const char *db_path, i
     return rc;
 }
 
+int weights_check_path(const Game *g, const char *spec, const char *db_path, char err[ERR_MAX])
+{
+    EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
+    if (!w) return err_set(err, "out of memory for %d weights", g->weights_len);
+    return weights_resolve_path(g, spec, db_path, w, NULL, err);
+}
+
 int weights_store_base(Db *db, const Game *g, const char *spec, const int32_t *w, const char **names, int64_t run_id,
                    int64_t *id, char err[ERR_MAX])
 {

@@ -48,6 +48,10 @@ int weights_uncomputed(const Game *g, const int32_t *w, char groups[ERR_MAX]);
  * (search, play, hub). */
 int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *weights, int64_t *id,
                          char err[ERR_MAX]);
+/* Do the weights of spec (with the database at db_path) load for game g?
+ * weights_resolve_path into a buffer of its own, dropped: 0, or -1 with err
+ * (out of memory included). */
+int weights_check_path(const Game *g, const char *spec, const char *db_path, char err[ERR_MAX]);
 
 /* Does spec name a weight set of the database ("db:ID", "ID", "tuned",
  * "best", "train:ID")? */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "book/book.h"
@@ -36,6 +37,17 @@ enum {
 
 typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
 
+/* The parameters the engine is built from (init, or a set-param after it). */
+typedef struct EngineParams {
+    char variant[32];
+    int hash_mb;
+    char weights[512];
+    char db[512];
+    char egtb_path[512]; /* "": no endgame database */
+    bool egtb_optional;  /* egtb_path is the default directory (HubOptions.egtb_optional) */
+    int egtb_pieces;     /* 0: every table it holds */
+} EngineParams;
+
 typedef struct Hub {
     FILE *out;
     pthread_mutex_t lock; /* output lines, `searching`, `ponder_hit` */
@@ -53,6 +65,7 @@ typedef struct Hub {
     int egtb_pieces;     /* 0: every table it holds */
     const MoveBook *book; /* HubOptions.book */
     const char *search_params; /* HubOptions.search_params */
+    EngineParams loaded; /* the last parameters an engine was built from (at first: the command line's) */
 
     /* initialised engine */
     bool ready;
@@ -294,24 +307,60 @@ static int egtb_load(const Hub *h, const Game *g, Egtb **edb, char err[ERR_MAX])
     return 0;
 }
 
-/* Before init: do the parameters resolve as init will build them? The
- * weights (check_weights: weights, db and variant) and the endgame database
- * (check_egtb: egtb-path and variant) are loaded and dropped, so that a bad
- * value is refused by the set-param that gives it, not by a later init or
- * go. The hash is only allocated by init. Returns 0, or -1 with err. */
-static int params_check(const Hub *h, bool check_weights, bool check_egtb, char err[ERR_MAX])
+static void params_get(const Hub *h, EngineParams *p)
 {
-    const Game *g = game_find(h->variant);
-    if (!g) return err_set(err, "unknown variant '%s'", h->variant);
-    if (check_weights) {
-        EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
-        if (!w) return err_set(err, "out of memory for %d weights", g->weights_len);
-        if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
+    memcpy(p->variant, h->variant, sizeof p->variant);
+    memcpy(p->weights, h->weights, sizeof p->weights);
+    memcpy(p->db, h->db, sizeof p->db);
+    memcpy(p->egtb_path, h->egtb_path, sizeof p->egtb_path);
+    p->hash_mb = h->hash_mb;
+    p->egtb_optional = h->egtb_optional;
+    p->egtb_pieces = h->egtb_pieces;
+}
+
+static void params_set(Hub *h, const EngineParams *p)
+{
+    memcpy(h->variant, p->variant, sizeof h->variant);
+    memcpy(h->weights, p->weights, sizeof h->weights);
+    memcpy(h->db, p->db, sizeof h->db);
+    memcpy(h->egtb_path, p->egtb_path, sizeof h->egtb_path);
+    h->hash_mb = p->hash_mb;
+    h->egtb_optional = p->egtb_optional;
+    h->egtb_pieces = p->egtb_pieces;
+}
+
+/* A file (what) named by a value: there, not a directory, readable.
+ * Returns 0, or -1 with err. */
+static int file_check(const char *what, const char *path, char err[ERR_MAX])
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+        return err_set(err, "%s '%.300s' %s", what, path, errno == ENOENT ? "does not exist" : strerror(errno));
+    if (S_ISDIR(st.st_mode)) return err_set(err, "%s '%.300s' is a directory", what, path);
+    if (access(path, R_OK) != 0) return err_set(err, "%s '%.300s' cannot be read: %s", what, path, strerror(errno));
+    return 0;
+}
+
+/* Before init, a value of weights, db or egtb-path is checked for the
+ * faults that do not depend on the other parameters: its form (db:ID,
+ * train:ID), that the file or directory it names is there. Whether the
+ * combination loads (a weight file of the variant, a database holding the
+ * set, the variant's tables) is init's to tell (init_fallback), so that the
+ * order of the set-params does not matter. Returns 0, or -1 with err. */
+static int value_check(const char *name, const char *value, char err[ERR_MAX])
+{
+    if (strcmp(name, "weights") == 0) {
+        if (strcmp(value, "default") == 0 || strcmp(value, "compiled-in") == 0) return 0;
+        if (weights_spec_needs_db(value)) return weights_spec_check(value, err);
+        return file_check("weight file", value, err);
     }
-    if (check_egtb) {
-        Egtb *edb;
-        if (egtb_load(h, g, &edb, err) != 0) return -1;
-        egtb_close(edb);
+    if (strcmp(name, "db") == 0) return file_check("database file", value, err);
+    if (strcmp(name, "egtb-path") == 0 && value[0]) {
+        struct stat st;
+        if (stat(value, &st) != 0)
+            return err_set(err, "endgame database directory '%.300s' %s", value,
+                           errno == ENOENT ? "does not exist" : strerror(errno));
+        if (!S_ISDIR(st.st_mode)) return err_set(err, "endgame database directory '%.300s' is not a directory", value);
     }
     return 0;
 }
@@ -381,21 +430,86 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (prober) engine_set_probe(e, egtb_engine_probe, prober);
     h->rng = h->seed;
     h->ready = true;
+    params_get(h, &h->loaded);
     if (skipped[0] && new_game)
         send_line(h, "info message=\"search constants not applied in %s, where they do nothing: %s\"", g->name,
                   skipped);
     return 0;
 }
 
+/* Append to buf (ERR_MAX) ", " (unless it is empty) and the formatted text. */
+static void list_add(char *buf, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void list_add(char *buf, const char *fmt, ...)
+{
+    size_t n = strlen(buf);
+    if (n && n + 2 < ERR_MAX) memcpy(buf + n, ", ", 3), n += 2;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, ERR_MAX - n, fmt, ap);
+    va_end(ap);
+}
+
+/* Build the engine at init (or at the first pos or go without one). A
+ * combination that does not load (the weights with the db and variant, the
+ * tables of egtb-path with the variant, the hash) gets an error naming what
+ * failed, and the engine is built from the last parameters that loaded (at
+ * first: the command line's): first for the failing parameters alone, then
+ * for the variant too, so that the engine is ready and go plays. Returns 0
+ * (ready), or -1 when not even those load (an error sent). */
+static int init_fallback(Hub *h, const char *command)
+{
+    char err[ERR_MAX];
+    if (engine_init(h, err) == 0) return 0;
+    const Game *g = game_find(h->variant);
+    char werr[ERR_MAX] = "", eerr[ERR_MAX] = "";
+    bool wfail = g && weights_check_path(g, h->weights, h->db, werr) != 0;
+    Egtb *edb = NULL;
+    bool efail = g && egtb_load(h, g, &edb, eerr) != 0;
+    egtb_close(edb);
+    EngineParams asked;
+    params_get(h, &asked);
+    char what[ERR_MAX] = "";
+    if (wfail) {
+        list_add(what, "weights '%s'", h->weights);
+        if (strcmp(h->db, h->loaded.db) != 0) list_add(what, "db '%s'", h->db);
+        snprintf(err, sizeof err, "%s", werr);
+        memcpy(h->weights, h->loaded.weights, sizeof h->weights);
+        memcpy(h->db, h->loaded.db, sizeof h->db);
+    }
+    if (efail) {
+        list_add(what, "egtb-path '%s'", h->egtb_path);
+        if (!wfail) snprintf(err, sizeof err, "%s", strncmp(eerr, "egtb-path: ", 11) == 0 ? eerr + 11 : eerr);
+        memcpy(h->egtb_path, h->loaded.egtb_path, sizeof h->egtb_path);
+        h->egtb_optional = h->loaded.egtb_optional;
+    }
+    if (!wfail && !efail) { /* the hash (or the search constants): the rest loaded */
+        list_add(what, "hash %d", h->hash_mb);
+        h->hash_mb = h->loaded.hash_mb;
+    }
+    char err2[ERR_MAX];
+    bool whole = engine_init(h, err2) != 0; /* the variant does not go with what loaded: back to it too */
+    if (whole) {
+        params_set(h, &h->loaded);
+        if (engine_init(h, err2) != 0) {
+            params_set(h, &asked);
+            send_error(h, "%s: %s; the last parameters that loaded do not load either: %s", command, err, err2);
+            return -1;
+        }
+    }
+    char stays[ERR_MAX] = "";
+    if (whole) list_add(stays, "variant %s", h->variant);
+    if (wfail || whole) list_add(stays, "weights '%s'", h->weights);
+    if ((wfail && strcmp(h->db, asked.db) != 0) || (whole && !wfail && !efail)) list_add(stays, "db '%s'", h->db);
+    if (efail || (whole && h->egtb_path[0])) list_add(stays, "egtb-path '%s'", h->egtb_path);
+    if (!wfail && !efail) list_add(stays, "hash %d", h->hash_mb);
+    send_error(h, "%s: %s does not load; the engine plays with the last that loaded, %s: %s", command, what, stays,
+               err);
+    return 0;
+}
+
 static int ensure_ready(Hub *h)
 {
-    if (h->ready) return 0;
-    char err[ERR_MAX];
-    if (engine_init(h, err) != 0) {
-        send_error(h, "cannot initialise: %s", err);
-        return -1;
-    }
-    return 0;
+    return h->ready ? 0 : init_fallback(h, "init");
 }
 
 static void on_hub(Hub *h)
@@ -520,24 +634,30 @@ static void on_set_param(Hub *h, const HubLine *l)
         return;
     }
     if (!engine_param) return;
-    /* after init: rebuild now, keep the old engine on failure; before: load
-     * what the value names (weights, tables) now, so that init cannot fail
-     * on it later */
+    /* before init: only the value's own faults (value_check; init loads the
+     * combination, whatever the order of the set-params); after init:
+     * rebuild now, keep the old engine on failure */
     char err[ERR_MAX];
     bool is_variant = strcmp(name, "variant") == 0, is_egtb = strcmp(name, "egtb-path") == 0;
-    int rc = h->ready ? engine_init(h, err)
-                      : params_check(h, is_variant || strcmp(name, "weights") == 0 || strcmp(name, "db") == 0,
-                                     is_variant || is_egtb, err);
+    bool unchanged = strcmp(name, "db") == 0 && strcmp(old_db, h->db) == 0; /* a GUI sends every param back */
+    int rc = h->ready ? engine_init(h, err) : unchanged ? 0 : value_check(name, value, err);
     if (rc != 0) {
         char old[16];
         snprintf(old, sizeof old, "%d", strcmp(name, "hash") == 0 ? old_hash : old_pieces);
         size_t n = strlen(name);
         const char *why = strncmp(err, name, n) == 0 && strncmp(err + n, ": ", 2) == 0 ? err + n + 2 : err;
-        send_error(h, "set-param %s: %s (the value stays '%s')", name, why,
+        /* after init, the variant and a weights or egtb-path of its own: one at a time does not load */
+        char verr[ERR_MAX];
+        const char *hint = h->ready && (is_variant || is_egtb || strcmp(name, "weights") == 0) &&
+                                   value_check(name, value, verr) == 0
+                               ? "; to switch the variant with weights or egtb-path of its own, set weights=default "
+                                 "and egtb-path empty first"
+                               : "";
+        send_error(h, "set-param %s: %s (the value stays '%s'%s)", name, why,
                    is_variant ? old_variant : strcmp(name, "weights") == 0 ? old_weights
                               : strcmp(name, "db") == 0                 ? old_db
                               : is_egtb                                 ? old_egtb
-                                                                        : old);
+                                                                        : old, hint);
         memcpy(h->variant, old_variant, sizeof old_variant);
         memcpy(h->weights, old_weights, sizeof old_weights);
         memcpy(h->db, old_db, sizeof old_db);
@@ -777,8 +897,7 @@ static int handle(Hub *h, const char *text, size_t len, HubLine *l)
     if (strcmp(c, "hub") == 0) on_hub(h);
     else if (strcmp(c, "set-param") == 0) on_set_param(h, l);
     else if (strcmp(c, "init") == 0) {
-        if (engine_init(h, err) != 0) send_error(h, "init: %s", err);
-        else send_line(h, "ready");
+        if (init_fallback(h, "init") == 0) send_line(h, "ready");
     } else if (strcmp(c, "pos") == 0) on_pos(h, l);
     else if (strcmp(c, "level") == 0) on_level(h, l);
     else if (strcmp(c, "go") == 0) on_go(h, l);
@@ -818,6 +937,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     h->egtb_pieces = d->egtb_pieces;
     h->book = d->book;
     h->search_params = d->search_params;
+    params_get(h, &h->loaded); /* the command line's: `dama hub` checked they load */
     h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
 
     size_t len = 0;

@@ -181,17 +181,17 @@ if [ -f "$T/w.cfg" ]; then
   has "$T/wf.out" '^ready$' "weight file accepted"
   hasnt "$T/wf.out" '^error' "weight file"
 fi
-# a value that init cannot load is refused by its set-param (before init as after it: the error names
-# it and the old value stays), so that init and go still work; init used to fail on it, and every go
-# after it answered an error and a bare done
-printf 'set-param name=weights value=db:7\nset-param name=db value="%s/none.sqlite"\nset-param name=weights value=db:7\ninit\nlevel depth=3\ngo think\n' "$T" >"$T/wdb.in"
+# before init, a set-param checks only the value's own faults (a missing file, a bad db:ID): refused,
+# the old value stays; init loads the combination and, when it does not load, names it and plays with
+# the last that loaded (here the command line's), so that go plays (init used to fail, and every go)
+printf 'set-param name=weights value=db:x\nset-param name=weights value=db:7\nset-param name=db value="%s/none.sqlite"\ninit\nlevel depth=3\ngo think\n' "$T" >"$T/wdb.in"
 session wdb
-count "$T/wdb.out" '^error message=' 2 "bad weights: one error each"
-has "$T/wdb.out" "^error message=\"set-param weights: .*dama.sqlite.* (the value stays 'default')\"$" "weights db:7 without a database: refused"
-has "$T/wdb.out" "^error message=\"set-param weights: .*none.sqlite.* (the value stays 'default')\"$" "weights db:7 in a missing database: refused"
-hasnt "$T/wdb.out" "^error message=\"set-param db" "db alone is not read (weights default)"
-has "$T/wdb.out" '^ready$' "ready after refused weights"
-has "$T/wdb.out" '^done move=[a-h][1-8]-[a-h][1-8]' "a move after refused weights"
+count "$T/wdb.out" '^error message=' 3 "bad weights: one error each"
+has "$T/wdb.out" "^error message=\"set-param weights: weight set id: 'x' .* (the value stays 'default')\"$" "weights db:x: refused by its form"
+has "$T/wdb.out" "^error message=\"set-param db: database file '$T/none.sqlite' does not exist (the value stays 'dama.sqlite')\"$" "a missing db: refused"
+has "$T/wdb.out" "^error message=\"init: weights 'db:7' does not load; the engine plays with the last that loaded, weights 'default': .*dama.sqlite" "weights db:7 without a database: init falls back"
+has "$T/wdb.out" '^ready$' "ready after weights that do not load"
+has "$T/wdb.out" '^done move=[a-h][1-8]-[a-h][1-8]' "a move after weights that do not load"
 for when in before after; do
   pre=""; [ $when = after ] && pre='init\n'
   printf "hub\n${pre}set-param name=weights value=\"%s/no-such.cfg\"\ninit\nlevel depth=3\ngo think\n" "$T" >"$T/wbad.in"
@@ -201,14 +201,61 @@ for when in before after; do
   has "$T/wbad.out" '^ready$' "bad weight file $when init: ready"
   has "$T/wbad.out" '^done move=[a-h][1-8]-[a-h][1-8]' "bad weight file $when init: a move"
 done
-# the variant a weight file is not of: refused, the variant stays (the file stays the weights)
+# the variant a weight file is not of, before init: init names the weights and plays the variant with
+# the last weights that loaded; after init the variant is refused and stays (with a hint of the order)
 if [ -f "$T/w.cfg" ]; then
   printf 'set-param name=weights value="%s"\nset-param name=variant value=shatra\nlevel depth=3\ngo think\n' "$T/w.cfg" >"$T/wvar.in"
   session wvar
   count "$T/wvar.out" '^error message=' 1 "weight file of another variant: one error"
-  has "$T/wvar.out" "^error message=\"set-param variant: .* (the value stays 'russian')\"$" "weight file of another variant: refused"
-  has "$T/wvar.out" '^done move=[a-h][1-8]-[a-h][1-8]' "weight file of another variant: a Russian move"
+  has "$T/wvar.out" "^error message=\"init: weights '$T/w.cfg' does not load; the engine plays with the last that loaded, weights 'default': .*not 'shatra'\"$" "weight file of another variant: init falls back"
+  has "$T/wvar.out" '^done move=[0-9]' "weight file of another variant: a Shatra move"
+  printf 'set-param name=weights value="%s"\ninit\nset-param name=variant value=shatra\nlevel depth=3\ngo think\n' "$T/w.cfg" >"$T/wvar.in"
+  session wvar
+  count "$T/wvar.out" '^error message=' 1 "weight file of another variant after init: one error"
+  has "$T/wvar.out" "^error message=\"set-param variant: .* (the value stays 'russian'; to switch the variant with weights or egtb-path of its own, set weights=default and egtb-path empty first)\"$" "weight file of another variant after init: refused"
+  has "$T/wvar.out" '^done move=[a-h][1-8]-[a-h][1-8]' "weight file of another variant after init: a Russian move"
 fi
+# what init plays with is what was asked, whatever the order of the set-params: the score of a fixed
+# depth is that of dama search with the same weights (and not that of the compiled-in ones)
+P='W:WKa1,c3:Bf8,h8,g7'
+printf 'game = "russian";\nbase = "default";\nweights = { KING = 150; };\n' >"$T/k.cfg"
+printf 'game = "turkish";\nbase = "default";\nweights = { KING = 150; };\n' >"$T/tk.cfg"
+"$DAMA" export --weights default --file "$T/r.cfg" >/dev/null 2>&1
+"$DAMA" selfplay --db "$T/x.sqlite" --weights "$T/k.cfg" --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>&1
+search_score() { "$DAMA" search --fen "$P" --depth 4 "$@" 2>/dev/null | sed -n 's/^score \(-\?[0-9]*\)$/\1/p'; }
+hub_score() { sed -n 's/^info depth=4 score=\(-\?[0-9.]*\) .*/\1/p' "$1" | tr -d . | sed 's/^\(-\?\)0*\([0-9]\)/\1\2/'; }
+want=$(search_score --weights db:1 --db "$T/x.sqlite")
+[ -n "$want" ] && [ "$want" != "$(search_score)" ] && ok || bad "db:1 of x.sqlite scores $want, as the compiled-in weights"
+# case A: weights before db, as GUIs send them (declaration order)
+printf 'set-param name=weights value=db:1\nset-param name=db value="%s"\ninit\npos pos=%s\nlevel depth=4\ngo think\n' "$T/x.sqlite" "$P" >"$T/ordA.in"
+session ordA
+hasnt "$T/ordA.out" '^error' "weights db:1, then its db"
+expect_eq "$(hub_score "$T/ordA.out")" "$want" "weights db:1, then its db: the score of db:1"
+# case B: a Turkish weight file for a session started with a Russian one, the variant first or last
+want=$(search_score --game turkish --weights "$T/tk.cfg")
+[ -n "$want" ] && [ "$want" != "$(search_score --game turkish)" ] && ok || bad "tk.cfg scores $want, as the compiled-in weights"
+for order in "variant weights" "weights variant"; do
+  : >"$T/ordB.in"
+  for p in $order; do
+    [ $p = variant ] && echo 'set-param name=variant value=turkish' >>"$T/ordB.in"
+    [ $p = weights ] && printf 'set-param name=weights value="%s"\n' "$T/tk.cfg" >>"$T/ordB.in"
+  done
+  printf 'init\npos pos=%s\nlevel depth=4\ngo think\n' "$P" >>"$T/ordB.in"
+  session ordB --weights "$T/r.cfg"
+  hasnt "$T/ordB.out" '^error' "$order, from a Russian weight file"
+  expect_eq "$(hub_score "$T/ordB.out")" "$want" "$order, from a Russian weight file: the score of tk.cfg"
+done
+# after init: weights=default first, then the variant and its weights
+printf 'init\nset-param name=weights value=default\nset-param name=variant value=turkish\nset-param name=weights value="%s"\npos pos=%s\nlevel depth=4\ngo think\n' "$T/tk.cfg" "$P" >"$T/ordC.in"
+session ordC --weights "$T/r.cfg"
+hasnt "$T/ordC.out" '^error' "after init: default, variant, weights"
+expect_eq "$(hub_score "$T/ordC.out")" "$want" "after init: default, variant, weights: the score of tk.cfg"
+# the variant alone with the Russian weight file: init names them and plays the last that loaded
+printf 'set-param name=variant value=turkish\ninit\nlevel depth=2\ngo think\n' >"$T/ordD.in"
+session ordD --weights "$T/r.cfg"
+has "$T/ordD.out" "^error message=\"init: weights '$T/r.cfg' does not load; the engine plays with the last that loaded, variant russian, weights '$T/r.cfg': .*not 'turkish'\"$" "variant alone: init falls back"
+has "$T/ordD.out" '^ready$' "variant alone: ready"
+has "$T/ordD.out" '^done move=[a-h][1-8]-[a-h][1-8]' "variant alone: a Russian move"
 # `dama hub --weights` that does not load: exit 1 at once, naming it
 timeout $LIMIT "$DAMA" hub --weights "$T/no-such.cfg" </dev/null >"$T/wopt.out" 2>"$T/wopt.err"
 expect_eq "$?" 1 "hub --weights missing: exit 1"
