@@ -453,8 +453,10 @@ static void list_add(char *buf, const char *fmt, ...)
  * combination that does not load (the weights with the db and variant, the
  * tables of egtb-path with the variant, the hash) gets an error naming what
  * failed, and the engine is built from the last parameters that loaded (at
- * first: the command line's): first for the failing parameters alone, then
- * for the variant too, so that the engine is ready and go plays. Returns 0
+ * first: the command line's) for the failing parameters alone; when those
+ * do not go with the variant asked for, the variant stays, with its
+ * compiled-in weights and no tables; only when even that fails, the whole
+ * last set that loaded. So the engine is ready and go plays. Returns 0
  * (ready), or -1 when not even those load (an error sent). */
 static int init_fallback(Hub *h, const char *command)
 {
@@ -487,22 +489,29 @@ static int init_fallback(Hub *h, const char *command)
         h->hash_mb = h->loaded.hash_mb;
     }
     char err2[ERR_MAX];
-    bool whole = engine_init(h, err2) != 0; /* the variant does not go with what loaded: back to it too */
-    if (whole) {
-        params_set(h, &h->loaded);
+    if (engine_init(h, err2) != 0) {
+        /* what loaded last does not go with the variant asked for: keep the
+         * variant (a GUI that asked for a game must not get another's
+         * moves), with its compiled-in weights and no tables */
+        snprintf(h->weights, sizeof h->weights, "default");
+        h->egtb_path[0] = '\0';
+        h->egtb_optional = false;
         if (engine_init(h, err2) != 0) {
-            params_set(h, &asked);
-            send_error(h, "%s: %s; the last parameters that loaded do not load either: %s", command, err, err2);
-            return -1;
+            params_set(h, &h->loaded);
+            if (engine_init(h, err2) != 0) {
+                params_set(h, &asked);
+                send_error(h, "%s: %s; the last parameters that loaded do not load either: %s", command, err, err2);
+                return -1;
+            }
         }
     }
-    char stays[ERR_MAX] = "";
-    if (whole) list_add(stays, "variant %s", h->variant);
-    if (wfail || whole) list_add(stays, "weights '%s'", h->weights);
-    if ((wfail && strcmp(h->db, asked.db) != 0) || (whole && !wfail && !efail)) list_add(stays, "db '%s'", h->db);
-    if (efail || (whole && h->egtb_path[0])) list_add(stays, "egtb-path '%s'", h->egtb_path);
-    if (!wfail && !efail) list_add(stays, "hash %d", h->hash_mb);
-    send_error(h, "%s: %s does not load; the engine plays with the last that loaded, %s: %s", command, what, stays,
+    char stays[ERR_MAX] = ""; /* every parameter that is not the one asked for */
+    if (strcmp(h->variant, asked.variant) != 0) list_add(stays, "variant %s", h->variant);
+    if (strcmp(h->weights, asked.weights) != 0) list_add(stays, "weights '%s'", h->weights);
+    if (strcmp(h->db, asked.db) != 0) list_add(stays, "db '%s'", h->db);
+    if (strcmp(h->egtb_path, asked.egtb_path) != 0) list_add(stays, "egtb-path '%s'", h->egtb_path);
+    if (h->hash_mb != asked.hash_mb) list_add(stays, "hash %d", h->hash_mb);
+    send_error(h, "%s: %s does not load; the engine plays with %s instead: %s", command, what, stays,
                err);
     return 0;
 }

@@ -233,15 +233,15 @@ done
 # names it and plays with the last egtb-path that loaded
 printf 'hub\nset-param name=egtb-path value="%s"\npos\nlevel depth=2\ngo think\n' "$T/home-egtb" |
   "$DAMA" hub --game turkish --no-egtb >"$T/out"
-grep -q "^error message=\"init: egtb-path '$T/home-egtb' does not load; the engine plays with the last that loaded, egtb-path '': .*turkish.*\"$" "$T/out" && ok \
+grep -q "^error message=\"init: egtb-path '$T/home-egtb' does not load; the engine plays with egtb-path '' instead: .*turkish.*\"$" "$T/out" && ok \
   || bad "hub egtb-path without the variant's tables: $(cat "$T/out")"
 grep -q '^done move=' "$T/out" && ok || bad "hub egtb-path without the variant's tables: no move: $(cat "$T/out")"
 # a variant whose tables the set egtb-path lacks, before init: the init of pos names it and plays the
-# last that loaded, the variant included (the same egtb-path does not load with it)
+# variant asked for without tables (the same egtb-path does not load with it)
 printf 'hub\nset-param name=variant value=shatra\npos\nlevel depth=2\ngo think\n' | "$DAMA" hub --egtb "$D" >"$T/out"
-grep -q "^error message=\"init: egtb-path '$D' does not load; the engine plays with the last that loaded, variant russian, weights 'default', egtb-path '$D': " "$T/out" && ok \
+grep -q "^error message=\"init: egtb-path '$D' does not load; the engine plays with egtb-path '' instead: " "$T/out" && ok \
   || bad "hub variant without tables in egtb-path: $(cat "$T/out")"
-grep -q '^done move=[a-h][1-8]-[a-h][1-8]' "$T/out" && ok || bad "hub variant without tables: no Russian move: $(cat "$T/out")"
+grep -q '^done move=' "$T/out" && ok || bad "hub variant without tables: no move: $(cat "$T/out")"
 printf 'hub\nset-param name=egtb-pieces value=9\n' | "$DAMA" hub >"$T/out"
 grep -q "^error message=\"set-param egtb-pieces: '9'" "$T/out" && ok || bad "hub bad egtb-pieces: $(cat "$T/out")"
 expect_rc 1 "hub --egtb missing" "$DAMA" hub --egtb "$T/none"
