@@ -189,13 +189,15 @@ static Engine *engine_make(const Game *game, size_t hash_mb, bool populate_table
      * table stays lazy, so that it costs nothing at start-up; huge pages
      * were tried and stall on compaction. */
     e->tt_bytes = (size_t)pow2 * sizeof(TTBucket);
-#ifdef MAP_POPULATE
+#if defined(MAP_POPULATE) && !defined(__wasi__) /* wasi-libc's emulation would link its file-reading path */
     int populate = populate_table && e->tt_bytes <= (size_t)TT_POPULATE_MB << 20 ? MAP_POPULATE : 0;
 #else
     (void)populate_table;
     int populate = 0;
 #endif
     void *map = mmap(NULL, e->tt_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | populate, -1, 0);
+    if (map == MAP_FAILED && populate) /* a libc that does not take the flag (wasi-libc's emulation) */
+        map = mmap(NULL, e->tt_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     e->tt = map == MAP_FAILED ? NULL : map;
     e->workers[0] = worker_new(e, 0);
     if (!e->tt || !e->workers[0]) {

@@ -55,6 +55,7 @@ function wasiImports(getMemory) {
     fd_filestat_get: () => EBADF,
     fd_prestat_get: () => EBADF,
     fd_prestat_dir_name: () => EBADF,
+    fd_pread: () => EBADF,
     fd_read: () => EBADF,
     fd_seek: () => EBADF,
     path_open: () => EBADF,
