@@ -640,6 +640,10 @@ int cli_mpi_start(const CliArgs *a, const char *command)
      * (and collide in one database): under a launcher of several ranks
      * --mpi is implied. */
     if (!cli_flag(a, "mpi") && ranks <= 1) return 0;
+    /* A rank ends when its launcher is gone: the output it forwards is
+     * closed, and the default SIGPIPE (main ignores it) ends the rank at
+     * its next line instead of letting it work on alone. */
+    signal(SIGPIPE, SIG_DFL);
     char err[ERR_MAX];
     if (dist_init(err) == 0) return 0;
     if (!cli_flag(a, "mpi"))
