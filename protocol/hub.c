@@ -54,15 +54,9 @@ typedef struct Hub {
     pthread_cond_t wake;  /* a weakened level waiting in ponder: ponder-hit or stop */
 
     /* parameters */
-    char variant[32];
-    int hash_mb;
-    char weights[512];
-    char db[512];
+    EngineParams p;      /* what the next engine is built from */
     char level[32];
     uint64_t seed;
-    char egtb_path[512]; /* "": no endgame database */
-    bool egtb_optional;  /* egtb_path is the default directory (HubOptions.egtb_optional) */
-    int egtb_pieces;     /* 0: every table it holds */
     const MoveBook *book; /* HubOptions.book */
     const char *search_params; /* HubOptions.search_params */
     EngineParams loaded; /* the last parameters an engine was built from (at first: the command line's) */
@@ -301,32 +295,10 @@ static void ponder_hit(Hub *h)
 static int egtb_load(const Hub *h, const Game *g, Egtb **edb, char err[ERR_MAX])
 {
     *edb = NULL;
-    if (!h->egtb_path[0] || (h->egtb_optional && !egtb_dir_has_tables(g, h->egtb_path))) return 0;
+    if (!h->p.egtb_path[0] || (h->p.egtb_optional && !egtb_dir_has_tables(g, h->p.egtb_path))) return 0;
     char eerr[ERR_MAX];
-    if (!(*edb = egtb_open(g, h->egtb_path, false, eerr))) return err_set(err, "egtb-path: %.240s", eerr);
+    if (!(*edb = egtb_open(g, h->p.egtb_path, false, eerr))) return err_set(err, "egtb-path: %.240s", eerr);
     return 0;
-}
-
-static void params_get(const Hub *h, EngineParams *p)
-{
-    memcpy(p->variant, h->variant, sizeof p->variant);
-    memcpy(p->weights, h->weights, sizeof p->weights);
-    memcpy(p->db, h->db, sizeof p->db);
-    memcpy(p->egtb_path, h->egtb_path, sizeof p->egtb_path);
-    p->hash_mb = h->hash_mb;
-    p->egtb_optional = h->egtb_optional;
-    p->egtb_pieces = h->egtb_pieces;
-}
-
-static void params_set(Hub *h, const EngineParams *p)
-{
-    memcpy(h->variant, p->variant, sizeof h->variant);
-    memcpy(h->weights, p->weights, sizeof h->weights);
-    memcpy(h->db, p->db, sizeof h->db);
-    memcpy(h->egtb_path, p->egtb_path, sizeof h->egtb_path);
-    h->hash_mb = p->hash_mb;
-    h->egtb_optional = p->egtb_optional;
-    h->egtb_pieces = p->egtb_pieces;
 }
 
 /* A file (what) named by a value: there, not a directory, readable.
@@ -369,30 +341,30 @@ static int value_check(const char *name, const char *value, char err[ERR_MAX])
  * previous engine, if any, is kept on failure). */
 static int engine_init(Hub *h, char err[ERR_MAX])
 {
-    const Game *g = game_find(h->variant);
+    const Game *g = game_find(h->p.variant);
     if (!g) {
-        return err_set(err, "unknown variant '%s'", h->variant);
+        return err_set(err, "unknown variant '%s'", h->p.variant);
     }
     EVAL_AUTO_FREE int32_t *w = eval_weights_new(g);
     if (!w) {
         return err_set(err, "out of memory for %d weights", g->weights_len);
     }
-    if (weights_resolve_path(g, h->weights, h->db, w, NULL, err) != 0) return -1;
+    if (weights_resolve_path(g, h->p.weights, h->p.db, w, NULL, err) != 0) return -1;
     Egtb *edb = NULL;
     EgtbProber *prober = NULL;
     if (egtb_load(h, g, &edb, err) != 0) return -1;
     if (edb) {
-        if (!(prober = egtb_prober_new(edb, h->egtb_pieces, EGTB_CACHE_BLOCKS))) {
+        if (!(prober = egtb_prober_new(edb, h->p.egtb_pieces, EGTB_CACHE_BLOCKS))) {
             egtb_close(edb);
             return err_set(err, "out of memory for the endgame-database prober");
         }
     }
-    Engine *e = engine_new(g, (size_t)h->hash_mb);
+    Engine *e = engine_new(g, (size_t)h->p.hash_mb);
     if (!e) {
         egtb_prober_free(prober);
         egtb_close(edb);
         return err_set(err, "hash %d: cannot allocate a transposition table of %d MiB (out of memory); set a "
-                            "smaller hash", h->hash_mb, h->hash_mb);
+                            "smaller hash", h->p.hash_mb, h->p.hash_mb);
     }
     /* the session's constants where they do something: `dama hub` refused
      * those that do nothing in its --game; another variant leaves them out */
@@ -430,7 +402,7 @@ static int engine_init(Hub *h, char err[ERR_MAX])
     if (prober) engine_set_probe(e, egtb_engine_probe, prober);
     h->rng = h->seed;
     h->ready = true;
-    params_get(h, &h->loaded);
+    h->loaded = h->p;
     if (skipped[0] && new_game)
         send_line(h, "info message=\"search constants not applied in %s, where they do nothing: %s\"", g->name,
                   skipped);
@@ -462,55 +434,54 @@ static int init_fallback(Hub *h, const char *command)
 {
     char err[ERR_MAX];
     if (engine_init(h, err) == 0) return 0;
-    const Game *g = game_find(h->variant);
+    const Game *g = game_find(h->p.variant);
     char werr[ERR_MAX] = "", eerr[ERR_MAX] = "";
-    bool wfail = g && weights_check_path(g, h->weights, h->db, werr) != 0;
+    bool wfail = g && weights_check_path(g, h->p.weights, h->p.db, werr) != 0;
     Egtb *edb = NULL;
     bool efail = g && egtb_load(h, g, &edb, eerr) != 0;
     egtb_close(edb);
-    EngineParams asked;
-    params_get(h, &asked);
+    EngineParams asked = h->p;
     char what[ERR_MAX] = "";
     if (wfail) {
-        list_add(what, "weights '%s'", h->weights);
-        if (strcmp(h->db, h->loaded.db) != 0) list_add(what, "db '%s'", h->db);
+        list_add(what, "weights '%s'", h->p.weights);
+        if (strcmp(h->p.db, h->loaded.db) != 0) list_add(what, "db '%s'", h->p.db);
         snprintf(err, sizeof err, "%s", werr);
-        memcpy(h->weights, h->loaded.weights, sizeof h->weights);
-        memcpy(h->db, h->loaded.db, sizeof h->db);
+        memcpy(h->p.weights, h->loaded.weights, sizeof h->p.weights);
+        memcpy(h->p.db, h->loaded.db, sizeof h->p.db);
     }
     if (efail) {
-        list_add(what, "egtb-path '%s'", h->egtb_path);
+        list_add(what, "egtb-path '%s'", h->p.egtb_path);
         if (!wfail) snprintf(err, sizeof err, "%s", strncmp(eerr, "egtb-path: ", 11) == 0 ? eerr + 11 : eerr);
-        memcpy(h->egtb_path, h->loaded.egtb_path, sizeof h->egtb_path);
-        h->egtb_optional = h->loaded.egtb_optional;
+        memcpy(h->p.egtb_path, h->loaded.egtb_path, sizeof h->p.egtb_path);
+        h->p.egtb_optional = h->loaded.egtb_optional;
     }
     if (!wfail && !efail) { /* the hash (or the search constants): the rest loaded */
-        list_add(what, "hash %d", h->hash_mb);
-        h->hash_mb = h->loaded.hash_mb;
+        list_add(what, "hash %d", h->p.hash_mb);
+        h->p.hash_mb = h->loaded.hash_mb;
     }
     char err2[ERR_MAX];
     if (engine_init(h, err2) != 0) {
         /* what loaded last does not go with the variant asked for: keep the
          * variant (a GUI that asked for a game must not get another's
          * moves), with its compiled-in weights and no tables */
-        snprintf(h->weights, sizeof h->weights, "default");
-        h->egtb_path[0] = '\0';
-        h->egtb_optional = false;
+        snprintf(h->p.weights, sizeof h->p.weights, "default");
+        h->p.egtb_path[0] = '\0';
+        h->p.egtb_optional = false;
         if (engine_init(h, err2) != 0) {
-            params_set(h, &h->loaded);
+            h->p = h->loaded;
             if (engine_init(h, err2) != 0) {
-                params_set(h, &asked);
+                h->p = asked;
                 send_error(h, "%s: %s; the last parameters that loaded do not load either: %s", command, err, err2);
                 return -1;
             }
         }
     }
     char stays[ERR_MAX] = ""; /* every parameter that is not the one asked for */
-    if (strcmp(h->variant, asked.variant) != 0) list_add(stays, "variant %s", h->variant);
-    if (strcmp(h->weights, asked.weights) != 0) list_add(stays, "weights '%s'", h->weights);
-    if (strcmp(h->db, asked.db) != 0) list_add(stays, "db '%s'", h->db);
-    if (strcmp(h->egtb_path, asked.egtb_path) != 0) list_add(stays, "egtb-path '%s'", h->egtb_path);
-    if (h->hash_mb != asked.hash_mb) list_add(stays, "hash %d", h->hash_mb);
+    if (strcmp(h->p.variant, asked.variant) != 0) list_add(stays, "variant %s", h->p.variant);
+    if (strcmp(h->p.weights, asked.weights) != 0) list_add(stays, "weights '%s'", h->p.weights);
+    if (strcmp(h->p.db, asked.db) != 0) list_add(stays, "db '%s'", h->p.db);
+    if (strcmp(h->p.egtb_path, asked.egtb_path) != 0) list_add(stays, "egtb-path '%s'", h->p.egtb_path);
+    if (h->p.hash_mb != asked.hash_mb) list_add(stays, "hash %d", h->p.hash_mb);
     send_error(h, "%s: %s does not load; the engine plays with %s instead: %s", command, what, stays,
                err);
     return 0;
@@ -530,11 +501,11 @@ static void on_hub(Hub *h)
         int w = snprintf(variants + n, sizeof variants - n, "%s%s", n ? " " : "", (*g)->name);
         if (w > 0 && (size_t)w < sizeof variants - n) n += (size_t)w;
     }
-    send_line(h, "param name=variant value=%s type=enum values=\"%s\"", h->variant, variants);
-    send_line(h, "param name=hash value=%d type=int min=1 max=65536", h->hash_mb);
+    send_line(h, "param name=variant value=%s type=enum values=\"%s\"", h->p.variant, variants);
+    send_line(h, "param name=hash value=%d type=int min=1 max=65536", h->p.hash_mb);
     send_line(h, "param name=threads value=1 type=int min=1 max=1");
-    send_line(h, "param name=weights value=\"%s\" type=string", h->weights);
-    send_line(h, "param name=db value=\"%s\" type=string", h->db);
+    send_line(h, "param name=weights value=\"%s\" type=string", h->p.weights);
+    send_line(h, "param name=db value=\"%s\" type=string", h->p.db);
     char levels[128] = "";
     n = 0;
     for (const SkillLevel *const *l = skill_list(); *l; l++) {
@@ -543,8 +514,8 @@ static void on_hub(Hub *h)
     }
     send_line(h, "param name=level value=%s type=enum values=\"%s\"", h->level, levels);
     send_line(h, "param name=seed value=%" PRIu64 " type=int min=0 max=9223372036854775807", h->seed);
-    send_line(h, "param name=egtb-path value=\"%s\" type=string", h->egtb_path);
-    send_line(h, "param name=egtb-pieces value=%d type=int min=0 max=%d", h->egtb_pieces, EGTB_PIECES_MAX);
+    send_line(h, "param name=egtb-path value=\"%s\" type=string", h->p.egtb_path);
+    send_line(h, "param name=egtb-pieces value=%d type=int min=0 max=%d", h->p.egtb_pieces, EGTB_PIECES_MAX);
     send_line(h, "wait");
 }
 
@@ -572,14 +543,7 @@ static void on_set_param(Hub *h, const HubLine *l)
     }
     int64_t v;
     bool engine_param = false;
-    char old_variant[sizeof h->variant], old_weights[sizeof h->weights], old_db[sizeof h->db];
-    char old_egtb[sizeof h->egtb_path];
-    int old_hash = h->hash_mb, old_pieces = h->egtb_pieces;
-    bool old_optional = h->egtb_optional;
-    memcpy(old_egtb, h->egtb_path, sizeof old_egtb);
-    memcpy(old_variant, h->variant, sizeof old_variant);
-    memcpy(old_weights, h->weights, sizeof old_weights);
-    memcpy(old_db, h->db, sizeof old_db);
+    const EngineParams old_p = h->p; /* restored when the new value does not load */
     if (strcmp(name, "variant") == 0) {
         if (!game_find(value)) {
             char names[256];
@@ -587,14 +551,14 @@ static void on_set_param(Hub *h, const HubLine *l)
             send_error(h, "set-param variant: unknown game '%s' (%s)", quoted(value).text, names);
             return;
         }
-        snprintf(h->variant, sizeof h->variant, "%s", value);
+        snprintf(h->p.variant, sizeof h->p.variant, "%s", value);
         engine_param = true;
     } else if (strcmp(name, "hash") == 0) {
         if (!parse_int(value, 1, 65536, &v)) {
             send_error(h, "set-param hash: '%s' is not an integer 1..65536 (MiB)", quoted(value).text);
             return;
         }
-        h->hash_mb = (int)v;
+        h->p.hash_mb = (int)v;
         engine_param = true;
     } else if (strcmp(name, "threads") == 0) {
         if (!parse_int(value, 1, 1, &v)) {
@@ -602,8 +566,8 @@ static void on_set_param(Hub *h, const HubLine *l)
             return;
         }
     } else if (strcmp(name, "weights") == 0 || strcmp(name, "db") == 0) {
-        char *dst = strcmp(name, "weights") == 0 ? h->weights : h->db;
-        size_t size = strcmp(name, "weights") == 0 ? sizeof h->weights : sizeof h->db;
+        char *dst = strcmp(name, "weights") == 0 ? h->p.weights : h->p.db;
+        size_t size = strcmp(name, "weights") == 0 ? sizeof h->p.weights : sizeof h->p.db;
         if (!*value || strlen(value) >= size) {
             send_error(h, "set-param %s: value empty or too long", name);
             return;
@@ -611,19 +575,19 @@ static void on_set_param(Hub *h, const HubLine *l)
         snprintf(dst, size, "%s", value);
         engine_param = true;
     } else if (strcmp(name, "egtb-path") == 0) {
-        if (strlen(value) >= sizeof h->egtb_path) { /* "" turns the database off */
+        if (strlen(value) >= sizeof h->p.egtb_path) { /* "" turns the database off */
             send_error(h, "set-param egtb-path: value too long");
             return;
         }
-        snprintf(h->egtb_path, sizeof h->egtb_path, "%s", value);
-        h->egtb_optional = false;
+        snprintf(h->p.egtb_path, sizeof h->p.egtb_path, "%s", value);
+        h->p.egtb_optional = false;
         engine_param = true;
     } else if (strcmp(name, "egtb-pieces") == 0) {
         if (!parse_int(value, 0, EGTB_PIECES_MAX, &v)) {
             send_error(h, "set-param egtb-pieces: '%s' is not an integer 0..%d (0: all)", quoted(value).text, EGTB_PIECES_MAX);
             return;
         }
-        h->egtb_pieces = (int)v;
+        h->p.egtb_pieces = (int)v;
         engine_param = true;
     } else if (strcmp(name, "level") == 0 || strcmp(name, "skill") == 0) {
         if (!skill_find(value)) {
@@ -648,11 +612,11 @@ static void on_set_param(Hub *h, const HubLine *l)
      * rebuild now, keep the old engine on failure */
     char err[ERR_MAX];
     bool is_variant = strcmp(name, "variant") == 0, is_egtb = strcmp(name, "egtb-path") == 0;
-    bool unchanged = strcmp(name, "db") == 0 && strcmp(old_db, h->db) == 0; /* a GUI sends every param back */
+    bool unchanged = strcmp(name, "db") == 0 && strcmp(old_p.db, h->p.db) == 0; /* a GUI sends every param back */
     int rc = h->ready ? engine_init(h, err) : unchanged ? 0 : value_check(name, value, err);
     if (rc != 0) {
         char old[16];
-        snprintf(old, sizeof old, "%d", strcmp(name, "hash") == 0 ? old_hash : old_pieces);
+        snprintf(old, sizeof old, "%d", strcmp(name, "hash") == 0 ? old_p.hash_mb : old_p.egtb_pieces);
         size_t n = strlen(name);
         const char *why = strncmp(err, name, n) == 0 && strncmp(err + n, ": ", 2) == 0 ? err + n + 2 : err;
         /* after init, the variant and a weights or egtb-path of its own: one at a time does not load */
@@ -663,17 +627,11 @@ static void on_set_param(Hub *h, const HubLine *l)
                                  "and egtb-path empty first"
                                : "";
         send_error(h, "set-param %s: %s (the value stays '%s'%s)", name, why,
-                   is_variant ? old_variant : strcmp(name, "weights") == 0 ? old_weights
-                              : strcmp(name, "db") == 0                 ? old_db
-                              : is_egtb                                 ? old_egtb
+                   is_variant ? old_p.variant : strcmp(name, "weights") == 0 ? old_p.weights
+                              : strcmp(name, "db") == 0                 ? old_p.db
+                              : is_egtb                                 ? old_p.egtb_path
                                                                         : old, hint);
-        memcpy(h->variant, old_variant, sizeof old_variant);
-        memcpy(h->weights, old_weights, sizeof old_weights);
-        memcpy(h->db, old_db, sizeof old_db);
-        memcpy(h->egtb_path, old_egtb, sizeof old_egtb);
-        h->hash_mb = old_hash;
-        h->egtb_pieces = old_pieces;
-        h->egtb_optional = old_optional;
+        h->p = old_p;
     }
 }
 
@@ -934,19 +892,19 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
     h->out = out;
     pthread_mutex_init(&h->lock, NULL);
     pthread_cond_init(&h->wake, NULL);
-    snprintf(h->variant, sizeof h->variant, "%s", d->variant ? d->variant : GAME_DEFAULT_NAME);
-    h->hash_mb = d->hash_mb > 0 ? d->hash_mb : 64;
-    snprintf(h->weights, sizeof h->weights, "%s", d->weights ? d->weights : "default");
-    snprintf(h->db, sizeof h->db, "%s", d->db ? d->db : "dama.sqlite");
+    snprintf(h->p.variant, sizeof h->p.variant, "%s", d->variant ? d->variant : GAME_DEFAULT_NAME);
+    h->p.hash_mb = d->hash_mb > 0 ? d->hash_mb : 64;
+    snprintf(h->p.weights, sizeof h->p.weights, "%s", d->weights ? d->weights : "default");
+    snprintf(h->p.db, sizeof h->p.db, "%s", d->db ? d->db : "dama.sqlite");
     snprintf(h->level, sizeof h->level, "%s", d->level ? d->level : "max");
     h->seed = d->seed;
     h->rng = d->seed;
-    snprintf(h->egtb_path, sizeof h->egtb_path, "%s", d->egtb_path ? d->egtb_path : "");
-    h->egtb_optional = d->egtb_optional;
-    h->egtb_pieces = d->egtb_pieces;
+    snprintf(h->p.egtb_path, sizeof h->p.egtb_path, "%s", d->egtb_path ? d->egtb_path : "");
+    h->p.egtb_optional = d->egtb_optional;
+    h->p.egtb_pieces = d->egtb_pieces;
     h->book = d->book;
     h->search_params = d->search_params;
-    params_get(h, &h->loaded); /* the command line's: `dama hub` checked they load */
+    h->loaded = h->p; /* the command line's: `dama hub` checked they load */
     h->limits.movetime_ms = 1000; /* until a `level` command: one second a move */
 
     size_t len = 0;
