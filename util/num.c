@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/file_read.h"
+#include "util/text.h"
 
 NumStatus num_parse_int(const char *text, int64_t min, int64_t max, int64_t *out)
 {
@@ -209,8 +210,12 @@ int num_check_config_file(const char *path, char *err, size_t size)
     }
     fclose(f);
     char msg[256];
+    long cut = text_cut_line(buf, len); /* "games = 40" of "games = 4000;" reads as another valid value */
     if (num_check_config_text(buf, len, msg, sizeof msg) != 0) {
         snprintf(err, size, "%.150s:%s", path, msg);
+        rc = -1;
+    } else if (cut) {
+        snprintf(err, size, "%.150s:%ld: " TEXT_LINE_CUT_MSG, path, cut);
         rc = -1;
     }
     free(buf);

@@ -103,6 +103,12 @@ expect_rc 2 "unknown config key" "$DAMA" selfplay --config "$T/typo.cfg"
 printf 'perfft = { depth = 3; };\n' >"$T/group.cfg"
 expect_rc 2 "misspelt command group" "$DAMA" perft --config "$T/group.cfg"
 grep -q "unknown command group 'perfft'" "$T/err" && ok || bad "group message: $(cat "$T/err")"
+printf 'perft = { depth = 3; };\ndepth = 2' >"$T/cut.cfg" # cut from "depth = 20;": valid, and another value
+expect_rc 2 "config file cut short" "$DAMA" perft --config "$T/cut.cfg"
+grep -q "cut.cfg:2: the last line has no end of line" "$T/err" && ok || bad "cut config names line 2: $(cat "$T/err")"
+printf 'game = "russian";\nweights = { KING = 30' >"$T/wcut.cfg"
+expect_rc 1 "weight file cut short" "$DAMA" search --weights "$T/wcut.cfg" --depth 2
+grep -q "wcut.cfg:2: the last line has no end of line" "$T/err" && ok || bad "cut weight file names line 2: $(cat "$T/err")"
 # bad weight files
 printf 'game = "russian";\nweights = { KING = 300; NOPE = 1; };\n' >"$T/w1.cfg"
 expect_rc 1 "unknown weight term" "$DAMA" search --weights "$T/w1.cfg" --depth 2
