@@ -54,13 +54,16 @@ static int run_dist(void *ctx, const Schedule *s, ScheduleStats *stats, char err
  * that cannot change its games (where the database is, --threads, --hash,
  * --progress: `dama match` leaves them out too), so that a train resumed
  * with others resumes its match. legacy: with them, the text dama stored
- * before (a match stored under it is resumed: match_identity). */
-static void match_config(const Match *m, bool legacy, char config[4096])
+ * before (a match stored under it is resumed: match_identity). Returns 0,
+ * or -1 with err when the text does not fit (a cut text names another match). */
+enum { MATCH_CONFIG_MAX = 4096 };
+
+static int match_config(const Match *m, bool legacy, char config[MATCH_CONFIG_MAX], char err[ERR_MAX])
 {
     const TrainOptions *o = m->o;
     const TrainMatch *tm = &m->tm;
     const SprtParams *sp = &tm->sprt;
-    char sprt[200], db[4096 - 64] = "", machine[80] = "", progress[64] = "";
+    char sprt[200], db[MATCH_CONFIG_MAX] = "", machine[80] = "", progress[64] = "";
     if (tm->gate)
         snprintf(sprt, sizeof sprt, "sprt = 1\nelo0 = %.17g\nelo1 = %.17g\nalpha = %.17g\nbeta = %.17g\n", sp->elo0,
                  sp->elo1, sp->alpha, sp->beta);
@@ -72,7 +75,7 @@ static void match_config(const Match *m, bool legacy, char config[4096])
         snprintf(machine, sizeof machine, "threads = %d\nhash = %lld\n", tm->threads, (long long)o->hash_mb);
         snprintf(progress, sizeof progress, "progress = %.17g\n", o->progress_s);
     }
-    snprintf(config, 4096,
+    int n = snprintf(config, MATCH_CONFIG_MAX,
              "game = %s\n%sa = db:%lld\nb = db:%lld\npairs = %lld\nnodes = %llu\ndepth = 0\n"
              "%s%s%s%srandom-plies = %d\nbalance = %d\nmax-plies = %d\negtb-pieces = 0\n"
              "egtb-engines = both\nseed = %llu\nrepeat-book = 1\nrepeat-plies = %d\n%s%s",
@@ -81,6 +84,10 @@ static void match_config(const Match *m, bool legacy, char config[4096])
              o->selfplay.openings ? o->selfplay.openings : "", o->selfplay.openings ? "\n" : "",
              o->selfplay.random_plies, o->selfplay.balance, o->selfplay.max_plies, (unsigned long long)m->seed,
              o->repeat_plies, sprt, progress);
+    if (n < 0 || n >= MATCH_CONFIG_MAX) /* cut, it would name another match */
+        return err_set(err, "the gate match's settings are over %d bytes: the openings file's or the database's path "
+                            "is too long", MATCH_CONFIG_MAX - 1);
+    return 0;
 }
 
 /* The plan of order's match (every rank the same) and its opening book.
@@ -140,13 +147,12 @@ static int store(Match *m, struct Db *db, const char **names, char err[ERR_MAX])
 {
     const Game *g = m->o->game;
     TrainMatch *tm = &m->tm;
-    char spec[2][32], config[4096], legacy[4096];
+    char spec[2][32], config[MATCH_CONFIG_MAX], legacy[MATCH_CONFIG_MAX];
     for (int i = 0; i < 2; i++) {
         snprintf(spec[i], sizeof spec[i], "db:%lld", (long long)tm->ws[i]);
         if (weights_resolve_db(g, spec[i], db, m->w[i], &tm->ws[i], err) != 0) return -1;
     }
-    match_config(m, false, config);
-    match_config(m, true, legacy);
+    if (match_config(m, false, config, err) != 0 || match_config(m, true, legacy, err) != 0) return -1;
     const char *specs[2] = {spec[0], spec[1]}, *identity = config;
     MatchRows rows = {0};
     int rc = match_identity(db, g->name, m->seed, config, legacy, &identity, err);
