@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include "arena/preflight.h"
 #include "book/book.h"
 #include "cli/cli.h"
 #include "cli/egtb_opts.h"
@@ -49,6 +50,15 @@ static int run(CliArgs *a)
     char werr[ERR_MAX]; /* checked here as well, so that a bad --weights fails at once, not at the session's init */
     if (weights_check_path(g, cli_str(a, "weights"), cli_str(a, "db"), werr) != 0) {
         fprintf(stderr, "dama hub: --weights: %s\n", werr);
+        return 1;
+    }
+    /* and the table: the session falls back on the command line's parameters
+     * (docs/hub.md), so a --hash this machine cannot give would leave no
+     * engine at all (every go an error and a bare done) */
+    char opt[32];
+    snprintf(opt, sizeof opt, "--hash %lld", (long long)hash);
+    if (preflight_check_hash(g, hash, 1, opt, werr) != 0) {
+        fprintf(stderr, "dama hub: %s\n", werr);
         return 1;
     }
     HubOptions o = {.variant = g->name, .hash_mb = (int)hash, .weights = cli_str(a, "weights"),

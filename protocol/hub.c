@@ -427,9 +427,10 @@ static void list_add(char *buf, const char *fmt, ...)
  * failed, and the engine is built from the last parameters that loaded (at
  * first: the command line's) for the failing parameters alone; when those
  * do not go with the variant asked for, the variant stays, with its
- * compiled-in weights and no tables; only when even that fails, the whole
- * last set that loaded. So the engine is ready and go plays. Returns 0
- * (ready), or -1 when not even those load (an error sent). */
+ * compiled-in weights, no tables and the last hash that loaded; only when
+ * even that fails, the whole last set that loaded. So the engine is ready
+ * and go plays. Returns 0 (ready), or -1 when not even those load (an
+ * error sent). */
 static int init_fallback(Hub *h, const char *command)
 {
     char err[ERR_MAX];
@@ -440,6 +441,10 @@ static int init_fallback(Hub *h, const char *command)
     Egtb *edb = NULL;
     bool efail = g && egtb_load(h, g, &edb, eerr) != 0;
     egtb_close(edb);
+    /* a hash this machine cannot give (unpopulated: no memory touched) */
+    Engine *probe = g && h->p.hash_mb != h->loaded.hash_mb ? engine_new_unpopulated(g, (size_t)h->p.hash_mb) : NULL;
+    bool hfail = g && h->p.hash_mb != h->loaded.hash_mb && !probe;
+    engine_free(probe);
     EngineParams asked = h->p;
     char what[ERR_MAX] = "";
     if (wfail) {
@@ -455,18 +460,24 @@ static int init_fallback(Hub *h, const char *command)
         memcpy(h->p.egtb_path, h->loaded.egtb_path, sizeof h->p.egtb_path);
         h->p.egtb_optional = h->loaded.egtb_optional;
     }
-    if (!wfail && !efail) { /* the hash (or the search constants): the rest loaded */
+    if (hfail || (!wfail && !efail)) { /* the hash (or the search constants, when the rest loaded) */
         list_add(what, "hash %d", h->p.hash_mb);
+        if (wfail || efail) { /* err names the other failure: the hash's too (alone, err is the hash's) */
+            size_t n = strlen(err);
+            snprintf(err + n, sizeof err - n, "; hash %d: cannot allocate a transposition table of %d MiB (out of memory)",
+                     h->p.hash_mb, h->p.hash_mb);
+        }
         h->p.hash_mb = h->loaded.hash_mb;
     }
     char err2[ERR_MAX];
     if (engine_init(h, err2) != 0) {
         /* what loaded last does not go with the variant asked for: keep the
          * variant (a GUI that asked for a game must not get another's
-         * moves), with its compiled-in weights and no tables */
+         * moves), with its compiled-in weights, no tables and the hash that loaded */
         snprintf(h->p.weights, sizeof h->p.weights, "default");
         h->p.egtb_path[0] = '\0';
         h->p.egtb_optional = false;
+        h->p.hash_mb = h->loaded.hash_mb;
         if (engine_init(h, err2) != 0) {
             h->p = h->loaded;
             if (engine_init(h, err2) != 0) {

@@ -558,8 +558,29 @@ if (ulimit -v 2000000 && "$DAMA" version >/dev/null 2>&1); then
     expect_eq "$?" 1 "${c%% *} --hash 4096 under 2 GB exits 1"
     grep -q "^dama ${c%% *}: --hash 4096: cannot allocate a transposition table of 4096 MiB" err && ok || bad "${c%% *} --hash message: $(cat err)"
   done
+  # dama hub: its --hash is what a session falls back on, so a table the machine cannot give ends it at
+  # once, as --weights does (the session started, and every go answered an error and a bare done)
   printf 'hub\ninit\nquit\n' | (ulimit -v 2000000 && exec "$DAMA" hub --hash 4096) >out 2>err
-  grep -q '^error message="init: hash 4096: cannot allocate a transposition table of 4096 MiB' out && ok || bad "hub hash message: $(cat out)"
+  expect_eq "$?" 1 "hub --hash 4096 under 2 GB exits 1"
+  grep -qx 'dama hub: --hash 4096: cannot allocate a transposition table of 4096 MiB (out of memory); give a smaller value' err \
+    && ok || bad "hub --hash message: $(cat err)"
+  [ ! -s out ] && ok || bad "hub --hash: a session started: $(head -c 300 out)"
+  # a set-param hash the machine cannot give, before init: init names it and falls back on the hash that loaded
+  printf 'set-param name=hash value=4096\ninit\nhub\nlevel depth=2\ngo think\n' | (ulimit -v 2000000 && exec "$DAMA" hub) >out 2>err
+  grep -qx 'error message="init: hash 4096 does not load; the engine plays with hash 64 instead: hash 4096: cannot allocate a transposition table of 4096 MiB (out of memory); set a smaller hash"' out \
+    && ok || bad "hub hash 4096 at init: $(cat out)"
+  grep -q '^done move=[a-h][1-8]-[a-h][1-8]' out && ok || bad "hub hash 4096 at init: no move: $(cat out)"
+  grep -qx 'param name=hash value=64 type=int min=1 max=65536' out && ok || bad "hub hash 4096 at init: the param is not 64"
+  # ... with a variant the session's weight file is not of: the hash is named too, and the engine plays
+  # the variant asked for with its compiled-in weights (it went back to the whole last set, Russian)
+  "$DAMA" export --weights default --file hub-r.cfg >/dev/null 2>&1
+  printf 'set-param name=variant value=turkish\nset-param name=hash value=4096\ninit\nhub\nlevel depth=2\ngo think\n' \
+    | (ulimit -v 2000000 && exec "$DAMA" hub --weights hub-r.cfg) >out 2>err
+  grep -qx "error message=\"init: weights 'hub-r.cfg', hash 4096 does not load; the engine plays with weights 'default', hash 64 instead: weight file hub-r.cfg is for game 'russian', not 'turkish'; hash 4096: cannot allocate a transposition table of 4096 MiB (out of memory)\"" out \
+    && ok || bad "hub weights and hash at init: $(cat out)"
+  grep -qx 'param name=variant value=turkish type=enum .*' out && ok || bad "hub weights and hash at init: the variant is not turkish"
+  grep -q '^done move=\([a-h]\)[1-8]-\1[1-8]\|^done move=[a-h]\([1-8]\)-[a-h]\2' out \
+    && ok || bad "hub weights and hash at init: not a Turkish move (along a file or a rank): $(grep '^done' out)"
 fi
 
 # ---- version ----
