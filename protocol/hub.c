@@ -545,6 +545,25 @@ static bool parse_seconds(const char *s, int64_t *ms)
     return true;
 }
 
+/* After init, a set-param of name that does not load: is it one of the
+ * variant and a weights or egtb-path of another game, which load together
+ * but not one at a time? The variant: always (the engine's weights and
+ * tables are the old variant's); a weight file or set, or a table
+ * directory: when it loads for another game than the variant (one that
+ * loads for none, such as db:3 without a database, gets no hint). */
+static bool other_game(const Hub *h, const char *name, const char *value, const char *variant)
+{
+    if (strcmp(name, "variant") == 0) return true;
+    bool weights = strcmp(name, "weights") == 0;
+    if (!weights && (strcmp(name, "egtb-path") != 0 || !value[0])) return false;
+    for (const Game *const *g = game_list(); *g; g++) {
+        char err[ERR_MAX];
+        if (strcmp((*g)->name, variant) == 0) continue;
+        if (weights ? weights_check_path(*g, value, h->p.db, err) == 0 : egtb_dir_has_tables(*g, value)) return true;
+    }
+    return false;
+}
+
 static void on_set_param(Hub *h, const HubLine *l)
 {
     const char *name = hub_arg(l, "name"), *value = hub_arg(l, "value");
@@ -624,16 +643,15 @@ static void on_set_param(Hub *h, const HubLine *l)
     char err[ERR_MAX];
     bool is_variant = strcmp(name, "variant") == 0, is_egtb = strcmp(name, "egtb-path") == 0;
     bool unchanged = strcmp(name, "db") == 0 && strcmp(old_p.db, h->p.db) == 0; /* a GUI sends every param back */
-    int rc = h->ready ? engine_init(h, err) : unchanged ? 0 : value_check(name, value, err);
+    int rc = unchanged ? 0 : value_check(name, value, err); /* after init too: a db that is not there is refused */
+    if (rc == 0 && h->ready) rc = engine_init(h, err);
     if (rc != 0) {
         char old[16];
         snprintf(old, sizeof old, "%d", strcmp(name, "hash") == 0 ? old_p.hash_mb : old_p.egtb_pieces);
         size_t n = strlen(name);
         const char *why = strncmp(err, name, n) == 0 && strncmp(err + n, ": ", 2) == 0 ? err + n + 2 : err;
         /* after init, the variant and a weights or egtb-path of its own: one at a time does not load */
-        char verr[ERR_MAX];
-        const char *hint = h->ready && (is_variant || is_egtb || strcmp(name, "weights") == 0) &&
-                                   value_check(name, value, verr) == 0
+        const char *hint = h->ready && other_game(h, name, value, old_p.variant)
                                ? "; to switch the variant with weights or egtb-path of its own, set weights=default "
                                  "and egtb-path empty first"
                                : "";

@@ -257,6 +257,17 @@ session ordD --weights "$T/r.cfg"
 has "$T/ordD.out" "^error message=\"init: weights '$T/r.cfg' does not load; the engine plays with weights 'default' instead: .*not 'turkish'\"$" "variant alone: init falls back"
 has "$T/ordD.out" '^ready$' "variant alone: ready"
 has "$T/ordD.out" '^done move=\([a-h]\)[1-8]-\1[1-8]\|^done move=[a-h]\([1-8]\)-[a-h]\2' "variant alone: a Turkish move (along a file or a rank)"
+# after init, a value is checked by itself as before init (a db that is not there was taken without a
+# word), and the hint to switch the variant one parameter at a time comes only with a value of another
+# game (it came with every weights that failed, db:3 without a database too)
+printf 'init\nset-param name=db value="%s/none.sqlite"\nset-param name=weights value=db:3\nset-param name=weights value="%s"\nhub\n' \
+  "$T" "$T/tk.cfg" >"$T/after.in"
+session after
+count "$T/after.out" '^error message=' 3 "after init: one error per bad value"
+has "$T/after.out" "^error message=\"set-param db: database file '$T/none.sqlite' does not exist (the value stays 'dama.sqlite')\"$" "after init: a missing db refused"
+has "$T/after.out" "^error message=\"set-param weights: dama.sqlite: no such database file (the value stays 'default')\"$" "after init: db:3 without a database, no hint"
+has "$T/after.out" "^error message=\"set-param weights: weight file $T/tk.cfg is for game 'turkish', not 'russian' (the value stays 'default'; to switch the variant with weights or egtb-path of its own, set weights=default and egtb-path empty first)\"$" "after init: another game's weights, the hint"
+has "$T/after.out" '^param name=db value="dama.sqlite" type=string$' "after init: the db stays"
 # `dama hub --weights` that does not load: exit 1 at once, naming it
 timeout $LIMIT "$DAMA" hub --weights "$T/no-such.cfg" </dev/null >"$T/wopt.out" 2>"$T/wopt.err"
 expect_eq "$?" 1 "hub --weights missing: exit 1"
