@@ -201,7 +201,17 @@ int weights_resolve_path(const Game *g, const char *spec, const char *db_path, i
                          char err[ERR_MAX])
 {
     Db *db = NULL;
-    if (weights_spec_uses_db(g, spec) && db_open_readonly(db_path, &db, err) != 0) return -1;
+    if (weights_spec_uses_db(g, spec) && db_open_readonly(db_path, &db, err) != 0) {
+        /* a weight file's base: named as resolve_file names it (the file named no database) */
+        EVAL_AUTO_FREE uint8_t *given = calloc((size_t)g->weights_len, 1);
+        EVAL_AUTO_FREE int32_t *v = eval_weights_new(g);
+        char base[WEIGHTS_BASE_MAX], why[ERR_MAX], perr[ERR_MAX];
+        if (!weights_spec_needs_db(spec) && given && v && weights_file_parse(g, spec, v, given, base, perr) == 0) {
+            snprintf(why, sizeof why, "%s", err);
+            snprintf(err, ERR_MAX, "weight file %.60s: base \"%.31s\": %.120s", spec, base, why);
+        }
+        return -1;
+    }
     int rc = weights_resolve_db(g, spec, db, w, id, err);
     db_close(db);
     return rc;

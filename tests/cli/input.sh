@@ -445,6 +445,9 @@ expect_err 1 "weight file elem.cfg:3: term MAN_PST[31] (element 32 of 32) is not
 printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase.cfg
 "$DAMA" search --db d.sqlite --weights dbbase.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = db:1: $(cat "$T/err")"
 "$DAMA" search --db d.sqlite --weights db:1 --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "search --weights db:1: $(cat "$T/err")"
+# ... without the database: the weight file is named with it (the message named only the database)
+expect_err 1 "dama search: weight file dbbase.cfg: base \"db:1\": nobase.sqlite: no such database file" \
+  "$DAMA" search --db nobase.sqlite --weights dbbase.cfg --depth 1
 expect_err 2 "search: --weights: weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
 # a malformed or out-of-range weight set or train id is a usage error (exit 2) in every command that takes
 # weights, found before a database is opened or made
