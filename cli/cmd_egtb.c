@@ -213,10 +213,12 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
     memset(&d, 0, sizeof d);
     if (parse_reasons(reasons, &d) != 0) return 2;
     int64_t id = cli_int(a, "match");
-    /* the missed wins need the tables: those of --dir (the default
-     * directory) when it holds the game's */
-    Egtb *edb = egtb_dir_has_tables(g, dir) ? egtb_open(g, dir, false, err) : NULL;
-    if (egtb_dir_has_tables(g, dir) && !edb) {
+    /* the missed wins need the tables: those of --dir, which must hold the
+     * game's (a --dir that does not printed the counts without a word), or
+     * those of the default directory when it holds the game's */
+    bool open_dir = cli_isset(a, "dir") || egtb_dir_has_tables(g, dir);
+    Egtb *edb = open_dir ? egtb_open(g, dir, false, err) : NULL;
+    if (open_dir && !edb) {
         fprintf(stderr, "dama egtb draws: --dir: %s\n", err);
         return 1;
     }

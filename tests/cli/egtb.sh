@@ -158,6 +158,11 @@ expect_rc 0 "draws with the tables" "$DAMA" egtb draws --db "$T/e.sqlite" --matc
 expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
 expect_rc 0 "draws without tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7
 grep -q 'missed wins' "$T/out" && bad "missed wins counted without tables: $(cat "$T/out")" || ok
+# a --dir without the game's tables is an error naming it (it printed the counts without the missed wins)
+expect_err 1 "dama egtb draws: --dir: no russian endgame tables in '$T'" \
+  "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7 --dir "$T"
+expect_err 1 "dama egtb draws: --dir: endgame database directory '$T/none' does not exist" \
+  "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7 --dir "$T/none"
 # a tournament with the database: its in-process engines adjudicated the same way
 expect_rc 0 "tournament --egtb-adjudicate" "$DAMA" tournament --db "$T/t.sqlite" --openings "$T/book" --rounds 1 \
   --nodes 200 --concurrency 1 --egtb "$D" --egtb-adjudicate --progress 0 name=A name=B
