@@ -716,6 +716,11 @@ static void on_level(Hub *h, const HubLine *l)
         send_error(h, "level needs depth=, nodes=, move-time=, time= [inc=] [moves=] or infinite");
         return;
     }
+    bool inc = hub_arg(l, "inc") != NULL, moves = hub_arg(l, "moves") != NULL;
+    if ((inc || moves) && !clock) { /* alone they limit nothing: the next go searched until a stop */
+        send_error(h, "level %s without time=: give the clock, time=S [inc=S] [moves=N]", inc ? "inc=" : "moves=");
+        return;
+    }
     h->limits = lim;
     h->clock = clock;
     h->time_ms = time_ms;

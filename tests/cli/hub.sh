@@ -325,6 +325,15 @@ expect_eq "$(cat "$T/gomode.out")" "$(printf '%s\n' ready \
   "error message=\"go: unknown mode 'fly' (think, ponder or analyze): no search\"" done \
   "error message=\"go: two modes, 'think' and 'ponder': no search\"" done pong)" \
   "go fly and go think ponder: an error and a bare done each, no search"
+# inc= or moves= without time= limit nothing: an error naming it, and the previous limit stays (the next
+# go searched until a stop)
+printf 'init\nlevel depth=2\nlevel inc=1\nlevel moves=40\ngo think\n' >"$T/lvinc.in"
+session lvinc
+expect_eq "$(grep -v '^info' "$T/lvinc.out")" "$(printf '%s\n' ready \
+  'error message="level inc= without time=: give the clock, time=S [inc=S] [moves=N]"' \
+  'error message="level moves= without time=: give the clock, time=S [inc=S] [moves=N]"' \
+  "$(grep '^done' "$T/lvinc.out")")" "level inc= and moves= without time=: refused"
+expect_eq "$(grep -c '^info depth=' "$T/lvinc.out"):$(grep -c '^done move=' "$T/lvinc.out")" "2:1" "level inc= without time=: depth=2 stays"
 # (a command sent during a search is dropped: each search in a session of its own, ended by the end of input)
 for go in 'go think speed=9' 'go'; do
   printf 'init\npos pos=start\nlevel depth=2\n%s\n' "$go" >"$T/gomode2.in"
