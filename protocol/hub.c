@@ -337,9 +337,10 @@ static int value_check(const char *name, const char *value, char err[ERR_MAX])
     return 0;
 }
 
-/* Build the engine from the parameters. Returns 0 or -1 with err (the
- * previous engine, if any, is kept on failure). */
-static int engine_init(Hub *h, char err[ERR_MAX])
+/* Build the engine from the parameters (engine_init). Returns 0 or -1
+ * with err; on failure the previous engine is kept, or was freed to make
+ * room (h->engine NULL: engine_init builds it again). */
+static int engine_build(Hub *h, char err[ERR_MAX])
 {
     const Game *g = game_find(h->p.variant);
     if (!g) {
@@ -360,6 +361,14 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         }
     }
     Engine *e = engine_new(g, (size_t)h->p.hash_mb);
+    if (!e && h->engine) {
+        /* the old table and the new one may not fit at once (a hash near the
+         * memory there is): the old one goes first (engine_init brings it
+         * back if the new one does not fit alone either) */
+        engine_free(h->engine);
+        h->engine = NULL;
+        e = engine_new(g, (size_t)h->p.hash_mb);
+    }
     if (!e) {
         egtb_prober_free(prober);
         egtb_close(edb);
@@ -407,6 +416,35 @@ static int engine_init(Hub *h, char err[ERR_MAX])
         send_line(h, "info message=\"search constants not applied in %s, where they do nothing: %s\"", g->name,
                   skipped);
     return 0;
+}
+
+/* Build the engine from the parameters. Returns 0 or -1 with err; on
+ * failure the previous engine, if any, plays on: when engine_build freed
+ * it to make room, it is made again from the parameters it was built from
+ * (its weights, tables and constants are still the session's); when not
+ * even that fits, the session has no engine, and the next pos or go
+ * initialises one (init_fallback). */
+static int engine_init(Hub *h, char err[ERR_MAX])
+{
+    if (engine_build(h, err) == 0) return 0;
+    if (h->ready && !h->engine) {
+        char skipped[ERR_MAX], perr[ERR_MAX];
+        Engine *e = engine_new(h->game, (size_t)h->loaded.hash_mb);
+        if (e && h->search_params && engine_set_params_applying(e, h->search_params, skipped, perr) != 0) {
+            engine_free(e);
+            e = NULL;
+        }
+        if (e) {
+            engine_set_weights(e, h->weights_buf);
+            engine_set_stop_flag(e, &h->stop);
+            if (h->prober) engine_set_probe(e, egtb_engine_probe, h->prober);
+            h->engine = e;
+        } else {
+            game_record_free(&h->rec);
+            h->ready = false;
+        }
+    }
+    return -1;
 }
 
 /* Append to buf (ERR_MAX) ", " (unless it is empty) and the formatted text. */

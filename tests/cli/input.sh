@@ -584,6 +584,18 @@ if (ulimit -v 2000000 && "$DAMA" version >/dev/null 2>&1); then
   grep -qx 'param name=variant value=turkish type=enum .*' out && ok || bad "hub weights and hash at init: the variant is not turkish"
   grep -q '^done move=\([a-h]\)[1-8]-\1[1-8]\|^done move=[a-h]\([1-8]\)-[a-h]\2' out \
     && ok || bad "hub weights and hash at init: not a Turkish move (along a file or a rank): $(grep '^done' out)"
+  # after init, a table that fits once but not twice (2 GiB under 3.2 GB): a set-param rebuilds the engine
+  # with the old table freed first (every set-param was refused, out of memory for the same hash), and a
+  # hash that does not fit alone is refused with the old engine made again
+  printf 'init\nset-param name=variant value=turkish\nset-param name=hash value=4096\nhub\nlevel depth=2\ngo think\n' \
+    | (ulimit -v 3200000 && exec "$DAMA" hub --hash 2048) >out 2>err
+  expect_eq "$(grep -c '^error' out)" 1 "hub hash 2048 under 3.2 GB: one error"
+  grep -qx "error message=\"set-param hash: hash 4096: cannot allocate a transposition table of 4096 MiB (out of memory); set a smaller hash (the value stays '2048')\"" out \
+    && ok || bad "hub hash 2048 under 3.2 GB: hash 4096 refused: $(cat out)"
+  grep -qx 'param name=variant value=turkish type=enum .*' out && grep -qx 'param name=hash value=2048 type=int min=1 max=65536' out \
+    && ok || bad "hub hash 2048 under 3.2 GB: not turkish with hash 2048: $(grep '^param name=\(variant\|hash\)' out)"
+  grep -q '^done move=\([a-h]\)[1-8]-\1[1-8]\|^done move=[a-h]\([1-8]\)-[a-h]\2' out \
+    && ok || bad "hub hash 2048 under 3.2 GB: not a Turkish move: $(grep '^done' out)"
 fi
 
 # ---- version ----
