@@ -136,6 +136,23 @@ static const char *duplicate_key(const cJSON *o)
     return NULL;
 }
 
+/* The first key of object o that is not in known (NULL-terminated), or
+ * NULL: a misspelt "hahs" would skip the hash check silently. */
+static const char *unknown_key(const cJSON *o, const char *const *known)
+{
+    for (const cJSON *a = o ? o->child : NULL; a; a = a->next) {
+        bool found = false;
+        for (int k = 0; known[k] && !found; k++) found = a->string && strcmp(a->string, known[k]) == 0;
+        if (!found) return a->string ? a->string : "";
+    }
+    return NULL;
+}
+
+/* The keys weights_json_format writes, at the top level and in a term. */
+static const char *const TOP_KEYS[] = {"format", "format_version", "game", "title", "layout_version", "weights_len",
+                                       "hash", "terms", "provenance", NULL};
+static const char *const TERM_KEYS[] = {"name", "offset", "count", "doc", "values", NULL};
+
 static bool is_int_in(const cJSON *v, double lo, double hi)
 {
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi && floor(v->valuedouble) == v->valuedouble;
@@ -168,6 +185,14 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
     const char *twice = duplicate_key(root);
     if (twice) {
         snprintf(err, ERR_MAX, "weights JSON: the key \"%.60s\" appears twice at the top level", twice);
+        goto out;
+    }
+    const char *odd = unknown_key(root, TOP_KEYS);
+    if (odd) {
+        snprintf(err, ERR_MAX,
+                 "weights JSON: unknown key \"%.60s\" at the top level (known: format, format_version, game, title, "
+                 "layout_version, weights_len, hash, terms, provenance)",
+                 odd);
         goto out;
     }
     v = cJSON_GetObjectItemCaseSensitive(root, "format");
@@ -214,6 +239,11 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
         ti++;
         if ((twice = duplicate_key(term))) {
             snprintf(err, ERR_MAX, "weights JSON: term %d has the key \"%.60s\" twice", ti, twice);
+            goto out;
+        }
+        if ((odd = unknown_key(term, TERM_KEYS))) {
+            snprintf(err, ERR_MAX, "weights JSON: term %d has an unknown key \"%.60s\" (known: name, offset, count, doc, values)",
+                     ti, odd);
             goto out;
         }
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(term, "name");

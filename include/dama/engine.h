@@ -359,7 +359,8 @@ DAMA_API void dama_weights_default(DamaGame *game);
  * file or from text. Refused with DAMA_E_WEIGHTS (and a message saying
  * which) when the JSON is of another game or another layout version, a
  * term is missing, unknown or of the wrong size, a value is out of range,
- * a key stands twice in an object, or its hash does not match its values. */
+ * a key stands twice in an object, a key is none the export writes, or its
+ * hash does not match its values. */
 DAMA_API int dama_weights_load_json(DamaGame *game, const char *path);
 DAMA_API int dama_weights_parse_json(DamaGame *game, const char *text);
 

@@ -429,6 +429,11 @@ expect_err 1 "weight file jhash.json: weights JSON: \"hash\"" "$DAMA" search --w
 grep -qF 'does not match its values' err && ok || bad "edited JSON with its hash: $(cat err)"
 jedit jnohash.json 't["KING"]["values"][0] += 1; del d["hash"]'
 "$DAMA" search --weights jnohash.json --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "edited JSON without hash: $(cat "$T/err")"
+# a key the export does not write: a misspelt "hahs" would skip the hash check unseen
+jedit jkey.json 't["KING"]["values"][0] += 1; d["hahs"] = d.pop("hash")'
+expect_err 1 "weight file jkey.json: weights JSON: unknown key \"hahs\" at the top level" "$DAMA" search --weights jkey.json --depth 1
+jedit jtkey.json 't["KING"]["vaules"] = t["KING"]["values"]'
+expect_err 1 "weights JSON: term 2 has an unknown key \"vaules\"" "$DAMA" search --weights jtkey.json --depth 1
 # a key twice: a JSON reader would keep one and ignore the other unseen
 python3 -c 'import sys; t = open("default.json").read(); open("jdup.json", "w").write("{\"hash\": null, " + t.lstrip()[1:])'
 expect_err 1 "weight file jdup.json: weights JSON: the key \"hash\" appears twice at the top level" "$DAMA" search --weights jdup.json --depth 1
