@@ -337,6 +337,14 @@ static int value_check(const char *name, const char *value, char err[ERR_MAX])
     return 0;
 }
 
+/* Give e the session's weights (h->weights_buf), stop flag and prober. */
+static void engine_wire(Hub *h, Engine *e)
+{
+    engine_set_weights(e, h->weights_buf);
+    engine_set_stop_flag(e, &h->stop);
+    if (h->prober) engine_set_probe(e, egtb_engine_probe, h->prober);
+}
+
 /* Build the engine from the parameters (engine_init). Returns 0 or -1
  * with err; on failure the previous engine is kept, or was freed to make
  * room (h->engine NULL: engine_init builds it again). */
@@ -402,13 +410,11 @@ static int engine_build(Hub *h, char err[ERR_MAX])
     free(h->weights_buf);
     h->weights_buf = w;
     w = NULL; /* kept: the engine reads it */
-    engine_set_weights(e, h->weights_buf);
-    engine_set_stop_flag(e, &h->stop);
     egtb_prober_free(h->prober);
     egtb_close(h->egtb);
     h->egtb = edb;
     h->prober = prober;
-    if (prober) engine_set_probe(e, egtb_engine_probe, prober);
+    engine_wire(h, e);
     h->rng = h->seed;
     h->ready = true;
     h->loaded = h->p;
@@ -435,9 +441,7 @@ static int engine_init(Hub *h, char err[ERR_MAX])
             e = NULL;
         }
         if (e) {
-            engine_set_weights(e, h->weights_buf);
-            engine_set_stop_flag(e, &h->stop);
-            if (h->prober) engine_set_probe(e, egtb_engine_probe, h->prober);
+            engine_wire(h, e);
             h->engine = e;
         } else {
             game_record_free(&h->rec);
