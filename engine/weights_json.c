@@ -153,6 +153,15 @@ static const char *const TOP_KEYS[] = {"format", "format_version", "game", "titl
                                        "hash", "terms", "provenance", NULL};
 static const char *const TERM_KEYS[] = {"name", "offset", "count", "doc", "values", NULL};
 
+/* keys (NULL-terminated) as "a, b, c" in buf. */
+static const char *key_list(const char *const *keys, char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int k = 0; keys[k] && n < size; k++) n += (size_t)snprintf(buf + n, size - n, "%s%s", k ? ", " : "", keys[k]);
+    return buf;
+}
+
 static bool is_int_in(const cJSON *v, double lo, double hi)
 {
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi && floor(v->valuedouble) == v->valuedouble;
@@ -189,10 +198,9 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
     }
     const char *odd = unknown_key(root, TOP_KEYS);
     if (odd) {
-        snprintf(err, ERR_MAX,
-                 "weights JSON: unknown key \"%.60s\" at the top level (known: format, format_version, game, title, "
-                 "layout_version, weights_len, hash, terms, provenance)",
-                 odd);
+        char known[200];
+        snprintf(err, ERR_MAX, "weights JSON: unknown key \"%.60s\" at the top level (known: %s)", odd,
+                 key_list(TOP_KEYS, known, sizeof known));
         goto out;
     }
     v = cJSON_GetObjectItemCaseSensitive(root, "format");
@@ -242,8 +250,9 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
             goto out;
         }
         if ((odd = unknown_key(term, TERM_KEYS))) {
-            snprintf(err, ERR_MAX, "weights JSON: term %d has an unknown key \"%.60s\" (known: name, offset, count, doc, values)",
-                     ti, odd);
+            char known[200];
+            snprintf(err, ERR_MAX, "weights JSON: term %d has an unknown key \"%.60s\" (known: %s)", ti, odd,
+                     key_list(TERM_KEYS, known, sizeof known));
             goto out;
         }
         const cJSON *name = cJSON_GetObjectItemCaseSensitive(term, "name");
