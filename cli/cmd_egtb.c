@@ -7,6 +7,7 @@
 #include "cli/cli.h"
 #include "engine/egtb/egtb.h"
 #include "engine/egtb/egtb_tools.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT_HELP("game: " CLI_EGTB_GAMES),
@@ -65,8 +66,8 @@ static int do_build(CliArgs *a, const Game *g, const char *dir)
         fprintf(stderr, "dama egtb build: %s\n", err);
         return rc < 0 ? 1 : DB_BUSY; /* the exit status of a second writer, as for a run */
     }
-    printf("total %llu positions, %llu bytes, %.1f s, %d threads%s\n", (unsigned long long)tot.positions,
-           (unsigned long long)tot.file_bytes, tot.seconds, tot.threads,
+    printf("total %llu positions, %llu bytes, %.1f s, %d thread%s%s\n", (unsigned long long)tot.positions,
+           (unsigned long long)tot.file_bytes, tot.seconds, tot.threads, TEXT_PLURAL(tot.threads),
            rc == 1 ? " (stopped: run the same command to resume)" : "");
     return rc == 1 ? 3 : 0;
 }

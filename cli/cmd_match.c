@@ -16,6 +16,7 @@
 #include "cli/run_common.h"
 #include "protocol/dxp.h"
 #include "protocol/dxp_link.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -80,10 +81,11 @@ static void on_start(void *ctx, const MatchRunResult *r)
         if (r->ranks > 1) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", r->ranks);
         char resumed[64] = "";
         if (r->stored_pairs >= 0)
-            snprintf(resumed, sizeof resumed, " (resumed: %lld pairs stored)", (long long)r->stored_pairs);
-        fprintf(stderr, "match %s: run %lld%s, A = %s, B = %s, %lld pairs, limit %s, %lld threads%s\n", p->g->name,
-                (long long)r->run_id, resumed, r->who[0], r->who[1], (long long)r->pairs, r->limits,
-                (long long)r->threads, ranks);
+            snprintf(resumed, sizeof resumed, " (resumed: %lld pair%s stored)", (long long)r->stored_pairs,
+                     TEXT_PLURAL(r->stored_pairs));
+        fprintf(stderr, "match %s: run %lld%s, A = %s, B = %s, %lld pair%s, limit %s, %lld thread%s%s\n",
+                p->g->name, (long long)r->run_id, resumed, r->who[0], r->who[1], (long long)r->pairs,
+                TEXT_PLURAL(r->pairs), r->limits, (long long)r->threads, TEXT_PLURAL(r->threads), ranks);
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "match", r->pairs * 2, r->writer ? cli_real(p->a, "progress") : 0);
@@ -155,7 +157,8 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
     if (o->books[0] || o->books[1])
         printf("book moves: A %lld, B %lld\n", (long long)r->res.book_moves[0], (long long)r->res.book_moves[1]);
     if (!r->res.complete)
-        printf("interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(st), (long long)r->pairs);
+        printf("interrupted after %lld of %lld pair%s\n", (long long)stats_count_pairs(st), (long long)r->pairs,
+               TEXT_PLURAL(r->pairs));
 }
 
 /* The search limit is one of these (--depth 0 is none: "use nodes"). */

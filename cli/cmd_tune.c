@@ -22,6 +22,7 @@
 #include "engine/weights_file.h"
 #include "util/atomic_file.h"
 #include "util/num.h"
+#include "util/text.h"
 
 enum { TUNE_NAME_MAX = TUNE_JOB_NAME_MAX }; /* bytes of a weight set name given with --name */
 
@@ -188,7 +189,7 @@ static int run(CliArgs *a)
     if (mpi) {
         dist_reducer_init(&red);
         o.reducer = &red;
-        if (writer) fprintf(stderr, "tune: %d MPI ranks x %d threads\n", red.ranks, threads);
+        if (writer) fprintf(stderr, "tune: %d MPI ranks x %d thread%s\n", red.ranks, threads, TEXT_PLURAL(threads));
     }
     TuneJobResult r;
     TuneJobStatus st = tune_job_run(&o, tuned, &r, err);

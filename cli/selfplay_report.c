@@ -5,6 +5,7 @@
 #include "db/db.h"
 #include "dist/dist.h"
 #include "util/clock.h"
+#include "util/text.h"
 
 void selfplay_report_init(SelfplayReport *p, const SelfplayOptions *o, FILE *out, double interval_s)
 {
@@ -21,9 +22,9 @@ static void banner(const SelfplayReport *p, const SelfplayResult *r)
     if (o->shard_k > 1)
         at = snprintf(shard, sizeof shard, ", shard %lld/%lld", (long long)o->shard_r, (long long)o->shard_k);
     if (dist) snprintf(shard + at, sizeof shard - (size_t)at, ", %d ranks over MPI", r->ranks);
-    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored)%s, %lld nodes/move, %lld threads%s, %s, "
+    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored)%s, %lld nodes/move, %lld thread%s%s, %s, "
             "%d openings\n", o->game->name, (long long)r->run_id, r->resumed ? " resumed" : "", (long long)o->games,
-            (long long)r->already, shard, (long long)o->nodes, (long long)o->threads, dist ? " a rank" : "",
+            (long long)r->already, shard, (long long)o->nodes, (long long)o->threads, TEXT_PLURAL(o->threads), dist ? " a rank" : "",
             o->perturb == SELFPLAY_PERTURB_PAIRS ? "base +- a perturbation per pair" : "fixed population",
             r->openings);
 }

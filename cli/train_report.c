@@ -7,6 +7,7 @@
 
 #include "db/db.h"
 #include "dist/dist.h"
+#include "util/text.h"
 
 void train_report_init(TrainReport *p, const TrainOptions *o, double interval_s)
 {
@@ -32,9 +33,9 @@ static void match_start(TrainReport *p, const TrainMatch *m)
     char limit[64], ranks[48] = "";
     player_limits_text(&m->limits, limit, sizeof limit);
     if (dist_size() > 1) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", dist_size());
-    fprintf(stderr, "match %s: run %lld, A = weight set %lld, B = weight set %lld, %lld pairs, limit %s, %d threads%s\n",
+    fprintf(stderr, "match %s: run %lld, A = weight set %lld, B = weight set %lld, %lld pair%s, limit %s, %d thread%s%s\n",
             p->o->game->name, (long long)m->run_id, (long long)m->ws[0], (long long)m->ws[1], (long long)m->pairs,
-            limit, m->threads, ranks);
+            TEXT_PLURAL(m->pairs), limit, m->threads, TEXT_PLURAL(m->threads), ranks);
     run_progress_init(&p->match, "match", m->pairs * 2, p->interval);
 }
 
@@ -72,7 +73,8 @@ static void match_end(const TrainReport *p, const TrainMatch *m, int status, con
                 "after the line (--repeat-book)\n", m->book_len, m->book_len + 1, (long long)m->pairs,
                 (long long)p->o->repeat_plies);
     if (!m->result.complete)
-        fprintf(stderr, "interrupted after %lld of %lld pairs\n", (long long)stats_count_pairs(st), (long long)m->pairs);
+        fprintf(stderr, "interrupted after %lld of %lld pair%s\n", (long long)stats_count_pairs(st), (long long)m->pairs,
+                TEXT_PLURAL(m->pairs));
     if (status != 0) fprintf(stderr, "dama match: %s\n", err);
 }
 

@@ -13,6 +13,10 @@
 
 enum { TEXT_WHAT_MAX = 64 };
 
+/* The plural ending of an English noun after the count n: "" for 1, "s"
+ * otherwise ("1 thread", "2 threads", "0 pairs"). */
+#define TEXT_PLURAL(n) ((n) == 1 ? "" : "s")
+
 /* The one message for a last line without its end of line (after the
  * caller's "FILE line N: " or "FILE:N: "): every file dama writes ends its
  * lines, so such a line was cut short, and a value cut short may read as

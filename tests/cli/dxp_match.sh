@@ -33,7 +33,7 @@ wait "$FPID"
 expect_eq "$?" 0 "the follower ended with the match"
 has "$T/out" "^match 1 (run 1): A = weight set [0-9]* vs B = DXP 127.0.0.1:$PORT$" "the result names B"
 has "$T/out" '^Games 4: +[0-4] =[0-4] -[0-4] |' "four games counted"
-has "$T/err" ", B = DXP 127.0.0.1:$PORT, 2 pairs, limit nodes=300, 1 threads$" "the start line"
+has "$T/err" ", B = DXP 127.0.0.1:$PORT, 2 pairs, limit nodes=300, 1 thread$" "the start line"
 expect_eq "$(db_value "$T/m1.sqlite" "SELECT count(*) FROM games")" 4 "4 games stored"
 expect_eq "$(faults "$T/m1.sqlite")" 0 "no game lost by a fault"
 # B has no weight set: its colour's column is empty in every game
@@ -58,7 +58,7 @@ follower clock --tc 400+4
 expect_rc 0 "match on clocks" timeout $LIMIT "$DAMA" "${MATCH[@]}" --db "$T/m2.sqlite" --b-dxp "127.0.0.1:$PORT" \
   --pairs 1 --tc 3000+30
 wait "$FPID"
-has "$T/err" "limit time=3000+30, 1 threads$" "the clock named"
+has "$T/err" "limit time=3000+30, 1 thread$" "the clock named"
 has "$T/out" '^time used by B: wall [0-9.]* ms, CPU 0.00 ms per move ([1-9][0-9]* moves)$' "B's time measured (wall only)"
 # its CPU time is not measured, not "infinitely less": the wall means alone compared (it said "inf% more")
 has "$T/out" '^time ratio A/B: wall [0-9.]*, CPU -: \(equal wall time used (within 5%)\|unequal time: [AB] used [0-9.]*% more wall time than [AB]\); CPU time not measured$' \
@@ -135,7 +135,7 @@ expect_eq "$?" 3 "a stopped match exits 3"
 has "$T/resume1.out" '^interrupted after 1 of 2 pairs$' "stopped after the first pair"
 expect_eq "$(faults "$T/m6.sqlite")" 0 "the stop is no fault"
 expect_rc 0 "the match resumed" timeout $LIMIT "$DAMA" "${RESUME[@]}"
-has "$T/err" "(resumed: 1 pairs stored), A = weight set [0-9]*, B = DXP 127.0.0.1:$FREE started by" "resumed"
+has "$T/err" "(resumed: 1 pair stored), A = weight set [0-9]*, B = DXP 127.0.0.1:$FREE started by" "resumed"
 has "$T/out" '^Games 4: ' "the resumed match counts 4 games"
 expect_eq "$(db_value "$T/m6.sqlite" "SELECT count(*) FROM games")" 4 "4 games stored in all"
 expect_eq "$(faults "$T/m6.sqlite")" 0 "no fault in the resumed match"

@@ -125,7 +125,7 @@ SECONDS=0
 wait "$MPID"
 expect_eq "$?" 3 "a stopped match exits 3"
 [ "$SECONDS" -le 10 ] && ok || bad "the stop ended the wait for the port: $SECONDS s"
-has "$T/quiet.out" '^interrupted after 0 of 1 pairs$' "stopped in the first pair"
+has "$T/quiet.out" '^interrupted after 0 of 1 pair$' "stopped in the first pair"
 expect_eq "$(db_value "$T/m6.sqlite" "SELECT count(*) FROM games")" 1 "the stop is no game"
 expect_eq "$(proc_find "sleep 300.$$")" "" "the program is gone after the match"
 

@@ -116,7 +116,7 @@ for k in a b pairs nodes seed; do
 done
 # finished, run again by its absolute path: it plays nothing
 expect_rc 0 "the finished match by its absolute path" "$DAMA" "${SMALL[@]}" --threads 1 --progress 0 --db "$T/m4.sqlite"
-expect_line err "match russian: run 1 (resumed: 200 pairs stored), A = weight set 1, B = weight set 2, 200 pairs, limit nodes=200, 1 threads"
+expect_line err "match russian: run 1 (resumed: 200 pairs stored), A = weight set 1, B = weight set 2, 200 pairs, limit nodes=200, 1 thread"
 expect_eq "$(q m4.sqlite "SELECT count(*) FROM games") $(q m4.sqlite "SELECT count(*) FROM runs")" "400 1" \
   "the finished match again: no game played, no run made"
 # an option that decides the games is another match: --pairs, --seed
@@ -131,7 +131,7 @@ old=$(awk '{ print } /^game = / { print "db = m5.sqlite" } /^depth = / { print "
 [ "$(grep -c '' <<<"$old")" -eq $(($(grep -c '' <<<"$cfg") + 4)) ] && ok || bad "the old identity: $old"
 q m5.sqlite "UPDATE runs SET config = '$old' || char(10)"
 expect_rc 0 "the match of the old identity again" "$DAMA" "${SMALL[@]}" --pairs 2 --threads 1 --progress 0 --db m5.sqlite
-expect_line err "match russian: run 1 (resumed: 2 pairs stored), A = weight set 1, B = weight set 2, 2 pairs, limit nodes=200, 1 threads"
+expect_line err "match russian: run 1 (resumed: 2 pairs stored), A = weight set 1, B = weight set 2, 2 pairs, limit nodes=200, 1 thread"
 expect_eq "$(q m5.sqlite "SELECT count(*) FROM runs") $(q m5.sqlite "SELECT count(*) FROM games")" "1 4" \
   "the match of the old identity: resumed, not played again"
 

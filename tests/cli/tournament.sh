@@ -218,7 +218,7 @@ expect_eq "$(sqlite3 "$T/s.sqlite" "SELECT count(*) FROM games WHERE reason = 't
 expect_rc 0 "match with a clock" "$DAMA" match --db "$T/m.sqlite" --a default --b "$SRC/configs/weights/russian-start.cfg" \
   --pairs 1 --tc 2000+20 --threads 1 --progress 0
 grep -q "^Games 2: " "$T/out" && ok || bad "match line: $(cat "$T/out")"
-grep -q "^match russian: run 1, .*, 1 pairs, limit time=2000+20, 1 threads$" "$T/err" && ok || bad "match banner names the clock: $(cat "$T/err")"
+grep -q "^match russian: run 1, .*, 1 pair, limit time=2000+20, 1 thread$" "$T/err" && ok || bad "match banner names the clock: $(cat "$T/err")"
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT count(*) FROM games WHERE reason NOT IN ('timeout', 'crash')")" 2 "match games stored"
 # each side's time per move, as stored: both in-process engines used CPU time on a clock
 check_match_times "$T/out" "$T/m.sqlite" 1 AB
@@ -233,10 +233,10 @@ expect_err 2 "not --depth 3 and --nodes 300" "$DAMA" match --db "$T/ml.sqlite" -
 printf 'match = { nodes = 500; };\n' >"$T/nodes.cfg"
 expect_err 0 "search limit --movetime 5: the command line's wins over $T/nodes.cfg's nodes = 500" \
   "$DAMA" match --config "$T/nodes.cfg" --db "$T/ml.sqlite" --a default --b default --pairs 1 --movetime 5 --threads 1 --progress 0
-grep -q "^match russian: run 1, .*, limit movetime=5, 1 threads$" "$T/err" && ok || bad "match banner: movetime used: $(cat "$T/err")"
+grep -q "^match russian: run 1, .*, limit movetime=5, 1 thread$" "$T/err" && ok || bad "match banner: movetime used: $(cat "$T/err")"
 expect_rc 0 "match: the config file's limit alone" "$DAMA" match --config "$T/nodes.cfg" --db "$T/ml2.sqlite" --a default \
   --b default --pairs 1 --threads 1 --progress 0
-grep -q "^match russian: run 1, .*, limit nodes=500, 1 threads$" "$T/err" && ok || bad "match banner: config nodes: $(cat "$T/err")"
+grep -q "^match russian: run 1, .*, limit nodes=500, 1 thread$" "$T/err" && ok || bad "match banner: config nodes: $(cat "$T/err")"
 grep -q "wins over" "$T/err" && bad "a note without a command-line limit: $(cat "$T/err")" || ok
 printf 'match = { nodes = 500; movetime = 20; };\n' >"$T/two.cfg"
 expect_err 2 "$T/two.cfg sets more than one search limit (movetime = 20 and nodes = 500)" \
