@@ -45,10 +45,14 @@ const char **weight_names_new(const Game *g)
 }
 
 
-static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX]);
+static int resolve_spec(const Game *g, const char *spec, Db *db, const char *base_db, int32_t *w, int64_t *id,
+                        char err[ERR_MAX]);
 
-/* A weight file, its left-out terms from its base (a db: base needs db). */
-static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, char err[ERR_MAX])
+/* A weight file, its left-out terms from its base: a "db:ID" base from db,
+ * or when db is NULL from the database at base_db (opened read-only for it
+ * alone, so that a file without such a base never opens one; the file is
+ * parsed once). */
+static int resolve_file(const Game *g, const char *path, Db *db, const char *base_db, int32_t *w, char err[ERR_MAX])
 {
     EVAL_AUTO_FREE uint8_t *given = calloc((size_t)g->weights_len, 1);
     char base[WEIGHTS_BASE_MAX];
@@ -60,7 +64,11 @@ static int resolve_file(const Game *g, const char *path, Db *db, int32_t *w, cha
     if (weights_file_parse(g, path, v, given, base, err) != 0) return -1;
     if (strncmp(base, "db:", 3) == 0) {
         char berr[ERR_MAX];
-        if (resolve_db(g, base, db, w, NULL, berr) != 0) {
+        Db *own = NULL;
+        int rc = !db && base_db ? db_open_readonly(base_db, &own, berr) : 0;
+        if (rc == 0) rc = resolve_spec(g, base, db ? db : own, NULL, w, NULL, berr);
+        db_close(own);
+        if (rc != 0) {
             snprintf(err, ERR_MAX, "weight file %.60s: base \"%.31s\": %.120s", path, base, berr);
             return -1;
         }
@@ -111,14 +119,18 @@ int weights_spec_check(const char *spec, char err[ERR_MAX])
     return weights_spec_needs_db(spec) ? spec_id(spec, &id, err) : 0;
 }
 
-static int resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
+/* The weights of spec: the compiled-in ones, a weight file (resolve_file;
+ * a "db:ID" base from db, else from the database at base_db when given), or a weight set of
+ * db. */
+static int resolve_spec(const Game *g, const char *spec, Db *db, const char *base_db, int32_t *w, int64_t *id,
+                        char err[ERR_MAX])
 {
     if (id) *id = 0;
     if (!spec || strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0) {
         memcpy(w, g->weights_default(), sizeof(int32_t) * (size_t)g->weights_len);
         return 0;
     }
-    if (!weights_spec_needs_db(spec)) return resolve_file(g, spec, db, w, err);
+    if (!weights_spec_needs_db(spec)) return resolve_file(g, spec, db, base_db, w, err);
     if (!db) {
         snprintf(err, ERR_MAX, "weights '%.60s' need a database (--db)", spec);
         return -1;
@@ -170,9 +182,11 @@ int weights_uncomputed(const Game *g, const int32_t *w, char groups[ERR_MAX])
     return n;
 }
 
-int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
+/* weights_resolve_db, with resolve_spec's base_db. */
+static int resolve_and_warn(const Game *g, const char *spec, Db *db, const char *base_db, int32_t *w, int64_t *id,
+                            char err[ERR_MAX])
 {
-    if (resolve_db(g, spec, db, w, id, err) != 0) return -1;
+    if (resolve_spec(g, spec, db, base_db, w, id, err) != 0) return -1;
     char groups[ERR_MAX];
     const int n = weights_uncomputed(g, w, groups);
     /* once a thread for the same weights (a Hub engine resolves them again
@@ -197,22 +211,19 @@ int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int6
     return 0;
 }
 
+int weights_resolve_db(const Game *g, const char *spec, Db *db, int32_t *w, int64_t *id, char err[ERR_MAX])
+{
+    return resolve_and_warn(g, spec, db, NULL, w, id, err);
+}
+
 int weights_resolve_path(const Game *g, const char *spec, const char *db_path, int32_t *w, int64_t *id,
                          char err[ERR_MAX])
 {
+    /* a weight file opens the database only for a "db:ID" base (resolve_file) */
+    if (!weights_spec_needs_db(spec)) return resolve_and_warn(g, spec, NULL, db_path, w, id, err);
     Db *db = NULL;
-    if (weights_spec_uses_db(g, spec) && db_open_readonly(db_path, &db, err) != 0) {
-        /* a weight file's base: named as resolve_file names it (the file named no database) */
-        EVAL_AUTO_FREE uint8_t *given = calloc((size_t)g->weights_len, 1);
-        EVAL_AUTO_FREE int32_t *v = eval_weights_new(g);
-        char base[WEIGHTS_BASE_MAX], why[ERR_MAX], perr[ERR_MAX];
-        if (!weights_spec_needs_db(spec) && given && v && weights_file_parse(g, spec, v, given, base, perr) == 0) {
-            snprintf(why, sizeof why, "%s", err);
-            snprintf(err, ERR_MAX, "weight file %.60s: base \"%.31s\": %.120s", spec, base, why);
-        }
-        return -1;
-    }
-    int rc = weights_resolve_db(g, spec, db, w, id, err);
+    if (db_open_readonly(db_path, &db, err) != 0) return -1;
+    int rc = resolve_and_warn(g, spec, db, NULL, w, id, err);
     db_close(db);
     return rc;
 }
@@ -235,7 +246,7 @@ int weights_store_base(Db *db, const Game *g, const char *spec, const int32_t *w
             snprintf(err, ERR_MAX, "out of memory for %d weights", g->weights_len);
             return -1;
         }
-        if (resolve_db(g, spec, db, tmp, &wid, err) != 0) return -1;
+        if (resolve_spec(g, spec, db, NULL, tmp, &wid, err) != 0) return -1;
         *id = wid;
         return 0;
     }

@@ -9,7 +9,9 @@ calibrate: the candidate's --movetime at which its `search` processes use
 the same CPU time per move (user + system, os.wait4) as the new binary's at
 --movetime MS, within 2%. Both are timed on the same positions (random
 plies from the start, seeded), interleaved, one process per search as the
-gauntlet's players run; the last line printed is `movetime N`.
+gauntlet's players run; the last two lines printed are `ratio R` (the
+candidate's CPU time per move over the new binary's at that movetime) and
+`movetime N`.
 
 summary: reads the tournament's output (--log) and prints the gauntlet's
 summary: each player's rating (anchored at --ref) and its measured wall and
@@ -93,13 +95,14 @@ def measure(a, fens, mt):
 def calibrate(a):
     fens = positions(a.referee, a.game, a.positions, a.seed)
     mt = a.movetime
-    seen = []  # (movetime, candidate CPU - new CPU)
+    seen = []  # (movetime, candidate CPU - new CPU, candidate CPU / new CPU)
     for step in range(a.steps):
         tn, tc = measure(a, fens, mt)
         print("calibrate: new %.1f ms CPU per move at --movetime %d, candidate %.1f ms at --movetime %d (ratio %.3f)"
               % (tn, a.movetime, tc, mt, tc / tn), flush=True)
-        seen.append((mt, tc - tn))
+        seen.append((mt, tc - tn, tc / tn))
         if abs(tc / tn - 1) <= 0.02:
+            chosen = seen[-1]
             break
         if len(seen) >= 2 and seen[-1][1] != seen[-2][1] and seen[-1][0] != seen[-2][0]:
             slope = (seen[-1][1] - seen[-2][1]) / (seen[-1][0] - seen[-2][0])
@@ -110,7 +113,9 @@ def calibrate(a):
         mt = min(max(mt, 1), 20 * a.movetime)
     else:
         # no step within 2%: the movetime whose gap was smallest
-        mt = min(seen, key=lambda s: abs(s[1]))[0]
+        chosen = min(seen, key=lambda s: abs(s[1]))
+    mt, ratio = chosen[0], chosen[2]
+    print("ratio %.3f" % ratio)
     print("movetime %d" % mt)
     return 0
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gauntlet.sh [--game G] [--rounds N | --games N] [--movetime MS] [--db FILE] [--concurrency C] [--seed S]
 #             [--engine BIN] [--old COMMIT|BIN] [--runner BIN] [--depth D] [--nodes N] [--max-plies N]
-#             [--calibrate-positions N]
+#             [--calibrate-positions N] [--max-cpu-gap PCT]
 # A fixed, diverse pool rated together at equal used time (docs/tournaments.md, "The gauntlet"):
 #   new            the engine under test (--engine, default build/dama) at --movetime (default 100)
 #   old-SHORT      the dama of commit --old (default 7ad9123; built into a cache folder as
@@ -19,7 +19,10 @@
 # continues (the calibration and the binaries are kept in DB.gauntlet/). The tournament and the
 # referee's position strings are those of --runner (default build/dama, built if missing).
 # A player whose calibration cannot come within 2% (a weight file's load costs CPU at every
-# process start) plays at the closest movetime found; the summary marks it NOT equal.
+# process start) plays at the closest movetime found when that is within --max-cpu-gap percent
+# (default 5) of the new engine's CPU time per move; else it is left out (said before the
+# tournament), except the old engine, the anchor, which plays and is marked NOT equal in the
+# summary (which judges every calibrated player's games by the 5% rule).
 # Exit status: 0 done, 1 a failure on the way (a calibration, the tournament), 2 bad input.
 # -h, --help prints this text.
 set -euo pipefail
@@ -35,7 +38,7 @@ num() {
 }
 abspath() { case "$1" in /*) echo "$1" ;; *) echo "$here/$1" ;; esac; }
 game=russian rounds="" games="" movetime=100 db="" concurrency=1 seed=1 engine="" old=7ad9123 runner=""
-depth=6 nodes=10000 cpos=12 max_plies=""
+depth=6 nodes=10000 cpos=12 max_plies="" max_gap=5
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
     case "$1" in -h|--help) usage; exit 0 ;; esac
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
     --depth) num "$1" "$2" 1 40; depth=$((10#$2)) ;;
     --nodes) num "$1" "$2" 1 1000000000; nodes=$((10#$2)) ;;
     --calibrate-positions) num "$1" "$2" 2 1000; cpos=$((10#$2)) ;;
+    --max-cpu-gap) num "$1" "$2" 0 1000; max_gap=$((10#$2)) ;;
     *) die "unknown option '$1' (see the head of scripts/gauntlet.sh)" ;;
     esac
     shift 2
@@ -67,8 +71,8 @@ if [ -z "$runner" ]; then
     [ -x "$runner" ] || bash scripts/build.sh >/dev/null
 fi
 [ -f "$runner" ] && [ -x "$runner" ] || die "--runner $runner: no such executable file"
-games=$("$runner" help | sed -n 's/^games: //p')
-case " $games " in *" $game "*) ;; *) die "unknown game '$game' (the runner plays: $games)" ;; esac
+known=$("$runner" help | sed -n 's/^games: //p')
+case " $known " in *" $game "*) ;; *) die "unknown game '$game' (the runner plays: $known)" ;; esac
 engine_given="${engine:-$runner}"
 [ -f "$engine_given" ] && [ -x "$engine_given" ] || die "--engine $engine_given: no such executable file"
 if [ -f "$old" ] || [[ "$old" == */* ]]; then
@@ -129,9 +133,27 @@ calib() { # NAME BIN ARGS -> movetime
     fi
     cat "$f"
 }
+# equal NAME: whether NAME's calibration came within --max-cpu-gap percent of the new engine's
+# CPU time per move (util/time_use.h's rule: the one that used more, in percent rounded to 0.1;
+# a calibration stored before its log had a ratio line counts as equal), else says so.
+equal() {
+    local r
+    r=$(sed -n 's/^ratio \([0-9.][0-9.]*\)$/\1/p' "$state/calibration-$1.log" | tail -1)
+    [ -z "$r" ] && return 0
+    awk -v r="$r" -v gap="$max_gap" \
+        'BEGIN { m = r > 1 ? r : 1 / r; exit !(r > 0 && int(1000 * (m - 1) + 0.5) / 10 <= gap) }' && return 0
+    echo "$me: $1 cannot use equal time: at its closest (--movetime $(cat "$state/movetime-$1")) its CPU time per move was $r times the new engine's" >&2
+    return 1
+}
 mt_old=$(calib "$old_name" "$old_bin" "$old_extra")
+equal "$old_name" || echo "$me: $old_name plays all the same (it is the anchor); the summary marks it NOT equal" >&2
 mt_start=$(calib start-weights "$new_bin" "$new_extra --weights $state/start.cfg")
-[ "$with_new_w" = 0 ] || mt_neww=$(calib new-weights@old "$old_bin" "$old_extra --weights $state/new-weights.cfg")
+with_start=1
+equal start-weights || { with_start=0; echo "$me: start-weights left out" >&2; }
+if [ "$with_new_w" = 1 ]; then
+    mt_neww=$(calib new-weights@old "$old_bin" "$old_extra --weights $state/new-weights.cfg")
+    equal new-weights@old || { with_new_w=0; mt_neww=""; echo "$me: new-weights@old left out" >&2; }
+fi
 
 # The position server: the referee's `status` calls run outside the players' process trees.
 # (a short folder of its own: a Unix socket's path has at most 107 bytes). The players find
@@ -150,10 +172,14 @@ adapter() { # BIN EXTRA-ARGS
     echo "$a"
 }
 players=("name=new,movetime=$movetime,cmd=$(adapter "$new_bin" "$new_extra")"
-    "name=$old_name,movetime=$mt_old,cmd=$(adapter "$old_bin" "$old_extra")"
-    "name=start-weights,movetime=$mt_start,cmd=$(adapter "$new_bin" "$new_extra --weights $state/start.cfg")")
-names=(new "$old_name" start-weights)
-calibrated=("$old_name" start-weights)
+    "name=$old_name,movetime=$mt_old,cmd=$(adapter "$old_bin" "$old_extra")")
+names=(new "$old_name")
+calibrated=("$old_name")
+if [ "$with_start" = 1 ]; then
+    players+=("name=start-weights,movetime=$mt_start,cmd=$(adapter "$new_bin" "$new_extra --weights $state/start.cfg")")
+    names+=(start-weights)
+    calibrated+=(start-weights)
+fi
 if [ "$with_new_w" = 1 ]; then
     players+=("name=new-weights@old,movetime=$mt_neww,cmd=$(adapter "$old_bin" "$old_extra --weights $state/new-weights.cfg")")
     names+=(new-weights@old)
@@ -166,7 +192,8 @@ if [ -z "$rounds" ]; then
     per_round=$((2 * (${#names[@]} - 1)))
     rounds=$(((${games:-$((10 * per_round))} + per_round - 1) / per_round))
 fi
-echo "$me: $game, ${#names[@]} players (${names[*]}), $rounds rounds; movetimes: new $movetime, $old_name $mt_old, start-weights $mt_start${mt_neww:+, new-weights@old $mt_neww}; db $db"
+[ "$with_start" = 1 ] || mt_start=""
+echo "$me: $game, ${#names[@]} players (${names[*]}), $rounds rounds; movetimes: new $movetime, $old_name $mt_old${mt_start:+, start-weights $mt_start}${mt_neww:+, new-weights@old $mt_neww}; db $db"
 log="$state/tournament.log"
 set +e
 "$runner" tournament --game "$game" --format gauntlet --rounds "$rounds" --seed "$seed" --db "$db" \

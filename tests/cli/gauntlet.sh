@@ -2,15 +2,18 @@
 # gauntlet.sh — scripts/gauntlet.sh with tiny sizes, the "old" engine given as
 # a path (this dama itself, so no commit is built): every player of the pool
 # plays, the ratings, the time used per move and the summary are printed, a
-# rerun with the same --db resumes (plays nothing more), and bad input is
-# refused with exit 2 (unknown game, missing binary, bad numbers).
+# rerun with the same --db resumes (plays nothing more), bad input is
+# refused with exit 2 (unknown game, missing binary, bad numbers), and a
+# player that cannot be brought to equal time is left out.
 set -u
 . "$(dirname "$0")/lib.sh"
 G="$SRC/scripts/gauntlet.sh"
 command -v python3 >/dev/null || { echo "python3 missing: skipped"; exit 77; }
 cp "$DAMA" "$T/dama"
+# (at --movetime 5 a weight file's load is a large part of a move's CPU time: the pool is kept whole
+# by a wide --max-cpu-gap)
 base=(--runner "$DAMA" --engine "$DAMA" --old "$T/dama" --game russian --rounds 1 --movetime 5 --depth 1
-    --nodes 200 --max-plies 16 --calibrate-positions 2 --concurrency 2 --seed 3)
+    --nodes 200 --max-plies 16 --calibrate-positions 2 --concurrency 2 --seed 3 --max-cpu-gap 1000)
 
 # 1. A tiny gauntlet: six players (this dama loads its own weights, so new-weights@old plays).
 expect_rc 0 "tiny gauntlet" bash "$G" "${base[@]}" --db "$T/g.sqlite"
@@ -85,4 +88,24 @@ expect_err 2 "--seed needs a value" bash "$G" --runner "$DAMA" --seed
 expect_err 2 "unknown option '--nope'" bash "$G" --nope 1
 expect_err 2 "--db $T/no/g.sqlite: no such folder $T/no" bash "$G" "${base[@]}" --db "$T/no/g.sqlite"
 [ ! -e "$T/b.sqlite" ] && ok || bad "bad input stored a database"
+
+# 5. An old binary that costs CPU at every process start (as a weight file's slow load does) cannot
+#    be brought to equal time: the anchor plays and is marked NOT equal, new-weights@old (the same
+#    slow binary) is left out, the start weights (the new binary) play; --games instead of
+#    --rounds (8 games: one round of four pairings).
+printf '#!/bin/sh\ni=0\nwhile [ $i -lt 40000 ]; do i=$((i + 1)); done\nexec "%s" "$@"\n' "$T/dama" >"$T/slow"
+chmod +x "$T/slow"
+slow=(--runner "$DAMA" --engine "$DAMA" --old "$T/slow" --game russian --games 8 --movetime 5 --depth 1 --nodes 200
+    --max-plies 16 --calibrate-positions 2 --concurrency 2 --seed 3 --max-cpu-gap 50 --db "$T/s.sqlite")
+expect_rc 0 "a gauntlet with a slow old binary" bash "$G" "${slow[@]}"
+grep -qE "^gauntlet.sh: old-slow cannot use equal time: at its closest \(--movetime [0-9]+\) its CPU time per move was [0-9.]+ times the new engine's$" "$T/err" \
+    && ok || bad "the anchor's calibration named: $(head -c 600 "$T/err")"
+expect_line err "gauntlet.sh: old-slow plays all the same (it is the anchor); the summary marks it NOT equal"
+expect_line err "gauntlet.sh: new-weights@old left out"
+grep -qF "gauntlet.sh: russian, 5 players (new old-slow start-weights depth1 nodes200), 1 rounds;" "$T/out" \
+    && ok || bad "the pool without it: $(head -c 600 "$T/out")"
+grep -qE "^  old-slow +[-+][0-9.]+ .* NOT equal$" "$T/out" && ok || bad "the anchor marked: $(grep old-slow "$T/out")"
+expect_eq "$(grep -cE '^  new-weights@old ' "$T/out")" 0 "no line for the player left out"
+expect_eq "$(db_value "$T/s.sqlite" "SELECT count(*) FROM games")" 8 "games of the smaller pool"
+expect_err 2 "--max-cpu-gap 1001 is out of range 0..1000" bash "$G" "${base[@]}" --db "$T/b.sqlite" --max-cpu-gap 1001
 finish gauntlet
