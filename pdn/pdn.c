@@ -149,7 +149,17 @@ static bool is_control(int c) { return c >= 0 && c < 0x20 && !is_space(c); }
 
 static int not_text(PdnReader *r, char err[ERR_MAX], int c)
 {
+    if (c == 0) /* UTF-16 text has one in every ASCII character */
+        return reader_error(r, err, r->line, "byte 0x00 is not PDN text (is this a PDN file? UTF-16 text has "
+                                             "them: PDN is read as UTF-8)");
     return reader_error(r, err, r->line, "byte 0x%02x is not PDN text (is this a PDN file?)", c);
+}
+
+/* A UTF-16 byte-order mark (FF FE or FE FF) at the next byte? */
+static bool is_utf16_bom(PdnReader *r)
+{
+    int a = peek(r), b = peek_at(r, 1);
+    return (a == 0xFF && b == 0xFE) || (a == 0xFE && b == 0xFF);
 }
 
 static bool is_bom(PdnReader *r) { return peek(r) == 0xEF && peek_at(r, 1) == 0xBB && peek_at(r, 2) == 0xBF; }
@@ -172,24 +182,35 @@ static int read_tag(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
     get(r); /* '[' */
     while (peek(r) == ' ' || peek(r) == '\t') get(r);
     while (isalnum(peek(r)) || peek(r) == '_') text_push(r, &r->text, get(r));
+    if (is_control(peek(r))) return not_text(r, err, peek(r));
+    if (r->text.len == 0 && peek(r) == EOF) return reader_error(r, err, line, "the input ends after '['");
     if (r->text.len == 0)
         return reader_error(r, err, line, "a tag name must follow '[' (tag pairs are [Name \"value\"])");
     const char *name = text_str(&r->text);
     while (peek(r) == ' ' || peek(r) == '\t') get(r);
+    if (peek(r) == EOF) return reader_error(r, err, line, "the input ends inside the tag [%.40s", name);
     if (peek(r) != '"')
         return reader_error(r, err, line, "tag [%.40s: the value must be in double quotes", name);
     get(r);
     for (;;) {
         int c = peek(r);
-        if (c == EOF || c == '\n' || c == '\r')
+        if (c == EOF)
+            return reader_error(r, err, line, "the input ends inside the value of tag [%.40s \"%.40s", name,
+                                text_str(&r->value));
+        if (c == '\n' || c == '\r')
             return reader_error(r, err, line, "tag [%.40s \"%.40s: the value has no closing '\"' on its line", name,
                                 text_str(&r->value));
+        /* a NUL would cut the value short unseen ("W:Wc3:Bf6\0junk" read as W:Wc3:Bf6) */
+        if (is_control(c)) return not_text(r, err, c);
         get(r);
         if (c == '"') break;
         if (c == '\\' && (peek(r) == '"' || peek(r) == '\\')) c = get(r);
         text_push(r, &r->value, c);
     }
     while (peek(r) == ' ' || peek(r) == '\t') get(r);
+    if (peek(r) == EOF)
+        return reader_error(r, err, line, "the input ends inside the tag [%.40s \"%.40s\" (no ']')", name,
+                            text_str(&r->value));
     if (peek(r) != ']')
         return reader_error(r, err, line, "tag [%.40s \"%.40s\": ']' expected after the value", name,
                             text_str(&r->value));
@@ -325,6 +346,9 @@ static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
     int c = peek(r);
     int rc;
     if (is_control(c)) return not_text(r, err, c);
+    if (is_utf16_bom(r))
+        return reader_error(r, err, tok->line, "the input is UTF-16 (byte-order mark %02X %02X): PDN is read as "
+                                               "UTF-8; convert it first (iconv -f UTF-16 -t UTF-8)", c, peek_at(r, 1));
     switch (c) {
     case '[': rc = read_tag(r, tok, err); break;
     case '{': rc = read_brace_comment(r, tok, err); break;

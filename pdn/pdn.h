@@ -78,8 +78,9 @@ void pdn_reader_free(PdnReader *r);
 /* The next token. Returns 1 with *tok set, 0 at end of input, or -1 with a
  * message in err ("NAME:LINE: ..." naming e.g. the unterminated comment,
  * tag or variation and the line it was opened on, a stray ']', '}' or ')',
- * a control byte that shows the input is not text). After -1 the reader is
- * not usable any more. */
+ * a control byte, in a tag as elsewhere, that shows the input is not text,
+ * a UTF-16 byte-order mark, the end of the input inside a tag pair). After
+ * -1 the reader is not usable any more. */
 int pdn_read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX]);
 
 /* ------------------------------------------------------------------ */

@@ -165,23 +165,36 @@ static void test_syntax_errors(void **state)
     static const struct {
         const char *text;
         const char *want; /* the whole message must start with this */
+        long len;         /* bytes of text when it holds a NUL, else 0 */
     } CASES[] = {
         {"[Event \"x\"]\n[Site \"Moscow]\n1. c3-d4 *\n",
-         "t.pdn:2 (game 1): tag [Site \"Moscow]: the value has no closing '\"' on its line"},
-        {"[Event x]\n", "t.pdn:1 (game 1): tag [Event: the value must be in double quotes"},
-        {"[Event \"x\"\n", "t.pdn:1 (game 1): tag [Event \"x\": ']' expected after the value"},
-        {"[ \"x\"]\n", "t.pdn:1 (game 1): a tag name must follow '['"},
-        {"[Event \"x\"]\n\n1. c3-d4 {oops\n2. d4-c5 *\n", "t.pdn:3 (game 1): comment '{' opened here is not closed by '}'"},
+         "t.pdn:2 (game 1): tag [Site \"Moscow]: the value has no closing '\"' on its line", 0},
+        {"[Event x]\n", "t.pdn:1 (game 1): tag [Event: the value must be in double quotes", 0},
+        {"[Event \"x\"\n", "t.pdn:1 (game 1): tag [Event \"x\": ']' expected after the value", 0},
+        {"[ \"x\"]\n", "t.pdn:1 (game 1): a tag name must follow '['", 0},
+        {"[Event \"x\"]\n\n1. c3-d4 {oops\n2. d4-c5 *\n", "t.pdn:3 (game 1): comment '{' opened here is not closed by '}'", 0},
         {"[Event \"x\"]\n1. c3-d4 {oops\n*\n\n[Event \"y\"]\n1. c3-d4 {ok} *\n",
-         "t.pdn:2 (game 1): comment '{' opened here is not closed before the tag pair on line 5"},
-        {"1. c3-d4 (1... d6-c5 (1... b6-a5)\n*", "t.pdn:1 (game 1): variation '(' opened here is not closed by ')'"},
+         "t.pdn:2 (game 1): comment '{' opened here is not closed before the tag pair on line 5", 0},
+        {"1. c3-d4 (1... d6-c5 (1... b6-a5)\n*", "t.pdn:1 (game 1): variation '(' opened here is not closed by ')'", 0},
         {"[Event \"x\"]\n1. c3-d4 *\n\n[Event \"y\"]\n1. c3-d4 } *\n",
-         "t.pdn:5 (game 2): unexpected '}' (no matching opening bracket or tag)"},
-        {"1. c3-d4 $ *", "t.pdn:1 (game 1): '$' must be followed by a NAG number"},
-        {"[Event \"x\"]\n1. c3-d4\x01 *", "t.pdn:2 (game 1): byte 0x01 is not PDN text"},
+         "t.pdn:5 (game 2): unexpected '}' (no matching opening bracket or tag)", 0},
+        {"1. c3-d4 $ *", "t.pdn:1 (game 1): '$' must be followed by a NAG number", 0},
+        {"[Event \"x\"]\n1. c3-d4\x01 *", "t.pdn:2 (game 1): byte 0x01 is not PDN text", 0},
+        /* a control byte inside a tag: a NUL cut the value short unseen (this FEN was read as W:Wc3:Bf6) */
+        {"[FEN \"W:Wc3:Bf6\0junk\"]\n1. c3-d4 *\n", "t.pdn:1 (game 1): byte 0x00 is not PDN text", 34},
+        {"[Event \"a\001b\"]\n1. c3-d4 *\n", "t.pdn:1 (game 1): byte 0x01 is not PDN text", 0},
+        /* UTF-16, with its byte-order mark or without (it said 'a tag name must follow [') */
+        {"\xff\xfe[\0E\0v\0", "t.pdn:1 (game 1): the input is UTF-16 (byte-order mark FF FE): PDN is read as UTF-8", 8},
+        {"\xfe\xff\0[\0E\0v", "t.pdn:1 (game 1): the input is UTF-16 (byte-order mark FE FF)", 8},
+        {"[\0E\0v\0", "t.pdn:1 (game 1): byte 0x00 is not PDN text (is this a PDN file? UTF-16 text has them", 6},
+        /* a file cut short inside a tag pair (it said the value must be in double quotes) */
+        {"[Event \"x\"]\n[Even", "t.pdn:2 (game 1): the input ends inside the tag [Even", 0},
+        {"[Event \"x\"]\n[Event \"Mosc", "t.pdn:2 (game 1): the input ends inside the value of tag [Event \"Mosc", 0},
+        {"[Event \"x\"]\n[Event \"y\"", "t.pdn:2 (game 1): the input ends inside the tag [Event \"y\" (no ']')", 0},
+        {"[Event \"x\"]\n[", "t.pdn:2 (game 1): the input ends after '['", 0},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
-        StrReader s = open_text(CASES[i].text, -1);
+        StrReader s = open_text(CASES[i].text, CASES[i].len ? CASES[i].len : -1);
         PdnGame g;
         pdn_game_init(&g);
         char err[ERR_MAX] = "";
