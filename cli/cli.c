@@ -591,6 +591,31 @@ void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_
     }
 }
 
+/* Does the space-separated list hold word? */
+static bool has_word(const char *list, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ')
+        if (strncmp(p, word, n) == 0 && (p[n] == ' ' || p[n] == 0)) return true;
+    return false;
+}
+
+int cli_check_action_opts(const CliArgs *a, const char *act, const CliActionOpt *table, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        const char *o = table[i].option;
+        if (cli_source(a, o) != CLI_FROM_CLI || has_word(table[i].actions, act)) continue;
+        char list[64];
+        snprintf(list, sizeof list, "%s", table[i].actions);
+        char *sp = strchr(list, ' ');
+        if (sp) *sp = 0;
+        fprintf(stderr, "dama %s %s: --%s is for %s%s%s, not %s\n", a->command, act, o, list, sp ? " and " : "",
+                sp ? sp + 1 : "", act);
+        return 2;
+    }
+    return 0;
+}
+
 int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id)
 {
     static const char *const which[] = {"run", "match", "tournament", "filter"};

@@ -156,6 +156,20 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
  * them afterwards with cli_search_params. */
 int cli_check_search_param(const CliArgs *a, const Game *g);
 
+/* An option that only some actions of a command use: its name (without
+ * "--") and the space-separated actions that take it ("build verify"). */
+typedef struct CliActionOpt {
+    const char *option;
+    const char *actions;
+} CliActionOpt;
+
+/* Checks that every option of table given on the command line is one that
+ * action act takes. Returns 0, or 2 (a bad option) after the message "dama
+ * COMMAND ACT: --OPT is for A and B, not ACT" on stderr. Values from the
+ * config file are left alone: its top-level settings (db, game, threads)
+ * serve every command, each taking those it has. */
+int cli_check_action_opts(const CliArgs *a, const char *act, const CliActionOpt *table, size_t len);
+
 /* Every subcommand, defined in cmd_*.c. */
 extern const CliCommand cmd_moves, cmd_perft, cmd_search, cmd_bench, cmd_pdn, cmd_selfplay, cmd_tune, cmd_export, cmd_match, cmd_status, cmd_spsa, cmd_hub, cmd_dxp, cmd_play, cmd_version, cmd_ratings, cmd_tournament, cmd_egtb, cmd_report, cmd_train, cmd_db, cmd_book;
 

@@ -21,6 +21,15 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
+/* The options of one action only (--config: both); one given to the other
+ * action was ignored in silence (probe --game turkish read the book's own
+ * game), so it is refused. */
+static const CliActionOpt ACTION_OPTS[] = {
+    {"game", "build"},      {"db", "build"},     {"max-ply", "build"}, {"min-games", "build"},
+    {"min-score", "build"}, {"margin", "build"}, {"out", "build"},     {"force", "build"},
+    {"book", "probe"},      {"fen", "probe"},
+};
+
 static int do_build(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -109,6 +118,8 @@ static int run(CliArgs *a)
         return 2;
     }
     const char *act = a->positional[0];
+    bool known = strcmp(act, "build") == 0 || strcmp(act, "probe") == 0;
+    if (known && cli_check_action_opts(a, act, ACTION_OPTS, sizeof ACTION_OPTS / sizeof ACTION_OPTS[0]) != 0) return 2;
     if (strcmp(act, "build") == 0) return do_build(a);
     if (strcmp(act, "probe") == 0) return do_probe(a);
     fprintf(stderr, "dama book: unknown action '%s' (build, probe)\n", act);

@@ -245,9 +245,7 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
 /* The options each action takes (--game and --dir: every one); one given
  * to an action that does not use it would be ignored in silence, so it is
  * refused. */
-static const struct {
-    const char *option, *actions;
-} ACTION_OPTS[] = {
+static const CliActionOpt ACTION_OPTS[] = {
     {"pieces", "build"},        {"material", "build verify"}, {"level", "build"},
     {"threads", "build verify"}, {"no-symmetry", "build verify"}, {"fen", "probe"},
     {"sample", "verify"},       {"sample-depth", "verify"},   {"seed", "verify bench"},
@@ -255,34 +253,11 @@ static const struct {
     {"reasons", "draws"},
 };
 
-/* Does the space-separated list hold word? */
-static bool has_word(const char *list, const char *word)
-{
-    size_t n = strlen(word);
-    for (const char *p = list; *p; p += strcspn(p, " "), p += *p == ' ') {
-        if (strncmp(p, word, n) == 0 && (p[n] == ' ' || p[n] == 0)) return true;
-    }
-    return false;
-}
-
 /* 0, or 2 after a message naming an option given on the command line that
- * action act does not use, or --pieces with --material. The config file's
- * values are left alone: its top-level settings (db, threads, seed) are
- * meant for every command, each taking those it has. */
+ * action act does not use, or --pieces with --material. */
 static int check_action_opts(const CliArgs *a, const char *act)
 {
-    for (size_t i = 0; i < sizeof ACTION_OPTS / sizeof ACTION_OPTS[0]; i++) {
-        const char *o = ACTION_OPTS[i].option;
-        if (cli_source(a, o) == CLI_FROM_CLI && !has_word(ACTION_OPTS[i].actions, act)) {
-            char list[64];
-            snprintf(list, sizeof list, "%s", ACTION_OPTS[i].actions);
-            char *sp = strchr(list, ' ');
-            if (sp) *sp = 0;
-            fprintf(stderr, "dama egtb %s: --%s is for %s%s%s, not %s\n", act, o, list, sp ? " and " : "",
-                    sp ? sp + 1 : "", act);
-            return 2;
-        }
-    }
+    if (cli_check_action_opts(a, act, ACTION_OPTS, sizeof ACTION_OPTS / sizeof ACTION_OPTS[0]) != 0) return 2;
     if (strcmp(act, "build") == 0 && cli_source(a, "material") == CLI_FROM_CLI && cli_source(a, "pieces") == CLI_FROM_CLI) {
         fprintf(stderr, "dama egtb build: --pieces and --material exclude each other: --pieces N builds every "
                         "material of up to N pieces, --material M that material and those it turns into\n");
@@ -305,8 +280,9 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama egtb: name an action: build, verify, probe, bench or draws\n");
         return 2;
     }
-    if (has_word("build verify probe bench draws", a->positional[0]) && check_action_opts(a, a->positional[0]) != 0)
-        return 2;
+    static const char *const ACTIONS[] = {"build", "verify", "probe", "bench", "draws"};
+    for (size_t i = 0; i < sizeof ACTIONS / sizeof ACTIONS[0]; i++)
+        if (strcmp(a->positional[0], ACTIONS[i]) == 0 && check_action_opts(a, ACTIONS[i]) != 0) return 2;
     /* --threads 0..256 (build and verify: their OpenMP threads): checked by cli_parse */
     const char *dir = cli_str(a, "dir");
     char dflt[4096];

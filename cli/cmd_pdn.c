@@ -28,6 +28,19 @@ static const CliOpt OPTS[] = {
     {0},
 };
 
+/* The options of one subcommand only (--config: both); one given to the
+ * other was ignored in silence (export --game turkish wrote the games of
+ * every game), so it is refused. */
+static const CliActionOpt ACTION_OPTS[] = {
+    {"game", "check"},       {"db", "export"},     {"run", "export"},   {"match", "export"},
+    {"tournament", "export"}, {"filter", "export"}, {"out", "export"},   {"force", "export"},
+};
+
+static int check_action_opts(const CliArgs *a, const char *act)
+{
+    return cli_check_action_opts(a, act, ACTION_OPTS, sizeof ACTION_OPTS / sizeof ACTION_OPTS[0]);
+}
+
 static int export_games(const CliArgs *a)
 {
     DbSelect sel;
@@ -175,6 +188,13 @@ static int run(CliArgs *a)
             fprintf(stderr, "dama pdn export: unexpected argument '%s'\n", a->positional[1]);
             return 2;
         }
+        if (cli_source(a, "game") == CLI_FROM_CLI) {
+            fprintf(stderr, "dama pdn export: --game is for check, not export (export writes the stored games of "
+                            "every game in the selection; --filter \"g.game = '%s'\" picks one game's)\n",
+                    cli_str(a, "game"));
+            return 2;
+        }
+        if (check_action_opts(a, "export") != 0) return 2;
         return export_games(a);
     }
     if (a->positional_len < 1 || strcmp(a->positional[0], "check") != 0) {
@@ -220,7 +240,8 @@ static int run(CliArgs *a)
     }
     /* --game given after "check" wins over one given before it. */
     const Game *g = cli_game(sub.from_cli[0] /* OPTS[0] is --game */ ? &sub : a);
-    if (!g) rc = 2;
+    if (check_action_opts(a, "check") != 0 || check_action_opts(&sub, "check") != 0) rc = 2;
+    else if (!g) rc = 2;
     else if (sub.positional_len != 1) {
         fprintf(stderr, "dama pdn check: exactly one FILE is needed (usage: dama pdn %s)\n", cmd_pdn.usage);
         rc = 2;

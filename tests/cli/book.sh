@@ -53,6 +53,12 @@ expect_err 1 "a book of $G, not of turkish" "$DAMA" match --game turkish --db "$
   --a-book "$T/b.book" "${PLAY[@]}"
 expect_err 1 "bad1.book:2: move:" "$DAMA" hub --book "$T/bad1.book"
 expect_err 2 "unknown action" "$DAMA" book burn
+# an option of the other action is refused (probe --game turkish read the book's own game in silence)
+expect_err 2 "dama book probe: --game is for build, not probe" "$DAMA" book probe --book "$T/b.book" --game turkish
+expect_err 2 "dama book probe: --min-games is for build, not probe" "$DAMA" book probe --book "$T/b.book" --min-games 5
+expect_err 2 "dama book build: --fen is for probe, not build" "$DAMA" book build --game $G --db "$T/sp.sqlite" \
+  --out "$T/c.book" --fen "$START"
+[ ! -e "$T/c.book" ] && ok || bad "a build with --fen wrote its book"
 
 # 3. a match: A plays a book move where the engine would not. The engine's
 # own first move (game 0, A White) without a book; then a one-line book of

@@ -46,6 +46,12 @@ expect_eq "$(grep -c '^\[Event "dama selfplay run 2"\]' <("$DAMA" pdn export --d
 expect_rc 1 "missing match" "$DAMA" pdn export --db "$DB" --match 99
 grep -q "no match 99" "$T/err" && ok || bad "missing match message: $(cat "$T/err")"
 expect_rc 2 "two selections" "$DAMA" pdn export --db "$DB" --match 1 --run 1
+# an option of the other subcommand is refused: export --game turkish wrote all 16 games, Russian and Shatra too
+expect_err 2 "dama pdn export: --game is for check, not export" "$DAMA" pdn export --db "$DB" --game turkish -o "$T/tk.pdn"
+[ ! -e "$T/tk.pdn" ] && ok || bad "export --game wrote a file"
+expect_err 2 "dama pdn check: --db is for export, not check" "$DAMA" pdn check "$T/all.pdn" --db "$DB"
+expect_err 2 "dama pdn check: --run is for export, not check" "$DAMA" pdn --run 1 check "$T/all.pdn"
+expect_err 2 "dama pdn check: --out is for export, not check" "$DAMA" pdn check -o "$T/x.pdn" "$T/all.pdn"
 expect_rc 1 "no database" "$DAMA" pdn export --db "$T/none.sqlite"
 # a file that cannot be written: the failing step and its errno, the path named
 expect_rc 1 "-o in a missing folder" "$DAMA" pdn export --db "$DB" -o "$T/none/x.pdn"
