@@ -1,7 +1,7 @@
 /* ratings_table.c — printing rating fits; see ratings_table.h. */
 #include "cli/ratings_table.h"
 
-#include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +14,8 @@ int ratings_parse_anchor(const char *text, const char *const *names, int len, in
     const char *eq = strrchr(text, '=');
     size_t n = eq ? (size_t)(eq - text) : strlen(text);
     *elo = 0;
-    if (eq) {
-        char *end = NULL;
-        errno = 0;
-        *elo = strtod(eq + 1, &end);
-        if (!eq[1] || *end || errno || !isfinite(*elo)) {
+    if (eq) { /* decimal only: strtod alone read "0x10" as 16 and " 100" as 100 */
+        if (num_parse_real(eq + 1, -DBL_MAX, DBL_MAX, elo) != NUM_OK) {
             snprintf(err, ERR_MAX, "--anchor '%.100s': '%.40s' is not a rating", text, eq + 1);
             return -1;
         }

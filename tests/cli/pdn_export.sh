@@ -76,6 +76,12 @@ expect_rc 1 "ratings of disconnected self-play populations" "$DAMA" ratings --db
 grep -q "^dama ratings: players 'weight set [0-9]*' and 'weight set [0-9]*' are in groups that never met" "$T/err" && ok || bad "disconnected message names the players: $(cat "$T/err")"
 expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobody
 grep -q "no player named 'nobody'" "$T/err" && ok || bad "anchor message"
+# the anchor's rating is a decimal number: '0x10' was read as 16, ' 100' as 100
+expect_rc 0 "anchor" "$DAMA" ratings --db "$DB" --match 1 --anchor "weight set 1=100"
+grep -q "^ *[12]  weight set 1 *100\.0 *0\.0  \[100\.0, 100\.0\]" "$T/out" && ok || bad "anchored at 100: $(cat "$T/out")"
+for v in 0x10 " 100" 1e400 nan ""; do
+  expect_err 2 "--anchor 'weight set 1=$v': '$v' is not a rating" "$DAMA" ratings --db "$DB" --match 1 --anchor "weight set 1=$v"
+done
 
 # a version-1 database (as dama wrote it before tournaments) is migrated
 sqlite3 "$T/v1.sqlite" <"$2/db/migrations/001_initial.sql"
