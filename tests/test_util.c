@@ -252,6 +252,9 @@ static const TextCase TEXT_CASES[] = {
     {TEXT("\xf4\x90\x80\x80"), 1, "byte 0xF4 at column 1, not UTF-8"}, /* past U+10FFFF */
     {TEXT("ab\xd0"), 3, "byte 0xD0 at column 3, not UTF-8"},           /* cut at the end */
     {TEXT("\x80"), 1, "byte 0x80 at column 1, not UTF-8"},             /* a lone continuation byte */
+    /* a byte-order mark (Notepad's UTF-8): the position after it was quoted as if it were bad */
+    {TEXT("\xef\xbb\xbfW:Wa1:Bb8"), 1, "a byte-order mark (U+FEFF) at column 1"},
+    {TEXT("label\t\xef\xbb\xbf"), 7, "a byte-order mark (U+FEFF) at column 7"},
 };
 #undef TEXT
 

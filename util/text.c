@@ -55,6 +55,10 @@ size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX])
             continue;
         }
         size_t u = c >= 0x80 ? utf8_len(s + i, len - i) : 0;
+        if (u == 3 && c == 0xEF && s[i + 1] == 0xBB && s[i + 2] == 0xBF) { /* invisible in any message that quotes the line */
+            snprintf(what, TEXT_WHAT_MAX, "a byte-order mark (U+FEFF) at column %zu", i + 1);
+            return i + 1;
+        }
         if (u) {
             i += u;
             continue;

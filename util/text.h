@@ -40,7 +40,9 @@ long text_cut_line(const char *text, size_t n);
  * the caller's to drop) for a byte that is no text: a NUL, a control byte
  * other than tab (0x01..0x1F, 0x7F, a lone CR included), or a byte that is
  * not part of a well-formed UTF-8 sequence (RFC 3629: no overlong forms,
- * surrogates or code points past U+10FFFF). Returns 0, or the 1-based
+ * surrogates or code points past U+10FFFF), or a byte-order mark (U+FEFF,
+ * which an editor may put first: a message quoting the line would not
+ * show it). Returns 0, or the 1-based
  * column (in bytes) of the first such byte, with what it is in
  * what[TEXT_WHAT_MAX]: "a NUL byte at column 9", "non-printable byte 0x01
  * at column 3", "byte 0xFF at column 5, not UTF-8". */
