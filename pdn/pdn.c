@@ -577,7 +577,8 @@ static const Game *game_of_type(const char *text, long line, char error[PDN_MESS
     char *end;
     errno = 0;
     long type = strtol(text, &end, 10);
-    if (end == text || errno || (*end && *end != ',' && !isspace((unsigned char)*end))) {
+    const char *rest = end + strspn(end, " \t"); /* blanks may follow; then the long form's ',' or nothing */
+    if (end == text || errno || (*rest && *rest != ',')) { /* "25 30" was read as 25 */
         snprintf(error, PDN_MESSAGE_MAX, "GameType tag \"%.40s\" (line %ld) is not a game number", text, line);
         return NULL;
     }

@@ -360,6 +360,13 @@ static void test_gametype_board(void **state)
     assert_non_null(strstr(rep.error, "gives the board 10x10, but Brazilian draughts (GameType 26) is played on 8x8"));
     assert_int_equal(replay_text("[GameType \"30,W,8,8,A0,0\"]\n\n1. c3-c4 *", &rep), 0);
     assert_string_equal(rep.game->name, "turkish");
+    /* blanks after the number, nothing else: "25 30" and "25 x" were read as 25 */
+    assert_int_equal(replay_text("[GameType \"25 \"]\n\n1. c3-d4 *", &rep), 0);
+    assert_int_equal(replay_text("[GameType \"25 ,W,8,8,A0,0\"]\n\n1. c3-d4 *", &rep), 0);
+    assert_int_equal(replay_text("[GameType \"25 30\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_string_equal(rep.error, "GameType tag \"25 30\" (line 1) is not a game number");
+    assert_int_equal(replay_text("[GameType \"25 x\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_string_equal(rep.error, "GameType tag \"25 x\" (line 1) is not a game number");
 }
 
 static void test_replay_broken(void **state)
