@@ -305,7 +305,7 @@ int ratings_fit(int players, const RatingsGame *games, int64_t len, const Rating
         if (!isfinite(theta[i]) || fabs(theta[i]) > 4000) converged = false;
     if (!converged || information(&f, theta, info, work) != 0) {
         set_err(err, "ratings: the fit does not converge (a player who won or lost every game has an infinite "
-                     "rating: use a prior of virtual draws)");
+                     "rating: give a prior of virtual games, as dama ratings --prior N > 0 does)");
         goto done;
     }
     memcpy(cov, info, sizeof(double) * (size_t)m * (size_t)m);

@@ -58,7 +58,12 @@ void ratings_table_print(FILE *out, const RatingsFit *fit, const char *const *na
                 num_shown(fit->elo[i], 1), fit->error[i], interval, (long long)fit->games[i], pct);
     }
     /* (num_shown: a fit's 0 comes out as -1e-17 as often as +1e-17; printed as 0.0) */
-    fprintf(out, "White advantage %.1f +/- %.1f Elo%s, draw_elo %.1f +/- %.1f; %s, prior %g virtual games per pair\n",
-            num_shown(fit->advantage, 1), fit->advantage_error, opt->fit_advantage ? "" : " (not fitted)",
-            num_shown(fit->draw_elo, 1), fit->draw_elo_error, opt->anchor >= 0 ? "anchored" : "mean 0", opt->prior);
+    /* no draw among the games: draw_elo is 0 by definition, not a fit (arena/ratings.h) */
+    char draws[64] = "draw_elo 0 (no draws)";
+    if (fit->draw_elo != 0 || fit->draw_elo_error != 0)
+        snprintf(draws, sizeof draws, "draw_elo %.1f +/- %.1f", num_shown(fit->draw_elo, 1), fit->draw_elo_error);
+    /* (+ 0.0: a prior given as -0 is printed as 0) */
+    fprintf(out, "White advantage %.1f +/- %.1f Elo%s, %s; %s, prior %g virtual games per pair\n",
+            num_shown(fit->advantage, 1), fit->advantage_error, opt->fit_advantage ? "" : " (not fitted)", draws,
+            opt->anchor >= 0 ? "anchored" : "mean 0", opt->prior + 0.0);
 }

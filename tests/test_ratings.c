@@ -185,7 +185,7 @@ static const BadCase BAD[] = {
     {"same player", 2, {{1, 1, 1}}, 1, 0, "out of range"},
     {"player without games", 3, {{0, 1, 1}, {1, 0, 2}}, 2, 0, "player 'C' has no games"},
     {"two groups", 4, {{0, 1, 1}, {1, 0, 2}, {2, 3, 1}, {3, 2, 0}}, 4, 0, "players 'A' and 'C' are in groups that never met"},
-    {"all wins, no prior", 2, {{0, 1, 2}, {1, 0, 0}, {0, 1, 2}, {1, 0, 0}}, 4, 0, "infinite"},
+    {"all wins, no prior", 2, {{0, 1, 2}, {1, 0, 0}, {0, 1, 2}, {1, 0, 0}}, 4, 0, "infinite rating: give a prior of virtual games"},
     {"negative prior", 2, {{0, 1, 2}}, 1, -1, "prior"},
 };
 

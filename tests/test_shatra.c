@@ -667,6 +667,8 @@ static const BadFen BAD_FENS[] = {
     {"sqx/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1", "unknown piece 'x' at character 3"},
     {"sqs/srs/brb/k/ssssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1", "rank 10"},
     {"sqs/srs/brb/k/sssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1", "rank 10 has 7 squares"},
+    {"sqs/srs/brb/k/sssssss/7/07/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 0 1",
+     "rank 8: '0' at character 25 is no run of empty squares (1..7)"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS x 1-10,53-62 - - - 0 1", "side field"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-63 - - - 0 1", "reserve field"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-11 - - - 0 1", "reserve field: square 11"},

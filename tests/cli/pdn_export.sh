@@ -72,6 +72,11 @@ expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SE
 # ratings of the match: two players, 4 games, mean 0
 "$DAMA" ratings --db "$DB" --match 1 >"$T/r" 2>&1
 expect_eq "$(head -1 "$T/r")" "4 games, 2 players" "ratings header"
+# draw_elo: fitted when a game was drawn, else said to be 0 by definition (it printed "0.0 +/- 0.0")
+draws=$(q "SELECT count(*) FROM games WHERE result = '1/2-1/2' AND run_id = (SELECT run_id FROM matches WHERE id = 1)")
+"$DAMA" ratings --db "$DB" --match 1 >"$T/r0" 2>&1
+if [ "$draws" -gt 0 ]; then want='draw_elo -?[0-9]+\.[0-9] \+/- [0-9]+\.[0-9];'; else want='draw_elo 0 \(no draws\);'; fi
+grep -qE "^White advantage .*, $want mean 0, prior 2 virtual games per pair$" "$T/r0" && ok || bad "draw_elo ($draws draws): $(tail -1 "$T/r0")"
 expect_rc 1 "ratings of disconnected self-play populations" "$DAMA" ratings --db "$DB" --run 1
 grep -q "^dama ratings: players 'weight set [0-9]*' and 'weight set [0-9]*' are in groups that never met" "$T/err" && ok || bad "disconnected message names the players: $(cat "$T/err")"
 expect_rc 2 "anchor unknown" "$DAMA" ratings --db "$DB" --match 1 --anchor nobody

@@ -169,7 +169,12 @@ static int parse_board(ShatraPos *p, const char *board, char msg[160])
             int pos = (int)(s - board) + 1;
             if (isdigit((unsigned char)*s)) {
                 int run = *s - '0';
-                if (run < 1 || used + run > width) {
+                if (run < 1) {
+                    snprintf(msg, 160, "board: rank %d: '0' at character %d is no run of empty squares (1..%d)",
+                             14 - r, pos, width);
+                    return -1;
+                }
+                if (used + run > width) {
                     snprintf(msg, 160, "board: rank %d has %d squares, '%c' at character %d overflows it", 14 - r,
                              width, *s, pos);
                     return -1;
