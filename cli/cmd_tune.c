@@ -221,9 +221,14 @@ static int run(CliArgs *a)
            tune_loss_text(res->valid_loss_start, 6, v0), tune_loss_text(res->valid_loss, 6, v1), res->best_epoch,
            res->epochs, dt,
            dt > 0 ? (double)res->epochs * (double)r.positions / dt / 1e6 : 0.0);
-    if (r.unchanged)
+    if (r.unchanged) {
         printf("no weight changed (best epoch %d of %d): no new weight set stored; the start is weight set %lld%s\n",
                res->best_epoch, res->epochs, (long long)r.base_ws, interrupted ? "; run interrupted" : "");
+        if (res->stop == TEXEL_STOP_PATIENCE && res->best_epoch == 0)
+            printf("no epoch's held-out loss fell below the start's within --patience %d: give smaller steps (--lr, "
+                   "--pattern-lr) or a larger --patience\n",
+                   o.patience);
+    }
     else if (r.existed)
         print_existing(db, &r, wname, interrupted);
     else

@@ -165,7 +165,14 @@ static int tuned(Train *t, DbGeneration *gen, const TuneJobResult *r)
     gen->candidate_ws = r->result_ws;
     if (r->result_ws == gen->parent_ws) {
         gen->accepted = 0;
-        snprintf(gen->reason, sizeof gen->reason, "the candidate equals its parent (tuning changed no weight)");
+        if (r->texel.stop == TEXEL_STOP_PATIENCE && r->texel.best_epoch == 0)
+            /* the first epochs overshot (docs/results/2026-12-06-shatra-hub-turkish-stall.md) */
+            snprintf(gen->reason, sizeof gen->reason,
+                     "the candidate equals its parent (no epoch's held-out loss fell below the start's within "
+                     "--patience %d: give smaller steps, --lr and --pattern-lr, or a larger --patience)",
+                     t->o->tune.patience);
+        else
+            snprintf(gen->reason, sizeof gen->reason, "the candidate equals its parent (tuning changed no weight)");
         gen->best_ws = gen->parent_ws;
         gen->stage = "done";
     } else {

@@ -96,6 +96,11 @@ cmp -s b.json b0.json && ok || bad "export --weights best after failed gates is 
 [ "$(q c.sqlite "SELECT count(*) FROM run_weight_sets WHERE run_id = (SELECT selfplay_run FROM generations WHERE generation = 1)")" = 4 ] && ok || bad "--perturb population --population 4: $(q c.sqlite "SELECT count(*) FROM run_weight_sets") members; $(tail -2 "$T/c.err")"
 [ "$(q c.sqlite "SELECT accepted || ' ' || (gate_match IS NULL) || ' ' || (candidate_ws = parent_ws) FROM generations WHERE generation = 1")" = "0 1 1" ] && ok || bad "equal candidate: $(q c.sqlite 'SELECT * FROM generations')"
 grep -q "equals its parent" "$T/c.out" && ok || bad "equal candidate not reported: $(cat "$T/c.out")"
+# a tuning whose first epoch overshoots and --patience 1 ends: the generation's reason says what to change
+"$DAMA" train --db "$T/d.sqlite" --generations 1 "${TINY[@]}" "${PASS[@]}" --lr 500 --patience 1 >"$T/d.out" 2>"$T/d.err"
+expect_eq "$(q d.sqlite "SELECT accepted || ' ' || (gate_match IS NULL) || ' ' || reason FROM generations WHERE generation = 1")" \
+  "0 1 the candidate equals its parent (no epoch's held-out loss fell below the start's within --patience 1: give smaller steps, --lr and --pattern-lr, or a larger --patience)" \
+  "an overshooting tuning's reason"
 
 # ---- bad input ----
 "$DAMA" train --db "$T/a.sqlite" --games-per-gen 21 >/dev/null 2>"$T/e.err"

@@ -63,6 +63,15 @@ tune --epochs 0 >e0.out 2>e0.err || bad "--epochs 0: $(tail -2 e0.err)"
 expect_eq "$(grep '^no weight changed' e0.out)" "no weight changed (best epoch 0 of 0): no new weight set stored; the start is weight set 1" \
   "--epochs 0 result line"
 expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM weight_sets")" "$sets" "--epochs 0 stored a weight set"
+expect_eq "$(grep -c 'within --patience' e0.out)" 0 "--epochs 0: no patience hint"
+# steps so large that the first epoch overshoots, and --patience 1 ends it: no weight changed, and
+# the way out is said (docs/results/2026-12-06-shatra-hub-turkish-stall.md)
+tune --lr 500 --patience 1 >p1.out 2>p1.err || bad "--lr 500: $(tail -2 p1.err)"
+expect_eq "$(grep '^no weight changed' p1.out)" "no weight changed (best epoch 0 of 1): no new weight set stored; the start is weight set 1" \
+  "overshooting tuning result line"
+expect_eq "$(grep 'within --patience' p1.out)" \
+  "no epoch's held-out loss fell below the start's within --patience 1: give smaller steps (--lr, --pattern-lr) or a larger --patience" \
+  "overshooting tuning: the hint"
 expect_eq "$(sqlite3 a.sqlite "SELECT base_ws || ' ' || quote(result_ws) FROM tuning_runs ORDER BY id DESC LIMIT 1")" "1 NULL" \
   "--epochs 0 tuning row: base 1, no result"
 expect_eq "$(sqlite3 a.sqlite "SELECT count(*) FROM weight_sets WHERE parent_id = id")" 0 "a weight set that is its own parent"
