@@ -609,8 +609,9 @@ int cli_check_action_opts(const CliArgs *a, const char *act, const CliActionOpt 
         snprintf(list, sizeof list, "%s", table[i].actions);
         char *sp = strchr(list, ' ');
         if (sp) *sp = 0;
-        fprintf(stderr, "dama %s %s: --%s is for %s%s%s, not %s\n", a->command, act, o, list, sp ? " and " : "",
-                sp ? sp + 1 : "", act);
+        fprintf(stderr, "dama %s %s: --%s is for %s%s%s, not %s%s%s%s\n", a->command, act, o, list, sp ? " and " : "",
+                sp ? sp + 1 : "", act, table[i].hint ? " (" : "", table[i].hint ? table[i].hint : "",
+                table[i].hint ? ")" : "");
         return 2;
     }
     return 0;

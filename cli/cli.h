@@ -157,15 +157,17 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
 int cli_check_search_param(const CliArgs *a, const Game *g);
 
 /* An option that only some actions of a command use: its name (without
- * "--") and the space-separated actions that take it ("build verify"). */
+ * "--"), the space-separated actions that take it ("build verify"), and
+ * what to do instead (NULL: nothing said). */
 typedef struct CliActionOpt {
     const char *option;
     const char *actions;
+    const char *hint;
 } CliActionOpt;
 
 /* Checks that every option of table given on the command line is one that
  * action act takes. Returns 0, or 2 (a bad option) after the message "dama
- * COMMAND ACT: --OPT is for A and B, not ACT" on stderr. Values from the
+ * COMMAND ACT: --OPT is for A and B, not ACT" (and " (HINT)") on stderr. Values from the
  * config file are left alone: its top-level settings (db, game, threads)
  * serve every command, each taking those it has. */
 int cli_check_action_opts(const CliArgs *a, const char *act, const CliActionOpt *table, size_t len);

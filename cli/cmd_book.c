@@ -25,9 +25,9 @@ static const CliOpt OPTS[] = {
  * action was ignored in silence (probe --game turkish read the book's own
  * game), so it is refused. */
 static const CliActionOpt ACTION_OPTS[] = {
-    {"game", "build"},      {"db", "build"},     {"max-ply", "build"}, {"min-games", "build"},
-    {"min-score", "build"}, {"margin", "build"}, {"out", "build"},     {"force", "build"},
-    {"book", "probe"},      {"fen", "probe"},
+    {"game", "build", NULL},      {"db", "build", NULL},     {"max-ply", "build", NULL}, {"min-games", "build", NULL},
+    {"min-score", "build", NULL}, {"margin", "build", NULL}, {"out", "build", NULL},     {"force", "build", NULL},
+    {"book", "probe", NULL},      {"fen", "probe", NULL},
 };
 
 static int do_build(CliArgs *a)

@@ -246,11 +246,11 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
  * to an action that does not use it would be ignored in silence, so it is
  * refused. */
 static const CliActionOpt ACTION_OPTS[] = {
-    {"pieces", "build"},        {"material", "build verify"}, {"level", "build"},
-    {"threads", "build verify"}, {"no-symmetry", "build verify"}, {"fen", "probe"},
-    {"sample", "verify"},       {"sample-depth", "verify"},   {"seed", "verify bench"},
-    {"probes", "bench"},        {"db", "draws"},              {"match", "draws"},
-    {"reasons", "draws"},
+    {"pieces", "build", NULL},        {"material", "build verify", NULL}, {"level", "build", NULL},
+    {"threads", "build verify", NULL}, {"no-symmetry", "build verify", NULL}, {"fen", "probe", NULL},
+    {"sample", "verify", NULL},       {"sample-depth", "verify", NULL},   {"seed", "verify bench", NULL},
+    {"probes", "bench", NULL},        {"db", "draws", NULL},              {"match", "draws", NULL},
+    {"reasons", "draws", NULL},
 };
 
 /* 0, or 2 after a message naming an option given on the command line that

@@ -32,8 +32,10 @@ static const CliOpt OPTS[] = {
  * other was ignored in silence (export --game turkish wrote the games of
  * every game), so it is refused. */
 static const CliActionOpt ACTION_OPTS[] = {
-    {"game", "check"},       {"db", "export"},     {"run", "export"},   {"match", "export"},
-    {"tournament", "export"}, {"filter", "export"}, {"out", "export"},   {"force", "export"},
+    {"game", "check",
+     "export writes the stored games of every game in the selection; --filter \"g.game = 'NAME'\" picks one game's"},
+    {"db", "export", NULL},     {"run", "export", NULL},   {"match", "export", NULL},
+    {"tournament", "export", NULL}, {"filter", "export", NULL}, {"out", "export", NULL},   {"force", "export", NULL},
 };
 
 static int check_action_opts(const CliArgs *a, const char *act)
@@ -186,12 +188,6 @@ static int run(CliArgs *a)
     if (a->positional_len >= 1 && strcmp(a->positional[0], "export") == 0) {
         if (a->positional_len > 1) {
             fprintf(stderr, "dama pdn export: unexpected argument '%s'\n", a->positional[1]);
-            return 2;
-        }
-        if (cli_source(a, "game") == CLI_FROM_CLI) {
-            fprintf(stderr, "dama pdn export: --game is for check, not export (export writes the stored games of "
-                            "every game in the selection; --filter \"g.game = '%s'\" picks one game's)\n",
-                    cli_str(a, "game"));
             return 2;
         }
         if (check_action_opts(a, "export") != 0) return 2;

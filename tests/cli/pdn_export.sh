@@ -47,7 +47,7 @@ expect_rc 1 "missing match" "$DAMA" pdn export --db "$DB" --match 99
 grep -q "no match 99" "$T/err" && ok || bad "missing match message: $(cat "$T/err")"
 expect_rc 2 "two selections" "$DAMA" pdn export --db "$DB" --match 1 --run 1
 # an option of the other subcommand is refused: export --game turkish wrote all 16 games, Russian and Shatra too
-expect_err 2 "dama pdn export: --game is for check, not export" "$DAMA" pdn export --db "$DB" --game turkish -o "$T/tk.pdn"
+expect_err 2 "dama pdn export: --game is for check, not export (export writes the stored games of every game in the selection; --filter \"g.game = 'NAME'\" picks one game's)" "$DAMA" pdn export --db "$DB" --game turkish -o "$T/tk.pdn"
 [ ! -e "$T/tk.pdn" ] && ok || bad "export --game wrote a file"
 expect_err 2 "dama pdn check: --db is for export, not check" "$DAMA" pdn check "$T/all.pdn" --db "$DB"
 expect_err 2 "dama pdn check: --run is for export, not check" "$DAMA" pdn --run 1 check "$T/all.pdn"
