@@ -9,6 +9,7 @@
 
 #include "pdn/pdn.h"
 #include "util/atomic_file.h"
+#include "util/err.h"
 
 int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX])
 {
@@ -31,7 +32,7 @@ int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX])
                         .white = g->white, .black = g->black, .result = g->result, .start_fen = g->start_fen,
                         .opening = g->opening, .termination = g->reason, .movetext = g->movetext};
     if (pdn_write_game_info(out, &info) != 0) {
-        snprintf(err, ERR_MAX, "writing game %" PRId64 ": %s", g->id, strerror(errno));
+        snprintf(err, ERR_MAX, "writing game %" PRId64 ": %s", g->id, err_write_text(errno));
         return -1;
     }
     return 0;
@@ -75,7 +76,7 @@ int pdn_export_file(const char *db_path, DbSelect select, int64_t id, const char
     int rc = db_game_rows_each(db_path, select, id, filter_sql, export_one, &c, err);
     if (rc > 0) rc = -1;
     if (!out_path && fflush(out) != 0 && rc == 0) {
-        snprintf(err, ERR_MAX, "writing (stdout): %s", strerror(errno));
+        snprintf(err, ERR_MAX, "writing (stdout): %s", err_write_text(errno));
         rc = -1;
     }
     if (out_path) {

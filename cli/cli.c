@@ -14,6 +14,7 @@
 #include "db/weight_sets.h"
 #include "dist/dist.h"
 #include "protocol/dxp.h"
+#include "util/atomic_file.h"
 #include "util/file_read.h"
 #include "util/num.h"
 #include "util/text.h"
@@ -38,11 +39,6 @@ static bool known_setting(const char *name, bool group)
     return false;
 }
 
-const char *cli_write_error(int errnum)
-{
-    return errnum == EPIPE ? "output closed (its reader ended)" : errnum ? strerror(errnum) : "write error";
-}
-
 /* The first SIGINT/SIGTERM asks the running command to stop cleanly; a
  * second one ends the process at once, by that signal (what is committed
  * in the database stays: WAL). Only async-signal-safe calls here. */
@@ -53,6 +49,7 @@ static void on_stop(int sig)
     /* Counted atomically: two signals delivered at once to two threads
      * still see one first and one second. */
     if (atomic_fetch_add(&stop_signals, 1) > 0) {
+        atomic_file_remove_temps(); /* no half-written output's temporary file stays */
         signal(sig, SIG_DFL);
         raise(sig);
         return;

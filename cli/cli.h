@@ -128,11 +128,6 @@ extern volatile int cli_stop_requested;
  * a second one ends the process at once (default action of that signal). */
 void cli_install_stop_handler(void);
 
-/* What a failed write to standard output says, from its errno: "output
- * closed (its reader ended)" for EPIPE (SIGPIPE is ignored: main.c), else
- * strerror(errnum). */
-const char *cli_write_error(int errnum);
-
 /* The command table (NULL-terminated), so that configuration files can be
  * checked against every command's options and group names. */
 void cli_register_commands(const CliCommand *const *commands);

@@ -18,6 +18,7 @@
 #include "db/weight_sets.h"
 #include "engine/weights_file.h"
 #include "util/atomic_file.h"
+#include "util/err.h"
 
 #ifndef DAMA_SOURCE_DIR
 #define DAMA_SOURCE_DIR "."
@@ -42,7 +43,7 @@ static int write_out(const char *text, const char *path, const AtomicOptions *op
 {
     if (strcmp(path, "-") != 0) return weights_write_text(text, path, opts, err);
     if (errno = 0, fputs(text, stdout) == EOF || fflush(stdout) != 0) {
-        snprintf(err, ERR_MAX, "writing standard output: %s", cli_write_error(errno));
+        snprintf(err, ERR_MAX, "writing standard output: %s", err_write_text(errno));
         return -1;
     }
     return 0;
@@ -161,7 +162,7 @@ static int run(CliArgs *a)
         if (to_stdout) {
             errno = 0;
             rc = weights_export_header_stream(g, w, &ei, stdout, "standard output", err);
-            if (rc != 0 && errno == EPIPE) snprintf(err, ERR_MAX, "writing standard output: %s", cli_write_error(EPIPE));
+            if (rc != 0 && errno == EPIPE) snprintf(err, ERR_MAX, "writing standard output: %s", err_write_text(EPIPE));
         }
         else rc = weights_export_header(g, w, &ei, path, &out_opts, err);
         if (rc == 0) fprintf(say, "wrote %s (%s %s)\n", path, what, label);

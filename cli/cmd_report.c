@@ -12,6 +12,7 @@
 #include "db/db.h"
 #include "report/report.h"
 #include "util/atomic_file.h"
+#include "util/err.h"
 
 static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (opened read-only)", 0, 0},
@@ -37,7 +38,7 @@ static int write_page(const SvgBuf *page, const char *path, const AtomicOptions 
 {
     if (strcmp(path, "-") == 0) {
         if (errno = 0, fwrite(page->text, 1, page->len, stdout) != page->len || fflush(stdout) != 0) {
-            snprintf(err, ERR_MAX, "writing standard output: %s", cli_write_error(errno));
+            snprintf(err, ERR_MAX, "writing standard output: %s", err_write_text(errno));
             return -1;
         }
         return 0;

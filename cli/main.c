@@ -9,6 +9,8 @@
 #include "cli/manual.h"
 #include "engine/game.h"
 #include "dist/dist.h"
+#include "util/atomic_file.h"
+#include "util/err.h"
 
 static const CliCommand *const *const COMMANDS = cli_commands;
 
@@ -39,7 +41,7 @@ static int close_stdout(const char *command, int rc)
     if (!failed) return rc;
     if (rc == 0) /* a command that failed has said why */
         fprintf(stderr, "dama%s%s: writing standard output: %s\n", command ? " " : "", command ? command : "",
-                cli_write_error(saved));
+                err_write_text(saved));
     return rc ? rc : 1;
 }
 
@@ -80,6 +82,17 @@ static int run_main(int argc, char **argv)
     return 2;
 }
 
+/* SIGTERM, SIGINT or SIGHUP where the command has no stop handler of its
+ * own (cli_install_stop_handler): its temporary files go (an output file
+ * is renamed into place only whole: util/atomic_file.h), then the process
+ * ends by that signal. */
+static void on_end_signal(int sig)
+{
+    atomic_file_remove_temps();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int main(int argc, char **argv)
 {
     /* A reader that closes the pipe (`dama export --out - | head -1`) makes
@@ -89,6 +102,9 @@ int main(int argc, char **argv)
      * says the output was lost (exit 1). Engines and programs dama starts
      * get the default back before their exec (arena/player.c). */
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGTERM, on_end_signal);
+    signal(SIGINT, on_end_signal);
+    signal(SIGHUP, on_end_signal);
     int rc = run_main(argc, argv);
     dist_finalize(); /* a command run with --mpi started MPI (cli_mpi_start) */
     return close_stdout(argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL, rc);

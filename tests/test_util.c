@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -454,6 +456,62 @@ static void test_atomic_write_error(void **state)
     assert_string_equal(text, "keep");
 }
 
+/* A process killed while it writes: the handler of main.c removes every
+ * temporary file the atomic writer knows (here: three open ones, one
+ * committed before them stays whole, one aborted is gone already); a
+ * committed file is never removed, and a slot is free again after its
+ * commit. The child ends by the signal, as dama does. */
+static void on_term(int sig)
+{
+    atomic_file_remove_temps();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void test_atomic_killed(void **state)
+{
+    (void)state;
+    int before = count_files();
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char path[300], err[ATOMIC_ERR_MAX];
+        AtomicOptions o = {.replace = true};
+        /* more commits than slots: each frees its slot */
+        for (int i = 0; i < 2 * ATOMIC_TEMPS_MAX; i++) {
+            AtomicFile done;
+            snprintf(path, sizeof path, "%s/done.cfg", dir);
+            if (atomic_file_open(&done, path, &o, err) != 0) _exit(10);
+            fprintf(done.f, "whole %d", i);
+            if (atomic_file_commit(&done, err) != 0) _exit(11);
+        }
+        AtomicFile open_files[3], aborted;
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "%s/open%d.cfg", dir, i);
+            if (atomic_file_open(&open_files[i], path, &o, err) != 0) _exit(12);
+            fprintf(open_files[i].f, "half");
+            fflush(open_files[i].f);
+        }
+        snprintf(path, sizeof path, "%s/aborted.cfg", dir);
+        if (atomic_file_open(&aborted, path, &o, err) != 0) _exit(13);
+        atomic_file_abort(&aborted);
+        signal(SIGTERM, on_term);
+        raise(SIGTERM);
+        _exit(14); /* not reached */
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGTERM) fail_msg("child status %d", status);
+    /* only done.cfg is new: no temporary file, no target of the killed writes */
+    assert_int_equal(count_files(), before + 1);
+    char path[300], text[64];
+    snprintf(path, sizeof path, "%s/done.cfg", dir);
+    read_text(path, text, sizeof text);
+    char want[32];
+    snprintf(want, sizeof want, "whole %d", 2 * ATOMIC_TEMPS_MAX - 1);
+    assert_string_equal(text, want);
+}
+
 /* ---- time used per move ---------------------------------------------------- */
 
 static void test_time_use_means(void **state)
@@ -551,6 +609,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_atomic_replace_rules, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_write_error, setup_dir, teardown_dir),
         cmocka_unit_test_setup_teardown(test_atomic_open_error, setup_dir, teardown_dir),
+        cmocka_unit_test_setup_teardown(test_atomic_killed, setup_dir, teardown_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,10 +5,45 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary files that exist now, for atomic_file_remove_temps. A slot
+ * is claimed, its path written, then marked taken; freed in the reverse
+ * order: a signal handler reads only whole paths. */
+static char temp_paths[ATOMIC_TEMPS_MAX][ATOMIC_PATH_MAX];
+static atomic_int temp_taken[ATOMIC_TEMPS_MAX];
+static atomic_int temp_claimed[ATOMIC_TEMPS_MAX];
+
+static void temp_note(AtomicFile *af)
+{
+    af->slot = 0;
+    for (int i = 0; i < ATOMIC_TEMPS_MAX; i++) {
+        int free_slot = 0;
+        if (!atomic_compare_exchange_strong(&temp_claimed[i], &free_slot, 1)) continue;
+        memcpy(temp_paths[i], af->tmp, sizeof af->tmp);
+        atomic_store(&temp_taken[i], 1);
+        af->slot = i + 1;
+        return;
+    }
+}
+
+static void temp_forget(AtomicFile *af)
+{
+    if (af->slot <= 0 || af->slot > ATOMIC_TEMPS_MAX) return;
+    atomic_store(&temp_taken[af->slot - 1], 0);
+    atomic_store(&temp_claimed[af->slot - 1], 0);
+    af->slot = 0;
+}
+
+void atomic_file_remove_temps(void)
+{
+    for (int i = 0; i < ATOMIC_TEMPS_MAX; i++)
+        if (atomic_load(&temp_taken[i])) unlink(temp_paths[i]);
+}
 
 static bool same_file(const struct stat *a, const char *path)
 {
@@ -132,6 +167,7 @@ int atomic_file_open(AtomicFile *af, const char *path, const AtomicOptions *opts
         af->tmp[0] = '\0';
         return -1;
     }
+    temp_note(af);
     /* mkstemp makes 0600; a weight file or header is an ordinary file. */
     mode_t mask = umask(0);
     umask(mask);
@@ -141,6 +177,7 @@ int atomic_file_open(AtomicFile *af, const char *path, const AtomicOptions *opts
         snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.150s': %.80s", af->tmp, strerror(errno));
         close(fd);
         unlink(af->tmp);
+        temp_forget(af);
         af->tmp[0] = '\0';
         return -1;
     }
@@ -152,6 +189,7 @@ void atomic_file_abort(AtomicFile *af)
     if (af->f) fclose(af->f);
     af->f = NULL;
     if (af->tmp[0]) unlink(af->tmp);
+    temp_forget(af);
     af->tmp[0] = '\0';
 }
 
@@ -182,6 +220,7 @@ int atomic_file_commit(AtomicFile *af, char err[ATOMIC_ERR_MAX])
         atomic_file_abort(af);
         return -1;
     }
+    temp_forget(af);
     af->tmp[0] = '\0';
     /* The rename itself is durable once the folder is synced. */
     char dir[ATOMIC_PATH_MAX];

@@ -26,6 +26,7 @@ typedef struct AtomicFile {
     FILE *f; /* write here between open and commit */
     char tmp[ATOMIC_PATH_MAX];
     char path[ATOMIC_PATH_MAX];
+    int slot; /* 1 + its place among the temporary files a signal removes (0: none; a zeroed AtomicFile is safe) */
 } AtomicFile;
 
 typedef struct AtomicOptions {
@@ -43,6 +44,15 @@ int atomic_file_commit(AtomicFile *af, char err[ATOMIC_ERR_MAX]);
 /* Drop the temporary file (the target is untouched). Safe after a failed
  * open or commit. */
 void atomic_file_abort(AtomicFile *af);
+
+/* Remove every temporary file an atomic_file_open made and no commit or
+ * abort has yet removed. Async-signal-safe (unlink only): for a handler of
+ * SIGTERM / SIGINT / SIGHUP that then ends the process, so that a killed
+ * command leaves neither half a file nor its temporary file. At most
+ * ATOMIC_TEMPS_MAX temporary files are known at once (more are written as
+ * usual, but a kill leaves them). */
+enum { ATOMIC_TEMPS_MAX = 8 };
+void atomic_file_remove_temps(void);
 
 /* Is path the database db_path or one of its -wal / -shm / -journal files
  * (same device and inode, whatever path spells it)? Returns -1 with a

@@ -14,4 +14,9 @@ enum { ERR_MAX = 256 }; /* bytes of an error-message buffer, with its NUL */
  * err may be NULL (nothing is written). Thread-safe for distinct buffers. */
 int err_set(char err[ERR_MAX], const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* The reason a write failed, for a message: EPIPE (its reader, such as
+ * `| head`, ended) reads "output closed (its reader ended)", another errno
+ * its strerror, 0 "write error". A static string. */
+const char *err_write_text(int errnum);
+
 #endif

@@ -121,4 +121,9 @@ expect_rc 2 "db upgrade without a file" "$DAMA" db upgrade
 expect_rc 1 "ratings of 131 players" "$DAMA" ratings --db "$T/many.sqlite" --all
 grep -q "dama ratings: more than 128 players (the most one fit takes): narrow the selection" "$T/err" && ok || bad "too many players: '$(cat "$T/err")'"
 
+# a reader that ends first (`| head`): the message names the closed output, exit 1
+{ sleep 0.3; "$DAMA" pdn export --db "$T/many.sqlite" 2>"$T/pipe.err"; echo $? >"$T/pipe.rc"; } | true
+expect_eq "$(cat "$T/pipe.rc")" "1" "export into a closed pipe fails"
+grep -q "^dama pdn export: writing game [0-9]*: output closed (its reader ended)$" "$T/pipe.err" && ok || bad "closed pipe: '$(cat "$T/pipe.err")'"
+
 finish "pdn_export.sh"
