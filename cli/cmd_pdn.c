@@ -15,6 +15,7 @@
 #include "db/db.h"
 #include "pdn/pdn.h"
 #include "util/file_read.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT_HELP("check: game of the games without a GameType or Variant tag (" CLI_GAMES ")"),
@@ -155,8 +156,8 @@ static int check_file(const char *path, const Game *fallback, const Game *given)
         rc = 2;
     }
     if (games > 0) { /* no summary for input that is not PDN at all */
-        printf("%ld games, %ld ok, %ld failed", games, ok, failed);
-        if (warnings) printf(", %ld warning%s", warnings, warnings == 1 ? "" : "s");
+        printf("%ld game%s, %ld ok, %ld failed", games, TEXT_PLURAL(games), ok, failed);
+        if (warnings) printf(", %ld warning%s", warnings, TEXT_PLURAL(warnings));
         putchar('\n');
     }
     if (choices > 3)

@@ -681,6 +681,16 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         out->plies++;
     }
     game->pos_to_fen(&pos, out->fen);
+    /* A tag written twice: the first is read (find_tag); say so once per name. */
+    for (int i = 1; i < pgame->tags_len; i++) {
+        int first = 0;
+        while (first < i && !same_name(pgame->tags[first].name, pgame->tags[i].name)) first++;
+        bool said = false;
+        for (int j = first + 1; j < i && !said; j++) said = same_name(pgame->tags[j].name, pgame->tags[i].name);
+        if (first < i && !said)
+            add_warning(out, "%.40s tag written again (line %ld; first at line %ld, which is read)",
+                        pgame->tags[i].name, pgame->tags[i].line, pgame->tags[first].line);
+    }
     if (over_at >= 0)
         add_warning(out, "the rules ended the game after ply %d (%s); %d more %s replayed", over_at, over_reason,
                     out->plies - over_at, out->plies - over_at == 1 ? "ply" : "plies");

@@ -152,7 +152,8 @@ typedef struct PdnReplay {
     char error[PDN_MESSAGE_MAX];   /* why the replay failed, "" if it did not */
     /* what replays but looks wrong, "" if nothing: a Result tag that differs from the
      * movetext result, no result at the end of the movetext (the game may be cut off),
-     * moves after the rules ended the game; several are joined by "; " */
+     * moves after the rules ended the game, a tag written twice (the first is read);
+     * several are joined by "; " */
     char warning[PDN_MESSAGE_MAX];
     /* GameType and Variant tags that name two different games, and which
      * was played (the GameType's), "" if they agree or one is missing */

@@ -88,6 +88,12 @@ expect_eq "$(grep -c ': game [0-9]*: no result' "$T/err")" "3" "cut5: the first 
 expect_line err "dama pdn check: $T/cut5.pdn: 2 more games without a result at the end of their movetext (see the report on stdout)"
 expect_line out "5 games, 5 ok, 0 failed, 5 warnings"
 
+# a tag written twice: the first is read, a warning names both lines (once per name, any case)
+printf '%s\n' '[GameType "25"]' '[FEN "W:W21:B10"]' '[White "a"]' '[FEN "W:W22:B11"]' '[white "b"]' '[WHITE "c"]' '' '1. a3-b4 *' >"$T/dup.pdn"
+expect_rc 0 dup "$DAMA" pdn check "$T/dup.pdn"
+expect_line out "game 1 (a - ?): ok, 1 ply; warning: FEN tag written again (line 4; first at line 2, which is read); white tag written again (line 5; first at line 3, which is read)"
+expect_line out "1 game, 1 ok, 0 failed, 1 warning"
+
 # --- the game a game's tags choose: GameType and Variant that disagree, or --game -----------
 printf '%s\n' '[Event "both"]' '[GameType "25"]' '[Variant "turkish"]' '' '1. c3-d4 *' '' \
     '[Event "tagged"]' '[GameType "25"]' '' '1. c3-d4 *' >"$T/tags.pdn"
