@@ -63,6 +63,8 @@ void cli_install_stop_handler(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_stop;
     sigemptyset(&sa.sa_mask);
+    /* Installed even where the signal was ignored at start (a background
+     * job of a script ignores SIGINT): `kill -INT` stops a run cleanly. */
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }

@@ -102,9 +102,9 @@ int main(int argc, char **argv)
      * says the output was lost (exit 1). Engines and programs dama starts
      * get the default back before their exec (arena/player.c). */
     signal(SIGPIPE, SIG_IGN);
-    signal(SIGTERM, on_end_signal);
-    signal(SIGINT, on_end_signal);
-    signal(SIGHUP, on_end_signal);
+    static const int END_SIGNALS[] = {SIGTERM, SIGINT, SIGHUP};
+    for (int i = 0; i < 3; i++) /* one ignored when dama started (nohup, `cmd &` in a script) stays ignored */
+        if (signal(END_SIGNALS[i], on_end_signal) == SIG_IGN) signal(END_SIGNALS[i], SIG_IGN);
     int rc = run_main(argc, argv);
     dist_finalize(); /* a command run with --mpi started MPI (cli_mpi_start) */
     return close_stdout(argc >= 2 && argv[1][0] != '-' ? argv[1] : NULL, rc);
