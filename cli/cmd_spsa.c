@@ -59,9 +59,9 @@ static void on_start(void *ctx, const SpsaResult *r)
                 (long long)r->spsa_id, r->status, r->done_before, (long long)cli_int(a, "iterations"));
     else
         fprintf(stderr, "spsa %s: run %lld, %d parameters from weight set %lld, %lld iterations x %lld pairs, "
-                        "%lld threads\n",
+                        "%lld thread%s\n",
                 p->g->name, (long long)r->spsa_id, r->len, (long long)r->base_ws, (long long)cli_int(a, "iterations"),
-                (long long)cli_int(a, "pairs"), (long long)r->threads);
+                (long long)cli_int(a, "pairs"), (long long)r->threads, TEXT_PLURAL(r->threads));
     cli_install_stop_handler();
     p->last = p->t0 = clock_now_s();
 }

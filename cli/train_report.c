@@ -84,10 +84,11 @@ static void start(const TrainReport *p, const TrainResult *r)
     char ranks[48] = "";
     if (dist_size() > 1) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", dist_size());
     fprintf(stderr, "train %s: train %lld%s, generations 1..%d, %lld games and %lld nodes/move per generation, "
-            "window %d, gate SPRT [%g, %g] within %lld pairs, ladder %lld pairs, %d threads%s\n",
+            "window %d, gate SPRT [%g, %g] within %lld pair%s, ladder %lld pair%s, %d thread%s%s\n",
             o->game->name, (long long)r->id, r->resumed ? " resumed" : "", o->generations, (long long)o->games_per_gen,
             (long long)o->nodes, o->window, o->gate.elo0, o->gate.elo1, (long long)o->gate_pairs,
-            (long long)o->ladder_pairs, o->threads, ranks);
+            TEXT_PLURAL(o->gate_pairs), (long long)o->ladder_pairs, TEXT_PLURAL(o->ladder_pairs), o->threads,
+            TEXT_PLURAL(o->threads), ranks);
     printf("train %lld (%s)%s: generation 0 = weight set %lld\n", (long long)r->id, o->game->name,
            r->resumed ? " resumed" : "", (long long)r->start_ws);
 }

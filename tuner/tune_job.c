@@ -13,6 +13,7 @@
 #include "engine/eval.h"
 #include "engine/resolve.h"
 #include "engine/weights_file.h"
+#include "util/text.h"
 #include "engine/weights_id.h"
 #include "tuner/tune_job_internal.h"
 #include "util/clock.h"
@@ -259,9 +260,9 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     if (o->log) {
         fprintf(o->log,
                 "tune %s: %zu positions loaded and checked in %.1f s (%.1f bytes/position; %lld skipped: a capture "
-                "pending%s), %d threads\n",
+                "pending%s), %d thread%s\n",
                 g->name, lc.len, r->load_seconds, r->bytes_per_position, (long long)lc.skipped,
-                o->resolve ? " after resolving" : "", o->threads);
+                o->resolve ? " after resolving" : "", o->threads, TEXT_PLURAL(o->threads));
         if (o->resolve)
             fprintf(o->log, "resolve: %lld positions replaced by the quiet leaf of their capture line\n",
                     (long long)lc.resolved);
