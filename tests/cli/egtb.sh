@@ -94,31 +94,32 @@ expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a defau
   --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
 # dama egtb draws: who held the larger material in the rule draws of a match (A has White in even games);
-# 2 kings against 1 and 3 kings against 1 on the main road, one game each way round: drawn by D8 but
-# for the first, which engine B (no database) loses with the learned Russian weights; of the
-# three draws A ends one ahead (2 kings to 1), B one (3 kings, then 2, to 1), and one equal (B, with
-# 2 kings to 1, gives a king away: 1 to 1)
+# 2 kings against 1 and 3 kings against 1 on the main road, one game each way round, both engines with
+# 7ad9123's weights (a fixed file: how the compiled-in weights play these endings changes with every
+# refit): the first game is drawn by D7, the others by D8, each with the side that began ahead still
+# ahead (A in games 0 and 2, B in 1 and 3)
 printf 'x\tW:WKc1,Kh2:BKa1\ny\tW:WKc1,Ke1,Kg1:BKa1\n' >"$T/book2"
-expect_rc 0 "match for draws" "$DAMA" match --db "$T/d.sqlite" --a default --b default --openings "$T/book2" \
+W7="$SRC/configs/weights/russian-7ad9123.cfg"
+expect_rc 0 "match for draws" "$DAMA" match --db "$T/d.sqlite" --a "$W7" --b "$W7" --openings "$T/book2" \
   --pairs 2 --nodes 200 --threads 1 --egtb "$D" --egtb-engines a --progress 0
 expect_eq "$(sqlite3 "$T/d.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
-  "1-0 no-moves,1/2-1/2 D8,1/2-1/2 D8,1/2-1/2 D8" "draws: the games"
+  "1/2-1/2 D7,1/2-1/2 D8,1/2-1/2 D8,1/2-1/2 D8" "draws: the games"
 # the match's own missed-wins line (it had --egtb) says what egtb draws --dir counts for the same match
 m=$(grep '^missed wins: ' "$T/out")
 expect_rc 0 "draws of the match with the tables" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --dir "$D"
 expect_eq "$m" "$(grep '^missed wins: ' "$T/out")" "match's missed wins = egtb draws'"
-expect_eq "$m" "missed wins: of 3 drawn games, 0 passed through a database win for A, 0 for B ($D)" "draws: no win missed"
+expect_eq "$m" "missed wins: of 4 drawn games, 0 passed through a database win for A, 0 for B ($D)" "draws: no win missed"
 expect_rc 0 "draws" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D7,D8
-expect_eq "$(grep -E '^(D7|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D7 0 0 0 0;D8 3 1 1 1;all 3 1 1 1;" "draws: A, B"
+expect_eq "$(grep -E '^(D7|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D7 1 1 0 0;D8 3 1 2 0;all 4 2 2 0;" "draws: A, B"
 expect_rc 0 "draws D8" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D8
-expect_eq "$(grep '^all ' "$T/out" | tr -s ' ')" "all 3 1 1 1" "draws: only D8"
+expect_eq "$(grep '^all ' "$T/out" | tr -s ' ')" "all 3 1 2 0" "draws: only D8"
 expect_rc 2 "draws without --match" "$DAMA" egtb draws --db "$T/d.sqlite"
 expect_rc 2 "draws empty reason" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D7,
 grep -q "'D7,'" "$T/err" && ok || bad "draws: empty reason named: $(cat "$T/err")"
 expect_rc 1 "draws missing match" "$DAMA" egtb draws --db "$T/d.sqlite" --match 9
 grep -q "9" "$T/err" && ok || bad "draws: missing match named: $(cat "$T/err")"
 expect_rc 0 "draws, the game's own rule draws by default" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1
-expect_eq "$(grep -E '^(D4|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D4 0 0 0 0;D8 3 1 1 1;all 3 1 1 1;" "draws: Russian's D4-D8 by default"
+expect_eq "$(grep -E '^(D4|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D4 0 0 0 0;D8 3 1 2 0;all 4 2 2 0;" "draws: Russian's D4-D8 by default"
 expect_rc 1 "draws wrong game" "$DAMA" egtb draws --game turkish --db "$T/d.sqlite" --match 1
 grep -q "russian" "$T/err" && ok || bad "draws: wrong game named: $(cat "$T/err")"
 # Turkish: one piece each is its rule draw (one-each), counted without --reasons (it counted Russian's D4-D8)

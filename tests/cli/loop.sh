@@ -43,8 +43,12 @@ rc=$?
 [ "$rc" = 3 ] && ok || bad "interrupted selfplay exit code $rc"
 [ "$(q "SELECT status FROM runs WHERE seed = 2")" = interrupted ] && ok || bad "run not marked interrupted"
 
-# tune: a new weight set with lineage, K and losses
-"$DAMA" tune --db "$T/d.sqlite" --epochs 60 --out "$T/tuned.cfg" >"$T/tune.out" 2>&1 && ok || bad "tune failed: $(cat "$T/tune.out")"
+# tune: a new weight set with lineage, K and losses. Every tuning here starts
+# from a deliberately poor set (tests/cli/russian-poor.cfg): 700 small games
+# cannot better the compiled-in set on the 70 they hold out (since its refit
+# on 6,000 games at 5,000 nodes), and a tuning that betters nothing stores nothing
+POOR="$SRC/tests/cli/russian-poor.cfg"
+"$DAMA" tune --db "$T/d.sqlite" --weights "$POOR" --epochs 60 --out "$T/tuned.cfg" >"$T/tune.out" 2>&1 && ok || bad "tune failed: $(cat "$T/tune.out")"
 [ "$(q "SELECT count(*) FROM weight_sets WHERE how LIKE 'tuned%' AND parent_id IS NOT NULL")" = 1 ] && ok || bad "tuned weight set lineage"
 [ "$(q "SELECT k > 0 AND valid_loss > 0 AND train_loss > 0 FROM tuning_runs")" = 1 ] && ok || bad "tuning run row"
 [ "$(q "SELECT count(*) > 0 FROM tuning_epochs")" = 1 ] && ok || bad "tuning epochs stored"
@@ -91,12 +95,12 @@ diff <(grep -v '^#' "$T/tuned.cfg") <(grep -v '^#' "$T/w.cfg") >/dev/null && ok 
 "$DAMA" export --db "$T/d.sqlite" --format xml --out "$T/x" >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q "xml" "$T/err" && ok || bad "--format xml accepted"
 "$DAMA" export --db "$T/d.sqlite" --format json >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "--out" "$T/err" && ok || bad "--format json without --out accepted"
 
-# pattern tables: kept at their start values (the compiled-in ones) unless
+# pattern tables: kept at their start values (the poor set's: 0) unless
 # tune --patterns fits them; cmp_tables.py A B prints how many of the
 # PATTERN/PATTERN_EG weights and of the other terms differ. The tunes hold
 # out a tenth of the 700 games: the weights kept are the best epoch's on them,
 # and with one game held out (--valid 0.001) that was the game's chance
-"$DAMA" export --weights default --format cfg --out "$T/default.cfg" >/dev/null
+"$DAMA" export --weights "$POOR" --format cfg --out "$T/start.cfg" >/dev/null
 cat >"$T/cmp_tables.py" <<'PY'
 import re, sys
 def terms(path):
@@ -111,16 +115,16 @@ tables = sum(x != y for k in ("PATTERN", "PATTERN_EG") for x, y in zip(a[k], b[k
 others = sum(x != y for k in a if not k.startswith("PATTERN") for x, y in zip(a[k], b[k]))
 print(tables, others)
 PY
-read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/tuned.cfg" "$T/default.cfg")
+read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/tuned.cfg" "$T/start.cfg")
 [ "$tab" = 0 ] && [ "$oth" -gt 0 ] && ok || bad "a plain tune: $tab pattern weights changed, $oth others"
 # (--pattern-lr 2: one Adam step moves a table weight by about 2, so the
 # tables change even when the first epoch is the best; at 0.5 it rounds away)
-"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.1 --patterns --pattern-lr 2 --name pat --out "$T/pat.cfg" >"$T/pat.out" 2>&1 && ok || bad "tune --patterns: $(cat "$T/pat.out")"
-read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/pat.cfg" "$T/default.cfg")
+"$DAMA" tune --db "$T/d.sqlite" --weights "$POOR" --epochs 3 --valid 0.1 --patterns --pattern-lr 2 --name pat --out "$T/pat.cfg" >"$T/pat.out" 2>&1 && ok || bad "tune --patterns: $(cat "$T/pat.out")"
+read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/pat.cfg" "$T/start.cfg")
 [ "$tab" -gt 100 ] && ok || bad "tune --patterns moved only $tab pattern weights: $(grep "tuning run" "$T/pat.out")"
 # their own step: a tiny one keeps them while the other terms still move
-"$DAMA" tune --db "$T/d.sqlite" --epochs 3 --valid 0.1 --patterns --pattern-lr 1e-6 --name patlr --out "$T/patl2.cfg" >"$T/patl2.out" 2>&1 && ok || bad "tune --pattern-lr: $(cat "$T/patl2.out")"
-read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/patl2.cfg" "$T/default.cfg")
+"$DAMA" tune --db "$T/d.sqlite" --weights "$POOR" --epochs 3 --valid 0.1 --patterns --pattern-lr 1e-6 --name patlr --out "$T/patl2.cfg" >"$T/patl2.out" 2>&1 && ok || bad "tune --pattern-lr: $(cat "$T/patl2.out")"
+read -r tab oth < <(python3 "$T/cmp_tables.py" "$T/patl2.cfg" "$T/start.cfg")
 [ "$tab" = 0 ] && [ "$oth" -gt 0 ] && ok || bad "--pattern-lr 1e-6: $tab pattern weights moved, $oth others"
 "$DAMA" tune --db "$T/d.sqlite" --patterns --pattern-lr -2 >/dev/null 2>"$T/err"; [ $? = 2 ] && grep -q -- "pattern-lr" "$T/err" && ok || bad "--pattern-lr -2 accepted"
 
