@@ -505,6 +505,9 @@ static void read_open_error(const char *path, sqlite3 *h, int rc, char err[ERR_M
 int dbi_open_read_handle(const char *path, int busy_ms, sqlite3 **h, unsigned *sidecars, char err[ERR_MAX])
 {
     *h = NULL;
+    *sidecars = 0;
+    if (probe_file(path, err) < 0) /* a directory or device: said as every other command says it */
+        return -1;
     unsigned before = *sidecars = dbi_sidecars(path);
     int rc = sqlite3_open_v2(path, h, SQLITE_OPEN_READONLY, NULL);
     if (rc == SQLITE_OK) rc = sqlite3_busy_timeout(*h, busy_ms);

@@ -129,22 +129,33 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
         free(text);
         return jrc;
     }
-    free(text);
     char nerr[ERR_MAX];
     if (num_check_config_file(path, nerr, sizeof nerr) < 0) { /* libconfig would misread these numbers */
         snprintf(err, ERR_MAX, "weight file %.240s", nerr);
+        free(text);
         return -1;
     }
     config_t cfg;
     config_init(&cfg);
     int rc = -1;
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
-        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO)
+        if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO) {
             snprintf(err, ERR_MAX, "cannot read weight file '%s'", path);
-        else
-            snprintf(err, ERR_MAX, "weight file %s:%d: %s", path, config_error_line(&cfg), config_error_text(&cfg));
+        } else { /* name the line too: "syntax error" alone does not say what is wrong */
+            int line = config_error_line(&cfg);
+            const char *at = text;
+            for (int l = 1; l < line && at; l++)
+                if ((at = strchr(at, '\n'))) at++;
+            if (at) at += strspn(at, " \t");
+            int len = at ? (int)strcspn(at, "\r\n") : 0;
+            if (len > 60) len = 60;
+            snprintf(err, ERR_MAX, "weight file %.100s:%d: %s in '%.*s' (in weights = { }, a term is NAME = integer; or NAME = [integers]; game and base are quoted strings)",
+                     path, line, config_error_text(&cfg), len, at ? at : "");
+        }
+        free(text);
         goto out;
     }
+    free(text);
     const char *game = NULL;
     if (!config_lookup_string(&cfg, "game", &game)) {
         snprintf(err, ERR_MAX, "weight file %s: missing 'game = \"...\";'", path);

@@ -36,6 +36,9 @@ damage() { # damage FILE PAGE: PAGE (1-based) overwritten with random bytes
   dd if=garbage of="$1" bs=4096 seek=$(($2 - 1)) count=1 conv=notrunc status=none
 }
 
+# a directory: said as every other command says it, not as SQLite's "disk I/O error"
+mkdir adir
+expect_err 1 "dama db check: adir: not a dama database (not a regular file)" "$DAMA" db check adir
 # A page no writing command reads: they succeed; db check finds it.
 cp good.sqlite games.sqlite && damage games.sqlite "$games_page"
 for c in "selfplay --db games.sqlite --games 2 --nodes 50 --threads 1 --progress 0 --seed 9" \

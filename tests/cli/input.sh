@@ -443,6 +443,10 @@ head -c 40 default.json >jnul.json && printf '\000' >>jnul.json && tail -c +41 d
 expect_err 1 "weight file jnul.json: a NUL byte at byte 41 (JSON text has none)" "$DAMA" search --weights jnul.json --depth 1
 printf '{ "format": "dama-weights", \n "game": ' >jsyntax.json
 expect_err 1 "weight file jsyntax.json: weights JSON: syntax error at line 2" "$DAMA" search --weights jsyntax.json --depth 1
+# a .cfg value libconfig cannot parse: the line is quoted with what a term looks like
+printf 'game = "russian";\nweights = {\n  KING = abc;\n};\n' >wsyntax.cfg
+expect_err 1 "weight file wsyntax.cfg:3: syntax error in 'KING = abc;' (in weights = { }, a term is NAME = integer;" \
+  "$DAMA" search --weights wsyntax.cfg --depth 1
 # a .cfg value that is not an integer: named by its index and element
 printf 'game = "russian";\nbase = "default";\nweights = { MAN_PST = (%s 1.5); };\n' "$(printf '0, %.0s' $(seq 31))" >elem.cfg
 expect_err 1 "weight file elem.cfg:3: term MAN_PST[31] (element 32 of 32) is not an integer in -5000..5000" "$DAMA" search --weights elem.cfg --depth 1
