@@ -89,6 +89,7 @@ static void on_start(void *ctx, const MatchRunResult *r)
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "match", r->pairs * 2, r->writer ? cli_real(p->a, "progress") : 0);
+    if (r->stored_pairs > 0) p->prog.before = 2 * r->stored_pairs;
 }
 
 static void progress(void *ctx, const MatchStats *st)

@@ -129,6 +129,7 @@ static void on_start(void *ctx, const TournamentResult *r)
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "tournament", r->games_total, r->writer ? cli_real(p->a, "progress") : 0);
+    p->prog.before = r->done_games;
 }
 
 static void on_game(void *ctx, const TournamentResult *r, int64_t gi, int white, int black, const PlayRecord *rec)

@@ -22,6 +22,7 @@ void run_progress_init(RunProgress *p, const char *what, int64_t total, double i
     p->total = total;
     p->start = p->last = clock_now_s();
     p->interval = interval_s;
+    p->before = 0;
     p->ranks = 0;
     p->rank_games = NULL;
 }
@@ -31,7 +32,8 @@ void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], boo
     double now = clock_now_s();
     if (!final && (p->interval <= 0 || now - p->last < p->interval)) return;
     p->last = now;
-    double rate = now > p->start ? (double)done / (now - p->start) : 0;
+    int64_t played = done > p->before ? done - p->before : 0;
+    double rate = now > p->start ? (double)played / (now - p->start) : 0;
     double eta = rate > 0 ? (double)(p->total - done) / rate : 0;
     fprintf(stderr, "%s: %lld/%lld games, %.2f games/s", p->what, (long long)done, (long long)p->total, rate);
     if (wdl) fprintf(stderr, ", W/D/L %lld/%lld/%lld", (long long)wdl[0], (long long)wdl[1], (long long)wdl[2]);

@@ -50,6 +50,9 @@ typedef struct RunProgress {
     const char *what;
     int64_t total;
     double start, last, interval;
+    /* games stored before this session (a resumed run): left out of the
+     * rate, so games/s and ETA are those of this session's play */
+    int64_t before;
     /* Over MPI: ranks > 1 adds each rank's games (rank_games[0..ranks)) to
      * the line; run_progress_init sets 0. */
     int ranks;
