@@ -466,6 +466,10 @@ int db_check(const char *path, int64_t *problems, char *first, size_t first_size
         set_err(err, "%s: cannot check: %s", path, strerror(errno));
         return -1;
     }
+    if (S_ISREG(sb.st_mode) && sb.st_size == 0) { /* SQLite reads it as a sound empty database: no dama schema */
+        set_err(err, "%s: not a dama database (an empty file)", path);
+        return -1;
+    }
     sqlite3 *h = NULL;
     unsigned sidecars = 0;
     if (dbi_open_read_handle(path, DB_BUSY_TIMEOUT_MS, &h, &sidecars, err) != 0) return -1;

@@ -39,6 +39,9 @@ damage() { # damage FILE PAGE: PAGE (1-based) overwritten with random bytes
 # a directory: said as every other command says it, not as SQLite's "disk I/O error"
 mkdir adir
 expect_err 1 "dama db check: adir: not a dama database (not a regular file)" "$DAMA" db check adir
+# an empty file: SQLite reads it as a sound empty database, but it holds no dama schema
+: >empty.sqlite
+expect_err 1 "dama db check: empty.sqlite: not a dama database (an empty file)" "$DAMA" db check empty.sqlite
 # A page no writing command reads: they succeed; db check finds it.
 cp good.sqlite games.sqlite && damage games.sqlite "$games_page"
 for c in "selfplay --db games.sqlite --games 2 --nodes 50 --threads 1 --progress 0 --seed 9" \
