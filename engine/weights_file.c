@@ -129,13 +129,6 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
         free(text);
         return jrc;
     }
-    const char *nul = memchr(text, '\0', text_len);
-    if (nul) { /* a binary file or a stray NUL: libconfig would stop there and blame the text before it */
-        snprintf(err, ERR_MAX, "weight file %.150s: a NUL byte at byte %zu: not a text weight file", path,
-                 (size_t)(nul - text) + 1);
-        free(text);
-        return -1;
-    }
     char nerr[ERR_MAX];
     if (num_check_config_file(path, nerr, sizeof nerr) < 0) { /* libconfig would misread these numbers */
         snprintf(err, ERR_MAX, "weight file %.240s", nerr);
@@ -148,7 +141,8 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
     if (config_read_file(&cfg, path) != CONFIG_TRUE) {
         if (config_error_type(&cfg) == CONFIG_ERR_FILE_IO) {
             snprintf(err, ERR_MAX, "cannot read weight file '%s'", path);
-        } else { /* name the line too: "syntax error" alone does not say what is wrong */
+        } else { /* name the line too: "syntax error" alone does not say what is wrong (the line is text:
+                  * num_check_config_file refused any byte that is not) */
             int line = config_error_line(&cfg);
             const char *at = text;
             for (int l = 1; l < line && at; l++)

@@ -210,11 +210,25 @@ int num_check_config_file(const char *path, char *err, size_t size)
     }
     fclose(f);
     char msg[256];
+    /* a byte that is no text (a NUL: a binary file given as config): libconfig
+     * would stop there and blame the text before it */
+    long line = 1;
+    for (size_t at = 0; at < len && rc == 0; line++) {
+        const char *nl = memchr(buf + at, '\n', len - at);
+        size_t end = nl ? (size_t)(nl - buf) : len, n = end - at;
+        if (nl && n > 0 && buf[end - 1] == '\r') n--;
+        char what[TEXT_WHAT_MAX];
+        if (text_line_check(buf + at, n, what)) {
+            snprintf(err, size, "%.150s:%ld: %s", path, line, what);
+            rc = -1;
+        }
+        at = end + 1;
+    }
     long cut = text_cut_line(buf, len); /* "games = 40" of "games = 4000;" reads as another valid value */
-    if (num_check_config_text(buf, len, msg, sizeof msg) != 0) {
+    if (rc == 0 && num_check_config_text(buf, len, msg, sizeof msg) != 0) {
         snprintf(err, size, "%.150s:%s", path, msg);
         rc = -1;
-    } else if (cut) {
+    } else if (rc == 0 && cut) {
         snprintf(err, size, "%.150s:%ld: " TEXT_LINE_CUT_MSG, path, cut);
         rc = -1;
     }

@@ -449,7 +449,10 @@ expect_err 1 "weight file wsyntax.cfg:3: syntax error in 'KING = abc;' (in weigh
   "$DAMA" search --weights wsyntax.cfg --depth 1
 # a NUL byte (a binary file given as weights): named, not blamed on the text before it
 printf 'game = "russian";\000\001\n' >wnul.cfg
-expect_err 1 "weight file wnul.cfg: a NUL byte at byte 18: not a text weight file" "$DAMA" search --weights wnul.cfg --depth 1
+expect_err 1 "weight file wnul.cfg:1: a NUL byte at column 18" "$DAMA" search --weights wnul.cfg --depth 1
+# the same check for --config (one reader of libconfig files)
+printf 'nodes = 100;\n\001\n' >cnul.cfg
+expect_err 2 "cnul.cfg:2: non-printable byte 0x01 at column 1" "$DAMA" search --config cnul.cfg --depth 1
 # a .cfg value that is not an integer: named by its index and element
 printf 'game = "russian";\nbase = "default";\nweights = { MAN_PST = (%s 1.5); };\n' "$(printf '0, %.0s' $(seq 31))" >elem.cfg
 expect_err 1 "weight file elem.cfg:3: term MAN_PST[31] (element 32 of 32) is not an integer in -5000..5000" "$DAMA" search --weights elem.cfg --depth 1
