@@ -17,6 +17,8 @@ typedef struct Counting {
     const Egtb *egtb;   /* NULL: no missed-win count */
     EgtbCache *cache;
     bool won[2];        /* the game being replayed: a database win for White, Black seen */
+    MatchDrawsGame seen; /* where each was first seen (for MatchDraws.on_missed_game) */
+    int ply;            /* of the position being probed */
     MatchDrawsMissedFn on_missed; /* a tournament's: each drawn game's wins, instead of d->missed */
     void *ctx;
     char *err;
@@ -28,8 +30,14 @@ typedef struct Counting {
 static void probe_position(Counting *c, const Position *pos)
 {
     uint8_t v;
-    if (egtb_probe(c->egtb, c->cache, pos, &v) && egtb_verdict(c->egtb, pos, v) == EGTB_WIN)
-        c->won[c->game->side_to_move(pos)] = true;
+    if (!egtb_probe(c->egtb, c->cache, pos, &v) || egtb_verdict(c->egtb, pos, v) != EGTB_WIN) return;
+    Color side = c->game->side_to_move(pos);
+    if (!c->won[side] && c->d->on_missed_game) {
+        c->seen.ply[side] = c->ply;
+        c->seen.dist[side] = egtb_dist(v);
+        c->game->pos_to_fen(pos, c->seen.fen[side]);
+    }
+    c->won[side] = true;
 }
 
 /* Replay the movetext (move numbers "12." / "12..." and a result skipped)
@@ -42,6 +50,7 @@ static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec, bool
         snprintf(c->err, ERR_MAX, "game %lld: start position: %.200s", (long long)g->id, err);
         return -1;
     }
+    c->ply = 0;
     if (probe) probe_position(c, game_record_position(rec));
     const char *p = g->movetext ? g->movetext : "";
     char tok[MOVE_STR_MAX * 2];
@@ -66,6 +75,7 @@ static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec, bool
             game_record_free(rec);
             return -1;
         }
+        c->ply++;
         if (probe) probe_position(c, game_record_position(rec));
     }
     return 0;
@@ -99,6 +109,13 @@ static int count_draw(void *ctx, const DbGameRow *g)
         d->drawn++;
         if (c->won[COLOR_WHITE]) d->missed[a_white ? 0 : 1]++;
         if (c->won[COLOR_BLACK]) d->missed[a_white ? 1 : 0]++;
+        if (d->on_missed_game && (c->won[COLOR_WHITE] || c->won[COLOR_BLACK])) {
+            c->seen.game_index = g->game_index;
+            c->seen.reason = g->reason;
+            c->seen.plies = c->ply;
+            c->seen.won[0] = c->won[0], c->seen.won[1] = c->won[1];
+            d->on_missed_game(d->missed_ctx, &c->seen);
+        }
     }
     if (r < 0) return 0;
     int who = cmp == 0 ? 2 : (cmp > 0) == a_white ? 0 : 1;

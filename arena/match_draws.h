@@ -15,6 +15,18 @@
 
 enum { MATCH_DRAW_REASONS_MAX = 16, MATCH_DRAW_REASON_LEN = 16 };
 
+/* One drawn game that passed through a database win, for a listing
+ * (MatchDraws.on_missed_game): the first such position of each side. */
+typedef struct MatchDrawsGame {
+    int64_t game_index;              /* games.game_index (A has White in the even ones) */
+    const char *reason;              /* how the game was drawn (games.reason) */
+    int plies;                       /* the game's length */
+    bool won[2];                     /* [Color]: a win for that colour was seen and let go */
+    int ply[2];                      /* [Color]: the ply of its first such position (0: the start) */
+    int dist[2];                     /* [Color]: the database's distance there, plies */
+    char fen[2][FEN_MAX];            /* [Color]: that position */
+} MatchDrawsGame;
+
 typedef struct MatchDraws {
     char reasons[MATCH_DRAW_REASONS_MAX][MATCH_DRAW_REASON_LEN]; /* the games.reason values counted (the caller's) */
     int reasons_len;
@@ -25,11 +37,16 @@ typedef struct MatchDraws {
      * position it scores as won for the side to move, by who had that win
      * and let it go: [A, B] (a game where both did counts for each). */
     int64_t drawn, missed[2];
+    /* May be set by the caller: called for each of those games, in the
+     * order of the match's games (`dama egtb draws --list`). */
+    void (*on_missed_game)(void *ctx, const MatchDrawsGame *g);
+    void *missed_ctx;
 } MatchDraws;
 
 struct Egtb;
 /* Count the draws of match match_id of the database at db_path (opened for
- * reading, migrated if writable) by d's reasons (its counts must be zero):
+ * reading, migrated if writable) by d's reasons (its counts must be zero;
+ * d->on_missed_game, if set, hears of each missed win):
  * A has White in the even games (arena/match.c). Every game must be of
  * `game`, which must have an endgame indexer. With egtb (may be NULL),
  * also the missed wins: every drawn game is replayed and each position the

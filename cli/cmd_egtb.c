@@ -31,6 +31,9 @@ static const CliOpt OPTS[] = {
     {"match", OPT_INT, NULL, "draws: the match (matches.id) whose games are counted", 1, CLI_INT_MAX},
     {"reasons", OPT_STR, NULL, "draws: the draw reasons counted (comma-separated games.reason values); default: those "
                                "of --game's own move-count and material rules", 0, 0},
+    {"list", OPT_FLAG, NULL, "draws: with tables, one line per missed win: the game, the engine that let it go, "
+                             "the ply and position where it first held a database win, the distance, how the game ended",
+     0, 0},
     {0},
 };
 
@@ -39,6 +42,7 @@ static void on_built(void *ctx, const EgtbBuildStats *s)
     (void)ctx;
     char name[32];
     egtb_material_name(s->material, name);
+    if (s->counted) strcat(name, " counted");
     printf("%-12s %11llu positions  W %10llu D %10llu L %10llu  max %3d plies  %9llu bytes  %7.2f s  %7.1f CPU s%s\n",
            name, (unsigned long long)s->positions, (unsigned long long)s->wins, (unsigned long long)s->draws,
            (unsigned long long)s->losses, s->max_dist, (unsigned long long)s->file_bytes, s->seconds,
@@ -77,6 +81,7 @@ static void on_verified(void *ctx, const EgtbVerifyStats *s)
     (void)ctx;
     char name[32];
     egtb_material_name(s->material, name);
+    if (s->counted) strcat(name, " counted");
     printf("%-12s %11llu checked  %s", name, (unsigned long long)s->checked,
            s->mismatches || s->bad_index ? "MISMATCH" : "ok");
     if (s->mirrored) printf(" (%llu of them as the mirror image of one checked)", (unsigned long long)s->mirrored);
@@ -197,6 +202,19 @@ static int parse_reasons(const char *text, MatchDraws *d)
     }
 }
 
+/* --list: one line per side of a drawn game that let a database win go. */
+static void on_missed_game(void *ctx, const MatchDrawsGame *m)
+{
+    (void)ctx;
+    for (int side = 0; side < 2; side++) {
+        if (!m->won[side]) continue;
+        bool a = (m->game_index % 2 == 0) == (side == COLOR_WHITE); /* A has White in the even games */
+        printf("missed: game %lld, %s (%s): ply %d %s, win in %d plies; drawn by %s at ply %d\n",
+               (long long)m->game_index, a ? "A" : "B", side == COLOR_WHITE ? "White" : "Black", m->ply[side],
+               m->fen[side], m->dist[side], m->reason ? m->reason : "?", m->plies);
+    }
+}
+
 static int do_draws(CliArgs *a, const Game *g, const char *dir)
 {
     char err[ERR_MAX];
@@ -223,6 +241,12 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
         fprintf(stderr, "dama egtb draws: --dir: %s\n", err);
         return 1;
     }
+    if (cli_flag(a, "list") && !edb) {
+        fprintf(stderr, "dama egtb draws: --list needs the tables (--dir, or the default directory with %s's)\n",
+                g->name);
+        return 2;
+    }
+    if (cli_flag(a, "list")) d.on_missed_game = on_missed_game;
     int rc = match_draws_count(cli_str(a, "db"), g, id, edb, &d, err);
     egtb_close(edb);
     if (rc != 0) {
@@ -250,7 +274,7 @@ static const CliActionOpt ACTION_OPTS[] = {
     {"threads", "build verify", NULL}, {"no-symmetry", "build verify", NULL}, {"fen", "probe", NULL},
     {"sample", "verify", NULL},       {"sample-depth", "verify", NULL},   {"seed", "verify bench", NULL},
     {"probes", "bench", NULL},        {"db", "draws", NULL},              {"match", "draws", NULL},
-    {"reasons", "draws", NULL},
+    {"reasons", "draws", NULL},       {"list", "draws", NULL},
 };
 
 /* 0, or 2 after a message naming an option given on the command line that

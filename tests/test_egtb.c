@@ -272,6 +272,11 @@ static void test_three_kings_against_one(void **state)
     char dir[64], err[ERR_MAX];
     temp_dir(dir);
     build(g, dir, 0, "3k-1k");
+    /* the tables as they were before counted tables: the verdict tests d
+     * against rule_plies_left (test_counted_three_kings: with the table) */
+    char cpath[256];
+    egtb_counted_path(dir, g, (EgtbMaterial){{0, 0}, {3, 1}}, cpath, sizeof cpath);
+    assert_int_equal(unlink(cpath), 0);
     Egtb *db = egtb_open(g, dir, true, err);
     assert_non_null(db);
     assert_int_equal(egtb_pieces(db), 0); /* materials with men are absent: no piece count is complete */
@@ -375,6 +380,143 @@ static void test_three_kings_against_one(void **state)
     assert_int_equal(egtb_adjudicate(pr, &pos, &reason), OUTCOME_DRAW);
     engine_free(e);
     egtb_prober_free(pr);
+    egtb_close(db);
+    remove_dir(dir);
+}
+
+/* The verdict of a child position as the counted solve takes it: no
+ * piece left for the side to move is a loss, a verdict the counts leave
+ * open a draw. */
+static EgtbVerdict child_verdict(const Egtb *db, EgtbCache *cache, const Game *g, const Position *child)
+{
+    const DraughtsPos *c = (const DraughtsPos *)child->data;
+    if (!c->pieces[c->side]) return EGTB_LOSS;
+    int dist;
+    EgtbVerdict v = egtb_probe_verdict(db, cache, child, 0, &dist);
+    (void)g;
+    return v == EGTB_UNKNOWN ? EGTB_DRAW : v;
+}
+
+static void set_count(Position *pos, int c)
+{
+    DraughtsPos *p = (DraughtsPos *)pos->data;
+    p->material_plies = p->reversible = (uint8_t)c;
+}
+
+/* Three kings against a lone king with the counts (EgtbIndexer.counted):
+ * every sampled position's verdict at counts 0 to 29 is the minimax of its
+ * children's (a quiet move adds one to the count; D4 and D7 draw), the
+ * counts cut the database's wins, and positions where the lone king can
+ * still reach the main road in time are drawn though the database scores
+ * them won within D4's limit; a search with the rules (no database) agrees
+ * on positions of few plies left. */
+static void test_counted_three_kings(void **state)
+{
+    (void)state;
+    const Game *g = game("russian");
+    char dir[64], err[ERR_MAX];
+    temp_dir(dir);
+    build(g, dir, 0, "3k-1k");
+    Egtb *db = egtb_open(g, dir, true, err);
+    assert_non_null(db);
+    const EgtbIndexer *ix = egtb_db_indexer(db);
+    EgtbMaterial m = {{0, 0}, {3, 1}};
+    EgtbCache *cache = egtb_cache_new(256);
+    MoveList *list = malloc(sizeof *list);
+    assert_non_null(cache);
+    assert_non_null(list);
+    static const int counts[] = {0, 5, 8, 9, 10, 17, 25, 29};
+    uint64_t checked = 0, base_won = 0, won0 = 0, cut = 0;
+    for (uint64_t i = 0; i < ix->size(m); i += 3) {
+        Position pos, child;
+        if (!ix->decode(m, i, &pos)) continue;
+        uint8_t base, cv;
+        assert_true(egtb_probe(db, cache, &pos, &base));
+        bool exact = false;
+        assert_true(egtb_probe_counted(db, &pos, &cv, &exact));
+        assert_true(exact);
+        const DraughtsPos *p = (const DraughtsPos *)pos.data;
+        if (p->side == COLOR_WHITE && egtb_is_win(base)) base_won++;
+        for (size_t k = 0; k < sizeof counts / sizeof *counts; k++) {
+            set_count(&pos, counts[k]);
+            int dist;
+            EgtbVerdict got = egtb_probe_verdict(db, cache, &pos, 0, &dist), want;
+            const char *reason;
+            if (g->rule_outcome(&pos, &reason) != OUTCOME_NONE) {
+                want = EGTB_DRAW;
+            } else {
+                g->gen_moves(&pos, list, GEN_DISTINCT);
+                bool win = false, all_lost = true;
+                for (int j = 0; j < list->len; j++) {
+                    g->make_move(&pos, &list->moves[j], &child);
+                    EgtbVerdict cvd = child_verdict(db, cache, g, &child);
+                    win |= cvd == EGTB_LOSS;
+                    all_lost &= cvd == EGTB_WIN;
+                }
+                want = win ? EGTB_WIN : all_lost ? EGTB_LOSS : EGTB_DRAW;
+            }
+            assert_int_equal(got, want);
+            checked++;
+            if (counts[k] == 0 && p->side == COLOR_WHITE && got == EGTB_WIN) won0++;
+            if (got == EGTB_DRAW && egtb_is_win(base) && egtb_dist(base) < 30 - counts[k] && !(p->pieces[1] & MAIN_ROAD))
+                cut++;
+        }
+    }
+    assert_true(checked > 500000);
+    assert_true(won0 > 0 && won0 < base_won); /* the counts draw some of the database's wins even at count 0 */
+    assert_true(cut > 0);
+    /* From a game of dama against e509dbb (docs/egtb.md, Counted tables):
+     * Black's three kings to move at count 7, won in 13 plies by the
+     * database, within D4's 23 plies left (the verdict before counted
+     * tables: a win), are won only from counts 0 and 1: later the lone
+     * king gets to the main road in time. */
+    Position pos;
+    uint8_t base, cv;
+    pos_of(g, "B:WKa3:BKf2,Kf4,Kh8", &pos);
+    assert_true(egtb_probe(db, cache, &pos, &base));
+    assert_true(egtb_is_win(base));
+    assert_int_equal(egtb_dist(base), 13);
+    assert_true(egtb_probe_counted(db, &pos, &cv, NULL));
+    assert_int_equal(cv, 1 + 1);
+    set_count(&pos, 7);
+    int dist;
+    assert_int_equal(egtb_probe_verdict(db, cache, &pos, 0, &dist), EGTB_DRAW);
+
+    /* A search with the rules and no database, where they leave few plies
+     * (every line ends by D4 within 4 plies unless a capture resets the
+     * count, as in W:WKc1,Kb2,Kf6:BKg1, won by giving two kings: 5 plies,
+     * which the search's reductions hide at depth 10 and not at 12),
+     * finds the same results at depth 14. */
+    Engine *e = engine_new(g, 4);
+    assert_non_null(e);
+    uint64_t searched = 0, search_won = 0;
+    for (uint64_t i = 0; i < ix->size(m) && searched < 300; i += 331) {
+        Position q;
+        if (!ix->decode(m, i, &q)) continue;
+        for (int c = 26; c <= 26; c++) {
+            set_count(&q, c);
+            const char *reason;
+            if (g->rule_outcome(&q, &reason) != OUTCOME_NONE || !g->is_quiet(&q)) continue;
+            SearchLimits lim = {.depth = 30 - c + 10};
+            SearchResult r;
+            engine_clear(e);
+            engine_search(e, &q, NULL, 0, &lim, &r, NULL, NULL);
+            EgtbVerdict want = r.score >= SCORE_WIN_MIN ? EGTB_WIN : r.score <= -SCORE_WIN_MIN ? EGTB_LOSS : EGTB_DRAW;
+            assert_int_equal(egtb_probe_verdict(db, cache, &q, 0, &dist), want);
+            searched++;
+            search_won += want == EGTB_WIN;
+        }
+    }
+    assert_true(searched >= 200);
+    assert_true(search_won > 0);
+    EgtbProber *pr = egtb_prober_new(db, 0, 64);
+    int score = 1;
+    assert_true(egtb_engine_probe(pr, &pos, &score));
+    assert_int_equal(score, 0);
+    egtb_prober_free(pr);
+    engine_free(e);
+    free(list);
+    egtb_cache_free(cache);
     egtb_close(db);
     remove_dir(dir);
 }
@@ -987,6 +1129,7 @@ int main(void)
         cmocka_unit_test(test_material_compare),
         cmocka_unit_test(test_russian_3_consistent),
         cmocka_unit_test(test_three_kings_against_one),
+        cmocka_unit_test(test_counted_three_kings),
         cmocka_unit_test(test_resume_and_atomic_files),
         cmocka_unit_test(test_damaged_block_never_misread),
         cmocka_unit_test(test_tables_mapped_on_first_probe),

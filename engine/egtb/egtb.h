@@ -84,6 +84,27 @@ typedef struct EgtbIndexer {
      * values to the images; tables stay complete, so probing does not use
      * it. */
     int (*symmetry)(const Position *pos, Position *image, bool *self);
+    /* Materials whose move-count draws depend on where the pieces stand,
+     * for which "d < rule_plies_left" is not exact (Russian D7: three
+     * pieces against a lone king draw as soon as the king reaches the main
+     * road with 10 plies counted, which a fastest win ignoring the count
+     * may allow). counted(m, &exact) returns the count (plies) from which
+     * the rules draw every position of m as set_count sets it (Russian:
+     * 30; at most 127), and the builder then also solves m with the count
+     * as part of the position: a counted table, DIR/GAME-MATERIAL.egtc
+     * (docs/egtb.md). 0 for every other material. *exact: one count is
+     * the whole state (every move advances the game's counters alike:
+     * kings only), so the table's draws are draws; else set_count sets
+     * the counters to the least favourable state of that count for the
+     * side that wins (Russian with men: reversible = material_plies, as
+     * if no man had moved), so a stored win or loss is sure and a stored
+     * draw may be either. NULL: none. count and set_count are then
+     * required. */
+    int (*counted)(EgtbMaterial m, bool *exact);
+    /* The count of pos (a counted material's position), and pos with its
+     * counters set to plies. */
+    int (*count)(const Position *pos);
+    void (*set_count)(Position *pos, int plies);
 } EgtbIndexer;
 
 /* The indexer of `game` (its Game.egtb), or NULL if it has none. */
@@ -103,8 +124,10 @@ bool egtb_material_canonical(EgtbMaterial m);
 int egtb_material_compare(EgtbMaterial m);
 /* "2k1m-1k" style text (White first): out needs 32 bytes. */
 void egtb_material_name(EgtbMaterial m, char out[32]);
-/* File name of a material's table in a directory: DIR/GAME-NAME.egtb. */
+/* File name of a material's table in a directory: DIR/GAME-NAME.egtb;
+ * of its counted table (EgtbIndexer.counted): DIR/GAME-NAME.egtc. */
 void egtb_file_path(const char *dir, const Game *game, EgtbMaterial m, char *out, size_t size);
+void egtb_counted_path(const char *dir, const Game *game, EgtbMaterial m, char *out, size_t size);
 
 /* Every canonical material with 2..pieces pieces, both sides at least one
  * piece, in build order (fewer pieces first, then fewer men: a capture
@@ -130,6 +153,8 @@ typedef struct EgtbBuildStats {
     double cpu_seconds; /* build time, CPU of every thread of the process (0 if loaded) */
     uint64_t file_bytes;
     bool reused;        /* the file existed and checked out; not rebuilt */
+    bool counted;       /* the material's counted table (EgtbIndexer.counted): wins, draws and
+                           losses at count 0, max_dist the count from which all are drawn */
 } EgtbBuildStats;
 
 /* Called after each material (may be NULL). */
@@ -169,11 +194,14 @@ typedef struct EgtbVerifyStats {
     uint64_t bad_index;   /* decode/index round trip failed */
     uint64_t mirrored;    /* of those checked: compared with their mirror image's value instead
                              of their children's (symmetry on; the image is checked in full) */
+    bool counted;         /* the material's counted table (EgtbIndexer.counted), solved again
+                             from the tables and compared value for value */
 } EgtbVerifyStats;
 
 /* Full consistency pass over every table of `game` in dir: each stored
  * value must equal the minimax of its children's stored values (and game
- * rules at the position), and index(decode(i)) == i. Checksums are checked
+ * rules at the position), and index(decode(i)) == i; a counted table
+ * (EgtbIndexer.counted) must equal its solve from the tables. Checksums are checked
  * when the tables are opened. Returns 0 if all agree, 1 if any mismatch,
  * -1 with err on I/O errors or when a table is missing that a present
  * one turns into (err names its file). report (may be NULL) gets one call
@@ -259,6 +287,26 @@ bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table,
  * turn it into a draw). A draw is always a draw. */
 typedef enum EgtbVerdict { EGTB_UNKNOWN = 0, EGTB_WIN = 1, EGTB_DRAW = 2, EGTB_LOSS = 3 } EgtbVerdict;
 EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value);
+
+/* A counted table's byte (EgtbIndexer.counted): 0 drawn at every count;
+ * 1..127 the side to move wins when the count is at most cv - 1, else
+ * draws; 128..255 it loses when the count is at most cv - 128, else
+ * draws. A win (loss) at count c is one at every smaller count: the rules
+ * only draw from a count on. */
+static inline EgtbVerdict egtb_counted_verdict(uint8_t cv, int count)
+{
+    if (cv == 0) return EGTB_DRAW;
+    if (cv < 128) return count <= cv - 1 ? EGTB_WIN : EGTB_DRAW;
+    return count <= cv - 128 ? EGTB_LOSS : EGTB_DRAW;
+}
+
+/* The counted table's byte of pos when pos's material is counted and db
+ * holds its table (read whole into memory on first use); false otherwise.
+ * *exact (may be NULL): the material's counted table is exact
+ * (EgtbIndexer.counted). egtb_verdict uses it for such positions: a win
+ * or a loss it stores is the verdict, and so is a draw of an exact table;
+ * a draw of another is unknown. */
+bool egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact);
 
 /* Probe + verdict for position pos that has at most `max_pieces` pieces
  * (0: the database's own limit). *dist gets the distance in plies (0 for a

@@ -2,7 +2,8 @@
  * prober (private to engine/egtb/). Layout of DIR/GAME-MATERIAL.egtb, all
  * integers little-endian:
  *
- *     EgtbHeader (128 bytes, its own XXH64 in header_hash)
+ *     EgtbHeader (128 bytes, its own XXH64 in header_hash; magic "DAMAEGTB",
+ *     or "DAMAEGTC" in a counted table, DIR/GAME-MATERIAL.egtc)
  *     uint64 offsets[nblocks + 1]     block i is payload[offsets[i], offsets[i+1])
  *     zstd frames, one per block of EGTB_BLOCK value bytes (the last may be short),
  *     each with zstd's content checksum (tables built before 2026-12-05 have
@@ -31,17 +32,25 @@ typedef struct EgtbHeader {
     uint64_t payload_hash;  /* XXH64(payload, seed 0) */
     uint64_t wins, draws, losses; /* side to move's view, used indices */
     uint32_t max_dist;
-    uint32_t reserved0;
+    uint32_t flags;         /* EGTB_FLAG_*; 0 in tables built before 2026-12-07 */
     uint64_t reserved[2];
     uint64_t header_hash;   /* XXH64 of the bytes before this field */
 } EgtbHeader;
 
 _Static_assert(sizeof(EgtbHeader) == 128, "header layout");
 
+/* The table's children in a counted material (EgtbIndexer.counted) were
+ * taken at the verdict of that material's counted table (a draw there is a
+ * draw here), not at their stored value (docs/egtb.md). */
+enum { EGTB_FLAG_COUNTED_CHILDREN = 1 };
+
 /* Check a header read from a file against what is expected (m, game,
  * positions). Returns 0 or -1 with a message naming the file. */
 int egtb_header_check(const EgtbHeader *h, const char *path, const Game *game, EgtbMaterial m,
                       uint64_t positions, uint64_t file_bytes, char err[ERR_MAX]);
+
+/* "DAMAEGTC" for a counted table's path (.egtc), else "DAMAEGTB". */
+const char *egtb_file_magic(const char *path);
 
 /* Read and check a file's header only (no mapping). Returns 0, 1 when the
  * file does not exist, or -1 with a message naming the file. */

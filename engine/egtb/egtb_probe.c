@@ -41,6 +41,21 @@ void egtb_file_path(const char *dir, const Game *game, EgtbMaterial m, char *out
     snprintf(out, size, "%s/%s-%s.egtb", dir, game->name, name);
 }
 
+void egtb_counted_path(const char *dir, const Game *game, EgtbMaterial m, char *out, size_t size)
+{
+    char name[32];
+    egtb_material_name(m, name);
+    snprintf(out, size, "%s/%s-%s.egtc", dir, game->name, name);
+}
+
+/* The magic of a table file: "DAMAEGTC" for a counted table (.egtc),
+ * "DAMAEGTB" for the others, so that neither is read as the other. */
+const char *egtb_file_magic(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".egtc") == 0 ? "DAMAEGTC" : "DAMAEGTB";
+}
+
 int egtb_materials(int pieces, EgtbMaterial *out, int cap)
 {
     int n = 0;
@@ -61,7 +76,7 @@ int egtb_materials(int pieces, EgtbMaterial *out, int cap)
 int egtb_header_check(const EgtbHeader *h, const char *path, const Game *game, EgtbMaterial m,
                       uint64_t positions, uint64_t file_bytes, char err[ERR_MAX])
 {
-    if (file_bytes < sizeof *h || memcmp(h->magic, "DAMAEGTB", 8) != 0) {
+    if (file_bytes < sizeof *h || memcmp(h->magic, egtb_file_magic(path), 8) != 0) {
         snprintf(err, ERR_MAX, "%s: not a dama endgame table", path);
         return -1;
     }
@@ -202,6 +217,17 @@ typedef struct EgtbTable {
     char *error;                        /* why the mapping failed (TABLE_FAILED), without the path */
 } EgtbTable;
 
+/* A counted table (EgtbIndexer.counted): small (4 pieces), so read whole
+ * into memory when first probed. */
+enum { COUNTED_MAX = 8 };
+typedef struct EgtbCounted {
+    EgtbMaterial m;
+    bool exact;             /* EgtbIndexer.counted's */
+    char *path;
+    _Atomic(uint8_t *) val; /* NULL until read */
+    _Atomic int state;      /* TABLE_UNMAPPED, TABLE_MAPPED (read) or TABLE_FAILED */
+} EgtbCounted;
+
 struct Egtb {
     const Game *game;
     const EgtbIndexer *ix;
@@ -210,6 +236,9 @@ struct Egtb {
     int ntables;
     EgtbTable *tables;
     pthread_mutex_t *map_lock; /* taken only to map a table the first time */
+    int8_t cslot[EGTB_KEYS];   /* material key -> counted index + 1, 0 if none */
+    int ncounted;
+    EgtbCounted counted[COUNTED_MAX];
 };
 
 /* 4-way set-associative: a block goes to one set of 4 slots, the set's
@@ -292,6 +321,20 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
         t->m = mats[i];
         db->ntables++;
         db->slot[egtb_material_key(mats[i])] = (int16_t)db->ntables;
+        /* its counted table, when the material has one and it was built
+         * (a database built before them has none: the verdict there stays
+         * the test of d against rule_plies_left) */
+        bool exact = false;
+        if (ix->counted && ix->counted(mats[i], &exact) && db->ncounted < COUNTED_MAX) {
+            egtb_counted_path(dir, game, mats[i], path, sizeof path);
+            if (access(path, R_OK) == 0) {
+                EgtbCounted *c = &db->counted[db->ncounted];
+                c->m = mats[i];
+                c->exact = exact;
+                c->path = strdup(path);
+                if (c->path) db->cslot[egtb_material_key(mats[i])] = (int8_t)++db->ncounted;
+            }
+        }
     }
     free(mats);
     for (int p = 2; p <= EGTB_PIECES_MAX && !gap[p]; p++) complete = p;
@@ -312,6 +355,10 @@ void egtb_close(Egtb *db)
         if (map) munmap((void *)map, (size_t)db->tables[i].map_len);
         free(db->tables[i].path);
         free(db->tables[i].error);
+    }
+    for (int i = 0; i < db->ncounted; i++) {
+        free(db->counted[i].path);
+        free(atomic_load(&db->counted[i].val));
     }
     pthread_mutex_destroy(db->map_lock);
     free(db->map_lock);
@@ -458,9 +505,66 @@ bool egtb_table_intact(const Egtb *db, const Position *pos, EgtbMaterial *table,
     return false;
 }
 
+/* The values of counted table c, read and checked on first use (any
+ * thread; one reads, the others wait). NULL when it cannot be read: its
+ * positions then get the verdict of d against rule_plies_left. */
+static const uint8_t *counted_values(const Egtb *db, EgtbCounted *c)
+{
+    uint8_t *val = atomic_load_explicit(&c->val, memory_order_acquire);
+    if (val || atomic_load_explicit(&c->state, memory_order_acquire) == TABLE_FAILED) return val;
+    pthread_mutex_lock(db->map_lock);
+    val = atomic_load_explicit(&c->val, memory_order_acquire);
+    if (!val && atomic_load(&c->state) == TABLE_UNMAPPED) {
+        char err[ERR_MAX];
+        uint64_t n = db->ix->size(c->m), len = 0;
+        const unsigned char *map = NULL;
+        val = malloc(n);
+        if (val && egtb_file_map(c->path, db->game, c->m, n, true, &map, &len, err) == 0) {
+            int rc = egtb_file_unpack(map, c->path, val, err);
+            munmap((void *)map, (size_t)len);
+            if (rc != 0) free(val), val = NULL;
+        } else {
+            free(val), val = NULL;
+        }
+        if (val) atomic_store_explicit(&c->val, val, memory_order_release);
+        atomic_store_explicit(&c->state, val ? TABLE_MAPPED : TABLE_FAILED, memory_order_release);
+    }
+    pthread_mutex_unlock(db->map_lock);
+    return val;
+}
+
+bool egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact)
+{
+    if (!db->ncounted) return false;
+    const EgtbIndexer *ix = db->ix;
+    EgtbMaterial m = ix->material(pos);
+    if (egtb_material_pieces(m) > EGTB_PIECES_MAX) return false;
+    Position mirrored;
+    if (!egtb_material_canonical(m)) {
+        db->game->pos_mirror(pos, &mirrored);
+        pos = &mirrored;
+        m = egtb_material_mirror(m);
+    }
+    int slot = db->cslot[egtb_material_key(m)];
+    if (!slot) return false;
+    EgtbCounted *c = (EgtbCounted *)&db->counted[slot - 1];
+    const uint8_t *val = counted_values(db, c);
+    uint64_t idx;
+    if (!val || !ix->index(pos, m, &idx) || idx >= ix->size(m)) return false;
+    *cv = val[idx];
+    if (exact) *exact = c->exact;
+    return true;
+}
+
 EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value)
 {
     if (egtb_is_draw(value)) return EGTB_DRAW;
+    uint8_t cv;
+    bool exact;
+    if (egtb_probe_counted(db, pos, &cv, &exact)) {
+        EgtbVerdict r = egtb_counted_verdict(cv, db->ix->count(pos));
+        return r == EGTB_DRAW && !exact ? EGTB_UNKNOWN : r;
+    }
     int left = db->ix->rule_plies_left ? db->ix->rule_plies_left(pos) : INT32_MAX;
     if (egtb_dist(value) >= left) return EGTB_UNKNOWN;
     return egtb_is_win(value) ? EGTB_WIN : EGTB_LOSS;

@@ -37,7 +37,7 @@ static void on_built(void *ctx, const EgtbBuildStats *s)
 {
     BuildRun *b = ctx;
     if (b->o->report) b->o->report(b->o->ctx, s);
-    b->tot->positions += s->positions;
+    if (!s->counted) b->tot->positions += s->positions; /* a counted table holds the same positions again */
     b->tot->file_bytes += s->file_bytes;
 }
 

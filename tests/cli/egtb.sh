@@ -8,8 +8,11 @@ set -u
 
 D="$T/db"
 expect_rc 0 "build 3k-1k" "$DAMA" egtb build --material 3k-1k --dir "$D" --threads 2
-expect_eq "$(grep -c 'positions' "$T/out")" "4" "three tables and a total line"
-expect_eq "$(ls "$D" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb " "files"
+# three tables, the counted table of 3k-1k (D7: docs/egtb.md) and a total line
+expect_eq "$(grep -c 'positions' "$T/out")" "5" "three tables, the counted one and a total line"
+grep -q '^3k0m-1k0m counted ' "$T/out" && ok || bad "no counted table line: $(cat "$T/out")"
+expect_eq "$(ls "$D" | tr '\n' ' ')" \
+  "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb russian-3k0m-1k0m.egtc " "files"
 # the lock file stays in the table directory (one flock a build; removing it would race), naming the
 # last builder; git ignores it, so tables built into a folder of the source tree leave nothing to commit
 grep -qx "process [0-9]* on host .* since [0-9T:-]*Z" "$D/.build-lock" && ok || bad "lock file: $(cat "$D/.build-lock")"
@@ -18,9 +21,11 @@ if [ -n "$SRC" ] && git -C "$SRC" rev-parse --is-inside-work-tree >/dev/null 2>&
 fi
 # resume: the same command reuses every file
 expect_rc 0 "rebuild" "$DAMA" egtb build --material 3k-1k --dir "$D"
-expect_eq "$(grep -c 'existing file' "$T/out")" "3" "resumed build reuses"
+expect_eq "$(grep -c 'existing file' "$T/out")" "4" "resumed build reuses"
 expect_rc 0 "verify" "$DAMA" egtb verify --dir "$D" --sample 20 --sample-depth 8
 grep -q 'every value agrees' "$T/out" && ok || bad "verify: $(cat "$T/out")"
+# the counted table solved again and compared
+grep -q '^3k0m-1k0m counted  *[0-9]* checked  ok$' "$T/out" && ok || bad "verify: no counted line: $(cat "$T/out")"
 grep -q ' 0 disagree' "$T/out" && ok || bad "verify sample: $(tail -1 "$T/out")"
 expect_rc 0 "verify one material" "$DAMA" egtb verify --dir "$D" --material 2k-1k --sample 0
 expect_eq "$(grep -c ' checked ' "$T/out")" "1" "verify --material: one table"
@@ -42,7 +47,7 @@ grep -q '^2k0m-1k0m .* ok (124992 of them as the mirror image of one checked)$' 
 grep -q '^consistency: every value agrees with its children (.* CPU s)$' "$T/out" && ok || bad "verify CPU: $(cat "$T/out")"
 expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --sample 0 --no-symmetry
 grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
-expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' | head -1)" "win in 21 plies" "probe win"
+expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke3:BKb4' | head -1)" "win in 15 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
 # a position whose table is missing: exit 1 naming the material and its file in --dir
 expect_err 1 "no table of material 1k1m-1k0m: $D/russian-1k1m-1k0m.egtb is missing (dama egtb build --game russian --material 1k1m-1k0m builds it)" \
@@ -86,10 +91,10 @@ grep -q '^sample: only 0 of the 20 asked for' "$T/out" && ok || bad "sample of a
 expect_rc 0 "bench" "$DAMA" egtb bench --dir "$D" --probes 20000
 grep -q 'ns uncached' "$T/out" && ok || bad "bench output: $(cat "$T/out")"
 # search with the database: the exact win at once
-s=$("$DAMA" search --fen 'W:WKa1,Kc1,Ke1:BKh2' --egtb "$D" --depth 3 --quiet)
-echo "$s" | grep -q '^score 29979$' && ok || bad "search --egtb: $s"
+s=$("$DAMA" search --fen 'W:WKa1,Kc1,Ke3:BKb4' --egtb "$D" --depth 3 --quiet)
+echo "$s" | grep -q '^score 29985$' && ok || bad "search --egtb: $s"
 # a match from a database position, adjudicated at once
-printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book"
+printf 'x\tW:WKa1,Kc1,Ke3:BKb4\n' >"$T/book"
 expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a default --b default --openings "$T/book" \
   --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
@@ -134,7 +139,7 @@ expect_line out "match 1: 2 games, 2 drawn by one-each; the larger material (pie
 expect_eq "$(grep -E '^(one-each|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "one-each 2 0 0 2;all 2 0 0 2;" "turkish draws: counted"
 # missed wins: a won position (3 kings against 1 off the main road) that B, without the database and
 # at 1 node a move, draws by D7 with White; A (with it) wins it. Without the tables, no count.
-printf 'x\tW:WKa1,Kc1,Ke1:BKh2\n' >"$T/book3"
+printf 'x\tW:WKa1,Kc1,Ke3:BKb4\n' >"$T/book3"
 expect_rc 0 "match for missed wins" "$DAMA" match --db "$T/e.sqlite" --a default --b default --openings "$T/book3" \
   --pairs 1 --nodes 1 --threads 1 --egtb "$D" --egtb-engines a --progress 0
 expect_eq "$(sqlite3 "$T/e.sqlite" "SELECT group_concat(result || ' ' || reason, ',') FROM games ORDER BY game_index")" \
@@ -157,6 +162,14 @@ expect_rc 0 "match for missed wins, --no-egtb" env DAMA_EGTB="$D" "$DAMA" match 
 grep -q 'missed wins' "$T/out" && bad "missed wins counted with --no-egtb: $(cat "$T/out")" || ok
 expect_rc 0 "draws with the tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7 --dir "$D"
 expect_line out "missed wins: of 1 drawn games, 0 passed through a database win for A, 1 for B ($D)"
+# --list: the game, the engine that let the win go, where it first held one (the book position,
+# ply 0), the distance, how and when the game ended
+expect_rc 0 "draws --list" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7 --dir "$D" --list
+plies=$(sqlite3 "$T/e.sqlite" "SELECT plies FROM games WHERE game_index = 1")
+expect_line out "missed: game 1, B (White): ply 0 W:WKa1,Kc1,Ke3:BKb4, win in 15 plies; drawn by D7 at ply $plies"
+expect_eq "$(grep -c '^missed:' "$T/out")" 1 "draws --list: one line"
+expect_err 2 "dama egtb draws: --list needs the tables (--dir, or the default directory with russian's)" \
+  env DAMA_EGTB="$T" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7 --list
 expect_rc 0 "draws without tables" "$DAMA" egtb draws --db "$T/e.sqlite" --match 1 --reasons D7
 grep -q 'missed wins' "$T/out" && bad "missed wins counted without tables: $(cat "$T/out")" || ok
 # a --dir without the game's tables is an error naming it (it printed the counts without the missed wins)
@@ -192,32 +205,32 @@ grep -q "'$T/none' does not exist" "$T/err" && ok || bad "a missing --egtb folde
 expect_rc 1 "match --egtb a file" "$DAMA" match --db "$T/t3.sqlite" --a default --egtb "$T/book" --pairs 1 --progress 0
 grep -q "'$T/book' is not a directory" "$T/err" && ok || bad "a file as --egtb said as such: $(cat "$T/err")"
 # the hub engine: egtb-path and egtb-pieces params (and --egtb for their first values); the exact win
-hub_score() { printf 'hub\n%binit\npos pos=W:WKa1,Kc1,Ke1:BKh2\nlevel depth=3\ngo think\n' "$1" | "$DAMA" hub "${@:2}" |
+hub_score() { printf 'hub\n%binit\npos pos=W:WKa1,Kc1,Ke3:BKb4\nlevel depth=3\ngo think\n' "$1" | "$DAMA" hub "${@:2}" |
   grep '^info' | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/'; }
-expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\n")" "99.79" "hub egtb-path: win in 21 plies"
-expect_eq "$(hub_score "" --egtb "$D")" "99.79" "hub --egtb"
-[ "$(hub_score "")" != "99.79" ] && ok || bad "hub without a database knows the distance"
-expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=4\n")" "99.79" "hub egtb-pieces 4"
-[ "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=3\n")" != "99.79" ] && ok \
+expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\n")" "99.85" "hub egtb-path: win in 15 plies"
+expect_eq "$(hub_score "" --egtb "$D")" "99.85" "hub --egtb"
+[ "$(hub_score "")" != "99.85" ] && ok || bad "hub without a database knows the distance"
+expect_eq "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=4\n")" "99.85" "hub egtb-pieces 4"
+[ "$(hub_score "set-param name=egtb-path value=\"$D\"\nset-param name=egtb-pieces value=3\n")" != "99.85" ] && ok \
   || bad "hub egtb-pieces 3 still probes 4 pieces"
 # The default directory (egtb_default_dir): $DAMA_EGTB, which lib.sh points at an empty folder of
 # this test. egtb build writes there without --dir; every command that plays finds it without
 # --egtb; --no-egtb turns it off; a game without tables there plays without a database.
 export DAMA_EGTB="$T/home-egtb"
 expect_rc 0 "build into the default directory" "$DAMA" egtb build --material 3k-1k --threads 2
-expect_eq "$(ls "$DAMA_EGTB" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb " "default directory files"
-expect_eq "$("$DAMA" search --fen 'W:WKa1,Kc1,Ke1:BKh2' --depth 3 --quiet | grep '^score')" "score 29979" "search finds the default directory"
-[ "$("$DAMA" search --fen 'W:WKa1,Kc1,Ke1:BKh2' --depth 3 --quiet --no-egtb | grep '^score')" != "score 29979" ] && ok \
+expect_eq "$(ls "$DAMA_EGTB" | tr '\n' ' ')" "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb russian-3k0m-1k0m.egtc " "default directory files"
+expect_eq "$("$DAMA" search --fen 'W:WKa1,Kc1,Ke3:BKb4' --depth 3 --quiet | grep '^score')" "score 29985" "search finds the default directory"
+[ "$("$DAMA" search --fen 'W:WKa1,Kc1,Ke3:BKb4' --depth 3 --quiet --no-egtb | grep '^score')" != "score 29985" ] && ok \
   || bad "search --no-egtb still probes"
 expect_err 2 "give --egtb DIR or --no-egtb, not both" "$DAMA" search --egtb "$D" --no-egtb --depth 1
-expect_eq "$(hub_score "")" "99.79" "hub finds the default directory"
+expect_eq "$(hub_score "")" "99.85" "hub finds the default directory"
 printf 'hub\nset-param name=variant value=shatra\ninit\npos\nlevel depth=2\ngo think\n' | "$DAMA" hub >"$T/out"
 grep -q '^done move=' "$T/out" && ! grep -q '^error' "$T/out" && ok || bad "hub: a game without tables in the default directory: $(cat "$T/out")"
 expect_rc 0 "selfplay with the default directory" "$DAMA" selfplay --db "$T/sp.sqlite" --games 2 --nodes 100 --threads 1 --progress 0
 expect_eq "$(sqlite3 "$T/sp.sqlite" "SELECT instr(config, 'egtb = $DAMA_EGTB') > 0 FROM runs")" "1" "the run's configuration names the directory"
 expect_rc 0 "selfplay --no-egtb" "$DAMA" selfplay --db "$T/sp2.sqlite" --games 2 --nodes 100 --threads 1 --progress 0 --no-egtb
 expect_eq "$(sqlite3 "$T/sp2.sqlite" "SELECT instr(char(10) || config, char(10) || 'egtb =') FROM runs")" "0" "--no-egtb: no directory in the configuration"
-DAMA_EGTB="" "$DAMA" egtb probe --fen 'W:WKa1,Kc1,Ke1:BKh2' >"$T/out" 2>"$T/err"
+DAMA_EGTB="" "$DAMA" egtb probe --fen 'W:WKa1,Kc1,Ke3:BKb4' >"$T/out" 2>"$T/err"
 expect_eq "$?" "2" "DAMA_EGTB empty: egtb needs --dir"
 grep -q 'give --dir' "$T/err" && ok || bad "DAMA_EGTB empty: $(cat "$T/err")"
 export DAMA_EGTB="$T/egtb-default"
@@ -225,15 +238,15 @@ export DAMA_EGTB="$T/egtb-default"
 # value stays, and init and go work on with it (init used to fail, and every go after it)
 for when in before after; do
   pre=""; [ $when = after ] && pre='init\n'
-  printf "hub\n${pre}set-param name=egtb-path value=\"%s\"\ninit\npos pos=W:WKa1,Kc1,Ke1:BKh2\nlevel depth=3\ngo think\n" "$T/none" |
+  printf "hub\n${pre}set-param name=egtb-path value=\"%s\"\ninit\npos pos=W:WKa1,Kc1,Ke3:BKb4\nlevel depth=3\ngo think\n" "$T/none" |
     "$DAMA" hub --egtb "$D" >"$T/out"
   expect_eq "$(grep -c '^error' "$T/out")" 1 "hub bad egtb-path $when init: one error"
   grep -q "^error message=\"set-param egtb-path: endgame database directory '$T/none' does not exist (the value stays '$D')\"$" "$T/out" \
     && ok || bad "hub bad egtb-path $when init: $(cat "$T/out")"
   grep -q '^ready$' "$T/out" && ok || bad "hub bad egtb-path $when init: no ready: $(cat "$T/out")"
-  expect_eq "$(grep '^info' "$T/out" | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/')" "99.79" \
+  expect_eq "$(grep '^info' "$T/out" | tail -1 | sed 's/.* score=\([^ ]*\) .*/\1/')" "99.85" \
     "hub bad egtb-path $when init: the old tables probed"
-  grep -qx 'done move=a1-d4' "$T/out" && ok || bad "hub bad egtb-path $when init: no move: $(cat "$T/out")"
+  grep -qx 'done move=c1-a3' "$T/out" && ok || bad "hub bad egtb-path $when init: no move: $(cat "$T/out")"
 done
 # a directory without the variant's tables, before init: taken (it is a directory); the init of pos
 # names it and plays with the last egtb-path that loaded
@@ -261,7 +274,7 @@ expect_err 2 "dama egtb build: --pieces and --material exclude each other" \
   "$DAMA" egtb build --material 3k-1k --pieces 3 --dir "$T/pm"
 [ ! -e "$T/pm" ] && ok || bad "build --pieces --material made $T/pm"
 expect_err 2 "dama egtb probe: --material is for build and verify, not probe" \
-  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke1:BKh2' --material 2k-1k
+  "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke3:BKb4' --material 2k-1k
 [ ! -s "$T/out" ] && ok || bad "probe --material printed: $(cat "$T/out")"
 expect_err 2 "dama egtb verify: --pieces is for build, not verify" "$DAMA" egtb verify --dir "$D" --pieces 3
 expect_err 2 "dama egtb build: --fen is for probe, not build" "$DAMA" egtb build --dir "$T/pm" --fen 'W:WKa1:BKh8'

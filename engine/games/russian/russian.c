@@ -172,12 +172,42 @@ static void ru_init(void)
     ru_weights = weights_laid_out(&russian_game, &RU_HEADER, ru_weights_laid);
 }
 
+/* Three pieces with a king against a lone king, where D7 makes the result
+ * depend on the count and on where the lone king stands (it draws on
+ * reaching the main road with 10 plies counted): solved with the count
+ * (EgtbIndexer.counted). Three kings: every move adds one to both
+ * counters, so the count is the whole state and the table exact, to D4's
+ * 30. With men (two kings and a man, a king and two men), a man's move
+ * resets D5's counter and not D7's: the table takes the two as equal (as
+ * if no man had moved: D5 at 30), so its wins are sure and its draws may
+ * hide a win that a man's move keeps alive (unknown to the verdict). */
+static int ru_egtb_counted(EgtbMaterial m, bool *exact)
+{
+    *exact = m.men[0] == 0;
+    return m.kings[0] + m.men[0] == 3 && m.kings[0] >= 1 && m.kings[1] == 1 && m.men[1] == 0 ? 30 : 0;
+}
+
+static int ru_egtb_count(const Position *pos)
+{
+    const DraughtsPos *p = dp(pos);
+    return p->material_plies > p->reversible ? p->material_plies : p->reversible;
+}
+
+static void ru_egtb_set_count(Position *pos, int plies)
+{
+    DraughtsPos *p = (DraughtsPos *)pos->data;
+    p->material_plies = p->reversible = (uint8_t)plies;
+}
+
 /* Endgame databases: the diagonal board, and the D4-D8 move counts that
  * can end a database's win early (docs/egtb.md). */
 static const EgtbIndexer RU_EGTB = {
     .game = &russian_game,
     DRAUGHTS_EGTB_DIAGONAL,
     .rule_plies_left = russian_rule_plies_left,
+    .counted = ru_egtb_counted,
+    .count = ru_egtb_count,
+    .set_count = ru_egtb_set_count,
 };
 
 /* A square table (32 weights) rank by rank from the owner's first rank. */
