@@ -42,7 +42,15 @@ static void on_built(void *ctx, const EgtbBuildStats *s)
     (void)ctx;
     char name[32];
     egtb_material_name(s->material, name);
-    if (s->counted) strcat(name, " counted");
+    if (s->counted) { /* its counted table: results at count 0, and the count from which all are drawn */
+        printf("%-12s counted: W %10llu D %10llu L %10llu at count 0, all drawn from count %d  %9llu bytes  %7.2f s  "
+               "%7.1f CPU s%s\n",
+               name, (unsigned long long)s->wins, (unsigned long long)s->draws, (unsigned long long)s->losses,
+               s->max_dist, (unsigned long long)s->file_bytes, s->seconds, s->cpu_seconds,
+               s->reused ? "  (existing file)" : "");
+        fflush(stdout);
+        return;
+    }
     printf("%-12s %11llu positions  W %10llu D %10llu L %10llu  max %3d plies  %9llu bytes  %7.2f s  %7.1f CPU s%s\n",
            name, (unsigned long long)s->positions, (unsigned long long)s->wins, (unsigned long long)s->draws,
            (unsigned long long)s->losses, s->max_dist, (unsigned long long)s->file_bytes, s->seconds,
@@ -81,7 +89,7 @@ static void on_verified(void *ctx, const EgtbVerifyStats *s)
     (void)ctx;
     char name[32];
     egtb_material_name(s->material, name);
-    if (s->counted) strcat(name, " counted");
+    if (s->counted) strcat(name, "+count");
     printf("%-12s %11llu checked  %s", name, (unsigned long long)s->checked,
            s->mismatches || s->bad_index ? "MISMATCH" : "ok");
     if (s->mirrored) printf(" (%llu of them as the mirror image of one checked)", (unsigned long long)s->mirrored);

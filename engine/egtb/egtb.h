@@ -301,12 +301,18 @@ static inline EgtbVerdict egtb_counted_verdict(uint8_t cv, int count)
 }
 
 /* The counted table's byte of pos when pos's material is counted and db
- * holds its table (read whole into memory on first use); false otherwise.
- * *exact (may be NULL): the material's counted table is exact
+ * holds its table (read whole into memory, and its checksum checked, on
+ * first use): 1; 0 when db has no counted table of pos's material; -1
+ * when it has one that cannot be read (damaged: egtb_counted_intact says
+ * why). *exact (may be NULL): the material's counted table is exact
  * (EgtbIndexer.counted). egtb_verdict uses it for such positions: a win
  * or a loss it stores is the verdict, and so is a draw of an exact table;
- * a draw of another is unknown. */
-bool egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact);
+ * a draw of another is unknown, and so is every position of a damaged
+ * one (as a damaged block's positions read as outside the database). */
+int egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact);
+/* Can the counted table of pos's material be read (true also when there
+ * is none)? false with its path and why (`dama egtb probe`'s check). */
+bool egtb_counted_intact(const Egtb *db, const Position *pos, char path[4096], char why[ERR_MAX]);
 
 /* Probe + verdict for position pos that has at most `max_pieces` pieces
  * (0: the database's own limit). *dist gets the distance in plies (0 for a

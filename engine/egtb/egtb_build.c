@@ -403,8 +403,8 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
  * (rule_value's). The result: the counted byte of each position
  * (egtb_counted_verdict), the largest count at which it is won or lost;
  * a position won at c but not at a smaller count is an error (the rules
- * would not draw from a count on). */
-static int solve_counted(Builder *b, EgtbMaterial m, int top, uint8_t **out, char err[ERR_MAX])
+ * would not draw from a count on). 0, 1 when stopped, or -1 with err. */
+static int solve_counted(Builder *b, EgtbMaterial m, int top, volatile int *stop, uint8_t **out, char err[ERR_MAX])
 {
     const EgtbIndexer *ix = b->ix;
     const Game *g = b->game;
@@ -417,6 +417,10 @@ static int solve_counted(Builder *b, EgtbMaterial m, int top, uint8_t **out, cha
     }
     int error = 0;
     for (int c = top - 1; c >= 0 && !error; c--) {
+        if (stop && *stop) { /* polled between counts: a counted solve takes seconds */
+            free(next), free(cur), free(res);
+            return 1;
+        }
 #pragma omp parallel if (n > 200000)
         {
             MoveList *list = malloc(sizeof *list);
@@ -590,7 +594,7 @@ static int write_table(const Game *game, const char *path, EgtbMaterial m, const
 
 /* Load an existing table (checksum verified) into memory. 1: absent. */
 static int load_table(const Builder *b, const char *path, EgtbMaterial m, uint8_t **out, uint64_t *bytes,
-                      uint32_t *flags, char err[ERR_MAX])
+                      EgtbHeader *hdr, char err[ERR_MAX])
 {
     uint64_t n = b->ix->size(m);
     const unsigned char *map;
@@ -603,7 +607,7 @@ static int load_table(const Builder *b, const char *path, EgtbMaterial m, uint8_
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
-    if (flags) *flags = ((const EgtbHeader *)map)->flags;
+    if (hdr) *hdr = *(const EgtbHeader *)map;
     rc = egtb_file_unpack(map, path, val, err);
     munmap((void *)map, map_len);
     if (rc != 0) {
@@ -616,8 +620,9 @@ static int load_table(const Builder *b, const char *path, EgtbMaterial m, uint8_
 }
 
 /* The counted table of m (EgtbIndexer.counted) after m's own table:
- * loaded when m's table was and it checks out, else solved and written.
- * 0 or -1 with err. */
+ * loaded when m's table was and it checks out (checksum, and the count it
+ * was solved to: the header's max_dist), else solved and written. 0, 1
+ * if stopped (o->stop), or -1 with err. */
 static int build_counted(Builder *b, const char *dir, EgtbMaterial m, int top, bool base_reused,
                          const EgtbBuildOptions *o, char err[ERR_MAX])
 {
@@ -635,8 +640,15 @@ static int build_counted(Builder *b, const char *dir, EgtbMaterial m, int top, b
     egtb_counted_path(dir, b->game, m, path, sizeof path);
     uint8_t *val = NULL;
     double t0 = clock_now_s(), c0 = clock_process_cpu_s();
-    if (base_reused && load_table(b, path, m, &val, &cs.file_bytes, NULL, e2) == 0) cs.reused = true;
-    else if (solve_counted(b, m, top, &val, err) != 0) return -1;
+    EgtbHeader have;
+    if (base_reused && load_table(b, path, m, &val, &cs.file_bytes, &have, e2) == 0 && have.max_dist == (uint32_t)top) {
+        cs.reused = true;
+    } else { /* absent, damaged, or solved to another count: solved again */
+        free(val);
+        val = NULL;
+        int rc = solve_counted(b, m, top, o->stop, &val, err);
+        if (rc != 0) return rc;
+    }
     uint64_t w = 0, d = 0, l = 0;
     for (uint64_t i = 0; i < cs.positions; i++) {
         Position pos;
@@ -712,10 +724,11 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         uint8_t *val = NULL;
         char e2[ERR_MAX];
         double t0 = clock_now_s(), c0 = clock_process_cpu_s();
-        uint32_t want = reaches_counted(b, m) ? EGTB_FLAG_COUNTED_CHILDREN : 0, have = 0;
+        uint32_t want = reaches_counted(b, m) ? EGTB_FLAG_COUNTED_CHILDREN : 0;
         b->flags[key] = want;
+        EgtbHeader have;
         int lr = load_table(b, path, m, &val, &s.file_bytes, &have, e2);
-        if (lr == 0 && have != want) { /* built before counted tables: built again */
+        if (lr == 0 && have.flags != want) { /* built before counted tables: built again */
             free(val);
             val = NULL;
             lr = 1;
@@ -792,7 +805,9 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
         egtb_file_path(dir, game, mats[i], path, sizeof path);
         uint64_t bytes;
         int key = egtb_material_key(mats[i]);
-        int lr = load_table(b, path, mats[i], &b->vals[key], &bytes, &b->flags[key], err);
+        EgtbHeader hdr;
+        int lr = load_table(b, path, mats[i], &b->vals[key], &bytes, &hdr, err);
+        if (lr == 0) b->flags[key] = hdr.flags;
         if (lr < 0) {
             free(gone);
             builder_free(b);
@@ -849,6 +864,27 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
         }
     }
     free(gone);
+    /* A table that took its children in a counted material at their counted
+     * verdict cannot be checked without that counted table: name it. */
+    for (int i = 0; i < nm; i++) {
+        int ki = egtb_material_key(mats[i]);
+        if (!b->vals[ki] || !(b->flags[ki] & EGTB_FLAG_COUNTED_CHILDREN)) continue;
+        for (int j = 0; j < nm; j++) {
+            bool exact;
+            int kj = egtb_material_key(mats[j]);
+            if (j == i || !ix->counted || !ix->counted(mats[j], &exact) || b->cvals[kj]) continue;
+            if (!egtb_material_reaches(mats[i], mats[j]) && !egtb_material_reaches(mats[i], egtb_material_mirror(mats[j])))
+                continue;
+            char have[32], need[32], path[4096];
+            egtb_material_name(mats[i], have);
+            egtb_material_name(mats[j], need);
+            egtb_counted_path(dir, game, mats[j], path, sizeof path);
+            snprintf(err, ERR_MAX, "%.80s: counted table %.16s is missing, and %.16s turns into it (dama egtb build "
+                     "--game %.16s --material %.16s builds it)", path, need, have, game->name, need);
+            builder_free(b);
+            return -1;
+        }
+    }
     int any_bad = 0;
     for (int i = 0; i < nm; i++) {
         EgtbMaterial m = mats[i];
@@ -912,7 +948,7 @@ int egtb_verify_only(const Game *game, const char *dir, const EgtbMaterial *only
         int top = ix->counted ? ix->counted(m, &exact) : 0;
         uint8_t *fresh = NULL;
         if (top > 0 && b->cvals[key]) {
-            if (solve_counted(b, m, top, &fresh, err) != 0) {
+            if (solve_counted(b, m, top, NULL, &fresh, err) != 0) {
                 builder_free(b);
                 return -1;
             }

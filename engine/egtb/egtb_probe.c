@@ -224,6 +224,7 @@ typedef struct EgtbCounted {
     EgtbMaterial m;
     bool exact;             /* EgtbIndexer.counted's */
     char *path;
+    char *error;            /* why it could not be read (TABLE_FAILED), without the path */
     _Atomic(uint8_t *) val; /* NULL until read */
     _Atomic int state;      /* TABLE_UNMAPPED, TABLE_MAPPED (read) or TABLE_FAILED */
 } EgtbCounted;
@@ -327,12 +328,19 @@ Egtb *egtb_open(const Game *game, const char *dir, bool verify_checksums, char e
         bool exact = false;
         if (ix->counted && ix->counted(mats[i], &exact) && db->ncounted < COUNTED_MAX) {
             egtb_counted_path(dir, game, mats[i], path, sizeof path);
-            if (access(path, R_OK) == 0) {
-                EgtbCounted *c = &db->counted[db->ncounted];
+            int crc = egtb_file_header(path, game, mats[i], ix->size(mats[i]), e2); /* 1: absent */
+            EgtbCounted *c = &db->counted[db->ncounted];
+            if (crc == 0 && !(c->path = strdup(path))) snprintf(e2, ERR_MAX, "out of memory"), crc = -1;
+            if (crc < 0) { /* a damaged or foreign header: an error at open, as a table's */
+                snprintf(err, ERR_MAX, "%s", e2);
+                egtb_close(db);
+                free(mats);
+                return NULL;
+            }
+            if (crc == 0) {
                 c->m = mats[i];
                 c->exact = exact;
-                c->path = strdup(path);
-                if (c->path) db->cslot[egtb_material_key(mats[i])] = (int8_t)++db->ncounted;
+                db->cslot[egtb_material_key(mats[i])] = (int8_t)++db->ncounted;
             }
         }
     }
@@ -358,6 +366,7 @@ void egtb_close(Egtb *db)
     }
     for (int i = 0; i < db->ncounted; i++) {
         free(db->counted[i].path);
+        free(db->counted[i].error);
         free(atomic_load(&db->counted[i].val));
     }
     pthread_mutex_destroy(db->map_lock);
@@ -519,12 +528,17 @@ static const uint8_t *counted_values(const Egtb *db, EgtbCounted *c)
         uint64_t n = db->ix->size(c->m), len = 0;
         const unsigned char *map = NULL;
         val = malloc(n);
+        snprintf(err, ERR_MAX, "out of memory");
         if (val && egtb_file_map(c->path, db->game, c->m, n, true, &map, &len, err) == 0) {
             int rc = egtb_file_unpack(map, c->path, val, err);
             munmap((void *)map, (size_t)len);
             if (rc != 0) free(val), val = NULL;
         } else {
             free(val), val = NULL;
+        }
+        if (!val) {
+            size_t plen = strlen(c->path);
+            c->error = strdup(strncmp(err, c->path, plen) == 0 && err[plen] == ':' ? err + plen + 2 : err);
         }
         if (val) atomic_store_explicit(&c->val, val, memory_order_release);
         atomic_store_explicit(&c->state, val ? TABLE_MAPPED : TABLE_FAILED, memory_order_release);
@@ -533,9 +547,9 @@ static const uint8_t *counted_values(const Egtb *db, EgtbCounted *c)
     return val;
 }
 
-bool egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact)
+int egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact)
 {
-    if (!db->ncounted) return false;
+    if (!db->ncounted) return 0;
     const EgtbIndexer *ix = db->ix;
     EgtbMaterial m = ix->material(pos);
     if (egtb_material_pieces(m) > EGTB_PIECES_MAX) return false;
@@ -546,14 +560,27 @@ bool egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *
         m = egtb_material_mirror(m);
     }
     int slot = db->cslot[egtb_material_key(m)];
-    if (!slot) return false;
+    if (!slot) return 0;
     EgtbCounted *c = (EgtbCounted *)&db->counted[slot - 1];
     const uint8_t *val = counted_values(db, c);
     uint64_t idx;
-    if (!val || !ix->index(pos, m, &idx) || idx >= ix->size(m)) return false;
+    if (!val || !ix->index(pos, m, &idx) || idx >= ix->size(m)) return -1;
     *cv = val[idx];
     if (exact) *exact = c->exact;
-    return true;
+    return 1;
+}
+
+bool egtb_counted_intact(const Egtb *db, const Position *pos, char path[4096], char why[ERR_MAX])
+{
+    EgtbMaterial m = egtb_table_material(db, pos);
+    if (egtb_material_pieces(m) > EGTB_PIECES_MAX) return true;
+    int slot = db->cslot[egtb_material_key(m)];
+    if (!slot) return true;
+    EgtbCounted *c = (EgtbCounted *)&db->counted[slot - 1];
+    if (counted_values(db, c)) return true;
+    snprintf(path, 4096, "%s", c->path);
+    snprintf(why, ERR_MAX, "%s", c->error ? c->error : "cannot be read");
+    return false;
 }
 
 EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value)
@@ -561,7 +588,9 @@ EgtbVerdict egtb_verdict(const Egtb *db, const Position *pos, uint8_t value)
     if (egtb_is_draw(value)) return EGTB_DRAW;
     uint8_t cv;
     bool exact;
-    if (egtb_probe_counted(db, pos, &cv, &exact)) {
+    int found = egtb_probe_counted(db, pos, &cv, &exact);
+    if (found < 0) return EGTB_UNKNOWN; /* its counted table is damaged: the position reads as outside */
+    if (found > 0) {
         EgtbVerdict r = egtb_counted_verdict(cv, db->ix->count(pos));
         return r == EGTB_DRAW && !exact ? EGTB_UNKNOWN : r;
     }

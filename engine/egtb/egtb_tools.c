@@ -244,9 +244,11 @@ static bool table_checked(const Game *g, const Egtb *db, const char *dir, const 
         if (checked[i] == key) return true;
     EgtbMaterial table;
     char why[ERR_MAX];
-    if (!egtb_table_intact(db, pos, &table, why)) {
-        char path[4096];
-        egtb_file_path(dir, g, table, path, sizeof path);
+    char path[4096];
+    bool intact = egtb_table_intact(db, pos, &table, why);
+    if (!intact) egtb_file_path(dir, g, table, path, sizeof path);
+    else intact = egtb_counted_intact(db, pos, path, why); /* its counted table too (EgtbIndexer.counted) */
+    if (!intact) {
         size_t plen = strlen(path); /* a long path is shown by its end: the file's name stays whole */
         snprintf(err, ERR_MAX, "%s%.120s: %.120s", plen > 120 ? "..." : "", plen > 120 ? path + plen - 117 : path, why);
         return false;
@@ -303,7 +305,15 @@ int egtb_probe_report(const Game *g, const char *dir, const char *fen, EgtbProbe
         }
         if (o != OUTCOME_NONE) snprintf(m->what, sizeof m->what, "game over (%s)", why);
         else if (!egtb_probe(db, NULL, &child, &cv)) snprintf(m->what, sizeof m->what, "ends the game or leaves the database");
-        else egtb_value_text(cv, m->what);
+        else {
+            egtb_value_text(cv, m->what);
+            /* where the counts change it (the child's counters: one quiet ply more, or reset) */
+            EgtbVerdict v = egtb_verdict(db, &child, cv);
+            if (v == EGTB_DRAW && !egtb_is_draw(cv))
+                snprintf(m->what + strlen(m->what), sizeof m->what - strlen(m->what), ", with the counters: draw");
+            else if (v == EGTB_UNKNOWN)
+                snprintf(m->what + strlen(m->what), sizeof m->what - strlen(m->what), ", with the counters: open");
+        }
     }
     free(list);
     egtb_close(db);

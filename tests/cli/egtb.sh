@@ -8,9 +8,10 @@ set -u
 
 D="$T/db"
 expect_rc 0 "build 3k-1k" "$DAMA" egtb build --material 3k-1k --dir "$D" --threads 2
-# three tables, the counted table of 3k-1k (D7: docs/egtb.md) and a total line
-expect_eq "$(grep -c 'positions' "$T/out")" "5" "three tables, the counted one and a total line"
-grep -q '^3k0m-1k0m counted ' "$T/out" && ok || bad "no counted table line: $(cat "$T/out")"
+# three tables and a total line, and the counted table of 3k-1k (D7: docs/egtb.md)
+expect_eq "$(grep -c 'positions' "$T/out")" "4" "three tables and a total line"
+grep -q '^3k0m-1k0m  *counted: W  *[0-9]* D  *[0-9]* L  *[0-9]* at count 0, all drawn from count 30 ' "$T/out" && ok \
+  || bad "no counted table line: $(cat "$T/out")"
 expect_eq "$(ls "$D" | tr '\n' ' ')" \
   "russian-1k0m-1k0m.egtb russian-2k0m-1k0m.egtb russian-3k0m-1k0m.egtb russian-3k0m-1k0m.egtc " "files"
 # the lock file stays in the table directory (one flock a build; removing it would race), naming the
@@ -25,7 +26,7 @@ expect_eq "$(grep -c 'existing file' "$T/out")" "4" "resumed build reuses"
 expect_rc 0 "verify" "$DAMA" egtb verify --dir "$D" --sample 20 --sample-depth 8
 grep -q 'every value agrees' "$T/out" && ok || bad "verify: $(cat "$T/out")"
 # the counted table solved again and compared
-grep -q '^3k0m-1k0m counted  *[0-9]* checked  ok$' "$T/out" && ok || bad "verify: no counted line: $(cat "$T/out")"
+grep -q '^3k0m-1k0m+count  *[0-9]* checked  ok$' "$T/out" && ok || bad "verify: no counted line: $(cat "$T/out")"
 grep -q ' 0 disagree' "$T/out" && ok || bad "verify sample: $(tail -1 "$T/out")"
 expect_rc 0 "verify one material" "$DAMA" egtb verify --dir "$D" --material 2k-1k --sample 0
 expect_eq "$(grep -c ' checked ' "$T/out")" "1" "verify --material: one table"
@@ -35,6 +36,26 @@ grep -q '2k1m-1k0m' "$T/err" && ok || bad "verify absent material named: $(cat "
 cp -r "$D" "$T/gone" && rm "$T/gone/russian-1k0m-1k0m.egtb"
 expect_rc 1 "verify, a child table missing" "$DAMA" egtb verify --dir "$T/gone" --sample 0
 grep -q 'russian-1k0m-1k0m.egtb: table 1k0m-1k0m is missing, and 2k0m-1k0m turns into it' "$T/err" && ok || bad "missing table named: $(cat "$T/err")"
+# a damaged or foreign counted table is never read as a verdict: probe names it (a flipped byte: its
+# checksum), an .egtb copied over it fails at open; without its tables' counted ones, a verify of a
+# table that took them names the missing file
+cp -r "$D" "$T/cflip" && printf '\377' | dd of="$T/cflip/russian-3k0m-1k0m.egtc" bs=1 seek=40000 conv=notrunc 2>/dev/null
+expect_err 1 "russian-3k0m-1k0m.egtc: payload checksum mismatch" \
+  "$DAMA" egtb probe --dir "$T/cflip" --fen 'W:WKa1,Kc1,Ke1:BKh2'
+cp -r "$D" "$T/cforeign" && cp "$D/russian-3k0m-1k0m.egtb" "$T/cforeign/russian-3k0m-1k0m.egtc"
+expect_err 1 "russian-3k0m-1k0m.egtc: not a dama endgame table" \
+  "$DAMA" egtb probe --dir "$T/cforeign" --fen 'W:WKa1,Kc1,Ke1:BKh2'
+expect_rc 0 "build 2k1m-1k" "$DAMA" egtb build --material 2k1m-1k --dir "$T/men" --threads 2
+rm "$T/men/russian-3k0m-1k0m.egtc"
+expect_err 1 "russian-3k0m-1k0m.egtc: counted table 3k0m-1k0m is missing, and 2k1m-1k0m turns into it" \
+  "$DAMA" egtb verify --dir "$T/men" --material 2k1m-1k --sample 0
+expect_rc 0 "the build again restores it" "$DAMA" egtb build --material 2k1m-1k --dir "$T/men" --threads 2
+expect_rc 0 "verify 2k1m-1k" "$DAMA" egtb verify --dir "$T/men" --material 2k1m-1k --sample 0
+grep -q '^2k1m-1k0m+count  *[0-9]* checked  ok$' "$T/out" && ok || bad "verify 2k1m-1k: $(cat "$T/out")"
+# the moves of a probe say where the counts draw what the stored value wins
+expect_rc 0 "probe with counted moves" "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke3:BKb4'
+grep -q '^  a1-b2  *opponent: loss in 16 plies, with the counters: draw$' "$T/out" && ok \
+  || bad "probe: a move the counts draw: $(cat "$T/out")"
 expect_rc 1 "verify non-canonical material" "$DAMA" egtb verify --dir "$D" --material 1k-2k --sample 0
 grep -q 'stronger' "$T/err" && ok || bad "verify non-canonical: $(cat "$T/err")"
 # Turkish: the builder solves one of each left-right mirrored pair; --no-symmetry solves every position: the same files
