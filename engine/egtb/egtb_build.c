@@ -404,23 +404,44 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
  * (egtb_counted_verdict), the largest count at which it is won or lost;
  * a position won at c but not at a smaller count is an error (the rules
  * would not draw from a count on). 0, 1 when stopped, or -1 with err. */
+/* A child of another material at its verdict, as the counted solve takes
+ * it (count 0 after the capture or promotion): 2 the side to move there
+ * wins, 1 it loses, 0 neither (a draw, or a result the rules may still
+ * turn into a draw). */
+static uint8_t counted_external(const Builder *b, const Position *child, int *error)
+{
+    const EgtbIndexer *ix = b->ix;
+    uint8_t cv;
+    if (lookup_counted(b, child, &cv)) { /* a counted material */
+        EgtbVerdict r = egtb_counted_verdict(cv, ix->count(child));
+        return r == EGTB_WIN ? 2 : r == EGTB_LOSS ? 1 : 0;
+    }
+    bool ok = true;
+    uint8_t dv = lookup(b, child, &ok);
+    if (!ok) __atomic_store_n(error, 4, __ATOMIC_RELAXED);
+    int left = ix->rule_plies_left ? ix->rule_plies_left(child) : INT32_MAX;
+    return !egtb_is_draw(dv) && egtb_dist(dv) < left ? (egtb_is_win(dv) ? 2 : 1) : 0;
+}
+
+enum { EXT_WIN = 1, EXT_NOT_ALL_WON = 2, EXT_UNUSED = 4 }; /* solve_counted's per-position flags */
+
 static int solve_counted(Builder *b, EgtbMaterial m, int top, volatile int *stop, uint8_t **out, char err[ERR_MAX])
 {
     const EgtbIndexer *ix = b->ix;
     const Game *g = b->game;
     uint64_t n = ix->size(m);
-    uint8_t *next = calloc(n, 1), *cur = calloc(n, 1), *res = calloc(n, 1);
-    if (!next || !cur || !res) {
-        free(next), free(cur), free(res);
-        snprintf(err, ERR_MAX, "out of memory for %llu positions", (unsigned long long)n);
-        return -1;
-    }
-    int error = 0;
-    for (int c = top - 1; c >= 0 && !error; c--) {
-        if (stop && *stop) { /* polled between counts: a counted solve takes seconds */
-            free(next), free(cur), free(res);
-            return 1;
-        }
+    /* What every count shares, found once: each position's children in m
+     * (their indices, kids[off[i]..off[i+1])), what its children of other
+     * materials give (ext), and the count from which the rules end it
+     * (rule_from, with rule_val; top: not below top). Each count is then a
+     * pass over those arrays, without move generation. */
+    uint8_t *next = calloc(n, 1), *cur = calloc(n, 1), *res = calloc(n, 1), *ext = calloc(n, 1);
+    uint8_t *rule_from = malloc(n), *rule_val = calloc(n, 1);
+    uint64_t *off = calloc(n + 1, sizeof *off);
+    uint32_t *kids = NULL;
+    int error = n > UINT32_MAX ? 1 : 0;
+    if (!next || !cur || !res || !ext || !rule_from || !rule_val || !off) error = 1;
+    for (int pass = 0; pass < 2 && !error; pass++) {
 #pragma omp parallel if (n > 200000)
         {
             MoveList *list = malloc(sizeof *list);
@@ -428,40 +449,71 @@ static int solve_counted(Builder *b, EgtbMaterial m, int top, volatile int *stop
 #pragma omp for schedule(dynamic, 4096)
             for (uint64_t i = 0; i < n; i++) {
                 Position pos, child;
-                cur[i] = 0;
-                if (!list || !ix->decode(m, i, &pos)) continue;
-                ix->set_count(&pos, c);
-                uint8_t v;
-                if (rule_value(g, &pos, &v)) {
-                    cur[i] = v;
+                if (!list) continue;
+                if (!ix->decode(m, i, &pos)) {
+                    ext[i] = EXT_UNUSED;
+                    rule_from[i] = 0;
                     continue;
                 }
-                g->gen_moves(&pos, list, GEN_DISTINCT);
-                bool win = false, all_won = true;
-                for (int k = 0; k < list->len && !win; k++) {
-                    g->make_move(&pos, &list->moves[k], &child);
-                    EgtbMaterial cm = ix->material(&child);
-                    uint8_t cv = 0;
-                    if (memcmp(&cm, &m, sizeof m) == 0) {
-                        uint64_t j;
-                        if (!ix->index(&child, m, &j) || j >= n) __atomic_store_n(&error, 4, __ATOMIC_RELAXED);
-                        else cv = next[j];
-                    } else if (lookup_counted(b, &child, &cv)) { /* a counted material (its count starts at 0) */
-                        EgtbVerdict r = egtb_counted_verdict(cv, ix->count(&child));
-                        cv = r == EGTB_WIN ? 2 : r == EGTB_LOSS ? 1 : 0;
-                    } else {
-                        bool ok = true;
-                        uint8_t dv = lookup(b, &child, &ok);
-                        if (!ok) __atomic_store_n(&error, 4, __ATOMIC_RELAXED);
-                        int left = ix->rule_plies_left ? ix->rule_plies_left(&child) : INT32_MAX;
-                        if (!egtb_is_draw(dv) && egtb_dist(dv) < left) cv = egtb_is_win(dv) ? 2 : 1;
+                if (pass == 0) { /* the rules by count: from a count on, always the same end */
+                    rule_from[i] = (uint8_t)top;
+                    for (int c = 0; c < top; c++) {
+                        uint8_t v;
+                        ix->set_count(&pos, c);
+                        bool ends = rule_value(g, &pos, &v);
+                        if (ends && rule_from[i] == top) rule_from[i] = (uint8_t)c, rule_val[i] = v;
+                        else if (rule_from[i] < top && (!ends || v != rule_val[i]))
+                            __atomic_store_n(&error, 5, __ATOMIC_RELAXED);
                     }
-                    if (cv == 1) win = true;
-                    if (cv != 2) all_won = false;
+                    ix->set_count(&pos, 0);
                 }
-                cur[i] = win ? 2 : all_won ? 1 : 0; /* no move: all_won, lost */
+                g->gen_moves(&pos, list, GEN_DISTINCT);
+                uint64_t k = pass ? off[i] : 0;
+                for (int q = 0; q < list->len; q++) {
+                    g->make_move(&pos, &list->moves[q], &child);
+                    EgtbMaterial cm = ix->material(&child);
+                    if (memcmp(&cm, &m, sizeof m) == 0) {
+                        uint64_t j = 0;
+                        if (!ix->index(&child, m, &j) || j >= n) __atomic_store_n(&error, 4, __ATOMIC_RELAXED);
+                        if (pass) kids[k] = (uint32_t)j;
+                        k++;
+                    } else if (pass == 0) {
+                        uint8_t v = counted_external(b, &child, &error);
+                        if (v == 1) ext[i] |= EXT_WIN;
+                        if (v != 2) ext[i] |= EXT_NOT_ALL_WON;
+                    }
+                }
+                if (pass == 0) off[i + 1] = k; /* the count, summed below */
             }
             free(list);
+        }
+        if (pass == 0 && !error) {
+            for (uint64_t i = 0; i < n; i++) off[i + 1] += off[i];
+            if (!(kids = malloc((off[n] ? off[n] : 1) * sizeof *kids))) error = 1;
+        }
+    }
+    for (int c = top - 1; c >= 0 && !error; c--) {
+        if (stop && *stop) { /* polled between counts */
+            error = -1;
+            break;
+        }
+#pragma omp parallel for schedule(dynamic, 16384) if (n > 200000)
+        for (uint64_t i = 0; i < n; i++) {
+            if (ext[i] & EXT_UNUSED) {
+                cur[i] = 0;
+                continue;
+            }
+            if (c >= rule_from[i]) {
+                cur[i] = rule_val[i];
+                continue;
+            }
+            bool win = ext[i] & EXT_WIN, all_won = !(ext[i] & EXT_NOT_ALL_WON);
+            for (uint64_t k = off[i]; k < off[i + 1] && !win; k++) {
+                uint8_t v = next[kids[k]];
+                win = v == 1;
+                all_won &= v == 2;
+            }
+            cur[i] = win ? 2 : all_won ? 1 : 0; /* no move: all_won, lost */
         }
 #pragma omp parallel for if (n > 200000)
         for (uint64_t i = 0; i < n; i++) {
@@ -476,9 +528,10 @@ static int solve_counted(Builder *b, EgtbMaterial m, int top, volatile int *stop
         next = cur;
         cur = t;
     }
-    free(next), free(cur);
+    free(next), free(cur), free(ext), free(rule_from), free(rule_val), free(off), free(kids);
     if (error) {
         free(res);
+        if (error < 0) return 1;
         char name[32];
         egtb_material_name(m, name);
         snprintf(err, ERR_MAX, "%s %s counted: %s", g->name, name,
