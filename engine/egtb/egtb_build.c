@@ -93,45 +93,45 @@ int egtb_material_parse(const char *text, EgtbMaterial *m, char err[ERR_MAX])
     return 0;
 }
 
+/* The byte of pos in tables[] (b->vals or b->cvals), through the colour
+ * mirror when its material is not canonical; NULL when that material's
+ * table is not there or pos has no index in it. */
+static const uint8_t *table_byte(const Builder *b, uint8_t *const *tables, const Position *pos)
+{
+    EgtbMaterial m = b->ix->material(pos);
+    Position mirrored;
+    if (!egtb_material_canonical(m)) {
+        b->game->pos_mirror(pos, &mirrored);
+        pos = &mirrored;
+        m = egtb_material_mirror(m);
+    }
+    int key = egtb_material_key(m);
+    uint64_t idx;
+    if (!tables[key] || !b->ix->index(pos, m, &idx) || idx >= b->sizes[key]) return NULL;
+    return &tables[key][idx];
+}
+
 /* Value byte of a child position of another material than the one being
- * built (or of any position, in verification). */
+ * built (or of any position, in verification); *ok false when no table
+ * holds it. */
 static uint8_t lookup(const Builder *b, const Position *pos, bool *ok)
 {
     EgtbMaterial m = b->ix->material(pos);
     Color stm = b->game->side_to_move(pos);
     if (m.men[stm] + m.kings[stm] == 0) return 1;      /* no pieces: lost now */
     if (m.men[stm ^ 1] + m.kings[stm ^ 1] == 0) return 2; /* cannot happen in play */
-    Position mirrored;
-    if (!egtb_material_canonical(m)) {
-        b->game->pos_mirror(pos, &mirrored);
-        pos = &mirrored;
-        m = egtb_material_mirror(m);
-    }
-    int key = egtb_material_key(m);
-    uint64_t idx;
-    if (!b->vals[key] || !b->ix->index(pos, m, &idx) || idx >= b->sizes[key]) {
-        *ok = false;
-        return 0;
-    }
-    return b->vals[key][idx];
+    const uint8_t *v = table_byte(b, b->vals, pos);
+    if (!v) *ok = false;
+    return v ? *v : 0;
 }
 
 /* The counted byte of pos (EgtbIndexer.counted) when its material's
  * counted table was built or loaded before; false otherwise. */
 static bool lookup_counted(const Builder *b, const Position *pos, uint8_t *cv)
 {
-    EgtbMaterial m = b->ix->material(pos);
-    Position mirrored;
-    if (!egtb_material_canonical(m)) {
-        b->game->pos_mirror(pos, &mirrored);
-        pos = &mirrored;
-        m = egtb_material_mirror(m);
-    }
-    int key = egtb_material_key(m);
-    uint64_t idx;
-    if (!b->cvals[key] || !b->ix->index(pos, m, &idx) || idx >= b->sizes[key]) return false;
-    *cv = b->cvals[key][idx];
-    return true;
+    const uint8_t *v = table_byte(b, b->cvals, pos);
+    if (v) *cv = *v;
+    return v != NULL;
 }
 
 /* The value of child, a position of another material than the one being

@@ -552,7 +552,7 @@ int egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *e
     if (!db->ncounted) return 0;
     const EgtbIndexer *ix = db->ix;
     EgtbMaterial m = ix->material(pos);
-    if (egtb_material_pieces(m) > EGTB_PIECES_MAX) return false;
+    if (egtb_material_pieces(m) > EGTB_PIECES_MAX) return 0;
     Position mirrored;
     if (!egtb_material_canonical(m)) {
         db->game->pos_mirror(pos, &mirrored);
