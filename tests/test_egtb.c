@@ -427,7 +427,7 @@ static void test_counted_three_kings(void **state)
     assert_non_null(list);
     static const int counts[] = {0, 5, 8, 9, 10, 17, 25, 29};
     uint64_t checked = 0, base_won = 0, won0 = 0, cut = 0;
-    for (uint64_t i = 0; i < ix->size(m); i += 3) {
+    for (uint64_t i = 0; i < ix->size(m); i += 7) {
         Position pos, child;
         if (!ix->decode(m, i, &pos)) continue;
         uint8_t base, cv;
@@ -462,7 +462,7 @@ static void test_counted_three_kings(void **state)
                 cut++;
         }
     }
-    assert_true(checked > 500000);
+    assert_true(checked > 250000);
     assert_true(won0 > 0 && won0 < base_won); /* the counts draw some of the database's wins even at count 0 */
     assert_true(cut > 0);
     /* From a game of dama against e509dbb (docs/egtb.md, Counted tables):
@@ -490,7 +490,7 @@ static void test_counted_three_kings(void **state)
     Engine *e = engine_new(g, 4);
     assert_non_null(e);
     uint64_t searched = 0, search_won = 0;
-    for (uint64_t i = 0; i < ix->size(m) && searched < 300; i += 331) {
+    for (uint64_t i = 0; i < ix->size(m) && searched < 150; i += 331) {
         Position q;
         if (!ix->decode(m, i, &q)) continue;
         for (int c = 26; c <= 26; c++) {
@@ -507,7 +507,7 @@ static void test_counted_three_kings(void **state)
             search_won += want == EGTB_WIN;
         }
     }
-    assert_true(searched >= 200);
+    assert_true(searched >= 150);
     assert_true(search_won > 0);
     EgtbProber *pr = egtb_prober_new(db, 0, 64);
     int score = 1;
