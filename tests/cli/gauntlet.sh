@@ -26,7 +26,8 @@ for p in $players; do
     games=$(echo "$line" | sed -E 's/.*\] +([0-9]+) .*/\1/')
     want=2
     [ "$p" = new ] && want=10
-    expect_eq "$games" "$want" "$p: games played"
+    expect_eq "$games" "$want" "$p: games played$(grep -h -e 'left out' -e 'cannot use equal' "$T/err" "$T/out" 2>/dev/null |
+        tr '\n' ' ' | sed 's/^./ (&/; s/ $/)/')"
     expect_eq "$(grep -cE "^  $p +wall [0-9.]+ ms, CPU [0-9.]+ ms per move \([1-9][0-9]* moves\)$" "$T/out")" 1 \
         "$p: a time line of the tournament"
 done
