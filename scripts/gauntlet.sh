@@ -58,7 +58,7 @@ while [ $# -gt 0 ]; do
     --depth) num "$1" "$2" 1 40; depth=$((10#$2)) ;;
     --nodes) num "$1" "$2" 1 1000000000; nodes=$((10#$2)) ;;
     --calibrate-positions) num "$1" "$2" 2 1000; cpos=$((10#$2)) ;;
-    --max-cpu-gap) num "$1" "$2" 0 1000; max_gap=$((10#$2)) ;;
+    --max-cpu-gap) num "$1" "$2" 0 100000; max_gap=$((10#$2)) ;;
     *) die "unknown option '$1' (see the head of scripts/gauntlet.sh)" ;;
     esac
     shift 2
