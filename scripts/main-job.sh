@@ -25,6 +25,12 @@ GATE_PAIRS="${GATE_PAIRS:-1000}"
 LADDER_PAIRS="${LADDER_PAIRS:-200}"
 cd "$(dirname "$0")/.."
 ROOT="$PWD"
+# a game dama knows has its compiled-in weights (engine/games/GAME/weights.h): a misspelt name is
+# refused before the dependencies and the build, which take minutes on a first run
+if [ ! -f "engine/games/$GAME/weights.h" ]; then
+    echo "main-job.sh: unknown game '$GAME' (games: $(ls engine/games/*/weights.h | cut -d/ -f3 | tr '\n' ' ' | sed 's/ $//'))" >&2
+    exit 2
+fi
 bash scripts/install-deps.sh
 echo "== build"
 bash scripts/build.sh
