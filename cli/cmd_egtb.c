@@ -2,6 +2,7 @@
  * databases (engine/egtb/egtb_tools.h), and the few-piece draw statistic
  * of a match (draws: arena/match_draws.h). */
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena/match_draws.h"
 #include "cli/cli.h"
@@ -327,6 +328,15 @@ static int run(CliArgs *a)
         dir = dflt;
     }
     const char *act = a->positional[0];
+    /* probe, verify and bench read tables: a default directory that is not
+     * there says where the tables come from (draws counts without them) */
+    struct stat st;
+    bool reads = strcmp(act, "probe") == 0 || strcmp(act, "verify") == 0 || strcmp(act, "bench") == 0;
+    if (reads && !cli_str(a, "dir") && stat(dir, &st) != 0) {
+        fprintf(stderr, "dama egtb %s: the default endgame database directory '%s' does not exist: build the tables "
+                        "there with 'dama egtb build --game %s', or give --dir DIR\n", act, dir, g->name);
+        return 1;
+    }
     if (strcmp(act, "build") == 0) return do_build(a, g, dir);
     if (strcmp(act, "verify") == 0) return do_verify(a, g, dir);
     if (strcmp(act, "probe") == 0) return do_probe(a, g, dir);

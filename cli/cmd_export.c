@@ -109,8 +109,16 @@ static int run(CliArgs *a)
     /* The lineage line: from the database, the compiled-in header, or the file. */
     char lineage[1024];
     bool is_default = strcmp(spec, "default") == 0 || strcmp(spec, "compiled-in") == 0;
+    /* A stored set that is the compiled-in one, value for value and not
+     * tuned (a train's start set: `best` before any accepted generation),
+     * keeps the compiled-in lineage: rewriting the header names no new
+     * provenance for the same weights. */
+    bool builtin_same =
+        id && !info.tuned && memcmp(w, g->weights_default(), sizeof *w * (size_t)g->weights_len) == 0;
     char vl[TUNE_LOSS_TEXT_MAX];
-    if (id && info.tuned)
+    if (builtin_same)
+        snprintf(lineage, sizeof lineage, "%s", g->weights_lineage ? g->weights_lineage : "compiled-in");
+    else if (id && info.tuned)
         snprintf(lineage, sizeof lineage, "weight set %lld \"%.100s\" (%.500s); positions %lld; K %.6f; loss %s; date %s",
                  (long long)id, info.name ? info.name : "", info.how ? info.how : "", (long long)info.positions, info.k,
                  tune_loss_text(info.valid_loss, 8, vl), info.created ? info.created : "-");

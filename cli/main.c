@@ -77,7 +77,10 @@ static int run_main(int argc, char **argv)
         cli_free(&args);
         return rc;
     }
-    fprintf(stderr, "dama: unknown command '%s'\n", argv[1]);
+    if (argv[1][0] == '-') /* an option first: every option belongs to a command and follows it */
+        fprintf(stderr, "dama: '%s' before the command: options follow the command (dama COMMAND %s ...; dama help "
+                        "lists the commands)\n", argv[1], argv[1]);
+    else fprintf(stderr, "dama: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return 2;
 }

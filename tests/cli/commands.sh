@@ -63,6 +63,9 @@ expect_rc 1 "garbage FEN" "$DAMA" perft --fen 'hello' --depth 1
 expect_rc 2 "bad depth" "$DAMA" perft --depth abc
 grep -q "not an integer" "$T/err" && ok || bad "bad depth message"
 expect_rc 2 "unknown game" "$DAMA" moves --game chess
+# an option before the command: options follow the command, said so
+expect_err 2 "dama: '--game' before the command: options follow the command (dama COMMAND --game ...; dama help lists the commands)" \
+  "$DAMA" --game russian search --depth 2
 # options are written in full: the start of one is refused naming it (getopt_long took search's
 # --moves for --movestogo), however written; a whole name keeps its value, even one that begins '--'
 expect_err 2 "dama search: unknown option --moves (options are written in full): did you mean --movestogo? (see 'dama search --help')" \

@@ -254,6 +254,11 @@ expect_eq "$(sqlite3 "$T/sp2.sqlite" "SELECT instr(char(10) || config, char(10) 
 DAMA_EGTB="" "$DAMA" egtb probe --fen 'W:WKa1,Kc1,Ke3:BKb4' >"$T/out" 2>"$T/err"
 expect_eq "$?" "2" "DAMA_EGTB empty: egtb needs --dir"
 grep -q 'give --dir' "$T/err" && ok || bad "DAMA_EGTB empty: $(cat "$T/err")"
+# a default directory not built yet: probe, verify and bench say how to make it, or to give --dir
+for act in "probe --fen W:WKa1,Kc1,Ke3:BKb4" verify bench; do
+  expect_err 1 "dama egtb ${act%% *}: the default endgame database directory '$T/not-built' does not exist: build the tables there with 'dama egtb build --game russian', or give --dir DIR" \
+    env DAMA_EGTB="$T/not-built" "$DAMA" egtb $act
+done
 export DAMA_EGTB="$T/egtb-default"
 # a bad egtb-path is refused by its set-param, before init as after it: the error names it, the old
 # value stays, and init and go work on with it (init used to fail, and every go after it)
