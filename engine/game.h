@@ -139,6 +139,9 @@ typedef struct Game {
     uint64_t (*hash_full)(const Position *pos); /* recomputed from scratch */
     /* Plies since the last irreversible turn: no earlier position can repeat. */
     int (*reversible_plies)(const Position *pos);
+    /* Pieces of both sides on the board (men and kings), or NULL: the
+     * game does not say (search parameters that need it do nothing). */
+    int (*piece_count)(const Position *pos);
     /* Outcome by rules that need only this position and its counters (no
      * history, no move list): e.g. Russian D4-D8, Turkish lone man, Shatra
      * Biy captured. Sets *reason to a short id ("D5", "biy-captured"). */

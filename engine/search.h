@@ -122,7 +122,8 @@ typedef enum SearchParamId {
 /* What a game must have for a search constant to do anything. */
 typedef enum SearchParamNeeds {
     SEARCH_NEEDS_ANY = 0, /* every game */
-    SEARCH_NEEDS_ROYAL    /* a royal piece (Game.royal_attacked) */
+    SEARCH_NEEDS_ROYAL,   /* a royal piece (Game.royal_attacked) */
+    SEARCH_NEEDS_PIECES   /* a count of the pieces on the board (Game.piece_count) */
 } SearchParamNeeds;
 
 typedef struct SearchParamInfo {

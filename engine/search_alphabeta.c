@@ -258,12 +258,14 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
 
     /* Royal threat: a threatened royal piece costs no depth. */
     bool royal = g->royal_attacked && P(e, ROYAL_EXT) && g->royal_attacked(&f->pos, g->side_to_move(&f->pos));
+    /* Few pieces: every move searched to full depth (ENDING_PIECES). */
+    bool ending = P(e, ENDING_PIECES) && g->piece_count && g->piece_count(&f->pos) <= P(e, ENDING_PIECES);
 
     /* Reverse futility (static null move) and futility: a shallow non-PV
      * node with no capture pending for either side, whose static value is
      * far above beta, fails high; one far below alpha searches only its
      * first quiet move. */
-    bool prune_ok = !pv_node && ply > 0 && !forced && !royal && beta < SCORE_WIN_MIN && alpha > -SCORE_WIN_MIN &&
+    bool prune_ok = !pv_node && ply > 0 && !forced && !royal && !ending && beta < SCORE_WIN_MIN && alpha > -SCORE_WIN_MIN &&
                     depth <= (P(e, RFP_DEPTH) > P(e, FUT_DEPTH) ? P(e, RFP_DEPTH) : P(e, FUT_DEPTH)) &&
                     g->is_quiet(&f->pos);
     bool futile = false;
@@ -272,7 +274,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
         if (depth <= P(e, RFP_DEPTH) && ev - P(e, RFP_MARGIN) * depth >= beta) return ev;
         futile = depth <= P(e, FUT_DEPTH) && ev + P(e, FUT_MARGIN) * depth <= alpha;
     }
-    int lmp_quiets = !pv_node && ply > 0 && !forced && !royal && depth <= P(e, LMP_DEPTH)
+    int lmp_quiets = !pv_node && ply > 0 && !forced && !royal && !ending && depth <= P(e, LMP_DEPTH)
                          ? P(e, LMP_BASE) + depth * depth * P(e, LMP_MUL) / 100
                          : MOVES_MAX;
 
@@ -378,7 +380,7 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
             v = -alphabeta(w, ply + 1, depth - 1, -beta, -alpha, pv_node, true);
         } else {
             int r = 0;
-            if (depth >= P(e, LMR_MIN_DEPTH) && i >= P(e, LMR_MIN_MOVE) && !forced && quiet &&
+            if (depth >= P(e, LMR_MIN_DEPTH) && i >= P(e, LMR_MIN_MOVE) && !forced && !ending && quiet &&
                 f->scores[i] < ORD_KILLER) {
                 r = e->lmr[depth < LMR_N ? depth : LMR_N - 1][i < LMR_N ? i : LMR_N - 1];
                 if (pv_node && r > 0) r--;

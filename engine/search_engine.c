@@ -37,14 +37,20 @@ int search_param_find(const char *name)
 
 bool search_param_applies(const Game *game, int i)
 {
-    return PARAMS[i].needs != SEARCH_NEEDS_ROYAL || !game || game->royal_attacked;
+    if (!game) return true;
+    switch (PARAMS[i].needs) {
+    case SEARCH_NEEDS_ROYAL: return game->royal_attacked != NULL;
+    case SEARCH_NEEDS_PIECES: return game->piece_count != NULL;
+    default: return true;
+    }
 }
 
 void search_param_applies_err(const Game *game, int i, char err[ERR_MAX])
 {
-    /* one need so far: a royal piece */
-    snprintf(err, ERR_MAX, "search parameter %s does nothing in %s: it applies only to games with a royal piece",
-             PARAMS[i].name, game ? game->name : "this game");
+    snprintf(err, ERR_MAX, "search parameter %s does nothing in %s: it applies only to games %s", PARAMS[i].name,
+             game ? game->name : "this game",
+             PARAMS[i].needs == SEARCH_NEEDS_ROYAL ? "with a royal piece"
+                                                   : "that count their pieces (Game.piece_count)");
 }
 
 static void build_lmr(Engine *e)

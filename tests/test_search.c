@@ -553,6 +553,57 @@ static void test_pruning_params(void **state)
     free(weights);
 }
 
+/* ENDING_PIECES: at few pieces every move is searched to full depth, and
+ * a short win the reductions hide is found at a nominal depth that misses
+ * it with them: W:WKc1,Kb2,Kf6:BKg1 wins in 5 plies (c1-e3, giving two
+ * kings: g1:d4:a1 or g1:d4:h8, then f6:a1 or b2-a1 and a1:h8), 3 pieces
+ * against 1; W:Wg1,Ka5,Ke5:Bh2,Ke3 wins in 9 (a5-b6, giving a king for
+ * the lone man). A game without a piece count refuses the parameter. */
+static void test_ending_pieces(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen;
+        int depth;
+    } cases[] = {{"W:WKc1,Kb2,Kf6:BKg1", 8}, {"W:Wg1,Ka5,Ke5:Bh2,Ke3", 12}};
+    const Game *g = russian();
+    char err[ERR_MAX];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Position pos;
+        assert_int_equal(game_parse_position(g, cases[i].fen, &pos, err), 0);
+        SearchLimits lim = {.depth = cases[i].depth};
+        SearchResult off, on;
+        Engine *e = engine_new(g, 16);
+        engine_search(e, &pos, NULL, 0, &lim, &off, NULL, NULL);
+        engine_clear(e);
+        assert_int_equal(engine_set_params_text(e, "ENDING_PIECES=5", err), 0);
+        engine_search(e, &pos, NULL, 0, &lim, &on, NULL, NULL);
+        engine_free(e);
+        assert_true(off.score < SCORE_WIN_MIN);
+        assert_true(on.score >= SCORE_WIN_MIN);
+    }
+    /* from the start position no node at depth 9 has 6 pieces or fewer:
+     * the same tree, node for node */
+    Position start;
+    assert_int_equal(game_parse_position(g, NULL, &start, err), 0);
+    SearchLimits lim = {.depth = 9};
+    SearchResult off, on;
+    Engine *e = engine_new(g, 16);
+    assert_int_equal(engine_set_params_text(e, "ENDING_PIECES=0", err), 0);
+    engine_search(e, &start, NULL, 0, &lim, &off, NULL, NULL);
+    engine_clear(e);
+    assert_int_equal(engine_set_params_text(e, "ENDING_PIECES=6", err), 0);
+    engine_search(e, &start, NULL, 0, &lim, &on, NULL, NULL);
+    engine_free(e);
+    assert_int_equal(on.nodes, off.nodes);
+    assert_int_equal(on.score, off.score);
+    e = engine_new(game_find("shatra"), 1);
+    assert_int_equal(engine_set_param(e, "ENDING_PIECES", 6, err), -1);
+    assert_string_equal(err, "search parameter ENDING_PIECES does nothing in shatra: it applies only to games that "
+                             "count their pieces (Game.piece_count)");
+    engine_free(e);
+}
+
 /* A movetime search stops near its budget. */
 static void test_movetime(void **state)
 {
@@ -719,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_threads_depths),
         cmocka_unit_test(test_capture_value),
         cmocka_unit_test(test_pruning_params),
+        cmocka_unit_test(test_ending_pieces),
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_fresh_table_present),
         cmocka_unit_test(test_drawn_material_scaled),

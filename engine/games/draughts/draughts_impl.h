@@ -638,6 +638,7 @@ static Color dg_side_to_move(const Position *pos) { return (Color)dp(pos)->side;
 static uint64_t dg_hash(const Position *pos) { return dp(pos)->key; }
 static uint64_t dg_hash_full(const Position *pos) { return d_hash_full(dp(pos)); }
 static int dg_reversible_plies(const Position *pos) { return dp(pos)->reversible; }
+static int dg_piece_count(const Position *pos) { return D_POP(dp(pos)->pieces[0] | dp(pos)->pieces[1]); }
 
 static uint64_t dg_perft(const Position *pos, int depth, GenMode mode)
 {
@@ -1181,7 +1182,8 @@ static void dg_board_text(const Position *pos, bool flip, bool colour, char *out
     .gen_moves = dg_gen_moves, .has_capture = dg_has_capture, .is_quiet = dg_is_quiet,             \
     .make_move = dg_make_move,                                                                     \
     .side_to_move = dg_side_to_move, .hash = dg_hash, .hash_full = dg_hash_full,                   \
-    .reversible_plies = dg_reversible_plies, .move_to_str = dg_move_to_str,                        \
+    .reversible_plies = dg_reversible_plies, .piece_count = dg_piece_count,                        \
+    .move_to_str = dg_move_to_str,                                                                 \
     .move_from_str = dg_move_from_str, .perft = dg_perft, .pos_mirror = dg_pos_mirror,             \
     .capture_value = dg_capture_value, .board_text = dg_board_text, .perft_sequences = true
 
