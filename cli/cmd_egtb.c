@@ -116,6 +116,19 @@ static void on_disagree(void *ctx, const char fen[FEN_MAX], uint8_t value, bool 
            plies == 1 ? "ply" : "plies");
 }
 
+/* The error of an action that reads tables (probe, verify, bench): where
+ * --dir was not given and the default directory is not there, the message
+ * says how it comes to be (dama egtb build writes it) or to give --dir;
+ * any other error as it is. */
+static void say_error(CliArgs *a, const Game *g, const char *act, const char *dir, const char *err)
+{
+    struct stat st;
+    if (!cli_str(a, "dir") && stat(dir, &st) != 0 && strstr(err, dir))
+        fprintf(stderr, "dama egtb %s: the default endgame database directory '%s' does not exist: build the tables "
+                        "there with 'dama egtb build --game %s', or give --dir DIR\n", act, dir, g->name);
+    else fprintf(stderr, "dama egtb %s: %s\n", act, err);
+}
+
 static int do_verify(CliArgs *a, const Game *g, const char *dir)
 {
     char err[ERR_MAX];
@@ -132,7 +145,7 @@ static int do_verify(CliArgs *a, const Game *g, const char *dir)
     EgtbSampleStats st;
     int rc = egtb_check(g, dir, &o, &st, err);
     if (rc < 0) {
-        fprintf(stderr, "dama egtb verify: %s\n", err);
+        say_error(a, g, "verify", dir, err);
         return 1;
     }
     if (o.sample > 0) {
@@ -155,7 +168,7 @@ static int do_probe(CliArgs *a, const Game *g, const char *dir)
     }
     EgtbProbeReport rep;
     if (egtb_probe_report(g, dir, cli_str(a, "fen"), &rep, err) != 0) {
-        fprintf(stderr, "dama egtb probe: %s\n", err);
+        say_error(a, g, "probe", dir, err);
         return 1;
     }
     if (!rep.found) {
@@ -176,7 +189,7 @@ static int do_bench(CliArgs *a, const Game *g, const char *dir)
     char err[ERR_MAX];
     EgtbBenchResult b; /* --probes 1..100000000: checked by cli_parse */
     if (egtb_bench(g, dir, cli_int(a, "probes"), (uint64_t)cli_int(a, "seed"), &b, err) != 0) {
-        fprintf(stderr, "dama egtb bench: %s\n", err);
+        say_error(a, g, "bench", dir, err);
         return 1;
     }
     printf("probe: %.0f ns uncached (a block decompressed each time), %.0f ns cached, CPU time per probe; wall %.0f / "
@@ -328,15 +341,6 @@ static int run(CliArgs *a)
         dir = dflt;
     }
     const char *act = a->positional[0];
-    /* probe, verify and bench read tables: a default directory that is not
-     * there says where the tables come from (draws counts without them) */
-    struct stat st;
-    bool reads = strcmp(act, "probe") == 0 || strcmp(act, "verify") == 0 || strcmp(act, "bench") == 0;
-    if (reads && !cli_str(a, "dir") && stat(dir, &st) != 0) {
-        fprintf(stderr, "dama egtb %s: the default endgame database directory '%s' does not exist: build the tables "
-                        "there with 'dama egtb build --game %s', or give --dir DIR\n", act, dir, g->name);
-        return 1;
-    }
     if (strcmp(act, "build") == 0) return do_build(a, g, dir);
     if (strcmp(act, "verify") == 0) return do_verify(a, g, dir);
     if (strcmp(act, "probe") == 0) return do_probe(a, g, dir);
