@@ -265,7 +265,8 @@ static int alphabeta(Worker *w, int ply, int depth, int alpha, int beta, bool pv
      * node with no capture pending for either side, whose static value is
      * far above beta, fails high; one far below alpha searches only its
      * first quiet move. */
-    bool prune_ok = !pv_node && ply > 0 && !forced && !royal && !ending && beta < SCORE_WIN_MIN && alpha > -SCORE_WIN_MIN &&
+    bool prune_ok = !pv_node && ply > 0 && !forced && !royal && !ending && beta < SCORE_WIN_MIN &&
+                    alpha > -SCORE_WIN_MIN &&
                     depth <= (P(e, RFP_DEPTH) > P(e, FUT_DEPTH) ? P(e, RFP_DEPTH) : P(e, FUT_DEPTH)) &&
                     g->is_quiet(&f->pos);
     bool futile = false;
