@@ -47,10 +47,14 @@ bool search_param_applies(const Game *game, int i)
 
 void search_param_applies_err(const Game *game, int i, char err[ERR_MAX])
 {
+    const char *need = "";
+    switch (PARAMS[i].needs) {
+    case SEARCH_NEEDS_ROYAL: need = "with a royal piece"; break;
+    case SEARCH_NEEDS_PIECES: need = "that count their pieces (Game.piece_count)"; break;
+    case SEARCH_NEEDS_ANY: need = "(every game)"; break;
+    }
     snprintf(err, ERR_MAX, "search parameter %s does nothing in %s: it applies only to games %s", PARAMS[i].name,
-             game ? game->name : "this game",
-             PARAMS[i].needs == SEARCH_NEEDS_ROYAL ? "with a royal piece"
-                                                   : "that count their pieces (Game.piece_count)");
+             game ? game->name : "this game", need);
 }
 
 static void build_lmr(Engine *e)

@@ -319,6 +319,23 @@ static void test_params_applying(void **state)
     engine_free(e);
 }
 
+/* Searches pos to `depth` twice on one engine of `mb` MiB: first with the
+ * parameters `before` (NULL: the game's defaults), then, the tables
+ * cleared, with `after` applied on top. */
+static void search_before_after(const Game *g, const Position *pos, int depth, int mb, const char *before,
+                                const char *after, SearchResult *a, SearchResult *b)
+{
+    char err[ERR_MAX];
+    SearchLimits lim = {.depth = depth};
+    Engine *e = engine_new(g, mb);
+    if (before) assert_int_equal(engine_set_params_text(e, before, err), 0);
+    engine_search(e, pos, NULL, 0, &lim, a, NULL, NULL);
+    engine_clear(e);
+    assert_int_equal(engine_set_params_text(e, after, err), 0);
+    engine_search(e, pos, NULL, 0, &lim, b, NULL, NULL);
+    engine_free(e);
+}
+
 /* A parameter changes the search (the reductions shape the tree). */
 static void test_params_change_search(void **state)
 {
@@ -327,17 +344,11 @@ static void test_params_change_search(void **state)
     Position pos;
     char err[ERR_MAX];
     game_parse_position(g, NULL, &pos, err);
-    SearchLimits lim = {.depth = 9};
     SearchResult a, b;
-    Engine *e = engine_new(g, 4);
-    engine_search(e, &pos, NULL, 0, &lim, &a, NULL, NULL);
-    engine_clear(e);
-    assert_int_equal(engine_set_params_text(e, "LMR_BASE=0,LMR_DIV=600", err), 0);
-    engine_search(e, &pos, NULL, 0, &lim, &b, NULL, NULL);
+    search_before_after(g, &pos, 9, 4, NULL, "LMR_BASE=0,LMR_DIV=600", &a, &b);
     assert_int_equal(a.depth, 9);
     assert_int_equal(b.depth, 9);
     assert_true(b.nodes > a.nodes); /* fewer reductions: more nodes */
-    engine_free(e);
 }
 
 /* Game-long tables: a second search of the same position after the first
@@ -571,14 +582,8 @@ static void test_ending_pieces(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Position pos;
         assert_int_equal(game_parse_position(g, cases[i].fen, &pos, err), 0);
-        SearchLimits lim = {.depth = cases[i].depth};
         SearchResult off, on;
-        Engine *e = engine_new(g, 16);
-        engine_search(e, &pos, NULL, 0, &lim, &off, NULL, NULL);
-        engine_clear(e);
-        assert_int_equal(engine_set_params_text(e, "ENDING_PIECES=5", err), 0);
-        engine_search(e, &pos, NULL, 0, &lim, &on, NULL, NULL);
-        engine_free(e);
+        search_before_after(g, &pos, cases[i].depth, 16, NULL, "ENDING_PIECES=5", &off, &on);
         assert_true(off.score < SCORE_WIN_MIN);
         assert_true(on.score >= SCORE_WIN_MIN);
     }
@@ -586,18 +591,11 @@ static void test_ending_pieces(void **state)
      * the same tree, node for node */
     Position start;
     assert_int_equal(game_parse_position(g, NULL, &start, err), 0);
-    SearchLimits lim = {.depth = 9};
     SearchResult off, on;
-    Engine *e = engine_new(g, 16);
-    assert_int_equal(engine_set_params_text(e, "ENDING_PIECES=0", err), 0);
-    engine_search(e, &start, NULL, 0, &lim, &off, NULL, NULL);
-    engine_clear(e);
-    assert_int_equal(engine_set_params_text(e, "ENDING_PIECES=6", err), 0);
-    engine_search(e, &start, NULL, 0, &lim, &on, NULL, NULL);
-    engine_free(e);
+    search_before_after(g, &start, 9, 16, "ENDING_PIECES=0", "ENDING_PIECES=6", &off, &on);
     assert_int_equal(on.nodes, off.nodes);
     assert_int_equal(on.score, off.score);
-    e = engine_new(game_find("shatra"), 1);
+    Engine *e = engine_new(game_find("shatra"), 1);
     assert_int_equal(engine_set_param(e, "ENDING_PIECES", 6, err), -1);
     assert_string_equal(err, "search parameter ENDING_PIECES does nothing in shatra: it applies only to games that "
                              "count their pieces (Game.piece_count)");
