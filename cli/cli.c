@@ -413,26 +413,37 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
 
     if (refuse_abbreviations(cmd, lopts, argc, argv) != 0) return -1;
 
-    /* First pass: --help and --config only. */
+    /* First pass: --help and --config only, on a copy of argv: getopt
+     * moves the words last as it goes, and a value-taking option left last
+     * without its value ("egtb probe --fen") would take the moved word as
+     * its value in the second pass instead of being said to need one. */
     const char *config = NULL;
     bool help = false;
+    char **argv1 = malloc(sizeof *argv1 * (size_t)(argc + 1));
+    if (!argv1) {
+        fprintf(stderr, "dama %s: out of memory\n", cmd->name);
+        return -1;
+    }
+    memcpy(argv1, argv, sizeof *argv1 * (size_t)argc);
+    argv1[argc] = NULL;
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv1, shorts, lopts, NULL)) != -1) {
         if (c == 'h') help = true;
         if (c == 'c') config = optarg;
     }
     for (int i = 0; i < out->opts_len; i++)
         if (cmd->opts[i].defval) out->values[i] = strdup(cmd->opts[i].defval);
     int cfg = load_config(out, config ? config : "configs/dama.cfg", config != NULL);
+    char who[64];
+    action_name(cmd, argc, argv1, optind, who, sizeof who);
+    free(argv1);
     if (help) { /* the help shows what the config file changed, if it loaded */
         print_help(cmd, cfg == 0 ? out : NULL, stdout);
         return 1;
     }
     if (cfg != 0) return -1;
-    char who[64];
-    action_name(cmd, argc, argv, optind, who, sizeof who);
 
     optind = 1;
     while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {

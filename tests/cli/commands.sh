@@ -63,6 +63,10 @@ expect_rc 1 "garbage FEN" "$DAMA" perft --fen 'hello' --depth 1
 expect_rc 2 "bad depth" "$DAMA" perft --depth abc
 grep -q "not an integer" "$T/err" && ok || bad "bad depth message"
 expect_rc 2 "unknown game" "$DAMA" moves --game chess
+# a value-taking option left last without its value is said to need one, also after an action's
+# word (it took the word, which getopt had moved after it: "name an action")
+expect_err 2 "dama egtb: --fen needs a value (see 'dama egtb --help')" "$DAMA" egtb probe --fen
+expect_err 2 "dama egtb: --dir needs a value (see 'dama egtb --help')" "$DAMA" egtb probe --dir
 # an option before the command: options follow the command, said so
 expect_err 2 "dama: '--game' before the command: options follow the command (dama COMMAND --game ...; dama help lists the commands)" \
   "$DAMA" --game russian search --depth 2
