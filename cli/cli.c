@@ -110,6 +110,9 @@ static bool valid_value(const char *command, const CliOpt *o, const char *v, con
             fprintf(stderr, "dama %s: %s: '%.200s': %s; name a database file\n", command, what, v, why);
             return false;
         }
+    } else if (o->type == OPT_LIST && v[strspn(v, " \t,")] == '\0') {
+        fprintf(stderr, "dama %s: %s: '%.200s' names nothing: give one or more items\n", command, what, v);
+        return false;
     } else if (o->type == OPT_WEIGHTS && weights_spec_check(v, msg) != 0) {
         fprintf(stderr, "dama %s: %s: %s\n", command, what, msg);
         return false;

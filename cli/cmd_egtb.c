@@ -332,6 +332,10 @@ static int run(CliArgs *a)
     /* --threads 0..256 (build and verify: their OpenMP threads): checked by cli_parse */
     const char *dir = cli_str(a, "dir");
     char dflt[4096];
+    if (dir && !*dir) {
+        fprintf(stderr, "dama egtb: --dir: an empty path: name a directory, or leave --dir out for the default\n");
+        return 2;
+    }
     if (!dir) {
         if (egtb_default_dir(dflt, sizeof dflt) != 0) {
             fprintf(stderr, "dama egtb: no default directory (DAMA_EGTB is empty, or neither XDG_DATA_HOME nor "

@@ -26,7 +26,7 @@
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
-    {"db", OPT_STR, "dama.sqlite", "SQLite database file", 0, 0},
+    {"db", OPT_DB, "dama.sqlite", "SQLite database file", 0, 0},
     {"weights", OPT_WEIGHTS, "tuned", "weight set: " CLI_WEIGHTS_FORMS, 0, 0},
     {"format", OPT_STR, "c", "c (self-contained C/C++ header), json (for apps: terms, values, provenance) or cfg (weight file)", 0, 0},
     {"out", OPT_STR, NULL, "file to write, - for standard output (c and json only; cfg is written to a file, atomically) (default for c: engine/games/<game>/weights.h of the source tree this dama was built from)", 0, 0},

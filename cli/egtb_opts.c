@@ -10,7 +10,11 @@ int cli_egtb_open(const CliArgs *a, const Game *g, const char *cmd, Egtb **db)
         return 1;
     }
     const char *dir = cli_str(a, "egtb");
-    if (!dir || !*dir) return 0;
+    if (!dir) return 0;
+    if (!*dir) {
+        fprintf(stderr, "dama %s: --egtb: an empty path: name a directory, or give --no-egtb\n", cmd);
+        return 1;
+    }
     char err[ERR_MAX];
     *db = egtb_open(g, dir, false, err);
     if (!*db) {

@@ -81,6 +81,34 @@ sqlite3_stmt *dbi_stmt(Db *db, const char *sql, char err[ERR_MAX])
 
 /* ---- errors and statement helpers ------------------------------------------ */
 
+/* Why a database file cannot be made at path when its folder is the cause
+ * (SQLite says only "unable to open database file"): the folder is missing,
+ * not a folder, or not writable. Writes err and returns true then. */
+static bool folder_unusable(const char *path, char err[ERR_MAX])
+{
+    struct stat st;
+    if (stat(path, &st) == 0 || errno != ENOENT) return false; /* the file is there: not the folder's doing */
+    char dir[1024];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (stat(dir, &st) != 0) {
+        set_err(err, "%s: cannot create the database: folder '%.300s' %s", path, dir,
+                errno == ENOENT ? "does not exist" : strerror(errno));
+        return true;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        set_err(err, "%s: cannot create the database: '%.300s' is not a folder", path, dir);
+        return true;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        set_err(err, "%s: cannot create the database in folder '%.300s': %s", path, dir, strerror(errno));
+        return true;
+    }
+    return false;
+}
+
 /* Message for SQLite status rc while doing `what` (printf format). */
 void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
 {
@@ -654,7 +682,7 @@ static int open_db(const char *path, OpenMode mode, Db **out, char err[ERR_MAX])
                                       : SQLITE_OPEN_READWRITE | (mode == OPEN_CREATE ? SQLITE_OPEN_CREATE : 0);
         rc = sqlite3_open_v2(path, &db->h, flags, NULL);
         if (rc != SQLITE_OK) {
-            dbi_fail(db, rc, err, "opening");
+            if ((rc & 0xff) != SQLITE_CANTOPEN || !folder_unusable(path, err)) dbi_fail(db, rc, err, "opening");
             goto fail;
         }
     }

@@ -121,6 +121,14 @@ expect_err 2 "--db: '': an empty path" "$DAMA" selfplay --db '' --games 2 --node
 expect_err 2 "--db: ':memory:'" "$DAMA" selfplay --db ':memory:' --games 2 --nodes 50
 expect_err 2 "SQLite URIs are not accepted" "$DAMA" match --db 'file:m.sqlite?mode=memory' --pairs 1
 expect_err 2 "SQLite URIs are not accepted" "$DAMA" tune --db 'FILE:x.sqlite'
+expect_err 2 "dama export: --db: '': an empty path" "$DAMA" export --db '' --weights 1
+expect_err 1 "no.db: cannot create the database: folder 'missing-folder' does not exist" \
+  "$DAMA" selfplay --db missing-folder/no.db --games 2 --nodes 50
+[ ! -e missing-folder ] && ok || bad "selfplay made the missing folder"
+expect_err 1 "dama search: --egtb: an empty path: name a directory, or give --no-egtb" "$DAMA" search --egtb '' --depth 1
+expect_err 2 "dama egtb: --dir: an empty path" "$DAMA" egtb probe --dir '' --fen W:WK1:B5
+expect_err 2 "dama search: --search-param: '' names nothing" "$DAMA" search --search-param '' --depth 1
+expect_err 2 "dama hub: --search-param: ' , ' names nothing" "$DAMA" hub --search-param ' , '
 printf 'db = "";\n' >db.cfg
 expect_err 2 "db (db.cfg:1): '': an empty path" "$DAMA" selfplay --config db.cfg --games 2
 [ -z "$(ls -A | grep -v '\.cfg$\|h.txt\|out\|err')" ] && ok || bad "no database file made: $(ls -A)"
