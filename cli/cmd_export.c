@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engine/weights_json.h"
 #include "cli/cli.h"
@@ -49,15 +48,6 @@ static int write_out(const char *text, const char *path, const AtomicOptions *op
     return 0;
 }
 
-/* Whether paths a and b name one file: the same device and inode when
- * both exist, else the same text. */
-static bool same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    return strcmp(a, b) == 0;
-}
-
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
@@ -78,7 +68,8 @@ static int run(CliArgs *a)
         return 2;
     }
     if (strcmp(format, "c") != 0 && !cli_str(a, "out")) {
-        fprintf(stderr, "dama export: --format %s needs --out PATH (or --out - for standard output)\n", format);
+        fprintf(stderr, "dama export: --format %s needs --out PATH%s\n", format,
+                strcmp(format, "json") == 0 ? " (or --out - for standard output)" : "");
         return 2;
     }
     if (strcmp(format, "cfg") == 0 && cli_str(a, "out") && strcmp(cli_str(a, "out"), "-") == 0) {
@@ -149,7 +140,7 @@ static int run(CliArgs *a)
     else snprintf(path, sizeof path, "%s/engine/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
     char aerr[ATOMIC_ERR_MAX];
     bool writes_main = !(strcmp(format, "c") == 0 && cli_flag(a, "no-header")) && !to_stdout;
-    if (writes_main && cli_str(a, "file") && same_file(path, cli_str(a, "file"))) { /* the second would replace the first */
+    if (writes_main && cli_str(a, "file") && atomic_file_same(path, cli_str(a, "file"))) { /* the second would replace the first */
         fprintf(stderr, "dama export: %s %s and --file %s name the same file: give two paths\n",
                 cli_str(a, "header") ? "--header" : dest ? "--out" : "the default header", path, cli_str(a, "file"));
         db_provenance_clear(&prov);

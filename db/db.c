@@ -772,6 +772,11 @@ int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX])
 {
     *out = NULL;
     if (!path || !*path || access(path, F_OK) != 0) return open_db(path, OPEN_WRITE, out, err);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) { /* a write would make a schema in it */
+        set_err(err, "%s: empty file: no dama data", path);
+        return -1;
+    }
     char dir[4096];
     parent_dir(path, dir, sizeof dir);
     if (access(path, W_OK) == 0 && access(dir, W_OK) == 0) return open_db(path, OPEN_WRITE, out, err);

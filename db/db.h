@@ -160,7 +160,8 @@ int db_open_readonly(const char *path, Db **out, char err[ERR_MAX]);
  * export, ratings): as db_open(path, false) when this process may write the
  * file and its folder (an older schema is upgraded, dead runs marked), else
  * as db_open_readonly, which then needs the current schema (an older one is
- * an error saying to open it once with write permission). Errors as those. */
+ * an error saying to open it once with write permission). Errors as those;
+ * an empty file is refused ("no dama data") and left empty. */
 int db_open_for_reading(const char *path, Db **out, char err[ERR_MAX]);
 
 /* Close like db_close; and when this connection created the file (it did

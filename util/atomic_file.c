@@ -77,6 +77,17 @@ static bool canonical_name(const char *path, char out[ATOMIC_PATH_MAX])
     return snprintf(out, ATOMIC_PATH_MAX, "%s/%s", real, basename(b)) < ATOMIC_PATH_MAX;
 }
 
+bool atomic_file_same(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+    if (has_a && has_b) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (has_a != has_b) return false;
+    char ca[ATOMIC_PATH_MAX], cb[ATOMIC_PATH_MAX];
+    if (canonical_name(a, ca) && canonical_name(b, cb)) return strcmp(ca, cb) == 0;
+    return strcmp(a, b) == 0;
+}
+
 int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ERR_MAX])
 {
     struct stat st;

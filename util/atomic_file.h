@@ -60,6 +60,11 @@ void atomic_file_remove_temps(void);
  * the atomic writer), so that appending can never touch the database. */
 int atomic_file_not_db(const char *path, const char *db_path, char err[ATOMIC_ERR_MAX]);
 
+/* Do paths a and b name one file? The same device and inode when both
+ * exist; else the same folder (by its real path) and last name, so that
+ * "./x.h" and "x.h" are one file before either is made. */
+bool atomic_file_same(const char *a, const char *b);
+
 /* Check only (no file made): would atomic_file_open accept path? Lets a
  * command refuse before it does any work. 0 or -1 with err. */
 int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOMIC_ERR_MAX]);

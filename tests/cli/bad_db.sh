@@ -77,6 +77,18 @@ for c in "report --db F -o r.html --force" "db merge F --into merged.sqlite" \
   [ -z "$(cd w && ls F-wal F-shm 2>/dev/null)" ] && ok || bad "good: dama $c: left $(cd w && ls F-*)"
 done
 
+# Readers of an empty file: refused ("no dama data"), the file left empty
+# (a reader that opened it for writing made the whole schema in it).
+for c in "report --db F -o r.html --force" "export --db F --format json --out w.json --force" \
+  "pdn export --db F -o g.pdn --force" "ratings --db F --all" "egtb draws --db F --match 1" "train --db F --ladder"; do
+  rm -rf w && mkdir w && : >w/F
+  (cd w && $DAMA $c >out 2>err)
+  rc=$?
+  [ "$rc" = 1 ] && ok || bad "empty: dama $c: exit $rc (expected 1): $(head -c 300 w/err)"
+  grep -q "F: empty file: no dama data" w/err && ok || bad "empty: dama $c: $(head -c 300 w/err)"
+  [ ! -s w/F ] && ok || bad "empty: dama $c wrote $(stat -c %s w/F) bytes into the empty file"
+done
+
 # A writer still running keeps its log: a reader that ends meanwhile must not
 # remove the -wal and -shm it uses.
 cp good.sqlite live.sqlite

@@ -157,6 +157,12 @@ ls -A | grep -q '\.tmp\.' && bad "temporary file left: $(ls -A)" || ok
 expect_err 2 "dama export: --out best.json and --file best.json name the same file: give two paths" \
   "$DAMA" export --weights default --format json --out best.json --file best.json --force
 [ ! -e best.json ] && ok || bad "export to one path twice wrote it"
+expect_err 2 "dama export: --format cfg needs --out PATH" "$DAMA" export --weights default --format cfg
+grep -q "standard output" "$T/err" && bad "cfg's message offers standard output: $(cat "$T/err")" || ok
+mkdir -p sub
+expect_err 2 "dama export: --out ./sub/../new.h and --file new.h name the same file" \
+  "$DAMA" export --weights default --format c --out ./sub/../new.h --file new.h --force
+[ ! -e new.h ] && ok || bad "export to one file spelt two ways (neither there) wrote it"
 expect_err 2 "dama export: --out ./w.cfg and --file w.cfg name the same file" \
   "$DAMA" export --weights default --format json --out ./w.cfg --file w.cfg --force
 expect_err 2 "dama export: --header ./w.cfg and --file w.cfg name the same file" \
