@@ -139,7 +139,8 @@ int atomic_file_check(const char *path, const AtomicOptions *opts, char err[ATOM
     }
     struct stat st;
     if (lstat(path, &st) != 0) {
-        if (errno == ENOENT) return check_folder(path, err);
+        if (errno == ENOENT) /* not there: still never the database's name (its -wal may come later) */
+            return atomic_file_not_db(path, opts->protect_db, err) != 0 ? -1 : check_folder(path, err);
         snprintf(err, ATOMIC_ERR_MAX, "cannot write '%.150s': %.80s", path, strerror(errno));
         return -1;
     }

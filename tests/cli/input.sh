@@ -180,6 +180,10 @@ expect_err 2 "dama export: --format cfg writes a file (atomically): give --out P
 cp d.sqlite d.before
 expect_err 1 "is the database" "$DAMA" pdn export --db d.sqlite -o d.sqlite --force
 expect_err 1 "is the database" "$DAMA" pdn export --db d.sqlite --out hard.cfg --force
+[ ! -e d.sqlite-wal ] && ok || bad "d.sqlite-wal is there: the next check proves nothing"
+expect_err 1 "refusing to write './d.sqlite-wal': it is the database d.sqlite-wal" \
+  "$DAMA" pdn export --db d.sqlite -o ./d.sqlite-wal --force
+[ ! -e d.sqlite-wal ] && ok || bad "pdn export wrote the database's -wal name"
 echo keep >e.pdn
 expect_err 1 "'e.pdn' exists (--force replaces it)" "$DAMA" pdn export --db d.sqlite -o e.pdn
 "$DAMA" pdn export --db d.sqlite -o e.pdn --force 2>/dev/null && grep -q '^\[Event ' e.pdn && ok || bad "pdn export --force"
