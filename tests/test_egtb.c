@@ -154,6 +154,19 @@ static void test_material_parse(void **state)
     assert_int_equal(egtb_material_parse("2k-0k", &m, err), -1);
     assert_int_equal(egtb_material_parse("5k-5k", &m, err), -1);
     assert_int_equal(egtb_material_parse("2x-1k", &m, err), -1);
+    /* a count given twice is neither added nor replaced */
+    assert_int_equal(egtb_material_parse("2k2k-1k", &m, err), -1);
+    assert_non_null(strstr(err, "the king count of the first side given twice"));
+    assert_int_equal(egtb_material_parse("1k1m1k-1k", &m, err), -1);
+    assert_int_equal(egtb_material_parse("1k-1m1m", &m, err), -1);
+    assert_non_null(strstr(err, "the man count of the second side given twice"));
+    assert_int_equal(egtb_material_parse("1k-1kjunk", &m, err), -1);
+    assert_non_null(strstr(err, "'junk' after the second side's counts"));
+    assert_int_equal(egtb_material_parse("0001k-1k", &m, err), 0); /* leading zeros are still one count */
+    assert_int_equal(egtb_material_parse("99999999999k-1k", &m, err), -1); /* no overflow */
+    assert_int_equal(egtb_material_parse("1m1k-1k", &m, err), 0);
+    assert_int_equal(m.kings[0], 1);
+    assert_int_equal(m.men[0], 1);
     assert_true(egtb_material_reaches((EgtbMaterial){{1, 0}, {2, 1}}, (EgtbMaterial){{0, 0}, {3, 1}}));
     assert_true(egtb_material_reaches((EgtbMaterial){{1, 0}, {2, 1}}, (EgtbMaterial){{0, 0}, {1, 1}}));
     assert_false(egtb_material_reaches((EgtbMaterial){{0, 0}, {3, 1}}, (EgtbMaterial){{1, 0}, {2, 1}}));

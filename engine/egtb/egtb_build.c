@@ -67,14 +67,21 @@ int egtb_material_parse(const char *text, EgtbMaterial *m, char err[ERR_MAX])
     memset(m, 0, sizeof *m);
     const char *s = text;
     for (int c = 0; c < 2; c++) {
-        bool any = false;
+        bool any = false, seen_k = false, seen_m = false;
         while (*s >= '0' && *s <= '9') {
             int n = 0;
-            while (*s >= '0' && *s <= '9') n = n * 10 + (*s++ - '0');
+            while (*s >= '0' && *s <= '9' && n <= EGTB_PIECES_MAX) n = n * 10 + (*s++ - '0');
             if (n > EGTB_PIECES_MAX || (*s != 'k' && *s != 'm')) {
                 snprintf(err, ERR_MAX, "bad material '%.40s': expected counts like 2k1m-1k", text);
                 return -1;
             }
+            bool *seen = *s == 'k' ? &seen_k : &seen_m;
+            if (*seen) { /* "2k2k" is not 4 kings, nor 2 */
+                snprintf(err, ERR_MAX, "bad material '%.40s': %s count of %s side given twice", text,
+                         *s == 'k' ? "the king" : "the man", c == 0 ? "the first" : "the second");
+                return -1;
+            }
+            *seen = true;
             if (*s == 'k') m->kings[c] = (uint8_t)n;
             else m->men[c] = (uint8_t)n;
             s++;
@@ -85,7 +92,11 @@ int egtb_material_parse(const char *text, EgtbMaterial *m, char err[ERR_MAX])
             return -1;
         }
     }
-    if (*s || !(m->men[0] + m->kings[0]) || !(m->men[1] + m->kings[1]) || egtb_material_pieces(*m) > EGTB_PIECES_MAX) {
+    if (*s) {
+        snprintf(err, ERR_MAX, "bad material '%.40s': '%.20s' after the second side's counts", text, s);
+        return -1;
+    }
+    if (!(m->men[0] + m->kings[0]) || !(m->men[1] + m->kings[1]) || egtb_material_pieces(*m) > EGTB_PIECES_MAX) {
         snprintf(err, ERR_MAX, "bad material '%.40s': each side needs a piece, at most %d in all", text,
                  EGTB_PIECES_MAX);
         return -1;
