@@ -651,6 +651,11 @@ int cli_game_selection(const CliArgs *a, bool all, DbSelect *sel, int64_t *id)
         fprintf(stderr, "dama %s: --%s must be >= 1\n", a->command, which[chosen]);
         return 2;
     }
+    char err[ERR_MAX];
+    if (chosen == 3 && db_filter_check(cli_str(a, "filter"), err) != 0) { /* a value against its rules: exit 2 */
+        fprintf(stderr, "dama %s: --filter: %s\n", a->command, err);
+        return 2;
+    }
     return 0;
 }
 

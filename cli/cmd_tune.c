@@ -115,6 +115,10 @@ static int run(CliArgs *a)
                 TUNE_NAME_MAX);
         return 2;
     }
+    if (cli_str(a, "filter") && db_filter_check(cli_str(a, "filter"), err) != 0) {
+        fprintf(stderr, "dama tune: --filter: %s\n", err);
+        return 2;
+    }
     /* --out is checked before the (long) tuning, and written before anything
      * is stored. */
     AtomicOptions out_opts = {.replace = cli_flag(a, "force"), .protect_db = cli_str(a, "db")};

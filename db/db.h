@@ -651,6 +651,13 @@ typedef struct DbGameRow {
     int plies;
 } DbGameRow;
 
+/* Is f one SQL condition, as the filters of db_game_rows_each and the
+ * tuner's position filter must be: not blank, and outside string literals
+ * and quoted names no ';', no comment, parentheses balanced and never
+ * closing more than are open (so that it cannot break out of the
+ * parentheses it is put in)? 0, or -1 with err quoting it. */
+int db_filter_check(const char *f, char err[ERR_MAX]);
+
 /* Call fn for each selected game of the database at path, in id order,
  * over a read-only connection of its own (the file must be a dama
  * database; db_open it once first so that it is migrated). With

@@ -249,10 +249,12 @@ static int authorize_read(void *ctx, int action, const char *a, const char *b, c
     }
 }
 
-/* A filter is one expression: outside string literals and quoted names no
- * ';', no comment, parentheses balanced and never closing more than open. */
-static int check_filter(const char *f, char err[ERR_MAX])
+int db_filter_check(const char *f, char err[ERR_MAX])
 {
+    if (!f || !f[strspn(f, " \t\r\n")]) {
+        set_err(err, "an empty filter");
+        return -1;
+    }
     int depth = 0;
     for (const char *s = f; *s; s++) {
         char q = *s;
@@ -304,11 +306,7 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
     case DB_SELECT_MATCH: cond = "g.run_id = (SELECT run_id FROM matches WHERE id = ?1)"; what = "match"; break;
     case DB_SELECT_TOURNAMENT: cond = "g.run_id = (SELECT run_id FROM tournaments WHERE id = ?1)"; what = "tournament"; break;
     case DB_SELECT_FILTER:
-        if (!filter_sql || !*filter_sql) {
-            set_err(err, "an empty filter");
-            return -1;
-        }
-        if (check_filter(filter_sql, err) != 0) return -1;
+        if (db_filter_check(filter_sql, err) != 0) return -1;
         cond = filter_sql;
         break;
     default: set_err(err, "bad game selection %d", (int)select); return -1;

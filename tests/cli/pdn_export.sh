@@ -61,11 +61,17 @@ if [ -f /proc/version ]; then
   grep -q "cannot write '/proc/version': creating the temporary file '/proc/version.tmp.[^']*' failed: No such file or directory (the folder takes no new files)" "$T/err" \
     && ok || bad "/proc message: $(cat "$T/err")"
 fi
-# filters: one read-only condition over games, nothing else
-for f in "1) UNION SELECT 1 --" "1; DELETE FROM games" "g.id = 1 /* c */" "(1" "1) OR (1" "load_extension('x')"; do
-  expect_rc 1 "filter refused: $f" "$DAMA" pdn export --db "$DB" --filter "$f" -o "$T/x.pdn"
+# filters: one read-only condition over games, nothing else (not one
+# condition: a bad value, exit 2, before the database is read; a function
+# that is not reading: refused when the database reads it, exit 1)
+for f in "1) UNION SELECT 1 --" "1; DELETE FROM games" "g.id = 1 /* c */" "(1" "1) OR (1" "" " " "load_extension('x')"; do
+  want=2
+  case "$f" in load_extension*) want=1 ;; esac
+  expect_rc "$want" "filter refused: '$f'" "$DAMA" pdn export --db "$DB" --filter "$f" -o "$T/x.pdn"
   [ ! -e "$T/x.pdn" ] && ok || bad "refused filter left a file: $f"
 done
+expect_rc 2 "tune's filter breaking out of its parentheses" "$DAMA" tune --db "$DB" --filter "1=1) OR (1=1" --epochs 1
+grep -qF "dama tune: --filter: filter '1=1) OR (1=1': unbalanced ')'" "$T/err" && ok || bad "tune --filter: $(cat "$T/err")"
 expect_eq "$(q "SELECT count(*) FROM games")" "$total" "games intact after refused filters"
 expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SELECT game_id FROM positions WHERE ply = 0) AND ';' = ';'" | grep -c '^\[Event ')" "$total" "a filter with a subquery and a quoted ';'"
 
