@@ -24,6 +24,7 @@ void train_report_init(TrainReport *p, const TrainOptions *o, double interval_s)
 static void fmt_elo(char *out, size_t size, double elo, double lo, double hi)
 {
     if (isnan(elo)) snprintf(out, size, "-");
+    else if (isinf(elo)) snprintf(out, size, "not estimable (%s)", elo > 0 ? "100%" : "0%"); /* a score of 100% or 0% */
     else if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi)) snprintf(out, size, "%+.1f", elo);
     else snprintf(out, size, "%+.1f +- %.1f", elo, (hi - lo) / 2);
 }
@@ -117,13 +118,13 @@ static void stage(const TrainReport *p, const TrainEvent *ev)
     }
     case TRAIN_EVENT_GATE:
         fmt_elo(elo, sizeof elo, gen->gate_elo, gen->gate_elo_lo, gen->gate_elo_hi);
-        printf("generation %d gate: match %lld, candidate %lld vs best %lld: %s Elo in %lld games; %s: %s\n",
+        printf("generation %d gate: match %lld, candidate %lld vs best %lld: Elo %s in %lld games; %s: %s\n",
                gen->generation, (long long)gen->gate_match, (long long)gen->candidate_ws, (long long)gen->parent_ws,
                elo, (long long)gen->gate_games, gen->accepted == 1 ? "accepted" : "rejected", gen->reason);
         break;
     case TRAIN_EVENT_LADDER:
         fmt_elo(elo, sizeof elo, gen->ladder_elo, gen->ladder_elo_lo, gen->ladder_elo_hi);
-        printf("generation %d ladder: match %lld, weight set %lld vs generation 0 (%lld): %s Elo in %lld games\n",
+        printf("generation %d ladder: match %lld, weight set %lld vs generation 0 (%lld): Elo %s in %lld games\n",
                gen->generation, (long long)gen->ladder_match, (long long)gen->candidate_ws,
                (long long)ev->train->start_ws, elo, (long long)gen->ladder_games);
         break;
@@ -172,7 +173,7 @@ int train_print_ladder(struct Db *db, int64_t train_id, const char *game, char e
     printf("train %lld (%s): %d generation%s after 0, %d accepted; best: generation %d (weight set %lld)\n",
            (long long)train_id, game, len > 0 ? len - 1 : 0, len == 2 ? "" : "s", accepted, best,
            (long long)(len ? gens[best].candidate_ws : 0));
-    printf("%4s %6s %9s %-22s %6s %-9s %-18s %6s\n", "gen", "parent", "candidate", "gate Elo vs parent", "games",
+    printf("%4s %6s %9s %-22s %6s %-9s %-20s %6s\n", "gen", "parent", "candidate", "gate Elo vs parent", "games",
            "accepted", "Elo vs gen 0", "games");
     for (int i = 0; i < len; i++) {
         const DbGeneration *g = &gens[i];
@@ -183,7 +184,7 @@ int train_print_ladder(struct Db *db, int64_t train_id, const char *game, char e
         snprintf(games, sizeof games, g->gate_match ? "%lld" : "-", (long long)g->gate_games);
         snprintf(lgames, sizeof lgames, g->ladder_match || i == 0 ? "%lld" : "-", (long long)g->ladder_games);
         const char *acc = i == 0 ? "start" : g->accepted == 1 ? "yes" : g->accepted == 0 ? "no" : g->stage;
-        printf("%4d %6s %9lld %-22s %6s %-9s %-18s %6s\n", i, parent, (long long)g->candidate_ws, gate, games, acc,
+        printf("%4d %6s %9lld %-22s %6s %-9s %-20s %6s\n", i, parent, (long long)g->candidate_ws, gate, games, acc,
                ladder, lgames);
     }
     free(gens);

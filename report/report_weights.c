@@ -302,9 +302,20 @@ static int ladder_plots(Report *r, const DbGenerationRow *gens, int len)
 }
 
 /* "[lo, hi]" with one decimal, "–" when lo is NULL. */
+/* An Elo cell: at a score of 0% or 100% the estimate is infinite, said as
+ * the match table says it (report_matches.c), never "inf". */
+static void add_elo(Cells *c, double elo)
+{
+    if (isinf(elo)) cells_add(c, "not estimable (score %s)", elo > 0 ? "100%" : "0%");
+    else cells_add_real(c, elo, 1);
+}
+
 static void add_interval(Cells *c, double lo, double hi)
 {
-    if (isnan(lo)) cells_add(c, "–");
+    if (isnan(lo) || isnan(hi)) cells_add(c, "–");
+    else if (isinf(lo) && isinf(hi)) cells_add(c, "not estimable");
+    else if (isinf(hi)) cells_add(c, "> %.1f, upper end not estimable", lo);
+    else if (isinf(lo)) cells_add(c, "< %.1f, lower end not estimable", hi);
     else cells_add(c, "[%.1f, %.1f]", lo, hi);
 }
 
@@ -328,11 +339,11 @@ static int train_table(Report *r, const DbGenerationRow *gens, int len)
         cells_add(&c, "%s", report_opt(buf, g->candidate_ws));
         cells_add(&c, "%s", report_opt(buf, g->tuning_run));
         cells_add(&c, "%s", report_opt(buf, g->gate_match));
-        cells_add_real(&c, g->gate_elo, 1);
+        add_elo(&c, g->gate_elo);
         add_interval(&c, g->gate_elo_lo, g->gate_elo_hi);
         cells_add(&c, "%s", g->accepted == DB_NULL_INT ? "–" : g->accepted ? "yes" : "no");
         cells_add(&c, "%s", report_str(g->reason));
-        cells_add_real(&c, g->ladder_elo, 1);
+        add_elo(&c, g->ladder_elo);
         add_interval(&c, g->ladder_elo_lo, g->ladder_elo_hi);
         cells_add(&c, "%s", report_opt(buf, g->ladder_games));
     }

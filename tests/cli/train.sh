@@ -67,6 +67,18 @@ best=$(q a.sqlite "SELECT candidate_ws FROM generations WHERE accepted = 1 ORDER
 grep -q "best: generation .* (weight set $best)" "$T/a2.out" && ok || bad "ladder table does not name the best: $(tail -4 "$T/a2.out")"
 "$DAMA" train --db "$T/a.sqlite" --game russian --ladder >"$T/ladder.out" 2>&1 && ok || bad "--ladder failed: $(cat "$T/ladder.out")"
 [ "$(grep -c '^ *[0-9]' "$T/ladder.out")" = 3 ] && ok || bad "--ladder prints 3 generation rows: $(cat "$T/ladder.out")"
+# a gate or ladder won (or lost) by every game: its Elo is not estimable,
+# said so in --ladder and the report, never "inf" (a copy of the database)
+cp "$T/a.sqlite" "$T/inf.sqlite"
+sqlite3 "$T/inf.sqlite" "UPDATE generations SET gate_elo = 9e999, gate_elo_lo = 50, gate_elo_hi = 9e999, \
+  ladder_elo = -9e999, ladder_elo_lo = -9e999, ladder_elo_hi = -9e999 WHERE generation = 1"
+"$DAMA" train --db "$T/inf.sqlite" --game russian --ladder >"$T/inf.out" 2>&1 && ok || bad "--ladder (inf): $(cat "$T/inf.out")"
+grep -qi "inf\b" "$T/inf.out" && bad "--ladder prints inf: $(cat "$T/inf.out")" || ok
+grep -q "^ *1 .*not estimable (100%) .*not estimable (0%)" "$T/inf.out" && ok || bad "--ladder (inf): $(cat "$T/inf.out")"
+"$DAMA" report --db "$T/inf.sqlite" -o "$T/inf.html" >/dev/null 2>&1 && ok || bad "report (inf)"
+grep -q "not estimable (score 100%)</td><td[^>]*>&gt; 50.0, upper end not estimable" "$T/inf.html" && ok ||
+  bad "report (inf): $(grep -o '.\{80\}estimable.\{80\}' "$T/inf.html" | head -3)"
+grep -q ">[+-]inf<" "$T/inf.html" && bad "the report prints inf" || ok
 # export --weights best: the best accepted generation's weights
 "$DAMA" export --db "$T/a.sqlite" --game russian --weights best --format json --out best.json >/dev/null 2>&1 && ok || bad "export --weights best failed"
 "$DAMA" export --db "$T/a.sqlite" --game russian --weights "db:$best" --format json --out ws.json >/dev/null 2>&1
