@@ -166,7 +166,16 @@ printf 'ASP_WINDOW = 30  # wider\nLMR_BASE=50\n' >"$T/sp.txt"
 expect_eq "$("$DAMA" search --list-params --search-params "$T/sp.txt" | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" {print $2}' | tr '\n' ' ')" "30 50 " "search-params file"
 printf 'ASP_WINDOW 30\n' >"$T/sp2.txt"
 expect_rc 1 "bad search-params file" "$DAMA" search --depth 2 --search-params "$T/sp2.txt"
-grep -q "sp2.txt: search parameter 'ASP_WINDOW 30': expected NAME=VALUE" "$T/err" && ok || bad "names the file item: $(cat "$T/err")"
+grep -q "sp2.txt line 1: search parameter 'ASP_WINDOW 30': expected NAME=VALUE" "$T/err" && ok || bad "names the file item: $(cat "$T/err")"
+# an error names its line; a constant set twice in one file is refused (the later value won unseen)
+printf '# constants\nLMR_BASE=50\n\nNOPE=1\n' >"$T/sp4.txt"
+expect_err 1 "dama search: $T/sp4.txt line 4: unknown search parameter 'NOPE'" "$DAMA" search --depth 2 --search-params "$T/sp4.txt"
+printf 'LMR_BASE=50, ASP_WINDOW=30 # two\nLMR_DIV=160\n LMR_BASE = 60\n' >"$T/sp5.txt"
+expect_err 1 "dama search: $T/sp5.txt line 3: LMR_BASE is set again (first on line 1)" "$DAMA" search --depth 2 \
+  --search-params "$T/sp5.txt"
+printf 'LMR_BASE=50, ASP_WINDOW=30 # LMR_BASE=1\nLMR_DIV=160\n' >"$T/sp6.txt"
+expect_eq "$("$DAMA" search --list-params --search-params "$T/sp6.txt" | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" || $1 == "LMR_DIV" {print $2}' | tr '\n' ' ')" \
+  "30 50 160 " "a file of several items a line, a name in a comment"
 # a constant that does nothing in the game (a royal piece's, in games without one): refused as a bad value
 for g in russian turkish; do
   expect_err 2 "dama search: --search-param: search parameter ROYAL_EXT does nothing in $g: it applies only to games with a royal piece" \
@@ -175,7 +184,7 @@ done
 expect_err 2 "dama search: --search-param: search parameter QS_EVASIONS does nothing in international" "$DAMA" search --game international \
   --list-params --search-param QS_EVASIONS=1
 printf 'ROYAL_EXT=1\n' >"$T/sp3.txt"
-expect_err 1 "dama search: $T/sp3.txt: search parameter ROYAL_EXT does nothing in russian" "$DAMA" search --depth 2 \
+expect_err 1 "dama search: $T/sp3.txt line 1: search parameter ROYAL_EXT does nothing in russian" "$DAMA" search --depth 2 \
   --search-params "$T/sp3.txt"
 expect_eq "$("$DAMA" search --game shatra --list-params --search-param ROYAL_EXT=0 | awk '$1 == "ROYAL_EXT" {print $2, $3}')" \
   "0 1" "ROYAL_EXT in Shatra (its default 1)"
