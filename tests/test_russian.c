@@ -355,7 +355,10 @@ static const ParseCase PARSE_CASES[] = {
     {NULL, "c3-b2", NULL, "illegal"}, /* backward */
     {NULL, "z9-a1", NULL, "bad square"},
     {NULL, "c3", NULL, "start and an end"},
-    {NULL, "", NULL, "bad square"},
+    {NULL, "", NULL, "an empty move"},
+    {NULL, " ", NULL, "an empty move"},
+    {NULL, "d2-", NULL, "ends where a square is expected"},
+    {NULL, "d2-xe3", NULL, "'x' at character 4 where a square is expected"},
     {NULL, "c3-d4 junk", NULL, "unexpected"},
     {"W:Wc3,g3:Bd4", "c3:e5", "c3:e5", NULL},
     {"W:Wc3,g3:Bd4", "c3xe5", "c3:e5", NULL},

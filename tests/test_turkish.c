@@ -462,7 +462,10 @@ static const ParseCase PARSE_CASES[] = {
     {NULL, "d3-e4", NULL, "illegal"},
     {NULL, "z9-a1", NULL, "bad square"},
     {NULL, "d3", NULL, "start and an end"},
-    {NULL, "", NULL, "bad square"},
+    {NULL, "", NULL, "an empty move"},
+    {NULL, " ", NULL, "an empty move"},
+    {NULL, "d2-", NULL, "ends where a square is expected"},
+    {NULL, "d2-xe3", NULL, "'x' at character 4 where a square is expected"},
     {NULL, "d3-d4 junk", NULL, "unexpected"},
     {"W:WKd4,d6:Bh4", "d4-a4", "d4-a4", NULL},
     {"W:WKd4,d6:Bh4", "d4-d7", NULL, "illegal"}, /* through its own man */

@@ -327,6 +327,14 @@ static void test_notation_round_trip(void **state)
     assert_string_equal(err, "move '0-5': bad square '0' at character 1 (English draughts names squares with numbers 1..32)");
     assert_int_equal(english->move_from_str(&pos, "c3-d4", &m, err), -1);
     assert_non_null(strstr(err, "bad square 'c3' at character 1 (English draughts names squares with numbers 1..32)"));
+    /* a separator where a square belongs is named, not quoted as '' */
+    assert_int_equal(english->move_from_str(&pos, "xx", &m, err), -1);
+    assert_string_equal(err, "move 'xx': 'x' at character 1 where a square is expected (English draughts names squares "
+                             "with numbers 1..32)");
+    assert_int_equal(english->move_from_str(&pos, "22--18", &m, err), -1);
+    assert_non_null(strstr(err, "move '22--18': '-' at character 4 where a square is expected"));
+    assert_int_equal(english->move_from_str(&pos, "22-", &m, err), -1);
+    assert_non_null(strstr(err, "move '22-' ends where a square is expected"));
 }
 
 /* A capture mark (x, X or :) on a step is refused naming the move, in

@@ -1024,8 +1024,17 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
         int v = d_parse_square_token(&s);
         if (v < 0) {
             int len = (int)strcspn(tok, "-:xX \t");
-            snprintf(err, ERR_MAX, "move '%.60s': bad square '%.*s' at character %d (%s names squares %s)", text,
-                     len < 12 ? len : 12, tok, (int)(tok - text) + 1, RULES.title, d_square_names());
+            if (!*tok && n == 0 && from_file < 0)
+                snprintf(err, ERR_MAX, "an empty move (%s names squares %s)", RULES.title, d_square_names());
+            else if (!*tok)
+                snprintf(err, ERR_MAX, "move '%.60s' ends where a square is expected (%s names squares %s)", text,
+                         RULES.title, d_square_names());
+            else if (len == 0) /* a separator where a square belongs: "xx", "c3-x4" */
+                snprintf(err, ERR_MAX, "move '%.60s': '%c' at character %d where a square is expected (%s names "
+                         "squares %s)", text, *tok, (int)(tok - text) + 1, RULES.title, d_square_names());
+            else
+                snprintf(err, ERR_MAX, "move '%.60s': bad square '%.*s' at character %d (%s names squares %s)", text,
+                         len < 12 ? len : 12, tok, (int)(tok - text) + 1, RULES.title, d_square_names());
             return -1;
         }
         sq[n++] = v;
