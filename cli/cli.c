@@ -110,6 +110,9 @@ static bool valid_value(const char *command, const CliOpt *o, const char *v, con
             fprintf(stderr, "dama %s: %s: '%.200s': %s; name a database file\n", command, what, v, why);
             return false;
         }
+    } else if (o->type == OPT_FILE && !*v) {
+        fprintf(stderr, "dama %s: %s: an empty path names no file\n", command, what);
+        return false;
     } else if (o->type == OPT_LIST && v[strspn(v, " \t,")] == '\0') {
         fprintf(stderr, "dama %s: %s: '%.200s' names nothing: give one or more items\n", command, what, v);
         return false;
@@ -281,7 +284,7 @@ static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
     for (const CliOpt *o = cmd->opts; o && o->name; o++, i++) {
         char left[64];
         snprintf(left, sizeof left, "--%s%s", o->name,
-                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : o->type == OPT_DB ? " FILE" : " TEXT");
+                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : o->type == OPT_DB || o->type == OPT_FILE ? " FILE" : " TEXT");
         char help[4096];
         cli_help_text(o->help, help, sizeof help);
         fprintf(out, "  %-24s %s", left, help);

@@ -20,11 +20,13 @@
 /* OPT_DB: a database file that a command reads or stores into: an empty
  * path, ":memory:" or an SQLite URI ("file:...") would be a temporary or
  * re-interpreted database, so cli_parse refuses them.
+ * OPT_FILE: a file path other than a database (an output, a parameter
+ * file): cli_parse refuses an empty one, which names no file.
  * OPT_LIST: a text option that may be repeated on the command line; the
  * values are joined with ','.
  * OPT_WEIGHTS: a weight set (CLI_WEIGHTS_FORMS): cli_parse refuses an id
  * that is not an integer >= 1 ("db:abc", "train:0": weights_spec_check). */
-typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG, OPT_DB, OPT_LIST, OPT_WEIGHTS } CliType;
+typedef enum CliType { OPT_STR, OPT_INT, OPT_REAL, OPT_FLAG, OPT_DB, OPT_FILE, OPT_LIST, OPT_WEIGHTS } CliType;
 
 /* Largest integer an option range may name (exact in a double). */
 #define CLI_INT_MAX 9007199254740991.0

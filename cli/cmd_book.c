@@ -14,7 +14,7 @@ static const CliOpt OPTS[] = {
     {"min-games", OPT_INT, "2", "build: keep a move played in at least N games", 1, CLI_INT_MAX},
     {"min-score", OPT_REAL, "0", "build: keep a move whose mover scored at least X on average (0 loss .. 1 win)", 0, 1},
     {"margin", OPT_REAL, "0.1", "build: keep a move at most X below the best kept move of its position", 0, 1},
-    {"out", OPT_STR, NULL, "build: the book file to write (atomically)", 0, 0},
+    {"out", OPT_FILE, NULL, "build: the book file to write (atomically)", 0, 0},
     {"force", OPT_FLAG, NULL, "build: replace an existing --out file", 0, 0},
     {"book", OPT_STR, NULL, "probe: the book file", 0, 0},
     {"fen", OPT_STR, NULL, "probe: the position (default: the start position of the book's game)", 0, 0},

@@ -93,7 +93,11 @@ static int release(CliArgs *a)
     for (int i = 2; i < a->positional_len; i++) { /* every one checked before the database is opened */
         const char *colon = strchr(a->positional[i], ':');
         int64_t id = 0;
-        if (!colon || num_parse_int(colon + 1, 1, INT64_MAX, &id) != NUM_OK) {
+        size_t wl = colon ? (size_t)(colon - a->positional[i]) : 0;
+        bool known = (wl == 3 && strncmp(a->positional[i], "run", 3) == 0) ||
+                     (wl == 5 && strncmp(a->positional[i], "train", 5) == 0) ||
+                     (wl == 4 && strncmp(a->positional[i], "spsa", 4) == 0);
+        if (!colon || !known || num_parse_int(colon + 1, 1, INT64_MAX, &id) != NUM_OK) {
             fprintf(stderr, "dama db release: '%s': expected run:ID, train:ID or spsa:ID\n", a->positional[i]);
             return 2;
         }

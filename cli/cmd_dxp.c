@@ -36,7 +36,7 @@ static const CliOpt OPTS[] = {
     {"hash", OPT_INT, "64", "transposition table, MiB", 1, 65536},
     {"timeout", OPT_INT, "120", "seconds to wait for a connection or a message (in a game: plus its thinking time)", 1, 86400},
     {"max-plies", OPT_INT, "600", "a game still going after this many plies is ended (GAMEEND; a draw 'move-cap')", 1, 10000},
-    {"log", OPT_STR, NULL, "write every message sent and received, with the time, to this file", 0, 0},
+    {"log", OPT_FILE, NULL, "write every message sent and received, with the time, to this file", 0, 0},
     {"book", OPT_STR, NULL, "a move book of --game (dama book build): in one of its positions dama plays a book move without searching", 0, 0},
     {"book-seed", OPT_INT, "1", "the seed of --book's choices among a position's moves", 0, CLI_INT_MAX},
     {0},

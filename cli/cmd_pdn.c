@@ -24,7 +24,7 @@ static const CliOpt OPTS[] = {
     {"match", OPT_INT, NULL, "export: the games of match N", 1, CLI_INT_MAX},
     {"tournament", OPT_INT, NULL, "export: the games of tournament N", 1, CLI_INT_MAX},
     {"filter", OPT_STR, NULL, "export: the games g for which this SQL condition holds, e.g. \"g.result = '1-0'\"", 0, 0},
-    {"out", OPT_STR, NULL, "export: output file (also -o; - or none: standard output)", 0, 0},
+    {"out", OPT_FILE, NULL, "export: output file (also -o; - or none: standard output)", 0, 0},
     {"force", OPT_FLAG, NULL, "export: let --out replace an existing file (never the database itself)", 0, 0},
     {0},
 };

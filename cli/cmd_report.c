@@ -16,7 +16,7 @@
 
 static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file (opened read-only)", 0, 0},
-    {"out", OPT_STR, "report.html", "HTML file to write (also -o; - for standard output)", 0, 0},
+    {"out", OPT_FILE, "report.html", "HTML file to write (also -o; - for standard output)", 0, 0},
     {"game", OPT_STR, NULL, "only this game: " CLI_GAMES ", or all (default: all, or the config file's game)", 0, 0},
     {"force", OPT_FLAG, NULL, "replace an existing --out (never the database itself)", 0, 0},
     {"watch", OPT_INT, "0", "rewrite the page every N seconds until Ctrl-C (0: once); the page reloads itself as often",

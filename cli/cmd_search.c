@@ -21,7 +21,7 @@ static const CliOpt OPTS[] = {
     {"movestogo", OPT_INT, NULL, "clock: moves to the next time control (default: unknown)", 0, 1000},
     {"threads", OPT_INT, "1", "search threads (lazy SMP over the shared transposition table)", 1, 64},
     {"search-param", OPT_LIST, NULL, "override a search constant: NAME=VALUE (repeatable; see --list-params)", 0, 0},
-    {"search-params", OPT_STR, NULL, "file of NAME=VALUE lines ('#' comments), applied before --search-param", 0, 0},
+    {"search-params", OPT_FILE, NULL, "file of NAME=VALUE lines ('#' comments), applied before --search-param", 0, 0},
     {"list-params", OPT_FLAG, NULL, "print the search parameters of the game (name, value, range, step) and exit", 0, 0},
     {"hash", OPT_INT, NULL, "transposition table size in MiB (default: by the time budget, 4 at 100 ms; 16 for depth or nodes)", 1, 65536},
     {"weights", OPT_WEIGHTS, NULL, "weights: " CLI_WEIGHTS_FORMS, 0, 0},

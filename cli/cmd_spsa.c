@@ -37,7 +37,7 @@ static const CliOpt OPTS[] = {
     {"range", OPT_REAL, "1", "each weight stays within start +- max(100, range * |start|)", 0, 100},
     RUN_PLAY_OPTS,
     {"seed", OPT_INT, "1", "seed (signs, opening order, random openings)", 0, CLI_INT_MAX},
-    {"out", OPT_STR, NULL, "also write the result as a weight file", 0, 0},
+    {"out", OPT_FILE, NULL, "also write the result as a weight file", 0, 0},
     {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
     CLI_PROGRESS_OPT("5"),
     {0},

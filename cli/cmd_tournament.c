@@ -45,7 +45,7 @@ static const CliOpt OPTS[] = {
     {"prior", OPT_REAL, "2", "ratings: virtual games per pair of players who met", 0, 1000000},
     CLI_EGTB_PLAY_OPTS,
     CLI_EGTB_ADJUDICATE_OPT,
-    {"pdn-out", OPT_STR, NULL, "append every game to this PDN file as it ends (stored with the tournament: a resume "
+    {"pdn-out", OPT_FILE, NULL, "append every game to this PDN file as it ends (stored with the tournament: a resume "
                                "appends to it; another file on resume is refused)", 0, 0},
     {"resume", OPT_FLAG, NULL, "continue the tournament of this same command (rerunning it does too; an error "
                                "if there is none), or without engines the newest unfinished one (or --tournament N) "

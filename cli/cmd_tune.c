@@ -49,7 +49,7 @@ static const CliOpt OPTS[] = {
     CLI_OPT_SCORE_WEIGHT,
     CLI_OPT_TUNE_THREADS,
     {"seed", OPT_INT, "1", "seed of the split and mini-batch order", 0, CLI_INT_MAX},
-    {"out", OPT_STR, NULL, "also write the tuned weights to this weight file", 0, 0},
+    {"out", OPT_FILE, NULL, "also write the tuned weights to this weight file", 0, 0},
     {"force", OPT_FLAG, NULL, "let --out replace an existing file (never the database itself)", 0, 0},
     {"name", OPT_STR, NULL, "name of the new weight set (at most 200 bytes, stored whole)", 0, 0},
     {"verbose", OPT_FLAG, NULL, "print every epoch (default: every 25th and the last)", 0, 0},

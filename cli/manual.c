@@ -98,7 +98,8 @@ static const char *opt_arg(const CliOpt *o)
     case OPT_FLAG: return "";
     case OPT_INT: return " N";
     case OPT_REAL: return " X";
-    case OPT_DB: return " FILE";
+    case OPT_DB:
+    case OPT_FILE: return " FILE";
     default: return " TEXT";
     }
 }

@@ -128,6 +128,12 @@ expect_err 1 "no.db: cannot create the database: folder 'missing-folder' does no
 expect_err 1 "dama search: --egtb: an empty path: name a directory, or give --no-egtb" "$DAMA" search --egtb '' --depth 1
 expect_err 2 "dama egtb: --dir: an empty path" "$DAMA" egtb probe --dir '' --fen W:WK1:B5
 expect_err 2 "dama search: --search-param: '' names nothing" "$DAMA" search --search-param '' --depth 1
+# an empty output or parameter file path is a bad value, exit 2, for every command
+expect_err 2 "dama report: --out: an empty path names no file" "$DAMA" report -o ''
+expect_err 2 "dama book build: --out: an empty path names no file" "$DAMA" book build --out ''
+expect_err 2 "dama export: --file: an empty path names no file" "$DAMA" export --weights default --no-header --file ''
+expect_err 2 "dama search: --search-params: an empty path names no file" "$DAMA" search --search-params '' --depth 1
+expect_err 2 "dama tournament: --pdn-out: an empty path names no file" "$DAMA" tournament --pdn-out '' name=A name=B
 expect_err 2 "dama hub: --search-param: ' , ' names nothing" "$DAMA" hub --search-param ' , '
 printf 'db = "";\n' >db.cfg
 expect_err 2 "db (db.cfg:1): '': an empty path" "$DAMA" selfplay --config db.cfg --games 2

@@ -193,6 +193,7 @@ expect_line out "sp.sqlite: run:1 released (its owner was process $(q sp.sqlite 
 expect_rc 0 "db release again" "$DAMA" db release sp.sqlite run:1
 expect_line out "sp.sqlite: run:1 is not running: nothing to release"
 expect_rc 2 "db release of a bad name" "$DAMA" db release sp.sqlite run:x
+expect_err 2 "dama db release: 'foo:1': expected run:ID, train:ID or spsa:ID" "$DAMA" db release sp.sqlite foo:1
 expect_rc 1 "db release of no such run" "$DAMA" db release sp.sqlite run:99
 expect_rc 0 "selfplay after the release" "$DAMA" $SP --games 90 --db sp.sqlite
 expect_eq "$(q sp.sqlite "SELECT count(*) FROM games WHERE run_id = 1") $(q sp.sqlite "$ONCE")" "90 1" "released run resumed"
