@@ -128,6 +128,11 @@ expect_err 1 "no.db: cannot create the database: folder 'missing-folder' does no
 expect_err 1 "dama search: --egtb: an empty path: name a directory, or give --no-egtb" "$DAMA" search --egtb '' --depth 1
 expect_err 2 "dama egtb: --dir: an empty path" "$DAMA" egtb probe --dir '' --fen W:WK1:B5
 expect_err 2 "dama search: --search-param: '' names nothing" "$DAMA" search --search-param '' --depth 1
+# ratings --all (the default) of self-play: its pairs never met; said with what to rate instead
+"$DAMA" selfplay --db pairs.sqlite --games 4 --nodes 50 --threads 1 --progress 0 >/dev/null 2>&1 || bad "selfplay pairs.sqlite"
+expect_err 1 "are in groups that never met" "$DAMA" ratings --db pairs.sqlite
+grep -q "self-play's perturbed pairs play only each other: rate a match or tournament (--match N, --tournament N)" \
+  "$T/err" && ok || bad "ratings of self-play: $(cat "$T/err")"
 # an empty output or parameter file path is a bad value, exit 2, for every command
 expect_err 2 "dama report: --out: an empty path names no file" "$DAMA" report -o ''
 expect_err 2 "dama book build: --out: an empty path names no file" "$DAMA" book build --out ''
