@@ -116,6 +116,10 @@ static int spec_id(const char *spec, int64_t *id, char err[ERR_MAX])
 int weights_spec_check(const char *spec, char err[ERR_MAX])
 {
     int64_t id;
+    if (spec && !spec[strspn(spec, " \t")]) {
+        snprintf(err, ERR_MAX, "an empty weight set (default, tuned, best, db:ID, train:ID or a weight file)");
+        return -1;
+    }
     return weights_spec_needs_db(spec) ? spec_id(spec, &id, err) : 0;
 }
 

@@ -62,7 +62,8 @@ bool weights_spec_uses_db(const Game *g, const char *spec);
  * "train:ID" an integer >= 1. Returns 0 (also for every other spec, a weight
  * file included: only its reading tells), or -1 with err ("weight set id:
  * 'abc' is not an integer", "train id: '0' is out of range 1.."), the
- * message weights_resolve_db gives. The command line checks every weights
+ * message weights_resolve_db gives; a blank spec is refused too ("an empty
+ * weight set"). The command line checks every weights
  * option with it (OPT_WEIGHTS), a usage error. */
 int weights_spec_check(const char *spec, char err[ERR_MAX]);
 

@@ -134,6 +134,7 @@ expect_err 1 "are in groups that never met" "$DAMA" ratings --db pairs.sqlite
 grep -q "self-play's perturbed pairs play only each other: rate a match or tournament (--match N, --tournament N)" \
   "$T/err" && ok || bad "ratings of self-play: $(cat "$T/err")"
 rm -f pairs.sqlite
+expect_err 2 "dama search: --weights: an empty weight set" "$DAMA" search --weights '' --depth 1
 # an empty output or parameter file path is a bad value, exit 2, for every command
 expect_err 2 "dama report: --out: an empty path names no file" "$DAMA" report -o ''
 expect_err 2 "dama book build: --out: an empty path names no file" "$DAMA" book build --out ''
