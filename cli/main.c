@@ -49,8 +49,14 @@ static int run_main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "--version") == 0) argv[1] = "version"; /* the command, its arguments checked */
     if (argc < 2 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
-        if (argc >= 3 && strcmp(argv[1], "help") == 0) {
-            /* the command reference (cli/manual.h): dama.1 and docs/commands.md */
+        if (argc > 3) { /* "help --markdown --man", "help perft search": one word only */
+            fprintf(stderr, "dama %s: give one command name, --man or --markdown (dama help lists the commands)\n",
+                    argv[1]);
+            return 2;
+        }
+        if (argc == 3) {
+            /* "dama help CMD", "dama --help CMD": the command's help; the
+             * command reference (cli/manual.h): dama.1 and docs/commands.md */
             if (strcmp(argv[2], "--man") == 0 || strcmp(argv[2], "--markdown") == 0) {
                 cli_manual_write(COMMANDS, strcmp(argv[2], "--man") == 0 ? CLI_MANUAL_MAN : CLI_MANUAL_MARKDOWN, stdout);
                 return 0;
@@ -60,7 +66,7 @@ static int run_main(int argc, char **argv)
                     cli_print_help(COMMANDS[i], stdout);
                     return 0;
                 }
-            fprintf(stderr, "dama help: unknown command '%s' (dama help lists them)\n", argv[2]);
+            fprintf(stderr, "dama %s: unknown command '%s' (dama help lists them)\n", argv[1], argv[2]);
             return 2;
         }
         usage(argc < 2 ? stderr : stdout);

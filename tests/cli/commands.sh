@@ -54,6 +54,10 @@ done
 expect_rc 2 "unknown command" "$DAMA" frobnicate
 expect_err 2 "dama help: unknown command 'frobnicate'" "$DAMA" help frobnicate
 expect_rc 0 "help on a command" "$DAMA" help match
+"$DAMA" --help perft >"$T/h1" 2>&1 && "$DAMA" perft --help >"$T/h2" 2>&1 && cmp -s "$T/h1" "$T/h2" && ok ||
+  bad "dama --help perft is not perft's help: $(head -2 "$T/h1")"
+expect_err 2 "dama help: give one command name, --man or --markdown" "$DAMA" help --markdown --man
+expect_err 2 "dama help: give one command name" "$DAMA" help perft search
 # bad input: clear message, non-zero exit, no crash
 expect_rc 1 "bad FEN side" "$DAMA" moves --fen 'X:Wa1:Bb8'
 grep -q "side to move" "$T/err" && ok || bad "bad FEN message: $(cat "$T/err")"
