@@ -306,7 +306,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
-    if (cli_egtb_default(a, g) != 0) return 2;
+    if (cli_egtb_default(a, g) != 0 || cli_egtb_dependents(a) != 0) return 2;
     char err[ERR_MAX];
     MatchOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = {cli_str(a, "a"), cli_str(a, "b")},

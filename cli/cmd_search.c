@@ -173,7 +173,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
-    if (cli_egtb_default(a, g) != 0) return 2;
+    if (cli_egtb_default(a, g) != 0 || cli_egtb_dependents(a) != 0) return 2;
     int checked = cli_check_search_param(a, g);
     if (checked != 0) return checked;
     if (cli_flag(a, "list-params")) {

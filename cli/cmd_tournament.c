@@ -251,7 +251,9 @@ static int run(CliArgs *a)
         if (rc == 1) fprintf(stderr, "dama tournament: %s\n", err);
     }
     /* a resumed tournament keeps its stored database setting */
-    if (rc == 0 && !(cli_flag(a, "resume") && a->positional_len == 0) && cli_egtb_default(a, g) != 0) rc = -2;
+    if (rc == 0 && !(cli_flag(a, "resume") && a->positional_len == 0) &&
+        (cli_egtb_default(a, g) != 0 || cli_egtb_dependents(a) != 0))
+        rc = -2;
     PlayerSpec specs[TOURNAMENT_ENGINES_MAX];
     MoveBook books[TOURNAMENT_ENGINES_MAX];
     int books_len = 0;

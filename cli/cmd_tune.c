@@ -148,6 +148,7 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama tune: --egtb-mode must be target or skip, not '%s'\n", emode);
         return 2;
     }
+    if (cli_egtb_dependents(a) != 0) return 2;
     TuneJobOptions o;
     tune_job_options_default(&o, g);
     o.egtb_skip = strcmp(emode, "skip") == 0;

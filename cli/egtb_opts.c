@@ -38,3 +38,17 @@ int cli_egtb_default(CliArgs *a, const Game *g)
     cli_set(a, "egtb", dir);
     return 0;
 }
+
+int cli_egtb_dependents(const CliArgs *a)
+{
+    static const char *const DEPENDENTS[] = {"egtb-pieces", "egtb-adjudicate", "egtb-engines", "egtb-mode"};
+    if (cli_str(a, "egtb")) return 0;
+    for (size_t i = 0; i < sizeof DEPENDENTS / sizeof DEPENDENTS[0]; i++)
+        if (cli_source(a, DEPENDENTS[i]) == CLI_FROM_CLI) {
+            fprintf(stderr, "dama %s: --%s is for a run with an endgame database, and none is in use: give --egtb DIR "
+                            "(without it, only a default directory that holds the game's tables is used)\n",
+                    a->command, DEPENDENTS[i]);
+            return 2;
+        }
+    return 0;
+}

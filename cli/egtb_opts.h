@@ -33,6 +33,14 @@
  * 2 after a message (--egtb and --no-egtb together). */
 int cli_egtb_default(CliArgs *a, const Game *g);
 
+/* After cli_egtb_default (or for a command without the default, after
+ * parsing): an option that only tunes the database's use (--egtb-pieces,
+ * --egtb-adjudicate, --egtb-engines, --egtb-mode) given on the command line
+ * when no database is in use is refused, so that it is never silently
+ * ignored. Returns 0, or 2 after a message. Not for the Hub engine, whose
+ * database may come later (egtb-path). */
+int cli_egtb_dependents(const CliArgs *a);
+
 /* Open the database named by --egtb (NULL in *db when unset). Returns 0, or
  * 1 after printing "dama CMD: message" (bad directory or files, bad
  * --egtb-pieces). */

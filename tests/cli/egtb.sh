@@ -116,6 +116,13 @@ s=$("$DAMA" search --fen 'W:WKa1,Kc1,Ke3:BKb4' --egtb "$D" --depth 3 --quiet)
 echo "$s" | grep -q '^score 29985$' && ok || bad "search --egtb: $s"
 # a match from a database position, adjudicated at once
 printf 'x\tW:WKa1,Kc1,Ke3:BKb4\n' >"$T/book"
+# an option of the database's use without a database is refused, never ignored
+for c in "match --db $T/none.sqlite --pairs 1 --nodes 50 --egtb-engines a" "selfplay --db $T/none.sqlite --games 2 --egtb-adjudicate" \
+  "search --depth 1 --egtb-pieces 3" "tune --db $T/none.sqlite --egtb-mode skip" \
+  "tournament --db $T/none.sqlite --rounds 1 --egtb-pieces 4 name=A name=B"; do
+  expect_err 2 "is for a run with an endgame database, and none is in use: give --egtb DIR" env DAMA_EGTB="$T/no-tables" $DAMA $c
+done
+[ ! -e "$T/none.sqlite" ] && ok || bad "a refused command made its database"
 expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a default --b default --openings "$T/book" \
   --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
