@@ -159,6 +159,7 @@ static int run(CliArgs *a)
             sep = "";
         }
         if (!*sep) printf("\n");
+        if (cli_str(a, "out")) printf("wrote %s (weight set %lld)\n", cli_str(a, "out"), (long long)r.weight_set);
     }
     if (err[0]) fprintf(stderr, "dama spsa: %s\n", err);
     if (rc == 3) fprintf(stderr, "dama spsa: interrupted; run the same command again to resume\n");

@@ -96,6 +96,7 @@ done
 # --out: a weight file holds weights; the tuned constants are named in its comment
 "$DAMA" spsa --db s3.sqlite "${SARGS[@]}" --iterations 2 --out s3.cfg >s3.out 2>&1 && ok || bad "spsa --out failed: $(tail -2 s3.out)"
 grep -q "search constants, not in this file: --search-param ASP_WINDOW=[0-9]* --search-param LMR_DIV=[0-9]*" s3.cfg && ok || bad "--out comment lacks the search constants: $(head -3 s3.cfg)"
+grep -q "^wrote s3.cfg (weight set [0-9]*)$" s3.out && ok || bad "spsa --out does not say it wrote the file: $(tail -2 s3.out)"
 
 # bad input
 "$DAMA" spsa --db e.sqlite --params NO_SUCH_TERM --iterations 2 >e.out 2>&1
