@@ -82,38 +82,10 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
             snprintf(err, ERR_MAX, "%.150s line %ld: " TEXT_LINE_CUT_MSG, file, cut);
             return -1;
         }
-        /* line by line, so that an error names its line; a name set twice
-         * in the file is refused (the later value would win unseen) */
         char perr[ERR_MAX];
-        int line_at[SEARCH_PARAMS_COUNT] = {0};
-        long line = 1;
-        for (char *p = text; *p; line++) {
-            char *nl = strchr(p, '\n');
-            if (nl) *nl = '\0';
-            if (engine_set_params_text(e, p, perr) != 0) {
-                snprintf(err, ERR_MAX, "%.100s line %ld: %.120s", file, line, perr);
-                return -1;
-            }
-            char *hash = strchr(p, '#');
-            if (hash) *hash = '\0';
-            for (char *item = strtok(p, ","); item; item = strtok(NULL, ",")) {
-                char *eq = strchr(item, '=');
-                if (!eq) continue; /* blank: a bad item was refused above */
-                *eq = '\0';
-                item += strspn(item, " \t\r");
-                size_t len = strlen(item);
-                while (len && (item[len - 1] == ' ' || item[len - 1] == '\t')) item[--len] = '\0';
-                int i = search_param_find(item);
-                if (i < 0) continue;
-                if (line_at[i]) {
-                    snprintf(err, ERR_MAX, "%.100s line %ld: %.40s is set again (first on line %d)", file, line, item,
-                             line_at[i]);
-                    return -1;
-                }
-                line_at[i] = (int)line;
-            }
-            if (!nl) break;
-            p = nl + 1;
+        if (engine_set_params_text(e, text, perr) != 0) { /* "FILE line N: ...", or "FILE: ..." */
+            snprintf(err, ERR_MAX, "%.100s%s%.150s", file, strncmp(perr, "line ", 5) == 0 ? " " : ": ", perr);
+            return -1;
         }
     }
     if (list && engine_set_params_text(e, list, err) != 0) return -1;

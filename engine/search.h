@@ -155,7 +155,9 @@ void search_param_applies_err(const Game *game, int i, char err[ERR_MAX]);
 int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX]);
 int engine_get_param(const Engine *e, int i);
 /* Parse "NAME=VALUE[,NAME=VALUE...]" (also newlines, '#' comments: a file's
- * text) and apply each to e. Returns 0 or -1 with err naming the bad item. */
+ * text) and apply each to e. Returns 0 or -1 with err naming the bad item
+ * (a text of several lines: "line N: ..."); a name given twice is refused
+ * ("LMR_BASE is set again (first on line 1)", "... is given twice"). */
 int engine_set_params_text(Engine *e, const char *text, char err[ERR_MAX]);
 /* As engine_set_params_text, but a constant that does nothing in e's game
  * (search_param_applies) is left out instead of refused, its name written

@@ -90,12 +90,10 @@ int engine_set_param(Engine *e, const char *name, int value, char err[ERR_MAX])
 
 int engine_get_param(const Engine *e, int i) { return e->params[i]; }
 
-/* Adds name to the ", "-separated list out (size bytes) unless it is there. */
+/* Adds name to the ", "-separated list out (size bytes); each name comes
+ * once (set_params_text refuses a name given twice). */
 static void list_add(char *out, size_t size, const char *name)
 {
-    size_t nl = strlen(name);
-    for (const char *q = out; (q = strstr(q, name)) != NULL; q += nl)
-        if ((q == out || q[-1] == ' ') && (q[nl] == ',' || q[nl] == '\0')) return;
     size_t n = strlen(out);
     snprintf(out + n, size - n, "%s%s", n ? ", " : "", name);
 }
@@ -106,14 +104,17 @@ static int set_params_text(Engine *e, const char *text, char *skipped, size_t sk
 {
     if (skipped) skipped[0] = '\0';
     const char *p = text;
-    int item = 0;
+    int item = 0, line = 1, first_line[SEARCH_PARAMS_COUNT] = {0};
+    const bool lines = strchr(text, '\n') != NULL; /* a file's text: errors name their line */
+    char where[24] = "";
     while (*p) {
+        if (lines) snprintf(where, sizeof where, "line %d: ", line);
         /* one item: up to ',' or newline; '#' starts a comment to the end of line */
         const char *end = p + strcspn(p, ",\n");
         char buf[128];
         size_t n = (size_t)(end - p);
         if (n >= sizeof buf) {
-            snprintf(err, ERR_MAX, "search parameter item %d too long: '%.40s...'", item + 1, p);
+            snprintf(err, ERR_MAX, "%ssearch parameter item %d too long: '%.40s...'", where, item + 1, p);
             return -1;
         }
         memcpy(buf, p, n);
@@ -127,7 +128,7 @@ static int set_params_text(Engine *e, const char *text, char *skipped, size_t sk
             item++;
             char *eq = strchr(s, '=');
             if (!eq) {
-                snprintf(err, ERR_MAX, "search parameter '%.64s': expected NAME=VALUE", s);
+                snprintf(err, ERR_MAX, "%ssearch parameter '%.64s': expected NAME=VALUE", where, s);
                 return -1;
             }
             *eq = '\0';
@@ -138,23 +139,29 @@ static int set_params_text(Engine *e, const char *text, char *skipped, size_t sk
             char *vend;
             long v = strtol(val, &vend, 10);
             if (!*val || *vend) {
-                snprintf(err, ERR_MAX, "search parameter %.64s: '%.32s' is not an integer", name, val);
+                snprintf(err, ERR_MAX, "%ssearch parameter %.64s: '%.32s' is not an integer", where, name, val);
                 return -1;
             }
             bool huge = v < -1000000 || v > 1000000; /* beyond every range: refused below with the text given */
-            int i = skipped ? search_param_find(name) : -1;
-            if (i >= 0 && !search_param_applies(e->game, i) && v >= PARAMS[i].min && v <= PARAMS[i].max) {
+            int i = search_param_find(name);
+            if (i >= 0 && first_line[i]) { /* the later value would win unseen */
+                if (lines) snprintf(err, ERR_MAX, "%s%.64s is set again (first on line %d)", where, name, first_line[i]);
+                else snprintf(err, ERR_MAX, "search parameter %.64s is given twice", name);
+                return -1;
+            }
+            if (i >= 0) first_line[i] = line;
+            if (skipped && i >= 0 && !search_param_applies(e->game, i) && v >= PARAMS[i].min && v <= PARAMS[i].max) {
                 list_add(skipped, skipped_size, PARAMS[i].name); /* left out: it does nothing here */
             } else if (engine_set_param(e, name, huge ? (v < 0 ? -1000001 : 1000001) : (int)v, err) != 0) {
                 const char *range = strstr(err, "outside its range ");
                 char msg[ERR_MAX];
-                if (huge && range) {
-                    snprintf(msg, sizeof msg, "search parameter %.64s=%.32s %.60s", name, val, range);
-                    memcpy(err, msg, ERR_MAX);
-                }
+                if (huge && range) snprintf(msg, sizeof msg, "%ssearch parameter %.64s=%.32s %.60s", where, name, val, range);
+                else snprintf(msg, sizeof msg, "%s%.200s", where, err);
+                memcpy(err, msg, ERR_MAX);
                 return -1;
             }
         }
+        if (*end == '\n') line++;
         p = *end ? end + 1 : end;
     }
     return 0;

@@ -177,6 +177,8 @@ expect_err 1 "dama search: $T/sp4.txt line 4: unknown search parameter 'NOPE'" "
 printf 'LMR_BASE=50, ASP_WINDOW=30 # two\nLMR_DIV=160\n LMR_BASE = 60\n' >"$T/sp5.txt"
 expect_err 1 "dama search: $T/sp5.txt line 3: LMR_BASE is set again (first on line 1)" "$DAMA" search --depth 2 \
   --search-params "$T/sp5.txt"
+expect_err 2 "dama search: --search-param: search parameter LMR_BASE is given twice" "$DAMA" search --depth 1 \
+  --search-param LMR_BASE=50 --search-param LMR_BASE=60
 printf 'LMR_BASE=50, ASP_WINDOW=30 # LMR_BASE=1\nLMR_DIV=160\n' >"$T/sp6.txt"
 expect_eq "$("$DAMA" search --list-params --search-params "$T/sp6.txt" | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" || $1 == "LMR_DIV" {print $2}' | tr '\n' ' ')" \
   "30 50 160 " "a file of several items a line, a name in a comment"
