@@ -160,8 +160,14 @@ static int config_value(CliArgs *a, int i, config_setting_t *s, const char *path
     switch (config_setting_type(s)) {
     case CONFIG_TYPE_INT:
     case CONFIG_TYPE_INT64:
-        if (o->type == OPT_FLAG) snprintf(buf, sizeof buf, "%d", config_setting_get_int64(s) != 0);
-        else snprintf(buf, sizeof buf, "%lld", (long long)config_setting_get_int64(s));
+        if (o->type == OPT_FLAG) { /* 1 or 0 as the words are; 2 or -1 is no flag's value */
+            long long v = (long long)config_setting_get_int64(s);
+            if (v != 0 && v != 1) {
+                fprintf(stderr, "dama: %s: %s must be true or false, not %lld\n", where, o->name, v);
+                return -1;
+            }
+            snprintf(buf, sizeof buf, "%lld", v);
+        } else snprintf(buf, sizeof buf, "%lld", (long long)config_setting_get_int64(s));
         break;
     case CONFIG_TYPE_FLOAT:
         if (o->type != OPT_REAL) {
@@ -241,6 +247,7 @@ static int load_config(CliArgs *a, const char *path, bool required)
     snprintf(a->config_path, sizeof a->config_path, "%s", path);
     config_setting_t *root = config_root_setting(&cfg);
     config_setting_t *group = config_setting_get_member(root, a->command);
+    if (group && !config_setting_is_group(group)) group = NULL; /* a value or list of that name: said below */
     int rc = 0;
     for (int i = 0; i < a->opts_len && rc == 0; i++) {
         config_setting_t *s = config_setting_get_member(root, a->opts[i].name);
@@ -254,7 +261,12 @@ static int load_config(CliArgs *a, const char *path, bool required)
     for (int j = 0; rc == 0 && j < config_setting_length(root); j++) {
         config_setting_t *s = config_setting_get_elem(root, (unsigned)j);
         bool is_group = config_setting_is_group(s);
-        if (!known_setting(config_setting_name(s), is_group)) {
+        if (!is_group && config_setting_is_aggregate(s)) { /* a list or array: no option takes one */
+            fprintf(stderr, "dama: %s:%d: '%s' is a list: a setting is one value (name = value;), a command's "
+                            "settings a group (name: { ... };)\n", path, config_setting_source_line(s),
+                    config_setting_name(s));
+            rc = -1;
+        } else if (!known_setting(config_setting_name(s), is_group)) {
             fprintf(stderr, "dama: %s:%d: unknown %s '%s'\n", path, config_setting_source_line(s),
                     is_group ? "command group" : "setting", config_setting_name(s));
             rc = -1;

@@ -55,6 +55,16 @@ printf 'search = { quiet = "fasle"; };\n' >q.cfg
 expect_err 2 "dama: q.cfg:1: quiet must be true or false, not 'fasle'" "$DAMA" search --config q.cfg --depth 1
 printf 'search = {\n  quiet = "";\n};\n' >q0.cfg
 expect_err 2 "dama: q0.cfg:2: quiet must be true or false, not ''" "$DAMA" search --config q0.cfg --depth 1
+printf 'search = { quiet = 2; };\n' >q2.cfg
+expect_err 2 "dama: q2.cfg:1: quiet must be true or false, not 2" "$DAMA" search --config q2.cfg --depth 1
+# a list or array in place of a command's group (it crashed: a list's
+# elements have no names), or of a value
+for l in 'perft = (1);' 'perft: ( 1, 2 );' 'perft = [ 1, 2 ];' 'perft = ({depth=1;});'; do
+  printf '%s\n' "$l" >l.cfg
+  expect_err 2 "dama: l.cfg:1: 'perft' is a list: a setting is one value" "$DAMA" perft --depth 1 --config l.cfg
+done
+printf 'depth = [3];\n' >l.cfg
+expect_err 2 "dama: l.cfg:1: depth must be a scalar value" "$DAMA" perft --config l.cfg
 for w in No OFF false 0; do
   printf 'search = { quiet = "%s"; };\n' "$w" >q1.cfg
   expect_rc 0 "quiet = \"$w\"" "$DAMA" search --config q1.cfg --depth 1
