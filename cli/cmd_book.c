@@ -98,7 +98,7 @@ static int do_probe(CliArgs *a)
     if (game_parse_position(b.game, cli_str(a, "fen"), &pos, err) != 0) {
         fprintf(stderr, "dama book probe: --fen: %s\n", err);
         book_free(&b);
-        return 2;
+        return 1; /* a bad position is bad input, as in moves, status and search */
     }
     const BookEntry *e = book_find(&b, &pos);
     if (!e || !e->len) printf("not in the book\n");

@@ -56,6 +56,7 @@ expect_err 2 "unknown action" "$DAMA" book burn
 # an option of the other action is refused (probe --game turkish read the book's own game in silence)
 expect_err 2 "dama book probe: --game is for build, not probe" "$DAMA" book probe --book "$T/b.book" --game turkish
 expect_err 2 "dama book probe: --min-games is for build, not probe" "$DAMA" book probe --book "$T/b.book" --min-games 5
+expect_err 1 "dama book probe: --fen: bad position string" "$DAMA" book probe --book "$T/b.book" --fen "W:Wz9"
 expect_err 2 "dama book build: --fen is for probe, not build" "$DAMA" book build --game $G --db "$T/sp.sqlite" \
   --out "$T/c.book" --fen "$START"
 [ ! -e "$T/c.book" ] && ok || bad "a build with --fen wrote its book"
