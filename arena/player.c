@@ -151,6 +151,8 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
     char limit_key[64] = ""; /* the spec's own limit, if one */
     int dxp_port = -1;       /* dxp='s */
     char kind_key[64] = "";  /* the key that chose the kind: weights, cmd or dxp */
+    char keys[24][64];       /* the keys given so far (a spec has at most a dozen kinds) */
+    int keys_len = 0;
     out->limits = *defaults;
     out->hash_mb = default_hash_mb;
     snprintf(out->name, sizeof out->name, "engine %d", index + 1);
@@ -176,6 +178,12 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         value[vlen] = '\0';
         s = v + vlen;
         if (*s == ',') s++;
+        /* a key once (param.NAME: check_params says which): the later value would win unseen */
+        if (strncmp(key, "param.", 6) != 0) {
+            for (int k = 0; k < keys_len; k++)
+                if (strcmp(keys[k], key) == 0) return err_set(err, "engine '%.100s': %s= given twice", text, key);
+            if (keys_len < (int)(sizeof keys / sizeof keys[0])) snprintf(keys[keys_len++], sizeof keys[0], "%s", key);
+        }
         /* one engine a spec: weights=, cmd= or dxp= once (cmd= after dxp= is
          * the command that starts the DXP program) */
         bool kind = strcmp(key, "weights") == 0 || strcmp(key, "cmd") == 0 || strcmp(key, "dxp") == 0;
@@ -187,6 +195,12 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         if (strcmp(key, "name") == 0) {
             if (!*value || strlen(value) >= sizeof out->name) {
                 return err_set(err, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
+            }
+            char what[TEXT_WHAT_MAX]; /* stored, printed and written into PDN tags: text on one line */
+            if (text_line_check(value, strlen(value), what) != 0) {
+                char shown[160];
+                text_escape(value, strlen(value), shown, sizeof shown);
+                return err_set(err, "engine name '%s': %s", shown, what);
             }
             snprintf(out->name, sizeof out->name, "%.63s", value);
         } else if (strcmp(key, "weights") == 0) {

@@ -17,6 +17,7 @@
 #include "cli/run_common.h"
 #include "cli/tournament_print.h"
 #include "dist/dist.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
@@ -234,6 +235,14 @@ static int run(CliArgs *a)
     int64_t want_run = 0; /* --resume without engines: the stored tournament's run */
     if (cli_isset(a, "tournament") && !cli_flag(a, "resume")) {
         fprintf(stderr, "dama tournament: --tournament N goes with --resume\n");
+        return 2;
+    }
+    const char *name = cli_str(a, "name");
+    char what[TEXT_WHAT_MAX]; /* stored, printed and written into PDN's Event tag: text on one line */
+    if (name && text_line_check(name, strlen(name), what) != 0) {
+        char shown[200];
+        text_escape(name, strlen(name), shown, sizeof shown);
+        fprintf(stderr, "dama tournament: --name '%s': %s\n", shown, what);
         return 2;
     }
     if (cli_mpi_start(a, "tournament") != 0) return 2;

@@ -695,6 +695,13 @@ expect_err 2 "dama tournament: engine 'name=c,param.LMR_DIV=abc': param.LMR_DIV=
 expect_err 2 "dama tournament: engine 'name=a,depth=3,nodes=5': give one limit, not depth= and nodes=" \
   "$DAMA" "${TA[@]}" name=a,depth=3,nodes=5 name=b
 expect_err 2 "dama tournament: engine 1 is empty" "$DAMA" "${TA[@]}" '' name=b
+# a key given twice, and names that are not text on one line (stored, and PDN tags), are refused
+expect_err 2 "dama tournament: engine 'name=a,name=c': name= given twice" "$DAMA" "${TA[@]}" name=a,name=c name=b
+expect_err 2 "dama tournament: engine 'name=a,nodes=50,nodes=60': nodes= given twice" "$DAMA" "${TA[@]}" name=a,nodes=50,nodes=60 name=b
+expect_err 2 "dama tournament: engine name 'x\x0Ay': non-printable byte 0x0A at column 2" "$DAMA" "${TA[@]}" $'name=x\ny' name=b
+expect_err 2 "dama tournament: engine name 'p\xFFq': byte 0xFF at column 2, not UTF-8" "$DAMA" "${TA[@]}" $'name=p\xffq' name=b
+expect_err 2 "dama tournament: --name 'multi\x0Aline': non-printable byte 0x0A at column 6" "$DAMA" "${TA[@]}" \
+  --name $'multi\nline' name=a name=b
 [ ! -e tspec.sqlite ] && ok || bad "a refused engine spec left a database"
 # a Hub engine's param is its set-param; its error answer stops the tournament before a game
 expect_err 1 "dama tournament: engine 'h': cannot start '$DAMA hub': it answered error message=\"set-param: unknown parameter 'NOPE'\"" \
