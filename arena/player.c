@@ -36,12 +36,16 @@ enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
 
 /* ---- limits and specs ------------------------------------------------------ */
 
-static int parse_i64(const char *s, int64_t min, int64_t *out)
+/* A time in a spec or on a clock: at most a day, as --movetime (a larger one
+ * would hold a game or a tournament for good). */
+enum { PLAYER_MS_MAX = 86400000 };
+
+static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
     char *end = NULL;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (!*s || *end || errno || v < min) return -1;
+    if (!*s || *end || errno || v < min || v > max) return -1;
     *out = v;
     return 0;
 }
@@ -50,8 +54,10 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
 {
     int64_t v = 0, inc = 0;
     if (strcmp(key, "nodes") == 0 || strcmp(key, "depth") == 0 || strcmp(key, "movetime") == 0) {
-        if (parse_i64(value, 1, &v) != 0 || (key[0] == 'd' && v > 100)) {
-            return err_set(err, "%s=%.40s: need a positive integer%s", key, value, key[0] == 'd' ? " <= 100" : "");
+        int64_t max = key[0] == 'd' ? 100 : key[0] == 'm' ? PLAYER_MS_MAX : INT64_MAX;
+        if (parse_i64(value, 1, max, &v) != 0) {
+            return err_set(err, "%s=%.40s: need a positive integer%s", key, value,
+                           key[0] == 'd' ? " <= 100" : key[0] == 'm' ? " <= 86400000 (a day)" : "");
         }
         int64_t hang = l->hang_ms;
         memset(l, 0, sizeof *l);
@@ -66,8 +72,9 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
         snprintf(a, sizeof a, "%s", value);
         char *plus = strchr(a, '+');
         if (plus) *plus = '\0';
-        if (parse_i64(a, 1, &v) != 0 || (plus && parse_i64(plus + 1, 0, &inc) != 0)) {
-            return err_set(err, "time=%.40s: need MS or MS+INC (milliseconds, e.g. 10000+100)", value);
+        if (parse_i64(a, 1, PLAYER_MS_MAX, &v) != 0 || (plus && parse_i64(plus + 1, 0, PLAYER_MS_MAX, &inc) != 0)) {
+            return err_set(err, "time=%.40s: need MS or MS+INC (milliseconds, each at most 86400000, e.g. 10000+100)",
+                           value);
         }
         int64_t hang = l->hang_ms;
         memset(l, 0, sizeof *l);
@@ -77,8 +84,8 @@ int player_limits_set(PlayerLimits *l, const char *key, const char *value, char 
         return 0;
     }
     if (strcmp(key, "timeout") == 0) {
-        if (parse_i64(value, 1, &v) != 0) {
-            return err_set(err, "timeout=%.40s: need a positive number of milliseconds", value);
+        if (parse_i64(value, 1, PLAYER_MS_MAX, &v) != 0) {
+            return err_set(err, "timeout=%.40s: need a positive number of milliseconds, at most 86400000", value);
         }
         l->hang_ms = v;
         return 0;
@@ -231,7 +238,7 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         } else if (strcmp(key, "book") == 0) {
             snprintf(out->book_path, sizeof out->book_path, "%s", value);
         } else if (strcmp(key, "hash") == 0) {
-            if (parse_i64(value, 1, &out->hash_mb) != 0 || out->hash_mb > 65536) {
+            if (parse_i64(value, 1, 65536, &out->hash_mb) != 0) {
                 return err_set(err, "engine '%.100s': hash=%.40s: need 1..65536 (MiB)", text, value);
             }
         } else if (strncmp(key, "param.", 6) == 0 && key[6]) {

@@ -86,7 +86,11 @@ static int parse_engines(const Game *g, PlayerSpec specs[TOURNAMENT_ENGINES_MAX]
         set += i < 4;
         char v[64];
         snprintf(v, sizeof v, "%s", cli_str(a, keys[i]));
-        if (player_limits_set(&def, i == 3 ? "time" : keys[i], v, err) != 0) return -1;
+        char why[ERR_MAX];
+        if (player_limits_set(&def, i == 3 ? "time" : keys[i], v, why) != 0) { /* named as the option it came from */
+            snprintf(err, ERR_MAX, "--%s: %.200s", keys[i], why);
+            return -1;
+        }
     } /* --timeout is a positive number (cli_parse): it cannot fail before this */
     if (set > 1) {
         snprintf(err, ERR_MAX, "give at most one of --nodes, --depth, --movetime, --tc (engines may override it)");

@@ -700,6 +700,11 @@ expect_err 2 "dama tournament: engine 'name=a,name=c': name= given twice" "$DAMA
 expect_err 2 "dama tournament: engine 'name=a,nodes=50,nodes=60': nodes= given twice" "$DAMA" "${TA[@]}" name=a,nodes=50,nodes=60 name=b
 expect_err 2 "dama tournament: engine name 'x\x0Ay': non-printable byte 0x0A at column 2" "$DAMA" "${TA[@]}" $'name=x\ny' name=b
 expect_err 2 "dama tournament: engine name 'p\xFFq': byte 0xFF at column 2, not UTF-8" "$DAMA" "${TA[@]}" $'name=p\xffq' name=b
+# times at most a day (a larger one held the tournament for good); --tc's errors name --tc
+expect_err 2 "movetime=99999999999999: need a positive integer <= 86400000 (a day)" "$DAMA" "${TA[@]}" \
+  name=a,movetime=99999999999999 name=b
+expect_err 2 "dama tournament: --tc: time=100+99999999999: need MS or MS+INC" "$DAMA" "${TA[@]}" --tc 100+99999999999 name=a name=b
+expect_err 2 "dama match: --tc: time=100+: need MS or MS+INC" "$DAMA" match --db tspec.sqlite --tc 100+ --pairs 1
 expect_err 2 "dama tournament: --name 'multi\x0Aline': non-printable byte 0x0A at column 6" "$DAMA" "${TA[@]}" \
   --name $'multi\nline' name=a name=b
 [ ! -e tspec.sqlite ] && ok || bad "a refused engine spec left a database"
