@@ -61,11 +61,24 @@ static int export_games(const CliArgs *a)
     return 0;
 }
 
+/* text as it is when it is text on one line (UTF-8, no control byte), else
+ * escaped (text_escape: \xNN), so that a file's bytes never reach the
+ * terminal raw. Returns out. */
+static const char *shown_text(const char *text, char *out, size_t size)
+{
+    char what[TEXT_WHAT_MAX];
+    if (!text || text_line_check(text, strlen(text), what) == 0) return text;
+    text_escape(text, strlen(text), out, size);
+    return out;
+}
+
 /* " (White - Black, Event)" from the tags present, or "". */
 static void describe_game(const PdnGame *g, char *out, size_t size)
 {
-    const char *white = pdn_game_tag(g, "White"), *black = pdn_game_tag(g, "Black");
-    const char *event = pdn_game_tag(g, "Event");
+    char sw[200], sb[200], se[200];
+    const char *white = shown_text(pdn_game_tag(g, "White"), sw, sizeof sw);
+    const char *black = shown_text(pdn_game_tag(g, "Black"), sb, sizeof sb);
+    const char *event = shown_text(pdn_game_tag(g, "Event"), se, sizeof se);
     char players[256] = "";
     if ((white && *white) || (black && *black))
         snprintf(players, sizeof players, "%.120s - %.120s", white && *white ? white : "?",

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include "util/text.h"
 
 /* ------------------------------------------------------------------ */
 /* Reader: buffered bytes with lookahead and line counting             */
@@ -670,8 +671,10 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
             out->fail_black = game->side_to_move(&pos) == COLOR_BLACK;
             out->fail_number = number;
             game->pos_to_fen(&pos, out->fen);
+            char shown[64]; /* the file's bytes, \xNN past printable ASCII: never raw to a terminal */
+            text_escape(pm->text, strlen(pm->text), shown, sizeof shown);
             snprintf(out->error, sizeof out->error, "cannot play %ld%s %s (ply %d, line %ld) in position %s: %s",
-                     out->fail_number, game->side_to_move(&pos) != leader ? "..." : ".", pm->text, i + 1, pm->line,
+                     out->fail_number, game->side_to_move(&pos) != leader ? "..." : ".", shown, i + 1, pm->line,
                      out->fen, err);
             return -1;
         }

@@ -120,4 +120,12 @@ expect_rc 2 nogame "$DAMA" pdn check "$file_1950" --game nosuchgame
 expect_rc 2 nosub "$DAMA" pdn
 expect_rc 2 twofiles "$DAMA" pdn check "$file_1950" "$file_1950"
 
+# bytes of the file that are not text reach the report escaped, never raw;
+# UTF-8 names as they are
+printf '[Event "x\xff\xfe"]\n[White "\xc4\x8cech"]\n[Result "*"]\n1. c3-d4 f6-e5 \xe9 *\n' >"$T/raw.pdn"
+"$DAMA" pdn check "$T/raw.pdn" >"$T/raw.out" 2>/dev/null
+[ $? = 1 ] && ok || bad "pdn check of a bad move: exit not 1"
+sed 's/Čech//g' "$T/raw.out" | LC_ALL=C grep -q $'[\x80-\xff]' && bad "raw bytes in the report: $(od -c "$T/raw.out" | head -3)" || ok
+grep -qF 'game 1 (Čech - ?, x\xFF\xFE): cannot play 2. \xE9 (ply 3, line 4)' "$T/raw.out" && ok || bad "escaped report: $(cat "$T/raw.out")"
+
 finish pdn
