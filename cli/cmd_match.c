@@ -228,10 +228,7 @@ static int parse_limits(const CliArgs *a, PlayerLimits *lim)
     if (k < 2) {
         char v[64];
         snprintf(v, sizeof v, "%s", cli_str(a, LIMIT_KEYS[k]));
-        if (player_limits_set(lim, k ? "time" : "movetime", v, err) != 0) {
-            fprintf(stderr, "dama match: --%s: %s\n", LIMIT_KEYS[k], err);
-            return 2;
-        }
+        if (player_limits_set(lim, k ? "time" : "movetime", v, err) != 0) return cli_bad_value(a, LIMIT_KEYS[k], err);
     }
     return 0;
 }

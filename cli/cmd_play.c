@@ -62,8 +62,7 @@ static int run(CliArgs *a)
     if (strcmp(side, "white") == 0 || strcmp(side, "w") == 0) human = COLOR_WHITE;
     else if (strcmp(side, "black") == 0 || strcmp(side, "b") == 0) human = COLOR_BLACK;
     else {
-        fprintf(stderr, "dama play: --side '%s': expected white or black\n", side);
-        return 2;
+        return cli_bad_value(a, "side", "expected white or black");
     }
     const SkillLevel *level;
     SearchLimits lim;

@@ -66,10 +66,10 @@ static int run(CliArgs *a)
     const char *game = cli_str(a, "game");
     if (game && strcmp(game, "all") == 0) game = NULL;
     if (game && !game_find(game)) {
-        char names[256];
+        char names[256], why[320];
         game_names(names, sizeof names, ", ", NULL);
-        fprintf(stderr, "dama report: --game '%s': unknown game (%s or all)\n", game, names);
-        return 2;
+        snprintf(why, sizeof why, "unknown game (%s or all)", names);
+        return cli_bad_value(a, "game", why);
     }
     const char *db_path = cli_str(a, "db"), *out = cli_str(a, "out");
     int watch = (int)cli_int(a, "watch");

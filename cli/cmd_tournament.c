@@ -283,7 +283,7 @@ static int run(CliArgs *a)
     }
     const char *format = cli_str(a, "format");
     if (rc == 0 && strcmp(format, "gauntlet") != 0 && strcmp(format, "round-robin") != 0) {
-        fprintf(stderr, "dama tournament: --format '%s': must be round-robin or gauntlet\n", format);
+        cli_bad_value(a, "format", "must be round-robin or gauntlet");
         rc = -2;
     }
     if (rc != 0) {

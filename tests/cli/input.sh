@@ -704,7 +704,13 @@ expect_err 2 "dama tournament: engine name 'p\xFFq': byte 0xFF at column 2, not 
 expect_err 2 "movetime=99999999999999: need a positive integer <= 86400000 (a day)" "$DAMA" "${TA[@]}" \
   name=a,movetime=99999999999999 name=b
 expect_err 2 "dama tournament: --tc: time=100+99999999999: need MS or MS+INC" "$DAMA" "${TA[@]}" --tc 100+99999999999 name=a name=b
-expect_err 2 "dama match: --tc: time=100+: need MS or MS+INC" "$DAMA" match --db tspec.sqlite --tc 100+ --pairs 1
+expect_err 2 "dama match: --tc 100+: time=100+: need MS or MS+INC" "$DAMA" match --db tspec.sqlite --tc 100+ --pairs 1
+# a value from a config file is named there, with its file and line, not as an option never typed
+printf 'tournament: { format = "swiss"; };\nreport: { game = "chess"; };\nplay: { side = "red"; };\nmatch: { tc = "abc"; };\n' >cf.cfg
+expect_err 2 "dama tournament: format = swiss (cf.cfg:1): must be round-robin or gauntlet" "$DAMA" tournament --config cf.cfg name=a name=b
+expect_err 2 "dama report: game = chess (cf.cfg:2): unknown game" "$DAMA" report --config cf.cfg
+expect_err 2 "dama play: side = red (cf.cfg:3): expected white or black" "$DAMA" play --config cf.cfg
+expect_err 2 "dama match: tc = abc (cf.cfg:4): time=abc: need MS or MS+INC" "$DAMA" match --config cf.cfg --db tspec.sqlite
 expect_err 2 "dama tournament: --name 'multi\x0Aline': non-printable byte 0x0A at column 6" "$DAMA" "${TA[@]}" \
   --name $'multi\nline' name=a name=b
 [ ! -e tspec.sqlite ] && ok || bad "a refused engine spec left a database"

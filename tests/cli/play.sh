@@ -110,7 +110,7 @@ has "$T/in_black.out" '^     ○   ○   ○   ○   ○    50 49 48 47 46$' "In
 play eof 'c3-d4\n' --level depth=2
 has "$T/eof.out" 'end of input: game left unfinished' "eof"
 expect_rc 2 "bad side" "$DAMA" play --side green
-grep -q "side 'green'" "$T/err" && ok || bad "bad side message"
+grep -q "dama play: --side green: expected white or black" "$T/err" && ok || bad "bad side message"
 expect_rc 2 "bad level" "$DAMA" play --level wizard
 grep -q "level 'wizard'" "$T/err" && ok || bad "bad level message"
 expect_rc 2 "bad level number" "$DAMA" play --level depth=x

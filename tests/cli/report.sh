@@ -53,7 +53,7 @@ grep -q '</html>' stdout.html && ok || bad "-o - writes the page to standard out
 # ---- bad input ----
 expect_err 1 "no such database file" "$DAMA" report --db missing.sqlite -o m.html
 [ ! -e missing.sqlite ] && [ ! -e m.html ] && ok || bad "a missing database was created or a page written"
-expect_err 2 "--game 'chess': unknown game" "$DAMA" report --db t.sqlite --game chess -o g.html
+expect_err 2 "dama report: --game chess: unknown game" "$DAMA" report --db t.sqlite --game chess -o g.html
 expect_err 2 "--db" "$DAMA" report --db ':memory:' -o g.html
 expect_err 2 "--watch" "$DAMA" report --db t.sqlite --watch -1 -o g.html
 expect_err 2 "--watch rewrites a file" "$DAMA" report --db t.sqlite --watch 5 -o -
