@@ -641,7 +641,8 @@ static void on_set_param(Hub *h, const HubLine *l)
         char *dst = strcmp(name, "weights") == 0 ? h->p.weights : h->p.db;
         size_t size = strcmp(name, "weights") == 0 ? sizeof h->p.weights : sizeof h->p.db;
         if (!*value || strlen(value) >= size) {
-            send_error(h, "set-param %s: value empty or too long", name);
+            send_error(h, "set-param %s: value %s (the value stays '%s')", name,
+                       *value ? "too long" : "empty", quoted(dst).text);
             return;
         }
         snprintf(dst, size, "%s", value);
@@ -669,7 +670,7 @@ static void on_set_param(Hub *h, const HubLine *l)
         snprintf(h->level, sizeof h->level, "%s", value);
     } else if (strcmp(name, "seed") == 0) {
         if (!parse_int(value, 0, INT64_MAX, &v)) {
-            send_error(h, "set-param seed: '%s' is not an integer >= 0", quoted(value).text);
+            send_error(h, "set-param seed: '%s' is not an integer 0..%" PRId64, quoted(value).text, INT64_MAX);
             return;
         }
         h->seed = (uint64_t)v;
@@ -749,7 +750,14 @@ static void on_level(Hub *h, const HubLine *l)
         else if (strcmp(k, "infinite") == 0) ok = true;
         else continue; /* unknown arguments are ignored (protocol extensions) */
         if (!ok) {
-            send_error(h, "level %s: bad value '%s'", k, quoted(val).text);
+            const char *range = strcmp(k, "depth") == 0 ? "an integer 1..%d"
+                                : strcmp(k, "nodes") == 0 ? "an integer >= 1"
+                                : strcmp(k, "moves") == 0 ? "an integer 1..10000"
+                                : strcmp(k, "move-time") == 0 ? "seconds above 0"
+                                                              : "seconds >= 0";
+            char want[64];
+            snprintf(want, sizeof want, range, PLY_MAX - 8);
+            send_error(h, "level %s: bad value '%s' (%s)", k, quoted(val).text, want);
             return;
         }
         any = true;

@@ -72,7 +72,7 @@ void hub_arg_problem_text(const HubArg *a, int number, char err[ERR_MAX])
         err_set(err, "argument %d has no name before '%c'", number, a->key_len ? a->key[0] : '=');
         break;
     case HUB_ARG_QUOTE_IN_NAME:
-        err_set(err, "argument '%.40s': a quote inside a name", a->key); /* the line from the name on */
+        err_set(err, "argument %d: a quote inside its name '%.*s'", number, kl, a->key);
         break;
     case HUB_ARG_UNTERMINATED: err_set(err, "argument '%.*s': unterminated quoted value", kl, a->key); break;
     case HUB_ARG_AFTER_QUOTE: err_set(err, "argument '%.*s': text after the closing quote", kl, a->key); break;

@@ -42,7 +42,7 @@ static const LineCase LINE_CASES[] = {
     {"go a=1 \"x\"", -1, NULL, 0, "argument 2 has no name before '\"'"},
     {"pos pos=\"a\"b", -1, NULL, 0, "argument 'pos': text after the closing quote"},
     {"pos pos=a\"b\"", -1, NULL, 0, "argument 'pos': a quote inside an unquoted value"},
-    {"pos po\"s=1 x=2", -1, NULL, 0, "argument 'po\"s=1 x=2': a quote inside a name"},
+    {"pos po\"s=1 x=2", -1, NULL, 0, "argument 1: a quote inside its name 'po\"s'"},
     {"go k=\"0123456789012345678901234567890123456789xyz", -1, NULL, 0,
      "argument 'k': unterminated quoted value"},
     {"go 0123456789012345678901234567890123456789xyz=\"v", -1, NULL, 0,

@@ -290,6 +290,9 @@ set-param name=variant value=chess
 set-param name=level value=grandmaster
 set-param name=nope value=1
 set-param name=hash
+set-param name=seed value=9223372036854775808
+set-param name=db value=""
+level move-time=0
 go think x="unterminated
 =x
 pos pos="W:Wc3:Bd4"extra
@@ -298,10 +301,13 @@ EOF
 printf '%070000d\n' 0 >>"$T/badin.in"
 printf 'ping\n' >>"$T/badin.in"
 session badin
-count "$T/badin.out" '^error message=' 19 "one error per bad line"
+count "$T/badin.out" '^error message=' 22 "one error per bad line"
 count "$T/badin.out" '^pong$' 2 "session goes on after bad input"
 has "$T/badin.out" "unknown command 'frobnicate'" "unknown command named"
-has "$T/badin.out" "level depth: bad value 'x'" "bad level value named"
+has "$T/badin.out" "level depth: bad value 'x' (an integer 1..120)" "bad level value named, with its range"
+has "$T/badin.out" "level move-time: bad value '0' (seconds above 0)" "level move-time 0"
+has "$T/badin.out" "set-param seed: '9223372036854775808' is not an integer 0..9223372036854775807" "seed past 2^63 - 1"
+has "$T/badin.out" "set-param db: value empty (the value stays 'dama.sqlite')" "empty db"
 has "$T/badin.out" "W:Wz9:Bd4" "bad position named"
 has "$T/badin.out" "move 2" "bad move index named"
 has "$T/badin.out" "unterminated" "unterminated quote"
