@@ -102,6 +102,9 @@ int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX])
         char *key = line->buf + (a.key - line->buf), *value = line->buf + (a.value - line->buf);
         key[a.key_len] = '\0';
         value[a.value_len] = '\0';
+        for (int i = 0; i < line->len; i++) /* hub_arg reads the first: a second would be dropped unseen */
+            if (strcmp(line->keys[i], key) == 0)
+                return err_set(err, "argument %d: '%.40s' given twice", line->len + 1, key);
         line->keys[line->len] = key;
         line->values[line->len] = value;
         line->len++;

@@ -66,7 +66,8 @@ typedef struct HubLine {
 
 /* Split `text` into a HubLine (copied into line->buf), strictly: returns 0
  * (an empty line gives command ""), or -1 with err naming the problem
- * (hub_arg_problem_text; too many arguments; line too long). */
+ * (hub_arg_problem_text; an argument's name given twice; too many
+ * arguments; line too long). */
 int hub_parse_line(const char *text, HubLine *line, char err[ERR_MAX]);
 
 /* The value of `key` in line, or NULL when absent ("" for a flag). */

@@ -43,6 +43,7 @@ static const LineCase LINE_CASES[] = {
     {"pos pos=\"a\"b", -1, NULL, 0, "argument 'pos': text after the closing quote"},
     {"pos pos=a\"b\"", -1, NULL, 0, "argument 'pos': a quote inside an unquoted value"},
     {"pos po\"s=1 x=2", -1, NULL, 0, "argument 1: a quote inside its name 'po\"s'"},
+    {"set-param name=hash value=2 value=3", -1, NULL, 0, "argument 3: 'value' given twice"},
     {"go k=\"0123456789012345678901234567890123456789xyz", -1, NULL, 0,
      "argument 'k': unterminated quoted value"},
     {"go 0123456789012345678901234567890123456789xyz=\"v", -1, NULL, 0,
@@ -78,7 +79,7 @@ static void test_parse_line(void **state)
     assert_null(hub_arg(l, "think"));
     /* too many arguments, too long */
     char many[600] = "go";
-    for (int i = 0; i < HUB_ARGS_MAX + 1; i++) strcat(many, " a=1");
+    for (int i = 0; i < HUB_ARGS_MAX + 1; i++) sprintf(many + strlen(many), " a%d=1", i); /* each name once */
     char err[ERR_MAX];
     assert_int_equal(hub_parse_line(many, l, err), -1);
     assert_non_null(strstr(err, "more than"));
