@@ -653,16 +653,31 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         snprintf(out->error, sizeof out->error, "FEN tag (line %ld): %s", pdn_game_tag_line(pgame, "FEN"), err);
         return -1;
     }
+    /* SetUp says whether a FEN tag gives the start: one that disagrees is said */
+    const char *setup = pdn_game_tag(pgame, "SetUp");
+    if (setup && strcmp(setup, "1") == 0 && !fen)
+        add_warning(out, "SetUp tag \"1\" (line %ld) and no FEN tag: read from the start position",
+                    pdn_game_tag_line(pgame, "SetUp"));
+    else if (setup && strcmp(setup, "0") == 0 && fen)
+        add_warning(out, "SetUp tag \"0\" (line %ld) and a FEN tag (line %ld): the FEN is read",
+                    pdn_game_tag_line(pgame, "SetUp"), pdn_game_tag_line(pgame, "FEN"));
     Color leader = game_first_mover(game);
     int over_at = -1; /* ply after which the rules had ended the game */
     const char *over_reason = NULL;
     long number = 1; /* the move number of moves[i]; the text's first is move 1, either side's */
+    bool number_said = false;
     for (int i = 0; i < pgame->moves_len; i++) {
         const PdnMove *pm = &pgame->moves[i];
         Move move;
         /* A number written before a move is that move's; a move after
          * another without one is the next move when the first mover plays
-         * it ("1. c3-d4 f6-g5 d4-c5": d4-c5 is move 2). */
+         * it ("1. c3-d4 f6-g5 d4-c5": d4-c5 is move 2). A written number
+         * other than the one due is said once (it is read). */
+        long due = i > 0 && game->side_to_move(&pos) == leader ? number + 1 : number;
+        if (pm->number && i > 0 && pm->number != due && pm->number != pgame->moves[i - 1].number && !number_said) {
+            add_warning(out, "move number %ld (line %ld) where move %ld is due", pm->number, pm->line, due);
+            number_said = true;
+        }
         if (pm->number && (i == 0 || pm->number != pgame->moves[i - 1].number)) number = pm->number;
         else if (i > 0 && game->side_to_move(&pos) == leader) number++;
         if (over_at < 0 && game->rule_outcome(&pos, &over_reason) != OUTCOME_NONE) over_at = i;

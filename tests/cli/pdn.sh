@@ -128,4 +128,13 @@ printf '[Event "x\xff\xfe"]\n[White "\xc4\x8cech"]\n[Result "*"]\n1. c3-d4 f6-e5
 sed 's/Čech//g' "$T/raw.out" | LC_ALL=C grep -q $'[\x80-\xff]' && bad "raw bytes in the report: $(od -c "$T/raw.out" | head -3)" || ok
 grep -qF 'game 1 (Čech - ?, x\xFF\xFE): cannot play 2. \xE9 (ply 3, line 4)' "$T/raw.out" && ok || bad "escaped report: $(cat "$T/raw.out")"
 
+# tags and move numbers that disagree with the game: read, and said
+printf '[GameType "25"]\n[Result "*"]\n5. c3-d4 f6-e5 9. d4xf6 g7xe5 *\n' >"$T/num.pdn"
+expect_eq "$("$DAMA" pdn check "$T/num.pdn" 2>/dev/null | head -1)" "game 1: ok, 4 plies; warning: move number 9 (line 3) where move 6 is due" "a wrong move number"
+printf '[GameType "25"]\n[SetUp "1"]\n[Result "*"]\n1. c3-d4 *\n' >"$T/su1.pdn"
+expect_eq "$("$DAMA" pdn check "$T/su1.pdn" 2>/dev/null | head -1)" 'game 1: ok, 1 ply; warning: SetUp tag "1" (line 2) and no FEN tag: read from the start position' "SetUp 1 without FEN"
+printf '[GameType "25"]\n[SetUp "0"]\n[FEN "W:Wc3:Bf6"]\n[Result "*"]\n1. c3-d4 *\n' >"$T/su0.pdn"
+expect_eq "$("$DAMA" pdn check "$T/su0.pdn" 2>/dev/null | head -1)" 'game 1: ok, 1 ply; warning: SetUp tag "0" (line 2) and a FEN tag (line 3): the FEN is read' "SetUp 0 with a FEN"
+expect_eq "$("$DAMA" pdn check "$file_1950" 2>/dev/null | tail -1)" "153 games, 153 ok, 0 failed" "the 1950 championship: no warning"
+
 finish pdn
