@@ -556,15 +556,35 @@ int pdn_result_parse(const char *text, Outcome *outcome)
  * the message. Fields that are absent or not numbers are not checked. */
 static int board_of_type(const Game *game, const char *text, long line, char error[PDN_MESSAGE_MAX])
 {
-    const char *p = strchr(text, ',');
-    p = p ? strchr(p + 1, ',') : NULL; /* the files */
-    if (!p) return 0;
-    char *end;
-    long files = strtol(p + 1, &end, 10);
-    if (end == p + 1 || *end != ',') return 0;
-    const char *q = end + 1;
-    long ranks = strtol(q, &end, 10);
-    if (end == q) return 0;
+    if (!strchr(text, ',')) return 0;
+    /* the long form, whole: type,first mover,files,ranks,notation,invert ("20,W,10,10,N2,0") */
+    char copy[64], *field[7];
+    int n = 0;
+    snprintf(copy, sizeof copy, "%s", text);
+    for (char *f = copy, *comma; n < 7; f = comma + 1) {
+        comma = strchr(f, ',');
+        if (comma) *comma = '\0';
+        f += strspn(f, " \t");
+        size_t len = strlen(f);
+        while (len && (f[len - 1] == ' ' || f[len - 1] == '\t')) f[--len] = '\0';
+        field[n++] = f;
+        if (!comma) break;
+    }
+    /* each field given well-formed; a prefix of the form ("20,W") is read as far as it goes */
+    char *end = NULL;
+    bool ok = n <= 6 && (strcmp(field[1], "W") == 0 || strcmp(field[1], "B") == 0);
+    long files = ok && n > 2 ? strtol(field[2], &end, 10) : 0;
+    ok = ok && (n <= 2 || (*field[2] && !*end && files > 0));
+    long ranks = ok && n > 3 ? strtol(field[3], &end, 10) : 0;
+    ok = ok && (n <= 3 || (*field[3] && !*end && ranks > 0));
+    ok = ok && (n <= 4 || (*field[4] && strspn(field[4], "ANSans0123456789") == strlen(field[4])));
+    ok = ok && (n <= 5 || strcmp(field[5], "0") == 0 || strcmp(field[5], "1") == 0);
+    if (!ok) {
+        snprintf(error, PDN_MESSAGE_MAX, "GameType tag \"%.40s\" (line %ld): the long form is type,first mover (W or "
+                 "B),files,ranks,notation,invert (0 or 1), e.g. \"20,W,10,10,N2,0\"", text, line);
+        return -1;
+    }
+    if (n < 4) return 0; /* no board given */
     int size = 0;
     while (game->board_rows && game->board_rows[size]) size++;
     if (size == 0 || (files == size && ranks == size)) return 0;

@@ -353,6 +353,13 @@ static void test_gametype_board(void **state)
     assert_string_equal(rep.game->name, "international");
     assert_int_equal(rep.plies, 4);
     assert_int_equal(replay_text("[GameType \"20,W\"]\n\n1. 32-28 *", &rep), 0);
+    /* a long form's fields, each as far as given, well-formed: "25,banana" is no board */
+    assert_int_equal(replay_text("[GameType \"25,banana\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_non_null(strstr(rep.error, "GameType tag \"25,banana\" (line 1): the long form is type,first mover"));
+    assert_int_equal(replay_text("[GameType \"25,W,8,8,A0,2\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_int_equal(replay_text("[GameType \"25,W,8,8,A0,0,1\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_int_equal(replay_text("[GameType \"25,W,8,x\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_int_equal(replay_text("[GameType \"25, B ,8,8\"]\n\n1. c3-d4 *", &rep), 0);
     assert_int_equal(replay_text("[GameType \"20,W,8,8,N2,0\"]\n\n1. 32-28 *", &rep), -1);
     assert_string_equal(rep.error, "GameType \"20,W,8,8,N2,0\" (line 1) gives the board 8x8, but International draughts "
                                    "(GameType 20) is played on 10x10");
