@@ -287,6 +287,18 @@ static int load_config(CliArgs *a, const char *path, bool required)
     return rc;
 }
 
+const char *cli_opt_arg(const CliOpt *o)
+{
+    switch (o->type) {
+    case OPT_FLAG: return "";
+    case OPT_INT: return " N";
+    case OPT_REAL: return " X";
+    case OPT_DB:
+    case OPT_FILE: return " FILE";
+    default: return " TEXT";
+    }
+}
+
 /* Help; with a (the built-in defaults and the config file applied), values
  * the config file changed are shown beside the built-in default. */
 static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
@@ -295,8 +307,7 @@ static void print_help(const CliCommand *cmd, const CliArgs *a, FILE *out)
     int i = 0;
     for (const CliOpt *o = cmd->opts; o && o->name; o++, i++) {
         char left[64];
-        snprintf(left, sizeof left, "--%s%s", o->name,
-                 o->type == OPT_FLAG ? "" : o->type == OPT_INT ? " N" : o->type == OPT_REAL ? " X" : o->type == OPT_DB || o->type == OPT_FILE ? " FILE" : " TEXT");
+        snprintf(left, sizeof left, "--%s%s", o->name, cli_opt_arg(o));
         char help[4096];
         cli_help_text(o->help, help, sizeof help);
         fprintf(out, "  %-24s %s", left, help);

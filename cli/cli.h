@@ -120,6 +120,10 @@ const Game *cli_dxp_default_game(void);
  * other text made from the option tables. */
 void cli_help_text(const char *help, char *out, size_t size);
 
+/* The word an option's value is shown as in help and the manual: "" for a
+ * flag, " N", " X", " FILE" (a database or another file) or " TEXT". */
+const char *cli_opt_arg(const CliOpt *o);
+
 /* The effective configuration as "key = value" lines, for storing with a
  * run; options named in skip (NULL-terminated, may be NULL) are left out. */
 void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size);

@@ -140,7 +140,8 @@ static int run(CliArgs *a)
     else snprintf(path, sizeof path, "%s/engine/games/%s/weights.h", DAMA_SOURCE_DIR, g->name);
     char aerr[ATOMIC_ERR_MAX];
     bool writes_main = !(strcmp(format, "c") == 0 && cli_flag(a, "no-header")) && !to_stdout;
-    if (writes_main && cli_str(a, "file") && atomic_file_same(path, cli_str(a, "file"))) { /* the second would replace the first */
+    /* one file for both: the second would replace the first */
+    if (writes_main && cli_str(a, "file") && atomic_file_same(path, cli_str(a, "file"))) {
         fprintf(stderr, "dama export: %s %s and --file %s name the same file: give two paths\n",
                 cli_str(a, "header") ? "--header" : dest ? "--out" : "the default header", path, cli_str(a, "file"));
         db_provenance_clear(&prov);

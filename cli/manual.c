@@ -91,19 +91,6 @@ static int manual_parse(Manual *m)
 
 /* ---- the parts both formats share ---- */
 
-/* The argument an option takes, as --help writes it (" N", " X", ...). */
-static const char *opt_arg(const CliOpt *o)
-{
-    switch (o->type) {
-    case OPT_FLAG: return "";
-    case OPT_INT: return " N";
-    case OPT_REAL: return " X";
-    case OPT_DB:
-    case OPT_FILE: return " FILE";
-    default: return " TEXT";
-    }
-}
-
 /* The range --help appends to an option's help (" [1..100]"), or "". */
 static void opt_range(const CliOpt *o, char *out, size_t size)
 {
@@ -360,7 +347,7 @@ static void roff_command(Roff *r, const Manual *m, const CliCommand *cmd)
         snprintf(name, sizeof name, "--%s", o->name);
         opt_range(o, range, sizeof range);
         cli_help_text(o->help, help, sizeof help);
-        roff_opt(r, name, opt_arg(o), help, range, o->defval);
+        roff_opt(r, name, cli_opt_arg(o), help, range, o->defval);
     }
     roff_opt(r, "--config", " FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)",
              "", NULL);
@@ -491,7 +478,7 @@ static void md_command(FILE *out, const Manual *m, const CliCommand *cmd)
         snprintf(name, sizeof name, "--%s", o->name);
         opt_range(o, range, sizeof range);
         cli_help_text(o->help, help, sizeof help);
-        md_opt(out, name, opt_arg(o), help, range, o->defval);
+        md_opt(out, name, cli_opt_arg(o), help, range, o->defval);
     }
     md_opt(out, "--config", " FILE", "read defaults from this libconfig file (default: configs/dama.cfg if present)",
            "", NULL);

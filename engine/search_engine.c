@@ -145,8 +145,10 @@ static int set_params_text(Engine *e, const char *text, char *skipped, size_t sk
             bool huge = v < -1000000 || v > 1000000; /* beyond every range: refused below with the text given */
             int i = search_param_find(name);
             if (i >= 0 && first_line[i]) { /* the later value would win unseen */
-                if (lines) snprintf(err, ERR_MAX, "%s%.64s is set again (first on line %d)", where, name, first_line[i]);
-                else snprintf(err, ERR_MAX, "search parameter %.64s is given twice", name);
+                if (lines)
+                    snprintf(err, ERR_MAX, "%s%.64s is set again (first on line %d)", where, name, first_line[i]);
+                else
+                    snprintf(err, ERR_MAX, "search parameter %.64s is given twice", name);
                 return -1;
             }
             if (i >= 0) first_line[i] = line;
@@ -155,8 +157,10 @@ static int set_params_text(Engine *e, const char *text, char *skipped, size_t sk
             } else if (engine_set_param(e, name, huge ? (v < 0 ? -1000001 : 1000001) : (int)v, err) != 0) {
                 const char *range = strstr(err, "outside its range ");
                 char msg[ERR_MAX];
-                if (huge && range) snprintf(msg, sizeof msg, "%ssearch parameter %.64s=%.32s %.60s", where, name, val, range);
-                else snprintf(msg, sizeof msg, "%s%.200s", where, err);
+                if (huge && range)
+                    snprintf(msg, sizeof msg, "%ssearch parameter %.64s=%.32s %.60s", where, name, val, range);
+                else
+                    snprintf(msg, sizeof msg, "%s%.200s", where, err);
                 memcpy(err, msg, ERR_MAX);
                 return -1;
             }

@@ -286,7 +286,8 @@ static void test_params_applying(void **state)
         {"russian", "ROYAL_EXT=1,ASP_WINDOW=40", 0, "ROYAL_EXT", 40, NULL},
         {"russian", "ROYAL_EXT=1,QS_EVASIONS=0", 0, "ROYAL_EXT, QS_EVASIONS", 0, NULL},
         {"russian", "ROYAL_EXT=1,QS_EVASIONS=0,ROYAL_EXT=0", -1, NULL, 0, "search parameter ROYAL_EXT is given twice"},
-        {"russian", "ASP_WINDOW=40\n# c\n ASP_WINDOW = 40\n", -1, NULL, 0, "line 3: ASP_WINDOW is set again (first on line 1)"},
+        {"russian", "ASP_WINDOW=40\n# c\n ASP_WINDOW = 40\n", -1, NULL, 0,
+         "line 3: ASP_WINDOW is set again (first on line 1)"},
         {"russian", "ASP_WINDOW=40\nNO_SUCH=1\n", -1, NULL, 0, "line 2: unknown search parameter 'NO_SUCH'"},
         {"russian", "ASP_WINDOW=40", 0, "", 40, NULL},
         {"shatra", "ROYAL_EXT=0,ASP_WINDOW=40", 0, "", 40, NULL}, /* applies: set */
