@@ -287,6 +287,17 @@ static int load_config(CliArgs *a, const char *path, bool required)
     return rc;
 }
 
+int cli_fen_position(const CliArgs *a, const Game *g, Position *pos)
+{
+    char err[ERR_MAX];
+    if (game_parse_position(g, cli_str(a, "fen"), pos, err) == 0) return 0;
+    int i = opt_index(a, "fen");
+    if (i >= 0 && !a->from_cli[i] && a->from_config[i])
+        fprintf(stderr, "dama %s: fen (%s:%d): %s\n", a->command, a->config_path, a->config_line[i], err);
+    else fprintf(stderr, "dama %s: --fen: %s\n", a->command, err);
+    return 1;
+}
+
 const char *cli_opt_arg(const CliOpt *o)
 {
     switch (o->type) {

@@ -120,6 +120,12 @@ const Game *cli_dxp_default_game(void);
  * other text made from the option tables. */
 void cli_help_text(const char *help, char *out, size_t size);
 
+/* The position of --fen (the start position when unset) for game g into
+ * pos. Returns 0, or 1 after "dama CMD: --fen: <why>" on stderr, the
+ * config file and line named when the value came from one (a bad position
+ * is bad input, exit 1). */
+int cli_fen_position(const CliArgs *a, const Game *g, Position *pos);
+
 /* The word an option's value is shown as in help and the manual: "" for a
  * flag, " N", " X", " FILE" (a database or another file) or " TEXT". */
 const char *cli_opt_arg(const CliOpt *o);

@@ -60,10 +60,7 @@ static int run(CliArgs *a)
         return 2;
     }
     if (!file) {
-        if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
-            fprintf(stderr, "dama moves: %s\n", err);
-            return 1;
-        }
+        if (cli_fen_position(a, g, &pos) != 0) return 1;
         print_moves(g, &pos, '\n', stdout);
         return 0;
     }

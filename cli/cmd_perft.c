@@ -20,12 +20,8 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
-    char err[ERR_MAX];
     Position pos;
-    if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
-        fprintf(stderr, "dama perft: %s\n", err);
-        return 1;
-    }
+    if (cli_fen_position(a, g, &pos) != 0) return 1;
     int64_t depth = cli_int(a, "depth");
     if (depth < 0 || depth > 64) {
         fprintf(stderr, "dama perft: --depth must be between 0 and 64\n");

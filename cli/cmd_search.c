@@ -163,10 +163,7 @@ static int run(CliArgs *a)
     }
     char err[ERR_MAX];
     Position pos;
-    if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
-        fprintf(stderr, "dama search: %s\n", err);
-        return 1;
-    }
+    if (cli_fen_position(a, g, &pos) != 0) return 1;
     SearchLimits lim = {.depth = (int)cli_int(a, "depth"), .nodes = (uint64_t)cli_int(a, "nodes"),
                         .movetime_ms = cli_int(a, "movetime"), .time_ms = cli_int(a, "time"),
                         .inc_ms = cli_int(a, "inc"), .movestogo = (int)cli_int(a, "movestogo")};

@@ -28,10 +28,7 @@ static int run(CliArgs *a)
     if (!g) return 2;
     char err[ERR_MAX];
     Position pos;
-    if (game_parse_position(g, cli_str(a, "fen"), &pos, err) != 0) {
-        fprintf(stderr, "dama status: %s\n", err);
-        return 1;
-    }
+    if (cli_fen_position(a, g, &pos) != 0) return 1;
     const char *moves_text = cli_str(a, "moves");
     size_t cap = moves_text ? strlen(moves_text) / 2 + 2 : 1;
     uint64_t *keys = malloc(sizeof *keys * cap);

@@ -339,10 +339,13 @@ expect_err 1 "Black has 9 Batyrs" "$DAMA" moves --game shatra --fen 'qqq/qqq/qqq
 # no-moves, so every command refuses it; the side without pieces to move is
 # a finished game
 NP="bad position string 'W:Wa1:B': Black, who just moved, has no pieces (it had no move: the game was over before this turn)"
-expect_err 1 "dama moves: $NP" "$DAMA" moves --fen 'W:Wa1:B'
-expect_err 1 "dama perft: $NP" "$DAMA" perft --fen 'W:Wa1:B' --depth 1
-expect_err 1 "dama search: $NP" "$DAMA" search --fen 'W:Wa1:B' --depth 1
-expect_err 1 "dama status: $NP" "$DAMA" status --fen 'W:Wa1:B'
+expect_err 1 "dama moves: --fen: $NP" "$DAMA" moves --fen 'W:Wa1:B'
+expect_err 1 "dama perft: --fen: $NP" "$DAMA" perft --fen 'W:Wa1:B' --depth 1
+expect_err 1 "dama search: --fen: $NP" "$DAMA" search --fen 'W:Wa1:B' --depth 1
+expect_err 1 "dama status: --fen: $NP" "$DAMA" status --fen 'W:Wa1:B'
+# from a config file: the file and line, not an option never typed
+printf 'perft: { fen = "W:Wa1:B"; };\n' >fen.cfg
+expect_err 1 "dama perft: fen (fen.cfg:1): $NP" "$DAMA" perft --config fen.cfg --depth 1
 expect_err 1 "dama egtb probe: $NP" "$DAMA" egtb probe --fen 'W:Wa1:B'
 printf 'W:Wa1:B\n' >np.txt
 expect_err 1 "np.txt line 1: $NP" "$DAMA" moves --file np.txt
