@@ -81,34 +81,6 @@ sqlite3_stmt *dbi_stmt(Db *db, const char *sql, char err[ERR_MAX])
 
 /* ---- errors and statement helpers ------------------------------------------ */
 
-/* Why a database file cannot be made at path when its folder is the cause
- * (SQLite says only "unable to open database file"): the folder is missing,
- * not a folder, or not writable. Writes err and returns true then. */
-static bool folder_unusable(const char *path, char err[ERR_MAX])
-{
-    struct stat st;
-    if (stat(path, &st) == 0 || errno != ENOENT) return false; /* the file is there: not the folder's doing */
-    char dir[1024];
-    const char *slash = strrchr(path, '/');
-    if (!slash) snprintf(dir, sizeof dir, ".");
-    else if (slash == path) snprintf(dir, sizeof dir, "/");
-    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
-    if (stat(dir, &st) != 0) {
-        set_err(err, "%s: cannot create the database: folder '%.300s' %s", path, dir,
-                errno == ENOENT ? "does not exist" : strerror(errno));
-        return true;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        set_err(err, "%s: cannot create the database: '%.300s' is not a folder", path, dir);
-        return true;
-    }
-    if (access(dir, W_OK | X_OK) != 0) {
-        set_err(err, "%s: cannot create the database in folder '%.300s': %s", path, dir, strerror(errno));
-        return true;
-    }
-    return false;
-}
-
 /* Message for SQLite status rc while doing `what` (printf format). */
 void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
 {
@@ -417,6 +389,31 @@ static void parent_dir(const char *path, char *dir, size_t size)
         dir[1] = '\0';
     else
         *slash = '\0';
+}
+
+/* Why a database file cannot be made at path when its folder is the cause
+ * (SQLite says only "unable to open database file"): the folder is missing,
+ * not a folder, or not writable. Writes err and returns true then. */
+static bool folder_unusable(const char *path, char err[ERR_MAX])
+{
+    struct stat st;
+    if (stat(path, &st) == 0 || errno != ENOENT) return false; /* the file is there: not the folder's doing */
+    char dir[4096];
+    parent_dir(path, dir, sizeof dir);
+    if (stat(dir, &st) != 0) {
+        set_err(err, "%s: cannot create the database: folder '%.300s' %s", path, dir,
+                errno == ENOENT ? "does not exist" : strerror(errno));
+        return true;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        set_err(err, "%s: cannot create the database: '%.300s' is not a folder", path, dir);
+        return true;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        set_err(err, "%s: cannot create the database in folder '%.300s': %s", path, dir, strerror(errno));
+        return true;
+    }
+    return false;
 }
 
 /* file:PATH?immutable=1 with PATH percent-encoded (RFC 3986 unreserved

@@ -553,7 +553,8 @@ int pdn_result_parse(const char *text, Outcome *outcome)
 /* The long GameType form "type,first-mover,files,ranks,notation,invert"
  * (PDN 3.0): do its files and ranks, where given, name the board of `game`
  * (square: Game.board_rows has one entry a rank)? Returns 0, or -1 with
- * the message. Fields that are absent or not numbers are not checked. */
+ * the message. The fields given must each be well-formed (a prefix such
+ * as "20,W" is read as far as it goes); more than six are refused. */
 static int board_of_type(const Game *game, const char *text, long line, char error[PDN_MESSAGE_MAX])
 {
     if (!strchr(text, ',')) return 0;

@@ -741,22 +741,27 @@ static void on_level(Hub *h, const HubLine *l)
     for (int i = 0; i < l->len; i++) {
         const char *k = l->keys[i], *val = l->values[i];
         bool ok = true;
-        if (strcmp(k, "depth") == 0) ok = parse_int(val, 1, PLY_MAX - 8, &v), lim.depth = (int)v;
-        else if (strcmp(k, "nodes") == 0) ok = parse_int(val, 1, INT64_MAX, &v), lim.nodes = (uint64_t)v;
-        else if (strcmp(k, "move-time") == 0) ok = parse_seconds(val, &lim.movetime_ms) && lim.movetime_ms > 0;
-        else if (strcmp(k, "time") == 0) ok = parse_seconds(val, &time_ms), clock = true;
-        else if (strcmp(k, "inc") == 0) ok = parse_seconds(val, &inc_ms);
-        else if (strcmp(k, "moves") == 0) ok = parse_int(val, 1, 10000, &mtg);
-        else if (strcmp(k, "infinite") == 0) ok = true;
-        else continue; /* unknown arguments are ignored (protocol extensions) */
+        char want[48] = "seconds >= 0"; /* what a bad value is told it must be */
+        if (strcmp(k, "depth") == 0) {
+            ok = parse_int(val, 1, PLY_MAX - 8, &v), lim.depth = (int)v;
+            snprintf(want, sizeof want, "an integer 1..%d", PLY_MAX - 8);
+        } else if (strcmp(k, "nodes") == 0) {
+            ok = parse_int(val, 1, INT64_MAX, &v), lim.nodes = (uint64_t)v;
+            snprintf(want, sizeof want, "an integer >= 1");
+        } else if (strcmp(k, "move-time") == 0) {
+            ok = parse_seconds(val, &lim.movetime_ms) && lim.movetime_ms > 0;
+            snprintf(want, sizeof want, "seconds above 0");
+        } else if (strcmp(k, "time") == 0) {
+            ok = parse_seconds(val, &time_ms), clock = true;
+        } else if (strcmp(k, "inc") == 0) {
+            ok = parse_seconds(val, &inc_ms);
+        } else if (strcmp(k, "moves") == 0) {
+            ok = parse_int(val, 1, 10000, &mtg);
+            snprintf(want, sizeof want, "an integer 1..10000");
+        } else if (strcmp(k, "infinite") != 0) {
+            continue; /* unknown arguments are ignored (protocol extensions) */
+        }
         if (!ok) {
-            const char *range = strcmp(k, "depth") == 0 ? "an integer 1..%d"
-                                : strcmp(k, "nodes") == 0 ? "an integer >= 1"
-                                : strcmp(k, "moves") == 0 ? "an integer 1..10000"
-                                : strcmp(k, "move-time") == 0 ? "seconds above 0"
-                                                              : "seconds >= 0";
-            char want[64];
-            snprintf(want, sizeof want, range, PLY_MAX - 8);
             send_error(h, "level %s: bad value '%s' (%s)", k, quoted(val).text, want);
             return;
         }
