@@ -245,10 +245,14 @@ struct Egtb {
 /* 4-way set-associative: a block goes to one set of 4 slots, the set's
  * slots replaced in turn. */
 enum { CACHE_WAYS = 4 };
+/* A tag's top bit: the block failed its checksum or did not unpack. It
+ * stays in the cache as a miss that costs no second unpacking (the
+ * mapping is read-only: the block cannot mend while the table is open). */
+#define CACHE_DAMAGED (1ULL << 63)
 struct EgtbCache {
     ZSTD_DCtx *dctx;
     uint64_t mask;    /* sets - 1 */
-    uint64_t *tag;    /* (table + 1) << 40 | block; 0 = empty */
+    uint64_t *tag;    /* (table + 1) << 40 | block, | CACHE_DAMAGED; 0 = empty */
     uint8_t *victim;  /* per set: the slot replaced next */
     unsigned char *data;
 };
@@ -471,14 +475,16 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
     uint64_t set = ((tag * 0x9E3779B97F4A7C15ULL) >> 32) & cache->mask;
     uint64_t *tags = cache->tag + set * CACHE_WAYS;
     int way = -1;
-    for (int w = 0; w < CACHE_WAYS; w++)
+    for (int w = 0; w < CACHE_WAYS; w++) {
         if (tags[w] == tag) way = w;
+        if (tags[w] == (tag | CACHE_DAMAGED)) return false; /* known damaged: not unpacked again */
+    }
     if (way < 0) {
         way = cache->victim[set];
         cache->victim[set] = (uint8_t)((way + 1) % CACHE_WAYS);
         unsigned char *fill = cache->data + (set * CACHE_WAYS + (uint64_t)way) * EGTB_BLOCK;
         if (unpack_block(cache->dctx, map, block, fill) != 0) {
-            tags[way] = 0;
+            tags[way] = tag | CACHE_DAMAGED;
             return false;
         }
         tags[way] = tag;
