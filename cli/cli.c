@@ -287,14 +287,20 @@ static int load_config(CliArgs *a, const char *path, bool required)
     return rc;
 }
 
+const char *cli_opt_label(const CliArgs *a, const char *name, char *out, size_t size)
+{
+    int i = opt_index(a, name);
+    if (i >= 0 && !a->from_cli[i] && a->from_config[i])
+        snprintf(out, size, "%s (%s:%d)", name, a->config_path, a->config_line[i]);
+    else snprintf(out, size, "--%s", name);
+    return out;
+}
+
 int cli_fen_position(const CliArgs *a, const Game *g, Position *pos)
 {
-    char err[ERR_MAX];
+    char err[ERR_MAX], label[CLI_LABEL_MAX];
     if (game_parse_position(g, cli_str(a, "fen"), pos, err) == 0) return 0;
-    int i = opt_index(a, "fen");
-    if (i >= 0 && !a->from_cli[i] && a->from_config[i])
-        fprintf(stderr, "dama %s: fen (%s:%d): %s\n", a->command, a->config_path, a->config_line[i], err);
-    else fprintf(stderr, "dama %s: --fen: %s\n", a->command, err);
+    fprintf(stderr, "dama %s: %s: %s\n", a->command, cli_opt_label(a, "fen", label, sizeof label), err);
     return 1;
 }
 

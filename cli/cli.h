@@ -120,6 +120,12 @@ const Game *cli_dxp_default_game(void);
  * other text made from the option tables. */
 void cli_help_text(const char *help, char *out, size_t size);
 
+/* How a message names option name: "--name", or "name (FILE:LINE)" when
+ * its value came from the config file (a->config_path) and not the command
+ * line. Written into out (size bytes; CLI_LABEL_MAX holds any), returned. */
+enum { CLI_LABEL_MAX = 600 };
+const char *cli_opt_label(const CliArgs *a, const char *name, char *out, size_t size);
+
 /* The position of --fen (the start position when unset) for game g into
  * pos. Returns 0, or 1 after "dama CMD: --fen: <why>" on stderr, the
  * config file and line named when the value came from one (a bad position

@@ -222,7 +222,8 @@ static int run(CliArgs *a)
     }
     FILE *log = NULL;
     if (weights_resolve_path(o.game, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
-        fprintf(stderr, "dama dxp: %s\n", err);
+        char label[CLI_LABEL_MAX];
+        fprintf(stderr, "dama dxp: %s: %s\n", cli_opt_label(a, "weights", label, sizeof label), err);
         rc = 1;
     } else if (cli_isset(a, "log") && !(log = fopen(cli_str(a, "log"), "w"))) {
         fprintf(stderr, "dama dxp: cannot write --log %s: %s\n", cli_str(a, "log"), strerror(errno));

@@ -49,7 +49,8 @@ static int run(CliArgs *a)
     egtb_close(edb);
     char werr[ERR_MAX]; /* checked here as well, so that a bad --weights fails at once, not at the session's init */
     if (weights_check_path(g, cli_str(a, "weights"), cli_str(a, "db"), werr) != 0) {
-        fprintf(stderr, "dama hub: --weights: %s\n", werr);
+        char label[CLI_LABEL_MAX];
+        fprintf(stderr, "dama hub: %s: %s\n", cli_opt_label(a, "weights", label, sizeof label), werr);
         return 1;
     }
     /* and the table: the session falls back on the command line's parameters

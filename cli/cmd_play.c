@@ -89,7 +89,8 @@ static int run(CliArgs *a)
         return 1;
     }
     if (weights_resolve_path(g, cli_str(a, "weights"), cli_str(a, "db"), weights, NULL, err) != 0) {
-        fprintf(stderr, "dama play: %s\n", err);
+        char label[CLI_LABEL_MAX];
+        fprintf(stderr, "dama play: %s: %s\n", cli_opt_label(a, "weights", label, sizeof label), err);
         return 1;
     }
     GameRecord rec;

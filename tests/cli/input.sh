@@ -17,7 +17,7 @@ expect_err 2 "--time: '0' is out of range 1..864000000" "$DAMA" search --time 0 
 # a folder where a file is wanted: the read error, not an empty file
 # (every file a command reads says so: util/atomic_file.h file_read_error)
 expect_err 2 "dama: '$T' is a directory, not a config file" "$DAMA" moves --config "$T"
-expect_err 1 "dama search: '$T' is a directory, not a weight file" "$DAMA" search --weights "$T" --depth 1
+expect_err 1 "dama search: --weights: '$T' is a directory, not a weight file" "$DAMA" search --weights "$T" --depth 1
 expect_err 1 "dama moves: '$T' is a directory, not a position file" "$DAMA" moves --file "$T"
 expect_err 1 "dama book probe: '$T' is a directory, not a book" "$DAMA" book probe --book "$T"
 expect_err 1 "dama bench: '$T' is a directory, not an opening book" "$DAMA" bench --book "$T"
@@ -346,6 +346,10 @@ expect_err 1 "dama status: --fen: $NP" "$DAMA" status --fen 'W:Wa1:B'
 # from a config file: the file and line, not an option never typed
 printf 'perft: { fen = "W:Wa1:B"; };\n' >fen.cfg
 expect_err 1 "dama perft: fen (fen.cfg:1): $NP" "$DAMA" perft --config fen.cfg --depth 1
+printf 'search: {\n  depth = 1;\n  weights = "nothere.cfg";\n};\nhub: { weights = "nothere.cfg"; };\n' >w.cfg
+expect_err 1 "dama search: weights (w.cfg:3): cannot read weight file 'nothere.cfg'" "$DAMA" search --config w.cfg
+expect_err 1 "dama search: --weights: cannot read weight file 'x.cfg'" "$DAMA" search --config w.cfg --weights x.cfg
+expect_err 1 "dama hub: weights (w.cfg:5): cannot read weight file 'nothere.cfg'" "$DAMA" hub --config w.cfg
 expect_err 1 "dama egtb probe: $NP" "$DAMA" egtb probe --fen 'W:Wa1:B'
 printf 'W:Wa1:B\n' >np.txt
 expect_err 1 "np.txt line 1: $NP" "$DAMA" moves --file np.txt
@@ -505,7 +509,7 @@ printf 'game = "russian";\nbase = "db:1";\nweights = { KING = 320; };\n' >dbbase
 "$DAMA" search --db d.sqlite --weights dbbase.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = db:1: $(cat "$T/err")"
 "$DAMA" search --db d.sqlite --weights db:1 --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "search --weights db:1: $(cat "$T/err")"
 # ... without the database: the weight file is named with it (the message named only the database)
-expect_err 1 "dama search: weight file dbbase.cfg: base \"db:1\": nobase.sqlite: no such database file" \
+expect_err 1 "dama search: --weights: weight file dbbase.cfg: base \"db:1\": nobase.sqlite: no such database file" \
   "$DAMA" search --db nobase.sqlite --weights dbbase.cfg --depth 1
 expect_err 2 "search: --weights: weight set id: '99999999999999999999' is out of range" "$DAMA" search --db d.sqlite --weights db:99999999999999999999 --depth 1
 # a malformed or out-of-range weight set or train id is a usage error (exit 2) in every command that takes
