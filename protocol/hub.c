@@ -707,9 +707,33 @@ static void on_set_param(Hub *h, const HubLine *l)
     }
 }
 
+/* Does word read as a move in any game's notation: squares (a letter and a
+ * number, or a number) joined by '-', 'x' or ':' ("c3-d4", "32x23")? */
+static bool looks_like_move(const char *word)
+{
+    int squares = 0;
+    for (const char *p = word;; p++) {
+        if (*p >= 'a' && *p <= 'z') p++;
+        if (*p < '0' || *p > '9') return false;
+        while (p[1] >= '0' && p[1] <= '9') p++;
+        squares++;
+        if (!p[1]) return squares >= 2;
+        p++;
+        if (*p != '-' && *p != 'x' && *p != ':') return false;
+    }
+}
+
 static void on_pos(Hub *h, const HubLine *l)
 {
     if (ensure_ready(h) != 0) return;
+    /* "moves=c3-d4 f6-e5": the list unquoted; its second move would be an
+     * unknown flag, ignored, and the engine would think in another game */
+    for (int i = 0; i < l->len; i++)
+        if (!l->values[i][0] && looks_like_move(l->keys[i])) {
+            send_error(h, "pos: '%s' is a move outside moves=: a list of moves is quoted, moves=\"M1 M2 ...\" "
+                          "(the previous game stays)", quoted(l->keys[i]).text);
+            return;
+        }
     const char *fen = hub_arg(l, "pos");
     const char *moves = hub_arg(l, "moves");
     GameRecord rec;

@@ -323,6 +323,13 @@ has "$T/esc.out" "^error message=\"unknown command 'foo\\\\x01\\\\xFF'bar\\\\\\\
 has "$T/esc.out" "^error message=\"pos moves: move 2: illegal move 'c3-d4'\"$" "the bad move named once"
 expect_eq "$(grep -c "^error message=\".*\.\.\.'" "$T/esc.out")" 2 "long inputs cut, marked"
 [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/esc.out")" -le 330 ] && ok || bad "an error line over 330 bytes"
+# a list of moves unquoted (moves=c3-d4 f6-e5): the second move would be an unknown flag and the
+# engine would think in another game; refused, naming the move; a flag that is no move stays ignored
+printf 'init\npos pos=start moves=c3-d4 f6-e5\npos pos=start moves=32-28 19x23\npos pos=start moves="c3-d4 f6-e5" ext\nping\nquit\n' >"$T/unq.in"
+session unq
+has "$T/unq.out" "^error message=\"pos: 'f6-e5' is a move outside moves=: a list of moves is quoted" "unquoted list refused"
+has "$T/unq.out" "^error message=\"pos: '19x23' is a move outside moves=" "unquoted numeric list refused"
+expect_eq "$(grep -c '^error' "$T/unq.out")" 2 "an extension flag on pos is ignored"
 # go's mode is one of Hub's three (think, ponder, analyze; none is think): another is an error naming
 # it, and a bare done (every go is answered by one), not a search; an argument with a value is ignored
 printf 'init\npos pos=start\nlevel depth=2\ngo fly\ngo think ponder\nping\nquit\n' >"$T/gomode.in"
