@@ -235,6 +235,7 @@ int ratings_fit(int players, const RatingsGame *games, int64_t len, const Rating
             char w0[80], wi[80];
             set_err(err, "ratings: players %s and %s are in groups that never met: their ratings are not comparable",
                     who(opt, 0, w0), who(opt, i, wi));
+            rc = RATINGS_DISCONNECTED;
             goto done;
         }
     }

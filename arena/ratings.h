@@ -40,7 +40,8 @@
 
 enum {
     RATINGS_PLAYERS_MAX = 128, /* most players of one fit */
-    RATINGS_ERR_MAX = ERR_MAX  /* the one message size, util/err.h */
+    RATINGS_ERR_MAX = ERR_MAX, /* the one message size, util/err.h */
+    RATINGS_DISCONNECTED = -2  /* ratings_fit: players in groups that never met */
 };
 
 /* One game: player indices and White's score in half points (2 win, 1
@@ -76,11 +77,12 @@ typedef struct RatingsFit {
 void ratings_options_default(RatingsOptions *o);
 
 /* Fit `players` players (1..RATINGS_PLAYERS_MAX) from games[0..len).
- * Returns 0 with *fit filled, or -1 with a message in err: a player index
- * out of range or a result not 0..2, a player without games, players in
- * two groups that never met (ratings not comparable), a bad option, or a
- * fit that does not converge (e.g. a player who won every game with prior
- * 0: its rating is infinite). */
+ * Returns 0 with *fit filled; RATINGS_DISCONNECTED with a message in err
+ * when players are in two groups that never met (ratings not comparable);
+ * or -1 with a message in err: a player index out of range or a result not
+ * 0..2, a player without games, a bad option, or a fit that does not
+ * converge (e.g. a player who won every game with prior 0: its rating is
+ * infinite). */
 int ratings_fit(int players, const RatingsGame *games, int64_t len, const RatingsOptions *opt,
                 RatingsFit *fit, char err[RATINGS_ERR_MAX]);
 

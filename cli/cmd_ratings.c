@@ -104,9 +104,10 @@ static int run(CliArgs *a)
     opt.names = (const char *const *)c.names;
     RatingsFit fit;
     char rerr[RATINGS_ERR_MAX];
-    if (rc == 0 && ratings_fit(c.len, c.games, c.games_len, &opt, &fit, rerr) != 0) {
+    int frc = rc == 0 ? ratings_fit(c.len, c.games, c.games_len, &opt, &fit, rerr) : 0;
+    if (frc != 0) {
         fprintf(stderr, "dama ratings: %s\n", strncmp(rerr, "ratings: ", 9) == 0 ? rerr + 9 : rerr);
-        if (strstr(rerr, "never met") && sel == DB_SELECT_ALL) /* self-play's pairs each play only themselves */
+        if (frc == RATINGS_DISCONNECTED && sel == DB_SELECT_ALL) /* self-play's pairs each play only themselves */
             fprintf(stderr, "dama ratings: --all rates every stored game together; self-play's perturbed pairs play "
                             "only each other: rate a match or tournament (--match N, --tournament N) or a --filter "
                             "that joins its players\n");
