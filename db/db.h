@@ -484,6 +484,19 @@ int db_match_insert(Db *db, const DbMatch *m, int64_t *id, char err[ERR_MAX]);
 /* Overwrite every field of match id with *m (running totals, SPRT state). */
 int db_match_update(Db *db, int64_t id, const DbMatch *m, char err[ERR_MAX]);
 
+/* The value of line "key = value" of a run's configuration text (the
+ * lines cli_config_text writes): a pointer into config and its length in
+ * *len, or NULL when there is no such line or its value is empty. */
+const char *db_config_value(const char *config, const char *key, size_t *len);
+
+/* Side (0: A, 1: B) of a match whose engine has no weight set (a Hub
+ * engine, a DXP program), as the match's configuration config names it:
+ * "Hub 'CMD'", "DXP HOST:PORT", "DXP HOST:PORT started by 'CMD'", or
+ * "external engine" where it does not say; written into out (size bytes,
+ * cut to fit). */
+enum { DB_SIDE_NAME_MAX = 1024 };
+void db_match_side_name(const char *config, int side, char *out, size_t size);
+
 /* The match of run run_id (the first; a match's run has one): *id (0: none)
  * and its weight sets ws[0] (A) and ws[1] (B), 0 for NULL (a Hub engine). */
 int db_match_of_run(Db *db, int64_t run_id, int64_t *id, int64_t ws[2], char err[ERR_MAX]);
@@ -641,8 +654,9 @@ typedef enum DbSelect {
 } DbSelect;
 
 /* A stored game as export and ratings see it. white/black name the
- * players: the participant's name in a tournament, else "weight set N"
- * (or "?" when unknown). tournament_id and match_id are 0 when the game is
+ * players: the participant's name in a tournament, else "weight set N",
+ * else in a match the engine as db_match_side_name names it (a Hub
+ * engine's command, a DXP program's address), or "?" when unknown. tournament_id and match_id are 0 when the game is
  * not part of one; round is the tournament round, else the game index. */
 typedef struct DbGameRow {
     int64_t id, run_id, game_index, round, tournament_id, match_id;

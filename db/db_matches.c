@@ -89,3 +89,33 @@ int db_match_of_run(Db *db, int64_t run_id, int64_t *id, int64_t ws[2], char err
     stmt_done(st);
     return out;
 }
+
+const char *db_config_value(const char *config, const char *key, size_t *len)
+{
+    size_t klen = strlen(key);
+    for (const char *p = config; p && *p;) {
+        const char *end = strchr(p, '\n');
+        size_t n = end ? (size_t)(end - p) : strlen(p);
+        if (n > klen + 3 && memcmp(p, key, klen) == 0 && memcmp(p + klen, " = ", 3) == 0) {
+            *len = n - klen - 3;
+            return p + klen + 3;
+        }
+        p = end ? end + 1 : NULL;
+    }
+    return NULL;
+}
+
+void db_match_side_name(const char *config, int side, char *out, size_t size)
+{
+    char key[8];
+    size_t dlen = 0, clen = 0;
+    snprintf(key, sizeof key, "%c-dxp", 'a' + side);
+    const char *dxp = db_config_value(config, key, &dlen);
+    snprintf(key, sizeof key, "%c-cmd", 'a' + side);
+    const char *cmd = db_config_value(config, key, &clen);
+    int d = (int)(dlen < 4096 ? dlen : 4096), c = (int)(clen < 4096 ? clen : 4096);
+    if (dxp && cmd) snprintf(out, size, "DXP %.*s started by '%.*s'", d, dxp, c, cmd);
+    else if (dxp) snprintf(out, size, "DXP %.*s", d, dxp);
+    else if (cmd) snprintf(out, size, "Hub '%.*s'", c, cmd);
+    else snprintf(out, size, "external engine");
+}

@@ -292,8 +292,8 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
         "SELECT g.id, g.run_id, g.game_index, coalesce(g.round, g.game_index), coalesce(t.id, 0), "
         "coalesce((SELECT m.id FROM matches m WHERE m.run_id = g.run_id ORDER BY m.id LIMIT 1), 0), "
         "r.kind, g.game, g.opening, g.start_fen, "
-        "coalesce(pw.name, 'weight set ' || g.white_ws, '?'), coalesce(pb.name, 'weight set ' || g.black_ws, '?'), "
-        "g.result, g.reason, g.movetext, g.created, t.name, g.detail, g.plies "
+        "coalesce(pw.name, 'weight set ' || g.white_ws), coalesce(pb.name, 'weight set ' || g.black_ws), "
+        "g.result, g.reason, g.movetext, g.created, t.name, g.detail, g.plies, r.config "
         "FROM games g JOIN runs r ON r.id = g.run_id "
         "LEFT JOIN tournaments t ON t.run_id = g.run_id "
         "LEFT JOIN participants pw ON pw.id = g.white_player "
@@ -385,6 +385,18 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
             set_err(err, "%s: game %" PRId64 ": no game name", path, g.id);
             out = -1;
             break;
+        }
+        /* a side without a weight set or a participant: a match's Hub engine or DXP program, named
+         * by its command or address (game 2p: A plays White), so that two engines are never one "?" */
+        char names[2][DB_SIDE_NAME_MAX];
+        const char *config = (const char *)sqlite3_column_text(st, 19);
+        for (int c = 0; c < 2; c++) {
+            const char **name = c ? &g.black : &g.white;
+            if (*name) continue;
+            if (strcmp(g.run_kind, "match") == 0)
+                db_match_side_name(config, (int)(g.game_index % 2) ^ c, names[c], sizeof names[c]);
+            else snprintf(names[c], sizeof names[c], "?");
+            *name = names[c];
         }
         if ((out = fn(ctx, &g)) != 0) break;
     }

@@ -31,23 +31,16 @@ enum { SIDE_SHOWN = 60, SIDE_TEXT_MAX = 200 };
  * or its value is empty. */
 static bool config_value(const char *config, const char *key, char *out, size_t size)
 {
-    size_t klen = strlen(key);
-    for (const char *p = config; p && *p;) {
-        const char *end = strchr(p, '\n');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len > klen + 3 && memcmp(p, key, klen) == 0 && memcmp(p + klen, " = ", 3) == 0) {
-            const char *v = p + klen + 3;
-            size_t n = len - klen - 3, shown = n;
-            if (n > SIDE_SHOWN) {
-                shown = SIDE_SHOWN;
-                while (shown > 0 && ((unsigned char)v[shown] & 0xC0) == 0x80) shown--;
-            }
-            snprintf(out, size, "%.*s%s", (int)shown, v, shown < n ? "…" : "");
-            return true;
-        }
-        p = end ? end + 1 : NULL;
+    size_t n = 0;
+    const char *v = db_config_value(config, key, &n);
+    if (!v) return false;
+    size_t shown = n;
+    if (n > SIDE_SHOWN) {
+        shown = SIDE_SHOWN;
+        while (shown > 0 && ((unsigned char)v[shown] & 0xC0) == 0x80) shown--;
     }
-    return false;
+    snprintf(out, size, "%.*s%s", (int)shown, v, shown < n ? "…" : "");
+    return true;
 }
 
 /* Side i's (0: A, 1: B) engine in match m: "#3 tuned" (its weight set), or

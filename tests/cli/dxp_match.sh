@@ -39,6 +39,10 @@ expect_eq "$(faults "$T/m1.sqlite")" 0 "no game lost by a fault"
 # B has no weight set: its colour's column is empty in every game
 expect_eq "$(db_value "$T/m1.sqlite" "SELECT count(*) FROM games WHERE (white_ws IS NULL) = (black_ws IS NULL)")" 0 \
   "one side of each game has no weight set"
+# ... and is named by its address in ratings and PDN: Black in game 0, White in game 1
+"$DAMA" pdn export --db "$T/m1.sqlite" --out "$T/m1.pdn" >/dev/null 2>&1 && ok || bad "pdn export of the DXP match"
+expect_eq "$(grep -c "^\[Black \"DXP 127.0.0.1:$PORT\"\]$" "$T/m1.pdn") $(grep -c "^\[White \"DXP 127.0.0.1:$PORT\"\]$" "$T/m1.pdn")" \
+  "2 2" "PDN names the DXP side by its address with both colours"
 # each game's end is told (the last move when the rules ended it, then
 # GAMEEND with the result): the follower finishes every game, with the
 # referee's results

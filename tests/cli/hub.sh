@@ -443,6 +443,13 @@ has "$T/imatch.out" '^Games 4:' "international match: 4 games"
 expect_eq "$(sqlite3 "$T/i.sqlite" "SELECT count(*) FROM games WHERE detail IS NOT NULL OR reason NOT IN ('no-moves', 'I-D1', 'I-D2', 'I-D3', 'I-D4', 'move-cap')")" 0 "international match: no faults"
 expect_eq "$(sqlite3 "$T/i.sqlite" "SELECT count(DISTINCT movetext) FROM games")" 2 "international match: each pair's games the same"
 expect_eq "$(sqlite3 "$T/i.sqlite" "SELECT count(*) FROM games WHERE movetext LIKE '%x%'")" 4 "international match: games with captures"
+# the Hub side is named by its command in ratings and PDN (not "?", which every Hub engine of every match shared)
+"$DAMA" ratings --db "$T/i.sqlite" --match 1 >"$T/irat.out" 2>&1 && ok || bad "ratings of the Hub match: $(cat "$T/irat.out")"
+has "$T/irat.out" "^ *[12]  Hub '" "ratings name the Hub engine by its command (the table cuts long names)"
+has "$T/irat.out" "^ *[12]  weight set [0-9]* " "ratings name the in-process side by its weight set"
+"$DAMA" pdn export --db "$T/i.sqlite" --out "$T/i.pdn" >/dev/null 2>&1 && ok || bad "pdn export of the Hub match"
+expect_eq "$(grep -c "^\[White \"Hub '$DAMA hub --game international --hash 8 --no-egtb'\"\]$" "$T/i.pdn")" 2 \
+  "PDN names the Hub engine as White in the games it had White"
 
 # 9. dama hub options
 "$DAMA" hub --level nope </dev/null >/dev/null 2>"$T/opt.err"
