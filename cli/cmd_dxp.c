@@ -137,7 +137,10 @@ static int parse_address(CliArgs *a, Address *ad)
     return 0;
 }
 
-/* Connect or wait for the connection: the descriptor, or -1 after a message. */
+/* Connect or wait for the connection: the descriptor, or -1 after a
+ * message. The wait for a connection looks at the stop flag (Ctrl-C,
+ * SIGTERM) every WAIT_SLICE_MS. */
+enum { WAIT_SLICE_MS = 250 };
 static int open_connection(const Address *ad, int timeout_s, FILE *log, char peer[DXP_HOST_MAX + 8])
 {
     char err[ERR_MAX];
@@ -156,9 +159,15 @@ static int open_connection(const Address *ad, int timeout_s, FILE *log, char pee
     printf("dxp: listening on %s:%d\n", ad->host, bound);
     fflush(stdout);
     dxp_log_note(log, "listening on %s:%d", ad->host, bound);
-    int fd = dxp_accept(lfd, timeout_s * 1000, peer, err);
+    int fd = -2;
+    for (int64_t waited = 0; fd == -2 && waited < (int64_t)timeout_s * 1000 && !cli_stop_requested;
+         waited += WAIT_SLICE_MS) {
+        int64_t left = (int64_t)timeout_s * 1000 - waited;
+        fd = dxp_accept(lfd, (int)(left < WAIT_SLICE_MS ? left : WAIT_SLICE_MS), peer, err);
+    }
     close(lfd);
-    if (fd == -2) fprintf(stderr, "dama dxp: no connection within %d s\n", timeout_s);
+    if (fd == -2 && cli_stop_requested) fprintf(stderr, "dama dxp: stopped while waiting for a connection\n");
+    else if (fd == -2) fprintf(stderr, "dama dxp: no connection within %d s\n", timeout_s);
     else if (fd < 0) fprintf(stderr, "dama dxp: %s\n", err);
     return fd < 0 ? -1 : fd;
 }
@@ -167,7 +176,7 @@ static int run_session(const Address *ad, DxpSessionOptions *o, FILE *log)
 {
     char peer[DXP_HOST_MAX + 8] = "";
     int fd = open_connection(ad, o->timeout_s, log, peer);
-    if (fd < 0) return 1;
+    if (fd < 0) return cli_stop_requested ? 3 : 1;
     printf("dxp: connected to %s as %s\n", peer, ad->listening ? "follower" : "initiator");
     fflush(stdout);
     DxpLink link;
@@ -181,7 +190,7 @@ static int run_session(const Address *ad, DxpSessionOptions *o, FILE *log)
     print_summary(&st, &link);
     if (rc != 0) {
         fprintf(stderr, "dama dxp: %s\n", err);
-        return 1;
+        return cli_stop_requested ? 3 : 1;
     }
     return 0;
 }

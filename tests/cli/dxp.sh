@@ -162,6 +162,18 @@ done
 
 # 5. waits end: no connection; a connection that says nothing
 expect_err 1 "no connection within 1 s" timeout $LIMIT "$DAMA" dxp --listen 127.0.0.1:0 --timeout 1 --hash 8
+# Ctrl-C and SIGTERM end the wait at once (exit 3), not after --timeout
+for sig in INT TERM; do
+  "$DAMA" dxp --listen 127.0.0.1:0 --timeout 100 --hash 8 >"$T/sig.out" 2>"$T/sig.err" &
+  spid=$!
+  for _ in $(seq 1 100); do grep -q "listening on" "$T/sig.out" && break; sleep 0.1; done
+  t0=$(date +%s)
+  kill -$sig $spid
+  wait $spid
+  expect_eq "$?" 3 "SIG$sig while waiting for a connection: exit 3"
+  [ $(($(date +%s) - t0)) -lt 30 ] && ok || bad "SIG$sig: the wait went on"
+  has "$T/sig.err" "stopped while waiting for a connection" "SIG$sig: said"
+done
 follower quiet --timeout 1
 exec 3<>"/dev/tcp/127.0.0.1/$PORT"
 follower_done quiet 1
