@@ -14,6 +14,7 @@
 #include "cli/config_resume.h"
 #include "cli/egtb_opts.h"
 #include "cli/play_opts.h"
+#include "cli/ratings_table.h"
 #include "cli/run_common.h"
 #include "cli/tournament_print.h"
 #include "dist/dist.h"
@@ -285,6 +286,16 @@ static int run(CliArgs *a)
     if (rc == 0 && strcmp(format, "gauntlet") != 0 && strcmp(format, "round-robin") != 0) {
         cli_bad_value(a, "format", "must be round-robin or gauntlet");
         rc = -2;
+    }
+    if (rc == 0 && cli_str(a, "anchor")) { /* checked before the first game, not after the last */
+        const char *names[TOURNAMENT_ENGINES_MAX];
+        int n = a->positional_len < TOURNAMENT_ENGINES_MAX ? a->positional_len : TOURNAMENT_ENGINES_MAX, index;
+        double elo;
+        for (int i = 0; i < n; i++) names[i] = specs[i].name;
+        if (ratings_parse_anchor(cli_str(a, "anchor"), names, n, &index, &elo, err) != 0) {
+            fprintf(stderr, "dama tournament: %s\n", err);
+            rc = -2;
+        }
     }
     if (rc != 0) {
         free_books(books, books_len);
