@@ -287,6 +287,23 @@ static int load_config(CliArgs *a, const char *path, bool required)
     return rc;
 }
 
+int cli_requires(const CliArgs *a, const char *name, const char *const *needed)
+{
+    if (cli_source(a, name) != CLI_FROM_CLI) return 0;
+    char list[256] = "";
+    size_t used = 0;
+    for (int i = 0; needed[i]; i++) {
+        int k = opt_index(a, needed[i]);
+        bool on = k >= 0 && (a->opts[k].type == OPT_FLAG ? cli_flag(a, needed[i]) : cli_isset(a, needed[i]));
+        if (on) return 0;
+        const char *sep = i == 0 ? "" : needed[i + 1] ? ", " : " or ";
+        int w = snprintf(list + used, sizeof list - used, "%s--%s", sep, needed[i]);
+        if (w > 0 && (size_t)w < sizeof list - used) used += (size_t)w;
+    }
+    fprintf(stderr, "dama %s: --%s does nothing without %s\n", a->command, name, list);
+    return 2;
+}
+
 const char *cli_opt_label(const CliArgs *a, const char *name, char *out, size_t size)
 {
     int i = opt_index(a, name);

@@ -126,6 +126,13 @@ void cli_help_text(const char *help, char *out, size_t size);
 enum { CLI_LABEL_MAX = 600 };
 const char *cli_opt_label(const CliArgs *a, const char *name, char *out, size_t size);
 
+/* Option name given on the command line, where it does nothing unless
+ * one of the options of needed (NULL-terminated: flags on, or values set)
+ * is given too: prints "dama CMD: --name does nothing without --x or --y"
+ * and returns 2; else 0. (A config file may set it for the runs that use
+ * it: only the command line is checked.) */
+int cli_requires(const CliArgs *a, const char *name, const char *const *needed);
+
 /* The position of --fen (the start position when unset) for game g into
  * pos. Returns 0, or 1 after "dama CMD: --fen: <why>" on stderr, the
  * config file and line named when the value came from one (a bad position

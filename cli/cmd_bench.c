@@ -226,6 +226,12 @@ static int run(CliArgs *a)
     if (!g) return 2;
     int checked = cli_check_search_param(a, g);
     if (checked != 0) return checked;
+    static const char *const TUNER[] = {"tuner", "tuner-only", "all", NULL}, *const PERFT[] = {"perft", "all", NULL},
+                             *const BOOK[] = {"book", NULL};
+    static const char *const TUNER_OPTS[] = {"positions", "model", "batch", "threads"};
+    for (size_t i = 0; i < sizeof TUNER_OPTS / sizeof TUNER_OPTS[0]; i++)
+        if (cli_requires(a, TUNER_OPTS[i], TUNER) != 0) return 2;
+    if (cli_requires(a, "perft-depth", PERFT) != 0 || cli_requires(a, "book-every", BOOK) != 0) return 2;
     int depth = cli_isset(a, "depth") ? (int)cli_int(a, "depth") : g->bench_depth;
     int repeat = (int)cli_int(a, "repeat");
     /* --repeat and --depth: ranges checked by cli_parse (the game's own

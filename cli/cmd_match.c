@@ -304,6 +304,12 @@ static int run(CliArgs *a)
     const Game *g = cli_game(a);
     if (!g) return 2;
     if (cli_egtb_default(a, g) != 0 || cli_egtb_dependents(a) != 0) return 2;
+    /* options that would do nothing, yet would make another match than the one to resume */
+    static const char *const SPRT[] = {"sprt", NULL}, *const REPEAT[] = {"repeat-book", NULL};
+    static const char *const SPRT_OPTS[] = {"elo0", "elo1", "alpha", "beta"};
+    for (size_t i = 0; i < sizeof SPRT_OPTS / sizeof SPRT_OPTS[0]; i++)
+        if (cli_requires(a, SPRT_OPTS[i], SPRT) != 0) return 2;
+    if (cli_requires(a, "repeat-plies", REPEAT) != 0) return 2;
     char err[ERR_MAX];
     MatchOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = {cli_str(a, "a"), cli_str(a, "b")},

@@ -38,6 +38,16 @@ expect_err 2 "--nodes: '12abc' is not an integer" "$DAMA" search --nodes 12abc
 expect_err 2 "--lr: 'nan' is not a number" "$DAMA" tune --lr nan
 expect_err 2 "--depth: ' 5' is not an integer" "$DAMA" perft --depth ' 5'
 expect_err 2 "--alpha: '0.9' is out of range 1e-06..0.5" "$DAMA" match --alpha 0.9
+# options that do nothing without another: refused (a match would otherwise start anew instead of resuming)
+expect_err 2 "dama match: --elo0 does nothing without --sprt" "$DAMA" match --db req.sqlite --elo0 1 --pairs 1
+expect_err 2 "dama match: --beta does nothing without --sprt" "$DAMA" match --db req.sqlite --beta 0.1 --pairs 1
+expect_err 2 "dama match: --repeat-plies does nothing without --repeat-book" "$DAMA" match --db req.sqlite --repeat-plies 7
+[ ! -e req.sqlite ] && ok || bad "a refused match made its database"
+expect_err 2 "dama bench: --model does nothing without --tuner, --tuner-only or --all" "$DAMA" bench --depth 1 --model patterns
+expect_err 2 "dama bench: --threads does nothing without --tuner, --tuner-only or --all" "$DAMA" bench --depth 1 --threads 2
+expect_err 2 "dama bench: --perft-depth does nothing without --perft or --all" "$DAMA" bench --depth 1 --perft-depth 3
+expect_err 2 "dama bench: --book-every does nothing without --book" "$DAMA" bench --depth 1 --book-every 2
+expect_rc 0 "bench --perft --perft-depth" "$DAMA" bench --depth 1 --perft --perft-depth 2
 # config files: libconfig's own int wrap is caught before it reads the file
 printf 'selfplay = { games = 4294967298; };\n' >g.cfg
 expect_err 2 "g.cfg:1: integer '4294967298' is out of range" "$DAMA" selfplay --config g.cfg
