@@ -41,14 +41,19 @@ game=russian rounds="" games="" movetime=100 db="" concurrency=1 seed=1 engine="
 depth=6 nodes=10000 cpos=12 max_plies="" max_gap=5
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
-    case "$1" in -h|--help) usage; exit 0 ;; esac
+    case "$1" in
+    -h|--help) usage; exit 0 ;;
+    --game|--rounds|--games|--movetime|--db|--concurrency|--seed|--engine|--runner|--old|--max-plies|--depth|--nodes|\
+    --calibrate-positions|--max-cpu-gap) ;;
+    *) die "unknown option '$1' (see the head of scripts/gauntlet.sh)" ;;
+    esac
     [ $# -ge 2 ] || die "$1 needs a value"
     case "$1" in
     --game) game="$2" ;;
     --rounds) num "$1" "$2" 1 100000; rounds=$((10#$2)) ;;
     --games) num "$1" "$2" 1 1000000; games=$((10#$2)) ;;
     --movetime) num "$1" "$2" 1 60000; movetime=$((10#$2)) ;;
-    --db) db=$(abspath "$2") ;;
+    --db) [ -n "$2" ] || die "--db: an empty path"; db=$(abspath "$2") ;;
     --concurrency) num "$1" "$2" 1 64; concurrency=$((10#$2)) ;;
     --seed) num "$1" "$2" 0 2147483647; seed=$((10#$2)) ;;
     --engine) engine=$(abspath "$2") ;;
@@ -66,6 +71,7 @@ done
 [ -z "$rounds" ] || [ -z "$games" ] || die "give --rounds or --games, not both"
 [ -n "$db" ] || { mkdir -p logs; db="logs/gauntlet-$game.sqlite"; }
 [ -d "$(dirname "$db")" ] || die "--db $db: no such folder $(dirname "$db")"
+[ ! -d "$db" ] || die "--db $db is a folder, not a database file"
 if [ -z "$runner" ]; then
     runner="$root/build/dama"
     [ -x "$runner" ] || bash scripts/build.sh >/dev/null

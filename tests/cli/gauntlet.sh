@@ -88,6 +88,10 @@ expect_err 2 "--games '-3' is not a whole number" bash "$G" --runner "$DAMA" --d
 expect_err 2 "give --rounds or --games, not both" bash "$G" "${base[@]}" --db "$T/b.sqlite" --games 4
 expect_err 2 "--seed needs a value" bash "$G" --runner "$DAMA" --seed
 expect_err 2 "unknown option '--nope'" bash "$G" --nope 1
+expect_err 2 "unknown option '--nope'" bash "$G" --nope
+expect_err 2 "--db: an empty path" bash "$G" --runner "$DAMA" --db ''
+expect_err 2 "--db $T is a folder, not a database file" bash "$G" --runner "$DAMA" --db "$T"
+[ ! -e "$T.gauntlet" ] && [ ! -e .gauntlet ] && ok || bad "a refused --db made a state folder"
 expect_err 2 "--db $T/no/g.sqlite: no such folder $T/no" bash "$G" "${base[@]}" --db "$T/no/g.sqlite"
 [ ! -e "$T/b.sqlite" ] && ok || bad "bad input stored a database"
 
