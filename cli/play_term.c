@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pdn/pdn.h"
+#include "util/text.h"
 
 /* One game under way. */
 typedef struct Session {
@@ -69,14 +70,24 @@ static void print_movetext(const GameRecord *rec, FILE *out)
 }
 
 /* Read a line into s->line without its end (echoed when input is no
- * terminal). False at end of input, after saying so. */
+ * terminal). False at end of input, after saying so. A line with a byte
+ * that is no text (a NUL: the move before it would be played as if it
+ * were the whole line) is said and read as an empty line. */
 static bool read_line(Session *s)
 {
-    if (getline(&s->line, &s->cap, s->t->in) < 0) {
+    ssize_t n = getline(&s->line, &s->cap, s->t->in);
+    if (n < 0) {
         fprintf(s->t->out, "\nend of input: game left unfinished\n");
         return false;
     }
-    s->line[strcspn(s->line, "\r\n")] = '\0';
+    if (n > 0 && s->line[n - 1] == '\n') n--;
+    if (n > 0 && s->line[n - 1] == '\r') n--;
+    s->line[n] = '\0';
+    char what[TEXT_WHAT_MAX];
+    if (text_line_check(s->line, (size_t)n, what) != 0) {
+        fprintf(s->t->out, "\nthat line has %s: ignored\n", what);
+        s->line[0] = '\0';
+    }
     return true;
 }
 

@@ -35,6 +35,12 @@ play ru2 'moves\ncd4\nzz\nundo\nundo\nc3-d4\nresign\n' --level beginner --seed 3
 reply=$(grep '^dama plays' "$T/ru.out" | tail -1 | cut -d' ' -f3)
 "$DAMA" moves --fen 'B:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,e3,g3,d4:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8' | grep -qx -- "$reply" && ok || bad "reply '$reply' legal"
 
+# a line with a NUL byte is said and ignored, not cut at the NUL and played
+play nul 'c3-d4\0x\nquit\n' --level beginner --seed 3
+has "$T/nul.out" '^that line has a NUL byte at column 6: ignored$' "a NUL byte named"
+hasnt "$T/nul.out" '^dama plays' "nothing played from a line with a NUL byte"
+has "$T/nul.out" '^moves:$' "no move stored"
+
 # 2. draw offers: accepted when the engine is lost, declined when it wins
 play drawlost 'draw\n' --fen 'W:WKa1,Kc1,Ke1,Kg1:Bh8' --level depth=6
 has "$T/drawlost.out" '^dama accepts the draw (its score -' "lost engine accepts"
