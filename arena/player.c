@@ -30,6 +30,7 @@
 #include "protocol/hub_line.h"
 #include "protocol/hub_notation.h" /* International: Hub's own strings */
 #include "util/clock.h"
+#include "util/num.h"
 #include "util/text.h"
 
 enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
@@ -40,14 +41,10 @@ enum { START_TIMEOUT_MS = 10000, HANG_DEFAULT_MS = 10000, GRACE_MS = 1000 };
  * would hold a game or a tournament for good). */
 enum { PLAYER_MS_MAX = 86400000 };
 
+/* util/num.h's whole-string integer: no blanks around it, nothing after it */
 static int parse_i64(const char *s, int64_t min, int64_t max, int64_t *out)
 {
-    char *end = NULL;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (!*s || *end || errno || v < min || v > max) return -1;
-    *out = v;
-    return 0;
+    return num_parse_int(s, min, max, out) == NUM_OK ? 0 : -1;
 }
 
 int player_limits_set(PlayerLimits *l, const char *key, const char *value, char err[ERR_MAX])
@@ -706,7 +703,7 @@ static PlayerFault think_dama(Player *p, const GameRecord *rec, int64_t clock_ms
     out->nodes = res.nodes;
     out->cpu_seconds = res.cpu_seconds;
     if (p->limits.time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
-        snprintf(out->detail, PLAYER_DETAIL_MAX, "used %.0f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
+        snprintf(out->detail, PLAYER_DETAIL_MAX, "used %.1f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
                  clock_ms);
         return PLAYER_TIME_FORFEIT;
     }
@@ -809,7 +806,7 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             return PLAYER_ILLEGAL;
         }
         if (l->time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
-            snprintf(out->detail, PLAYER_DETAIL_MAX, "answered after %.0f ms with %" PRId64 " ms on its clock",
+            snprintf(out->detail, PLAYER_DETAIL_MAX, "answered after %.1f ms with %" PRId64 " ms on its clock",
                      out->seconds * 1000, clock_ms);
             return PLAYER_TIME_FORFEIT;
         }

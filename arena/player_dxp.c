@@ -509,7 +509,7 @@ PlayerFault player_dxp_think(Player *p, const GameRecord *rec, int64_t clock_ms,
     }
     r->known = rec->len + 1;
     if (l->time_ms > 0 && out->seconds * 1000 > (double)clock_ms) {
-        snprintf(err, sizeof err, "answered after %.0f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
+        snprintf(err, sizeof err, "answered after %.1f ms with %" PRId64 " ms on its clock", out->seconds * 1000,
                  clock_ms);
         return fault(r, out->detail, PLAYER_TIME_FORFEIT, err);
     }

@@ -185,10 +185,10 @@ static void limits_list(const CliArgs *a, CliSource from, char *out, size_t size
 }
 
 /* Which of the limits applies: the one of the command line (two there are
- * refused), else the config file's (two there are refused), else --nodes.
- * A config file's limit that the command line's replaces is named on
- * stderr. Returns the index in LIMIT_KEYS, or -1 after a message. */
-static int choose_limit(const CliArgs *a)
+ * refused), else the config file's (two there are refused), else --nodes;
+ * *replaces: whether the command line's replaces a config file's. Returns
+ * the index in LIMIT_KEYS, or -1 after a message. */
+static int choose_limit(const CliArgs *a, bool *replaces)
 {
     int cli = -1, file = -1, n_cli = 0, n_file = 0;
     for (int k = 0; k < LIMIT_KEYS_LEN; k++) {
@@ -207,11 +207,7 @@ static int choose_limit(const CliArgs *a)
                         "--movetime, --tc, --depth and --nodes\n", a->config_path, list);
         return -1;
     }
-    if (n_cli == 1 && n_file > 0) {
-        limits_list(a, CLI_FROM_CONFIG, list, sizeof list);
-        fprintf(stderr, "dama match: search limit --%s %s: the command line's wins over %s's %s\n", LIMIT_KEYS[cli],
-                cli_str(a, LIMIT_KEYS[cli]), a->config_path, list);
-    }
+    *replaces = n_cli == 1 && n_file > 0;
     return n_cli ? cli : n_file ? file : 3;
 }
 
@@ -221,7 +217,8 @@ static int parse_limits(const CliArgs *a, PlayerLimits *lim)
 {
     char err[ERR_MAX];
     *lim = (PlayerLimits){0};
-    int k = choose_limit(a);
+    bool replaces = false;
+    int k = choose_limit(a, &replaces);
     if (k < 0) return 2;
     if (k == 2) lim->depth = (int)cli_int(a, "depth");
     if (k == 3) lim->nodes = (uint64_t)cli_int(a, "nodes");
@@ -229,6 +226,12 @@ static int parse_limits(const CliArgs *a, PlayerLimits *lim)
         char v[64];
         snprintf(v, sizeof v, "%s", cli_str(a, LIMIT_KEYS[k]));
         if (player_limits_set(lim, k ? "time" : "movetime", v, err) != 0) return cli_bad_value(a, LIMIT_KEYS[k], err);
+    }
+    if (replaces) { /* said once the value is known to be good */
+        char list[256];
+        limits_list(a, CLI_FROM_CONFIG, list, sizeof list);
+        fprintf(stderr, "dama match: search limit --%s %s: the command line's wins over %s's %s\n", LIMIT_KEYS[k],
+                cli_str(a, LIMIT_KEYS[k]), a->config_path, list);
     }
     return 0;
 }

@@ -722,6 +722,14 @@ expect_err 2 "movetime=99999999999999: need a positive integer <= 86400000 (a da
   name=a,movetime=99999999999999 name=b
 expect_err 2 "dama tournament: --tc: time=100+99999999999: need MS or MS+INC" "$DAMA" "${TA[@]}" --tc 100+99999999999 name=a name=b
 expect_err 2 "dama match: --tc 100+: time=100+: need MS or MS+INC" "$DAMA" match --db tspec.sqlite --tc 100+ --pairs 1
+expect_err 2 "dama match: --tc  100+1: time= 100+1: need MS or MS+INC" "$DAMA" match --db tspec.sqlite --tc ' 100+1' --pairs 1
+expect_err 2 "dama tournament: engine 'name=a,time=100+ 5': time=100+ 5: need MS or MS+INC" "$DAMA" "${TA[@]}" \
+  'name=a,time=100+ 5' name=b
+# a config file's limit replaced by a bad one: the error only, not first a note that the bad one wins
+printf 'match: { nodes = 500; };\n' >lim.cfg
+"$DAMA" match --config lim.cfg --db tspec.sqlite --tc abc --pairs 1 2>lim.err
+expect_eq "$(cat lim.err)" "dama match: --tc abc: time=abc: need MS or MS+INC (milliseconds, each at most 86400000, e.g. 10000+100)" \
+  "a bad --tc over a config file's limit: one message"
 # a value from a config file is named there, with its file and line, not as an option never typed
 printf 'tournament: { format = "swiss"; };\nreport: { game = "chess"; };\nplay: { side = "red"; };\nmatch: { tc = "abc"; };\n' >cf.cfg
 expect_err 2 "dama tournament: format = swiss (cf.cfg:1): must be round-robin or gauntlet" "$DAMA" tournament --config cf.cfg name=a name=b
