@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "arena/game_writer.h"
 #include "arena/match_draws.h"
@@ -115,11 +116,15 @@ static int store_game(Tour *t, int64_t gi, const PlayRecord *rec, char err[ERR_M
     else db_rollback(t->db);
     if (rc != 0) return -1;
     if (t->pdn) {
+        char created[32]; /* the day the database stores with the game (UTC), as pdn export's Date tag */
+        time_t now = time(NULL);
+        struct tm utc;
+        if (!gmtime_r(&now, &utc) || strftime(created, sizeof created, "%Y-%m-%dT%H:%M:%SZ", &utc) == 0) created[0] = 0;
         DbGameRow row = {.id = game_id, .run_id = tr->run_id, .game_index = gi, .round = r,
                          .tournament_id = tr->tournament_id, .run_kind = "tournament", .game = tr->game->name,
                          .opening = op->label, .start_fen = op->fen, .white = tr->engines[w].name,
                          .black = tr->engines[b].name, .result = meta.result, .reason = rec->reason,
-                         .movetext = meta.movetext, .created = NULL,
+                         .movetext = meta.movetext, .created = created[0] ? created : NULL,
                          .tournament_name = t->tournament_name[0] ? t->tournament_name : NULL};
         if (pdn_export_row(t->pdn, &row, err) != 0 || fflush(t->pdn) != 0) {
             snprintf(err, ERR_MAX, "--pdn-out: writing %.180s failed: %s", t->pdn_path, strerror(errno));
@@ -259,7 +264,6 @@ static int catch_up_game(void *ctx, const DbGameRow *g)
         return 0;
     }
     DbGameRow row = *g; /* as store_game wrote it */
-    row.created = NULL;
     row.detail = NULL;
     row.tournament_name = c->t->tournament_name[0] ? c->t->tournament_name : NULL;
     return pdn_export_row(c->f, &row, c->err) != 0 ? -1 : 0;

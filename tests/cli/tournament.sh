@@ -175,6 +175,10 @@ expect_eq "$(tail -1 "$T/out")" "$TOTAL games, $TOTAL ok, 0 failed" "live PDN ga
 expect_eq "$(grep -c '^\[Termination "timeout"\]' "$T/t.pdn")" "$(q "SELECT count(*) FROM games WHERE reason = 'timeout'")" \
   "Termination tags"
 expect_eq "$(grep -c '^\[Event "dama tournament 1 (t1)"\]' "$T/t.pdn")" "$TOTAL" "Event tags"
+# the live file's Date tags are the export's (the day the game was stored), not "????.??.??"
+expect_eq "$(grep -c '^\[Date "[0-9]\{4\}\.[0-9][0-9]\.[0-9][0-9]"\]$' "$T/live.pdn")" "$TOTAL" "live PDN: a date in each game"
+expect_eq "$(grep '^\[Date ' "$T/live.pdn" | sort | uniq -c)" "$(grep '^\[Date ' "$T/t.pdn" | sort | uniq -c)" \
+  "live PDN and export: the same dates"
 
 # a tournament started without --pdn-out does not take one on resume (the file would lack its first games)
 expect_rc 0 "a tournament without PDN" "$DAMA" tournament --db "$T/np.sqlite" --rounds 1 --nodes 100 --progress 0 name=A name=B
