@@ -343,10 +343,13 @@ def combine(paths):
 def main():
     if len(sys.argv) > 1 and sys.argv[1] == "--combine":
         if len(sys.argv) < 3:
-            sys.exit("usage: elo_match.py --combine LOG [LOG...]")
+            print("usage: elo_match.py --combine LOG [LOG...]", file=sys.stderr)
+            sys.exit(2)
         sys.exit(combine(sys.argv[2:]))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
-                                 allow_abbrev=False)
+                                 allow_abbrev=False,
+                                 usage="%(prog)s --new BIN --old BIN (--movetime MS | --depth D | --nodes N) "
+                                       "[options]\n       %(prog)s --combine LOG [LOG...]")
     ap.add_argument("--new", required=True, help="binary under test")
     ap.add_argument("--old", required=True, help="reference binary")
     ap.add_argument("--game", default="russian")
@@ -375,24 +378,34 @@ def main():
     ap.add_argument("--new-args", default="", help="extra arguments for the new binary's search")
     ap.add_argument("--old-args", default="", help="extra arguments for the old binary's search")
     args = ap.parse_args()
+    # bad input: one line naming it, exit 2 (argparse's error), before anything runs
+    for name in ("new", "old"):
+        b = getattr(args, name)
+        if not (os.path.isfile(b) and os.access(b, os.X_OK)):
+            ap.error("--%s %s: no such executable file" % (name, b))
+    if args.openings and not os.path.isfile(args.openings):
+        ap.error("--openings %s: no such file" % args.openings)
+    if args.log and (os.path.isdir(args.log) or not os.path.isdir(os.path.dirname(os.path.abspath(args.log)))):
+        ap.error("--log %s: %s" % (args.log, "a folder, not a file" if os.path.isdir(args.log) else "no such folder"))
+    for name in ("movetime", "old_movetime", "depth", "nodes", "first_pair", "calibrate_steps"):
+        if getattr(args, name) < 0:
+            ap.error("--%s must be >= 0 (got %d)" % (name.replace("_", "-"), getattr(args, name)))
+    for name in ("pairs", "concurrency", "calibrate_positions", "calibrate_repeat"):
+        if getattr(args, name) < 1:
+            ap.error("--%s must be >= 1 (got %d)" % (name.replace("_", "-"), getattr(args, name)))
+    limits = [k for k in ("movetime", "depth", "nodes") if getattr(args, k) > 0]
+    if not limits:
+        ap.error("give --movetime, --depth or --nodes")
+    if len(limits) > 1:
+        ap.error("give one of --movetime, --depth and --nodes, not %s" % " and ".join("--" + k for k in limits))
     if args.calibrate_only:
         args.calibrate = True
     if (args.old_movetime or args.calibrate) and args.movetime <= 0:
-        sys.exit("elo_match.py: --old-movetime and --calibrate need --movetime")
-    if args.old_movetime < 0:
-        sys.exit("elo_match.py: --old-movetime must be >= 1 (got %d)" % args.old_movetime)
-    if args.movetime > 0:
-        args.limit = ["--movetime", str(args.movetime)]
-    elif args.depth > 0:
-        args.limit = ["--depth", str(args.depth)]
-    elif args.nodes > 0:
-        args.limit = ["--nodes", str(args.nodes)]
-    else:
-        sys.exit("elo_match.py: give --movetime, --depth or --nodes")
-    if args.pairs < 1 or args.concurrency < 1:
-        sys.exit("elo_match.py: --pairs and --concurrency must be >= 1")
-    if args.first_pair < 0:
-        sys.exit("elo_match.py: --first-pair must be >= 0 (got %d)" % args.first_pair)
+        ap.error("--old-movetime and --calibrate need --movetime")
+    if subprocess.run([args.new, "moves", "--game", args.game], stdout=subprocess.DEVNULL,
+                      stderr=subprocess.DEVNULL).returncode != 0:
+        ap.error("--game %s: %s does not play it (dama help lists the games)" % (args.game, args.new))
+    args.limit = ["--" + limits[0], str(getattr(args, limits[0]))]
     first = args.first_pair
 
     if args.openings:

@@ -43,7 +43,19 @@ expect_err 2 "RFP_DEPTH=2" python3 "$E" --combine "$T/a.log" "$T/d.log"
 grep -v '^#' "$T/a.log" >"$T/e.log"
 expect_err 2 "no match header" python3 "$E" --combine "$T/e.log"
 expect_err 2 "cannot read $T/missing.log" python3 "$E" --combine "$T/a.log" "$T/missing.log"
-expect_err 1 "--first-pair must be >= 0" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --first-pair -1
+expect_err 2 "--first-pair must be >= 0" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --first-pair -1
+# bad input names what and where, exit 2 (argparse's), no traceback
+expect_err 2 "--new $T/none: no such executable file" python3 "$E" --new "$T/none" --old "$DAMA" --depth 1
+expect_err 2 "--openings $T: no such file" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --openings "$T"
+expect_err 2 "--log $T: a folder, not a file" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --log "$T"
+expect_err 2 "--log $T/no/x.log: no such folder" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --log "$T/no/x.log"
+expect_err 2 "--game chess: $DAMA does not play it" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --game chess
+expect_err 2 "--movetime must be >= 0 (got -5)" python3 "$E" --new "$DAMA" --old "$DAMA" --movetime -5
+expect_err 2 "give one of --movetime, --depth and --nodes, not --movetime and --depth" python3 "$E" --new "$DAMA" \
+  --old "$DAMA" --movetime 10 --depth 3
+expect_err 2 "usage: elo_match.py --combine LOG" python3 "$E" --combine
+python3 "$E" --help | grep -q -- "--combine LOG \[LOG...\]" && ok || bad "--help: no --combine in its usage"
+! grep -q Traceback "$T/err" && ok || bad "a traceback: $(cat "$T/err")"
 # an abbreviated option is refused (argparse would take --first-pai as --first-pair)
 expect_err 2 "unrecognized arguments: --first-pai" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --first-pai -1
 # every argparse parser of scripts/*.py refuses abbreviations
@@ -69,7 +81,7 @@ done
 # 4. Time used per move: both sides measured, printed, logged and combined.
 expect_eq "$(grep -c '^# time pair' "$T/turkish-all.log")" 6 "a time line per game"
 expect_eq "$(grep -cE '^time per move: new wall [0-9.]+ ms cpu [0-9.]+ ms \([0-9]+ moves\), old wall [0-9.]+ ms cpu [0-9.]+ ms \([0-9]+ moves\), new/old wall [0-9.]+ cpu [0-9.]+' "$T/w")" 1 "combined time per move"
-expect_err 1 "need --movetime" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --old-movetime 5
+expect_err 2 "need --movetime" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --old-movetime 5
 expect_rc 0 "calibrate" python3 "$E" --new "$DAMA" --old "$DAMA" --game turkish --movetime 5 --pairs 2 --calibrate-only --calibrate-positions 2 --calibrate-repeat 1 --calibrate-steps 2
 expect_eq "$(grep -cE '^calibrate: old --movetime [0-9]+$' "$T/out")" 1 "calibrated movetime printed"
 finish elo_match
