@@ -198,7 +198,8 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         if (kind) snprintf(kind_key, sizeof kind_key, "%s", key);
         if (strcmp(key, "name") == 0) {
             if (!*value || strlen(value) >= sizeof out->name) {
-                return err_set(err, "engine '%.100s': name must be 1..%d characters", text, PLAYER_NAME_MAX - 1);
+                return err_set(err, "engine '%.100s': name must be 1..%d bytes of UTF-8 (a letter such as e-acute "
+                               "takes 2)", text, PLAYER_NAME_MAX - 1);
             }
             char what[TEXT_WHAT_MAX]; /* stored, printed and written into PDN tags: text on one line */
             if (text_line_check(value, strlen(value), what) != 0) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "util/num.h"
+#include "util/text.h"
 
 int ratings_parse_anchor(const char *text, const char *const *names, int len, int *index, double *elo,
                          char err[ERR_MAX])
@@ -45,7 +46,7 @@ void ratings_table_print(FILE *out, const RatingsFit *fit, const char *const *na
     qsort(order, (size_t)fit->players, sizeof order[0], by_elo);
     int width = 4;
     for (int i = 0; i < fit->players; i++)
-        if ((int)strlen(names[i]) > width) width = (int)strlen(names[i]);
+        if (text_chars(names[i]) > width) width = text_chars(names[i]);
     if (width > 40) width = 40;
     fprintf(out, "%4s  %-*s %8s %7s  %-19s %7s %7s\n", "rank", width, "name", "Elo", "+/-", "95% interval", "games",
             "score");
@@ -54,7 +55,8 @@ void ratings_table_print(FILE *out, const RatingsFit *fit, const char *const *na
         char interval[48];
         snprintf(interval, sizeof interval, "[%.1f, %.1f]", num_shown(fit->lower[i], 1), num_shown(fit->upper[i], 1));
         double pct = fit->games[i] ? 100.0 * fit->score[i] / (double)fit->games[i] : 0;
-        fprintf(out, "%4d  %-*.*s %8.1f %7.1f  %-19s %7lld %6.1f%%\n", k + 1, width, width, names[i],
+        char name[4 * 40 + 1];
+        fprintf(out, "%4d  %s %8.1f %7.1f  %-19s %7lld %6.1f%%\n", k + 1, text_column(names[i], width, name, sizeof name),
                 num_shown(fit->elo[i], 1), fit->error[i], interval, (long long)fit->games[i], pct);
     }
     /* (num_shown: a fit's 0 comes out as -1e-17 as often as +1e-17; printed as 0.0) */

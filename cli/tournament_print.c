@@ -9,6 +9,7 @@
 #include "arena/ratings.h"
 #include "arena/stats.h"
 #include "cli/ratings_table.h"
+#include "util/text.h"
 
 void tournament_print_results(FILE *out, const TournamentResult *t)
 {
@@ -27,13 +28,18 @@ void tournament_print_results(FILE *out, const TournamentResult *t)
     }
     int width = 6;
     for (int i = 0; i < n; i++)
-        if ((int)strlen(t->engines[i].name) > width) width = (int)strlen(t->engines[i].name);
+        if (text_chars(t->engines[i].name) > width) width = text_chars(t->engines[i].name);
     if (width > 24) width = 24;
     fprintf(out, "crosstable: points of the row against the column (games, draws)\n%-*s", width + 2, "");
-    for (int j = 0; j < n; j++) fprintf(out, " %16.*s", 16, t->engines[j].name);
+    char name[4 * 24 + 1];
+    for (int j = 0; j < n; j++) { /* right-aligned in 16 characters */
+        int c = text_chars(t->engines[j].name);
+        if (c > 16) c = 16;
+        fprintf(out, " %*s%s", 16 - c, "", text_column(t->engines[j].name, c, name, sizeof name));
+    }
     fprintf(out, " %16s\n", "total");
     for (int i = 0; i < n; i++) {
-        fprintf(out, "%-*.*s  ", width, width, t->engines[i].name);
+        fprintf(out, "%s  ", text_column(t->engines[i].name, width, name, sizeof name));
         double total = 0;
         int tg = 0;
         for (int j = 0; j < n; j++) {
@@ -111,13 +117,14 @@ void tournament_print_times(FILE *out, const TournamentResult *t)
     if (!t->timed) return;
     int width = 6;
     for (int i = 0; i < t->engines_len; i++)
-        if ((int)strlen(t->engines[i].name) > width) width = (int)strlen(t->engines[i].name);
+        if (text_chars(t->engines[i].name) > width) width = text_chars(t->engines[i].name);
     if (width > 24) width = 24;
     fprintf(out, "time used per move (all stored games):\n");
     for (int i = 0; i < t->engines_len; i++) {
         char text[128];
         time_use_format(&t->time[i], text, sizeof text);
-        fprintf(out, "  %-*.*s  %s\n", width, width, t->engines[i].name, text);
+        char name[4 * 24 + 1];
+        fprintf(out, "  %s  %s\n", text_column(t->engines[i].name, width, name, sizeof name), text);
     }
     /* the most against the least, by the measure whose spread is larger */
     TimeCompare best = {0};

@@ -343,6 +343,24 @@ static void test_text_escape(void **state)
     assert_string_equal(out, "");
 }
 
+/* A table's column counts characters, never cuts one: "é" is 2 bytes, 1 character. */
+static void test_text_column(void **state)
+{
+    (void)state;
+    char out[64];
+    assert_int_equal(text_chars(""), 0);
+    assert_int_equal(text_chars("ab"), 2);
+    assert_int_equal(text_chars("\xc3\xa9t\xc3\xa9"), 3);       /* été */
+    assert_int_equal(text_chars("\xe2\x82\xac\xf0\x9f\x98\x80"), 2); /* a 3- and a 4-byte character */
+    assert_string_equal(text_column("ab", 4, out, sizeof out), "ab  ");
+    assert_string_equal(text_column("\xc3\xa9t\xc3\xa9", 5, out, sizeof out), "\xc3\xa9t\xc3\xa9  "); /* 3 + 2 */
+    assert_string_equal(text_column("\xc3\xa9t\xc3\xa9", 2, out, sizeof out), "\xc3\xa9t");          /* cut after 2 */
+    assert_string_equal(text_column("abc", 0, out, sizeof out), "");
+    /* too small a buffer: whole characters only, padded as far as it holds, always terminated */
+    assert_string_equal(text_column("\xc3\xa9\xc3\xa9", 2, out, 4), "\xc3\xa9 ");
+    assert_string_equal(text_column("\xc3\xa9\xc3\xa9", 2, out, 2), " ");
+}
+
 static void test_atomic_replace_rules(void **state)
 {
     (void)state;
@@ -601,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_config_literals),
         cmocka_unit_test(test_text_line_check),
         cmocka_unit_test(test_text_escape),
+        cmocka_unit_test(test_text_column),
         cmocka_unit_test(test_text_list_has_empty),
         cmocka_unit_test(test_text_read_line),
         cmocka_unit_test(test_text_cut_line),

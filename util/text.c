@@ -113,3 +113,26 @@ bool text_list_has_empty(const char *list)
     size_t n = strlen(list);
     return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
 }
+
+int text_chars(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+const char *text_column(const char *s, int width, char *out, size_t size)
+{
+    size_t used = 0;
+    int chars = 0;
+    for (const char *p = s; *p;) {
+        size_t len = 1;
+        while (((unsigned char)p[len] & 0xC0) == 0x80) len++;
+        if (chars == width || used + len >= size) break;
+        memcpy(out + used, p, len);
+        used += len, p += len, chars++;
+    }
+    for (; chars < width && used + 1 < size; chars++) out[used++] = ' ';
+    out[used] = '\0';
+    return out;
+}

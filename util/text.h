@@ -48,6 +48,16 @@ long text_cut_line(const char *text, size_t n);
  * at column 3", "byte 0xFF at column 5, not UTF-8". */
 size_t text_line_check(const char *line, size_t len, char what[TEXT_WHAT_MAX]);
 
+/* The characters of UTF-8 text s (bytes that do not continue a sequence:
+ * a column of a table counts these, not bytes). */
+int text_chars(const char *s);
+
+/* s in a column `width` characters wide, for a table (width >= 0): cut
+ * after width characters (never inside one), then padded with spaces to
+ * width characters; into out (size bytes, at least 4 * width + 1 hold any
+ * text). Returns out. */
+const char *text_column(const char *s, int width, char *out, size_t size);
+
 /* in[0..n) as one line of printable ASCII into out (size bytes, always
  * NUL-terminated): bytes 0x20..0x7E as they are, a backslash as "\\",
  * every other byte (control bytes, NUL, bytes past 0x7E) as "\xNN"; what
