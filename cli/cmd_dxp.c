@@ -15,6 +15,7 @@
 #include "engine/search.h"
 #include "protocol/dxp.h"
 #include "protocol/dxp_link.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     {"game", OPT_STR, NULL, "game: one whose squares are numbered 1..50 (default: " CLI_DXP_GAME "; a top-level "
@@ -106,10 +107,10 @@ static int set_initiator(CliArgs *a, DxpSessionOptions *o)
 
 static void print_summary(const DxpSessionStats *st, const DxpLink *l)
 {
-    printf("dxp: %d games: %d won, %d drawn, %d lost, %d unfinished; %d refused; received %d bad messages, "
-           "%d chats; %ld messages sent, %ld received\n",
-           st->games, st->wins, st->draws, st->losses, st->unfinished, st->refused, st->bad_in, st->chats_in, l->sent,
-           l->received);
+    printf("dxp: %d game%s: %d won, %d drawn, %d lost, %d unfinished; %d refused; received %d bad message%s, "
+           "%d chat%s; %ld message%s sent, %ld received\n",
+           st->games, TEXT_PLURAL(st->games), st->wins, st->draws, st->losses, st->unfinished, st->refused, st->bad_in,
+           TEXT_PLURAL(st->bad_in), st->chats_in, TEXT_PLURAL(st->chats_in), l->sent, TEXT_PLURAL(l->sent), l->received);
     if (st->book_moves) printf("dxp: %d book moves\n", st->book_moves);
 }
 

@@ -128,9 +128,10 @@ static void on_start(void *ctx, const TournamentResult *r)
     if (r->writer) {
         char ranks[48] = "";
         if (r->ranks > 1) snprintf(ranks, sizeof ranks, " a rank, %d ranks over MPI", r->ranks);
-        fprintf(stderr, "tournament %lld (run %lld) %s: %s, %d engines, %d rounds, %lld games (%lld %s), %lld "
+        fprintf(stderr, "tournament %lld (run %lld) %s: %s, %d engines, %d round%s, %lld games (%lld %s), %lld "
                 "concurrent%s\n", (long long)r->tournament_id, (long long)r->run_id, r->game->name,
-                r->gauntlet ? "gauntlet" : "round robin", r->engines_len, r->rounds, (long long)r->games_total,
+                r->gauntlet ? "gauntlet" : "round robin", r->engines_len, r->rounds, TEXT_PLURAL(r->rounds),
+                (long long)r->games_total,
                 (long long)r->done_games, r->resumed ? "already played" : "stored", (long long)r->concurrency, ranks);
     }
     cli_install_stop_handler();

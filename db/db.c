@@ -25,6 +25,7 @@
 #include "db/db_internal.h"
 #include "migrations_sql.h"
 #include "schema_sql.h"
+#include "util/text.h"
 
 /* ---- migrations ---------------------------------------------------------- */
 
@@ -268,8 +269,8 @@ static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
     if (objects > 0 || *version != 0) {
         set_err(err,
                 "%s: not a dama database (an SQLite database with %" PRId64
-                " schema objects and no dama application_id)",
-                db->path, objects);
+                " schema object%s and no dama application_id)",
+                db->path, objects, TEXT_PLURAL(objects));
         return -1;
     }
     return 0;

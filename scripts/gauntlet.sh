@@ -199,7 +199,7 @@ if [ -z "$rounds" ]; then
     rounds=$(((${games:-$((10 * per_round))} + per_round - 1) / per_round))
 fi
 [ "$with_start" = 1 ] || mt_start=""
-echo "$me: $game, ${#names[@]} players (${names[*]}), $rounds rounds; movetimes: new $movetime, $old_name $mt_old${mt_start:+, start-weights $mt_start}${mt_neww:+, new-weights@old $mt_neww}; db $db"
+echo "$me: $game, ${#names[@]} players (${names[*]}), $rounds round$([ "$rounds" = 1 ] || echo s); movetimes: new $movetime, $old_name $mt_old${mt_start:+, start-weights $mt_start}${mt_neww:+, new-weights@old $mt_neww}; db $db"
 log="$state/tournament.log"
 set +e
 "$runner" tournament --game "$game" --format gauntlet --rounds "$rounds" --seed "$seed" --db "$db" \

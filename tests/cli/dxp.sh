@@ -129,7 +129,7 @@ send "E01"
 exec 3<&-
 follower_done hand 0
 has "$T/hand.fout" '^game 1: hand (White) - Follower (Black): 0-1 illegal-move, 2 plies$' "the game, lost by the illegal move"
-has "$T/hand.fout" '^dxp: 1 games: 1 won, 0 drawn, 0 lost, 0 unfinished; 2 refused; received 5 bad messages, 1 chats; ' "hand summary"
+has "$T/hand.fout" '^dxp: 1 game: 1 won, 0 drawn, 0 lost, 0 unfinished; 2 refused; received 5 bad messages, 1 chat; ' "hand summary"
 has "$T/hand.flog" ' < garbage$' "garbage logged"
 has "$T/hand.flog" ' # illegal move in ' "the illegal move's position logged"
 

@@ -108,7 +108,7 @@ grep -qE "^gauntlet.sh: old-slow cannot use equal time: at its closest \(--movet
     && ok || bad "the anchor's calibration named: $(head -c 600 "$T/err")"
 expect_line err "gauntlet.sh: old-slow plays all the same (it is the anchor); the summary marks it NOT equal"
 expect_line err "gauntlet.sh: new-weights@old left out"
-grep -qF "gauntlet.sh: russian, 5 players (new old-slow start-weights depth1 nodes200), 1 rounds;" "$T/out" \
+grep -qF "gauntlet.sh: russian, 5 players (new old-slow start-weights depth1 nodes200), 1 round;" "$T/out" \
     && ok || bad "the pool without it: $(head -c 600 "$T/out")"
 grep -qE "^  old-slow +[-+][0-9.]+ .* NOT equal$" "$T/out" && ok || bad "the anchor marked: $(grep old-slow "$T/out")"
 expect_eq "$(grep -cE '^  new-weights@old ' "$T/out")" 0 "no line for the player left out"
