@@ -181,7 +181,7 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
         memcpy(value, v, vlen);
         value[vlen] = '\0';
         s = v + vlen;
-        if (*s == ',') s++;
+        if (*s == ',' && !*++s) return err_set(err, "engine '%.100s': a ',' with no KEY=VALUE after it", text);
         /* a key once (param.NAME: check_params says which): the later value would win unseen */
         if (strncmp(key, "param.", 6) != 0) {
             for (int k = 0; k < keys_len; k++)

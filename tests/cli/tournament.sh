@@ -26,6 +26,12 @@ grep -q "unknown key 'speed'" "$T/err" && ok || bad "bad key message: $(cat "$T/
 expect_rc 2 "bad tc" "$DAMA" tournament --db "$T/x.sqlite" name=A,time=fast name=B
 expect_rc 2 "same name" "$DAMA" tournament --db "$T/x.sqlite" name=A name=A
 expect_rc 2 "bad format" "$DAMA" tournament --db "$T/x.sqlite" --format swiss name=A name=B
+# a spec's commas separate KEY=VALUE pairs: an empty one anywhere is refused, a trailing one too
+expect_err 2 "engine 'name=A,weights=default,': a ',' with no KEY=VALUE after it" "$DAMA" tournament --db "$T/x.sqlite" \
+  name=A,weights=default, name=B
+expect_err 2 "engine 'name=A,,weights=default': '' is not KEY=VALUE" "$DAMA" tournament --db "$T/x.sqlite" \
+  name=A,,weights=default name=B
+expect_err 2 "engine ',name=A': '' is not KEY=VALUE" "$DAMA" tournament --db "$T/x.sqlite" ,name=A name=B
 expect_err 2 "dama tournament: engine 'name=A,param.ROYAL_EXT=1': param.ROYAL_EXT: search parameter ROYAL_EXT does nothing in russian: it applies only to games with a royal piece" \
   "$DAMA" tournament --db "$T/x.sqlite" name=A,param.ROYAL_EXT=1 name=B
 # --anchor names a player and a rating: refused before the first game (it was checked after the last)
