@@ -97,14 +97,25 @@ void tournament_print_missed(FILE *out, const TournamentResult *t, const char *d
     }
 }
 
+/* Whether engine i plays on time (a movetime or a clock), not at a fixed
+ * depth or node count. */
+static bool on_time(const TournamentResult *t, int i)
+{
+    return t->engines[i].limits.movetime_ms > 0 || t->engines[i].limits.time_ms > 0;
+}
+
 /* The engines that used the most and the least time by measure m (0:
  * wall, 1: CPU) among those with timed moves and a mean of that measure
- * (a DXP program's CPU time is not measured: 0); -1 when none. */
+ * (a DXP program's CPU time is not measured: 0); -1 when none. Where two
+ * or more play on time, only those are compared: a depth- or node-limited
+ * player beside them (a gauntlet's) is not meant to use their time. */
 static void time_extremes(const TournamentResult *t, int m, int *most, int *least)
 {
     *most = *least = -1;
+    int timed = 0;
+    for (int i = 0; i < t->engines_len; i++) timed += t->time[i].moves > 0 && on_time(t, i);
     for (int i = 0; i < t->engines_len; i++) {
-        if (t->time[i].moves <= 0) continue;
+        if (t->time[i].moves <= 0 || (timed >= 2 && !on_time(t, i))) continue;
         double v = m ? time_use_cpu_ms(&t->time[i]) : time_use_wall_ms(&t->time[i]);
         if (!(v > 0)) continue;
         if (*most < 0 || v > (m ? time_use_cpu_ms(&t->time[*most]) : time_use_wall_ms(&t->time[*most]))) *most = i;
@@ -143,7 +154,11 @@ void tournament_print_times(FILE *out, const TournamentResult *t)
     else
         time_use_verdict(&best, TIME_USE_EQUAL, t->engines[pair[0]].name, t->engines[pair[1]].name, verdict,
                          sizeof verdict);
-    fprintf(out, "  %s\n", verdict);
+    int timed = 0, fixed = 0;
+    for (int i = 0; i < t->engines_len; i++)
+        if (t->time[i].moves > 0) timed += on_time(t, i), fixed += !on_time(t, i);
+    fprintf(out, "  %s%s\n", verdict,
+            timed >= 2 && fixed ? " among the engines on time (those at a fixed depth or node count left out)" : "");
     if (t->untimed) fprintf(out, "  (%lld engine-games stored without their times are left out)\n", (long long)t->untimed);
 }
 

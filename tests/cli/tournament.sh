@@ -165,6 +165,12 @@ expect_eq "$(q "SELECT count(*) FROM games WHERE white_moves IS NULL OR white_cp
 # time may be unknown, which the verdict then says)
 VERDICT='^  (equal (wall )?time used \(within 5%\)|unequal time: [ABHCIG] used [0-9.]+% more (wall|CPU) time than [ABHCIG])(; CPU time not measured)?$'
 expect_eq "$(grep -cE "$VERDICT" "$T/final.out")" 1 "one verdict on the time used: $(sed -n '/^time used per move/,$p' "$T/final.out")"
+# a depth-limited player beside two on time (a gauntlet's pool) is left out of the time verdict, and it says so
+"$DAMA" tournament --db "$T/gv.sqlite" --format gauntlet --rounds 1 --progress 0 --max-plies 40 \
+  name=A,movetime=10 name=B,movetime=10 name=D,depth=1 >"$T/gv.out" 2>&1 && ok || bad "gauntlet with a depth player"
+grep -qE '^  (equal|unequal).* among the engines on time \(those at a fixed depth or node count left out\)$' "$T/gv.out" &&
+  ok || bad "time verdict of a mixed pool: $(sed -n '/^time used per move/,/^ratings/p' "$T/gv.out")"
+grep -q 'more .* time than D' "$T/gv.out" && bad "the depth player compared on time" || ok
 # ratings: sound engines above every faulty one
 sound_min=$(grep -E '^ +[0-9]+  [ABH] ' "$T/final.out" | awk '{print $3}' | sort -g | head -1)
 faulty_max=$(grep -E '^ +[0-9]+  [CIG] ' "$T/final.out" | awk '{print $3}' | sort -g | tail -1)
