@@ -229,7 +229,11 @@ static int run(CliArgs *a)
     if (r.unchanged) {
         printf("no weight changed (best epoch %d of %d): no new weight set stored; the start is weight set %lld%s\n",
                res->best_epoch, res->epochs, (long long)r.base_ws, interrupted ? "; run interrupted" : "");
-        if (res->stop == TEXEL_STOP_PATIENCE && res->best_epoch == 0)
+        if (res->rounded_back)
+            printf("epoch %d's weights had the best held-out loss, but rounded to whole numbers they were no better "
+                   "than the start's: the start is kept (give more data, or smaller steps: --lr, --pattern-lr)\n",
+                   res->rounded_back);
+        else if (res->stop == TEXEL_STOP_PATIENCE && res->best_epoch == 0)
             printf("no epoch's held-out loss fell below the start's within --patience %d: give smaller steps (--lr, "
                    "--pattern-lr) or a larger --patience\n",
                    o.patience);

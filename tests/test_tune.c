@@ -179,6 +179,33 @@ static void test_tune_mini_batch(void **state)
     fixture_free(f);
 }
 
+/* Steps too small to survive rounding: epochs that beat the start with
+ * real-valued weights (each a step toward the truth, up to 25 centi-men
+ * away), rounded back onto the start. The result is the start, said as
+ * such, never rounded weights that lose to it on the held-out positions. */
+static void test_rounded_back_to_start(void **state)
+{
+    (void)state;
+    char err[TEXEL_ERR_MAX];
+    Fixture *f = fixture_new(200000, 41);
+    TexelConfig cfg;
+    texel_config_default(&cfg);
+    cfg.epochs = 3;
+    cfg.lr = 0.05; /* full batch: 3 Adam steps move a weight by at most about 0.15 */
+    cfg.k = K_TRUE;
+    int32_t w[W_LEN];
+    TexelResult res;
+    assert_int_equal(texel_tune(f->data, &f->split, &cfg, f->start, f->frozen, w, &res, err), 0);
+    printf("rounded back: best epoch %d, rounded_back %d, valid %.8f -> %.8f (best real-valued %.8f)\n",
+           res.best_epoch, res.rounded_back, res.valid_loss_start, res.valid_loss, res.best_valid_loss);
+    assert_true(res.rounded_back >= 1);
+    assert_true(res.best_valid_loss < res.valid_loss_start); /* an epoch did beat the start before rounding */
+    assert_int_equal(res.best_epoch, 0);
+    assert_memory_equal(w, f->start, sizeof w);
+    assert_true(res.valid_loss == res.valid_loss_start && res.train_loss == res.train_loss_start);
+    fixture_free(f);
+}
+
 /* 1 and 2 threads (and 3, an odd count) give bit-identical runs. */
 static void test_threads_identical(void **state)
 {
@@ -764,6 +791,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fit_k),
         cmocka_unit_test(test_tune_full_batch),
         cmocka_unit_test(test_tune_mini_batch),
+        cmocka_unit_test(test_rounded_back_to_start),
         cmocka_unit_test(test_threads_identical),
         cmocka_unit_test(test_sharded_identical),
         cmocka_unit_test(test_sharded_k_loss_and_errors),

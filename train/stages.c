@@ -165,7 +165,11 @@ static int tuned(Train *t, DbGeneration *gen, const TuneJobResult *r)
     gen->candidate_ws = r->result_ws;
     if (r->result_ws == gen->parent_ws) {
         gen->accepted = 0;
-        if (r->texel.stop == TEXEL_STOP_PATIENCE && r->texel.best_epoch == 0)
+        if (r->texel.rounded_back)
+            snprintf(gen->reason, sizeof gen->reason,
+                     "the candidate equals its parent (epoch %d's weights had the best held-out loss, but rounded "
+                     "they were no better than the parent's)", r->texel.rounded_back);
+        else if (r->texel.stop == TEXEL_STOP_PATIENCE && r->texel.best_epoch == 0)
             /* the first epochs overshot (docs/results/2026-12-06-shatra-hub-turkish-stall.md) */
             snprintf(gen->reason, sizeof gen->reason,
                      "the candidate equals its parent (no epoch's held-out loss fell below the start's within "

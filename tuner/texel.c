@@ -444,6 +444,15 @@ int texel_tune(const TexelData *data, const TexelSplit *split, const TexelConfig
     }
     res.train_loss = TRAIN_LOSS(wk.best);
     res.valid_loss = VALID_LOSS(wk.best);
+    if (n_valid && res.best_epoch > 0 && !(res.valid_loss < res.valid_loss_start)) {
+        /* selected on real-valued weights, worse once rounded: never a result that loses to its start on the
+         * held-out positions (a 2026-12-07 Turkish train stored such a set; its gate then played 1,000 games) */
+        res.rounded_back = res.best_epoch;
+        res.best_epoch = 0;
+        for (size_t i = 0; i < wn; i++) wk.best[lay(data, i)] = start[i];
+        res.train_loss = res.train_loss_start;
+        res.valid_loss = res.valid_loss_start;
+    }
 #undef TRAIN_LOSS
 #undef VALID_LOSS
     res.gathered_bytes = sh.gathered;

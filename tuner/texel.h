@@ -359,7 +359,10 @@ typedef struct TexelResult {
     double best_valid_loss;   /* at the best epoch, real-valued weights; when the
                                * validation set is empty, the training loss plus
                                * the L2 term (the objective) */
-    int best_epoch;           /* 0: no epoch beat the start */
+    int best_epoch;           /* 0: no epoch beat the start (or its rounded weights did not) */
+    int rounded_back;         /* the best epoch when its weights, rounded, were no better than
+                               * the start on the validation set: the start was kept (best_epoch
+                               * 0); else 0 */
     int epochs;               /* epochs run */
     TexelStop stop;
     double train_loss;        /* final, with the rounded int32 weights */
@@ -373,7 +376,10 @@ typedef struct TexelResult {
 
 /* Tune: fit K unless cfg->k > 0, then run Adam from `start` on split->train,
  * selecting on split->valid, and write the best weights rounded to the
- * nearest int32 into weights_out (weights_len of them; may alias start).
+ * nearest int32 into weights_out (weights_len of them; may alias start);
+ * when those rounded weights are no better than the start on split->valid
+ * (rounding can take back a small gain, and overshoot), the start itself
+ * (result->rounded_back says which epoch it replaced).
  * frozen (NULL: none) marks weights that keep their starting value, e.g.
  * the man value that sets the scale. Deterministic for a given data, split
  * and config, whatever the thread count and, with cfg->reducer, whatever
