@@ -21,7 +21,10 @@ enum { SCORE_WIN = 30000, SCORE_WIN_MIN = SCORE_WIN - 1000, SCORE_INF = 32000 };
 
 typedef struct SearchLimits {
     int depth;          /* plies; 0 = no depth limit (then nodes, movetime or a clock must be set) */
-    uint64_t nodes;     /* node budget; 0 = none */
+    uint64_t nodes;     /* node budget; 0 = none. The first iteration (depth 1) completes past it, so that
+                         * the move comes from a search, unless it runs 100 times past it (dozens of kings
+                         * a side); a stop, and the deadline of movetime or a clock, end depth 1 too
+                         * (the best root move so far, else the first legal one) */
     int64_t movetime_ms; /* wall-clock budget for this move in milliseconds; 0 = none */
     /* Clock (used when time_ms > 0 and movetime_ms is 0): time left on the
      * mover's clock, increment per move, moves until the next time control

@@ -626,6 +626,51 @@ static void test_movetime(void **state)
     assert_true(clock_process_cpu_s() - c0 < 0.060 + 0.500);
 }
 
+/* Depth 1 completes past a node limit, but not without end: 25 kings a
+ * side on the 12x12 board take millions of nodes at depth 1 (each king's
+ * captures' quiescence); a node limit 100 times over, a stop, or the
+ * deadline ends it with a legal move (the 2026-12-07 review: 2.5 M nodes
+ * for --nodes 50, 30 kings a side searched for hours and ignored SIGTERM). */
+static void test_depth1_bounded(void **state)
+{
+    (void)state;
+    game_init_all();
+    const Game *g = game_find("canadian");
+    assert_non_null(g);
+    char fen[512] = "W:W", err[ERR_MAX];
+    for (int s = 48; s <= 72; s++) snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "K%d%s", s, s < 72 ? "," : "");
+    strcat(fen, ":B");
+    for (int s = 1; s <= 25; s++) snprintf(fen + strlen(fen), sizeof fen - strlen(fen), "K%d%s", s, s < 25 ? "," : "");
+    Position pos;
+    assert_int_equal(g->pos_from_fen(&pos, fen, err), 0);
+    MoveList legal;
+    g->gen_moves(&pos, &legal, GEN_DISTINCT);
+    Engine *e = engine_new(g, 4);
+    assert_non_null(e);
+    SearchResult r;
+    SearchLimits nodes = {.nodes = 50};
+    engine_search(e, &pos, NULL, 0, &nodes, &r, NULL, NULL);
+    assert_true(r.has_move);
+    assert_true(r.nodes <= 50 * 100 + 1024); /* checked every 1,024 nodes */
+    bool found = false;
+    for (int i = 0; i < legal.len; i++) found |= memcmp(&legal.moves[i], &r.best, sizeof r.best) == 0;
+    assert_true(found);
+    /* a stop already given: out at the first check, a legal move */
+    volatile int stop = 1;
+    engine_set_stop_flag(e, &stop);
+    SearchLimits depth1 = {.depth = 1};
+    engine_search(e, &pos, NULL, 0, &depth1, &r, NULL, NULL);
+    assert_true(r.has_move && r.nodes <= 1024);
+    engine_set_stop_flag(e, NULL);
+    /* and a movetime's deadline */
+    SearchLimits mt = {.movetime_ms = 50};
+    double t0 = clock_now_s();
+    engine_search(e, &pos, NULL, 0, &mt, &r, NULL, NULL);
+    assert_true(r.has_move);
+    assert_true(clock_now_s() - t0 < 5.0); /* without the bound: 5.9 s at --movetime 100 (25 kings), hours at 30 */
+    engine_free(e);
+}
+
 /* A new engine's table is present before its first search: a search reads
  * a bucket before it writes it, and on a page of an anonymous mapping never
  * touched that is two page faults (the read maps the zero page, the write
@@ -774,6 +819,7 @@ int main(void)
         cmocka_unit_test(test_pruning_params),
         cmocka_unit_test(test_ending_pieces),
         cmocka_unit_test(test_movetime),
+        cmocka_unit_test(test_depth1_bounded),
         cmocka_unit_test(test_fresh_table_present),
         cmocka_unit_test(test_drawn_material_scaled),
         cmocka_unit_test(test_contempt),
