@@ -136,7 +136,7 @@ static int run(CliArgs *a)
         .force = cli_flag(a, "force"), .stop = &cli_stop_requested};
     if (o.schedule.A == -1) o.schedule.A = 0.1 * (double)iterations;
     cli_openings_source(a, &o.openings);
-    static const char *const skip[] = {"threads", "progress", "db", "out", NULL};
+    static const char *const skip[] = {"threads", "progress", "db", "out", "force", NULL};
     char config[4096];
     cli_config_text(a, skip, config, sizeof config);
     o.config = config;
@@ -159,7 +159,12 @@ static int run(CliArgs *a)
             sep = "";
         }
         if (!*sep) printf("\n");
-        if (cli_str(a, "out")) printf("wrote %s (weight set %lld)\n", cli_str(a, "out"), (long long)r.weight_set);
+        if (cli_str(a, "out") && r.complete)
+            printf("wrote %s (weight set %lld)\n", cli_str(a, "out"), (long long)r.weight_set);
+        else if (cli_str(a, "out"))
+            printf("--out %s is written when the run completes (these weights now: dama export --game %s --db %s "
+                   "--weights %lld --format cfg --out FILE)\n",
+                   cli_str(a, "out"), g->name, cli_str(a, "db"), (long long)r.weight_set);
     }
     if (err[0]) fprintf(stderr, "dama spsa: %s\n", err);
     if (rc == 3) fprintf(stderr, "dama spsa: interrupted; run the same command again to resume\n");

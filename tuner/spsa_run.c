@@ -506,7 +506,7 @@ static int store_result(Spsa *s, const char *path, char err[ERR_MAX])
     int64_t ws = 0;
     int rc = db_weights_insert(s->db, g->name, name, r->base_ws, how, 0, s->names, w, g->weights_len, &ws, err);
     if (rc == 0) rc = db_spsa_finish(s->db, r->spsa_id, r->complete ? "done" : "interrupted", ws, err);
-    if (rc == 0 && o->out) {
+    if (rc == 0 && o->out && r->complete) { /* interrupted: the file would stop the rerun that resumes */
         /* a weight file holds weights only: the tuned search constants go
          * into its comment, as the options that set them */
         char comment[2048];

@@ -59,7 +59,8 @@ typedef struct SpsaOptions {
     int depth;                  /* per move (0: nodes) */
     int max_plies;
     uint64_t seed;              /* signs, opening order, random openings */
-    const char *out;            /* also write the result as a weight file (NULL: none) */
+    const char *out;            /* also write the result as a weight file when the run completes
+                                 * (NULL: none; an interrupted run's weights are its stored set) */
     bool force;                 /* out may replace an existing file (never the database) */
     const char *config;         /* the run's identity text: the same text continues a stored run */
     volatile int *stop;         /* Ctrl-C: the iteration under way is not counted; the run is "interrupted" */

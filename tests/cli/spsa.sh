@@ -31,8 +31,9 @@ king=$(sqlite3 a.sqlite "SELECT weights FROM weight_sets WHERE id = $ws" | tr ',
 first=$(echo "$A" | awk '{printf "%d", ($1 >= 0) ? int($1 + 0.5) : -int(-$1 + 0.5)}')
 [ "$king" = "$first" ] && ok || bad "stored KING $king, last theta $first"
 
-# interrupted with SIGINT after two iterations, then resumed: same result
-"$DAMA" spsa --db c.sqlite --threads 2 "${ARGS[@]}" >c.out 2>&1 &
+# interrupted with SIGINT after two iterations, then resumed by the same command (--out included: the
+# interrupted run writes no file that would stop it, and --force is no part of the run): same result
+"$DAMA" spsa --db c.sqlite --threads 2 "${ARGS[@]}" --out c.cfg >c.out 2>&1 &
 pid=$!
 wait_until -p "$pid" "2 iterations stored" at_least c.sqlite "SELECT count(*) FROM spsa_iterations" 2
 kill -INT "$pid" 2>/dev/null
@@ -43,8 +44,12 @@ if [ "$n" -lt 8 ]; then
   [ "$rc" = 3 ] && ok || bad "interrupted spsa exit $rc (want 3)"
   grep -q "run the same command again to resume" c.out && ok || bad "interrupted spsa does not say how to resume: $(tail -2 c.out)"
   [ "$(sqlite3 c.sqlite "SELECT status FROM spsa_runs")" = interrupted ] && ok || bad "run not marked interrupted"
+  [ ! -e c.cfg ] && ok || bad "an interrupted spsa wrote its --out"
+  grep -q "^--out c.cfg is written when the run completes (these weights now: dama export" c.out && ok ||
+    bad "interrupted spsa does not say where its weights are: $(tail -3 c.out)"
 fi
-"$DAMA" spsa --db c.sqlite --threads 1 "${ARGS[@]}" >c2.out 2>&1 && ok || bad "resume failed: $(tail -2 c2.out)"
+"$DAMA" spsa --db c.sqlite --threads 1 "${ARGS[@]}" --out c.cfg --force >c2.out 2>&1 && ok || bad "resume failed: $(tail -2 c2.out)"
+[ -s c.cfg ] && ok || bad "the completed run wrote no --out"
 [ "$n" -ge 8 ] || { grep -q "resuming run 1" c2.out && ok || bad "resume not reported"; }
 [ "$(theta c.sqlite)" = "$A" ] && ok || bad "resumed run differs from the uninterrupted one"
 [ "$(sqlite3 c.sqlite 'SELECT count(*) FROM spsa_runs')" = 1 ] && ok || bad "resume made a second run"
