@@ -268,9 +268,9 @@ int dama_accept_draw(DamaGame *g, DamaColor side, int *accept)
     atomic_store(&g->stop, 0);
     bool timed;
     SearchLimits l = effective_limits(g, &timed);
-    if (!g->limits[DAMA_LIMIT_DEPTH] && !g->limits[DAMA_LIMIT_NODES] && !g->limits[DAMA_LIMIT_MOVETIME_MS] && !timed) {
-        l.nodes = DRAW_OFFER_NODES;
-    }
+    if (!g->limits[DAMA_LIMIT_DEPTH] && !g->limits[DAMA_LIMIT_NODES] && !g->limits[DAMA_LIMIT_MOVETIME_MS] &&
+        !l.time_ms) /* none set (effective_limits' default movetime is not one): a fixed, deterministic size */
+        l = (SearchLimits){.nodes = DRAW_OFFER_NODES};
     *accept = engine_accept_draw(g->engine, g->game, current(g), g->rec.keys, g->rec.len,
                                  side == DAMA_BLACK ? COLOR_BLACK : COLOR_WHITE, &l, DRAW_ACCEPT_CP, NULL)
                   ? 1
