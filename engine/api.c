@@ -133,6 +133,10 @@ int dama_game_new(const char *name, const char *position, DamaGame **out, char *
         return DAMA_E_ARGUMENT;
     }
     *out = NULL;
+    if (!name) {
+        snprintf(err, DAMA_ERROR_MAX, "dama_game_new: game is NULL");
+        return DAMA_E_ARGUMENT;
+    }
     init_once();
     const Game *game = game_find(name);
     if (!game) {

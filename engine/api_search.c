@@ -88,6 +88,7 @@ static void level_names(char out[160])
 int dama_set_level_name(DamaGame *g, const char *name)
 {
     if (!g) return DAMA_E_ARGUMENT;
+    if (!name) return api_fail(g, DAMA_E_ARGUMENT, "dama_set_level_name: name is NULL");
     for (int i = 1; level_at(i); i++)
         if (name && strcmp(name, level_at(i)->name) == 0) return dama_set_level(g, i);
     char names[160];
@@ -304,7 +305,8 @@ const char *dama_weights_hash(DamaGame *g)
 int dama_weights_get(DamaGame *g, int32_t *out, int len)
 {
     if (!g) return DAMA_E_ARGUMENT;
-    if (!out || len != g->game->weights_len)
+    if (!out) return api_fail(g, DAMA_E_ARGUMENT, "dama_weights_get: out is NULL");
+    if (len != g->game->weights_len)
         return api_fail(g, DAMA_E_ARGUMENT, "weights buffer of %d, %s has %d weights", len, g->game->name, g->game->weights_len);
     memcpy(out, g->weights, sizeof(int32_t) * (size_t)len);
     return ok(g);
@@ -319,8 +321,9 @@ static void weights_changed(DamaGame *g)
 int dama_weights_set(DamaGame *g, const int32_t *w, int len)
 {
     if (!g) return DAMA_E_ARGUMENT;
-    if (!w || len != g->game->weights_len)
-        return api_fail(g, DAMA_E_WEIGHTS, "%d weights given, %s has %d", w ? len : 0, g->game->name, g->game->weights_len);
+    if (!w) return api_fail(g, DAMA_E_ARGUMENT, "dama_weights_set: weights is NULL");
+    if (len != g->game->weights_len)
+        return api_fail(g, DAMA_E_WEIGHTS, "%d weights given, %s has %d", len, g->game->name, g->game->weights_len);
     for (int i = 0; i < len; i++)
         if (w[i] < -WEIGHT_VALUE_MAX || w[i] > WEIGHT_VALUE_MAX)
             return api_fail(g, DAMA_E_WEIGHTS, "weight %d is %d, outside -%d..%d", i, (int)w[i], WEIGHT_VALUE_MAX, WEIGHT_VALUE_MAX);
@@ -339,6 +342,7 @@ void dama_weights_default(DamaGame *g)
 int dama_weights_parse_json(DamaGame *g, const char *text)
 {
     if (!g) return DAMA_E_ARGUMENT;
+    if (!text) return api_fail(g, DAMA_E_ARGUMENT, "dama_weights_parse_json: text is NULL");
     char err[ERR_MAX];
     EVAL_AUTO_FREE int32_t *w = eval_weights_new(g->game);
     if (!w) return api_fail(g, DAMA_E_MEMORY, "out of memory");

@@ -338,6 +338,24 @@ static void test_errors(void **state)
     assert_int_equal(dama_moves_count(g), 0);
     dama_game_free(g);
     assert_int_equal(dama_game_new("russian", NULL, NULL, NULL), DAMA_E_ARGUMENT);
+    { /* a NULL pointer is DAMA_E_ARGUMENT, said as such (engine.h), not an unknown name or a syntax error */
+        char nerr[DAMA_ERROR_MAX];
+        DamaGame *none = NULL;
+        assert_int_equal(dama_game_new(NULL, NULL, &none, nerr), DAMA_E_ARGUMENT);
+        assert_string_equal(nerr, "dama_game_new: game is NULL");
+        assert_null(none);
+        DamaGame *h = new_game("russian", NULL);
+        int n = dama_weights_len(h);
+        assert_int_equal(dama_set_level_name(h, NULL), DAMA_E_ARGUMENT);
+        assert_string_equal(dama_last_error(h), "dama_set_level_name: name is NULL");
+        assert_int_equal(dama_weights_parse_json(h, NULL), DAMA_E_ARGUMENT);
+        assert_string_equal(dama_last_error(h), "dama_weights_parse_json: text is NULL");
+        assert_int_equal(dama_weights_get(h, NULL, n), DAMA_E_ARGUMENT);
+        assert_string_equal(dama_last_error(h), "dama_weights_get: out is NULL");
+        assert_int_equal(dama_weights_set(h, NULL, n), DAMA_E_ARGUMENT);
+        assert_string_equal(dama_last_error(h), "dama_weights_set: weights is NULL");
+        dama_game_free(h);
+    }
 
     g = new_game("russian", NULL);
     char before[DAMA_POSITION_MAX], after[DAMA_POSITION_MAX];

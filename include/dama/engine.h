@@ -1,7 +1,8 @@
 /* dama/engine.h — the public API of libdama-engine: the rules, evaluation
- * and search of Russian draughts, Turkish draughts, Shatra and the 8x8
+ * and search of Russian draughts, Turkish draughts, Shatra, the 8x8
  * draughts of Brazil, Pool, England, the Czech lands, Italy and Spain,
- * for game apps. Compiles as C11 and as C++17; link with
+ * International draughts (10x10) and Canadian draughts (12x12), for game
+ * apps. Compiles as C11 and as C++17; link with
  * `pkg-config --cflags --libs dama-engine` or CMake's find_package(dama)
  * (target dama::engine).
  *
@@ -120,7 +121,10 @@ typedef enum DamaMoveKind {
 
 /* Search limits (dama_set_limit). 0 = not set. When several are set the
  * search stops at the first one reached; with none set, a second per
- * move. Levels below max ignore them. The clock limits give the
+ * move. Levels below max ignore them. The first iteration (1 ply)
+ * completes past a node limit, so that the move comes from a search,
+ * unless it runs 100 times past it (positions of dozens of kings a side);
+ * dama_stop and a time limit end it too. The clock limits give the
  * time left and the increment of each side; the side to move's clock goes
  * to the engine's time manager (the one dama's Hub engine and matches
  * use), which sets two limits for this move, all in milliseconds: a soft
@@ -172,8 +176,8 @@ DAMA_API const char *dama_version(void);
 DAMA_API const char *dama_status_text(int status);
 /* Number of games, and the name of game i ("russian", "turkish",
  * "shatra", then the 8x8 variants "brazilian", "pool", "english", "czech",
- * "italian", "spanish", then the 10x10 "international"); NULL when i is
- * out of range. */
+ * "italian", "spanish", then the 10x10 "international" and the 12x12
+ * "canadian"); NULL when i is out of range. */
 DAMA_API int dama_games_count(void);
 DAMA_API const char *dama_game_name_at(int i);
 
