@@ -125,6 +125,11 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
         for (int t = 0; t < g->terms_len; t++)
             if (g->terms[t].count == 1 && g->terms[t].offset != g->scale_weight) chosen[g->terms[t].offset] = true;
     } else {
+        if (text_list_has_empty(spec)) { /* as --tune-search's: a list with a hole is a typo */
+            snprintf(err, ERR_MAX, "--params: an empty name in '%.60s' (NAME,NAME,...)", spec);
+            free(chosen);
+            return -2;
+        }
         char *copy = strdup(spec), *save = NULL;
         if (!copy) {
             free(chosen);
@@ -134,6 +139,12 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
         for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             while (*tok == ' ') tok++;
             int count = 0, first = find_weights(g, tok, &count);
+            if (first >= 0 && chosen[first]) {
+                snprintf(err, ERR_MAX, "--params: %.60s is named twice", tok);
+                free(copy);
+                free(chosen);
+                return -2;
+            }
             if (first < 0) {
                 snprintf(err, ERR_MAX,
                          "--params: '%.60s' is not a %s weight (the names: dama export --game %s --weights default "

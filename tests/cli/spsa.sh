@@ -88,6 +88,10 @@ rc=$?
 "$DAMA" spsa --db e.sqlite --tune-search LMR_DIV,LMR_DIV --iterations 2 >e.out 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -q "LMR_DIV is named twice" e.out && ok || bad "a name twice: rc $rc $(cat e.out)"
+# --params as --tune-search: a name twice, or an empty one, refused (it took KING,KING as one parameter)
+expect_err 2 "dama spsa: --params: KING is named twice" "$DAMA" spsa --db e.sqlite --params KING,KING --iterations 2
+expect_err 2 "dama spsa: --params: an empty name in 'TEMPO,,KING'" "$DAMA" spsa --db e.sqlite --params TEMPO,,KING --iterations 2
+expect_err 2 "dama spsa: --params: an empty name in 'TEMPO,'" "$DAMA" spsa --db e.sqlite --params TEMPO, --iterations 2
 "$DAMA" spsa --db e.sqlite --game turkish --tune-search LMR_DIV,ROYAL_EXT --iterations 2 >e.out 2>&1
 rc=$?
 [ "$rc" = 2 ] && grep -qF "dama spsa: --tune-search: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" e.out \
