@@ -233,6 +233,15 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
             snprintf(err, ERR_MAX, "%s", lc->err);
             rc = -1;
         }
+        /* SQLite's complaint about the whole query quotes the tuner's own conditions: the user's --filter
+         * instead ("filter '...': MESSAGE", the message after the last "': ") */
+        const char *why = NULL;
+        for (const char *p = strstr(err, "': "); rc < 0 && o->filter && p; p = strstr(p + 1, "': ")) why = p + 3;
+        if (why && strstr(err, "filter '")) {
+            char msg[ERR_MAX];
+            snprintf(msg, sizeof msg, "--filter '%.100s': %.120s", o->filter, why);
+            memcpy(err, msg, ERR_MAX);
+        }
     }
     size_t bad = 0;
     char terr[TEXEL_ERR_MAX] = "";

@@ -72,6 +72,10 @@ for f in "1) UNION SELECT 1 --" "1; DELETE FROM games" "g.id = 1 /* c */" "(1" "
 done
 expect_rc 2 "tune's filter breaking out of its parentheses" "$DAMA" tune --db "$DB" --filter "1=1) OR (1=1" --epochs 1
 grep -qF "dama tune: --filter: filter '1=1) OR (1=1': unbalanced ')'" "$T/err" && ok || bad "tune --filter: $(cat "$T/err")"
+# SQLite's complaint names the user's filter, not the tuner's own conditions it is joined to
+expect_err 1 "dama tune: --filter 'garbage sql': near \"sql\": syntax error" "$DAMA" tune --db "$DB" --filter "garbage sql" --epochs 1
+expect_err 1 "dama tune: --filter 'no_such_col = 1': no such column: no_such_col" "$DAMA" tune --db "$DB" \
+  --filter "no_such_col = 1" --epochs 1
 expect_eq "$(q "SELECT count(*) FROM games")" "$total" "games intact after refused filters"
 expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SELECT game_id FROM positions WHERE ply = 0) AND ';' = ';'" | grep -c '^\[Event ')" "$total" "a filter with a subquery and a quoted ';'"
 
