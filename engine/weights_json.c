@@ -235,6 +235,18 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
                  v->valuestring, g->name, layout);
         goto out;
     }
+    /* what the file says of itself, where it says it, is this engine's: never read past unchecked */
+    v = cJSON_GetObjectItemCaseSensitive(root, "weights_len");
+    if (v && !is_int_in(v, g->weights_len, g->weights_len)) {
+        snprintf(err, ERR_MAX, "weights JSON: \"weights_len\" is %s, not %d (the %s layout's)",
+                 cJSON_IsNumber(v) ? "another number" : type_name(v), g->weights_len, g->name);
+        goto out;
+    }
+    v = cJSON_GetObjectItemCaseSensitive(root, "title");
+    if (v && !cJSON_IsString(v)) {
+        snprintf(err, ERR_MAX, "weights JSON: \"title\" is %s, not a string", type_name(v));
+        goto out;
+    }
     const cJSON *terms = cJSON_GetObjectItemCaseSensitive(root, "terms");
     if (!cJSON_IsArray(terms)) {
         snprintf(err, ERR_MAX, "weights JSON: \"terms\" is %s, not an array", type_name(terms));
@@ -269,6 +281,23 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
         }
         if (seen[t->offset]) {
             snprintf(err, ERR_MAX, "weights JSON: term %s appears twice", t->name);
+            goto out;
+        }
+        const cJSON *at = cJSON_GetObjectItemCaseSensitive(term, "offset");
+        const cJSON *cnt = cJSON_GetObjectItemCaseSensitive(term, "count");
+        const cJSON *doc = cJSON_GetObjectItemCaseSensitive(term, "doc");
+        if (at && !is_int_in(at, t->offset, t->offset)) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s: \"offset\" is %s, this engine's is %d", t->name,
+                     cJSON_IsNumber(at) ? "another number" : type_name(at), t->offset);
+            goto out;
+        }
+        if (cnt && !is_int_in(cnt, t->count, t->count)) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s: \"count\" is %s, this engine's is %d", t->name,
+                     cJSON_IsNumber(cnt) ? "another number" : type_name(cnt), t->count);
+            goto out;
+        }
+        if (doc && !cJSON_IsString(doc)) {
+            snprintf(err, ERR_MAX, "weights JSON: term %s: \"doc\" is %s, not a string", t->name, type_name(doc));
             goto out;
         }
         const cJSON *values = cJSON_GetObjectItemCaseSensitive(term, "values");

@@ -884,6 +884,30 @@ static void test_weights(void **state)
         assert_int_equal(dama_weights_parse_json(g, json), DAMA_E_WEIGHTS);
         assert_non_null(strstr(dama_last_error(g), "layout version"));
         at[0] = layout[0];
+        /* what the file says of itself is checked: its length, title, a term's offset, count and doc (the
+         * first occurrence of each key, the top level's or the first term's; its value up to the next ',') */
+        static const struct {
+            const char *key, *value, *message;
+        } meta[] = {{"\"weights_len\": ", "5", "\"weights_len\" is another number"},
+                    {"\"weights_len\": ", "\"lots\"", "\"weights_len\" is a string"},
+                    {"\"title\": ", "12", "\"title\" is a number, not a string"},
+                    {"\"offset\": ", "9999", "\"offset\" is another number, this engine's is 0"},
+                    {"\"count\": ", "3", "\"count\" is another number, this engine's is 1"},
+                    {"\"doc\": ", "7", "\"doc\" is a number, not a string"}};
+        for (size_t m = 0; m < sizeof meta / sizeof meta[0]; m++) {
+            char *from = strstr(json, meta[m].key);
+            assert_non_null(from);
+            const char *rest = strchr(from, ',');
+            assert_non_null(rest);
+            size_t len = strlen(json) + strlen(meta[m].value) + 1;
+            char *edited = malloc(len);
+            assert_non_null(edited);
+            snprintf(edited, len, "%.*s%s%s", (int)(from - json + strlen(meta[m].key)), json, meta[m].value, rest);
+            assert_int_equal(dama_weights_parse_json(g, edited), DAMA_E_WEIGHTS);
+            if (!strstr(dama_last_error(g), meta[m].message))
+                fail_msg("%s%s: '%s' lacks '%s'", meta[m].key, meta[m].value, dama_last_error(g), meta[m].message);
+            free(edited);
+        }
         /* an edited value no longer matches the hash */
         char *values = strstr(json, "\"values\": [");
         assert_non_null(values);
