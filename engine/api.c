@@ -439,7 +439,9 @@ int dama_pdn(DamaGame *g, const char *white, const char *black, char *out, size_
         return api_fail(g, DAMA_E_MEMORY, "out of memory");
     }
     if (len) *len = t.len;
-    int rc = api_put_text(g, t.s, out, size);
+    int rc = !out && size == 0 && len /* the sizing call: nothing to write into */
+                 ? api_fail(g, DAMA_E_BUFFER, "the PDN takes %zu bytes and its NUL (*len)", t.len)
+                 : api_put_text(g, t.s, out, size);
     free(t.s);
     return rc;
 }

@@ -466,13 +466,19 @@ static void test_pdn(void **state)
     assert_int_equal(dama_apply_move(g, "f6-g5"), DAMA_OK);
     assert_int_equal(dama_apply_move(g, "g3-f4"), DAMA_OK);
     size_t len = 0;
-    assert_int_equal(dama_pdn(g, "A \"x\"", NULL, NULL, 0, &len), DAMA_E_ARGUMENT);
+    /* the sizing call (no buffer, size 0, len): the length and DAMA_E_BUFFER, as for text that does not fit */
+    assert_int_equal(dama_pdn(g, "A \"x\"", NULL, NULL, 0, &len), DAMA_E_BUFFER);
+    assert_true(len > 0);
+    assert_non_null(strstr(dama_last_error(g), "(*len)"));
+    size_t sized = len;
+    assert_int_equal(dama_pdn(g, "A \"x\"", NULL, NULL, 0, NULL), DAMA_E_ARGUMENT); /* nowhere to say anything */
     char small[16];
     assert_int_equal(dama_pdn(g, "A \"x\"", NULL, small, sizeof small, &len), DAMA_E_BUFFER);
     char pdn[1024];
     assert_true(len < sizeof pdn);
     assert_int_equal(dama_pdn(g, "A \"x\"", NULL, pdn, sizeof pdn, NULL), DAMA_OK);
     assert_int_equal(strlen(pdn), len);
+    assert_int_equal(sized, len);
     assert_non_null(strstr(pdn, "[White \"A \\\"x\\\"\"]\n"));
     assert_non_null(strstr(pdn, "[Black \"?\"]\n"));
     assert_non_null(strstr(pdn, "[Result \"*\"]\n"));

@@ -246,7 +246,9 @@ DAMA_API int dama_history_move(DamaGame *game, int ply, char *out, size_t size);
  * not the start position) and movetext with the result. white/black may
  * be NULL ("?"); a control character in them (a newline, a tab) is
  * written as a space. *len (may be NULL) receives the full length without the
- * NUL, so a second call can size the buffer. */
+ * NUL, so a second call can size the buffer: out NULL with size 0 and len
+ * set asks for the length only (DAMA_E_BUFFER, as for any text that does
+ * not fit). */
 DAMA_API int dama_pdn(DamaGame *game, const char *white, const char *black, char *out, size_t size,
                       size_t *len);
 
