@@ -65,18 +65,12 @@ static bool time_up(Worker *w)
     }
     if (w->id > 0)
         return (w->nodes & 1023) == 0 && atomic_load_explicit(&e->stop_helpers, memory_order_relaxed);
-    if (w->done_depth < 1) {
-        /* depth 1 completes, so that the move comes from a search, unless stopped, past the deadline, or
-         * DEPTH1_NODES_FACTOR times past the node limit: a position of dozens of kings a side can take
-         * millions of nodes at depth 1 (their captures' quiescence), and seconds to hours */
-        if ((w->nodes & 1023) != 0) return false;
-        if (e->stop_flag && *e->stop_flag) return true;
-        if (e->stop_fn && e->stop_fn(e->stop_ctx)) return true;
-        if (e->deadline_ns && clock_now_ns() >= e->deadline_ns) return true;
-        return e->node_limit && w->nodes / DEPTH1_NODES_FACTOR >= e->node_limit;
-    }
-    if (e->node_limit && w->nodes >= e->node_limit) return true;
+    /* Depth 1 completes past the node limit, so that the move comes from a search, unless it runs
+     * DEPTH1_NODES_FACTOR times past it: a position of dozens of kings a side can take millions of nodes
+     * at depth 1 (their captures' quiescence), seconds to hours. A stop and the deadline end it too. */
+    if (e->node_limit && w->done_depth >= 1 && w->nodes >= e->node_limit) return true;
     if ((w->nodes & 1023) == 0) {
+        if (e->node_limit && w->nodes / DEPTH1_NODES_FACTOR >= e->node_limit) return true;
         if (e->stop_flag && *e->stop_flag) return true;
         if (e->stop_fn && e->stop_fn(e->stop_ctx)) return true;
         if (e->deadline_ns && clock_now_ns() >= e->deadline_ns) return true;
