@@ -111,7 +111,7 @@ static void print_summary(const DxpSessionStats *st, const DxpLink *l)
            "%d chat%s; %ld message%s sent, %ld received\n",
            st->games, TEXT_PLURAL(st->games), st->wins, st->draws, st->losses, st->unfinished, st->refused, st->bad_in,
            TEXT_PLURAL(st->bad_in), st->chats_in, TEXT_PLURAL(st->chats_in), l->sent, TEXT_PLURAL(l->sent), l->received);
-    if (st->book_moves) printf("dxp: %d book moves\n", st->book_moves);
+    if (st->book_moves) printf("dxp: %d book move%s\n", st->book_moves, TEXT_PLURAL(st->book_moves));
 }
 
 typedef struct Address {
