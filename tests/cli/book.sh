@@ -114,7 +114,7 @@ PORT=$(sed -n 's/^dxp: listening on 127.0.0.1:\([0-9]*\)$/\1/p' "$T/f.out")
 expect_rc 0 "dxp initiator with a book" timeout $LIMIT "$DAMA" dxp --game international --connect "127.0.0.1:$PORT" \
   --games 2 --nodes 200 --hash 8 --max-plies 30 --book "$T/int.book" --log "$T/i.log"
 wait "$FPID" && ok || bad "follower exit: $(head -c 300 "$T/f.err")"
-expect_line out "dxp: 1 book moves"
+expect_line out "dxp: 1 book move"
 first=$(sed -n 's/^[0-9-]* [0-9:.]* > \(M.*\)$/\1/p' "$T/i.log" | head -1)
 expect_eq "${first:5:4}" "3228" "dxp: the first move sent is 32-28"
 
