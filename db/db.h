@@ -492,10 +492,11 @@ const char *db_config_value(const char *config, const char *key, size_t *len);
 /* Side (0: A, 1: B) of a match whose engine has no weight set (a Hub
  * engine, a DXP program), as the match's configuration config names it:
  * "Hub 'CMD'", "DXP HOST:PORT", "DXP HOST:PORT started by 'CMD'", or
- * "external engine" where it does not say; written into out (size bytes,
- * cut to fit). */
+ * "external engine" where it does not say; each value whole (shown 0) or
+ * cut to `shown` bytes at a UTF-8 character's start with "…" after it;
+ * written into out (size bytes, cut to fit). */
 enum { DB_SIDE_NAME_MAX = 1024 };
-void db_match_side_name(const char *config, int side, char *out, size_t size);
+void db_match_side_name(const char *config, int side, size_t shown, char *out, size_t size);
 
 /* The match of run run_id (the first; a match's run has one): *id (0: none)
  * and its weight sets ws[0] (A) and ws[1] (B), 0 for NULL (a Hub engine). */

@@ -105,17 +105,30 @@ const char *db_config_value(const char *config, const char *key, size_t *len)
     return NULL;
 }
 
-void db_match_side_name(const char *config, int side, char *out, size_t size)
+/* Config value key of side (0: A, 1: B) into out, cut as db_match_side_name says; false when absent. */
+static bool side_value(const char *config, int side, const char *what, size_t shown, char *out, size_t size)
 {
     char key[8];
-    size_t dlen = 0, clen = 0;
-    snprintf(key, sizeof key, "%c-dxp", 'a' + side);
-    const char *dxp = db_config_value(config, key, &dlen);
-    snprintf(key, sizeof key, "%c-cmd", 'a' + side);
-    const char *cmd = db_config_value(config, key, &clen);
-    int d = (int)(dlen < 4096 ? dlen : 4096), c = (int)(clen < 4096 ? clen : 4096);
-    if (dxp && cmd) snprintf(out, size, "DXP %.*s started by '%.*s'", d, dxp, c, cmd);
-    else if (dxp) snprintf(out, size, "DXP %.*s", d, dxp);
-    else if (cmd) snprintf(out, size, "Hub '%.*s'", c, cmd);
+    size_t n = 0;
+    snprintf(key, sizeof key, "%c-%s", 'a' + side, what);
+    const char *v = db_config_value(config, key, &n);
+    if (!v) return false;
+    size_t keep = n;
+    if (shown && n > shown) {
+        keep = shown;
+        while (keep > 0 && ((unsigned char)v[keep] & 0xC0) == 0x80) keep--;
+    }
+    snprintf(out, size, "%.*s%s", (int)keep, v, keep < n ? "…" : "");
+    return true;
+}
+
+void db_match_side_name(const char *config, int side, size_t shown, char *out, size_t size)
+{
+    char dxp[DB_SIDE_NAME_MAX], cmd[DB_SIDE_NAME_MAX];
+    bool is_dxp = side_value(config, side, "dxp", shown, dxp, sizeof dxp);
+    bool has_cmd = side_value(config, side, "cmd", shown, cmd, sizeof cmd);
+    if (is_dxp && has_cmd) snprintf(out, size, "DXP %s started by '%s'", dxp, cmd);
+    else if (is_dxp) snprintf(out, size, "DXP %s", dxp);
+    else if (has_cmd) snprintf(out, size, "Hub '%s'", cmd);
     else snprintf(out, size, "external engine");
 }

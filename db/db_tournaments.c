@@ -394,7 +394,7 @@ int db_game_rows_each(const char *path, DbSelect select, int64_t id, const char 
             const char **name = c ? &g.black : &g.white;
             if (*name) continue;
             if (strcmp(g.run_kind, "match") == 0)
-                db_match_side_name(config, (int)(g.game_index % 2) ^ c, names[c], sizeof names[c]);
+                db_match_side_name(config, (int)(g.game_index % 2) ^ c, 0, names[c], sizeof names[c]);
             else snprintf(names[c], sizeof names[c], "?");
             *name = names[c];
         }

@@ -25,45 +25,16 @@ static bool has_interval(const DbMatchRow *m)
  * command or address cut to SIDE_SHOWN bytes. */
 enum { SIDE_SHOWN = 60, SIDE_TEXT_MAX = 200 };
 
-/* The value of line "key = value" of a run's configuration text (the lines
- * cli_config_text writes) into out, cut to SIDE_SHOWN bytes at a UTF-8
- * character's start with "…" after it; false when there is no such line
- * or its value is empty. */
-static bool config_value(const char *config, const char *key, char *out, size_t size)
-{
-    size_t n = 0;
-    const char *v = db_config_value(config, key, &n);
-    if (!v) return false;
-    size_t shown = n;
-    if (n > SIDE_SHOWN) {
-        shown = SIDE_SHOWN;
-        while (shown > 0 && ((unsigned char)v[shown] & 0xC0) == 0x80) shown--;
-    }
-    snprintf(out, size, "%.*s%s", (int)shown, v, shown < n ? "…" : "");
-    return true;
-}
-
 /* Side i's (0: A, 1: B) engine in match m: "#3 tuned" (its weight set), or
  * for one without (a Hub engine, a DXP program) what the match's
- * configuration names: "Hub './engine --x'", "DXP 127.0.0.1:27531",
- * "DXP 127.0.0.1:0 started by './program'"; "external engine" where it
- * does not say. */
+ * configuration names (db_match_side_name, each value cut to SIDE_SHOWN
+ * bytes): "Hub './engine --x'", "DXP 127.0.0.1:27531", "DXP 127.0.0.1:0
+ * started by './program'"; "external engine" where it does not say. */
 static void side_text(const DbMatchRow *m, int i, char out[SIDE_TEXT_MAX])
 {
     int64_t ws = i ? m->ws_b : m->ws_a;
-    if (ws != DB_NULL_INT) {
-        snprintf(out, SIDE_TEXT_MAX, "#%lld %s", (long long)ws, report_str(i ? m->name_b : m->name_a));
-        return;
-    }
-    char key[8], dxp[SIDE_SHOWN + 8], cmd[SIDE_SHOWN + 8];
-    snprintf(key, sizeof key, "%c-dxp", 'a' + i);
-    bool is_dxp = config_value(m->config, key, dxp, sizeof dxp);
-    snprintf(key, sizeof key, "%c-cmd", 'a' + i);
-    bool has_cmd = config_value(m->config, key, cmd, sizeof cmd);
-    if (is_dxp && has_cmd) snprintf(out, SIDE_TEXT_MAX, "DXP %s started by '%s'", dxp, cmd);
-    else if (is_dxp) snprintf(out, SIDE_TEXT_MAX, "DXP %s", dxp);
-    else if (has_cmd) snprintf(out, SIDE_TEXT_MAX, "Hub '%s'", cmd);
-    else snprintf(out, SIDE_TEXT_MAX, "external engine");
+    if (ws != DB_NULL_INT) snprintf(out, SIDE_TEXT_MAX, "#%lld %s", (long long)ws, report_str(i ? m->name_b : m->name_a));
+    else db_match_side_name(m->config, i, SIDE_SHOWN, out, SIDE_TEXT_MAX);
 }
 
 /* Whether match m ran an SPRT: its bounds are stored (a match without one
@@ -72,9 +43,10 @@ static void side_text(const DbMatchRow *m, int i, char out[SIDE_TEXT_MAX])
  * it stored none: an older database still has them). */
 static bool had_sprt(const DbMatchRow *m)
 {
-    char v[8];
     if (isnan(m->sprt_elo0)) return false;
-    return !m->config || (config_value(m->config, "sprt", v, sizeof v) && strcmp(v, "0") != 0);
+    size_t n = 0;
+    const char *v = db_config_value(m->config, "sprt", &n);
+    return !m->config || (v && !(n == 1 && v[0] == '0'));
 }
 
 /* Match m's Elo and its 95% interval as the page says them, never "inf"
