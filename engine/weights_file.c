@@ -123,7 +123,10 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
     char *text;
     size_t text_len;
     if (read_whole(path, &text, &text_len, err) != 0) return -1;
-    size_t lead = strspn(text, " \t\r\n");
+    /* a UTF-8 byte-order mark before JSON is ignored, as the library's JSON parser
+     * does (RFC 8259 lets a parser ignore it); libconfig text keeps refusing one */
+    size_t bom = text_len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+    size_t lead = bom + strspn(text + bom, " \t\r\n");
     if (text[lead] == '{') { /* libconfig text never starts with a brace */
         int jrc = parse_json(g, path, text, text_len, w, given, err);
         free(text);
@@ -159,7 +162,10 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
     free(text);
     const char *game = NULL;
     if (!config_lookup_string(&cfg, "game", &game)) {
-        snprintf(err, ERR_MAX, "weight file %s: missing 'game = \"...\";'", path);
+        config_setting_t *gs = config_lookup(&cfg, "game");
+        if (gs) snprintf(err, ERR_MAX, "weight file %s:%d: game must be a quoted name, e.g. game = \"%s\";", path,
+                         config_setting_source_line(gs), g->name);
+        else snprintf(err, ERR_MAX, "weight file %s: missing 'game = \"...\";'", path);
         goto out;
     }
     if (strcmp(game, g->name) != 0) {

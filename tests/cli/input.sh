@@ -434,6 +434,14 @@ expect_err 1 "weight file $LONGW: 24 of 26 terms missing: MAN_PST, KING_MAIN_ROA
 grep -qE 'missing: ([A-Z_]+, )*[A-Z_]+ and [0-9]+ more; name every term or add base = "default";$' err && ok || bad "names cut whole: $(cat err)"
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 320; };\n' >based.cfg
 "$DAMA" search --weights based.cfg --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "base = default: $(cat "$T/err")"
+# a UTF-8 byte-order mark (Notepad's): read before JSON, as the engine library reads it; refused in libconfig text
+"$DAMA" export --weights based.cfg --format json --out based.json --force 2>"$T/err" || bad "export based.json: $(cat "$T/err")"
+printf '\357\273\277' >bom.json && cat based.json >>bom.json
+"$DAMA" search --weights bom.json --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "JSON weights after a BOM: $(cat "$T/err")"
+printf '\357\273\277' >bom.cfg && cat based.cfg >>bom.cfg
+expect_err 1 "weight file bom.cfg:1: a byte-order mark (U+FEFF) at column 1" "$DAMA" search --weights bom.cfg --depth 1
+printf 'base = "default";\ngame = 5;\nweights = { KING = 320; };\n' >gamenum.cfg
+expect_err 1 'weight file gamenum.cfg:2: game must be a quoted name, e.g. game = "russian";' "$DAMA" search --weights gamenum.cfg --depth 1
 printf 'game = "russian";\nbase = "tuned";\nweights = { KING = 320; };\n' >badbase.cfg
 expect_err 1 'base must be "default" or "db:ID"' "$DAMA" search --weights badbase.cfg --depth 1
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 4294967396; };\n' >wrap.cfg
