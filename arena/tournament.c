@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "arena/game_writer.h"
@@ -309,14 +310,23 @@ static int load_stored(Tour *t, const char *path, char err[ERR_MAX])
     if (rc == 0) rc = db_tournament_pdn_out(t->db, r->tournament_id, t->pdn_path, sizeof t->pdn_path, err);
     int64_t tid = r->tournament_id;
     if (rc == 0 && t->pdn_given[0] && strcmp(t->pdn_given, t->pdn_path) != 0) {
-        if (t->pdn_path[0])
-            snprintf(err, ERR_MAX, "--pdn-out %.70s: tournament %lld appends its games to %.70s (give that file, or no "
-                     "--pdn-out)", t->pdn_given, (long long)tid, t->pdn_path);
-        else
-            snprintf(err, ERR_MAX, "--pdn-out %.70s: tournament %lld was started without --pdn-out, so the file would "
-                     "lack its games so far (dama pdn export --tournament %lld writes them all)", t->pdn_given,
-                     (long long)tid, (long long)tid);
-        rc = -1;
+        /* another file (the stored one lost or unwritable, or none stored): it
+         * becomes the tournament's and gets every game so far first, so it must
+         * hold no games of its own */
+        struct stat st;
+        if (stat(t->pdn_given, &st) == 0 && st.st_size > 0) {
+            if (t->pdn_path[0])
+                snprintf(err, ERR_MAX, "--pdn-out %.60s: tournament %lld writes to %.60s; give that, no --pdn-out, "
+                         "or a new or empty file (it gets the games so far)", t->pdn_given, (long long)tid,
+                         t->pdn_path);
+            else
+                snprintf(err, ERR_MAX, "--pdn-out %.70s: tournament %lld was started without --pdn-out: give a new "
+                         "or empty file (it gets the games so far)", t->pdn_given, (long long)tid);
+            rc = -1;
+        } else {
+            rc = db_tournament_set_pdn_out(t->db, tid, t->pdn_given, err);
+            if (rc == 0) snprintf(t->pdn_path, sizeof t->pdn_path, "%s", t->pdn_given);
+        }
     }
     char aerr[ATOMIC_ERR_MAX];
     if (rc == 0 && t->pdn_path[0] && !t->pdn_given[0] && atomic_file_not_db(t->pdn_path, path, aerr) != 0) {

@@ -48,7 +48,8 @@ static const CliOpt OPTS[] = {
     CLI_EGTB_PLAY_OPTS,
     CLI_EGTB_ADJUDICATE_OPT,
     {"pdn-out", OPT_FILE, NULL, "append every game to this PDN file as it ends (stored with the tournament: a resume "
-                               "appends to it; another file on resume is refused)", 0, 0},
+                               "appends to it; a new or empty file given on resume gets the games so far, then the "
+                               "rest)", 0, 0},
     {"resume", OPT_FLAG, NULL, "continue the tournament of this same command (rerunning it does too; an error "
                                "if there is none), or without engines the newest unfinished one (or --tournament N) "
                                "with its stored engines and options", 0, 0},

@@ -620,6 +620,10 @@ int db_tournament_insert(Db *db, const DbTournament *t, int64_t *id, char err[ER
  * bytes or there is no tournament tid). */
 int db_tournament_pdn_out(Db *db, int64_t tid, char *out, size_t size, char err[ERR_MAX]);
 
+/* Make path (absolute, or NULL for none) the PDN file tournament tid
+ * appends its games to (a resume given another --pdn-out). */
+int db_tournament_set_pdn_out(Db *db, int64_t tid, const char *path, char err[ERR_MAX]);
+
 /* The tournament of run run_id; *id = 0 if none. */
 int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX]);
 

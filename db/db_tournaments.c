@@ -105,6 +105,15 @@ int db_tournament_pdn_out(Db *db, int64_t tid, char *out, size_t size, char err[
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+int db_tournament_set_pdn_out(Db *db, int64_t tid, const char *path, char err[ERR_MAX])
+{
+    sqlite3_stmt *st = prepare(db, "UPDATE tournaments SET pdn_out = ?2 WHERE id = ?1", err);
+    if (!st) return -1;
+    int rc = sqlite3_bind_int64(st, 1, tid);
+    if (rc == SQLITE_OK) rc = bind_text_or_null(st, 2, path);
+    return write_one(db, st, rc, NULL, "storing the PDN file of a tournament", err);
+}
+
 int db_tournament_by_run(Db *db, int64_t run_id, int64_t *id, char err[ERR_MAX])
 {
     *id = 0;

@@ -94,11 +94,12 @@ grep -q "rounds 2 contradicts tournament 1, which has 1" "$T/err" && ok || bad "
 expect_rc 1 "resume of a missing tournament" "$DAMA" tournament --db "$T/t.sqlite" --resume --tournament 7
 grep -q "no tournament 7 in" "$T/err" && ok || bad "missing tournament message: $(cat "$T/err")"
 expect_eq "$(q "SELECT count(*) FROM games")" "$stored" "refused resumes played nothing"
-# the PDN file is the one stored with the tournament: another is refused
+# the PDN file is the one stored with the tournament: another that holds anything is refused
+printf '[Event "mine"]\n' >"$T/other.pdn"
 expect_rc 1 "resume with another --pdn-out" "$DAMA" tournament --db "$T/t.sqlite" --resume --pdn-out "$T/other.pdn"
-grep -qF -- "--pdn-out $T/other.pdn: tournament 1 appends its games to $T/live.pdn (give that file, or no --pdn-out)" "$T/err" \
+grep -qF -- "--pdn-out $T/other.pdn: tournament 1 writes to $T/live.pdn; give that, no --pdn-out, or a new or empty file (it gets the games so far)" "$T/err" \
   && ok || bad "another --pdn-out message: $(cat "$T/err")"
-[ ! -e "$T/other.pdn" ] && ok || bad "a refused --pdn-out left a file"
+expect_eq "$(cat "$T/other.pdn")" '[Event "mine"]' "a refused --pdn-out left the file as it was"
 # resume without repeating the engines: they and the options come from the database, the games go on
 # into the stored PDN file without --pdn-out
 expect_rc 0 "resume" "$DAMA" tournament --db "$T/t.sqlite" --progress 0 --concurrency 2 --resume \
@@ -192,12 +193,21 @@ expect_eq "$(grep -c '^\[Date "[0-9]\{4\}\.[0-9][0-9]\.[0-9][0-9]"\]$' "$T/live.
 expect_eq "$(grep '^\[Date ' "$T/live.pdn" | sort | uniq -c)" "$(grep '^\[Date ' "$T/t.pdn" | sort | uniq -c)" \
   "live PDN and export: the same dates"
 
-# a tournament started without --pdn-out does not take one on resume (the file would lack its first games)
-expect_rc 0 "a tournament without PDN" "$DAMA" tournament --db "$T/np.sqlite" --rounds 1 --nodes 100 --progress 0 name=A name=B
-expect_rc 1 "--pdn-out added on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 1 --nodes 100 --progress 0 \
+# a new --pdn-out on resume (none stored, or the stored one lost): it gets every game so far first, then the rest
+expect_rc 0 "a tournament without PDN" "$DAMA" tournament --db "$T/np.sqlite" --rounds 2 --nodes 100 --progress 0 name=A name=B
+q_np() { sqlite3 "$T/np.sqlite" "$1"; }
+sqlite3 "$T/np.sqlite" "DELETE FROM games WHERE game_index >= 2; UPDATE runs SET status = 'interrupted'"
+expect_rc 0 "--pdn-out added on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 2 --nodes 100 --progress 0 \
   --pdn-out "$T/late.pdn" name=A name=B
-grep -qF "tournament 1 was started without --pdn-out, so the file would lack its games so far (dama pdn export --tournament 1 writes them all)" "$T/err" \
-  && ok || bad "late --pdn-out message: $(cat "$T/err")"
+expect_eq "$(grep -c '^\[Event ' "$T/late.pdn")" "$(q_np "SELECT count(*) FROM games")" "late --pdn-out: every game, the earlier ones too"
+expect_eq "$(q_np "SELECT count(*) FROM games")" 4 "late --pdn-out: the tournament finished"
+expect_rc 0 "late --pdn-out replays" "$DAMA" pdn check "$T/late.pdn"
+expect_eq "$(q_np "SELECT pdn_out FROM tournaments")" "$T/late.pdn" "late --pdn-out stored for the next resume"
+printf 'x' >"$T/late2.pdn"
+expect_rc 1 "a non-empty --pdn-out on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 2 --nodes 100 --progress 0 \
+  --pdn-out "$T/late2.pdn" name=A name=B
+grep -qF "writes to $T/late.pdn; give that, no --pdn-out, or a new or empty file" "$T/err" \
+  && ok || bad "non-empty --pdn-out message: $(cat "$T/err")"
 # a relative --pdn-out is stored whole: a resume from another folder appends to the same file
 mkdir -p "$T/here" "$T/there"
 (cd "$T/here" && exec "$DAMA" tournament --db "$T/rel.sqlite" --rounds 10 --nodes 100 --progress 0 --pdn-out rel.pdn \
