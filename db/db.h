@@ -434,6 +434,11 @@ int db_run_game_indices(Db *db, int64_t run_id, bool *done, int64_t len, int64_t
  * ignored). */
 int db_run_game_results(Db *db, int64_t run_id, signed char *white_half, int64_t len, char err[ERR_MAX]);
 
+/* Whether filter_sql is an SQL condition db_positions_each can use (over
+ * positions p and games g): 0, or -1 with err "filter 'F': SQLite's
+ * message" (no path: the caller says where the filter came from). */
+int db_positions_filter_check(Db *db, const char *filter_sql, char err[ERR_MAX]);
+
 /* Call fn for each stored position of game (NULL: every game), in id order.
  * filter_sql (NULL or "" for none) is an extra SQL condition over positions
  * p and games g, e.g. "g.run_id IN (1,2) AND p.quiet = 1"; it must be a

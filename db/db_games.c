@@ -224,6 +224,31 @@ static bool is_int_or_null(sqlite3_stmt *st, int col)
     return t == SQLITE_INTEGER || t == SQLITE_NULL;
 }
 
+int db_positions_filter_check(Db *db, const char *filter_sql, char err[ERR_MAX])
+{
+    char *sql = filtered_sql("SELECT 1 FROM positions p JOIN games g ON g.id = p.game_id WHERE", filter_sql, "");
+    if (!sql) {
+        set_err(err, "%s: checking a filter: out of memory", db->path);
+        return -1;
+    }
+    sqlite3_stmt *st = NULL;
+    const char *tail = NULL;
+    int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, &tail);
+    free(sql);
+    const char *f = filter_sql ? filter_sql : "";
+    if (rc != SQLITE_OK) {
+        set_err(err, "filter '%.100s': %.140s", f, sqlite3_errmsg(db->h));
+        return -1;
+    }
+    bool one = !(tail && tail[strspn(tail, " \t\n")]) && sqlite3_stmt_readonly(st);
+    (void)sqlite3_finalize(st);
+    if (!one) {
+        set_err(err, "filter '%.100s': must be one read-only SQL condition", f);
+        return -1;
+    }
+    return 0;
+}
+
 int db_positions_each(Db *db, const char *game, const char *filter_sql,
                       int (*fn)(void *ctx, const DbPosition *p), void *ctx, char err[ERR_MAX])
 {

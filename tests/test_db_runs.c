@@ -193,6 +193,13 @@ static void test_game_insert_and_read(void **state)
                      -1);
     assert_contains(err, "one read-only SQL condition");
     assert_int_equal(raw_int(t.path, "SELECT count(*) FROM games"), 2);
+    /* a filter checked alone: the message quotes it, not the query around it */
+    CHECK_OK(db_positions_filter_check(db, "p.quiet = 1 AND g.result = '1-0'", err));
+    assert_int_equal(db_positions_filter_check(db, "p.nonsense = 1", err), -1);
+    assert_string_equal(err, "filter 'p.nonsense = 1': no such column: p.nonsense");
+    assert_int_equal(db_positions_filter_check(db, "1); DROP TABLE games; SELECT (1", err), -1);
+    assert_string_equal(err, "filter '1); DROP TABLE games; SELECT (1': must be one read-only SQL condition");
+    assert_int_equal(raw_int(t.path, "SELECT count(*) FROM games"), 2);
 
     GameSeen s = {0};
     CHECK_OK(db_games_each(db, "g.run_id = 1", collect_game, &s, err));

@@ -227,20 +227,17 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
         snprintf(err, ERR_MAX, "out of memory for the game keys");
         rc = -1;
     }
+    /* the user's --filter checked alone, so that SQLite's complaint quotes it and not the tuner's own conditions */
+    char ferr[ERR_MAX];
+    if (rc == 0 && o->filter && db_positions_filter_check(o->db, o->filter, ferr) != 0) {
+        snprintf(err, ERR_MAX, "--%.250s", ferr);
+        rc = -1;
+    }
     if (rc == 0) {
         rc = db_positions_each(o->db, g->name, query, on_position, lc, err);
         if (rc > 0) {
             snprintf(err, ERR_MAX, "%s", lc->err);
             rc = -1;
-        }
-        /* SQLite's complaint about the whole query quotes the tuner's own conditions: the user's --filter
-         * instead ("filter '...': MESSAGE", the message after the last "': ") */
-        const char *why = NULL;
-        for (const char *p = strstr(err, "': "); rc < 0 && o->filter && p; p = strstr(p + 1, "': ")) why = p + 3;
-        if (why && strstr(err, "filter '")) {
-            char msg[ERR_MAX];
-            snprintf(msg, sizeof msg, "--filter '%.100s': %.120s", o->filter, why);
-            memcpy(err, msg, ERR_MAX);
         }
     }
     size_t bad = 0;
