@@ -233,6 +233,19 @@ static int probe_file(const char *path, char err[ERR_MAX])
     return 2;
 }
 
+/* The message of a file that is an SQLite database but not dama's: another
+ * application's id, or none. */
+static int foreign_error(const char *path, int64_t app, int64_t objects, char err[ERR_MAX])
+{
+    if (app != 0)
+        set_err(err, "%s: not a dama database (SQLite application_id 0x%08" PRIX32 ", dama's is 0x%08X)", path,
+                (uint32_t)app, (unsigned)DB_APPLICATION_ID);
+    else
+        set_err(err, "%s: not a dama database (an SQLite database with %" PRId64 " schema object%s and no dama "
+                "application_id)", path, objects, TEXT_PLURAL(objects));
+    return -1;
+}
+
 /* Refuse foreign or too new files; *version receives user_version. */
 static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
 {
@@ -260,19 +273,7 @@ static int check_identity(Db *db, int64_t *version, char err[ERR_MAX])
         }
         return 0;
     }
-    if (app != 0) {
-        set_err(err,
-                "%s: not a dama database (SQLite application_id 0x%08" PRIX32 ", dama's is 0x%08X)",
-                db->path, (uint32_t)app, (unsigned)DB_APPLICATION_ID);
-        return -1;
-    }
-    if (objects > 0 || *version != 0) {
-        set_err(err,
-                "%s: not a dama database (an SQLite database with %" PRId64
-                " schema object%s and no dama application_id)",
-                db->path, objects, TEXT_PLURAL(objects));
-        return -1;
-    }
+    if (app != 0 || objects > 0 || *version != 0) return foreign_error(db->path, app, objects, err);
     return 0;
 }
 
@@ -518,9 +519,24 @@ int db_check(const char *path, int64_t *problems, char *first, size_t first_size
     if (rc == SQLITE_DONE) rc = SQLITE_OK;
     int frc = sqlite3_finalize(st);
     if (rc == SQLITE_OK) rc = frc;
+    /* a sound file of another application (or an empty SQLite database) is no sound dama database */
+    int64_t app = 0, objects = 0;
+    st = NULL;
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(h, "SELECT (SELECT application_id FROM pragma_application_id), "
+                                   "(SELECT count(*) FROM sqlite_master)", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        app = sqlite3_column_int64(st, 0);
+        objects = sqlite3_column_int64(st, 1);
+        rc = SQLITE_OK;
+    }
+    frc = sqlite3_finalize(st);
+    if (rc == SQLITE_OK) rc = frc;
+    bool foreign = false;
     if (rc != SQLITE_OK) dbi_read_fail(path, h, rc, err, "checking the file");
+    else if (app != DB_APPLICATION_ID) foreign = foreign_error(path, app, objects, err) != 0;
     dbi_close_read_handle(h, path, sidecars);
-    return rc == SQLITE_OK ? 0 : -1;
+    return rc == SQLITE_OK && !foreign ? 0 : -1;
 }
 
 /* The message of a read-only open that failed with rc: a damaged file

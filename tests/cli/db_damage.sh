@@ -42,6 +42,13 @@ expect_err 1 "dama db check: adir: not a dama database (not a regular file)" "$D
 # an empty file: SQLite reads it as a sound empty database, but it holds no dama schema
 : >empty.sqlite
 expect_err 1 "dama db check: empty.sqlite: not a dama database (an empty file)" "$DAMA" db check empty.sqlite
+# a sound SQLite file of another application is no sound dama database
+python3 -c "import sqlite3; c = sqlite3.connect('foreign.sqlite'); c.execute('CREATE TABLE x(a)'); c.commit()"
+expect_err 1 "dama db check: foreign.sqlite: not a dama database (an SQLite database with 1 schema object and no dama application_id)" \
+  "$DAMA" db check foreign.sqlite
+python3 -c "import sqlite3; c = sqlite3.connect('other.sqlite'); c.execute('PRAGMA application_id = 7'); c.execute('CREATE TABLE x(a)'); c.commit()"
+expect_err 1 "dama db check: other.sqlite: not a dama database (SQLite application_id 0x00000007, dama's is 0x44414D41)" \
+  "$DAMA" db check other.sqlite
 # A page no writing command reads: they succeed; db check finds it.
 cp good.sqlite games.sqlite && damage games.sqlite "$games_page"
 for c in "selfplay --db games.sqlite --games 2 --nodes 50 --threads 1 --progress 0 --seed 9" \
