@@ -92,6 +92,10 @@ static int count_draw(void *ctx, const DbGameRow *g)
                  c->game->name);
         return -1;
     }
+    int s = 0;
+    while (s < d->seen_len && strncmp(d->seen[s], g->reason, MATCH_DRAW_REASON_LEN - 1) != 0) s++;
+    if (s == d->seen_len && s < MATCH_DRAW_REASONS_MAX)
+        snprintf(d->seen[d->seen_len++], MATCH_DRAW_REASON_LEN, "%s", g->reason);
     int r = -1;
     for (int i = 0; i < d->reasons_len; i++)
         if (strcmp(g->reason, d->reasons[i]) == 0) r = i;

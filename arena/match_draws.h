@@ -33,6 +33,10 @@ typedef struct MatchDraws {
     /* [reason i, MATCH_DRAW_REASONS_MAX: all][A larger, B larger, equal] */
     int64_t count[MATCH_DRAW_REASONS_MAX + 1][3];
     int64_t games, draws;  /* the match's games, and those drawn by one of the reasons */
+    /* every reason the match's drawn games were drawn by (the first
+     * MATCH_DRAW_REASONS_MAX, in the order first met; longer ones cut) */
+    char seen[MATCH_DRAW_REASONS_MAX][MATCH_DRAW_REASON_LEN];
+    int seen_len;
     /* With a database: the drawn games (any reason) that passed through a
      * position it scores as won for the side to move, by who had that win
      * and let it go: [A, B] (a game where both did counts for each). */

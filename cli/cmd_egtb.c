@@ -30,8 +30,9 @@ static const CliOpt OPTS[] = {
     {"probes", OPT_INT, "1000000", "bench: probes per measurement", 1, 100000000},
     {"db", OPT_DB, "dama.sqlite", "draws: the SQLite database of the match", 0, 0},
     {"match", OPT_INT, NULL, "draws: the match (matches.id) whose games are counted", 1, CLI_INT_MAX},
-    {"reasons", OPT_STR, NULL, "draws: the draw reasons counted (comma-separated games.reason values); default: those "
-                               "of --game's own move-count and material rules", 0, 0},
+    {"reasons", OPT_STR, NULL, "draws: the draw reasons counted (comma-separated games.reason values: the game's own, or "
+                               "one the match's draws were drawn by; another is refused); default: those of --game's "
+                               "own move-count and material rules", 0, 0},
     {"list", OPT_FLAG, NULL, "draws: with tables, one line per missed win: the game, the engine that let it go, "
                              "the ply and position where it first held a database win, the distance, how the game ended",
      0, 0},
@@ -237,6 +238,20 @@ static void on_missed_game(void *ctx, const MatchDrawsGame *m)
     }
 }
 
+/* Is reason one of the game's own draw reasons (its repetition and rule
+ * draws) or one the match's drawn games were drawn by? */
+static bool reason_known(const Game *g, const MatchDraws *d, const char *reason)
+{
+    for (int k = 0; k < d->seen_len; k++)
+        if (strcmp(d->seen[k], reason) == 0) return true;
+    if (g->repetition_reason && strcmp(g->repetition_reason, reason) == 0) return true;
+    size_t n = strlen(reason);
+    for (const char *p = g->rule_draw_reasons; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
+        if (strcspn(p, ",") == n && strncmp(p, reason, n) == 0) return true;
+    }
+    return false;
+}
+
 static int do_draws(CliArgs *a, const Game *g, const char *dir)
 {
     char err[ERR_MAX];
@@ -274,6 +289,21 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
     if (rc != 0) {
         fprintf(stderr, "dama egtb draws: %s\n", err);
         return 1;
+    }
+    /* a reason neither of the game's own nor met in the match is a typo, not zero draws */
+    for (int i = 0; i < d.reasons_len; i++) {
+        if (reason_known(g, &d, d.reasons[i])) continue;
+        char list[200] = "";
+        size_t used = 0;
+        for (int k = 0; k < d.seen_len; k++) text_append(list, sizeof list, &used, "%s%s", k ? ", " : "", d.seen[k]);
+        char own[120] = "";
+        size_t o = 0;
+        if (g->repetition_reason) text_append(own, sizeof own, &o, "%s", g->repetition_reason);
+        if (g->rule_draw_reasons) text_append(own, sizeof own, &o, "%s%s", o ? "," : "", g->rule_draw_reasons);
+        fprintf(stderr, "dama egtb draws: --reasons: '%s' is no draw reason of %s (its own: %s) and no game of "
+                "match %lld was drawn by it (its draws: %s)\n", d.reasons[i], g->name, o ? own : "none",
+                (long long)id, used ? list : "none");
+        return 2;
     }
     printf("match %lld: %lld games, %lld drawn by %s; the larger material (pieces, then kings) at the end:\n",
            (long long)id, (long long)d.games, (long long)d.draws, reasons);

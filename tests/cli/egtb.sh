@@ -147,6 +147,10 @@ expect_eq "$(grep -E '^(D7|D8|all) ' "$T/out" | tr -s ' ' | tr '\n' ';')" "D7 1 
 expect_rc 0 "draws D8" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D8
 expect_eq "$(grep '^all ' "$T/out" | tr -s ' ')" "all 3 1 2 0" "draws: only D8"
 expect_rc 2 "draws without --match" "$DAMA" egtb draws --db "$T/d.sqlite"
+# a reason neither Russian's nor met in the match is a typo, refused (it printed zero draws), naming what there is
+expect_err 2 "dama egtb draws: --reasons: 'D9' is no draw reason of russian (its own: D3,D4,D5,D6,D7,D8) and no game of match 1 was drawn by it (its draws: D7, D8)" \
+  "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D7,D9
+expect_rc 0 "draws by a reason of the game no game met" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D3
 expect_rc 2 "draws empty reason" "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --reasons D7,
 grep -q "'D7,'" "$T/err" && ok || bad "draws: empty reason named: $(cat "$T/err")"
 expect_rc 1 "draws missing match" "$DAMA" egtb draws --db "$T/d.sqlite" --match 9
