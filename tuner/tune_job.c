@@ -275,6 +275,9 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     char terr[TEXEL_ERR_MAX] = "";
     TexelSplit split;
     rc = texel_split_make(&split, lc.len, lc.keys, o->valid, o->seed, terr);
+    if (rc == 0 && split.valid_len == 0 && o->log) /* few games: the held-out guards have nothing to judge by */
+        fprintf(o->log, "note: --valid %g held out no game of these: the best epoch is chosen by the training loss "
+                "plus the L2 term, and the start is not compared with the result\n", o->valid);
     /* Blended targets: K is fitted on the game results first, then each
      * target mixes the result with the expected score of the search score,
      * 1 / (1 + 10^(-K score / 400)), scores of won games clamped. */

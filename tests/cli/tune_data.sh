@@ -101,6 +101,9 @@ expect_eq "$(sqlite3 a.sqlite "SELECT base_ws || ' ' || result_ws FROM tuning_ru
 grep -q '^epoch    0: train [0-9.]*  valid -  \*$' few.err && ok || bad "epoch line of an empty hold-out: $(grep '^epoch' few.err)"
 grep -q '^tuning run 1: K [0-9.]*; loss train [0-9.]* -> [0-9.]*, valid - -> - (best epoch' few.out && ok || bad "result line of an empty hold-out: $(head -1 few.out)"
 grep -qi 'nan' few.out few.err && bad "nan printed for an empty hold-out" || ok
+grep -qx 'note: --valid 0.001 held out no game of these: the best epoch is chosen by the training loss plus the L2 term, and the start is not compared with the result' few.err \
+  && ok || bad "an empty hold-out is not said: $(head -3 few.err)"
+grep -q '^note: ' base.err && bad "a note without an empty hold-out: $(grep '^note' base.err)" || ok
 expect_eq "$(sqlite3 few.sqlite "SELECT positions_valid || ' ' || quote(valid_loss) FROM tuning_runs")" "0 NULL" "empty hold-out stored"
 "$DAMA" export --db few.sqlite --weights tuned --format json --out - 2>/dev/null | grep -q '"valid_loss": null' && ok ||
   bad "export of a set tuned without hold-out: valid_loss not null"
