@@ -217,6 +217,18 @@ double stats_compute_llr_wdl(const MatchStats *st, const SprtParams *sprt)
     return llr_normal(counts, WDL_X, 3, sprt);
 }
 
+void stats_sprt_phrase(const SprtParams *sprt, SprtDecision d, char *out, size_t size)
+{
+    if (d == SPRT_CONTINUE)
+        snprintf(out, size, "undecided");
+    else if (sprt->elo0 >= 0)
+        snprintf(out, size, "%s", d == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)"
+                                                      : "H0 accepted (A is not stronger by elo1)");
+    else
+        snprintf(out, size, "%s accepted (Elo nearer %+g than %+g)", d == SPRT_ACCEPT_H1 ? "H1" : "H0",
+                 d == SPRT_ACCEPT_H1 ? sprt->elo1 : sprt->elo0, d == SPRT_ACCEPT_H1 ? sprt->elo0 : sprt->elo1);
+}
+
 SprtDecision stats_decide_sprt(const SprtParams *sprt, double llr)
 {
     double lower, upper;

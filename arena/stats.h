@@ -180,6 +180,12 @@ double stats_compute_llr_ptnml(const MatchStats *st, const SprtParams *sprt);
  * Use it only for unpaired games: it ignores the pair correlation. */
 double stats_compute_llr_wdl(const MatchStats *st, const SprtParams *sprt);
 
+/* What an SPRT decision says, as a phrase for a result line: "H1 accepted
+ * (A is stronger)" when elo0 >= 0, else "H1 accepted (Elo nearer elo1 than
+ * elo0)" with the numbers (bounds below 0 test "not much weaker", not
+ * "stronger"); H0 alike; "undecided" for SPRT_CONTINUE. */
+void stats_sprt_phrase(const SprtParams *sprt, SprtDecision d, char *out, size_t size);
+
 /* SPRT decision for an LLR against stats_compute_bounds: SPRT_ACCEPT_H1 when
  * LLR >= upper, SPRT_ACCEPT_H0 when LLR <= lower (the bounds themselves
  * stop the test, as in Wald's "continue while lower < LLR < upper"),

@@ -139,14 +139,15 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
            r->who[1], line);
     if (o->sprt) {
         SprtDecision decision = r->res.decision;
+        char said[96];
+        stats_sprt_phrase(sp, decision, said, sizeof said);
         printf("SPRT [%g, %g] alpha %g beta %g: ", sp->elo0, sp->elo1, sp->alpha, sp->beta);
         if (decision == SPRT_CONTINUE)
-            printf("undecided\n");
+            printf("%s\n", said);
         else
             printf("%s after %lld pairs at LLR %.2f; the pairs already under way were finished: final LLR %.2f "
                    "after %lld pairs\n",
-                   decision == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)" : "H0 accepted (A is not stronger by elo1)",
-                   (long long)r->res.decided_pairs, r->res.decided_llr, r->llr, (long long)stats_count_pairs(st));
+                   said, (long long)r->res.decided_pairs, r->res.decided_llr, r->llr, (long long)stats_count_pairs(st));
     }
     if (r->pairs > r->book_len)
         printf("openings: %d book lines; pairs %d to %lld repeat them, each with %lld distinct random plies after the "

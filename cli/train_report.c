@@ -60,12 +60,14 @@ static void match_end(const TrainReport *p, const TrainMatch *m, int status, con
     if (m->gate) {
         fprintf(stderr, "SPRT [%g, %g] alpha %g beta %g: ", sp->elo0, sp->elo1, sp->alpha, sp->beta);
         SprtDecision d = m->result.decision;
+        char said[96];
+        stats_sprt_phrase(sp, d, said, sizeof said);
         if (d == SPRT_CONTINUE)
-            fprintf(stderr, "undecided\n");
+            fprintf(stderr, "%s\n", said);
         else
             fprintf(stderr, "%s after %lld pairs at LLR %.2f; the pairs already under way were finished: final LLR "
                     "%.2f after %lld pairs\n",
-                    d == SPRT_ACCEPT_H1 ? "H1 accepted (A is stronger)" : "H0 accepted (A is not stronger by elo1)",
+                    said,
                     (long long)m->result.decided_pairs, m->result.decided_llr, m->row->llr,
                     (long long)stats_count_pairs(st));
     }

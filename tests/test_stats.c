@@ -614,6 +614,25 @@ static void test_fill_row_sprt(void **state)
     }
 }
 
+/* The decision said as what it means: "A is stronger" only when elo0 >= 0
+ * (bounds [-400, -200] accepted H1 for two equal engines: "not much weaker") */
+static void test_sprt_phrase(void **state)
+{
+    (void)state;
+    char out[96];
+    stats_sprt_phrase(&SPRT_0_10, SPRT_ACCEPT_H1, out, sizeof out);
+    assert_string_equal(out, "H1 accepted (A is stronger)");
+    stats_sprt_phrase(&SPRT_0_10, SPRT_ACCEPT_H0, out, sizeof out);
+    assert_string_equal(out, "H0 accepted (A is not stronger by elo1)");
+    stats_sprt_phrase(&SPRT_0_10, SPRT_CONTINUE, out, sizeof out);
+    assert_string_equal(out, "undecided");
+    const SprtParams neg = {.alpha = 0.05, .beta = 0.05, .elo0 = -400, .elo1 = -200};
+    stats_sprt_phrase(&neg, SPRT_ACCEPT_H1, out, sizeof out);
+    assert_string_equal(out, "H1 accepted (Elo nearer -200 than -400)");
+    stats_sprt_phrase(&neg, SPRT_ACCEPT_H0, out, sizeof out);
+    assert_string_equal(out, "H0 accepted (Elo nearer -400 than -200)");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_format_line),
         cmocka_unit_test(test_fill_row_interval),
         cmocka_unit_test(test_fill_row_sprt),
+        cmocka_unit_test(test_sprt_phrase),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
