@@ -120,7 +120,7 @@ static void print_time_used(const MatchRunResult *r)
     }
     TimeCompare c;
     time_use_compare(&r->time[0], &r->time[1], TIME_USE_EQUAL, &c);
-    char verdict[160];
+    char verdict[320];
     time_use_verdict(&c, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
     if (c.cpu_known) printf("time ratio A/B: wall %.3f, CPU %.3f: %s\n", c.wall_ratio, c.cpu_ratio, verdict);
     else if (c.known) printf("time ratio A/B: wall %.3f, CPU -: %s\n", c.wall_ratio, verdict); /* a DXP side */

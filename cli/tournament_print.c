@@ -149,7 +149,7 @@ void tournament_print_times(FILE *out, const TournamentResult *t)
         if (c.known && (!best.known || (!c.equal && c.pct_more > best.pct_more) || (best.equal && !c.equal)))
             best = c, pair[0] = most, pair[1] = least;
     }
-    char verdict[160];
+    char verdict[320];
     if (pair[0] < 0) snprintf(verdict, sizeof verdict, "time used: not measured");
     else
         time_use_verdict(&best, TIME_USE_EQUAL, t->engines[pair[0]].name, t->engines[pair[1]].name, verdict,

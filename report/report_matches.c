@@ -155,7 +155,7 @@ static void time_cells(Cells *c, const DbMatchRow *m)
     }
     TimeCompare tc;
     time_use_compare(&m->time[0], &m->time[1], TIME_USE_EQUAL, &tc);
-    char verdict[160];
+    char verdict[320];
     time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
     char left[64] = "";
     if (m->untimed > 0) snprintf(left, sizeof left, " (%lld games without times)", (long long)m->untimed);

@@ -579,18 +579,18 @@ static void test_time_use_compare(void **state)
         {{10, 0.0, 0.0}, {10, 1.0, 1.0}, false, false, "time used: not measured"},
         /* a CPU mean of 0 (a DXP program's, not measured) is no "infinitely
          * less": the wall means alone are compared, and the CPU named unmeasured */
-        {{10, 1.0, 0.0}, {10, 1.0, 1.0}, true, true, "equal wall time used (within 5%); CPU time not measured"},
+        {{10, 1.0, 0.0}, {10, 1.0, 1.0}, true, true, "equal wall time used (within 5%); CPU time not measured (a mean of 0: none taken, or less than the clock's tick)"},
         {{10, 1.2, 0.0}, {10, 1.0, 1.0}, true, false,
-         "unequal time: A used 20.0% more wall time than B; CPU time not measured"},
+         "unequal time: A used 20.0% more wall time than B; CPU time not measured (a mean of 0: none taken, or less than the clock's tick)"},
         {{10, 1.0, 1.0}, {10, 1.5, 0.0}, true, false,
-         "unequal time: B used 50.0% more wall time than A; CPU time not measured"},
-        {{10, 1.0, 0.0}, {10, 1.0, 0.0}, true, true, "equal wall time used (within 5%); CPU time not measured"},
+         "unequal time: B used 50.0% more wall time than A; CPU time not measured (a mean of 0: none taken, or less than the clock's tick)"},
+        {{10, 1.0, 0.0}, {10, 1.0, 0.0}, true, true, "equal wall time used (within 5%); CPU time not measured (a mean of 0: none taken, or less than the clock's tick)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const CompareCase *c = &cases[i];
         TimeCompare tc;
         time_use_compare(&c->a, &c->b, TIME_USE_EQUAL, &tc);
-        char verdict[128];
+        char verdict[256];
         time_use_verdict(&tc, TIME_USE_EQUAL, "A", "B", verdict, sizeof verdict);
         if (tc.known != c->known || tc.equal != c->equal || strcmp(verdict, c->verdict) != 0)
             fail_msg("case %zu: known %d equal %d '%s'", i, tc.known, tc.equal, verdict);

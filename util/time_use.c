@@ -51,10 +51,10 @@ void time_use_verdict(const TimeCompare *c, double tolerance, const char *a, con
     if (!c->known) snprintf(out, size, "time used: not measured");
     else if (c->equal)
         snprintf(out, size, "equal %stime used (within %g%%)%s", c->cpu_known ? "" : "wall ", 100 * tolerance,
-                 c->cpu_known ? "" : "; CPU time not measured");
+                 c->cpu_known ? "" : "; CPU time not measured (a mean of 0: none taken, or less than the clock's tick)");
     else
         snprintf(out, size, "unequal time: %s used %.1f%% more %s time than %s%s", c->more ? b : a, c->pct_more,
-                 c->measure, c->more ? a : b, c->cpu_known ? "" : "; CPU time not measured");
+                 c->measure, c->more ? a : b, c->cpu_known ? "" : "; CPU time not measured (a mean of 0: none taken, or less than the clock's tick)");
 }
 
 void time_use_format(const TimeUse *t, char *out, size_t size)

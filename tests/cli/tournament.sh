@@ -164,7 +164,7 @@ expect_eq "$(q "SELECT count(*) FROM games WHERE white_moves IS NULL OR white_cp
   "every tournament game keeps its times"
 # (the pair compared is the most and least time used; a hub engine's CPU
 # time may be unknown, which the verdict then says)
-VERDICT='^  (equal (wall )?time used \(within 5%\)|unequal time: [ABHCIG] used [0-9.]+% more (wall|CPU) time than [ABHCIG])(; CPU time not measured)?$'
+VERDICT='^  (equal (wall )?time used \(within 5%\)|unequal time: [ABHCIG] used [0-9.]+% more (wall|CPU) time than [ABHCIG])(; CPU time not measured \(a mean of 0: none taken, or less than the clock.s tick\))?$'
 expect_eq "$(grep -cE "$VERDICT" "$T/final.out")" 1 "one verdict on the time used: $(sed -n '/^time used per move/,$p' "$T/final.out")"
 # a depth-limited player beside two on time (a gauntlet's pool) is left out of the time verdict, and it says so
 "$DAMA" tournament --db "$T/gv.sqlite" --format gauntlet --rounds 1 --progress 0 --max-plies 40 \
