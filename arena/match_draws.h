@@ -13,7 +13,7 @@
 
 #include "engine/game.h"
 
-enum { MATCH_DRAW_REASONS_MAX = 16, MATCH_DRAW_REASON_LEN = 16 };
+enum { MATCH_DRAW_REASONS_MAX = 16, MATCH_DRAW_REASON_LEN = 32 };
 
 /* One drawn game that passed through a database win, for a listing
  * (MatchDraws.on_missed_game): the first such position of each side. */

@@ -309,23 +309,25 @@ static int load_stored(Tour *t, const char *path, char err[ERR_MAX])
     if (rc == 0) rc = db_game_rows_each(db_path(t->db), DB_SELECT_RUN, r->run_id, NULL, load_result, r, err);
     if (rc == 0) rc = db_tournament_pdn_out(t->db, r->tournament_id, t->pdn_path, sizeof t->pdn_path, err);
     int64_t tid = r->tournament_id;
+    bool moved = false; /* --pdn-out names another file than the stored one */
+    struct stat gs, ss;
     if (rc == 0 && t->pdn_given[0] && strcmp(t->pdn_given, t->pdn_path) != 0) {
-        /* another file (the stored one lost or unwritable, or none stored): it
-         * becomes the tournament's and gets every game so far first, so it must
-         * hold no games of its own */
-        struct stat st;
-        if (stat(t->pdn_given, &st) == 0 && st.st_size > 0) {
+        bool given_exists = stat(t->pdn_given, &gs) == 0;
+        if (given_exists && t->pdn_path[0] && stat(t->pdn_path, &ss) == 0 && gs.st_dev == ss.st_dev &&
+            gs.st_ino == ss.st_ino) {
+            /* the stored file by another spelling (a link, another folder's relative path): the stored one */
+        } else if (given_exists && (!S_ISREG(gs.st_mode) || gs.st_size > 0)) {
+            /* another file becomes the tournament's (the stored one lost or unwritable, or none stored) and
+             * gets every game so far first: it must hold nothing of its own, and be a file */
             if (t->pdn_path[0])
-                snprintf(err, ERR_MAX, "--pdn-out %.60s: tournament %lld writes to %.60s; give that, no --pdn-out, "
-                         "or a new or empty file (it gets the games so far)", t->pdn_given, (long long)tid,
-                         t->pdn_path);
+                snprintf(err, ERR_MAX, "--pdn-out: tournament %lld writes to %.150s; give that, no --pdn-out, or a "
+                         "new or empty file", (long long)tid, t->pdn_path);
             else
-                snprintf(err, ERR_MAX, "--pdn-out %.70s: tournament %lld was started without --pdn-out: give a new "
+                snprintf(err, ERR_MAX, "--pdn-out %.120s: tournament %lld was started without --pdn-out: give a new "
                          "or empty file (it gets the games so far)", t->pdn_given, (long long)tid);
             rc = -1;
         } else {
-            rc = db_tournament_set_pdn_out(t->db, tid, t->pdn_given, err);
-            if (rc == 0) snprintf(t->pdn_path, sizeof t->pdn_path, "%s", t->pdn_given);
+            moved = true;
         }
     }
     char aerr[ATOMIC_ERR_MAX];
@@ -337,7 +339,17 @@ static int load_stored(Tour *t, const char *path, char err[ERR_MAX])
         snprintf(err, ERR_MAX, "the stored --pdn-out: %.200s", aerr);
         rc = -1;
     }
+    char was[TOURNAMENT_PATH_MAX];
+    snprintf(was, sizeof was, "%s", t->pdn_path);
+    if (moved) snprintf(t->pdn_path, sizeof t->pdn_path, "%s", t->pdn_given);
     if (rc == 0 && t->pdn_path[0]) rc = pdn_catch_up(t, db_path(t->db), err);
+    /* stored only once it holds the games so far: a failed resume leaves the tournament's file as it was */
+    if (rc == 0 && moved) rc = db_tournament_set_pdn_out(t->db, tid, t->pdn_path, err);
+    if (rc == 0 && moved) {
+        r->pdn_moved = true;
+        snprintf(r->pdn_now, sizeof r->pdn_now, "%s", t->pdn_path);
+        snprintf(r->pdn_before, sizeof r->pdn_before, "%s", was);
+    }
     if (rc == 0) rc = db_run_finish(t->db, r->run_id, "running", err);
     return rc;
 }

@@ -24,6 +24,7 @@
 #include "arena/openings.h"
 #include "arena/play.h"
 #include "arena/player.h"
+#include "arena/tournament_config.h"
 #include "engine/game.h"
 #include "util/time_use.h"
 
@@ -49,6 +50,10 @@ typedef struct TournamentResult {
     signed char *result;        /* per game index: -1 not played, else White's half points (owned) */
     int64_t done_games;         /* games with a result, this session's and stored ones */
     bool resumed;               /* a stored tournament continued */
+    /* a resume given another --pdn-out: the file the games go to now (the
+     * games so far copied into it) and the one stored before ("" if none) */
+    bool pdn_moved;
+    char pdn_now[TOURNAMENT_PATH_MAX], pdn_before[TOURNAMENT_PATH_MAX];
     int concurrency;            /* games at once on each rank */
     int ranks;                  /* MPI ranks (1 without MPI) */
     bool writer;                /* this process stores (rank 0) */

@@ -239,10 +239,11 @@ static void on_missed_game(void *ctx, const MatchDrawsGame *m)
 }
 
 /* Is reason one of the game's own draw reasons (its repetition and rule
- * draws) or one the match's drawn games were drawn by? */
+ * draws) or one the match's drawn games were drawn by (d->seen; d may be
+ * NULL)? */
 static bool reason_known(const Game *g, const MatchDraws *d, const char *reason)
 {
-    for (int k = 0; k < d->seen_len; k++)
+    for (int k = 0; d && k < d->seen_len; k++)
         if (strcmp(d->seen[k], reason) == 0) return true;
     if (g->repetition_reason && strcmp(g->repetition_reason, reason) == 0) return true;
     size_t n = strlen(reason);
@@ -284,26 +285,38 @@ static int do_draws(CliArgs *a, const Game *g, const char *dir)
         return 2;
     }
     if (cli_flag(a, "list")) d.on_missed_game = on_missed_game;
+    /* a reason neither the game's own nor met in the match is a typo, not zero draws: the reasons the
+     * match's draws were drawn by first (no reasons and no tables: a read of the games, no replay) */
+    bool own = true;
+    for (int i = 0; i < d.reasons_len; i++) own = own && reason_known(g, NULL, d.reasons[i]);
+    MatchDraws seen;
+    memset(&seen, 0, sizeof seen);
+    if (!own && match_draws_count(cli_str(a, "db"), g, id, NULL, &seen, err) != 0) {
+        egtb_close(edb);
+        fprintf(stderr, "dama egtb draws: %s\n", err);
+        return 1;
+    }
+    for (int i = 0; !own && i < d.reasons_len; i++) {
+        if (reason_known(g, &seen, d.reasons[i])) continue;
+        char list[200] = "";
+        size_t used = 0;
+        for (int k = 0; k < seen.seen_len; k++)
+            text_append(list, sizeof list, &used, "%s%s", k ? ", " : "", seen.seen[k]);
+        char mine[120] = "";
+        size_t o = 0;
+        if (g->repetition_reason) text_append(mine, sizeof mine, &o, "%s", g->repetition_reason);
+        if (g->rule_draw_reasons) text_append(mine, sizeof mine, &o, "%s%s", o ? "," : "", g->rule_draw_reasons);
+        fprintf(stderr, "dama egtb draws: --reasons: '%s' is no draw reason of %s (its own: %s) and no game of "
+                "match %lld was drawn by it (its draws: %s)\n", d.reasons[i], g->name, o ? mine : "none",
+                (long long)id, used ? list : "none");
+        egtb_close(edb);
+        return 2;
+    }
     int rc = match_draws_count(cli_str(a, "db"), g, id, edb, &d, err);
     egtb_close(edb);
     if (rc != 0) {
         fprintf(stderr, "dama egtb draws: %s\n", err);
         return 1;
-    }
-    /* a reason neither of the game's own nor met in the match is a typo, not zero draws */
-    for (int i = 0; i < d.reasons_len; i++) {
-        if (reason_known(g, &d, d.reasons[i])) continue;
-        char list[200] = "";
-        size_t used = 0;
-        for (int k = 0; k < d.seen_len; k++) text_append(list, sizeof list, &used, "%s%s", k ? ", " : "", d.seen[k]);
-        char own[120] = "";
-        size_t o = 0;
-        if (g->repetition_reason) text_append(own, sizeof own, &o, "%s", g->repetition_reason);
-        if (g->rule_draw_reasons) text_append(own, sizeof own, &o, "%s%s", o ? "," : "", g->rule_draw_reasons);
-        fprintf(stderr, "dama egtb draws: --reasons: '%s' is no draw reason of %s (its own: %s) and no game of "
-                "match %lld was drawn by it (its draws: %s)\n", d.reasons[i], g->name, o ? own : "none",
-                (long long)id, used ? list : "none");
-        return 2;
     }
     printf("match %lld: %lld games, %lld drawn by %s; the larger material (pieces, then kings) at the end:\n",
            (long long)id, (long long)d.games, (long long)d.draws, reasons);

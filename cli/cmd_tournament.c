@@ -134,6 +134,9 @@ static void on_start(void *ctx, const TournamentResult *r)
                 r->gauntlet ? "gauntlet" : "round robin", r->engines_len, r->rounds, TEXT_PLURAL(r->rounds),
                 (long long)r->games_total,
                 (long long)r->done_games, r->resumed ? "already played" : "stored", (long long)r->concurrency, ranks);
+        if (r->pdn_moved)
+            fprintf(stderr, "note: its games now go to %s%s%s (the games so far copied into it)\n", r->pdn_now,
+                    r->pdn_before[0] ? ", not " : "", r->pdn_before);
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "tournament", r->games_total, r->writer ? cli_real(p->a, "progress") : 0);

@@ -163,7 +163,7 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
     const char *game = NULL;
     if (!config_lookup_string(&cfg, "game", &game)) {
         config_setting_t *gs = config_lookup(&cfg, "game");
-        if (gs) snprintf(err, ERR_MAX, "weight file %s:%d: game must be a quoted name, e.g. game = \"%s\";", path,
+        if (gs) snprintf(err, ERR_MAX, "weight file %.150s:%d: game must be a quoted name, e.g. game = \"%s\";", path,
                          config_setting_source_line(gs), g->name);
         else snprintf(err, ERR_MAX, "weight file %s: missing 'game = \"...\";'", path);
         goto out;

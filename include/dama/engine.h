@@ -137,7 +137,7 @@ typedef enum DamaMoveKind {
  * a clock applies when it is shorter than the clock's hard limit. A
  * time beyond 10^12 ms (about 31.7 years) counts as that. */
 typedef enum DamaLimit {
-    DAMA_LIMIT_DEPTH = 0,        /* plies; beyond 120 searches 120 */
+    DAMA_LIMIT_DEPTH = 0,        /* plies, at most 120 (DAMA_E_ARGUMENT beyond) */
     DAMA_LIMIT_NODES = 1,        /* nodes searched */
     DAMA_LIMIT_MOVETIME_MS = 2,  /* milliseconds for this move */
     DAMA_LIMIT_WHITE_TIME_MS = 3,

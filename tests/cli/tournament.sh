@@ -97,7 +97,7 @@ expect_eq "$(q "SELECT count(*) FROM games")" "$stored" "refused resumes played 
 # the PDN file is the one stored with the tournament: another that holds anything is refused
 printf '[Event "mine"]\n' >"$T/other.pdn"
 expect_rc 1 "resume with another --pdn-out" "$DAMA" tournament --db "$T/t.sqlite" --resume --pdn-out "$T/other.pdn"
-grep -qF -- "--pdn-out $T/other.pdn: tournament 1 writes to $T/live.pdn; give that, no --pdn-out, or a new or empty file (it gets the games so far)" "$T/err" \
+grep -qF -- "--pdn-out: tournament 1 writes to $T/live.pdn; give that, no --pdn-out, or a new or empty file" "$T/err" \
   && ok || bad "another --pdn-out message: $(cat "$T/err")"
 expect_eq "$(cat "$T/other.pdn")" '[Event "mine"]' "a refused --pdn-out left the file as it was"
 # resume without repeating the engines: they and the options come from the database, the games go on
@@ -194,20 +194,36 @@ expect_eq "$(grep '^\[Date ' "$T/live.pdn" | sort | uniq -c)" "$(grep '^\[Date '
   "live PDN and export: the same dates"
 
 # a new --pdn-out on resume (none stored, or the stored one lost): it gets every game so far first, then the rest
-expect_rc 0 "a tournament without PDN" "$DAMA" tournament --db "$T/np.sqlite" --rounds 2 --nodes 100 --progress 0 name=A name=B
+"$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 --progress 0 name=A name=B >/dev/null 2>&1 &
+p=$!
+wait_until -p $p "a game stored" at_least "$T/np.sqlite" "SELECT count(*) FROM games" 1
+kill -INT $p
+wait $p
 q_np() { sqlite3 "$T/np.sqlite" "$1"; }
-sqlite3 "$T/np.sqlite" "DELETE FROM games WHERE game_index >= 2; UPDATE runs SET status = 'interrupted'"
-expect_rc 0 "--pdn-out added on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 2 --nodes 100 --progress 0 \
+before=$(q_np "SELECT count(*) FROM games")
+[ "$before" -lt 200 ] && ok || bad "the interrupted tournament had finished ($before games)"
+expect_rc 1 "a device as --pdn-out on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 --progress 0 \
+  --pdn-out /dev/null name=A name=B
+grep -qF -- "--pdn-out /dev/null: tournament 1 was started without --pdn-out: give a new or empty file" "$T/err" \
+  && ok || bad "a device as --pdn-out: $(cat "$T/err")"
+expect_eq "$(q_np "SELECT quote(pdn_out) FROM tournaments")" "NULL" "a refused --pdn-out is not stored"
+expect_rc 0 "--pdn-out added on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 --progress 0 \
   --pdn-out "$T/late.pdn" name=A name=B
-expect_eq "$(grep -c '^\[Event ' "$T/late.pdn")" "$(q_np "SELECT count(*) FROM games")" "late --pdn-out: every game, the earlier ones too"
-expect_eq "$(q_np "SELECT count(*) FROM games")" 4 "late --pdn-out: the tournament finished"
+expect_line err "note: its games now go to $T/late.pdn (the games so far copied into it)"
+expect_eq "$(q_np "SELECT count(*) FROM games")" 200 "late --pdn-out: the tournament finished"
+expect_eq "$(grep -c '^\[Event ' "$T/late.pdn")" 200 "late --pdn-out: every game, the $before before it too"
 expect_rc 0 "late --pdn-out replays" "$DAMA" pdn check "$T/late.pdn"
 expect_eq "$(q_np "SELECT pdn_out FROM tournaments")" "$T/late.pdn" "late --pdn-out stored for the next resume"
+# the stored file by another spelling is that file, not another
+ln -s "$T" "$T/alias"
+expect_rc 0 "the stored --pdn-out through a link" "$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 \
+  --progress 0 --pdn-out "$T/alias/late.pdn" name=A name=B
+grep -q '^note: ' "$T/err" && bad "the same file taken for another: $(cat "$T/err")" || ok
+expect_eq "$(q_np "SELECT pdn_out FROM tournaments")" "$T/late.pdn" "the stored file kept its name"
 printf 'x' >"$T/late2.pdn"
-expect_rc 1 "a non-empty --pdn-out on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 2 --nodes 100 --progress 0 \
+expect_rc 1 "a non-empty --pdn-out on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 --progress 0 \
   --pdn-out "$T/late2.pdn" name=A name=B
-grep -qF "writes to $T/late.pdn; give that, no --pdn-out, or a new or empty file" "$T/err" \
-  && ok || bad "non-empty --pdn-out message: $(cat "$T/err")"
+expect_line err "dama tournament: --pdn-out: tournament 1 writes to $T/late.pdn; give that, no --pdn-out, or a new or empty file"
 # a relative --pdn-out is stored whole: a resume from another folder appends to the same file
 mkdir -p "$T/here" "$T/there"
 (cd "$T/here" && exec "$DAMA" tournament --db "$T/rel.sqlite" --rounds 10 --nodes 100 --progress 0 --pdn-out rel.pdn \
