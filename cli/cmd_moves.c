@@ -1,4 +1,5 @@
 /* cmd_moves.c — `dama moves`: the legal moves of positions. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,7 @@ static int run(CliArgs *a)
     size_t cap = 0, len;
     long lineno = 0;
     int rc = 0, got;
+    errno = 0;
     while ((got = text_read_line(in, &line, &cap, &len)) != 0) {
         lineno++;
         if (got < 0) { /* cut short: "W:Wc3:Bd4,e5" read as "W:Wc3:Bd4" answers another position */
@@ -104,7 +106,17 @@ static int run(CliArgs *a)
         print_moves(g, &pos, ' ', stdout); /* a finished game's result as --fen's: not an empty field */
         putchar('\n');
     }
+    int read_errno = errno;
     free(line);
+    if (rc == 0 && ferror(in)) { /* not the end of the file: stdin from a folder, an I/O error */
+        fprintf(stderr, "dama moves: cannot read %s (after line %ld): %s\n", strcmp(file, "-") == 0 ? "stdin" : file,
+                lineno, read_errno ? strerror(read_errno) : "read error");
+        rc = 1;
+    } else if (rc == 0 && lineno == 0) { /* nothing answered: an empty file is no list of positions */
+        fprintf(stderr, "dama moves: %s holds no position (one position per line)\n",
+                strcmp(file, "-") == 0 ? "stdin" : file);
+        rc = 1;
+    }
     if (in != stdin) fclose(in);
     return rc;
 }

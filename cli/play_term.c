@@ -4,6 +4,7 @@
 #include "cli/play_term.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,15 +71,22 @@ static void print_movetext(const GameRecord *rec, FILE *out)
 }
 
 /* Read a line into s->line without its end (echoed when input is no
- * terminal). False at end of input, after saying so. A line with a byte
- * that is no text (a NUL: the move before it would be played as if it
- * were the whole line) is said and read as an empty line. */
-static bool read_line(Session *s)
+ * terminal): TURN_ON, TURN_END at end of input (after saying so), or
+ * TURN_FAIL when the input cannot be read (said on stderr: a folder as
+ * input, an I/O error). A line with a byte that is no text (a NUL: the
+ * move before it would be played as if it were the whole line) is said and
+ * read as an empty line. */
+static int read_line(Session *s)
 {
+    errno = 0;
     ssize_t n = getline(&s->line, &s->cap, s->t->in);
+    if (n < 0 && ferror(s->t->in)) {
+        fprintf(stderr, "dama play: cannot read the input: %s\n", errno ? strerror(errno) : "read error");
+        return TURN_FAIL;
+    }
     if (n < 0) {
         fprintf(s->t->out, "\nend of input: game left unfinished\n");
-        return false;
+        return TURN_END;
     }
     if (n > 0 && s->line[n - 1] == '\n') n--;
     if (n > 0 && s->line[n - 1] == '\r') n--;
@@ -88,7 +96,7 @@ static bool read_line(Session *s)
         fprintf(s->t->out, "\nthat line has %s: ignored\n", what);
         s->line[0] = '\0';
     }
-    return true;
+    return TURN_ON;
 }
 
 /* After three engine moves in a row scored exactly 0 (a repetition or a
@@ -101,7 +109,8 @@ static int offer_draw(Session *s)
     s->zero_run = 0;
     fprintf(out, "dama offers a draw: accept? (yes/no) ");
     fflush(out);
-    if (!read_line(s)) return TURN_END;
+    int rl = read_line(s);
+    if (rl != TURN_ON) return rl;
     if (s->t->echo) fprintf(out, "%s\n", s->line);
     if (strcmp(s->line, "yes") == 0 || strcmp(s->line, "y") == 0) {
         fprintf(out, "draw agreed: 1/2-1/2\n");
@@ -180,7 +189,8 @@ static int human_turn(Session *s, const Position *pos, const MoveList *moves)
     FILE *out = s->t->out;
     fprintf(out, "your move (%s%s): ", colour_name(s->g->side_to_move(pos)), s->g->has_capture(pos) ? ", capture" : "");
     fflush(out);
-    if (!read_line(s)) return TURN_END;
+    int rl = read_line(s);
+    if (rl != TURN_ON) return rl;
     char *cmd = s->line + strspn(s->line, " \t");
     for (char *end = cmd + strlen(cmd); end > cmd && isspace((unsigned char)end[-1]);) *--end = '\0';
     if (s->t->echo) fprintf(out, "%s\n", cmd);

@@ -20,6 +20,11 @@ int ratings_parse_anchor(const char *text, const char *const *names, int len, in
             snprintf(err, ERR_MAX, "--anchor '%.100s': '%.40s' is not a rating", text, eq + 1);
             return -1;
         }
+        if (fabs(*elo) > RATINGS_ANCHOR_MAX) { /* 1e308 printed a 300-digit rating */
+            snprintf(err, ERR_MAX, "--anchor '%.100s': rating %.40s is beyond +-%d Elo", text, eq + 1,
+                     RATINGS_ANCHOR_MAX);
+            return -1;
+        }
     }
     for (int i = 0; i < len; i++)
         if (strlen(names[i]) == n && strncmp(names[i], text, n) == 0) {

@@ -655,7 +655,7 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
                      "games: read as %s, by the GameType", type, pdn_game_tag_line(pgame, "GameType"), game->name,
                      variant, pdn_game_tag_line(pgame, "Variant"), named->name, game->name);
     } else if (variant) {
-        game = game_find(variant);
+        game = game_of_variant(variant);
         if (!game) {
             snprintf(out->error, sizeof out->error, "Variant tag \"%.40s\" (line %ld) is not a game dama plays",
                      variant, pdn_game_tag_line(pgame, "Variant"));

@@ -502,6 +502,11 @@ static void test_replay_game_tags(void **state)
     assert_string_equal(rep.game_warning, "");
     assert_int_equal(replay_text("[Variant \"turkish\"]\n1. a3-a4 *", &rep), 0);
     assert_string_equal(rep.game_warning, "");
+    /* a Variant alone: by name or title too (it took only the lower-case name) */
+    assert_int_equal(replay_text("[Variant \"Turkish draughts\"]\n1. a3-a4 *", &rep), 0);
+    assert_int_equal(replay_text("[Variant \"Turkish\"]\n1. a3-a4 *", &rep), 0);
+    assert_int_equal(replay_text("[Variant \"Russian draughts\"]\n1. c3-d4 *", &rep), 0);
+    assert_int_equal(replay_text("[Variant \"Klingon\"]\n1. c3-d4 *", &rep), -1);
 }
 
 /* ------------------------------------------------------------------ */

@@ -266,6 +266,10 @@ expect_err 1 "an empty position string" "$DAMA" status --fen ''
 printf 'W:Wc3:Bd4\nW:Wc3\000:Bd4,e5\nW:Wc3:Bd4\n' >nul.txt
 expect_err 1 "nul.txt line 2: a NUL byte at column 6" "$DAMA" moves --file nul.txt
 [ "$(grep -c . out)" = 2 ] && ok || bad "lines 1 and 3 still answered: $(cat out)"
+# no position at all, or input that cannot be read, is no empty answer
+expect_err 1 "dama moves: /dev/null holds no position (one position per line)" "$DAMA" moves --file /dev/null
+"$DAMA" moves --file - <"$T" >out 2>err
+expect_eq "$?:$(cat err)" "1:dama moves: cannot read stdin (after line 0): Is a directory" "moves --file - from a folder"
 # opening books: the file, the line and the real reason, the bytes escaped (never echoed, never cutting the line)
 printf '# a comment may hold \001 anything\nok\tW:Wc3:Bd4\nbad\tW:Wc3,e3\000,g3:Bd4\n' >nulbook.tsv
 expect_err 1 "dama match: nulbook.tsv line 3: a NUL byte at column 13" "$DAMA" match --db nb.sqlite --openings nulbook.tsv --pairs 1

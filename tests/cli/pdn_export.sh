@@ -97,6 +97,11 @@ grep -q "^ *[12]  weight set 1 *100\.0 *0\.0  \[100\.0, 100\.0\]" "$T/out" && ok
 for v in 0x10 " 100" 1e400 nan ""; do
   expect_err 2 "--anchor 'weight set 1=$v': '$v' is not a rating" "$DAMA" ratings --db "$DB" --match 1 --anchor "weight set 1=$v"
 done
+# a finite number beyond any rating (1e308 printed 300 digits)
+for v in 1e308 -100001; do
+  expect_err 2 "--anchor 'weight set 1=$v': rating $v is beyond +-100000 Elo" "$DAMA" ratings --db "$DB" --match 1 --anchor "weight set 1=$v"
+done
+expect_rc 0 "anchor at the limit" "$DAMA" ratings --db "$DB" --match 1 --anchor "weight set 1=-100000"
 
 # a version-1 database (as dama wrote it before tournaments) is migrated
 sqlite3 "$T/v1.sqlite" <"$2/db/migrations/001_initial.sql"

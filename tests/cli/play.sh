@@ -115,6 +115,10 @@ has "$T/in_black.out" '^     ○   ○   ○   ○   ○    50 49 48 47 46$' "In
 # 8. end of input and bad options
 play eof 'c3-d4\n' --level depth=2
 has "$T/eof.out" 'end of input: game left unfinished' "eof"
+# input that cannot be read (a folder) is an error, not the end of input
+"$DAMA" play --no-color --level depth=1 <"$T" >"$T/out" 2>"$T/err"
+expect_eq "$?" 1 "play with a folder as input: exit 1"
+expect_eq "$(cat "$T/err")" "dama play: cannot read the input: Is a directory" "play with a folder as input: the message"
 expect_rc 2 "bad side" "$DAMA" play --side green
 grep -q "dama play: --side green: expected white or black" "$T/err" && ok || bad "bad side message"
 expect_rc 2 "bad level" "$DAMA" play --level wizard
