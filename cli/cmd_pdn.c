@@ -171,6 +171,7 @@ static int check_file(const char *path, const Game *fallback, const Game *given)
     if (games > 0) { /* no summary for input that is not PDN at all */
         printf("%ld game%s, %ld ok, %ld failed", games, TEXT_PLURAL(games), ok, failed);
         if (warnings) printf(", %ld warning%s", warnings, TEXT_PLURAL(warnings));
+        if (rc == 2) printf("; the file could not be read past game %ld (see stderr)", games); /* no clean count */
         putchar('\n');
     }
     if (choices > 3)

@@ -50,6 +50,7 @@ printf '[Event "x"]\n1. c3-d4 *\n\n[Event "y"]\n1. c3-d4 {not closed\n' >"$T/ope
 expect_rc 2 open "$DAMA" pdn check "$T/open.pdn"
 expect_line out "game 1 (x): ok, 1 ply"
 expect_line err "dama pdn check: $T/open.pdn:5 (game 2): comment '{' opened here is not closed by '}'"
+expect_line out "1 game, 1 ok, 0 failed; the file could not be read past game 1 (see stderr)"
 
 printf '[Event "x]\n1. c3-d4 *\n' >"$T/tag.pdn"
 expect_rc 2 tag "$DAMA" pdn check "$T/tag.pdn"
