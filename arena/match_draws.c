@@ -9,6 +9,7 @@
 #include "db/db.h"
 #include "engine/egtb/egtb.h"
 #include "engine/game_record.h"
+#include "pdn/pdn.h"
 
 typedef struct Counting {
     MatchDraws *d;
@@ -40,44 +41,19 @@ static void probe_position(Counting *c, const Position *pos)
     c->won[side] = true;
 }
 
-/* Replay the movetext (move numbers "12." / "12..." and a result skipped)
- * from the start position, probing every position when probe (c->egtb);
- * 0, or -1 with c->err naming the game. */
+/* Replay the stored game (pdn_stored_replay) from its start position,
+ * probing every position when probe (c->egtb); 0, or -1 with c->err naming
+ * the game (rec freed). */
 static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec, bool probe)
 {
     char err[ERR_MAX];
-    if (game_record_init(rec, c->game, g->start_fen, err) != 0) {
-        snprintf(c->err, ERR_MAX, "game %lld: start position: %.200s", (long long)g->id, err);
+    if (pdn_stored_replay(c->game, g->start_fen, g->movetext, 0, rec, err) != 0) {
+        snprintf(c->err, ERR_MAX, "game %lld: %.230s", (long long)g->id, err);
+        game_record_free(rec);
         return -1;
     }
-    c->ply = 0;
-    if (probe) probe_position(c, game_record_position(rec));
-    const char *p = g->movetext ? g->movetext : "";
-    char tok[MOVE_STR_MAX * 2];
-    while (*p) {
-        while (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r') p++;
-        size_t n = strcspn(p, " \n\t\r");
-        if (n == 0) break;
-        if (n >= sizeof tok) {
-            snprintf(c->err, ERR_MAX, "game %lld: movetext token '%.40s...' too long", (long long)g->id, p);
-            game_record_free(rec);
-            return -1;
-        }
-        memcpy(tok, p, n);
-        tok[n] = 0;
-        p += n;
-        bool number = tok[0] >= '0' && tok[0] <= '9' && tok[n - 1] == '.';
-        bool result = !strcmp(tok, "1-0") || !strcmp(tok, "0-1") || !strcmp(tok, "1/2-1/2") || !strcmp(tok, "*") ||
-                      !strcmp(tok, "2-0") || !strcmp(tok, "0-2") || !strcmp(tok, "1-1");
-        if (number || result) continue;
-        if (game_record_apply_text(rec, tok, err) != 0) {
-            snprintf(c->err, ERR_MAX, "game %lld: ply %d: %.200s", (long long)g->id, rec->len + 1, err);
-            game_record_free(rec);
-            return -1;
-        }
-        c->ply++;
-        if (probe) probe_position(c, game_record_position(rec));
-    }
+    for (c->ply = 0; probe && c->ply <= rec->len; c->ply++) probe_position(c, &rec->positions[c->ply]);
+    c->ply = rec->len;
     return 0;
 }
 

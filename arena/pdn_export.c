@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "engine/game_record.h"
 #include "pdn/pdn.h"
 #include "util/atomic_file.h"
 #include "util/err.h"
@@ -16,6 +17,23 @@ int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX])
     const Game *game = game_find(g->game);
     if (!game) {
         snprintf(err, ERR_MAX, "game %" PRId64 ": unknown game '%.40s'", g->id, g->game);
+        return -1;
+    }
+    /* a stored game is written only as it replays: a damaged row (a move
+     * that is not legal, a start position that is none, fewer or more moves
+     * than its plies) would be a PDN file no reader takes */
+    GameRecord rec;
+    char rerr[ERR_MAX];
+    int rrc = pdn_stored_replay(game, g->start_fen, g->movetext, 0, &rec, rerr);
+    int plies = rec.len;
+    game_record_free(&rec);
+    if (rrc != 0) {
+        snprintf(err, ERR_MAX, "game %" PRId64 " does not replay: %.200s", g->id, rerr);
+        return -1;
+    }
+    if (plies != g->plies) {
+        snprintf(err, ERR_MAX, "game %" PRId64 " does not replay: its movetext holds %d plies, the row says %d", g->id,
+                 plies, g->plies);
         return -1;
     }
     char event[256], round[32];

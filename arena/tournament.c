@@ -125,9 +125,14 @@ static int store_game(Tour *t, int64_t gi, const PlayRecord *rec, char err[ERR_M
                          .tournament_id = tr->tournament_id, .run_kind = "tournament", .game = tr->game->name,
                          .opening = op->label, .start_fen = op->fen, .white = tr->engines[w].name,
                          .black = tr->engines[b].name, .result = meta.result, .reason = rec->reason,
-                         .movetext = meta.movetext, .created = created[0] ? created : NULL,
+                         .movetext = meta.movetext, .plies = meta.plies, .created = created[0] ? created : NULL,
                          .tournament_name = t->tournament_name[0] ? t->tournament_name : NULL};
-        if (pdn_export_row(t->pdn, &row, err) != 0 || fflush(t->pdn) != 0) {
+        char perr[ERR_MAX];
+        if (pdn_export_row(t->pdn, &row, perr) != 0) {
+            snprintf(err, ERR_MAX, "--pdn-out %.100s: %.140s", t->pdn_path, perr);
+            return -1;
+        }
+        if (fflush(t->pdn) != 0) {
             snprintf(err, ERR_MAX, "--pdn-out: writing %.180s failed: %s", t->pdn_path, strerror(errno));
             return -1;
         }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "db/db.h"
+#include "engine/game_record.h"
 #include "pdn/pdn.h"
 
 typedef struct BuildCtx {
@@ -34,44 +35,21 @@ static bool fault_reason(const char *reason)
     return false;
 }
 
-/* Play one move token in *pos and count it. */
-static int count_move(BuildCtx *c, const DbGameRow *g, Position *pos, const char *text, int ply, double white)
-{
-    const Game *game = c->o->game;
-    Move m;
-    char perr[ERR_MAX];
-    if (game->move_from_str(pos, text, &m, perr) != 0)
-        return err_set(c->err, "game %" PRId64 ", ply %d: %s", g->id, ply + 1, perr);
-    double mover = game->side_to_move(pos) == COLOR_WHITE ? white : 1.0 - white;
-    if (book_add(c->b, pos, &m, 1, mover, c->err) != 0) return -1;
-    Position child;
-    game->make_move(pos, &m, &child);
-    *pos = child;
-    return 0;
-}
-
-/* Replay the first max_ply moves of g's movetext, counting each. */
+/* Replay the first max_ply moves of g (pdn_stored_replay), counting each. */
 static int replay(BuildCtx *c, const DbGameRow *g, double white)
 {
-    Position pos;
+    const Game *game = c->o->game;
+    GameRecord rec;
     char perr[ERR_MAX];
-    if (game_parse_position(c->o->game, g->start_fen, &pos, perr) != 0)
-        return err_set(c->err, "game %" PRId64 ": start position: %s", g->id, perr);
-    const char *text = g->movetext ? g->movetext : "";
-    if (!*text) return 0; /* no moves */
-    FILE *in = fmemopen((void *)text, strlen(text), "r");
-    PdnReader *r = in ? pdn_reader_new(in, "movetext") : NULL;
-    int rc = r ? 0 : err_set(c->err, "out of memory");
-    PdnToken tok;
-    for (int ply = 0; rc == 0 && ply < c->o->max_ply;) {
-        int got = pdn_read_token(r, &tok, perr);
-        if (got < 0) rc = err_set(c->err, "game %" PRId64 ": %s", g->id, perr);
-        if (got <= 0 || tok.kind == PDN_TOKEN_RESULT) break;
-        if (tok.kind != PDN_TOKEN_MOVE) continue;
-        rc = count_move(c, g, &pos, tok.text, ply++, white);
+    int rc = 0;
+    if (pdn_stored_replay(game, g->start_fen, g->movetext, c->o->max_ply, &rec, perr) != 0)
+        rc = err_set(c->err, "game %" PRId64 ": %s", g->id, perr);
+    for (int ply = 0; rc == 0 && ply < rec.len; ply++) {
+        const Position *pos = &rec.positions[ply];
+        double mover = game->side_to_move(pos) == COLOR_WHITE ? white : 1.0 - white;
+        rc = book_add(c->b, pos, &rec.moves[ply], 1, mover, c->err);
     }
-    pdn_reader_free(r);
-    if (in) fclose(in);
+    game_record_free(&rec);
     return rc;
 }
 

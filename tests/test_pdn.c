@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "engine/game.h"
+#include "engine/game_record.h"
 #include "pdn/pdn.h"
 
 #define FILE_1950 DAMA_SOURCE_DIR "/data/games/russian_ussr_ch10_1950.pdn"
@@ -697,6 +698,39 @@ static int setup(void **state)
     return 0;
 }
 
+/* A stored game replayed as every reader of the database replays it */
+static void test_stored_replay(void **state)
+{
+    (void)state;
+    const Game *ru = game_find("russian");
+    GameRecord rec;
+    char err[ERR_MAX];
+    const char *text = "1. c3-d4 f6-e5 {a comment} 2. d4:f6 (2. a3-b4) g7:e5 1-0";
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 0, &rec, err), 0);
+    assert_int_equal(rec.len, 4);
+    char last[MOVE_STR_MAX];
+    game_record_move_text(&rec, 3, last);
+    assert_string_equal(last, "g7:e5");
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 3, &rec, err), 0); /* the first max_plies */
+    assert_int_equal(rec.len, 3);
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "", 0, &rec, err), 0);
+    assert_int_equal(rec.len, 0);
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 d4-e5", 0, &rec, err), -1);
+    assert_non_null(strstr(err, "ply 2: "));
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 * f6-e5", 0, &rec, err), -1);
+    assert_string_equal(err, "'f6-e5' after the result '*' (line 1)");
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, "W:W:B", "", 0, &rec, err), -1);
+    assert_non_null(strstr(err, "start position: "));
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 )", 0, &rec, err), -1);
+    game_record_free(&rec);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -713,6 +747,7 @@ int main(void)
         cmocka_unit_test(test_gametype_board),
         cmocka_unit_test(test_write_game),
         cmocka_unit_test(test_file_1950),
+        cmocka_unit_test(test_stored_replay),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
