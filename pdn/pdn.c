@@ -585,6 +585,14 @@ static int board_of_type(const Game *game, const char *text, long line, char err
                  "B),files,ranks,notation,invert (0 or 1), e.g. \"20,W,10,10,N2,0\"", text, line);
         return -1;
     }
+    /* the first mover given: the game's, or the colours would be read the wrong way round */
+    Color first = strcmp(field[1], "W") == 0 ? COLOR_WHITE : COLOR_BLACK;
+    if (n >= 2 && first != game_first_mover(game)) {
+        snprintf(error, PDN_MESSAGE_MAX, "GameType \"%.40s\" (line %ld) says %s moves first, but in %s (GameType %d) "
+                 "%s does", text, line, first == COLOR_WHITE ? "White" : "Black", game->title, game->pdn_gametype,
+                 first == COLOR_WHITE ? "Black" : "White");
+        return -1;
+    }
     if (n < 4) return 0; /* no board given */
     int size = 0;
     while (game->board_rows && game->board_rows[size]) size++;
@@ -698,6 +706,11 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         if (pm->number && i > 0 && pm->number != due && pm->number != pgame->moves[i - 1].number && !number_said) {
             add_warning(out, "move number %ld (line %ld) where move %ld is due", pm->number, pm->line, due);
             number_said = true;
+        }
+        /* from the game's start position (no FEN tag) move 1 is due; a FEN carries no move number */
+        if (i == 0 && !fen && pm->number && pm->number != 1) {
+            add_warning(out, "move number %ld (line %ld) where move 1 is due (the start position)", pm->number,
+                        pm->line);
         }
         if (pm->number && (i == 0 || pm->number != pgame->moves[i - 1].number)) number = pm->number;
         else if (i > 0 && game->side_to_move(&pos) == leader) number++;

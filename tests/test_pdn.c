@@ -360,7 +360,14 @@ static void test_gametype_board(void **state)
     assert_int_equal(replay_text("[GameType \"25,W,8,8,A0,2\"]\n\n1. c3-d4 *", &rep), -1);
     assert_int_equal(replay_text("[GameType \"25,W,8,8,A0,0,1\"]\n\n1. c3-d4 *", &rep), -1);
     assert_int_equal(replay_text("[GameType \"25,W,8,x\"]\n\n1. c3-d4 *", &rep), -1);
-    assert_int_equal(replay_text("[GameType \"25, B ,8,8\"]\n\n1. c3-d4 *", &rep), 0);
+    assert_int_equal(replay_text("[GameType \"25, W ,8,8\"]\n\n1. c3-d4 *", &rep), 0);
+    /* the first mover must be the game's: colours read the wrong way round otherwise */
+    assert_int_equal(replay_text("[GameType \"25, B ,8,8\"]\n\n1. c3-d4 *", &rep), -1);
+    assert_string_equal(rep.error, "GameType \"25, B ,8,8\" (line 1) says Black moves first, but in Russian draughts "
+                                   "(GameType 25) White does");
+    assert_int_equal(replay_text("[GameType \"21,B,8,8,N1,0\"]\n\n1. 9-14 *", &rep), 0);
+    assert_string_equal(rep.game->name, "english");
+    assert_int_equal(replay_text("[GameType \"21,W\"]\n\n1. 9-14 *", &rep), -1);
     assert_int_equal(replay_text("[GameType \"20,W,8,8,N2,0\"]\n\n1. 32-28 *", &rep), -1);
     assert_string_equal(rep.error, "GameType \"20,W,8,8,N2,0\" (line 1) gives the board 8x8, but International draughts "
                                    "(GameType 20) is played on 10x10");

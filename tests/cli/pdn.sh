@@ -131,7 +131,10 @@ grep -qF 'game 1 (Čech - ?, x\xFF\xFE): cannot play 2. \xE9 (ply 3, line 4)' "$
 
 # tags and move numbers that disagree with the game: read, and said
 printf '[GameType "25"]\n[Result "*"]\n5. c3-d4 f6-e5 9. d4xf6 g7xe5 *\n' >"$T/num.pdn"
-expect_eq "$("$DAMA" pdn check "$T/num.pdn" 2>/dev/null | head -1)" "game 1: ok, 4 plies; warning: move number 9 (line 3) where move 6 is due" "a wrong move number"
+expect_eq "$("$DAMA" pdn check "$T/num.pdn" 2>/dev/null | head -1)" "game 1: ok, 4 plies; warning: move number 5 (line 3) where move 1 is due (the start position); move number 9 (line 3) where move 6 is due" "a wrong move number"
+# from a FEN any first number is the text's (a FEN carries none)
+printf '[GameType "25"]\n[SetUp "1"]\n[FEN "W:Wc3:Bf6"]\n7. c3-d4 f6-e5 *\n' >"$T/numfen.pdn"
+expect_eq "$("$DAMA" pdn check "$T/numfen.pdn" 2>/dev/null | head -1)" "game 1: ok, 2 plies" "a first move number after a FEN"
 printf '[GameType "25"]\n[SetUp "1"]\n[Result "*"]\n1. c3-d4 *\n' >"$T/su1.pdn"
 expect_eq "$("$DAMA" pdn check "$T/su1.pdn" 2>/dev/null | head -1)" 'game 1: ok, 1 ply; warning: SetUp tag "1" (line 2) and no FEN tag: read from the start position' "SetUp 1 without FEN"
 printf '[GameType "25"]\n[SetUp "0"]\n[FEN "W:Wc3:Bf6"]\n[Result "*"]\n1. c3-d4 *\n' >"$T/su0.pdn"
