@@ -796,7 +796,12 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
         }
         if (!hub_line_is(line, "done")) continue;
         out->seconds = clock_now_s() - t0;
-        out->cpu_seconds = tree_cpu_s(p->pid) - c0;
+        /* a process of the tree that ended during the move and is not yet waited for leaves the sum
+         * (its time comes back in its parent's cutime only once reaped): the reading can fall, and a
+         * negative time would make the game unstorable (it stopped a match against an engine that
+         * crashed) */
+        double cpu = tree_cpu_s(p->pid) - c0;
+        out->cpu_seconds = cpu > 0 ? cpu : 0;
         char text[MOVE_STR_MAX], perr[ERR_MAX];
         if (!hub_line_value(line, "move", text, sizeof text) ||
             hub_move_from_str(g, game_record_position(rec), text, &out->move, perr) != 0) {
