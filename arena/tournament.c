@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "arena/game_writer.h"
 #include "arena/match_draws.h"
@@ -475,6 +476,8 @@ static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
     if (o->on_start) o->on_start(o->ctx, r);
     /* a buffer that holds a whole game, flushed after each: one write a game, so a
      * kill leaves whole games in the file (PDN of a game is a few KiB) */
+    struct stat pst;
+    bool pdn_made = t->pdn_path[0] && stat(t->pdn_path, &pst) != 0; /* made here: removed again if left empty */
     if (t->pdn_path[0] && (t->pdn = fopen(t->pdn_path, "a"))) setvbuf(t->pdn, NULL, _IOFBF, 1 << 20);
     if (t->pdn_path[0] && !t->pdn) {
         snprintf(err, ERR_MAX, "--pdn-out: cannot append to '%s': %s", t->pdn_path, strerror(errno));
@@ -495,6 +498,8 @@ static int play(Tour *t, const Egtb *edb, char err[ERR_MAX])
     free(todo);
     if (t->pdn) fclose(t->pdn);
     t->pdn = NULL;
+    /* a tournament stopped before its first game leaves no empty PDN file behind (a resume makes it again) */
+    if (pdn_made && stat(t->pdn_path, &pst) == 0 && S_ISREG(pst.st_mode) && pst.st_size == 0) unlink(t->pdn_path);
     if (!r->writer) { /* rank 0 decides the exit status */
         if (failed) snprintf(err, ERR_MAX, "rank %d: %.236s", dist_rank(), fail_msg);
         return dist_relay_final("tournament", 1);

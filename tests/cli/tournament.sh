@@ -224,6 +224,15 @@ printf 'x' >"$T/late2.pdn"
 expect_rc 1 "a non-empty --pdn-out on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 --progress 0 \
   --pdn-out "$T/late2.pdn" name=A name=B
 expect_line err "dama tournament: --pdn-out: tournament 1 writes to $T/late.pdn; give that, no --pdn-out, or a new or empty file"
+# a tournament stopped before its first game leaves no empty PDN file it made (pdn check called it "no PDN games")
+"$DAMA" tournament --db "$T/early.sqlite" --rounds 1 --nodes 200000000 --progress 0 --pdn-out "$T/early.pdn" \
+  name=A name=B >/dev/null 2>&1 &
+p=$!
+for _ in $(seq 100); do [ -e "$T/early.pdn" ] && break; sleep 0.1; done
+kill -INT $p
+wait $p
+expect_eq "$?:$(sqlite3 "$T/early.sqlite" "SELECT count(*) FROM games")" "3:0" "stopped before its first game"
+[ ! -e "$T/early.pdn" ] && ok || bad "an empty --pdn-out left behind"
 # a relative --pdn-out is stored whole: a resume from another folder appends to the same file
 mkdir -p "$T/here" "$T/there"
 (cd "$T/here" && exec "$DAMA" tournament --db "$T/rel.sqlite" --rounds 10 --nodes 100 --progress 0 --pdn-out rel.pdn \
