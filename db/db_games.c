@@ -234,13 +234,13 @@ int db_positions_filter_check(Db *db, const char *filter_sql, char err[ERR_MAX])
     sqlite3_stmt *st = NULL;
     const char *tail = NULL;
     int rc = sqlite3_prepare_v2(db->h, sql, -1, &st, &tail);
+    bool one = rc == SQLITE_OK && !(tail && tail[strspn(tail, " \t\n")]) && sqlite3_stmt_readonly(st); /* tail is in sql */
     free(sql);
     const char *f = filter_sql ? filter_sql : "";
     if (rc != SQLITE_OK) {
         set_err(err, "filter '%.100s': %.140s", f, sqlite3_errmsg(db->h));
         return -1;
     }
-    bool one = !(tail && tail[strspn(tail, " \t\n")]) && sqlite3_stmt_readonly(st);
     (void)sqlite3_finalize(st);
     if (!one) {
         set_err(err, "filter '%.100s': must be one read-only SQL condition", f);
