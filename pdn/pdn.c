@@ -428,7 +428,7 @@ static int add_tag(PdnGame *g, const PdnToken *tok)
     return 0;
 }
 
-static int add_move(PdnGame *g, const PdnToken *tok, long number)
+static int add_move(PdnGame *g, const PdnToken *tok, long number, int dots)
 {
     if (g->moves_len == g->moves_cap) {
         int cap = g->moves_cap ? g->moves_cap * 2 : 128;
@@ -441,6 +441,7 @@ static int add_move(PdnGame *g, const PdnToken *tok, long number)
     snprintf(m->text, sizeof m->text, "%s", tok->text);
     snprintf(m->annotation, sizeof m->annotation, "%s", tok->value);
     m->number = number;
+    m->dots = dots;
     m->line = tok->line;
     return 0;
 }
@@ -450,6 +451,7 @@ static int split_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
 {
     bool started = false, movetext = false;
     long number = 0;
+    int dots = 0; /* of a number written since the last move */
     for (;;) {
         PdnToken tok;
         int rc = pdn_read_token(r, &tok, err);
@@ -474,11 +476,13 @@ static int split_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
         case PDN_TOKEN_MOVE:
             if (strlen(tok.text) >= MOVE_STR_MAX)
                 return reader_error(r, err, tok.line, "'%.40s...' is too long for a move", tok.text);
-            if (add_move(game, &tok, number) != 0) return reader_error(r, err, tok.line, "out of memory");
+            if (add_move(game, &tok, number, dots) != 0) return reader_error(r, err, tok.line, "out of memory");
+            dots = 0;
             movetext = true;
             break;
         case PDN_TOKEN_MOVE_NUMBER:
             number = tok.number;
+            dots = tok.dots;
             movetext = true;
             break;
         case PDN_TOKEN_RESULT:
@@ -694,7 +698,7 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     int over_at = -1; /* ply after which the rules had ended the game */
     const char *over_reason = NULL;
     long number = 1; /* the move number of moves[i]; the text's first is move 1, either side's */
-    bool number_said = false;
+    bool number_said = false, dots_said = false;
     for (int i = 0; i < pgame->moves_len; i++) {
         const PdnMove *pm = &pgame->moves[i];
         Move move;
@@ -706,6 +710,12 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         if (pm->number && i > 0 && pm->number != due && pm->number != pgame->moves[i - 1].number && !number_said) {
             add_warning(out, "move number %ld (line %ld) where move %ld is due", pm->number, pm->line, due);
             number_said = true;
+        }
+        /* "12..." marks the move of the side that moves second: before the first mover's move it is said once */
+        if (pm->dots == 3 && game->side_to_move(&pos) == leader && !dots_said) {
+            add_warning(out, "'%ld...' (line %ld) before a move of %s, which moves first ('%ld.')", pm->number, pm->line,
+                        leader == COLOR_WHITE ? "White" : "Black", pm->number);
+            dots_said = true;
         }
         /* from the game's start position (no FEN tag) move 1 is due; a FEN carries no move number */
         if (i == 0 && !fen && pm->number && pm->number != 1) {

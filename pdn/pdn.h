@@ -96,6 +96,7 @@ typedef struct PdnMove {
     char text[MOVE_STR_MAX];             /* as written, annotation removed */
     char annotation[PDN_ANNOTATION_MAX]; /* "!", "?!"... glued to the move, or "" */
     long number;                         /* last move number written before it, 0 if none */
+    int dots;                            /* 1 ("12.") or 3 ("12...") when a number stands right before it, else 0 */
     long line;
 } PdnMove;
 

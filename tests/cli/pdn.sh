@@ -132,6 +132,11 @@ grep -qF 'game 1 (Čech - ?, x\xFF\xFE): cannot play 2. \xE9 (ply 3, line 4)' "$
 # tags and move numbers that disagree with the game: read, and said
 printf '[GameType "25"]\n[Result "*"]\n5. c3-d4 f6-e5 9. d4xf6 g7xe5 *\n' >"$T/num.pdn"
 expect_eq "$("$DAMA" pdn check "$T/num.pdn" 2>/dev/null | head -1)" "game 1: ok, 4 plies; warning: move number 5 (line 3) where move 1 is due (the start position); move number 9 (line 3) where move 6 is due" "a wrong move number"
+# "N..." marks the second mover's move: before the first mover's it is said; before Black's (after a FEN) it is right
+printf '1... c3-d4 *\n' >"$T/dots.pdn"
+expect_eq "$("$DAMA" pdn check "$T/dots.pdn" 2>/dev/null | head -1)" "game 1: ok, 1 ply; warning: '1...' (line 1) before a move of White, which moves first ('1.')" "N... before White's move"
+printf '[SetUp "1"]\n[FEN "B:Wc3:Bd4"]\n1... d4:b2 *\n' >"$T/dots2.pdn"
+expect_eq "$("$DAMA" pdn check "$T/dots2.pdn" 2>/dev/null | head -1)" "game 1: ok, 1 ply" "N... before Black's move"
 # from a FEN any first number is the text's (a FEN carries none)
 printf '[GameType "25"]\n[SetUp "1"]\n[FEN "W:Wc3:Bf6"]\n7. c3-d4 f6-e5 *\n' >"$T/numfen.pdn"
 expect_eq "$("$DAMA" pdn check "$T/numfen.pdn" 2>/dev/null | head -1)" "game 1: ok, 2 plies" "a first move number after a FEN"
