@@ -86,6 +86,9 @@ static void on_start(void *ctx, const MatchRunResult *r)
         fprintf(stderr, "match %s: run %lld%s, A = %s, B = %s, %lld pair%s, limit %s, %lld thread%s%s\n",
                 p->g->name, (long long)r->run_id, resumed, r->who[0], r->who[1], (long long)r->pairs,
                 TEXT_PLURAL(r->pairs), r->limits, (long long)r->threads, TEXT_PLURAL(r->threads), ranks);
+        if (strcmp(r->who[0], r->who[1]) == 0) /* e.g. --a best --b default after a train that passed no gate */
+            fprintf(stderr, "note: A and B are the same player (%s): the result shows only the games' noise\n",
+                    r->who[0]);
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "match", r->pairs * 2, r->writer ? cli_real(p->a, "progress") : 0);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena/match.h"
 #include "cli/cli.h"
 #include "cli/pipeline_opts.h"
 #include "cli/run_common.h"
@@ -144,6 +145,10 @@ static int parse(CliArgs *a, const Game *g, TrainOptions *o)
     tune_job_options_default(&o->tune, g);
     cli_tune_fit_options(a, &o->tune);
     o->tune.log = stderr;
+    if (o->gate_pairs < MATCH_SPRT_MIN_PAIRS && dist_rank() == 0) /* a trial run with small gates: say it at once */
+        fprintf(stderr, "note: --gate-pairs %lld is below %d: the gate's SPRT decides no sooner than %d pairs, so no "
+                "generation can pass its gate (nothing is exported)\n", (long long)o->gate_pairs,
+                MATCH_SPRT_MIN_PAIRS, MATCH_SPRT_MIN_PAIRS);
     return 0;
 }
 

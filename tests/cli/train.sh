@@ -37,6 +37,11 @@ n2=$(q a.sqlite "SELECT count(*) FROM games WHERE run_id = $sp2")
 rc=$?
 [ "$rc" = 0 ] && ok || bad "resumed train exited $rc: $(tail -3 "$T/a2.err")"
 grep -q "resumed" "$T/a2.out" && ok || bad "resume not reported: $(head -2 "$T/a2.out")"
+grep -q '^note: --gate-pairs' "$T/a2.err" && bad "a note on gates of 24 pairs: $(grep '^note' "$T/a2.err")" || ok
+# gates below the SPRT's first decision (20 pairs) can accept nothing: said at once
+"$DAMA" train --db "$T/small.sqlite" --generations 1 --games-per-gen 2 --nodes 50 --gate-pairs 4 --ladder-pairs 1 \
+  --threads 1 --progress 0 >/dev/null 2>"$T/small.err"
+expect_eq "$(head -1 "$T/small.err")" "note: --gate-pairs 4 is below 20: the gate's SPRT decides no sooner than 20 pairs, so no generation can pass its gate (nothing is exported)" "small gates said"
 [ "$(q a.sqlite "SELECT count(*) FROM trains")" = 1 ] && ok || bad "the rerun made a second train"
 [ "$(q a.sqlite "SELECT status FROM trains")" = done ] && ok || bad "train not done"
 [ "$(q a.sqlite "SELECT count(*) FROM generations")" = 3 ] && ok || bad "expected generations 0..2"
