@@ -7,6 +7,7 @@
 #include "cli/ratings_table.h"
 #include "db/db.h"
 #include "arena/ratings.h"
+#include "util/text.h"
 
 static const CliOpt OPTS[] = {
     {"db", OPT_DB, "dama.sqlite", "SQLite database file", 0, 0},
@@ -26,6 +27,7 @@ typedef struct Collect {
     int len;
     RatingsGame *games;
     int64_t games_len, games_cap;
+    int64_t self_games; /* finished games of a player against itself (left out) */
     char err[ERR_MAX];
 } Collect;
 
@@ -54,7 +56,10 @@ static int collect(void *ctx, const DbGameRow *g)
     int half = strcmp(g->result, "1-0") == 0 ? 2 : strcmp(g->result, "0-1") == 0 ? 0 : 1;
     int w = player(c, g->white), b = player(c, g->black);
     if (w < 0 || b < 0) return 1; /* positive: the message is c->err */
-    if (w == b) return 0; /* a player against itself tells nothing */
+    if (w == b) { /* a player against itself tells nothing */
+        c->self_games++;
+        return 0;
+    }
     if (c->games_len == c->games_cap) {
         c->games_cap = c->games_cap ? c->games_cap * 2 : 1024;
         RatingsGame *n = realloc(c->games, sizeof *n * (size_t)c->games_cap);
@@ -92,7 +97,12 @@ static int run(CliArgs *a)
     int rc = db_game_rows_each(cli_str(a, "db"), sel, id, cli_str(a, "filter"), collect, &c, err);
     if (rc != 0) fprintf(stderr, "dama ratings: %s\n", rc > 0 ? c.err : err);
     if (rc == 0 && c.games_len == 0) {
-        fprintf(stderr, "dama ratings: no finished games between two players in the selection\n");
+        if (c.self_games > 0) /* e.g. a match of --a best --b default after a train that passed no gate */
+            fprintf(stderr, "dama ratings: no finished games between two players in the selection (its %lld "
+                    "finished game%s had the same player on both sides: %.100s%s)\n", (long long)c.self_games,
+                    TEXT_PLURAL(c.self_games), c.names[0], c.len > 1 ? ", ..." : "");
+        else
+            fprintf(stderr, "dama ratings: no finished games between two players in the selection\n");
         rc = 1;
     }
     if (rc == 0 && cli_str(a, "anchor") &&

@@ -127,6 +127,8 @@ expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a defau
   --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
 expect_line err "note: A and B are the same player (weight set 1): the result shows only the games' noise"
+expect_err 1 "dama ratings: no finished games between two players in the selection (its 2 finished games had the same player on both sides: weight set 1)" \
+  "$DAMA" ratings --db "$T/m.sqlite" --match 1
 # dama egtb draws: who held the larger material in the rule draws of a match (A has White in even games);
 # 2 kings against 1 and 3 kings against 1 on the main road, one game each way round, both engines with
 # 7ad9123's weights (a fixed file: how the compiled-in weights play these endings changes with every
