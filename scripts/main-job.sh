@@ -5,7 +5,8 @@
 # compiled-in evaluation and a rebuild — only if some generation passed its
 # gate; otherwise weights.h is left as it is.
 # Usage: bash scripts/main-job.sh [GAME]   (GAME: any game dama knows, default russian; DB=path to use another database file;
-#        GENERATIONS, GAMES, NODES, GATE_PAIRS, LADDER_PAIRS override the sizes)
+#        GENERATIONS, GAMES, NODES, GATE_PAIRS, LADDER_PAIRS override the sizes; TRAIN_ARGS adds dama train
+#        options, e.g. TRAIN_ARGS="--lr 1 --patience 40", as the tuner's advice names them)
 # The database is created in the directory you run this from. Interrupted,
 # the same command resumes the train where it stopped.
 set -euo pipefail
@@ -36,8 +37,10 @@ echo "== build"
 bash scripts/build.sh
 DAMA="$ROOT/build/dama"
 echo "== 1. gated generations ($GAME) into $DB"
+read -r -a EXTRA <<<"${TRAIN_ARGS:-}" # words, no shell expansion
 "$DAMA" train --game "$GAME" --db "$DB" --generations "$GENERATIONS" --games-per-gen "$GAMES" \
-    --nodes "$NODES" --window 2 --gate-pairs "$GATE_PAIRS" --elo0 0 --elo1 5 --ladder-pairs "$LADDER_PAIRS"
+    --nodes "$NODES" --window 2 --gate-pairs "$GATE_PAIRS" --elo0 0 --elo1 5 --ladder-pairs "$LADDER_PAIRS" \
+    ${EXTRA[@]+"${EXTRA[@]}"}
 # The train just run is the newest of the game: did any generation after 0
 # pass its gate?
 accepted=$(sqlite3 "$DB" "SELECT count(*) FROM generations WHERE accepted = 1 AND generation > 0 AND train_id = (SELECT max(id) FROM trains WHERE game = '$GAME')")
