@@ -235,7 +235,7 @@ static int run(CliArgs *a)
                    res->rounded_back);
         else if (res->stop == TEXEL_STOP_PATIENCE && res->best_epoch == 0)
             printf("no epoch's held-out loss fell below the start's within --patience %d: give smaller steps (--lr, "
-                   "--pattern-lr) or a larger --patience\n",
+                   "--pattern-lr), a larger --patience, or more games\n",
                    o.patience);
     }
     else if (r.existed)

@@ -173,7 +173,8 @@ static int tuned(Train *t, DbGeneration *gen, const TuneJobResult *r)
             /* the first epochs overshot (docs/results/2026-12-06-shatra-hub-turkish-stall.md) */
             snprintf(gen->reason, sizeof gen->reason,
                      "the candidate equals its parent (no epoch's held-out loss fell below the start's within "
-                     "--patience %d: give smaller steps, --lr and --pattern-lr, or a larger --patience)",
+                     "--patience %d: give smaller steps, --lr and --pattern-lr, a larger --patience, or more games, "
+                     "--games-per-gen)",
                      t->o->tune.patience);
         else
             snprintf(gen->reason, sizeof gen->reason, "the candidate equals its parent (tuning changed no weight)");

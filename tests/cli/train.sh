@@ -119,7 +119,7 @@ grep -q "equals its parent" "$T/c.out" && ok || bad "equal candidate not reporte
 # a tuning whose first epoch overshoots and --patience 1 ends: the generation's reason says what to change
 "$DAMA" train --db "$T/d.sqlite" --generations 1 "${TINY[@]}" "${PASS[@]}" --lr 500 --patience 1 >"$T/d.out" 2>"$T/d.err"
 expect_eq "$(q d.sqlite "SELECT accepted || ' ' || (gate_match IS NULL) || ' ' || reason FROM generations WHERE generation = 1")" \
-  "0 1 the candidate equals its parent (no epoch's held-out loss fell below the start's within --patience 1: give smaller steps, --lr and --pattern-lr, or a larger --patience)" \
+  "0 1 the candidate equals its parent (no epoch's held-out loss fell below the start's within --patience 1: give smaller steps, --lr and --pattern-lr, a larger --patience, or more games, --games-per-gen)" \
   "an overshooting tuning's reason"
 
 # ---- bad input ----

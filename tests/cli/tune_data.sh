@@ -75,7 +75,7 @@ tune --lr 500 --patience 1 >p1.out 2>p1.err || bad "--lr 500: $(tail -2 p1.err)"
 expect_eq "$(grep '^no weight changed' p1.out)" "no weight changed (best epoch 0 of 1): no new weight set stored; the start is weight set 1" \
   "overshooting tuning result line"
 expect_eq "$(grep 'within --patience' p1.out)" \
-  "no epoch's held-out loss fell below the start's within --patience 1: give smaller steps (--lr, --pattern-lr) or a larger --patience" \
+  "no epoch's held-out loss fell below the start's within --patience 1: give smaller steps (--lr, --pattern-lr), a larger --patience, or more games" \
   "overshooting tuning: the hint"
 expect_eq "$(sqlite3 a.sqlite "SELECT base_ws || ' ' || quote(result_ws) FROM tuning_runs ORDER BY id DESC LIMIT 1")" "1 NULL" \
   "--epochs 0 tuning row: base 1, no result"
