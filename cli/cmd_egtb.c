@@ -245,12 +245,8 @@ static bool reason_known(const Game *g, const MatchDraws *d, const char *reason)
 {
     for (int k = 0; d && k < d->seen_len; k++)
         if (strcmp(d->seen[k], reason) == 0) return true;
-    if (g->repetition_reason && strcmp(g->repetition_reason, reason) == 0) return true;
-    size_t n = strlen(reason);
-    for (const char *p = g->rule_draw_reasons; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ',')) {
-        if (strcspn(p, ",") == n && strncmp(p, reason, n) == 0) return true;
-    }
-    return false;
+    return (g->repetition_reason && strcmp(g->repetition_reason, reason) == 0) ||
+           text_list_has(g->rule_draw_reasons, reason);
 }
 
 static int do_draws(CliArgs *a, const Game *g, const char *dir)

@@ -327,6 +327,22 @@ static void test_text_list_has_empty(void **state)
     assert_false(text_list_has_empty("A,B, C"));
 }
 
+/* A comma list's entries, whole: none of a prefix, a suffix or the list itself */
+static void test_text_list_has(void **state)
+{
+    (void)state;
+    assert_true(text_list_has("D4,D5,D6", "D4"));
+    assert_true(text_list_has("D4,D5,D6", "D5"));
+    assert_true(text_list_has("D4,D5,D6", "D6"));
+    assert_true(text_list_has("one-each", "one-each"));
+    assert_false(text_list_has("D4,D5,D6", "D"));
+    assert_false(text_list_has("D4,D5,D6", "D45"));
+    assert_false(text_list_has("D4,D5,D6", "D4,D5"));
+    assert_false(text_list_has("D4,D5,D6", ""));
+    assert_false(text_list_has(NULL, "D4"));
+    assert_true(text_list_has("A,,B", ""));
+}
+
 static void test_text_escape(void **state)
 {
     (void)state;
@@ -621,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_text_escape),
         cmocka_unit_test(test_text_column),
         cmocka_unit_test(test_text_list_has_empty),
+        cmocka_unit_test(test_text_list_has),
         cmocka_unit_test(test_text_read_line),
         cmocka_unit_test(test_text_cut_line),
         cmocka_unit_test(test_time_use_means),

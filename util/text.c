@@ -114,6 +114,17 @@ bool text_list_has_empty(const char *list)
     return n == 0 || list[0] == ',' || list[n - 1] == ',' || strstr(list, ",,") != NULL;
 }
 
+bool text_list_has(const char *list, const char *item)
+{
+    size_t n = strlen(item);
+    for (const char *p = list; p;) {
+        if (strcspn(p, ",") == n && strncmp(p, item, n) == 0) return true;
+        p = strchr(p, ',');
+        if (p) p++;
+    }
+    return false;
+}
+
 int text_chars(const char *s)
 {
     int n = 0;

@@ -78,4 +78,8 @@ void text_append(char *out, size_t size, size_t *used, const char *fmt, ...)
  * first or last, or two commas together. */
 bool text_list_has_empty(const char *list);
 
+/* Whether a comma-separated list (NULL: none) holds item exactly, as one
+ * whole entry ("D4,D5" holds "D5", not "D" or "D4,D5"). */
+bool text_list_has(const char *list, const char *item);
+
 #endif
