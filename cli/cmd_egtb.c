@@ -179,7 +179,9 @@ static int do_probe(CliArgs *a, const Game *g, const char *dir)
     char what[EGTB_TEXT_MAX];
     egtb_value_text(rep.value, what);
     static const char *const VERDICT[] = {"open (the move-count rules may draw it first)", "win", "draw", "loss"};
-    printf("%s\nwith the counters: %s\n", what, VERDICT[rep.verdict]);
+    /* a stored draw stays one whatever the counters: the line only for a stored win or loss */
+    if (egtb_is_draw(rep.value)) printf("%s\n", what);
+    else printf("%s\nwith the counters: %s\n", what, VERDICT[rep.verdict]);
     for (int i = 0; i < rep.moves_len; i++) printf("  %-16s opponent: %s\n", rep.moves[i].move, rep.moves[i].what);
     egtb_probe_report_free(&rep);
     return 0;

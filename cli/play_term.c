@@ -25,7 +25,7 @@ typedef struct Session {
 
 /* What a turn leaves: the game goes on, it is over (or left), or the
  * engine failed. */
-enum { TURN_ON, TURN_END, TURN_FAIL };
+enum { TURN_ON, TURN_END, TURN_EOF, TURN_FAIL };
 
 static const char *colour_name(Color c) { return c == COLOR_WHITE ? "White" : "Black"; }
 
@@ -71,7 +71,7 @@ static void print_movetext(const GameRecord *rec, FILE *out)
 }
 
 /* Read a line into s->line without its end (echoed when input is no
- * terminal): TURN_ON, TURN_END at end of input (after saying so), or
+ * terminal): TURN_ON, TURN_EOF at end of input (after saying so), or
  * TURN_FAIL when the input cannot be read (said on stderr: a folder as
  * input, an I/O error). A line with a byte that is no text (a NUL: the
  * move before it would be played as if it were the whole line) is said and
@@ -86,7 +86,7 @@ static int read_line(Session *s)
     }
     if (n < 0) {
         fprintf(s->t->out, "\nend of input: game left unfinished\n");
-        return TURN_END;
+        return TURN_EOF;
     }
     if (n > 0 && s->line[n - 1] == '\n') n--;
     if (n > 0 && s->line[n - 1] == '\r') n--;
@@ -217,6 +217,8 @@ static int human_turn(Session *s, const Position *pos, const MoveList *moves)
         return TURN_END;
     } else if (strcmp(cmd, "draw") == 0) {
         return draw_offered(s, pos);
+    } else if (!strpbrk(cmd, "0123456789")) { /* every move names a square by a digit */
+        fprintf(out, "  '%.60s' is no command and no move (type 'help' for the commands, 'moves' for the moves)\n", cmd);
     } else {
         char err[ERR_MAX];
         if (game_record_apply_text(s->rec, cmd, err) != 0) fprintf(out, "  %s (type 'moves' or 'help')\n", err);
@@ -253,5 +255,5 @@ int play_term_run(const PlayTerm *t, GameRecord *rec)
     }
     print_movetext(rec, t->out);
     free(s.line);
-    return turn == TURN_FAIL ? 1 : 0;
+    return turn == TURN_FAIL ? 1 : turn == TURN_EOF ? PLAY_EXIT_UNFINISHED : 0;
 }

@@ -29,8 +29,13 @@ typedef struct PlayTerm {
 /* Play rec's game from its current position until it ends, the person
  * resigns, quits or input ends, or a draw is agreed; every move is applied
  * to rec (the caller's, of the engine's game). Writes the dialogue and,
- * last, the movetext to t->out. Returns 0, or 1 after a message on stderr
- * ("dama play: ...") when the engine failed (out of memory, no move). */
+ * last, the movetext to t->out. Returns 0 (the game ended, or the person
+ * resigned, quit or agreed a draw), PLAY_EXIT_UNFINISHED when the input
+ * ended mid-game (a script can tell it from a finished game), or 1 after a
+ * message on stderr ("dama play: ...") when the input cannot be read or
+ * the engine failed (out of memory, no move). */
+#define PLAY_EXIT_UNFINISHED 3
+
 int play_term_run(const PlayTerm *t, GameRecord *rec);
 
 #endif

@@ -70,6 +70,11 @@ expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --
 grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke3:BKb4' | head -1)" "win in 15 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
+# the counters' line only where a stored win or loss could change: a stored draw stays one
+expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | grep -c '^with the counters')" "0" \
+  "probe main road: no counters' line"
+expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke3:BKb4' | sed -n 2p)" "with the counters: win" \
+  "probe win: the counters' verdict"
 # a position whose table is missing: exit 1 naming the material and its file in --dir
 expect_err 1 "no table of material 1k1m-1k0m: $D/russian-1k1m-1k0m.egtb is missing (dama egtb build --game russian --material 1k1m-1k0m builds it)" \
   "$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,c3:BKh2'

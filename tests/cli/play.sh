@@ -13,7 +13,9 @@ hasnt() { grep -q -- "$2" "$1" && bad "$3: unexpected '$2'" || ok; }
 play() {
   printf '%b' "$2" | timeout 300 "$DAMA" play "${@:3}" >"$T/$1.out" 2>"$T/$1.err"
   rc=$?
-  [ "$rc" = 0 ] && ok || bad "play $1 exit $rc: $(head -c 300 "$T/$1.err")"
+  want=0
+  case "$1" in eof*) want=3 ;; esac # the input ran out mid-game: exit 3
+  [ "$rc" = "$want" ] && ok || bad "play $1 exit $rc (want $want): $(head -c 300 "$T/$1.err")"
 }
 
 # 1. a Russian game: list, a short form, a bad move, takeback, resign
@@ -23,7 +25,7 @@ has "$T/ru.out" '^  a3-b4 c3-d4 e3-f4 g3-h4 c3-b4 e3-d4 g3-f4$' "moves listed"
 has "$T/ru.out" "^ 8    ●   ●   ●   ●" "board top rank (Black's men)"
 has "$T/ru.out" "^ 1  ○   ○   ○   ○" "board bottom rank (White's men)"
 has "$T/ru.out" '^    a b c d e f g h$' "files"
-has "$T/ru.out" "move 'zz'" "bad move named"
+has "$T/ru.out" "'zz' is no command and no move (type 'help'" "a word that is no command named"
 has "$T/ru.out" '^took back 2 plies$' "takeback"
 has "$T/ru.out" '^nothing of yours to take back$' "nothing to take back at the start"
 has "$T/ru.out" '^you resign: 0-1 (dama wins)$' "resign"
@@ -47,7 +49,7 @@ has "$T/drawlost.out" '^dama accepts the draw (its score -' "lost engine accepts
 play drawwon 'draw\nquit\n' --fen 'W:Wa1:BKh8,Kf8,Kd8,Kb8' --level depth=6
 has "$T/drawwon.out" '^dama declines the draw (its score +' "winning engine declines"
 has "$T/drawwon.out" '^game left unfinished$' "quit"
-play drawshatra 'draw\n' --game shatra --side black --fen '3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 b - - - - 0 1' --level club
+play drawshatra 'draw\nquit\n' --game shatra --side black --fen '3/3/3/1/6k/7/7/7/7/K6/Q/3/3/3 b - - - - 0 1' --level club
 has "$T/drawshatra.out" '^dama declines the draw' "shatra: Batyr up declines"
 
 #    the engine resigns a game its search sees lost, and offers a draw after
@@ -115,6 +117,13 @@ has "$T/in_black.out" '^     ○   ○   ○   ○   ○    50 49 48 47 46$' "In
 # 8. end of input and bad options
 play eof 'c3-d4\n' --level depth=2
 has "$T/eof.out" 'end of input: game left unfinished' "eof"
+play eof_empty '' --level depth=2
+has "$T/eof_empty.out" 'end of input: game left unfinished' "eof before a move"
+# squares written without their separator, a square that is no square
+play badmoves 'c3d4\nc3-z4\nfoo3\nquit\n' --level depth=1
+has "$T/badmoves.out" "move 'c3d4': unexpected 'd' at character 3 (a move joins its squares with '-', a capture" "squares without a separator"
+has "$T/badmoves.out" "move 'c3-z4': bad square 'z4' at character 4" "a square off the board"
+has "$T/badmoves.out" "move 'foo3': bad square 'oo3' at character 2" "a word with a digit is read as a move"
 # input that cannot be read (a folder) is an error, not the end of input
 "$DAMA" play --no-color --level depth=1 <"$T" >"$T/out" 2>"$T/err"
 expect_eq "$?" 1 "play with a folder as input: exit 1"

@@ -1047,7 +1047,8 @@ static int dg_move_from_str_raw(const Position *pos, const char *text, Move *mov
     }
     while (isspace((unsigned char)*s)) s++;
     if (*s) {
-        snprintf(err, ERR_MAX, "move '%.60s': unexpected '%c'", text, *s);
+        snprintf(err, ERR_MAX, "move '%.60s': unexpected '%c' at character %d (a move joins its squares with '-', a "
+                 "capture with '%s')", text, *s, (int)(s - text) + 1, RULES.numeric ? "x" : ":' or 'x");
         return -1;
     }
     if (from_file < 0 && n < 2) {
