@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
@@ -781,7 +782,9 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             if (hub_line_value(line, "score", v, sizeof v)) {
                 char *end = NULL;
                 double men = strtod(v, &end);
-                if (end != v) {
+                /* a score the search could give: a NaN, an infinity or 1e30 men (beyond any int) is no
+                 * score, and read as one it would adjudicate the game (a resignation) */
+                if (end != v && isfinite(men) && fabs(men) * 100 <= SCORE_INF) {
                     out->score = (int)(men * 100 + (men < 0 ? -0.5 : 0.5));
                     out->has_score = true;
                 }
@@ -807,7 +810,9 @@ static PlayerFault think_hub(Player *p, const GameRecord *rec, int64_t clock_ms,
             hub_move_from_str(g, game_record_position(rec), text, &out->move, perr) != 0) {
             char fen[FEN_MAX];
             g->pos_to_fen(game_record_position(rec), fen);
-            snprintf(out->detail, PLAYER_DETAIL_MAX, "'%.200s' in %.100s", line, fen);
+            char shown[PLAYER_DETAIL_MAX / 2]; /* its bytes escaped, as every line of an engine shown or stored */
+            text_escape(line, strlen(line), shown, sizeof shown);
+            snprintf(out->detail, PLAYER_DETAIL_MAX, "'%s' in %.100s", shown, fen);
             hub_kill(p);
             return PLAYER_ILLEGAL;
         }

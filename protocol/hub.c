@@ -37,13 +37,16 @@ enum {
 
 typedef enum GoMode { GO_THINK, GO_PONDER, GO_ANALYZE } GoMode;
 
+/* The longest path of a weight file, database or table directory, with its NUL (PATH_MAX). */
+enum { HUB_PATH_MAX = 4096 };
+
 /* The parameters the engine is built from (init, or a set-param after it). */
 typedef struct EngineParams {
     char variant[32];
     int hash_mb;
-    char weights[512];
-    char db[512];
-    char egtb_path[512]; /* "": no endgame database */
+    char weights[HUB_PATH_MAX];
+    char db[HUB_PATH_MAX];
+    char egtb_path[HUB_PATH_MAX]; /* "": no endgame database */
     bool egtb_optional;  /* egtb_path is the default directory (HubOptions.egtb_optional) */
     int egtb_pieces;     /* 0: every table it holds */
 } EngineParams;
@@ -127,23 +130,27 @@ static Quoted quoted(const char *s)
 }
 
 /* error message="..." on one printable line: a double quote of the text
- * becomes ', a backslash \\, any byte outside printable ASCII \xNN (the
- * input quoted in it may be binary), and a message longer than
- * HUB_ERROR_SHOWN bytes is cut there with "...". */
+ * becomes ', any byte outside printable ASCII \xNN (the input quoted in it
+ * may be binary; a backslash stays one, so a byte the game's parser already
+ * wrote \xNN reads the same), and a message whose line would pass
+ * HUB_ERROR_SHOWN bytes is cut before a byte (or \xNN) with "...". */
 static void send_error(Hub *h, const char *fmt, ...)
 {
-    char msg[ERR_MAX + 64], out[4 * HUB_ERROR_SHOWN + 8];
+    char msg[ERR_MAX + 64], out[HUB_ERROR_SHOWN + 1];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    size_t n = 0, i = 0;
-    for (; msg[i] && i < HUB_ERROR_SHOWN; i++) {
+    size_t total = 0;
+    for (const unsigned char *c = (const unsigned char *)msg; *c; c++) total += *c < 0x20 || *c > 0x7e ? 4 : 1;
+    size_t room = total <= HUB_ERROR_SHOWN ? HUB_ERROR_SHOWN : HUB_ERROR_SHOWN - 3, n = 0, i = 0;
+    for (; msg[i]; i++) {
         unsigned char c = (unsigned char)msg[i];
-        if (c == '"') out[n++] = '\'';
-        else if (c == '\\') out[n++] = '\\', out[n++] = '\\';
-        else if (c < 0x20 || c > 0x7e) n += (size_t)snprintf(out + n, sizeof out - n, "\\x%02X", c);
-        else out[n++] = (char)c;
+        size_t k = c < 0x20 || c > 0x7e ? 4 : 1;
+        if (n + k > room) break;
+        if (k == 4) snprintf(out + n, sizeof out - n, "\\x%02X", c);
+        else out[n] = c == '"' ? '\'' : (char)c;
+        n += k;
     }
     if (msg[i]) memcpy(out + n, "...", 3), n += 3;
     out[n] = '\0';
@@ -994,9 +1001,15 @@ static int handle(Hub *h, const char *text, size_t len, HubLine *l)
 
 int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
 {
+    /* a path cut to fit would load another file, or none, with no word at the start */
+    const char *const paths[][2] = {{"--weights", d->weights}, {"--db", d->db}, {"--egtb", d->egtb_path}};
+    for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++)
+        if (paths[i][1] && strlen(paths[i][1]) >= HUB_PATH_MAX)
+            return err_set(err, "%s: a path of %zu bytes (at most %d)", paths[i][0], strlen(paths[i][1]),
+                           HUB_PATH_MAX - 1);
     Hub *h = calloc(1, sizeof *h);
     HubLine *line = malloc(sizeof *line);
-    size_t cap = HUB_LINE_MAX;
+    size_t cap = HUB_LINE_MAX + 1; /* a longest line (HUB_LINE_MAX - 1 bytes), its newline and a NUL */
     char *buf = malloc(cap);
     if (!h || !line || !buf) {
         free(h), free(line), free(buf);
@@ -1093,7 +1106,7 @@ int hub_run(int in_fd, FILE *out, const HubOptions *d, char err[ERR_MAX])
      * piped in gets its results; an infinite or pondering one is stopped. */
     if (h->thread_live) {
         SearchLimits *sl = &h->search_limits;
-        bool bounded = sl->depth > 0 || sl->nodes > 0 || sl->movetime_ms > 0;
+        bool bounded = sl->depth > 0 || sl->nodes > 0 || sl->movetime_ms > 0 || sl->time_ms > 0;
         pthread_mutex_lock(&h->lock);
         bool pondering = h->mode == GO_PONDER;
         pthread_mutex_unlock(&h->lock);

@@ -10,7 +10,8 @@ between, at the N-th "new-game"):
            byte and UTF-8, which a fault detail must hold escaped, and
            "faulty_engine: crash at go N" on its standard error)
   hang     stops answering (and ignores "stop")
-  illegal  answers "done move=a1-h8" (not a legal move anywhere)
+  illegal  answers "done move=a1-h8" and two bytes that are no text (not a
+           legal move anywhere; the fault detail must hold them escaped)
   garbage  answers "done move=???" after some noise
   slow     waits 600 ms before passing the "go" on (a late but legal move)
   error    answers 'error message="go: confused"', then passes the "go" on
@@ -18,9 +19,13 @@ between, at the N-th "new-game"):
   between  at the N-th "new-game" (N >= 2: after the last move of game N-1,
            before game N) answers 'error message="between games: confused"',
            then passes it on: a stale line no game should be charged with
+  wildscore  from the N-th go on writes every score of the engine's info lines
+           as 1e30, nan or -1e30 in turn (no score a search gives: read as
+           one, a huge loss would adjudicate the game)
   none     never fails (a plain proxy)
 """
 import os
+import re
 import select
 import subprocess
 import sys
@@ -60,7 +65,7 @@ def main():
                         say(b'error message="between games: confused"')
                 if line.startswith(b"go") and mode != "between":
                     gos += 1
-                    if gos == at and mode != "none":
+                    if gos == at and mode not in ("none", "wildscore"):
                         if mode == "crash":
                             say(b"info string about to crash \x1b[31m\xc3\xa9")
                             sys.stderr.write("faulty_engine: crash at go %d\n" % gos)
@@ -71,7 +76,7 @@ def main():
                             hung = True
                             continue
                         if mode == "illegal":
-                            say(b"done move=a1-h8")
+                            say(b"done move=a1-h8\x01\xff")
                             continue
                         if mode == "slow":
                             time.sleep(0.6)
@@ -89,6 +94,9 @@ def main():
             buf_out += data
             while b"\n" in buf_out:
                 line, buf_out = buf_out.split(b"\n", 1)
+                if mode == "wildscore" and gos >= at and line.startswith(b"info"):
+                    wild = (b"1e30", b"nan", b"-1e30")[gos % 3]
+                    line = re.sub(rb"score=[^ ]*", b"score=" + wild, line)
                 if not hung:
                     say(line)
             if hung:

@@ -272,6 +272,14 @@ has "$T/after.out" '^param name=db value="dama.sqlite" type=string$' "after init
 timeout $LIMIT "$DAMA" hub --weights "$T/no-such.cfg" </dev/null >"$T/wopt.out" 2>"$T/wopt.err"
 expect_eq "$?" 1 "hub --weights missing: exit 1"
 has "$T/wopt.err" "^dama hub: --weights: .*no-such.cfg" "hub --weights missing: named"
+# a weight file at a path of more than 512 bytes is the one played (it was cut there at init: the
+# compiled-in weights played after an error line)
+long="$T/$(printf 'd%.0s' $(seq 200))/$(printf 'e%.0s' $(seq 200))/$(printf 'f%.0s' $(seq 150))"
+mkdir -p "$long" && cp "$T/r.cfg" "$long/w.cfg"
+printf 'hub\ninit\nquit\n' >"$T/longw.in"
+session longw --no-egtb --weights "$long/w.cfg"
+hasnt "$T/longw.out" "^error" "a weight file at a long path loads"
+has "$T/longw.out" "^param name=weights value=\"$long/w.cfg\"" "a weight file at a long path kept whole"
 
 # 8. bad input: an error line each, never a crash, the session goes on
 cat >"$T/badin.in" <<'EOF'
@@ -319,10 +327,28 @@ LC_ALL=C grep -q '[^ -~]' "$T/rand.out" && bad "binary input echoed raw: $(LC_AL
 # errors quote binary bytes as \xNN, cut a long input, and name a bad move once
 printf 'foo\001\377"bar\\\npos moves="c3-d4 c3-d4"\nunknown%0400d\npos pos=%0400d\n' 0 0 >"$T/esc.in"
 session esc
-has "$T/esc.out" "^error message=\"unknown command 'foo\\\\x01\\\\xFF'bar\\\\\\\\'\"$" "binary bytes escaped"
+has "$T/esc.out" "^error message=\"unknown command 'foo\\\\x01\\\\xFF'bar\\\\'\"$" "binary bytes escaped"
 has "$T/esc.out" "^error message=\"pos moves: move 2: illegal move 'c3-d4'\"$" "the bad move named once"
 expect_eq "$(grep -c "^error message=\".*\.\.\.'" "$T/esc.out")" 2 "long inputs cut, marked"
 [ "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' "$T/esc.out")" -le 330 ] && ok || bad "an error line over 330 bytes"
+# a byte the game's parser already wrote \xNN is not escaped again; bytes escaped still keep the
+# message within 300 bytes; a line of 65,535 bytes is one line, one of 65,536 is refused
+printf 'pos pos=W:Wa1:Bh8 moves="a1-b2 \001"\nset-param name=db value=%s\n' "$(head -c 300 /dev/zero | tr '\0' '\377')" >"$T/esc2.in"
+{ printf 'ping %065530d\n' 0; printf 'ping %065531d\n' 0; printf 'quit\n'; } >>"$T/esc2.in"
+session esc2
+has "$T/esc2.out" "move 2: move '\\\\x01': bad square '\\\\x01'" "a parser's \\xNN not escaped twice"
+expect_eq "$(sed -n 's/^error message="\(.*\)"$/\1/p' "$T/esc2.out" | awk '{ if (length($0) > m) m = length($0) } END { print m }')" 300 \
+  "a message of escaped bytes cut at 300 bytes"
+expect_eq "$(grep -c '^pong' "$T/esc2.out")" 1 "a line of 65,535 bytes read"
+expect_eq "$(grep -c '^error message="line longer than 65535 bytes' "$T/esc2.out")" 1 "a line of 65,536 bytes refused"
+# a search on the clock (level time=30: about 1.4 s for the first move) finishes at end of input, as
+# one bounded by depth, nodes or movetime (it was stopped at once: a move within some 15 ms)
+printf 'level time=30\ngo think\n' >"$T/clockeof.in"
+t0=$(date +%s%N)
+session clockeof --no-egtb
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+has "$T/clockeof.out" '^done move=' "a clock search at end of input answers"
+[ "$ms" -ge 700 ] && ok || bad "a clock search at end of input stopped after $ms ms"
 # a list of moves unquoted (moves=c3-d4 f6-e5): the second move would be an unknown flag and the
 # engine would think in another game; refused, naming the move; a flag that is no move stays ignored
 printf 'init\npos pos=start moves=c3-d4 f6-e5\npos pos=start moves=32-28 19x23\npos pos=start moves="c3-d4 f6-e5" ext\nping\nquit\n' >"$T/unq.in"

@@ -138,7 +138,8 @@ q "SELECT detail FROM games WHERE reason = 'crash' LIMIT 1" | grep -q "exit stat
 # the engine's last line is stored escaped: no raw ESC byte, '\x1B[31m\xC3\xA9' as text
 d=$(q "SELECT detail FROM games WHERE reason = 'crash' LIMIT 1")
 case "$d" in *$'\x1b'*) bad "crash detail holds a raw ESC byte" ;; *'about to crash \x1B[31m\xC3\xA9'*) ok ;; *) bad "crash detail not escaped: $d" ;; esac
-q "SELECT detail FROM games WHERE reason = 'illegal-move' LIMIT 1" | grep -q "a1-h8" && ok || bad "illegal move kept"
+q "SELECT detail FROM games WHERE reason = 'illegal-move' LIMIT 1" | grep -q "^'done move=a1-h8\\\\x01\\\\xFF' in " && ok \
+  || bad "illegal move kept, its bytes escaped: $(q "SELECT detail FROM games WHERE reason = 'illegal-move' LIMIT 1")"
 expect_eq "$(q "SELECT count(*) FROM games WHERE reason IN ('crash', 'illegal-move', 'timeout')
    AND (white_player IN (SELECT id FROM participants WHERE name IN ('A', 'B', 'H'))
     AND black_player IN (SELECT id FROM participants WHERE name IN ('A', 'B', 'H')))")" 0 "no fault between sound engines"
@@ -336,6 +337,12 @@ grep -qE "^  A +wall [0-9.]+ ms, CPU [0-9.]+ ms per move \(1 moves\)$" "$T/out" 
   || bad "A's time line: $(grep -A3 '^time used per move' "$T/out")"
 expect_eq "$(sqlite3 "$T/c1.sqlite" "SELECT group_concat(white_moves || ' ' || black_moves || ' ' || plies, ', ')
   FROM (SELECT * FROM games ORDER BY plies DESC)")" "1 0 1, 0 0 0" "the games' timed moves (A White: 1 ply; B White: none)"
+# scores no search gives (1e30, nan, -1e30 men) are no scores: they adjudicate nothing (each of them
+# made the engine resign at its first move); an illegal move's bytes are kept escaped
+expect_rc 0 "tournament: wild scores" "$DAMA" tournament --db "$T/hw.sqlite" --depth 3 --rounds 2 --resign-moves 1 \
+  --max-plies 30 "name=A,weights=default" "name=B,cmd=python3 $F wildscore 1 $DAMA"
+expect_eq "$(sqlite3 "$T/hw.sqlite" "SELECT count(*) || ' ' || sum(reason = 'resign') || ' ' || min(plies) FROM games")" \
+  "4 0 30" "no game adjudicated on a wild score (every game runs to the ply cap)"
 # an engine that answers error during a game loses it as a crash (the line was ignored), its words kept
 expect_err 1 "dama match: every game was lost by an engine fault (A 0, B 4)" "$DAMA" match --db "$T/he.sqlite" --a default \
   --b-cmd "python3 $F error 2 $DAMA" --pairs 2 --nodes 300 --threads 1 --progress 0
