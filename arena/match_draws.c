@@ -47,7 +47,7 @@ static void probe_position(Counting *c, const Position *pos)
 static int final_position(Counting *c, const DbGameRow *g, GameRecord *rec, bool probe)
 {
     char err[ERR_MAX];
-    if (pdn_stored_replay(c->game, g->start_fen, g->movetext, 0, rec, err) != 0) {
+    if (pdn_stored_replay(c->game, g->start_fen, g->movetext, g->plies, 0, rec, err) != 0) {
         snprintf(c->err, ERR_MAX, "game %lld: %.230s", (long long)g->id, err);
         game_record_free(rec);
         return -1;

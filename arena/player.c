@@ -203,7 +203,9 @@ int player_spec_parse(const Game *game, const char *text, int index, const Playe
                                "takes 2)", text, PLAYER_NAME_MAX - 1);
             }
             char what[TEXT_WHAT_MAX]; /* stored, printed and written into PDN tags: text on one line */
-            if (text_line_check(value, strlen(value), what) != 0) {
+            const char *tab = strchr(value, '\t'); /* a line may hold one; a table's column may not */
+            if (tab) snprintf(what, sizeof what, "a tab at column %d (it breaks the tables' columns)", (int)(tab - value) + 1);
+            if (tab || text_line_check(value, strlen(value), what) != 0) {
                 char shown[160];
                 text_escape(value, strlen(value), shown, sizeof shown);
                 return err_set(err, "engine name '%s': %s", shown, what);

@@ -538,6 +538,13 @@ static int check_start(Tour *t, const char *path, Egtb **edb, char err[ERR_MAX])
 {
     const TournamentOptions *o = t->o;
     const bool dist = t->r->ranks > 1, writer = t->r->writer;
+    /* every game has its slot in memory before the first is played (a result byte, a place in the queue) */
+    int64_t pairings = o->gauntlet ? o->engines_len - 1 : (int64_t)o->engines_len * (o->engines_len - 1) / 2;
+    if ((int64_t)o->rounds * pairings * 2 > TOURNAMENT_GAMES_MAX) {
+        snprintf(err, ERR_MAX, "%d rounds of %lld pairings are %lld games: at most %d (give fewer rounds)", o->rounds,
+                 (long long)pairings, (long long)o->rounds * pairings * 2, TOURNAMENT_GAMES_MAX);
+        return 2;
+    }
     for (int i = 0; i < o->engines_len; i++) {
         if (o->engines[i].kind != PLAYER_DXP) continue;
         if (!dxp_game_fits(o->game)) { /* its games would all be lost by faults, the run ending 0 */

@@ -32,7 +32,8 @@ struct Db;
 
 enum {
     TOURNAMENT_ENGINES_MAX = 64,
-    TOURNAMENT_PAIRINGS_MAX = TOURNAMENT_ENGINES_MAX * (TOURNAMENT_ENGINES_MAX - 1) / 2
+    TOURNAMENT_PAIRINGS_MAX = TOURNAMENT_ENGINES_MAX * (TOURNAMENT_ENGINES_MAX - 1) / 2,
+    TOURNAMENT_GAMES_MAX = 10000000, /* games of one tournament (rounds x pairings x 2), at most */
 };
 
 /* What a tournament run found and played; filled by tournament_run (free

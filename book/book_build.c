@@ -42,7 +42,7 @@ static int replay(BuildCtx *c, const DbGameRow *g, double white)
     GameRecord rec;
     char perr[ERR_MAX];
     int rc = 0;
-    if (pdn_stored_replay(game, g->start_fen, g->movetext, c->o->max_ply, &rec, perr) != 0)
+    if (pdn_stored_replay(game, g->start_fen, g->movetext, g->plies, c->o->max_ply, &rec, perr) != 0)
         rc = err_set(c->err, "game %" PRId64 ": %s", g->id, perr);
     for (int ply = 0; rc == 0 && ply < rec.len; ply++) {
         const Position *pos = &rec.positions[ply];

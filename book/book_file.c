@@ -23,10 +23,17 @@ static int line_error(char err[ERR_MAX], const char *path, long lineno, const ch
 /* "# dama book GAME VERSION": the game into *game (checked against expect). */
 static int read_header(const char *line, const Game *expect, const Game **game, char what[ERR_MAX])
 {
+    /* exactly as book_save writes it: one space each, the version in plain digits (no sign, no leading 0) */
+    static const char PREFIX[] = "# dama book ";
+    const char *nm = line + sizeof PREFIX - 1, *sp = strchr(nm, ' ');
+    const char *ver = sp ? sp + 1 : "";
+    size_t digits = strspn(ver, "0123456789");
     char name[40] = "";
-    int version = 0, used = 0;
-    if (sscanf(line, "# dama book %39s %d%n", name, &version, &used) != 2 || line[used] != '\0')
+    if (strncmp(line, PREFIX, sizeof PREFIX - 1) != 0 || !sp || sp == nm || (size_t)(sp - nm) >= sizeof name ||
+        digits == 0 || digits > 9 || ver[digits] != '\0' || (ver[0] == '0' && digits > 1))
         return err_set(what, "not a dama book: the first line must be '# dama book GAME %d'", BOOK_FORMAT_VERSION);
+    memcpy(name, nm, (size_t)(sp - nm));
+    int version = atoi(ver); /* at most 9 digits: fits */
     if (version != BOOK_FORMAT_VERSION)
         return err_set(what, "book format version %d: this dama reads version %d", version, BOOK_FORMAT_VERSION);
     *game = game_find(name);

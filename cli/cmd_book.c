@@ -39,6 +39,10 @@ static int do_build(CliArgs *a)
         fprintf(stderr, "dama book build: give --out FILE\n");
         return 2;
     }
+    if (strcmp(out, "-") == 0) { /* it is no standard output here, and no file of that name is meant */
+        fprintf(stderr, "dama book build: --out -: a book is a file, read by name (--book FILE): give a file name\n");
+        return 2;
+    }
     BookBuildOptions o = {.game = g,
                           .db_path = cli_str(a, "db"),
                           .max_ply = (int)cli_int(a, "max-ply"),

@@ -61,18 +61,21 @@ static int upgrade(CliArgs *a)
         fprintf(stderr, "dama db upgrade: no database given (dama db upgrade FILE...)\n");
         return 2;
     }
+    int status = 0; /* every file is tried: one that fails leaves the others as they were before */
     for (int i = 1; i < a->positional_len; i++) {
         const char *path = a->positional[i];
         char err[ERR_MAX];
         bool upgraded = false;
         if (db_upgrade(path, &upgraded, err) != 0) {
             fprintf(stderr, "dama db upgrade: %s\n", err);
-            return 1;
+            status = 1;
+        } else if (!upgraded) {
+            printf("%s: already at schema version %d\n", path, DB_SCHEMA_VERSION);
+        } else {
+            printf("%s: upgraded to schema version %d\n", path, DB_SCHEMA_VERSION);
         }
-        if (!upgraded) printf("%s: already at schema version %d\n", path, DB_SCHEMA_VERSION);
-        else printf("%s: upgraded to schema version %d\n", path, DB_SCHEMA_VERSION);
     }
-    return 0;
+    return status;
 }
 
 /* `dama db release FILE WHAT:ID...`: a run (train, SPSA run) left
@@ -108,8 +111,8 @@ static int release(CliArgs *a)
         fprintf(stderr, "dama db release: %s\n", err);
         return 1;
     }
-    int status = 0;
-    for (int i = 2; status == 0 && i < a->positional_len; i++) {
+    int status = 0; /* every one is tried; the exit status is the first failure's */
+    for (int i = 2; i < a->positional_len; i++) {
         const char *arg = a->positional[i], *colon = strchr(arg, ':');
         char what[16];
         snprintf(what, sizeof what, "%.*s", (int)(colon - arg < 15 ? colon - arg : 15), arg);
@@ -120,7 +123,7 @@ static int release(CliArgs *a)
         int rc = db_release(db, what, id, &o, was, err);
         if (rc != 0) {
             fprintf(stderr, "dama db release: %s\n", err);
-            status = rc == DB_BUSY ? DB_BUSY : 1;
+            if (!status) status = rc == DB_BUSY ? DB_BUSY : 1;
         } else if (!was[0]) {
             printf("%s: %s is not running: nothing to release\n", path, arg);
         } else {

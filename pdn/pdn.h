@@ -240,12 +240,15 @@ struct GameRecord;
 /* Replay a game as dama stores it (a start position and its PDN movetext:
  * move numbers, comments, variations and the result are skipped) into rec,
  * which this makes (game_record_init; the caller frees it, also after an
- * error): every move, or the first max_plies (0: all). Returns 0, or -1
+ * error): every move, or the first max_plies (0: all). plies is the
+ * row's own count (-1: none to check): a movetext that holds another
+ * number of moves (fewer than max_plies) is damaged. Returns 0, or -1
  * with err: "start position: ...", "ply N: ..." (a move that is not legal
- * there, or after the game's end) or the reader's message for movetext that
- * is no PDN. Used by every reader of stored games (export, books, the
- * draws of a match), so that each refuses a damaged row alike. */
-int pdn_stored_replay(const Game *game, const char *start_fen, const char *movetext, int max_plies,
+ * there, or after the game's end), "its movetext holds N plies, the row
+ * says M" or the reader's message for movetext that is no PDN. Used by
+ * every reader of stored games (export, books, the draws of a match), so
+ * that each refuses a damaged row alike. */
+int pdn_stored_replay(const Game *game, const char *start_fen, const char *movetext, int plies, int max_plies,
                       struct GameRecord *rec, char err[ERR_MAX]);
 
 #endif

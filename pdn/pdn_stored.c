@@ -6,8 +6,8 @@
 
 #include "engine/game_record.h"
 
-int pdn_stored_replay(const Game *game, const char *start_fen, const char *movetext, int max_plies,
-                      struct GameRecord *rec, char err[ERR_MAX])
+static int replay(const Game *game, const char *start_fen, const char *movetext, int max_plies,
+                  struct GameRecord *rec, char err[ERR_MAX])
 {
     char perr[ERR_MAX];
     if (game_record_init(rec, game, start_fen, perr) != 0) {
@@ -51,4 +51,16 @@ int pdn_stored_replay(const Game *game, const char *start_fen, const char *movet
     pdn_reader_free(r);
     if (in) fclose(in);
     return rc;
+}
+
+int pdn_stored_replay(const Game *game, const char *start_fen, const char *movetext, int plies, int max_plies,
+                      struct GameRecord *rec, char err[ERR_MAX])
+{
+    if (replay(game, start_fen, movetext, max_plies, rec, err) != 0) return -1;
+    /* all of it read (max_plies not reached): its moves are the row's plies */
+    if (plies >= 0 && (max_plies <= 0 || rec->len < max_plies) && rec->len != plies) {
+        snprintf(err, ERR_MAX, "its movetext holds %d plies, the row says %d", rec->len, plies);
+        return -1;
+    }
+    return 0;
 }

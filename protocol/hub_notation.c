@@ -172,6 +172,8 @@ static int parse_hub_move(const char *text, HubMove *h, char err[ERR_MAX])
             s = at; /* a trailing or bad "x": the check below refuses it */
             break;
         }
+        if (h->caps >> (c - 1) & 1) /* a piece is captured once: the text is no move */
+            return err_set(err, "move '%.60s': square %d is named twice among the captured squares", text, c);
         h->caps |= UINT64_C(1) << (c - 1);
     }
     while (isspace((unsigned char)*s)) s++;

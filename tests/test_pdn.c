@@ -713,28 +713,41 @@ static void test_stored_replay(void **state)
     GameRecord rec;
     char err[ERR_MAX];
     const char *text = "1. c3-d4 f6-e5 {a comment} 2. d4:f6 (2. a3-b4) g7:e5 1-0";
-    assert_int_equal(pdn_stored_replay(ru, NULL, text, 0, &rec, err), 0);
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 4, 0, &rec, err), 0);
     assert_int_equal(rec.len, 4);
     char last[MOVE_STR_MAX];
     game_record_move_text(&rec, 3, last);
     assert_string_equal(last, "g7:e5");
     game_record_free(&rec);
-    assert_int_equal(pdn_stored_replay(ru, NULL, text, 3, &rec, err), 0); /* the first max_plies */
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 4, 3, &rec, err), 0); /* the first max_plies */
     assert_int_equal(rec.len, 3);
     game_record_free(&rec);
-    assert_int_equal(pdn_stored_replay(ru, NULL, "", 0, &rec, err), 0);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "", 0, 0, &rec, err), 0);
     assert_int_equal(rec.len, 0);
     game_record_free(&rec);
-    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 d4-e5", 0, &rec, err), -1);
+    /* the row's plies: a movetext with other moves is damaged (also one cut short, or none: a NULL);
+     * past max_plies the rest is not read */
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 5, 0, &rec, err), -1);
+    assert_string_equal(err, "its movetext holds 4 plies, the row says 5");
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, NULL, 40, 10, &rec, err), -1);
+    assert_string_equal(err, "its movetext holds 0 plies, the row says 40");
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 40, 3, &rec, err), 0);
+    assert_int_equal(rec.len, 3);
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 3, 0, &rec, err), -1);
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 d4-e5", -1, 0, &rec, err), -1);
     assert_non_null(strstr(err, "ply 2: "));
     game_record_free(&rec);
-    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 * f6-e5", 0, &rec, err), -1);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 * f6-e5", -1, 0, &rec, err), -1);
     assert_string_equal(err, "'f6-e5' after the result '*' (line 1)");
     game_record_free(&rec);
-    assert_int_equal(pdn_stored_replay(ru, "W:W:B", "", 0, &rec, err), -1);
+    assert_int_equal(pdn_stored_replay(ru, "W:W:B", "", -1, 0, &rec, err), -1);
     assert_non_null(strstr(err, "start position: "));
     game_record_free(&rec);
-    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 )", 0, &rec, err), -1);
+    assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 )", -1, 0, &rec, err), -1);
     game_record_free(&rec);
 }
 

@@ -60,6 +60,16 @@ expect_err 1 "dama book probe: --fen: bad position string" "$DAMA" book probe --
 expect_err 2 "dama book build: --fen is for probe, not build" "$DAMA" book build --game $G --db "$T/sp.sqlite" \
   --out "$T/c.book" --fen "$START"
 [ ! -e "$T/c.book" ] && ok || bad "a build with --fen wrote its book"
+# a stored game whose movetext lost its moves is damaged: refused, named, no book written (it was
+# counted as read and added nothing)
+cp "$T/sp.sqlite" "$T/dmg.sqlite"
+sqlite3 "$T/dmg.sqlite" "UPDATE games SET movetext = NULL WHERE id = 2"
+expect_err 1 "dama book build: game 2: its movetext holds 0 plies, the row says $(db_value "$T/dmg.sqlite" "SELECT plies FROM games WHERE id = 2")" \
+  "$DAMA" book build --game $G --db "$T/dmg.sqlite" --max-ply 6 --out "$T/dmg.book"
+[ ! -e "$T/dmg.book" ] && ok || bad "a book built from a damaged game"
+# --out - is no standard output for a book (it wrote a file named '-')
+(cd "$T" && expect_err 2 "dama book build: --out -: a book is a file" "$DAMA" book build --game $G --db "$T/sp.sqlite" --out -)
+[ ! -e "$T/-" ] && ok || bad "book build --out - wrote a file named '-'"
 
 # 3. a match: A plays a book move where the engine would not. The engine's
 # own first move (game 0, A White) without a book; then a one-line book of

@@ -430,11 +430,11 @@ for c in 6x3x9x17x23:30,37 6x3x23x9x17:30,37 6x3x9x17x30:23,37 6x3x30:23,37 6x35
   case ",${c#*:}," in *",$from,"*) ok ;; *) bad "E5 ${c%%:*}: Black answered from '$from' (its men: ${c#*:})" ;; esac
 done
 printf "${I}" >"$T/e5bad.in"
-for m in 6x3 6x28x14x3 6x3x9 6x3x9x17x23x 6x3x51 6-35 6x35x17x23x30x9; do
+for m in 6x3 6x28x14x3 6x3x9 6x3x9x17x23x 6x3x51 6-35 6x35x17x23x30x9 6x3x9x17x23x23; do
   printf "pos pos=%s moves=\"%s\"\n" "$E5" "$m" >>"$T/e5bad.in"
 done
 session e5bad
-count "$T/e5bad.out" '^error message="pos moves: move 1: ' 7 "E5: one error per bad move"
+count "$T/e5bad.out" '^error message="pos moves: move 1: ' 8 "E5: one error per bad move"
 has "$T/e5bad.out" "ambiguous move '6x3': 6x3x9x17x23 or 6x3x9x17x30\"" "E5: start and end alone are ambiguous"
 has "$T/e5bad.out" "ambiguous move '6x3x9': 6x3x9x17x23 or 6x3x9x17x30\"" "E5: a captured square both take"
 has "$T/e5bad.out" "illegal move '6x28x14x3' (a capture is compulsory: 6x35x17x23x30, 6x3x9x17x23, 6x3x9x17x30)" "E5: landing squares are not Hub's"
@@ -442,6 +442,7 @@ has "$T/e5bad.out" "move '6x3x51': Hub writes a step 32-28 and a capture 28x19" 
 has "$T/e5bad.out" "move '6x3x9x17x23x': Hub writes" "E5: a trailing x"
 has "$T/e5bad.out" "illegal move '6-35'" "E5: a capture written as a step"
 has "$T/e5bad.out" "illegal move '6x35x17x23x30x9'" "E5: a square it does not take"
+has "$T/e5bad.out" "move '6x3x9x17x23x23': square 23 is named twice among the captured squares" "E5: a captured square twice"
 #    rules E4: the king takes four (41, 28, 13, 7) and stops on 11 or 16
 printf "${I}pos pos=%s\nlevel depth=3\ngo think\n" "$(hubpos W 42:w 46:W 7:b 13:b 22:b 28:b 41:b 49:B)" >"$T/e4.in"
 session e4

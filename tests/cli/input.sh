@@ -729,6 +729,11 @@ expect_err 2 "dama tournament: engine 'name=a,name=c': name= given twice" "$DAMA
 expect_err 2 "dama tournament: engine 'name=a,nodes=50,nodes=60': nodes= given twice" "$DAMA" "${TA[@]}" name=a,nodes=50,nodes=60 name=b
 expect_err 2 "dama tournament: engine name 'x\x0Ay': non-printable byte 0x0A at column 2" "$DAMA" "${TA[@]}" $'name=x\ny' name=b
 expect_err 2 "dama tournament: engine name 'p\xFFq': byte 0xFF at column 2, not UTF-8" "$DAMA" "${TA[@]}" $'name=p\xffq' name=b
+expect_err 2 "dama tournament: engine name 'a\x09b': a tab at column 2 (it breaks the tables' columns)" "$DAMA" "${TA[@]}" $'name=a\tb' name=b
+# a tournament whose games would not fit in memory is refused before anything is stored (it filled GBs first)
+expect_err 2 "dama tournament: 1000000 rounds of 6 pairings are 12000000 games: at most 10000000 (give fewer rounds)" \
+  "$DAMA" tournament --db "$T/huge.sqlite" --rounds 1000000 --depth 1 name=a name=b name=c name=d
+[ ! -e "$T/huge.sqlite" ] && ok || bad "a refused tournament made its database"
 # times at most a day (a larger one held the tournament for good); --tc's errors name --tc
 expect_err 2 "movetime=99999999999999: need a positive integer <= 86400000 (a day)" "$DAMA" "${TA[@]}" \
   name=a,movetime=99999999999999 name=b

@@ -143,6 +143,9 @@ expect_rc 0 "db upgrade again" "$DAMA" db upgrade "$T/v1b.sqlite"
 expect_eq "$(cat "$T/out")" "$T/v1b.sqlite: already at schema version $newest" "db upgrade of a current database"
 expect_rc 1 "db upgrade of a missing file" "$DAMA" db upgrade "$T/none.sqlite"
 grep -q "no such database file" "$T/err" && [ ! -e "$T/none.sqlite" ] && ok || bad "db upgrade created a file: $(cat "$T/err")"
+# a file that fails does not stop the others: each is tried, the exit status says one failed
+expect_rc 1 "db upgrade: a missing file, then a current one" "$DAMA" db upgrade "$T/none.sqlite" "$T/v1b.sqlite"
+expect_eq "$(cat "$T/out")" "$T/v1b.sqlite: already at schema version $newest" "db upgrade goes on past a failed file"
 expect_rc 2 "db upgrade without a file" "$DAMA" db upgrade
 
 # more players than one fit takes (a self-play run: a fresh weight set per game pair): a message saying so

@@ -195,6 +195,10 @@ expect_line out "sp.sqlite: run:1 is not running: nothing to release"
 expect_rc 2 "db release of a bad name" "$DAMA" db release sp.sqlite run:x
 expect_err 2 "dama db release: 'foo:1': expected run:ID, train:ID or spsa:ID" "$DAMA" db release sp.sqlite foo:1
 expect_rc 1 "db release of no such run" "$DAMA" db release sp.sqlite run:99
+# one that fails does not stop the others: each is tried, the exit status is the first failure's
+q sp.sqlite "UPDATE runs SET status = 'running', owner_host = 'elsewhere.example' WHERE id = 1"
+expect_rc 1 "db release: no such run, then one to release" "$DAMA" db release sp.sqlite run:99 run:1
+grep -q "^sp.sqlite: run:1 released" "$T/out" && ok || bad "db release stopped at the first failure: $(cat "$T/out" "$T/err")"
 expect_rc 0 "selfplay after the release" "$DAMA" $SP --games 90 --db sp.sqlite
 expect_eq "$(q sp.sqlite "SELECT count(*) FROM games WHERE run_id = 1") $(q sp.sqlite "$ONCE")" "90 1" "released run resumed"
 
