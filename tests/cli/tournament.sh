@@ -268,8 +268,9 @@ expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games")" 8 "gauntlet: 2
 expect_eq "$(sqlite3 "$T/g.sqlite" "SELECT count(*) FROM games WHERE reason IN ('timeout', 'crash', 'illegal-move')
   OR (reason = 'time-forfeit' AND detail NOT LIKE 'used % ms with % ms on its clock')")" 0 "clocks: no fault but time forfeits"
 expect_eq "$(grep -c ' vs ' "$T/out")" 2 "gauntlet pairings"
-# a late answer on a real clock is a time forfeit (the engine is not killed: the move came within the grace)
-expect_rc 0 "late engine" "$DAMA" tournament --db "$T/s.sqlite" --rounds 1 --progress 0 --nodes 200 name=A \
+# a late answer on a real clock is a time forfeit (the engine is not killed: the move came within the grace);
+# both games so lost: nothing to rate, exit 1
+expect_rc 1 "late engine" "$DAMA" tournament --db "$T/s.sqlite" --rounds 1 --progress 0 --nodes 200 name=A \
   "name=S,time=300+0,timeout=20000,cmd=python3 $F slow 1 $DAMA" # late, but well within the timeout even under load
 expect_eq "$(sqlite3 "$T/s.sqlite" "SELECT count(*) FROM games WHERE reason = 'time-forfeit' AND detail LIKE 'answered after % ms with 300 ms on its clock'")" 2 \
   "late answers are time forfeits"
@@ -330,8 +331,10 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) || ' ' || sum(white_moves +
   "each game's timed moves are its plies"
 # an engine that crashes at every first go made no move: its time line says so (it read 'wall 0.00 ms, CPU
 # 0.00 ms per move (2 moves)'), and the other's counts its one move
-expect_rc 0 "tournament: an engine that crashes at its first go" "$DAMA" tournament --db "$T/c1.sqlite" --nodes 100 \
+# (every game lost by a fault: stored, nothing to rate, exit 1 as a match's)
+expect_rc 1 "tournament: an engine that crashes at its first go" "$DAMA" tournament --db "$T/c1.sqlite" --nodes 100 \
   --rounds 1 "name=A,weights=default" "name=B,cmd=python3 $F crash 1 $DAMA"
+expect_line err "dama tournament: every game of this session (2) was lost by an engine fault: see the lines above"
 expect_line out "  B       no timed moves"
 grep -qE "^  A +wall [0-9.]+ ms, CPU [0-9.]+ ms per move \(1 moves\)$" "$T/out" && ok \
   || bad "A's time line: $(grep -A3 '^time used per move' "$T/out")"
