@@ -320,7 +320,7 @@ static int run(CliArgs *a)
     if (r.played) print_summary(&r, a, err[0] != '\0');
     if (r.played) print_book_moves(&p, specs, books_len);
     if (err[0]) fprintf(stderr, "dama tournament: %s\n", err);
-    if (rc == 0 && r.played && r.session_games > 0 && r.session_faults >= r.session_games) {
+    if (rc == 0 && r.played && r.writer && r.session_games > 0 && r.session_faults >= r.session_games) {
         /* as a match's: no game was played out, nothing to rate (an engine that never answered) */
         fprintf(stderr, "dama tournament: every game of this session (%lld) was lost by an engine fault: see the lines "
                 "above\n", (long long)r.session_games);

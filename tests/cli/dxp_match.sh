@@ -153,7 +153,7 @@ expect_rc 0 "tournament with a started DXP player" timeout $LIMIT "$DAMA" tourna
 expect_eq "$(faults "$T/t.sqlite")" 0 "no fault against the started tournament player"
 expect_eq "$(db_value "$T/t.sqlite" "SELECT spec FROM participants WHERE name = 'remote'")" \
   "dxp=127.0.0.1:$FREE,cmd=$DAMA dxp --listen 127.0.0.1:$FREE --nodes 300 --hash 8 --timeout 60" "its spec stored with the command"
-expect_rc 0 "tournament with a DXP player whose command fails" timeout $LIMIT "$DAMA" tournament --game international \
+expect_rc 1 "tournament with a DXP player whose command fails (every game lost by its fault)" timeout $LIMIT "$DAMA" tournament --game international \
   --db "$T/t2.sqlite" --concurrency 1 --rounds 1 --nodes 300 --hash 8 --progress 0 name=local,weights=default \
   "name=remote,dxp=127.0.0.1:$FREE,cmd=echo 'cannot bind: no licence' >&2; false"
 has "$T/err" "loses by crash: 'echo 'cannot bind: no licence' >&2; false' ended (exit status 1) before its port $FREE \

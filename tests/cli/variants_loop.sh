@@ -187,11 +187,13 @@ expect_rc 0 "international spsa" "$DAMA" spsa --game $g --db "$T/spsa.sqlite" --
   --progress 0 --out "$T/spsa.cfg"
 grep -qx "game = \"$g\";" "$T/spsa.cfg" && ok || bad "international spsa weight file: $(head -3 "$T/spsa.cfg")"
 # play: the board numbered 1-50, a bad move named, resign
-printf 'moves\n32-28\nzz\nresign\n' | timeout 300 "$DAMA" play --game $g --level beginner --seed 3 >"$T/play.out" 2>&1 && ok || bad "international play"
+printf 'moves\n32-28\nzz\n17-99\nresign\n' | timeout 300 "$DAMA" play --game $g --level beginner --seed 3 >"$T/play.out" 2>&1 && ok || bad "international play"
 has "$T/play.out" "^  31-27 32-28 33-29 34-30 31-26 32-27 33-28 34-29 35-30$" "international play: the start moves"
 has "$T/play.out" "  1  2  3  4  5$" "international play: the top row's numbers"
 has "$T/play.out" " 46 47 48 49 50$" "international play: the bottom row's numbers"
-has "$T/play.out" "move 'zz': bad square 'zz'" "international play: a bad move"
+has "$T/play.out" "'zz' is no command and no move" "international play: a word that is no move"
+has "$T/play.out" "move '17-99': bad square '99' at character 4 (International draughts names squares with numbers 1..50)" \
+  "international play: a square off the board"
 has "$T/play.out" "^you resign: 0-1 (dama wins)$" "international play: resign"
 
 # ---- Bad input across the boards: refused, naming the game and the square; nothing stored ----
