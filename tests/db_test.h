@@ -1,5 +1,5 @@
 /* db_test.h — what the database tests share (test_db.c, test_db_weights.c,
- * test_db_runs.c): temporary database files, a raw SQLite connection for
+ * test_db_runs.c, test_tune_job.c): temporary database files, a raw SQLite connection for
  * the facts the API does not expose, a synthetic game, a small weight set.
  * Each test file is its own executable, so the helpers are static inline.
  * Include after <cmocka.h>, in a file that defines _POSIX_C_SOURCE

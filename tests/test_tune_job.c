@@ -27,6 +27,7 @@
 
 #include "db/db.h"
 #include "db_files.h"
+#include "db_test.h" /* raw_int, raw_text: facts read over a connection of their own */
 #include "engine/eval.h"
 #include "engine/game.h"
 #include "engine/search.h"
@@ -44,35 +45,6 @@ typedef struct Fixture {
     int64_t selfplay_run, match_run;
     int32_t *start;
 } Fixture;
-
-static int64_t raw_int(const char *path, const char *sql)
-{
-    sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    int64_t v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return v;
-}
-
-/* The text of the first column of the first row of sql, or "" (static). */
-static const char *raw_text(const char *path, const char *sql)
-{
-    static char out[4096];
-    sqlite3 *h = NULL;
-    sqlite3_stmt *st = NULL;
-    assert_int_equal(sqlite3_open(path, &h), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-    const unsigned char *t = sqlite3_column_text(st, 0);
-    snprintf(out, sizeof out, "%s", t ? (const char *)t : "");
-    sqlite3_finalize(st);
-    sqlite3_close(h);
-    return out;
-}
 
 static int setup(void **state)
 {
@@ -359,8 +331,10 @@ static void test_tune_job_killed(void **state)
                  "SELECT group_concat(epoch || ':' || train_loss || ':' || valid_loss, ' ') FROM (SELECT * FROM "
                  "tuning_epochs WHERE tuning_run_id = %lld ORDER BY epoch)",
                  (long long)r.tuning_id);
-        if (i == 0) snprintf(ref, sizeof ref, "%s", raw_text(f->path, sql));
-        else assert_string_equal(raw_text(f->path, sql), ref);
+        char epochs[4096];
+        raw_text(f->path, sql, epochs, sizeof epochs);
+        if (i == 0) snprintf(ref, sizeof ref, "%s", epochs);
+        else assert_string_equal(epochs, ref);
         last_run = r.run_id;
         /* done: the same tune again is a new run */
         if (i == 2) {
