@@ -287,7 +287,16 @@ void engine_set_stop_fn(Engine *e, int (*fn)(void *ctx), void *ctx)
 
 void engine_clear(Engine *e)
 {
-    memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTBucket));
+    /* A table larger than TT_POPULATE_MB stays lazy (engine_make): its pages
+     * are given back, to come again zeroed when touched; written over, every
+     * page of it would be made present (dama_game_reset of a 2 GiB table took
+     * 2 GiB at once). A smaller one stays present, its pages written over. */
+#if defined(MADV_DONTNEED) && !defined(__wasi__)
+    bool dropped = e->tt_bytes > (size_t)TT_POPULATE_MB << 20 && madvise(e->tt, e->tt_bytes, MADV_DONTNEED) == 0;
+#else
+    bool dropped = false;
+#endif
+    if (!dropped) memset(e->tt, 0, (e->tt_mask + 1) * sizeof(TTBucket));
     e->generation = 0;
     for (int t = 0; t < e->threads; t++) {
         Worker *w = e->workers[t];

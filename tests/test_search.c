@@ -706,6 +706,33 @@ static void test_fresh_table_present(void **state)
     if (faults >= 2048) fail_msg("a search of %llu nodes on a new 16 MiB table took %ld page faults", (unsigned long long)r.nodes, faults);
 }
 
+/* A table larger than TT_POPULATE_MB (64 MiB) stays lazy: engine_clear
+ * gives its pages back instead of writing every one (a reset of a 2 GiB
+ * table made all of it present), and the search after it is the fresh
+ * engine's, node for node. */
+static void test_large_table_clear_lazy(void **state)
+{
+    (void)state;
+    const Game *g = russian();
+    Position pos;
+    char err[ERR_MAX];
+    assert_int_equal(g->pos_from_fen(&pos, "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8", err), 0);
+    Engine *e = engine_new(g, 256);
+    assert_non_null(e);
+    SearchLimits lim = {.depth = 6};
+    SearchResult first, again;
+    engine_search(e, &pos, NULL, 0, &lim, &first, NULL, NULL);
+    long f0 = minor_faults();
+    engine_clear(e);
+    long faults = minor_faults() - f0;
+    engine_search(e, &pos, NULL, 0, &lim, &again, NULL, NULL);
+    engine_free(e);
+    if (faults >= 2048) fail_msg("clearing a lazy 256 MiB table took %ld page faults (65536 pages)", faults);
+    assert_true(first.has_move && again.has_move);
+    assert_int_equal(again.nodes, first.nodes);
+    assert_int_equal(again.score, first.score);
+}
+
 /* The Russian position of fen, its material counter (plies since the last
  * capture or promotion) set to mp. */
 static void russian_position(const char *fen, int mp, Position *pos)
@@ -821,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_movetime),
         cmocka_unit_test(test_depth1_bounded),
         cmocka_unit_test(test_fresh_table_present),
+        cmocka_unit_test(test_large_table_clear_lazy),
         cmocka_unit_test(test_drawn_material_scaled),
         cmocka_unit_test(test_contempt),
     };
