@@ -14,7 +14,7 @@ static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
     {"depth", OPT_INT, NULL, "search depth in plies (no limit given at all: 10)", 1, 100},
-    {"nodes", OPT_INT, NULL, "node budget (deterministic)", 1, 1e15},
+    {"nodes", OPT_INT, NULL, "node budget (deterministic; the first iteration finishes past it, up to 100 times it)", 1, 1e15},
     {"movetime", OPT_INT, NULL, "time budget in milliseconds", 1, 86400000},
     {"time", OPT_INT, NULL, "clock: milliseconds left for the side to move (time manager)", 1, 864000000},
     {"inc", OPT_INT, NULL, "clock: increment per move in milliseconds", 0, 86400000},
@@ -233,8 +233,12 @@ static int run(CliArgs *a)
         g->move_to_str(&pos, &r.best, text);
         printf("bestmove %s\nscore %d\ndepth %d\nnodes %llu\npv", text, r.score, r.depth,
                (unsigned long long)r.nodes);
-        print_pv(g, &pos, r.pv, r.pv_len);
+        if (r.pv_len > 0) print_pv(g, &pos, r.pv, r.pv_len);
+        else if (r.has_move) printf(" %s", text); /* the line starts with the move, as documented */
         putchar('\n');
+        if (r.has_move && r.depth == 0)
+            fprintf(stderr, "note: the limit ended the search within its first iteration: the move is the best of "
+                            "those searched so far, and its score is no measure (give more time or nodes)\n");
     }
     if (prober)
         printf("egtb %llu probes, %llu known\n", (unsigned long long)prober->probes, (unsigned long long)prober->hits);

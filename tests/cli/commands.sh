@@ -47,6 +47,13 @@ awk '/^bench / {n = $5} /^search:/ {r = $(NF - 5) * 1e6} /^tt clear:/ {c = $3 * 
   bad "bench --depth 1: the search time is not below the TT clears': $(cat "$T/bench.out")"
 # a won position: no legal move for the side to move
 expect_eq "$("$DAMA" search --fen 'W:WKa1:Bb2,c3' --depth 3 | head -1)" "bestmove (none)" "no move"
+# a limit that ends the search within its first iteration (20 kings a side, 10 nodes): the move
+# is the first iteration's best so far, said on stderr; the PV line still starts with it
+F20="W:W$(seq -s, -f K%g 31 50):B$(seq -s, -f K%g 1 20)"
+expect_rc 0 "search ended within its first iteration" "$DAMA" search --game international --fen "$F20" --nodes 10 --quiet
+expect_eq "$(sed -n '3p;5p' "$T/out" | tr '\n' '|')" "depth 0|pv $(sed -n 's/^bestmove //p' "$T/out")|" \
+  "no iteration completed: depth 0, the PV is the move"
+expect_line err "note: the limit ended the search within its first iteration: the move is the best of those searched so far, and its score is no measure (give more time or nodes)"
 # help on every command
 for c in moves perft search bench selfplay tune export match pdn status; do
   expect_rc 0 "$c --help" "$DAMA" "$c" --help
