@@ -87,6 +87,12 @@ static int select_search(const Game *g, const char *spec, bool *chosen, char err
             search_param_applies_err(g, i, why);
             snprintf(err, ERR_MAX, "--tune-search: %.200s", why);
             rc = -2;
+        } else if (strncmp(tok, "TM_", 3) == 0 || strncmp(tok, "SMP_", 4) == 0) {
+            /* SPSA's games search one thread each to nodes or a depth: these would be noise to it */
+            snprintf(err, ERR_MAX, "--tune-search: %s acts only in a %s, and SPSA's games search %s: it would tune "
+                     "noise", tok, tok[0] == 'T' ? "search on a clock or a movetime" : "search of several threads",
+                     tok[0] == 'T' ? "to a node count or a depth" : "one thread each");
+            rc = -2;
         } else if (search_params()[i].min == search_params()[i].max) {
             snprintf(err, ERR_MAX, "--tune-search: %s has a single value and cannot be tuned", tok);
             rc = -2;

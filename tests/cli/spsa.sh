@@ -96,6 +96,11 @@ expect_err 2 "dama spsa: --params: an empty name in 'TEMPO,'" "$DAMA" spsa --db 
 rc=$?
 [ "$rc" = 2 ] && grep -qF "dama spsa: --tune-search: search parameter ROYAL_EXT does nothing in turkish: it applies only to games with a royal piece" e.out \
   && ok || bad "ROYAL_EXT in Turkish: rc $rc $(cat e.out)"
+# the clock's and lazy SMP's constants act in no game SPSA plays (nodes or depth, one thread): refused
+expect_err 2 "dama spsa: --tune-search: TM_CHANGE_PCT acts only in a search on a clock or a movetime, and SPSA's games search to a node count or a depth: it would tune noise" \
+  "$DAMA" spsa --db e.sqlite --tune-search LMR_DIV,TM_CHANGE_PCT --iterations 2
+expect_err 2 "dama spsa: --tune-search: SMP_AHEAD acts only in a search of several threads, and SPSA's games search one thread each: it would tune noise" \
+  "$DAMA" spsa --db e.sqlite --tune-search SMP_AHEAD --iterations 2
 for spec in "LMR_DIV," "" ",LMR_DIV" "LMR_DIV,,ASP_WINDOW"; do
   "$DAMA" spsa --db e.sqlite --tune-search "$spec" --iterations 2 >e.out 2>&1
   rc=$?
