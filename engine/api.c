@@ -54,7 +54,7 @@ int api_fail(DamaGame *g, int status, const char *fmt, ...)
 
 int api_put_text(DamaGame *g, const char *text, char *out, size_t size)
 {
-    if (!out || size == 0) return api_fail(g, DAMA_E_ARGUMENT, "no output buffer");
+    if (!out || size == 0) return api_fail(g, DAMA_E_ARGUMENT, "no output buffer (%s)", out ? "size 0" : "out is NULL");
     size_t n = strlen(text);
     if (n >= size) {
         memcpy(out, text, size - 1);
@@ -275,7 +275,7 @@ int dama_move_captures(DamaGame *g, int index, int *squares, int max)
 int dama_move_find(DamaGame *g, const char *text, int *index)
 {
     if (!g || !index) return g ? api_fail(g, DAMA_E_ARGUMENT, "dama_move_find: index is NULL") : DAMA_E_ARGUMENT;
-    if (!text) return api_fail(g, DAMA_E_MOVE, "no move text (NULL)");
+    if (!text) return api_fail(g, DAMA_E_ARGUMENT, "dama_move_find: text is NULL");
     Move m;
     char err[ERR_MAX];
     if (g->game->move_from_str(current(g), text, &m, err) != 0) return api_fail(g, DAMA_E_MOVE, "%s", err);
@@ -318,6 +318,7 @@ int dama_apply_move(DamaGame *g, const char *text)
     if (o != OUTCOME_NONE)
         return api_fail(g, DAMA_E_OVER, "the game is over (%s %s): '%.60s' cannot be played", outcome_pdn(o),
                         reason ? reason : "", text ? text : "");
+    if (!text) return api_fail(g, DAMA_E_ARGUMENT, "dama_apply_move: text is NULL");
     int index;
     int rc = dama_move_find(g, text, &index);
     return rc != DAMA_OK ? rc : api_apply(g, index);

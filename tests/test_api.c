@@ -369,7 +369,15 @@ static void test_errors(void **state)
         assert_true(strlen(dama_last_error(g)) > 0);
         assert_non_null(strstr(dama_last_error(g), bad[i].needle));
     }
-    assert_int_equal(dama_apply_move(g, NULL), DAMA_E_MOVE);
+    assert_int_equal(dama_apply_move(g, NULL), DAMA_E_ARGUMENT); /* a NULL pointer, named */
+    assert_string_equal(dama_last_error(g), "dama_apply_move: text is NULL");
+    int found = -1;
+    assert_int_equal(dama_move_find(g, NULL, &found), DAMA_E_ARGUMENT);
+    assert_string_equal(dama_last_error(g), "dama_move_find: text is NULL");
+    assert_int_equal(found, -1);
+    char none[4];
+    assert_int_equal(dama_position(g, none, 0), DAMA_E_ARGUMENT); /* no buffer: said so */
+    assert_string_equal(dama_last_error(g), "no output buffer (size 0)");
     assert_int_equal(dama_apply_index(g, 7), DAMA_E_MOVE);
     assert_int_equal(dama_apply_index(g, -1), DAMA_E_MOVE);
     assert_int_equal(dama_move_from(g, 99), -1);

@@ -28,7 +28,10 @@
  *
  * Text. Output buffers are (char *out, size_t size): the text is written
  * NUL-terminated; if it does not fit, as much as fits is written and
- * DAMA_E_BUFFER is returned. Move text is the game's notation as `dama
+ * DAMA_E_BUFFER is returned. An out of NULL or a size of 0 is no buffer
+ * (DAMA_E_ARGUMENT), except where a function says out may be NULL
+ * (dama_search, dama_play: the move's text is then not written; dama_pdn's
+ * sizing call). Move text is the game's notation as `dama
  * moves` writes it (every landing square: "c3:e5:g3"; Turkish "d4:d6:f6";
  * Shatra "41:27:13", "57*40", "13-3=R"; the numbered games start x end,
  * "22x13", see Squares); input move text may also be a short form the
@@ -305,7 +308,7 @@ DAMA_API void dama_stop(DamaGame *game);
 /* Search the current position for the side to move within the limits and
  * the level; writes the chosen move's text to out (DAMA_MOVE_TEXT_MAX
  * bytes suffice) and keeps the result for the dama_search_* accessors.
- * Does not apply the move. DAMA_E_OVER if the game is over. Searches
+ * Does not apply the move (out may be NULL: the accessors alone). DAMA_E_OVER if the game is over. Searches
  * limited by depth or nodes only are deterministic. */
 DAMA_API int dama_search(DamaGame *game, char *out, size_t size);
 /* Search, then apply the chosen move (its text in out, may be NULL). An
