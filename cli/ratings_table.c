@@ -31,7 +31,10 @@ int ratings_parse_anchor(const char *text, const char *const *names, int len, in
             *index = i;
             return 0;
         }
-    snprintf(err, ERR_MAX, "--anchor '%.100s': no player named '%.*s'", text, (int)(n > 80 ? 80 : n), text);
+    /* the rated players are those of the games selected (a --filter may leave one out) */
+    snprintf(err, ERR_MAX, "--anchor '%.100s': no player named '%.*s' among the %d rated (%s%s%s%s)", text,
+             (int)(n > 80 ? 80 : n), text, len, len > 0 ? names[0] : "", len > 1 ? ", " : "",
+             len > 1 ? names[1] : "", len > 2 ? ", ..." : "");
     return -1;
 }
 

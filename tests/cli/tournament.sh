@@ -35,7 +35,7 @@ expect_err 2 "engine ',name=A': '' is not KEY=VALUE" "$DAMA" tournament --db "$T
 expect_err 2 "dama tournament: engine 'name=A,param.ROYAL_EXT=1': param.ROYAL_EXT: search parameter ROYAL_EXT does nothing in russian: it applies only to games with a royal piece" \
   "$DAMA" tournament --db "$T/x.sqlite" name=A,param.ROYAL_EXT=1 name=B
 # --anchor names a player and a rating: refused before the first game (it was checked after the last)
-expect_err 2 "dama tournament: --anchor 'Z=0': no player named 'Z'" "$DAMA" tournament --db "$T/anc.sqlite" --anchor Z=0 \
+expect_err 2 "dama tournament: --anchor 'Z=0': no player named 'Z' among the 2 rated (A, B)" "$DAMA" tournament --db "$T/anc.sqlite" --anchor Z=0 \
   --rounds 1 --nodes 200 name=A name=B
 expect_err 2 "dama tournament: --anchor 'A=abc': 'abc' is not a rating" "$DAMA" tournament --db "$T/anc.sqlite" \
   --anchor A=abc --rounds 1 --nodes 200 name=A name=B
