@@ -127,6 +127,7 @@ static int run(CliArgs *a)
     const char *dest = cli_str(a, "header") ? cli_str(a, "header") : cli_str(a, "out");
     bool to_stdout = dest && strcmp(dest, "-") == 0;
     FILE *say = to_stdout ? stderr : stdout;
+    const char *shown = to_stdout ? "standard output" : cli_str(a, "out"); /* in the "wrote" line */
     /* An explicit --out, --header or --file replaces an existing file only
      * with --force; the default header (the generated weights.h of the
      * source tree) is what export is for. None ever replaces the database
@@ -165,7 +166,7 @@ static int run(CliArgs *a)
             if (rc != 0 && errno == EPIPE) snprintf(err, ERR_MAX, "writing standard output: %s", err_write_text(EPIPE));
         }
         else rc = weights_export_header(g, w, &ei, path, &out_opts, err);
-        if (rc == 0) fprintf(say, "wrote %s (%s %s)\n", path, what, label);
+        if (rc == 0) fprintf(say, "wrote %s (%s %s)\n", to_stdout ? shown : path, what, label);
     } else if (strcmp(format, "json") == 0) {
         WeightsProvenance p = {
             .lineage = lineage, .database = id ? cli_str(a, "db") : NULL, .weight_set_id = id, .parent_id = info.parent_id,
@@ -181,7 +182,7 @@ static int run(CliArgs *a)
             rc = -1;
         } else rc = write_out(json, cli_str(a, "out"), &out_opts, err);
         free(json);
-        if (rc == 0) fprintf(say, "wrote %s (%s %s, JSON)\n", cli_str(a, "out"), what, label);
+        if (rc == 0) fprintf(say, "wrote %s (%s %s, JSON)\n", shown, what, label);
     } else if (strcmp(format, "cfg") == 0) {
         char comment[1100];
         snprintf(comment, sizeof comment, "%s weights: %s", g->name, lineage);

@@ -203,6 +203,7 @@ expect_err 2 "dama export: --header ./w.cfg and --file w.cfg name the same file"
 grep -q '^game = "russian";' w.cfg && ok || bad "w.cfg changed by a refused export"
 # --out - : standard output for c (the bytes of the file) and json; cfg refused with exit 2
 "$DAMA" export --weights default --format c --out - >stdout.h 2>"$T/err" && ok || bad "c to stdout: $(cat "$T/err")"
+expect_line err "wrote standard output (weights default)"
 "$DAMA" export --weights default --format c --out file.h >/dev/null 2>&1
 cmp -s stdout.h file.h && ok || bad "the header on stdout differs from the file"
 [ ! -e ./- ] && ok || bad "--out - wrote a file named -"
