@@ -62,6 +62,10 @@ static void on_start(void *ctx, const SpsaResult *r)
                         "%lld thread%s\n",
                 p->g->name, (long long)r->spsa_id, r->len, (long long)r->base_ws, (long long)cli_int(a, "iterations"),
                 (long long)cli_int(a, "pairs"), (long long)r->threads, TEXT_PLURAL(r->threads));
+    if (r->other_interrupted) /* a resume whose options changed starts afresh: say which run it did not take */
+        fprintf(stderr, "note: SPSA run %lld of %s, interrupted, was started with other options: this is a new run "
+                        "(run %lld); the options of run %lld resume that one\n",
+                (long long)r->other_interrupted, p->g->name, (long long)r->spsa_id, (long long)r->other_interrupted);
     cli_install_stop_handler();
     p->last = p->t0 = clock_now_s();
 }

@@ -19,6 +19,8 @@ static const char SQL_SPSA_INSERT[] =
 static const char SQL_SPSA_FIND[] =
     "SELECT id, status FROM spsa_runs WHERE game = ?1 AND seed = ?2 AND config IS ?3 "
     "ORDER BY id DESC LIMIT 1";
+static const char SQL_SPSA_OTHER_INTERRUPTED[] =
+    "SELECT id FROM spsa_runs WHERE game = ?1 AND status = 'interrupted' AND id != ?2 ORDER BY id DESC LIMIT 1";
 static const char SQL_SPSA_LAST[] =
     "SELECT iter, theta FROM spsa_iterations WHERE spsa_run_id = ?1 ORDER BY iter DESC LIMIT 1";
 static const char SQL_SPSA_ITER_INSERT[] =
@@ -93,6 +95,24 @@ int db_spsa_find(Db *db, const char *game, uint64_t seed, const char *config, in
     }
     stmt_done(st);
     return 0;
+}
+
+int db_spsa_other_interrupted(Db *db, const char *game, int64_t except, int64_t *id, char err[ERR_MAX])
+{
+    *id = 0;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_SPSA_OTHER_INTERRUPTED, err);
+    if (!st) return -1;
+    int rc = SQLITE_OK;
+    bind_text(st, 1, game, &rc);
+    bind_i64(st, 2, except, &rc);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *id = sqlite3_column_int64(st, 0);
+        rc = SQLITE_DONE;
+    }
+    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up an interrupted SPSA run");
+    stmt_done(st);
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 int db_spsa_last(Db *db, int64_t id, int *iter, char **theta, char err[ERR_MAX])

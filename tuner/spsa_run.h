@@ -28,6 +28,7 @@ typedef struct SpsaResult {
     int64_t base_ws;            /* the weight set it starts from */
     int64_t weight_set;         /* the result's weight set (0 until stored) */
     bool resumed;               /* a stored run continued */
+    int64_t other_interrupted;  /* a new run: the newest interrupted run of the game (other options), 0 if none */
     char status[SPSA_STATUS_MAX]; /* resumed: its status before ("interrupted") */
     int done_before;            /* iterations stored before this session */
     int done;                   /* the last iteration done */

@@ -54,6 +54,15 @@ fi
 [ "$(theta c.sqlite)" = "$A" ] && ok || bad "resumed run differs from the uninterrupted one"
 [ "$(sqlite3 c.sqlite 'SELECT count(*) FROM spsa_runs')" = 1 ] && ok || bad "resume made a second run"
 
+# the same command with another option does not resume an interrupted run: a new run, and a note names
+# the one left (it started afresh without a word)
+cp a.sqlite n.sqlite
+sqlite3 n.sqlite "UPDATE spsa_runs SET status = 'interrupted'"
+"$DAMA" spsa --db n.sqlite --threads 1 "${ARGS[@]}" --hash 8 >n.out 2>&1 && ok || bad "spsa with another option: $(tail -2 n.out)"
+grep -qxF "note: SPSA run 1 of russian, interrupted, was started with other options: this is a new run (run 2); the options of run 1 resume that one" n.out \
+  && ok || bad "no note of the interrupted run: $(head -3 n.out)"
+grep -q "^note: SPSA run" a.out && bad "a note without an interrupted run" || ok
+
 # kill -9 midway, then resume
 "$DAMA" spsa --db d.sqlite --threads 2 "${ARGS[@]}" >/dev/null 2>&1 &
 pid=$!
