@@ -25,12 +25,13 @@ static int read_header(const char *line, const Game *expect, const Game **game, 
 {
     /* exactly as book_save writes it: one space each, the version in plain digits (no sign, no leading 0) */
     static const char PREFIX[] = "# dama book ";
-    const char *nm = line + sizeof PREFIX - 1, *sp = strchr(nm, ' ');
+    bool prefixed = strncmp(line, PREFIX, sizeof PREFIX - 1) == 0; /* then the name starts past it, not before */
+    const char *nm = prefixed ? line + sizeof PREFIX - 1 : "", *sp = strchr(nm, ' ');
     const char *ver = sp ? sp + 1 : "";
     size_t digits = strspn(ver, "0123456789");
     char name[40] = "";
-    if (strncmp(line, PREFIX, sizeof PREFIX - 1) != 0 || !sp || sp == nm || (size_t)(sp - nm) >= sizeof name ||
-        digits == 0 || digits > 9 || ver[digits] != '\0' || (ver[0] == '0' && digits > 1))
+    if (!prefixed || !sp || sp == nm || (size_t)(sp - nm) >= sizeof name || digits == 0 || digits > 9 ||
+        ver[digits] != '\0' || (ver[0] == '0' && digits > 1))
         return err_set(what, "not a dama book: the first line must be '# dama book GAME %d'", BOOK_FORMAT_VERSION);
     memcpy(name, nm, (size_t)(sp - nm));
     int version = atoi(ver); /* at most 9 digits: fits */

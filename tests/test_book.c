@@ -199,6 +199,7 @@ static void test_bad_lines(void **state)
     expect_bad("# dama book russian 2\n", 1, "version 2");
     /* the header as book_save writes it, no looser (a version past int was read by sscanf) */
     expect_bad("# dama book  russian 1\n", 1, "not a dama book");
+    expect_bad("# dama bo\n", 1, "not a dama book"); /* shorter than the prefix: nothing read past its end */
     expect_bad("# dama book russian 01\n", 1, "not a dama book");
     expect_bad("# dama book russian +1\n", 1, "not a dama book");
     expect_bad("# dama book russian 1 \n", 1, "not a dama book");
