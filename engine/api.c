@@ -313,12 +313,12 @@ int dama_apply_index(DamaGame *g, int index)
 int dama_apply_move(DamaGame *g, const char *text)
 {
     if (!g) return DAMA_E_ARGUMENT;
+    if (!text) return api_fail(g, DAMA_E_ARGUMENT, "dama_apply_move: text is NULL");
     const char *reason;
     Outcome o = outcome(g, &reason);
     if (o != OUTCOME_NONE)
         return api_fail(g, DAMA_E_OVER, "the game is over (%s %s): '%.60s' cannot be played", outcome_pdn(o),
-                        reason ? reason : "", text ? text : "");
-    if (!text) return api_fail(g, DAMA_E_ARGUMENT, "dama_apply_move: text is NULL");
+                        reason ? reason : "", text);
     int index;
     int rc = dama_move_find(g, text, &index);
     return rc != DAMA_OK ? rc : api_apply(g, index);

@@ -291,7 +291,7 @@ void engine_clear(Engine *e)
      * are given back, to come again zeroed when touched; written over, every
      * page of it would be made present (dama_game_reset of a 2 GiB table took
      * 2 GiB at once). A smaller one stays present, its pages written over. */
-#if defined(MADV_DONTNEED) && !defined(__wasi__)
+#if defined(__linux__) && defined(MADV_DONTNEED) /* zero-filled when touched again: Linux's promise, not POSIX's */
     bool dropped = e->tt_bytes > (size_t)TT_POPULATE_MB << 20 && madvise(e->tt, e->tt_bytes, MADV_DONTNEED) == 0;
 #else
     bool dropped = false;

@@ -1,6 +1,7 @@
 /* pdn_stored.c — replaying a game as dama stores it (pdn.h). */
 #include "pdn/pdn.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,9 +58,12 @@ int pdn_stored_replay(const Game *game, const char *start_fen, const char *movet
                       struct GameRecord *rec, char err[ERR_MAX])
 {
     if (replay(game, start_fen, movetext, max_plies, rec, err) != 0) return -1;
-    /* all of it read (max_plies not reached): its moves are the row's plies */
-    if (plies >= 0 && (max_plies <= 0 || rec->len < max_plies) && rec->len != plies) {
-        snprintf(err, ERR_MAX, "its movetext holds %d plies, the row says %d", rec->len, plies);
+    if (plies < 0) return 0;
+    /* read to max_plies: the row must hold at least as many; read whole: exactly its moves */
+    bool capped = max_plies > 0 && rec->len >= max_plies;
+    if (capped ? plies < rec->len : rec->len != plies) {
+        snprintf(err, ERR_MAX, "its movetext holds %s%d plies, the row says %d", capped ? "at least " : "", rec->len,
+                 plies);
         return -1;
     }
     return 0;

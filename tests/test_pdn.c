@@ -738,6 +738,12 @@ static void test_stored_replay(void **state)
     game_record_free(&rec);
     assert_int_equal(pdn_stored_replay(ru, NULL, text, 3, 0, &rec, err), -1);
     game_record_free(&rec);
+    /* read to max_plies: more moves than the row says are damage too */
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 2, 3, &rec, err), -1);
+    assert_string_equal(err, "its movetext holds at least 3 plies, the row says 2");
+    game_record_free(&rec);
+    assert_int_equal(pdn_stored_replay(ru, NULL, text, 3, 3, &rec, err), 0);
+    game_record_free(&rec);
     assert_int_equal(pdn_stored_replay(ru, NULL, "1. c3-d4 d4-e5", -1, 0, &rec, err), -1);
     assert_non_null(strstr(err, "ply 2: "));
     game_record_free(&rec);

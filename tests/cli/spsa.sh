@@ -61,7 +61,11 @@ sqlite3 n.sqlite "UPDATE spsa_runs SET status = 'interrupted'"
 "$DAMA" spsa --db n.sqlite --threads 1 "${ARGS[@]}" --hash 8 >n.out 2>&1 && ok || bad "spsa with another option: $(tail -2 n.out)"
 grep -qxF "note: SPSA run 1 of russian, interrupted, was started with other options: this is a new run (run 2); the options of run 1 resume that one" n.out \
   && ok || bad "no note of the interrupted run: $(head -3 n.out)"
-grep -q "^note: SPSA run" a.out && bad "a note without an interrupted run" || ok
+# no note where no run was left interrupted: a done run with other options, or the same options resumed
+cp a.sqlite dn.sqlite
+"$DAMA" spsa --db dn.sqlite --threads 1 "${ARGS[@]}" --hash 8 >dn.out 2>&1 && ok || bad "spsa beside a done run: $(tail -2 dn.out)"
+grep -q "^note: SPSA run" dn.out && bad "a note beside a done run: $(grep '^note' dn.out)" || ok
+grep -q "^note: SPSA run" c2.out && bad "a note on a resume: $(grep '^note' c2.out)" || ok
 
 # kill -9 midway, then resume
 "$DAMA" spsa --db d.sqlite --threads 2 "${ARGS[@]}" >/dev/null 2>&1 &
