@@ -17,6 +17,9 @@
 #include "engine/weights_file.h"
 #include "util/clock.h"
 
+/* A Russian middlegame whose searches fill a table (node counts, threads, the table tests). */
+#define TABLE_FEN "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8"
+
 static const Game *russian(void)
 {
     game_init_all();
@@ -105,7 +108,7 @@ static void test_depth_limit_and_pv_legal(void **state)
     SearchLimits lim = {.depth = 8};
     SearchResult r;
     char best[MOVE_STR_MAX];
-    const char *fen = "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8";
+    const char *fen = TABLE_FEN;
     search_fen(fen, &lim, &r, best);
     assert_int_equal(r.depth, 8);
     assert_true(r.pv_len >= 1);
@@ -705,7 +708,7 @@ static void test_fresh_table_present(void **state)
     const Game *g = russian();
     Position pos;
     char err[ERR_MAX];
-    assert_int_equal(g->pos_from_fen(&pos, "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8", err), 0);
+    assert_int_equal(g->pos_from_fen(&pos, TABLE_FEN, err), 0);
     Engine *e = engine_new(g, 16);
     assert_non_null(e);
     SearchLimits lim = {.nodes = 200000};
@@ -729,7 +732,7 @@ static void test_large_table_clear_lazy(void **state)
     const Game *g = russian();
     Position pos;
     char err[ERR_MAX];
-    assert_int_equal(g->pos_from_fen(&pos, "W:Wa1,e1,b2,f2,h2,c3,e3,g3,d4,f4:Bb6,f6,h6,a7,c7,e7,g7,d8,f8,h8", err), 0);
+    assert_int_equal(g->pos_from_fen(&pos, TABLE_FEN, err), 0);
     Engine *e = engine_new(g, 256);
     assert_non_null(e);
     SearchLimits lim = {.depth = 6};
