@@ -131,6 +131,7 @@ static void tune_options(const TrainOptions *o, struct Db *db, int64_t parent_ws
     to->threads = o->threads;
     to->seed = train_stage_seed(o->seed, generation, 0x74756e65ULL);
     to->stop = o->stop;
+    to->discard_interrupted = true; /* a resumed train tunes the generation again, as if never stopped */
     if (dist_rank() != 0) to->log = NULL; /* rank 0 logs */
     if (dist_size() > 1) {
         dist_reducer_init(red);

@@ -3,6 +3,7 @@
  * in train/stages.c and train/matches.c). */
 #include "train/train.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +113,22 @@ static int set_up(Train *t, Gens *gs, char config[4096])
         snprintf(t->err, ERR_MAX, "out of memory for %d weights", g->weights_len);
         return -1;
     }
-    int rc = weights_resolve_db(g, o->weights, t->db, start, NULL, t->err);
-    if (rc == 0) rc = weights_store_base(t->db, g, o->weights, start, t->names, 0, &r->start_ws, t->err);
-    /* generation 0's content is part of the identity ('default' names other
-     * weights after an export and rebuild) */
-    snprintf(config, 4096, "%sstart-weight-set = %lld\n", o->config ? o->config : "", (long long)r->start_ws);
+    /* "best", "train:ID" and "tuned" name what the train itself changes: the
+     * spec is the identity, and a train found by it keeps its generation 0 */
+    const char *spec = o->weights ? o->weights : "default";
+    bool moving = strcmp(spec, "best") == 0 || strcmp(spec, "tuned") == 0 || strncmp(spec, "train:", 6) == 0;
+    int64_t found = 0;
+    int rc = 0;
+    if (moving) {
+        snprintf(config, 4096, "%sstart-weights = %s\n", o->config ? o->config : "", spec);
+        rc = db_train_find(t->db, g->name, o->seed, config, &found, &r->start_ws, t->err);
+    }
+    if (rc == 0 && !found) rc = weights_resolve_db(g, o->weights, t->db, start, NULL, t->err);
+    if (rc == 0 && !found) rc = weights_store_base(t->db, g, o->weights, start, t->names, 0, &r->start_ws, t->err);
+    /* otherwise generation 0's content is part of the identity ('default'
+     * names other weights after an export and rebuild) */
+    if (!moving)
+        snprintf(config, 4096, "%sstart-weight-set = %lld\n", o->config ? o->config : "", (long long)r->start_ws);
     t->config = config;
     char was[DB_STATUS_MAX] = "";
     if (rc == 0) rc = claim(t, config, was);

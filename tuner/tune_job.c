@@ -429,11 +429,16 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     if (ec.failed) rc = -1;
     if (rc == 0 && o->log && ec.last.epoch >= 0 && ec.last.epoch != ec.last_printed) log_epoch(&ec, &ec.last);
     bool interrupted = rc == 0 && ec.stopped >= 0 && res->stop == TEXEL_STOP_CALLER;
-    if (interrupted && o->log)
+    if (interrupted && o->log && o->discard_interrupted)
+        fprintf(o->log, "tune: interrupted after epoch %d; nothing stored (tuned again from the start on resume)\n",
+                ec.stopped);
+    else if (interrupted && o->log)
         fprintf(o->log, "tune: interrupted after epoch %d; storing the best weights so far (epoch %d)\n", ec.stopped,
                 res->best_epoch);
     char ferr[ERR_MAX];
-    if (rc != 0) {
+    if (interrupted && o->discard_interrupted) {
+        if (writer) db_run_finish(o->db, run_id, "interrupted", ferr);
+    } else if (rc != 0) {
         snprintf(err, ERR_MAX, "%s", ec.failed ? ec.err : terr);
         if (writer) db_run_finish(o->db, run_id, "interrupted", ferr);
     } else if (o->out_path) {
@@ -446,7 +451,7 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
         rc = weights_file_write(g, tuned, comment, o->out_path, o->out_opts, err);
         if (rc != 0) db_run_finish(o->db, run_id, "interrupted", ferr);
     }
-    if (rc == 0 && writer) {
+    if (rc == 0 && writer && !(interrupted && o->discard_interrupted)) {
         char how[200], name[TUNE_JOB_NAME_MAX + 1];
         char vl[TUNE_LOSS_TEXT_MAX];
         snprintf(how, sizeof how, "tuned by tuning run %lld from weight set %lld (K %.4f, valid loss %s%s)",

@@ -80,6 +80,12 @@ typedef struct TuneJobOptions {
     /* Polled while loading and after every epoch: non-zero stops the job
      * (may be NULL). */
     volatile int *stop;
+    /* On *stop after an epoch, store nothing (no weight file, weight set or
+     * tuning result; the run "interrupted", taken again from scratch by the
+     * next tune of the same configuration): a train's tuning, which must end
+     * as an uninterrupted one would. false: the best weights so far are
+     * stored, as `dama tune` does. */
+    bool discard_interrupted;
     /* Shared by R processes (MPI ranks, texel.h "Shards"; NULL: this
      * process alone). Collective: every rank calls tune_job_run with the
      * same options and database. Rank r traces only the positions with id
@@ -97,7 +103,8 @@ typedef struct TuneJobOptions {
 typedef enum TuneJobStatus {
     TUNE_JOB_FAILED = -1,      /* err says why; a started run is marked interrupted */
     TUNE_JOB_DONE = 0,         /* tuned weights stored */
-    TUNE_JOB_INTERRUPTED = 1,  /* *stop after an epoch: the best weights so far stored, run "interrupted" */
+    TUNE_JOB_INTERRUPTED = 1,  /* *stop after an epoch: the best weights so far stored (none with
+                                  discard_interrupted), run "interrupted" */
     TUNE_JOB_STOPPED_LOADING = 2, /* *stop while loading positions: nothing stored */
     TUNE_JOB_BUSY = 3,         /* a tune of the same game, seed and configuration is running in another live
                                   process: err names it; nothing stored (rank 0; the other ranks fail) */

@@ -218,8 +218,16 @@ int num_check_config_file(const char *path, char *err, size_t size)
         size_t end = nl ? (size_t)(nl - buf) : len, n = end - at;
         if (nl && n > 0 && buf[end - 1] == '\r') n--;
         char what[TEXT_WHAT_MAX];
+        size_t lead = 0;
+        while (lead < n && (buf[at + lead] == ' ' || buf[at + lead] == '\t')) lead++;
         if (text_line_check(buf + at, n, what)) {
             snprintf(err, size, "%.150s:%ld: %s", path, line, what);
+            rc = -1;
+        } else if (n - lead >= 8 && memcmp(buf + at + lead, "@include", 8) == 0) {
+            /* libconfig would read the other file unchecked (numbers, lines) and
+             * name this one in its errors */
+            snprintf(err, size, "%.150s:%ld: @include is not supported: put the included settings in this file",
+                     path, line);
             rc = -1;
         }
         at = end + 1;

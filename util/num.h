@@ -49,7 +49,8 @@ int num_check_config_text(const char *text, size_t len, char *err, size_t size);
 /* The same for a file, whose lines must be text (text_line_check: "a NUL
  * byte at column 9", which libconfig would blame on the text before it) and
  * whose last line must end (TEXT_LINE_CUT_MSG: a cut file can read as
- * other valid values): 0, 1 if the file cannot be opened (libconfig will
+ * other valid values), and that has no @include line (libconfig would read
+ * the other file past these checks): 0, 1 if the file cannot be opened (libconfig will
  * say so itself), -1 with "PATH:LINE: message" in err, or "'PATH' is a
  * directory, not a config file". */
 int num_check_config_file(const char *path, char *err, size_t size);

@@ -445,6 +445,17 @@ printf '\357\273\277' >bom.json && cat based.json >>bom.json
 "$DAMA" search --weights bom.json --depth 1 --quiet >/dev/null 2>"$T/err" && ok || bad "JSON weights after a BOM: $(cat "$T/err")"
 printf '\357\273\277' >bom.cfg && cat based.cfg >>bom.cfg
 expect_err 1 "weight file bom.cfg:1: a byte-order mark (U+FEFF) at column 1" "$DAMA" search --weights bom.cfg --depth 1
+# @include: libconfig would read the other file past the checks (a big literal read as another value)
+# and name this file in its errors; refused in weight and config files alike
+printf 'weights = { MAN = 4294967396; };\n' >incw.cfg
+printf 'game = "russian";\nbase = "default";\n  @include "incw.cfg"\n' >incl.cfg
+expect_err 1 "weight file incl.cfg:3: @include is not supported: put the included settings in this file" \
+  "$DAMA" export --weights incl.cfg --format json --out -
+printf 'selfplay = { seed = 4294967298; nodes = 4294967396; };\n' >incsp.cfg
+printf '# the settings\n@include "incsp.cfg"\n' >inccfg.cfg
+expect_err 2 "dama: inccfg.cfg:2: @include is not supported: put the included settings in this file" \
+  "$DAMA" selfplay --config inccfg.cfg --db inc.sqlite --games 2 --threads 1 --progress 0
+[ -e inc.sqlite ] && bad "a config file with @include made a database" || ok
 printf 'base = "default";\ngame = 5;\nweights = { KING = 320; };\n' >gamenum.cfg
 expect_err 1 'weight file gamenum.cfg:2: game must be a quoted name, e.g. game = "russian";' "$DAMA" search --weights gamenum.cfg --depth 1
 printf 'game = "russian";\nbase = "tuned";\nweights = { KING = 320; };\n' >badbase.cfg

@@ -40,6 +40,28 @@ expect_eq "$(q killed.sqlite "$EPOCHS" | md5sum)" "$(q one.sqlite "$EPOCHS" | md
 expect_rc 0 "a finished tune again" "$DAMA" "${TUNE[@]}" --db killed.sqlite
 expect_eq "$(q killed.sqlite "SELECT count(*) FROM runs WHERE kind = 'tune'")" 2 "a finished tune run again"
 
+# ---- a train from --weights tuned (what the train itself changes), interrupted (SIGINT) in its tuning
+# and run again: the same train resumes from its own generation 0 (it was a new train from the set the
+# interrupted one had just stored), the generation is tuned again in the same tuning run, and the
+# database ends as after the uninterrupted train (the interrupted tuning stored its best epoch so far,
+# which was then gated, labelled "interrupted") ----
+cp one.sqlite tr1.sqlite
+cp one.sqlite tr2.sqlite
+TR=(train --weights tuned --generations 1 --games-per-gen 40 --nodes 200 --epochs 1500 --patience 1500 --lr 0.05
+  --gate-pairs 20 --ladder-pairs 0 --elo0 -400 --elo1 -200 --seed 6 --threads 1 --progress 0)
+"$DAMA" "${TR[@]}" --db tr1.sqlite >/dev/null 2>&1 || bad "the uninterrupted train from the tuned set"
+"$DAMA" "${TR[@]}" --db tr2.sqlite >/dev/null 2>"$T/tr2.err" &
+p=$!
+wait_until -p $p -i 0.02 "the train's first epochs" at_least tr2.sqlite "SELECT count(*) FROM tuning_epochs e
+  JOIN tuning_runs t ON t.id = e.tuning_run_id WHERE t.k IS NULL" 3
+kill -INT $p 2>/dev/null
+wait $p
+expect_eq "$?" 3 "the train interrupted in its tuning: exit"
+grep -q "nothing stored" "$T/tr2.err" && ok || bad "the interrupted tuning: $(tail -3 "$T/tr2.err")"
+expect_rc 0 "the train from the tuned set again" "$DAMA" "${TR[@]}" --db tr2.sqlite
+TRAIN_ROWS="SELECT id, status, start_ws FROM trains; $ROWS; SELECT id, name, how, hash FROM weight_sets ORDER BY id"
+expect_eq "$(q tr2.sqlite "$TRAIN_ROWS")" "$(q tr1.sqlite "$TRAIN_ROWS")" "trains, runs and weight sets after the rerun"
+
 # ---- match ----
 # an SPRT that decides after about 140 pairs: the kill comes before (the
 # first games are stored after a second). A plays 7ad9123's weights, a fixed
