@@ -140,6 +140,12 @@ static int count_games(const char *db_path, DbSelect select, int64_t id, Countin
         }
         return -1;
     }
+    char dpath[4096], dwhy[ERR_MAX];
+    if (c.egtb && egtb_damage(c.egtb, dpath, dwhy) > 0) { /* its positions read as outside: wins not counted */
+        snprintf(err, ERR_MAX, "endgame table %.100s: %.60s: the missed wins cannot be counted; rebuild it (dama egtb "
+                 "build)", dpath, dwhy);
+        return -1;
+    }
     return 0;
 }
 

@@ -56,7 +56,8 @@ struct Egtb;
  * also the missed wins: every drawn game is replayed and each position the
  * database holds probed; a win counts when the move-count rules leave it
  * winnable from there (egtb_verdict, with the game's counters). Returns 0, or -1
- * with err (naming the file, and the game that cannot be replayed). */
+ * with err (naming the file, and the game that cannot be replayed; or a
+ * table found damaged, egtb_damage: its wins would go uncounted). */
 int match_draws_count(const char *db_path, const Game *game, int64_t match_id, const struct Egtb *egtb,
                       MatchDraws *d, char err[ERR_MAX]);
 

@@ -310,6 +310,12 @@ static inline EgtbVerdict egtb_counted_verdict(uint8_t cv, int count)
  * a draw of another is unknown, and so is every position of a damaged
  * one (as a damaged block's positions read as outside the database). */
 int egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *exact);
+/* How many of db's tables the probes so far found damaged (a table that
+ * could not be mapped or read, or one with a block that does not
+ * decompress): their positions read as outside the database, so a command
+ * whose result rests on them (a tuning's targets, a count of missed wins)
+ * says so. path and why: the first of them (why without the path). */
+int egtb_damage(const Egtb *db, char path[4096], char why[ERR_MAX]);
 /* Can the counted table of pos's material be read (true also when there
  * is none)? false with its path and why (`dama egtb probe`'s check). */
 bool egtb_counted_intact(const Egtb *db, const Position *pos, char path[4096], char why[ERR_MAX]);

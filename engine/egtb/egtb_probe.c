@@ -215,6 +215,7 @@ typedef struct EgtbTable {
     _Atomic int state;                  /* TABLE_* */
     char *path;
     char *error;                        /* why the mapping failed (TABLE_FAILED), without the path */
+    _Atomic int damaged;                /* a probe found a block that does not unpack */
 } EgtbTable;
 
 /* A counted table (EgtbIndexer.counted): small (4 pieces), so read whole
@@ -465,9 +466,13 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
     uint64_t block = idx / EGTB_BLOCK;
     const unsigned char *map = table_map(db, &db->tables[slot - 1]);
     if (!map) return false;
+    EgtbTable *t = &db->tables[slot - 1];
     if (!cache) {
         unsigned char buf[EGTB_BLOCK];
-        if (unpack_block(NULL, map, block, buf) != 0) return false;
+        if (unpack_block(NULL, map, block, buf) != 0) {
+            atomic_store_explicit(&t->damaged, 1, memory_order_relaxed);
+            return false;
+        }
         *value = buf[idx % EGTB_BLOCK];
         return true;
     }
@@ -485,6 +490,7 @@ bool egtb_probe(const Egtb *db, EgtbCache *cache, const Position *pos, uint8_t *
         unsigned char *fill = cache->data + (set * CACHE_WAYS + (uint64_t)way) * EGTB_BLOCK;
         if (unpack_block(cache->dctx, map, block, fill) != 0) {
             tags[way] = tag | CACHE_DAMAGED;
+            atomic_store_explicit(&t->damaged, 1, memory_order_relaxed);
             return false;
         }
         tags[way] = tag;
@@ -574,6 +580,30 @@ int egtb_probe_counted(const Egtb *db, const Position *pos, uint8_t *cv, bool *e
     *cv = val[idx];
     if (exact) *exact = c->exact;
     return 1;
+}
+
+int egtb_damage(const Egtb *db, char path[4096], char why[ERR_MAX])
+{
+    int n = 0;
+    for (int i = 0; i < db->ntables; i++) {
+        EgtbTable *t = &db->tables[i];
+        bool failed = atomic_load_explicit(&t->state, memory_order_acquire) == TABLE_FAILED;
+        if (!failed && !atomic_load_explicit(&t->damaged, memory_order_relaxed)) continue;
+        if (n++ == 0) {
+            snprintf(path, 4096, "%s", t->path);
+            snprintf(why, ERR_MAX, "%s", !failed ? "a block does not decompress (damaged file)"
+                                         : t->error ? t->error : "cannot be mapped (out of memory)");
+        }
+    }
+    for (int i = 0; i < db->ncounted; i++) {
+        const EgtbCounted *c = &db->counted[i];
+        if (atomic_load_explicit(&c->state, memory_order_acquire) != TABLE_FAILED) continue;
+        if (n++ == 0) {
+            snprintf(path, 4096, "%s", c->path);
+            snprintf(why, ERR_MAX, "%s", c->error ? c->error : "cannot be read");
+        }
+    }
+    return n;
 }
 
 bool egtb_counted_intact(const Egtb *db, const Position *pos, char path[4096], char why[ERR_MAX])

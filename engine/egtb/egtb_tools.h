@@ -109,7 +109,7 @@ typedef struct EgtbBenchResult {
 /* Probe cost: `probes` probes of the same 64 positions through a cache,
  * probes / 10 + 1 of 4,096 random positions of the largest materials
  * without one (a block decompressed each time); positions from seed.
- * Returns 0, or -1 with err. */
+ * Returns 0, or -1 with err (a table a probe found damaged among them). */
 int egtb_bench(const Game *game, const char *dir, int64_t probes, uint64_t seed, EgtbBenchResult *res,
                char err[ERR_MAX]);
 

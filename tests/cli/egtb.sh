@@ -345,6 +345,18 @@ expect_err 1 "dama egtb probe: $T/dmg/russian-2k0m-1k0m.egtb: payload checksum m
 expect_eq "$(cat "$T/out")" "" "damaged probe: nothing on standard output"
 expect_rc 0 "probe beside a damaged table" "$DAMA" egtb probe --dir "$T/dmg" --fen 'W:WKa1:BKh8'
 expect_eq "$(head -1 "$T/out")" "loss in 2 plies" "probe beside a damaged table"
+# what rests on a damaged table says so (its positions read as outside the database: the draws match's
+# 2-against-1 endings counted no win, exit 0), and so does the bench, whose probes missed
+expect_err 1 "dama egtb draws: endgame table $T/dmg/russian-2k0m-1k0m.egtb: a block does not decompress (damaged file): the missed wins cannot be counted" \
+  "$DAMA" egtb draws --db "$T/d.sqlite" --match 1 --dir "$T/dmg"
+expect_err 1 "russian-2k0m-1k0m.egtb: a block does not decompress (damaged file): rebuild it (dama egtb build)" \
+  "$DAMA" egtb bench --dir "$T/dmg" --probes 1000
+# a tuning with the damaged table stores nothing (its positions' targets would be the game results)
+expect_rc 0 "self-play of 2 kings against 1" "$DAMA" selfplay --db "$T/sp21.sqlite" --openings "$T/book2" --games 8 \
+  --nodes 100 --threads 1 --progress 0
+expect_err 1 "dama tune: endgame table $T/dmg/russian-2k0m-1k0m.egtb: a block does not decompress (damaged file): rebuild it (dama egtb build) or tune without --egtb" \
+  "$DAMA" tune --db "$T/sp21.sqlite" --egtb "$T/dmg" --epochs 2
+expect_eq "$(sqlite3 "$T/sp21.sqlite" "SELECT count(*) FROM runs WHERE kind = 'tune'")" 0 "the refused tuning left no run"
 # its block offsets damaged (the header intact): the table is mapped when first probed, and the
 # offsets are what probe names, not the checksum
 cp "$D/russian-2k0m-1k0m.egtb" "$T/offsets.egtb"
