@@ -697,6 +697,13 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     Color leader = game_first_mover(game);
     int over_at = -1; /* ply after which the rules had ended the game */
     const char *over_reason = NULL;
+    Outcome over = OUTCOME_NONE;
+    /* the keys of the positions before each ply: threefold repetition */
+    uint64_t *keys = malloc(sizeof *keys * (size_t)(pgame->moves_len + 1));
+    if (!keys) {
+        snprintf(out->error, sizeof out->error, "out of memory for %d plies", pgame->moves_len);
+        return -1;
+    }
     long number = 1; /* the move number of moves[i]; the text's first is move 1, either side's */
     bool number_said = false, dots_said = false;
     for (int i = 0; i < pgame->moves_len; i++) {
@@ -724,7 +731,8 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         }
         if (pm->number && (i == 0 || pm->number != pgame->moves[i - 1].number)) number = pm->number;
         else if (i > 0 && game->side_to_move(&pos) == leader) number++;
-        if (over_at < 0 && game->rule_outcome(&pos, &over_reason) != OUTCOME_NONE) over_at = i;
+        if (over_at < 0 && (over = game_outcome(game, &pos, keys, i, &over_reason, NULL)) != OUTCOME_NONE)
+            over_at = i;
         if (game->move_from_str(&pos, pm->text, &move, err) != 0) {
             out->fail_move = i;
             out->fail_black = game->side_to_move(&pos) == COLOR_BLACK;
@@ -735,14 +743,21 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
             snprintf(out->error, sizeof out->error, "cannot play %ld%s %s (ply %d, line %ld) in position %s: %s",
                      out->fail_number, game->side_to_move(&pos) != leader ? "..." : ".", shown, i + 1, pm->line,
                      out->fen, err);
+            free(keys);
             return -1;
         }
+        keys[i] = game->hash(&pos);
         Position child;
         game->make_move(&pos, &move, &child);
         pos = child;
         out->plies++;
     }
     game->pos_to_fen(&pos, out->fen);
+    const char *final_reason = NULL;
+    Outcome final = over_at >= 0 ? over : game_outcome(game, &pos, keys, out->plies, &final_reason, NULL);
+    if (over_at < 0) final_reason = final_reason ? final_reason : "";
+    else final_reason = over_reason ? over_reason : "";
+    free(keys);
     /* A tag written twice: the first is read (find_tag); say so once per name. */
     for (int i = 1; i < pgame->tags_len; i++) {
         int first = 0;
@@ -767,6 +782,14 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
             add_warning(out, "Result tag \"%s\" (line %ld) differs from the movetext result \"%s\" (line %ld)", tag,
                         tag_line, pgame->result, pgame->result_line);
     }
+    /* the result written (the movetext's, else the tag's) against the one the rules gave */
+    Outcome written;
+    const char *wtext = pgame->result[0] ? pgame->result : tag;
+    long wline = pgame->result[0] ? pgame->result_line : tag_line;
+    if (final != OUTCOME_NONE && wtext && pdn_result_parse(wtext, &written) == 0 && written != OUTCOME_NONE &&
+        written != final)
+        add_warning(out, "the result \"%s\" (line %ld) is not the one the rules gave: %s (%s) after ply %d", wtext,
+                    wline, outcome_pdn(final), final_reason, over_at >= 0 ? over_at : out->plies);
     if (!pgame->result[0]) { /* PDN ends every game's movetext with its result: a file cut short lost it */
         char where[96], said[96] = "";
         if (pgame->moves_len) snprintf(where, sizeof where, "no result after the last move (line %ld)",

@@ -479,12 +479,13 @@ static void test_replay_result_warning(void **state)
     /* "*" is a result (unknown): nothing to say */
     assert_int_equal(replay_text("[Result \"*\"]\n1. c3-d4 *", &rep), 0);
     assert_string_equal(rep.warning, "");
-    /* two warnings are joined, neither lost: moves after the end, and no result */
+    /* two warnings are joined, neither lost: moves after the end (the kings' shuffle repeats the start a
+     * third time after ply 8: D3 before D8's ten plies), and no result */
     assert_int_equal(replay_text("[FEN \"W:WKc1,Ke1:BKh8\"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 "
                                  "4. d2-c1 g7-h8 5. c1-d2 h8-g7 6. d2-c1",
                                  &rep),
                      0);
-    assert_string_equal(rep.warning, "the rules ended the game after ply 10 (D8); 1 more ply replayed; no result after "
+    assert_string_equal(rep.warning, "the rules ended the game after ply 8 (D3); 3 more plies replayed; no result after "
                                      "the last move (line 2): the game may be cut off (PDN ends every game with 1-0, "
                                      "0-1, 1/2-1/2 or *)");
 }

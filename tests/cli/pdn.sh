@@ -67,7 +67,23 @@ expect_line err "dama pdn check: $T/empty.pdn: no PDN games found"
 # --- moves after the rules ended the game: a warning, not a failure ------
 printf '[FEN "W:WKc1,Ke1:BKh8"]\n1. c1-d2 h8-g7 2. d2-c1 g7-h8 3. c1-d2 h8-g7 4. d2-c1 g7-h8 5. c1-d2 h8-g7 6. d2-c1 *\n' >"$T/over.pdn"
 expect_rc 0 over "$DAMA" pdn check "$T/over.pdn"
-expect_line out "game 1: ok, 11 plies; warning: the rules ended the game after ply 10 (D8); 1 more ply replayed"
+expect_line out "game 1: ok, 11 plies; warning: the rules ended the game after ply 8 (D3); 3 more plies replayed"
+# the result written against the one the rules gave: the last piece taken (1-0, not 0-1), D8 after ten
+# plies of kings that never repeat a position three times, no piece left to move; the repetition of a
+# Turkish game (its rule ends it too); the right result and "*" say nothing
+printf '%s\n' '[FEN "W:Wc1:Bb2"]' '[Result "0-1"]' '' '1. c1:a3 0-1' '' \
+  '[FEN "W:WKa1:BKb8"]' '[Result "1-0"]' '' '1. a1-b2 b8-a7 2. b2-c1 a7-b8 3. c1-d2 b8-a7 4. d2-e1 a7-b8 5. e1-f2 b8-a7 1-0' '' \
+  '[FEN "B:Wa1:B"]' '[Result "0-1"]' '' '0-1' '' \
+  '[FEN "W:Wc1:Bb2"]' '' '1. c1:a3 1-0' '' '[FEN "W:Wc1:Bb2"]' '' '1. c1:a3 *' >"$T/results.pdn"
+expect_rc 0 "results against the rules" "$DAMA" pdn check "$T/results.pdn"
+expect_line out 'game 1: ok, 1 ply; warning: the result "0-1" (line 4) is not the one the rules gave: 1-0 (no-moves) after ply 1'
+expect_line out 'game 2: ok, 10 plies; warning: the result "1-0" (line 9) is not the one the rules gave: 1/2-1/2 (D8) after ply 10'
+expect_line out 'game 3: ok, 0 plies; warning: the result "0-1" (line 14) is not the one the rules gave: 1-0 (no-moves) after ply 0'
+expect_line out 'game 4: ok, 1 ply'
+expect_line out 'game 5: ok, 1 ply'
+printf '%s\n' '[GameType "30"]' '[FEN "W:WKa1,b2:BKh8,g7"]' '' '1. a1-a2 h8-h7 2. a2-a1 h7-h8 3. a1-a2 h8-h7 4. a2-a1 h7-h8 5. a1-a2 1-0' >"$T/turkrep.pdn"
+expect_rc 0 "a Turkish repetition" "$DAMA" pdn check "$T/turkrep.pdn"
+grep -q '^game 1: ok, 9 plies; warning: the rules ended the game after ply 8 (.*); 1 more ply replayed; the result "1-0" (line 4) is not the one the rules gave: 1/2-1/2' "$T/out" && ok || bad "a Turkish repetition: $(cat "$T/out")"
 
 # --- a movetext without its result (a file cut off): a warning, on stderr too --
 printf '%s\n' '[Event "whole"]' '[Result "1-0"]' '' '1. c3-d4 d6-c5 1-0' '' \
