@@ -650,6 +650,48 @@ static void add_warning(PdnReplay *out, const char *fmt, ...)
     va_end(ap);
 }
 
+typedef struct TagAt {
+    const char *name;
+    int i;     /* its index in the game's tags */
+    int first; /* the index of the first tag of its name */
+} TagAt;
+
+static int cmp_tag_name(const void *x, const void *y)
+{
+    const TagAt *a = x, *b = y;
+    int c = strcasecmp(a->name, b->name);
+    return c ? c : (a->i > b->i) - (a->i < b->i);
+}
+
+static int cmp_tag_index(const void *x, const void *y)
+{
+    const TagAt *a = x, *b = y;
+    return (a->i > b->i) - (a->i < b->i);
+}
+
+/* A tag written twice: the first is read (find_tag); said once per name, at
+ * its second writing, in the file's order. Sorted by name, not each tag
+ * against those before it (200,000 tags took minutes). */
+static void say_tags_again(const PdnGame *pgame, PdnReplay *out)
+{
+    int n = pgame->tags_len;
+    if (n < 2) return;
+    TagAt *t = malloc(sizeof *t * (size_t)n * 2);
+    if (!t) return; /* a warning left unsaid, nothing misread */
+    TagAt *second = t + n; /* the second writing of each name written again */
+    for (int i = 0; i < n; i++) t[i] = (TagAt){.name = pgame->tags[i].name, .i = i, .first = -1};
+    qsort(t, (size_t)n, sizeof *t, cmp_tag_name);
+    int again = 0;
+    for (int k = 1; k < n; k++)
+        if (same_name(t[k].name, t[k - 1].name) && (k < 2 || !same_name(t[k].name, t[k - 2].name)))
+            second[again++] = (TagAt){.name = t[k].name, .i = t[k].i, .first = t[k - 1].i};
+    qsort(second, (size_t)again, sizeof *second, cmp_tag_index);
+    for (int k = 0; k < again; k++)
+        add_warning(out, "%.40s tag written again (line %ld; first at line %ld, which is read)",
+                    pgame->tags[second[k].i].name, pgame->tags[second[k].i].line, pgame->tags[second[k].first].line);
+    free(t);
+}
+
 int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
 {
     memset(out, 0, sizeof *out);
@@ -714,7 +756,9 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
          * it ("1. c3-d4 f6-g5 d4-c5": d4-c5 is move 2). A written number
          * other than the one due is said once (it is read). */
         long due = i > 0 && game->side_to_move(&pos) == leader ? number + 1 : number;
-        if (pm->number && i > 0 && pm->number != due && pm->number != pgame->moves[i - 1].number && !number_said) {
+        bool second_mover = game->side_to_move(&pos) != leader; /* "1. c3-d4 1... f6-e5": its number again */
+        if (pm->number && i > 0 && pm->number != due && !(second_mover && pm->number == pgame->moves[i - 1].number) &&
+            !number_said) {
             add_warning(out, "move number %ld (line %ld) where move %ld is due", pm->number, pm->line, due);
             number_said = true;
         }
@@ -758,16 +802,7 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     if (over_at < 0) final_reason = final_reason ? final_reason : "";
     else final_reason = over_reason ? over_reason : "";
     free(keys);
-    /* A tag written twice: the first is read (find_tag); say so once per name. */
-    for (int i = 1; i < pgame->tags_len; i++) {
-        int first = 0;
-        while (first < i && !same_name(pgame->tags[first].name, pgame->tags[i].name)) first++;
-        bool said = false;
-        for (int j = first + 1; j < i && !said; j++) said = same_name(pgame->tags[j].name, pgame->tags[i].name);
-        if (first < i && !said)
-            add_warning(out, "%.40s tag written again (line %ld; first at line %ld, which is read)",
-                        pgame->tags[i].name, pgame->tags[i].line, pgame->tags[first].line);
-    }
+    say_tags_again(pgame, out);
     if (over_at >= 0)
         add_warning(out, "the rules ended the game after ply %d (%s); %d more %s replayed", over_at, over_reason,
                     out->plies - over_at, out->plies - over_at == 1 ? "ply" : "plies");

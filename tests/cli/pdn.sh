@@ -148,6 +148,14 @@ grep -qF 'game 1 (Čech - ?, x\xFF\xFE): cannot play 2. \xE9 (ply 3, line 4)' "$
 # tags and move numbers that disagree with the game: read, and said
 printf '[GameType "25"]\n[Result "*"]\n5. c3-d4 f6-e5 9. d4xf6 g7xe5 *\n' >"$T/num.pdn"
 expect_eq "$("$DAMA" pdn check "$T/num.pdn" 2>/dev/null | head -1)" "game 1: ok, 4 plies; warning: move number 5 (line 3) where move 1 is due (the start position); move number 9 (line 3) where move 6 is due" "a wrong move number"
+# a first mover's move under the number of the move before is said ("1... f6-e5" is its move's number again)
+for mt in "1. c3-d4 f6-e5 1. d4xf6 *:move number 1 (line 3) where move 2 is due" \
+  "1. c3-d4 f6-e5 2. d4xf6 g7xe5 2. a3-b4 *:move number 2 (line 3) where move 3 is due" "1. c3-d4 1... f6-e5 2. d4xf6 *:" \
+  "1. c3-d4 f6-e5 2. d4xf6 2... g7xe5 *:"; do
+  printf '[GameType "25"]\n[Result "*"]\n%s\n' "${mt%%:*}" >"$T/num2.pdn"
+  got=$("$DAMA" pdn check "$T/num2.pdn" 2>/dev/null | head -1)
+  case "${mt#*:}" in "") [[ "$got" != *warning* ]] ;; *) [[ "$got" == *"warning: ${mt#*:}" ]] ;; esac && ok || bad "${mt%%:*}: $got"
+done
 # "N..." marks the second mover's move: before the first mover's it is said; before Black's (after a FEN) it is right
 printf '1... c3-d4 *\n' >"$T/dots.pdn"
 expect_eq "$("$DAMA" pdn check "$T/dots.pdn" 2>/dev/null | head -1)" "game 1: ok, 1 ply; warning: '1...' (line 1) before a move of White, which moves first ('1.')" "N... before White's move"
