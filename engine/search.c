@@ -208,7 +208,11 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
         int64_t elapsed = clock_now_ns() - start;
         r->seconds = (double)elapsed * 1e-9;
         if (info) info(info_ctx, r);
-        if (e->root_moves_len == 1 && !limits->depth) break; /* forced: no need to think */
+        /* forced: no need to think, past depth 2 (at depth 1 the reply is
+         * quiescence, which never asks whether the side to move has a move
+         * at all: the only move that takes the last piece read as a plain
+         * score) */
+        if (e->root_moves_len == 1 && !limits->depth && depth >= 2) break;
         if (v >= SCORE_WIN_MIN || v <= -SCORE_WIN_MIN) {
             if (depth > SCORE_WIN - (v > 0 ? v : -v) + 2) break; /* win found and proven */
         }

@@ -53,6 +53,15 @@ static void test_win_in_one(void **state)
     assert_true(r.has_move);
     assert_string_equal(best, "c3:e5");
     assert_int_equal(r.score, SCORE_WIN - 1); /* Black to move has no move at ply 1 */
+    /* the same win as the only legal move, under a time or node limit: the
+     * forced move is searched to depth 2, whose reply node sees Black has
+     * no move (at depth 1 quiescence gave a plain score) */
+    SearchLimits timed[] = {{.movetime_ms = 50}, {.nodes = 1000}};
+    for (int i = 0; i < 2; i++) {
+        search_fen("W:Wc1:Bb2", &timed[i], &r, best);
+        assert_string_equal(best, "c1:a3");
+        assert_int_equal(r.score, SCORE_WIN - 1);
+    }
 }
 
 /* A lost position: every White move loses a piece; the score must be bad,
