@@ -25,11 +25,31 @@ int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX])
     GameRecord rec;
     char rerr[ERR_MAX];
     int rrc = pdn_stored_replay(game, g->start_fen, g->movetext, g->plies, 0, &rec, rerr);
+    const char *rule_reason = NULL;
+    Outcome rule = rrc == 0 ? game_record_outcome(&rec, &rule_reason, NULL) : OUTCOME_NONE;
     game_record_free(&rec);
     if (rrc != 0) {
         snprintf(err, ERR_MAX, "game %" PRId64 " does not replay: %.200s", g->id, rerr);
         return -1;
     }
+    /* a result the rules contradict, or a tag value over two lines, is a
+     * damaged row too (dama stores neither) */
+    Outcome stored;
+    if (rule != OUTCOME_NONE && g->result && pdn_result_parse(g->result, &stored) == 0 && stored != rule) {
+        snprintf(err, ERR_MAX, "game %" PRId64 ": its result %.10s is not the one the rules gave, %s (%.20s): a "
+                 "damaged row", g->id, g->result, outcome_pdn(rule), rule_reason ? rule_reason : "");
+        return -1;
+    }
+    const char *values[] = {g->white, g->black, g->result, g->opening, g->reason, g->tournament_name};
+    static const char *const fields[] = {"white player", "black player", "result", "opening", "reason",
+                                         "tournament name"};
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
+        for (const unsigned char *c = (const unsigned char *)values[i]; c && *c; c++)
+            if (*c < 0x20 || *c == 0x7f) {
+                snprintf(err, ERR_MAX, "game %" PRId64 ": its %s holds the control byte 0x%02x (a PDN tag is one "
+                         "line): a damaged row", g->id, fields[i], *c);
+                return -1;
+            }
     char event[256], round[32];
     if (g->tournament_id)
         snprintf(event, sizeof event, "dama tournament %" PRId64 "%s%.180s%s", g->tournament_id,

@@ -67,6 +67,17 @@ expect_err 1 "dama pdn export: game 1 does not replay: start position: " "$DAMA"
 cp "$DB" "$T/dmg4.sqlite"
 sqlite3 "$T/dmg4.sqlite" "UPDATE games SET movetext = movetext || ' 1-0 c3-d4' WHERE id = 1"
 expect_err 1 "dama pdn export: game 1 does not replay: 'c3-d4' after the result '1-0' (line 1)" "$DAMA" pdn export --db "$T/dmg4.sqlite"
+# a tag value over two lines, a result the rules contradict: damaged rows too (dama stores neither)
+cp "$DB" "$T/dmg5.sqlite"
+sqlite3 "$T/dmg5.sqlite" "UPDATE games SET opening = 'evil \"q\" ]' || char(10) || 'newline' WHERE id = 1"
+expect_err 1 "dama pdn export: game 1: its opening holds the control byte 0x0a (a PDN tag is one line): a damaged row" \
+  "$DAMA" pdn export --db "$T/dmg5.sqlite" -o "$T/dmg5.pdn"
+[ ! -e "$T/dmg5.pdn" ] && ok || bad "a refused export left its file"
+cp "$DB" "$T/dmg6.sqlite"
+id=$(sqlite3 "$T/dmg6.sqlite" "SELECT min(id) FROM games WHERE reason = 'no-moves' AND result = '1-0'")
+sqlite3 "$T/dmg6.sqlite" "UPDATE games SET result = '0-1' WHERE id = $id"
+expect_err 1 "dama pdn export: game $id: its result 0-1 is not the one the rules gave, 1-0 (no-moves): a damaged row" \
+  "$DAMA" pdn export --db "$T/dmg6.sqlite"
 # a file that cannot be written: the failing step and its errno, the path named
 expect_rc 1 "-o in a missing folder" "$DAMA" pdn export --db "$DB" -o "$T/none/x.pdn"
 grep -q "cannot write '$T/none/x.pdn': its folder '$T/none': No such file or directory" "$T/err" && ok || bad "missing folder message: $(cat "$T/err")"
