@@ -30,7 +30,10 @@ static const CliOpt OPTS[] = {
 };
 
 /* --level: a named level, or depth=N / nodes=N / time=MS at full strength. */
-static int parse_level(const char *text, const SkillLevel **level, SearchLimits *lim)
+/* --level: a named level, or depth=N (1..100), nodes=N (1..10^15) or
+ * time=MS (1..86400000), the ranges of dama search's --depth, --nodes and
+ * --movetime. -1 with err: the form, or the value and its range. */
+static int parse_level(const char *text, const SkillLevel **level, SearchLimits *lim, char err[ERR_MAX])
 {
     memset(lim, 0, sizeof *lim);
     *level = skill_find(text);
@@ -41,15 +44,26 @@ static int parse_level(const char *text, const SkillLevel **level, SearchLimits 
     *level = skill_find("max");
     const char *eq = strchr(text, '=');
     if (!eq) eq = strchr(text, ':');
+    snprintf(err, ERR_MAX, "expected beginner, casual, club, strong, max, depth=N, nodes=N or time=MS");
     if (!eq) return -1;
-    int64_t v = 0; /* the checked parser: depth=4294967297 is no depth 1 */
-    if (num_parse_int(eq + 1, 1, 1000000000000000LL, &v) != NUM_OK) return -1;
     size_t n = (size_t)(eq - text);
-    if (n == 5 && strncmp(text, "depth", 5) == 0 && v <= 100) lim->depth = (int)v;
-    else if (n == 5 && strncmp(text, "nodes", 5) == 0) lim->nodes = (uint64_t)v;
-    else if ((n == 4 && strncmp(text, "time", 4) == 0) || (n == 8 && strncmp(text, "movetime", 8) == 0))
-        lim->movetime_ms = v;
-    else return -1;
+    int which = n == 5 && strncmp(text, "depth", 5) == 0   ? 0
+                : n == 5 && strncmp(text, "nodes", 5) == 0 ? 1
+                : (n == 4 && strncmp(text, "time", 4) == 0) || (n == 8 && strncmp(text, "movetime", 8) == 0) ? 2
+                                                                                                           : -1;
+    if (which < 0) return -1;
+    static const double MAX[] = {100, 1e15, 86400000};
+    int64_t v = 0; /* the checked parser: depth=4294967297 is no depth 1 */
+    const char *num = eq + 1;
+    NumStatus st = num_parse_int(num, 1, (int64_t)MAX[which], &v);
+    if (st != NUM_OK) {
+        num_format_error(err, ERR_MAX, which == 0 ? "depth" : which == 1 ? "nodes" : "time", num, strlen(num), st, 1,
+                         MAX[which], 0);
+        return -1;
+    }
+    if (which == 0) lim->depth = (int)v;
+    else if (which == 1) lim->nodes = (uint64_t)v;
+    else lim->movetime_ms = v;
     return 0;
 }
 
@@ -66,9 +80,9 @@ static int run(CliArgs *a)
     }
     const SkillLevel *level;
     SearchLimits lim;
-    if (parse_level(cli_str(a, "level"), &level, &lim) != 0) {
-        fprintf(stderr, "dama play: --level '%s': expected beginner, casual, club, strong, max, depth=N, nodes=N or time=MS\n",
-                cli_str(a, "level"));
+    char lerr[ERR_MAX];
+    if (parse_level(cli_str(a, "level"), &level, &lim, lerr) != 0) {
+        fprintf(stderr, "dama play: --level '%s': %s\n", cli_str(a, "level"), lerr);
         return 2;
     }
     int64_t hash = cli_int(a, "hash"), seed = cli_int(a, "seed");

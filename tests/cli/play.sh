@@ -138,5 +138,12 @@ expect_rc 1 "bad fen" "$DAMA" play --fen 'W:Wz9:Bb8'
 grep -q "z9" "$T/err" && ok || bad "bad fen message"
 expect_rc 1 "bad weights" "$DAMA" play --weights /nonexistent
 expect_rc 0 "help" "$DAMA" play --help
+# --level N: a value out of range named with the range of search's --depth, --nodes and --movetime
+for lv in "depth=101:depth: '101' is out of range 1..100" "nodes=0:nodes: '0' is out of range 1..1000000000000000" \
+  "time=86400001:time: '86400001' is out of range 1..86400000" "depth=x:depth: 'x' is not an integer" \
+  "speed=3:expected beginner, casual, club, strong, max, depth=N, nodes=N or time=MS"; do
+  "$DAMA" play --level "${lv%%:*}" </dev/null >/dev/null 2>"$T/err"
+  expect_eq "$?:$(cat "$T/err")" "2:dama play: --level '${lv%%:*}': ${lv#*:}" "play --level ${lv%%:*}"
+done
 
 finish "play"
