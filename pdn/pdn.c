@@ -230,6 +230,7 @@ static int read_brace_comment(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
         if (r->line_start && looks_like_tag(r))
             return reader_error(r, err, line, "comment '{' opened here is not closed before the tag pair on line %ld",
                                 r->line);
+        if (is_control(c)) return not_text(r, err, c); /* a binary file is no comment either */
         get(r);
         if (c == '}') break;
         text_push(r, &r->text, c);
@@ -263,6 +264,7 @@ static int read_variation(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
             text_clear(&r->text);
             continue;
         }
+        if (is_control(c)) return not_text(r, err, c);
         get(r);
         if (c == ';') skip_line(r, NULL);
         else if (c == '(') depth++;

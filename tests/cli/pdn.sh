@@ -59,6 +59,13 @@ expect_line err "dama pdn check: $T/tag.pdn:1 (game 1): tag [Event \"x]: the val
 printf '\x7fELF\x02\x01\x01\x00' >"$T/binary.pdn"
 expect_rc 2 binary "$DAMA" pdn check "$T/binary.pdn"
 expect_line err "dama pdn check: $T/binary.pdn:1 (game 1): byte 0x02 is not PDN text (is this a PDN file?)"
+# inside a comment or a variation too (a tab is text)
+printf '[Result "*"]\n\n1. c3-d4 {x \000 y} f6-e5 *\n' >"$T/ctl1.pdn"
+expect_err 2 "dama pdn check: $T/ctl1.pdn:3 (game 1): byte 0x00 is not PDN text" "$DAMA" pdn check "$T/ctl1.pdn"
+printf '[Result "*"]\n\n1. c3-d4 (1... b6-a5 \001) f6-e5 *\n' >"$T/ctl2.pdn"
+expect_err 2 "dama pdn check: $T/ctl2.pdn:3 (game 1): byte 0x01 is not PDN text" "$DAMA" pdn check "$T/ctl2.pdn"
+printf '[Result "*"]\n\n1. c3-d4 {a\tb} f6-e5 *\n' >"$T/ctl3.pdn"
+expect_rc 0 "a tab in a comment" "$DAMA" pdn check "$T/ctl3.pdn"
 
 : >"$T/empty.pdn"
 expect_rc 2 empty "$DAMA" pdn check "$T/empty.pdn"
