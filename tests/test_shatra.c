@@ -745,7 +745,7 @@ static const ParseCase PARSE_CASES[] = {
     {MIDCHAIN, "9:1=Q:7", "9:1=Q:7", NULL},
     {MIDCHAIN, "9:1=B", "9:1=B", NULL},
     {MIDCHAIN, "9:7=R", "9:1=R:7", NULL}, /* short form with the type */
-    {MIDCHAIN, "9:7", NULL, "ambiguous"}, /* Batyr or Tura */
+    {MIDCHAIN, "9:7", NULL, "ambiguous move '9:7': 9:1=Q:7 or 9:1=R:7"}, /* Batyr or Tura */
     {MIDCHAIN, "9:1=K", NULL, "bad promotion"},
     {MIDCHAIN, "46-47", NULL, "a capture is compulsory"},
     {EPCHAIN, "37:23:21", "37:23:21", NULL},
@@ -755,7 +755,7 @@ static const ParseCase PARSE_CASES[] = {
     {LOOP, "36:36", "36:22:20:34:36", NULL},
     {WAITING, "2=Q", "2=Q", NULL},
     {WAITING, "2-3=B", "2-3=B", NULL},
-    {WAITING, "2-3", NULL, "ambiguous"},
+    {WAITING, "2-3", NULL, "ambiguous move '2-3': 2-3=Q, 2-3=R or 2-3=B"}, /* every move it may mean */
     {"3/3/3/1/6k/7/7/7/7/K6/1/S2/1R1/3 w 54,58 58 - - 0 1", "54*40", NULL, "an urgent piece must be dropped"},
 };
 

@@ -565,13 +565,14 @@ static int sh_move_from_str_raw(const Position *pos, const char *text, Move *mov
         return -1;
     }
     shatra_gen(p, list, GEN_DISTINCT);
-    Move cand[2];
+    enum { CAND_MAX = 8 }; /* the moves an ambiguous text may mean, named in the message */
+    Move cand[CAND_MAX];
     int found = 0;
     int from = pm.sq[0], to = pm.sq[pm.n - 1];
     if (pm.kind == MOVE_CAPTURE) {
         /* Full notation: a route of the move is exactly the given list. */
         shatra_routes_from(p, from, routes);
-        for (int i = 0; i < list->len && found < 2; i++) {
+        for (int i = 0; i < list->len && found < CAND_MAX; i++) {
             const Move *m = &list->moves[i];
             if (m->kind != MOVE_CAPTURE || m->from != from || m->to != to) continue;
             bool exact = false;
@@ -581,14 +582,14 @@ static int sh_move_from_str_raw(const Position *pos, const char *text, Move *mov
         }
         /* Short form start:end (optionally =X): one move only. */
         if (found == 0 && pm.n == 2) {
-            for (int i = 0; i < list->len && found < 2; i++) {
+            for (int i = 0; i < list->len && found < CAND_MAX; i++) {
                 const Move *m = &list->moves[i];
                 if (m->kind == MOVE_CAPTURE && m->from == from && m->to == to && (!pm.promo || m->promo == pm.promo))
                     cand[found++] = *m;
             }
         }
     } else {
-        for (int i = 0; i < list->len && found < 2; i++) {
+        for (int i = 0; i < list->len && found < CAND_MAX; i++) {
             const Move *m = &list->moves[i];
             if (m->kind != pm.kind || m->from != from || m->to != to) continue;
             if (pm.promo ? m->promo != pm.promo : false) continue;
@@ -607,10 +608,13 @@ static int sh_move_from_str_raw(const Position *pos, const char *text, Move *mov
         snprintf(err, ERR_MAX, "illegal move '%.60s'%s", text, why);
         rc = -1;
     } else {
-        char a[MOVE_STR_MAX], b[MOVE_STR_MAX];
-        sh_move_to_str(pos, &cand[0], a);
-        sh_move_to_str(pos, &cand[1], b);
-        snprintf(err, ERR_MAX, "ambiguous move '%.40s': %.60s or %.60s", text, a, b);
+        /* every move it may mean: "5-2=Q, 5-2=R or 5-2=B" */
+        int n = snprintf(err, ERR_MAX, "ambiguous move '%.40s': ", text);
+        for (int i = 0; i < found && n > 0 && n < ERR_MAX; i++) {
+            char m[MOVE_STR_MAX];
+            sh_move_to_str(pos, &cand[i], m);
+            n += snprintf(err + n, ERR_MAX - (size_t)n, "%s%.60s", i == 0 ? "" : i == found - 1 ? " or " : ", ", m);
+        }
         rc = -1;
     }
     free(list);
