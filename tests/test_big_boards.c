@@ -324,6 +324,11 @@ static void test_bad_positions(void **state)
         {"turkish", "W:Wa3,:Ba6", "a ',' at character 6 with no square after it"},
         {"english", "B:W21,22,:B1", "a ',' at character 9 with no square after it"},
         {"czech", "W:Wa1:Bh8..\"", "a second '.' at character 11"},
+        /* a tag's quotes and brackets around the position come in pairs (a stray one is no pasted tag) */
+        {"russian", "\"W:Wa1:Bh8", "its '\"' are not paired around the position"},
+        {"russian", "W:Wa1:Bh8\"", "its '\"' are not paired around the position"},
+        {"international", "[W:W31:B1", "its '[' and ']' are not paired around the position"},
+        {"international", "W:W31:B1.]", "its '[' and ']' are not paired around the position"},
     };
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) check_refused(CASES[i].game, CASES[i].fen, CASES[i].want);
     check_long_fen_rejected(G, "W:W31,32,33:B1,2,3,");
@@ -340,6 +345,7 @@ static void test_notation(void **state)
     parse_fen_or_fail(G, "B:BK3,12:W27,K46.", &pos);
     G->pos_to_fen(&pos, fen);
     assert_string_equal(fen, "B:W27,K46:BK3,12");
+    parse_fen_or_fail(G, "[\"B:BK3,12:W27,K46.\"]", &pos); /* a tag's value in its brackets */
     parse_fen_or_fail(G, "\"B:BK3,12:W27,K46.\"", &pos); /* one '.', quoted as a PDN tag's value */
     G->pos_to_fen(&pos, fen);
     assert_string_equal(fen, "B:W27,K46:BK3,12");

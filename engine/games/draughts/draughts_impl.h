@@ -780,7 +780,11 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
         return d_fen_error(err, fen, msg);
     }
     bool section_seen[2] = {false, false};
-    while (isspace((unsigned char)*s) || *s == '"' || *s == '[') s++;
+    int quotes = 0, brackets = 0; /* those opened before the position: each must close after it */
+    for (; isspace((unsigned char)*s) || *s == '"' || *s == '['; s++) {
+        quotes += *s == '"';
+        brackets += *s == '[';
+    }
     char side = (char)toupper((unsigned char)*s);
     if (side != 'W' && side != 'B') return d_fen_error(err, fen, "side to move must be W or B");
     p->side = side == 'W' ? COLOR_WHITE : COLOR_BLACK;
@@ -880,6 +884,8 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
     }
     /* PDN 3.0's FEN may end with one '.' (and a tag's '"' and ']') */
     for (bool dot = false; *s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s); s++) {
+        quotes -= *s == '"';
+        brackets -= *s == ']';
         if (*s != '.') continue;
         if (dot) {
             snprintf(msg, sizeof msg, "a second '.' at character %d (the position may end with one)",
@@ -892,6 +898,9 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
         snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
         return d_fen_error(err, fen, msg);
     }
+    if (quotes || brackets) /* a pasted tag's value must be whole */
+        return d_fen_error(err, fen, quotes ? "its '\"' are not paired around the position"
+                                            : "its '[' and ']' are not paired around the position");
     if (d_check_possible(p, msg) != 0) return d_fen_error(err, fen, msg);
     p->key = d_hash_full(p);
     return 0;
