@@ -2,10 +2,13 @@
 #include "cli/cli.h"
 
 #include <errno.h>
+#include <float.h>
 #include <getopt.h>
 #include <libconfig.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -649,6 +652,36 @@ void cli_set(CliArgs *a, const char *name, const char *value)
     if (i >= 0) set_value(a, i, value);
 }
 
+/* A number option's value as its identity: the value, not its spelling
+ * ("050" is 50, ".25" and "0.250" are 0.25); the shortest form that reads
+ * back as the same double, its exponent without '+' or leading zeros
+ * ("1e-7", as the defaults are written). Other options: as given. */
+static const char *canonical_value(const CliOpt *o, const char *v, char buf[64])
+{
+    if (o->type == OPT_INT) {
+        int64_t x;
+        if (num_parse_int(v, INT64_MIN, INT64_MAX, &x) != NUM_OK) return v;
+        snprintf(buf, 64, "%lld", (long long)x);
+        return buf;
+    }
+    if (o->type != OPT_REAL) return v;
+    double x;
+    if (num_parse_real(v, -DBL_MAX, DBL_MAX, &x) != NUM_OK) return v;
+    for (int prec = 1; prec <= 17; prec++) {
+        snprintf(buf, 64, "%.*g", prec, x);
+        if (strtod(buf, NULL) == x) break;
+    }
+    char *e = strchr(buf, 'e');
+    if (e) { /* "1e-07" -> "1e-7", "1e+20" -> "1e20" */
+        char *d = e + 1;
+        if (*d == '+') memmove(d, d + 1, strlen(d));
+        else if (*d == '-') d++;
+        size_t zeros = strspn(d, "0");
+        if (zeros && d[zeros]) memmove(d, d + zeros, strlen(d + zeros) + 1);
+    }
+    return buf;
+}
+
 void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_t size)
 {
     size_t n = 0;
@@ -658,7 +691,9 @@ void cli_config_text(const CliArgs *a, const char *const *skip, char *out, size_
         bool skipped = false;
         for (int j = 0; skip && skip[j]; j++) skipped |= strcmp(skip[j], a->opts[i].name) == 0;
         if (skipped) continue;
-        int w = snprintf(out + n, size - n, "%s = %s\n", a->opts[i].name, a->values[i]);
+        char buf[64];
+        int w = snprintf(out + n, size - n, "%s = %s\n", a->opts[i].name,
+                         canonical_value(&a->opts[i], a->values[i], buf));
         if (w < 0) break;
         n += (size_t)w;
     }

@@ -116,7 +116,7 @@ static int parse(CliArgs *a, const Game *g, TrainOptions *o)
     if (cli_int(a, "games-per-gen") % 2)
         return cli_bad_value(a, "games-per-gen", "must be an even number (pairs with colours swapped)");
     SelfplayOptions perturb;
-    if (cli_perturb_options(a, &perturb) != 0) return 2;
+    if (cli_perturb_options(a, &perturb) != 0 || cli_fit_requires(a) != 0) return 2;
     if (!(cli_real(a, "elo1") > cli_real(a, "elo0"))) {
         char c[96];
         snprintf(c, sizeof c, "must be above --elo0 (%g)", cli_real(a, "elo0"));

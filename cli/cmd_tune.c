@@ -100,6 +100,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
+    if (cli_fit_requires(a) != 0) return 2;
     if (cli_mpi_start(a, "tune") != 0) return 2;
     const bool mpi = dist_active(); /* --mpi, or implied under a launcher of several ranks */
     const bool writer = dist_rank() == 0; /* 0 without --mpi */

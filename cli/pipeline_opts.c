@@ -12,6 +12,10 @@ int cli_perturb_options(const CliArgs *a, SelfplayOptions *o)
         fprintf(stderr, "dama %s: --perturb must be 'pairs' or 'population', not '%s'\n", a->command, perturb);
         return 2;
     }
+    if (pairs && cli_source(a, "population") == CLI_FROM_CLI) { /* pairs perturb each pair afresh */
+        fprintf(stderr, "dama %s: --population does nothing without --perturb population\n", a->command);
+        return 2;
+    }
     o->perturb = pairs ? SELFPLAY_PERTURB_PAIRS : SELFPLAY_PERTURB_POPULATION;
     o->population = (int)cli_int(a, "population");
     o->spread = cli_real(a, "spread");
@@ -32,4 +36,11 @@ void cli_tune_fit_options(const CliArgs *a, TuneJobOptions *o)
     o->patience = (int)cli_int(a, "patience");
     o->k = cli_real(a, "k");
     o->score_weight = cli_real(a, "score-weight");
+}
+
+int cli_fit_requires(const CliArgs *a)
+{
+    static const char *const PATTERNS[] = {"patterns", NULL};
+    if (cli_requires(a, "pattern-lr", PATTERNS) != 0 || cli_requires(a, "pattern-lambda", PATTERNS) != 0) return 2;
+    return 0;
 }

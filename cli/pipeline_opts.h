@@ -46,10 +46,15 @@
 #define CLI_OPT_TUNE_THREADS {"threads", OPT_INT, "0", "threads (0: all cores); results do not depend on it", 0, 256}
 
 /* --perturb, --population, --spread and --spread-min into o. Returns 0,
- * or 2 after "dama COMMAND: --perturb must be ..." on stderr. */
+ * or 2 after "dama COMMAND: --perturb must be ..." (or "--population does
+ * nothing without --perturb population") on stderr. */
 int cli_perturb_options(const CliArgs *a, SelfplayOptions *o);
 
 /* The fit options above (valid .. score-weight, patterns) into o. */
 void cli_tune_fit_options(const CliArgs *a, TuneJobOptions *o);
+/* --pattern-lr or --pattern-lambda on the command line without
+ * --patterns (they would do nothing): 2 after "dama COMMAND: --pattern-lr
+ * does nothing without --patterns" on stderr; else 0. */
+int cli_fit_requires(const CliArgs *a);
 
 #endif

@@ -780,4 +780,19 @@ expect_eq "$(sqlite3 tspec.sqlite "SELECT spec FROM participants WHERE name = 'c
 expect_eq "$(sqlite3 tspec.sqlite "SELECT spec FROM participants WHERE name = 'h'")" "$DAMA hub with param.level=casual" \
   "Hub params stored with the participant"
 
+# options that would do nothing are refused (a config file may still set them for the runs that use them)
+expect_err 2 "dama selfplay: --population does nothing without --perturb population" \
+  "$DAMA" selfplay --db noop.sqlite --population 4 --games 2
+expect_err 2 "dama train: --population does nothing without --perturb population" "$DAMA" train --db noop.sqlite --population 4
+expect_err 2 "dama tune: --pattern-lr does nothing without --patterns" "$DAMA" tune --db noop.sqlite --pattern-lr 5
+expect_err 2 "dama train: --pattern-lambda does nothing without --patterns" "$DAMA" train --db noop.sqlite --pattern-lambda 1e-6
+[ ! -e noop.sqlite ] && ok || bad "a refused command made its database"
+# a run is known by its values, not their spelling: --nodes 050, --spread .25 or 0.250 and --spread-min 6.0
+# resume run 1 (each made a new run that played the same games again)
+expect_rc 0 "self-play run 1" "$DAMA" selfplay --db spell.sqlite --games 2 --nodes 50 --threads 1 --progress 0
+for o in "--nodes 050" "--spread .25" "--spread 0.250" "--spread-min 6.0" "--spread 2.5e-1"; do
+  "$DAMA" selfplay --db spell.sqlite --games 2 --nodes 50 --threads 1 --progress 0 $o >/dev/null 2>&1 || bad "selfplay $o"
+done
+expect_eq "$(sqlite3 spell.sqlite "SELECT count(*) || ' ' || count(DISTINCT id) FROM runs")" "1 1" "respelled values: one run"
+
 finish "input"
