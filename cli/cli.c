@@ -667,6 +667,10 @@ static const char *canonical_value(const CliOpt *o, const char *v, char buf[64])
     if (o->type != OPT_REAL) return v;
     double x;
     if (num_parse_real(v, -DBL_MAX, DBL_MAX, &x) != NUM_OK) return v;
+    if (x == (double)(int64_t)x && x > -1e15 && x < 1e15) { /* "10", not "1e1" */
+        snprintf(buf, 64, "%lld", (long long)x);
+        return buf;
+    }
     for (int prec = 1; prec <= 17; prec++) {
         snprintf(buf, 64, "%.*g", prec, x);
         if (strtod(buf, NULL) == x) break;
