@@ -362,6 +362,7 @@ static int run(CliArgs *a)
     if (parse_limits(a, &o.limits) != 0) return 2;
     char config[4096], legacy[4096];
     cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+    run_book_identity(a, config, sizeof config);
     cli_config_text(a, NOT_IDENTITY_BEFORE, legacy, sizeof legacy);
     o.config = config;
     o.legacy_config = legacy;

@@ -124,6 +124,7 @@ static int run(CliArgs *a)
     }
     char config[4096];
     cli_config_text(a, NOT_IDENTITY, config, sizeof config);
+    run_book_identity(a, config, sizeof config);
     o.config = config;
     /* SIGINT/SIGTERM stop cleanly, in the set-up (before the first game)
      * or between games. */

@@ -175,6 +175,7 @@ static int run(CliArgs *a)
     }
     char config[4096];
     cli_config_text(a, cli_flag(a, "patterns") ? NOT_IDENTITY : NOT_IDENTITY_NO_PATTERNS, config, sizeof config);
+    run_book_identity(a, config, sizeof config);
     o.config = config;
     TrainReport rep;
     train_report_init(&rep, &o, cli_real(a, "progress"));

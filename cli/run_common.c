@@ -9,6 +9,7 @@
 #include "arena/player.h"
 #include "arena/preflight.h"
 #include "util/clock.h"
+#include "util/file_read.h"
 
 
 int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *option, char err[ERR_MAX])
@@ -49,6 +50,23 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
 {
     int balance = cli_isset(a, "balance") ? (int)cli_int(a, "balance") : 0;
     return openings_for_run(g, cli_str(a, "openings"), (int)cli_int(a, "random-plies"), balance, seed, book, err);
+}
+
+void run_book_identity(const CliArgs *a, char *config, size_t size)
+{
+    const char *path = cli_str(a, "openings");
+    if (!path || !path[0] || strcmp(path, "-") == 0) return;
+    FILE *f = file_open_read(path);
+    if (!f) return;
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, 64 bits */
+    unsigned char buf[1 << 15];
+    size_t got;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
+        for (size_t i = 0; i < got; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
+    bool whole = !ferror(f);
+    fclose(f);
+    size_t n = strlen(config);
+    if (whole && n < size) snprintf(config + n, size - n, "openings-content = %016llx\n", (unsigned long long)h);
 }
 
 int run_check_engine(const Game *g, const PlayerSpec *spec, const char *who, char err[ERR_MAX])

@@ -794,5 +794,17 @@ for o in "--nodes 050" "--spread .25" "--spread 0.250" "--spread-min 6.0" "--spr
   "$DAMA" selfplay --db spell.sqlite --games 2 --nodes 50 --threads 1 --progress 0 $o >/dev/null 2>&1 || bad "selfplay $o"
 done
 expect_eq "$(sqlite3 spell.sqlite "SELECT count(*) || ' ' || count(DISTINCT id) FROM runs")" "1 1" "respelled values: one run"
+# a book edited under the same path is another run's (its openings were mixed into the old run's games)
+printf 'a\tW:Wc3,e3:Bf6\nb\tW:Wa3,g3:Bd6\n' >edited.tsv
+expect_rc 0 "self-play from a book" "$DAMA" selfplay --db edited.sqlite --openings edited.tsv --games 4 --nodes 50 --threads 1 --progress 0
+expect_rc 0 "the same book again" "$DAMA" selfplay --db edited.sqlite --openings edited.tsv --games 4 --nodes 50 --threads 1 --progress 0
+grep -q "run 1 already holds these 4 games" "$T/out" "$T/err" && ok || bad "the same book: $(cat "$T/out")"
+printf 'c\tW:Wa3:Bh6\n' >>edited.tsv
+expect_rc 0 "the book edited" "$DAMA" selfplay --db edited.sqlite --openings edited.tsv --games 4 --nodes 50 --threads 1 --progress 0
+expect_eq "$(sqlite3 edited.sqlite "SELECT count(*) FROM runs")" 2 "an edited book: a new run"
+expect_rc 0 "a match from the edited book" "$DAMA" match --db edited.sqlite --a default --b default --openings edited.tsv --pairs 2 --nodes 50 --threads 1 --progress 0
+printf 'd\tW:Wc3:Bh6\n' >>edited.tsv
+expect_rc 0 "the match's book edited" "$DAMA" match --db edited.sqlite --a default --b default --openings edited.tsv --pairs 2 --nodes 50 --threads 1 --progress 0
+expect_eq "$(sqlite3 edited.sqlite "SELECT count(*) FROM runs WHERE kind = 'match'")" 2 "a match from an edited book: a new run"
 
 finish "input"
