@@ -110,8 +110,11 @@ static int run(CliArgs *a)
      * and --score-weight: ranges checked by cli_parse */
     /* --name is stored whole or refused (never cut inside a character). */
     const char *wname = cli_str(a, "name");
-    if (wname && (strlen(wname) > TUNE_NAME_MAX || !*wname || strpbrk(wname, "\n\r\t"))) {
-        fprintf(stderr, "dama tune: --name: %s (at most %d bytes, no tab or line break)\n",
+    bool control = false; /* echoed to terminals and into generated headers */
+    for (const unsigned char *c = (const unsigned char *)wname; c && *c && !control; c++)
+        control = *c < 0x20 || *c == 0x7f;
+    if (wname && (strlen(wname) > TUNE_NAME_MAX || !*wname || control)) {
+        fprintf(stderr, "dama tune: --name: %s (at most %d bytes, no control byte: tab, line break, escape)\n",
                 !*wname ? "an empty name" : strlen(wname) > TUNE_NAME_MAX ? "too long" : "a control character",
                 TUNE_NAME_MAX);
         return 2;

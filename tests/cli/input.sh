@@ -787,6 +787,8 @@ expect_err 2 "dama train: --population does nothing without --perturb population
 expect_err 2 "dama tune: --pattern-lr does nothing without --patterns" "$DAMA" tune --db noop.sqlite --pattern-lr 5
 expect_err 2 "dama train: --pattern-lambda does nothing without --patterns" "$DAMA" train --db noop.sqlite --pattern-lambda 1e-6
 [ ! -e noop.sqlite ] && ok || bad "a refused command made its database"
+# a weight set's name with a control byte (an escape sequence reached terminals and generated headers)
+expect_err 2 "dama tune: --name: a control character" "$DAMA" tune --db noop.sqlite --name $'a\x1b[31mb'
 # a run is known by its values, not their spelling: --nodes 050, --spread .25 or 0.250 and --spread-min 6.0
 # resume run 1 (each made a new run that played the same games again)
 expect_rc 0 "self-play run 1" "$DAMA" selfplay --db spell.sqlite --games 2 --nodes 50 --threads 1 --progress 0
