@@ -81,6 +81,10 @@ static int ladder_only(CliArgs *a, const Game *g)
     int rc = 0;
     if (id) {
         rc = db_train_game(db, id, game, err);
+        if (rc == 0 && cli_source(a, "game") == CLI_FROM_CLI && strcmp(game, g->name) != 0) {
+            snprintf(err, ERR_MAX, "train %lld is a %s train, not %s", (long long)id, game, g->name);
+            rc = -1;
+        }
     } else {
         rc = db_train_newest(db, g->name, &id, err);
         if (rc == 0 && !id) {

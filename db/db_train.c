@@ -287,7 +287,11 @@ int db_train_best(Db *db, const char *game, int64_t train_id, int64_t *ws, int *
     stmt_done(st);
     if (rc != SQLITE_DONE) return -1;
     if (!*ws) {
-        if (train_id > 0) set_err(err, "%s: no %s train %" PRId64, db_path(db), game, train_id);
+        char other[DB_GAME_NAME_MAX] = "", gerr[ERR_MAX];
+        if (train_id > 0 && db_train_game(db, train_id, other, gerr) == 0 && other[0] && strcmp(other, game) != 0)
+            set_err(err, "%s: train %" PRId64 " is a %s train, not %s (give --game %s)", db_path(db), train_id, other,
+                    game, other);
+        else if (train_id > 0) set_err(err, "%s: no %s train %" PRId64, db_path(db), game, train_id);
         else set_err(err, "%s: no %s train (run dama train first)", db_path(db), game);
         return -1;
     }

@@ -72,6 +72,10 @@ best=$(q a.sqlite "SELECT candidate_ws FROM generations WHERE accepted = 1 ORDER
 grep -q "best: generation .* (weight set $best)" "$T/a2.out" && ok || bad "ladder table does not name the best: $(tail -4 "$T/a2.out")"
 "$DAMA" train --db "$T/a.sqlite" --game russian --ladder >"$T/ladder.out" 2>&1 && ok || bad "--ladder failed: $(cat "$T/ladder.out")"
 [ "$(grep -c '^ *[0-9]' "$T/ladder.out")" = 3 ] && ok || bad "--ladder prints 3 generation rows: $(cat "$T/ladder.out")"
+# a train of another game than the --game given is named as what it is, not printed as if of that game
+expect_err 1 "dama train: train 1 is a russian train, not turkish" "$DAMA" train --db "$T/a.sqlite" --game turkish --ladder --train 1
+expect_err 1 "train 1 is a russian train, not turkish (give --game russian)" \
+  "$DAMA" export --db "$T/a.sqlite" --game turkish --weights train:1 --out -
 # a gate or ladder won (or lost) by every game: its Elo is not estimable,
 # said so in --ladder and the report, never "inf" (a copy of the database)
 cp "$T/a.sqlite" "$T/inf.sqlite"
