@@ -87,11 +87,22 @@ int selfplay_report_end(SelfplayReport *p, int status, const SelfplayResult *r, 
     case SELFPLAY_END_PLAYED: {
         run_progress_update(&p->prog, r->played, r->wdl, true);
         double dt = clock_now_s() - p->prog.start;
-        fprintf(p->out, "selfplay run %lld: %lld games stored (%lld this session, %lld positions), %.2f games/s, "
-                "White +%lld =%lld -%lld%s\n",
-                (long long)r->run_id, (long long)r->total_stored, (long long)r->stored, (long long)r->positions,
-                dt > 0 ? (double)r->played / dt : 0.0, (long long)r->wdl[0], (long long)r->wdl[1],
-                (long long)r->wdl[2], r->complete ? "" : " — interrupted; run the same command again to resume");
+        /* a write that failed (a full disk) left played games unstored: the
+         * positions are those played, so say both */
+        char session[160];
+        if (r->stored == r->played)
+            snprintf(session, sizeof session, "%lld this session, %lld positions", (long long)r->stored,
+                     (long long)r->positions);
+        else
+            snprintf(session, sizeof session, "%lld this session; %lld games and %lld positions played, %lld not stored",
+                     (long long)r->stored, (long long)r->played, (long long)r->positions,
+                     (long long)(r->played - r->stored));
+        fprintf(p->out, "selfplay run %lld: %lld games stored (%s), %.2f games/s, White +%lld =%lld -%lld%s\n",
+                (long long)r->run_id, (long long)r->total_stored, session, dt > 0 ? (double)r->played / dt : 0.0,
+                (long long)r->wdl[0], (long long)r->wdl[1], (long long)r->wdl[2],
+                r->complete         ? ""
+                : err && err[0] ? " — stopped by the error below; run the same command again to resume once it is mended"
+                                : " — interrupted; run the same command again to resume");
         if (r->ranks > 1) {
             fprintf(p->out, "  by rank:");
             for (int k = 0; k < r->ranks; k++) fprintf(p->out, " %d: %lld", k, (long long)r->rank_games[k]);
