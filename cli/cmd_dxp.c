@@ -109,8 +109,9 @@ static void print_summary(const DxpSessionStats *st, const DxpLink *l)
 {
     printf("dxp: %d game%s: %d won, %d drawn, %d lost, %d unfinished; %d refused; received %d bad message%s, "
            "%d chat%s; %ld message%s sent, %ld received\n",
-           st->games, TEXT_PLURAL(st->games), st->wins, st->draws, st->losses, st->unfinished, st->refused, st->bad_in,
-           TEXT_PLURAL(st->bad_in), st->chats_in, TEXT_PLURAL(st->chats_in), l->sent, TEXT_PLURAL(l->sent), l->received);
+           st->games, TEXT_PLURAL(st->games), st->wins, st->draws, st->losses, st->unfinished, st->refused,
+           st->bad_in + (int)l->cut, TEXT_PLURAL(st->bad_in + (int)l->cut), st->chats_in, TEXT_PLURAL(st->chats_in),
+           l->sent, TEXT_PLURAL(l->sent), l->received);
     if (st->book_moves) printf("dxp: %d book move%s\n", st->book_moves, TEXT_PLURAL(st->book_moves));
 }
 

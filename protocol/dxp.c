@@ -189,6 +189,9 @@ static int field_name(const Reader *r, size_t at, char out[DXP_NAME_LEN + 1])
                         at + (size_t)i + 1);
         }
     }
+    if (out[0] == ' ') /* the padding is on the right: a leading blank is a field out of place */
+        return fail(r->err, "%s: the name starts with a blank (character %zu; names are padded on the right)", r->type,
+                    at + 1);
     int n = DXP_NAME_LEN;
     while (n > 0 && out[n - 1] == ' ') out[--n] = '\0';
     return 0;

@@ -372,7 +372,11 @@ DxpRecv dxp_link_recv(DxpLink *l, int timeout_ms, char msg[DXP_MSG_MAX + 1], siz
             return DXP_RECV_ERROR;
         }
         if (r == 0) {
-            if (l->len) dxp_link_note(l, "%zu bytes without their NUL dropped at the close", l->len);
+            if (l->len) {
+                dxp_link_note(l, "%zu bytes without their NUL dropped at the close", l->len);
+                l->cut++;
+                l->len = 0;
+            }
             return DXP_RECV_CLOSED;
         }
         l->len += (size_t)r;

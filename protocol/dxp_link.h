@@ -31,6 +31,7 @@ typedef struct DxpLink {
     size_t len;
     bool skipping;    /* inside an over-long message: dropping bytes up to its NUL */
     long sent, received; /* messages */
+    long cut;            /* messages cut off by the close (bytes without their NUL): bad messages received */
 } DxpLink;
 
 /* "[HOST:]PORT" (HOST a name, an IPv4 address or an IPv6 one in brackets,

@@ -219,6 +219,8 @@ static void test_field_errors(void **state)
     BAD("R01Name                            W005-10A", "number of moves", "'-10'", "character 40");
     BAD("R01Name                            W005000C", "starting position 'C'", "character 43", "A or B");
     BAD("R01Na\tme                           W005000A", "name", "\\x09", "character 6");
+    BAD("R01 tester                         W005000A", "name starts with a blank", "character 4"); /* padding on the left */
+    BAD("A                                0", "name starts with a blank", "character 2"); /* an all-blank name */
     snprintf(req, sizeof req, "R01Name                            W005000AW%s", START_BOARD);
     BAD(req, "starting position A with 94 characters");
     snprintf(req, sizeof req, "R01Name                            W005000BQ%s", START_BOARD);

@@ -179,6 +179,13 @@ exec 3<>"/dev/tcp/127.0.0.1/$PORT"
 follower_done quiet 1
 exec 3<&-
 has "$T/quiet.ferr" "dama dxp: no GAMEREQ within 1 s" "silent initiator"
+# a message cut off by the close (bytes without their NUL) is a bad message received, said in the summary
+follower cut --timeout 5
+exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+printf 'R01tes' >&3
+exec 3<&-
+wait "$FPID"
+has "$T/cut.fout" "received 1 bad message," "a message cut off by the close: counted"
 
 # 6. bad options
 expect_err 2 "give --listen [HOST:]PORT (follower) or --connect HOST:PORT (initiator)" "$DAMA" dxp
