@@ -695,6 +695,10 @@ static const BadFen BAD_FENS[] = {
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - 4294967328 - 0 1", "ep field"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - - 99999999999999999999 1", "quiet-plies field"},
     {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62 - - 4294967307-4294967308 0 1", "sidestep field"},
+    /* a square given twice in a square field, as on the board */
+    {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,53-62,53 - - - 0 1",
+     "reserve field '1-10,53-62,53': square 53 is listed twice (at character 12)"},
+    {"sqs/srs/brb/k/sssssss/7/7/7/7/SSSSSSS/K/BRB/SRS/SQS w 1-10,5-7,53-62 - - - 0 1", "square 5 is listed twice"},
 };
 
 static void test_fen_errors(void **state)

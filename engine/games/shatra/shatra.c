@@ -85,7 +85,14 @@ static int parse_square_set(const char *field, const char *name, uint64_t *set, 
                      name, field, (int)(s - at < 40 ? s - at : 40), at, (int)(at - field) + 1);
             return -1;
         }
-        for (long n = lo; n <= hi; n++) *set |= sh_bit((int)n - 1);
+        for (long n = lo; n <= hi; n++) {
+            if (*set & sh_bit((int)n - 1)) { /* as a square given twice on the board */
+                snprintf(msg, 160, "%s field '%.40s': square %ld is listed twice (at character %d)", name, field, n,
+                         (int)(at - field) + 1);
+                return -1;
+            }
+            *set |= sh_bit((int)n - 1);
+        }
         if (*s == '\0') return 0;
         if (*s != ',') {
             snprintf(msg, 160, "%s field '%.40s': unexpected '%c' at character %d", name, field, *s,
