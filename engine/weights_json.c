@@ -209,8 +209,17 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
         goto out;
     }
     v = cJSON_GetObjectItemCaseSensitive(root, "format_version");
+    if (!v) {
+        snprintf(err, ERR_MAX, "weights JSON: no \"format_version\" (a dama weights export has one, 1..%d)",
+                 WEIGHTS_JSON_FORMAT_VERSION);
+        goto out;
+    }
     if (!is_int_in(v, 1, WEIGHTS_JSON_FORMAT_VERSION)) {
-        snprintf(err, ERR_MAX, "weights JSON: \"format_version\" is not 1..%d (written by a newer dama?)", WEIGHTS_JSON_FORMAT_VERSION);
+        /* a larger integer: a newer dama's; anything else: not one of dama's */
+        bool newer = cJSON_IsNumber(v) && v->valuedouble > WEIGHTS_JSON_FORMAT_VERSION &&
+                     v->valuedouble == (double)(int64_t)v->valuedouble;
+        snprintf(err, ERR_MAX, "weights JSON: \"format_version\" is not 1..%d%s", WEIGHTS_JSON_FORMAT_VERSION,
+                 newer ? " (written by a newer dama?)" : "");
         goto out;
     }
     v = cJSON_GetObjectItemCaseSensitive(root, "game");

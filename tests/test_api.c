@@ -907,7 +907,9 @@ static void test_weights(void **state)
                     {"\"title\": ", "12", "\"title\" is a number, not a string"},
                     {"\"offset\": ", "9999", "\"offset\" is another number, this engine's is 0"},
                     {"\"count\": ", "3", "\"count\" is another number, this engine's is 1"},
-                    {"\"doc\": ", "7", "\"doc\" is a number, not a string"}};
+                    {"\"doc\": ", "7", "\"doc\" is a number, not a string"},
+                    {"\"format_version\": ", "2", "\"format_version\" is not 1..1 (written by a newer dama?)"},
+                    {"\"format_version\": ", "\"1\"", "\"format_version\" is not 1..1"}};
         for (size_t m = 0; m < sizeof meta / sizeof meta[0]; m++) {
             char *from = strstr(json, meta[m].key);
             assert_non_null(from);
@@ -920,6 +922,8 @@ static void test_weights(void **state)
             assert_int_equal(dama_weights_parse_json(g, edited), DAMA_E_WEIGHTS);
             if (!strstr(dama_last_error(g), meta[m].message))
                 fail_msg("%s%s: '%s' lacks '%s'", meta[m].key, meta[m].value, dama_last_error(g), meta[m].message);
+            if (meta[m].value[0] == '"' && strstr(dama_last_error(g), "newer")) /* a string is no newer version */
+                fail_msg("%s%s: '%s'", meta[m].key, meta[m].value, dama_last_error(g));
             free(edited);
         }
         /* an edited value no longer matches the hash */
@@ -934,6 +938,9 @@ static void test_weights(void **state)
         assert_int_equal(dama_weights_parse_json(g, "{ \"format\": "), DAMA_E_WEIGHTS);
         assert_non_null(strstr(dama_last_error(g), "syntax error"));
         assert_int_equal(dama_weights_parse_json(g, "[1, 2]"), DAMA_E_WEIGHTS);
+        assert_int_equal(dama_weights_parse_json(g, "{\"format\": \"dama-weights\", \"game\": \"russian\"}"),
+                         DAMA_E_WEIGHTS);
+        assert_non_null(strstr(dama_last_error(g), "no \"format_version\" (a dama weights export has one, 1..1)"));
         /* failures left the compiled-in weights in place */
         assert_string_equal(dama_weights_hash(g), hash);
         free(json);
