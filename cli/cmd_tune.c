@@ -211,7 +211,7 @@ static int run(CliArgs *a)
             if (other[0])
                 fprintf(stderr, "dama tune: %s: its self-play games are of %s (--game %s), not %s\n", err, other, other,
                         g->name);
-            else fprintf(stderr, "dama tune: %s%s\n", err, r.too_few ? ": run dama selfplay first" : "");
+            else fprintf(stderr, "dama tune: %s%s\n", err, r.too_few ? ": play more self-play games first (dama selfplay)" : "");
         }
         db_close(db);
         return st == TUNE_JOB_STOPPED_LOADING ? 3 : st == TUNE_JOB_BUSY ? DB_BUSY : 1;
