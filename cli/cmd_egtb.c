@@ -370,6 +370,10 @@ static int run(CliArgs *a)
     static const char *const ACTIONS[] = {"build", "verify", "probe", "bench", "draws"};
     for (size_t i = 0; i < sizeof ACTIONS / sizeof ACTIONS[0]; i++)
         if (strcmp(a->positional[0], ACTIONS[i]) == 0 && check_action_opts(a, ACTIONS[i]) != 0) return 2;
+    if (cli_flag(a, "no-symmetry") && !egtb_indexer(g)->symmetry) { /* nothing folded: nothing to turn off */
+        fprintf(stderr, "dama egtb: --no-symmetry does nothing in %s: its tables fold no mirrored positions\n", g->name);
+        return 2;
+    }
     /* --threads 0..256 (build and verify: their OpenMP threads): checked by cli_parse */
     const char *dir = cli_str(a, "dir");
     char dflt[4096];

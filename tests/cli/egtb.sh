@@ -68,6 +68,9 @@ grep -q '^2k0m-1k0m .* ok (124992 of them as the mirror image of one checked)$' 
 grep -q '^consistency: every value agrees with its children (.* CPU s)$' "$T/out" && ok || bad "verify CPU: $(cat "$T/out")"
 expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --sample 0 --no-symmetry
 grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
+# Russian folds no mirrored positions (a left-right mirror moves its men off the dark squares): nothing to turn off
+expect_err 2 "dama egtb: --no-symmetry does nothing in russian: its tables fold no mirrored positions" \
+  "$DAMA" egtb build --material 2k-1k --dir "$T/nosym" --no-symmetry
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKa1,Kc1,Ke3:BKb4' | head -1)" "win in 15 plies" "probe win"
 expect_eq "$("$DAMA" egtb probe --dir "$D" --fen 'W:WKc1,Ke1,Kg1:BKa1' | head -1)" "draw" "probe main road"
 # the counters' line only where a stored win or loss could change: a stored draw stays one
