@@ -70,6 +70,15 @@ static const char *const NOT_IDENTITY_NO_PATTERNS[] = {"db",    "threads", "gene
 
 static int ladder_only(CliArgs *a, const Game *g)
 {
+    static const char *const LADDER_OPTS[] = {"db", "game", "train", "ladder", "config", NULL};
+    for (int i = 0; i < a->opts_len; i++) { /* a train's options: --ladder only prints a stored one */
+        bool kept = false;
+        for (int k = 0; LADDER_OPTS[k] && !kept; k++) kept = strcmp(LADDER_OPTS[k], a->opts[i].name) == 0;
+        if (!kept && cli_source(a, a->opts[i].name) == CLI_FROM_CLI) {
+            fprintf(stderr, "dama train: --%s does nothing with --ladder (it prints a stored train)\n", a->opts[i].name);
+            return 2;
+        }
+    }
     char err[ERR_MAX];
     Db *db = NULL;
     if (db_open_for_reading(cli_str(a, "db"), &db, err) != 0) {

@@ -74,6 +74,8 @@ grep -q "best: generation .* (weight set $best)" "$T/a2.out" && ok || bad "ladde
 [ "$(grep -c '^ *[0-9]' "$T/ladder.out")" = 3 ] && ok || bad "--ladder prints 3 generation rows: $(cat "$T/ladder.out")"
 # a train of another game than the --game given is named as what it is, not printed as if of that game
 expect_err 1 "dama train: train 1 is a russian train, not turkish" "$DAMA" train --db "$T/a.sqlite" --game turkish --ladder --train 1
+expect_err 2 "dama train: --generations does nothing with --ladder (it prints a stored train)" \
+  "$DAMA" train --db "$T/a.sqlite" --ladder --generations 5
 expect_err 1 "train 1 is a russian train, not turkish (give --game russian)" \
   "$DAMA" export --db "$T/a.sqlite" --game turkish --weights train:1 --out -
 # a gate or ladder won (or lost) by every game: its Elo is not estimable,
