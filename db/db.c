@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +92,15 @@ void dbi_fail(const Db *db, int rc, char err[ERR_MAX], const char *fmt, ...)
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
     const char *msg = db->h ? sqlite3_errmsg(db->h) : sqlite3_errstr(rc);
+    struct statvfs fs;
+    int code = rc & 0xff;
+    if ((code == SQLITE_CANTOPEN || code == SQLITE_READONLY || code == SQLITE_IOERR) &&
+        ((db->h && sqlite3_system_errno(db->h) == EROFS) ||
+         (db->path && statvfs(db->path, &fs) == 0 && (fs.f_flag & ST_RDONLY)))) {
+        /* SQLite says "unable to open database file" (its -wal and -shm cannot be made) */
+        set_err(err, "%s: %s: cannot write the database: its file system is mounted read-only", db->path, what);
+        return;
+    }
     switch (rc & 0xff) {
     case SQLITE_BUSY:
     case SQLITE_LOCKED:
