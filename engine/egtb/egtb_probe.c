@@ -116,7 +116,10 @@ int egtb_file_header(const char *path, const Game *game, EgtbMaterial m, uint64_
     struct stat st;
     EgtbHeader h;
     int rc = 0;
-    if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, ERR_MAX, "%s: %s, not an endgame table file", path, S_ISDIR(st.st_mode) ? "a folder" : "not a file");
+        rc = -1;
+    } else if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof h || pread(fd, &h, sizeof h, 0) != (ssize_t)sizeof h) {
         snprintf(err, ERR_MAX, "%s: too short to be an endgame table", path);
         rc = -1;
     } else {
@@ -135,6 +138,11 @@ int egtb_file_map(const char *path, const Game *game, EgtbMaterial m, uint64_t p
         return errno == ENOENT ? 1 : -1;
     }
     struct stat st;
+    if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+        snprintf(err, ERR_MAX, "%s: %s, not an endgame table file", path, S_ISDIR(st.st_mode) ? "a folder" : "not a file");
+        close(fd);
+        return -1;
+    }
     if (fstat(fd, &st) != 0 || st.st_size < (off_t)sizeof(EgtbHeader)) {
         snprintf(err, ERR_MAX, "%s: too short to be an endgame table", path);
         close(fd);

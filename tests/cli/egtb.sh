@@ -68,6 +68,10 @@ grep -q '^2k0m-1k0m .* ok (124992 of them as the mirror image of one checked)$' 
 grep -q '^consistency: every value agrees with its children (.* CPU s)$' "$T/out" && ok || bad "verify CPU: $(cat "$T/out")"
 expect_rc 0 "turkish verify --no-symmetry" "$DAMA" egtb verify --game turkish --dir "$T/tu1" --sample 0 --no-symmetry
 grep -q 'mirror image' "$T/out" && bad "verify --no-symmetry used the mirror: $(cat "$T/out")" || ok
+# a folder where a table should be is said as such (it was "too short to be an endgame table")
+cp -r "$D" "$T/k9" && rm "$T/k9/russian-1k0m-1k0m.egtb" && mkdir "$T/k9/russian-1k0m-1k0m.egtb"
+expect_err 1 "dama egtb probe: $T/k9/russian-1k0m-1k0m.egtb: a folder, not an endgame table file" \
+  "$DAMA" egtb probe --dir "$T/k9" --fen "W:WK1:BK32"
 # Russian folds no mirrored positions (a left-right mirror moves its men off the dark squares): nothing to turn off
 expect_err 2 "dama egtb: --no-symmetry does nothing in russian: its tables fold no mirrored positions" \
   "$DAMA" egtb build --material 2k-1k --dir "$T/nosym" --no-symmetry
