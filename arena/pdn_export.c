@@ -40,9 +40,10 @@ int pdn_export_row(FILE *out, const DbGameRow *g, char err[ERR_MAX])
                  "damaged row", g->id, g->result, outcome_pdn(rule), rule_reason ? rule_reason : "");
         return -1;
     }
-    const char *values[] = {g->white, g->black, g->result, g->opening, g->reason, g->tournament_name};
+    const char *values[] = {g->white, g->black, g->result, g->opening, g->reason, g->tournament_name,
+                            g->start_fen, g->created};
     static const char *const fields[] = {"white player", "black player", "result", "opening", "reason",
-                                         "tournament name"};
+                                         "tournament name", "start position", "date"};
     for (size_t i = 0; i < sizeof values / sizeof values[0]; i++)
         for (const unsigned char *c = (const unsigned char *)values[i]; c && *c; c++)
             if (*c < 0x20 || *c == 0x7f) {

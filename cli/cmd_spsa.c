@@ -143,6 +143,7 @@ static int run(CliArgs *a)
     static const char *const skip[] = {"threads", "progress", "db", "out", "force", NULL};
     char config[4096];
     cli_config_text(a, skip, config, sizeof config);
+    run_book_identity(a, config, sizeof config);
     o.config = config;
     Printer p = {.a = a, .g = g};
     o.on_start = on_start;

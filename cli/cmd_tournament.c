@@ -200,6 +200,7 @@ static void options(const CliArgs *a, const Game *g, const PlayerSpec *specs, ch
     if (!cli_isset(a, "egtb")) skip[skip_len++] = "egtb-pieces";
     skip[skip_len] = NULL;
     cli_config_text(a, skip, identity, identity_size);
+    run_book_identity(a, identity, identity_size);
 }
 
 /* The move books of the engines with book=FILE (books[i] for specs[i]; all

@@ -73,7 +73,8 @@ int cli_config_resume(CliArgs *a, const char *config, const char *const *not_ide
             }
             continue;
         }
-        bool known = false;
+        /* what an option's file made (run_book_identity), not an option */
+        bool known = strncmp(l, "openings-content = ", 19) == 0;
         for (int i = 0; i < a->opts_len && !known; i++) {
             size_t k = strlen(a->opts[i].name);
             known = n > k + 3 && strncmp(l, a->opts[i].name, k) == 0 && strncmp(l + k, " = ", 3) == 0;

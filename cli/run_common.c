@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "arena/player.h"
 #include "arena/preflight.h"
@@ -55,7 +56,8 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
 void run_book_identity(const CliArgs *a, char *config, size_t size)
 {
     const char *path = cli_str(a, "openings");
-    if (!path || !path[0] || strcmp(path, "-") == 0) return;
+    struct stat st; /* a pipe would be drained before the book is read from it */
+    if (!path || !path[0] || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     FILE *f = file_open_read(path);
     if (!f) return;
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, 64 bits */

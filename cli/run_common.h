@@ -72,7 +72,8 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
  * "openings-content = HASH" (64-bit FNV-1a of its bytes, hex) to config
  * (size bytes in all), so that a book edited under the same path makes a
  * new run instead of mixing its openings into the old one's games. Nothing
- * when --openings is unset, '-' or cannot be read (loading it says why). */
+ * when --openings is unset, '-', not a regular file (a pipe is read once,
+ * by the loading) or cannot be read (loading it says why). */
 void run_book_identity(const CliArgs *a, char *config, size_t size);
 
 #endif

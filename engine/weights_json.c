@@ -216,8 +216,8 @@ int weights_json_parse(const Game *g, const char *text, int32_t *weights, char e
     }
     if (!is_int_in(v, 1, WEIGHTS_JSON_FORMAT_VERSION)) {
         /* a larger integer: a newer dama's; anything else: not one of dama's */
-        bool newer = cJSON_IsNumber(v) && v->valuedouble > WEIGHTS_JSON_FORMAT_VERSION &&
-                     v->valuedouble == (double)(int64_t)v->valuedouble;
+        bool newer = cJSON_IsNumber(v) && v->valuedouble > WEIGHTS_JSON_FORMAT_VERSION && v->valuedouble < 1e9 &&
+                     v->valuedouble == (double)(int64_t)v->valuedouble; /* cast only in range */
         snprintf(err, ERR_MAX, "weights JSON: \"format_version\" is not 1..%d%s", WEIGHTS_JSON_FORMAT_VERSION,
                  newer ? " (written by a newer dama?)" : "");
         goto out;

@@ -239,12 +239,16 @@ static int read_brace_comment(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
     return 1;
 }
 
-static void skip_line(PdnReader *r, Text *keep)
+/* The rest of the line (a ';' comment, a '%' escape line); -1 with err at a
+ * byte that is no text, as anywhere in the file. */
+static int skip_line(PdnReader *r, Text *keep, char err[ERR_MAX])
 {
     while (peek(r) != EOF && peek(r) != '\n' && peek(r) != '\r') {
+        if (is_control(peek(r))) return not_text(r, err, peek(r));
         int c = get(r);
         if (keep) text_push(r, keep, c);
     }
+    return 0;
 }
 
 /* A whole variation, nested ones and comments inside included. */
@@ -266,7 +270,7 @@ static int read_variation(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
         }
         if (is_control(c)) return not_text(r, err, c);
         get(r);
-        if (c == ';') skip_line(r, NULL);
+        if (c == ';' && skip_line(r, NULL, err) < 0) return -1;
         else if (c == '(') depth++;
         else if (c == ')' && --depth == 0) break;
     }
@@ -340,7 +344,7 @@ static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
             get(r), get(r), get(r);
             r->line_start = line_start;
         } else if (c == '%' && r->line_start) {
-            skip_line(r, NULL); /* PDN escape line */
+            if (skip_line(r, NULL, err) < 0) return -1; /* PDN escape line */
         } else {
             break;
         }
@@ -358,9 +362,8 @@ static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
     case '(': rc = read_variation(r, tok, err); break;
     case ';':
         get(r);
-        skip_line(r, &r->text);
+        rc = skip_line(r, &r->text, err) < 0 ? -1 : 1;
         tok->kind = PDN_TOKEN_COMMENT;
-        rc = 1;
         break;
     case '$': {
         get(r);

@@ -367,7 +367,14 @@ DxpRecv dxp_link_recv(DxpLink *l, int timeout_ms, char msg[DXP_MSG_MAX + 1], siz
         ssize_t r = recv(l->fd, l->buf + l->len, sizeof l->buf - l->len, 0);
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) {
-            if (errno == ECONNRESET) return DXP_RECV_CLOSED;
+            if (errno == ECONNRESET) {
+                if (l->len) { /* as at a close: a message cut off */
+                    dxp_link_note(l, "%zu bytes without their NUL dropped at the reset", l->len);
+                    l->cut++;
+                    l->len = 0;
+                }
+                return DXP_RECV_CLOSED;
+            }
             fail(err, "cannot read: %s", strerror(errno));
             return DXP_RECV_ERROR;
         }

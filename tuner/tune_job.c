@@ -10,7 +10,6 @@
 
 #include "db/db.h"
 #include "db/weight_sets.h"
-#include "engine/egtb/egtb.h"
 #include "engine/eval.h"
 #include "engine/resolve.h"
 #include "engine/weights_file.h"
@@ -233,13 +232,6 @@ TuneJobStatus tune_job_run(const TuneJobOptions *o, int32_t *tuned, TuneJobResul
     char filter[2048];
     double t0 = clock_now_s();
     if (rc == 0 || o->reducer) rc = tune_job_load(o, &data, filter, sizeof filter, &lc, rc, err);
-    char dpath[4096], dwhy[ERR_MAX];
-    if (rc == 0 && o->egtb && egtb_damage(o->egtb->db, dpath, dwhy) > 0) {
-        /* its positions would keep their game results as targets, unsaid */
-        snprintf(err, ERR_MAX, "endgame table %.100s: %.60s: rebuild it (dama egtb build) or tune without --egtb",
-                 dpath, dwhy);
-        rc = -1;
-    }
     r->positions = lc.len;
     r->too_few = lc.too_few;
     r->skipped = lc.skipped;

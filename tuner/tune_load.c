@@ -199,6 +199,12 @@ int tune_job_check_runs(const TuneJobOptions *o, char err[ERR_MAX])
     return 0;
 }
 
+/* Did the probes of the loading meet a damaged endgame table? */
+static bool c_egtb_damaged(const TuneJobOptions *o, char path[4096], char why[ERR_MAX])
+{
+    return o->egtb && egtb_damage(o->egtb->db, path, why) > 0;
+}
+
 int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size_t filter_size, LoadCtx *lc,
                   int rc_in, char err[ERR_MAX])
 {
@@ -239,6 +245,14 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
             snprintf(err, ERR_MAX, "%s", lc->err);
             rc = -1;
         }
+    }
+    char dpath[4096], dwhy[ERR_MAX];
+    if (rc == 0 && c_egtb_damaged(o, dpath, dwhy)) {
+        /* its positions would keep their game results as targets, unsaid (each rank its share: before the gather,
+         * which fails them all) */
+        snprintf(err, ERR_MAX, "endgame table %.100s: %.60s: rebuild it (dama egtb build) or tune without --egtb",
+                 dpath, dwhy);
+        rc = -1;
     }
     size_t bad = 0;
     char terr[TEXEL_ERR_MAX] = "";

@@ -808,5 +808,8 @@ expect_rc 0 "a match from the edited book" "$DAMA" match --db edited.sqlite --a 
 printf 'd\tW:Wc3:Bh6\n' >>edited.tsv
 expect_rc 0 "the match's book edited" "$DAMA" match --db edited.sqlite --a default --b default --openings edited.tsv --pairs 2 --nodes 50 --threads 1 --progress 0
 expect_eq "$(sqlite3 edited.sqlite "SELECT count(*) FROM runs WHERE kind = 'match'")" 2 "a match from an edited book: a new run"
+# a book read from a pipe is read once, by the loading (hashing it first drained it: "has no positions")
+"$DAMA" selfplay --db piped.sqlite --openings <(cat edited.tsv) --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>"$T/err" \
+  && ok || bad "a book from a pipe: $(cat "$T/err")"
 
 finish "input"

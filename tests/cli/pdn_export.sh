@@ -73,6 +73,9 @@ sqlite3 "$T/dmg5.sqlite" "UPDATE games SET opening = 'evil \"q\" ]' || char(10) 
 expect_err 1 "dama pdn export: game 1: its opening holds the control byte 0x0a (a PDN tag is one line): a damaged row" \
   "$DAMA" pdn export --db "$T/dmg5.sqlite" -o "$T/dmg5.pdn"
 [ ! -e "$T/dmg5.pdn" ] && ok || bad "a refused export left its file"
+cp "$DB" "$T/dmg7.sqlite"
+sqlite3 "$T/dmg7.sqlite" "UPDATE games SET start_fen = start_fen || char(10) WHERE id = 1"
+expect_err 1 "dama pdn export: game 1: its start position holds the control byte 0x0a" "$DAMA" pdn export --db "$T/dmg7.sqlite"
 cp "$DB" "$T/dmg6.sqlite"
 id=$(sqlite3 "$T/dmg6.sqlite" "SELECT min(id) FROM games WHERE reason = 'no-moves' AND result = '1-0'")
 sqlite3 "$T/dmg6.sqlite" "UPDATE games SET result = '0-1' WHERE id = $id"
