@@ -324,6 +324,9 @@ static void test_bad_positions(void **state)
         {"turkish", "W:Wa3,:Ba6", "a ',' at character 6 with no square after it"},
         {"english", "B:W21,22,:B1", "a ',' at character 9 with no square after it"},
         {"czech", "W:Wa1:Bh8..\"", "a second '.' at character 11"},
+        /* a blank inside: named where it is, not at the ':' after it */
+        {"russian", "W:Wa1\t:Bh8", "a tab at character 6 inside the position"},
+        {"international", "W:W31 :B1", "a blank at character 6 inside the position"},
         /* a tag's quotes and brackets around the position come in pairs (a stray one is no pasted tag) */
         {"russian", "\"W:Wa1:Bh8", "its '\"' are not paired around the position"},
         {"russian", "W:Wa1:Bh8\"", "its '\"' are not paired around the position"},

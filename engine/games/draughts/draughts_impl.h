@@ -883,7 +883,9 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
         }
     }
     /* PDN 3.0's FEN may end with one '.' (and a tag's '"' and ']') */
+    const char *blank = NULL; /* the first blank after the sections */
     for (bool dot = false; *s == '.' || *s == '"' || *s == ']' || isspace((unsigned char)*s); s++) {
+        if (!blank && isspace((unsigned char)*s)) blank = s;
         quotes -= *s == '"';
         brackets -= *s == ']';
         if (*s != '.') continue;
@@ -893,6 +895,11 @@ static int dg_pos_from_fen_raw(Position *pos, const char *fen, char err[ERR_MAX]
             return d_fen_error(err, fen, msg);
         }
         dot = true;
+    }
+    if (*s && blank && *s == ':') { /* "W:Wa1 :Bh8": the blank ended the position */
+        snprintf(msg, sizeof msg, "a %s at character %d inside the position (its sections are joined by ':' "
+                 "without blanks)", *blank == '\t' ? "tab" : "blank", (int)(blank - fen) + 1);
+        return d_fen_error(err, fen, msg);
     }
     if (*s) {
         snprintf(msg, sizeof msg, "unexpected '%c' at character %d", *s, (int)(s - fen) + 1);
