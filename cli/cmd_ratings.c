@@ -37,8 +37,8 @@ static int player(Collect *c, const char *name)
         if (strcmp(c->names[i], name) == 0) return i;
     if (c->len == RATINGS_PLAYERS_MAX) {
         snprintf(c->err, ERR_MAX,
-                 "more than %d players (the most one fit takes): narrow the selection with --tournament, "
-                 "--match, --run or --filter",
+                 "more than %d players (the most one fit takes; a self-play run has a weight set for every "
+                 "perturbed pair): rate a match or a tournament (--match N, --tournament N) or --filter the games",
                  RATINGS_PLAYERS_MAX);
         return -1;
     }

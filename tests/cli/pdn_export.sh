@@ -165,7 +165,7 @@ expect_rc 2 "db upgrade without a file" "$DAMA" db upgrade
 # more players than one fit takes (a self-play run: a fresh weight set per game pair): a message saying so
 "$DAMA" selfplay --db "$T/many.sqlite" --games 130 --nodes 30 --max-plies 20 --threads 1 --progress 0 >/dev/null 2>&1 || bad "selfplay of 130 games"
 expect_rc 1 "ratings of 131 players" "$DAMA" ratings --db "$T/many.sqlite" --all
-grep -q "dama ratings: more than 128 players (the most one fit takes): narrow the selection" "$T/err" && ok || bad "too many players: '$(cat "$T/err")'"
+grep -q "dama ratings: more than 128 players (the most one fit takes; a self-play run has a weight set for every perturbed pair): rate a match or a tournament" "$T/err" && ok || bad "too many players: '$(cat "$T/err")'"
 
 # a reader that ends first (`| head`): the message names the closed output, exit 1
 { sleep 0.3; "$DAMA" pdn export --db "$T/many.sqlite" 2>"$T/pipe.err"; echo $? >"$T/pipe.rc"; } | true
