@@ -802,10 +802,10 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         out->plies++;
     }
     game->pos_to_fen(&pos, out->fen);
-    const char *final_reason = NULL;
+    /* the rules' result: where they ended the game, else at its last position */
+    int final_at = over_at >= 0 ? over_at : out->plies;
+    const char *final_reason = over_reason;
     Outcome final = over_at >= 0 ? over : game_outcome(game, &pos, keys, out->plies, &final_reason, NULL);
-    if (over_at < 0) final_reason = final_reason ? final_reason : "";
-    else final_reason = over_reason ? over_reason : "";
     free(keys);
     say_tags_again(pgame, out);
     if (over_at >= 0)
@@ -829,7 +829,7 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
     if (final != OUTCOME_NONE && wtext && pdn_result_parse(wtext, &written) == 0 && written != OUTCOME_NONE &&
         written != final)
         add_warning(out, "the result \"%s\" (line %ld) is not the one the rules gave: %s (%s) after ply %d", wtext,
-                    wline, outcome_pdn(final), final_reason, over_at >= 0 ? over_at : out->plies);
+                    wline, outcome_pdn(final), final_reason ? final_reason : "", final_at);
     if (!pgame->result[0]) { /* PDN ends every game's movetext with its result: a file cut short lost it */
         char where[96], said[96] = "";
         if (pgame->moves_len) snprintf(where, sizeof where, "no result after the last move (line %ld)",

@@ -199,12 +199,6 @@ int tune_job_check_runs(const TuneJobOptions *o, char err[ERR_MAX])
     return 0;
 }
 
-/* Did the probes of the loading meet a damaged endgame table? */
-static bool c_egtb_damaged(const TuneJobOptions *o, char path[4096], char why[ERR_MAX])
-{
-    return o->egtb && egtb_damage(o->egtb->db, path, why) > 0;
-}
-
 int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size_t filter_size, LoadCtx *lc,
                   int rc_in, char err[ERR_MAX])
 {
@@ -247,7 +241,7 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
         }
     }
     char dpath[4096], dwhy[ERR_MAX];
-    if (rc == 0 && c_egtb_damaged(o, dpath, dwhy)) {
+    if (rc == 0 && o->egtb && egtb_damage(o->egtb->db, dpath, dwhy) > 0) {
         /* its positions would keep their game results as targets, unsaid (each rank its share: before the gather,
          * which fails them all) */
         snprintf(err, ERR_MAX, "endgame table %.100s: %.60s: rebuild it (dama egtb build) or tune without --egtb",
