@@ -327,15 +327,24 @@ void openings_free(OpeningBook *book)
     memset(book, 0, sizeof *book);
 }
 
+bool openings_own_book(const Game *g, char *path, size_t size)
+{
+    if (!g->opening_book) return false;
+    if (access(g->opening_book, R_OK) == 0) {
+        snprintf(path, size, "%s", g->opening_book);
+        return true;
+    }
+    int n = snprintf(path, size, "%s/%s", DAMA_SOURCE_DIR, g->opening_book);
+    return n >= 0 && (size_t)n < size && access(path, R_OK) == 0;
+}
+
 int openings_for_run(const Game *g, const char *path, int random_plies, int balance_cp, uint64_t seed,
                      OpeningBook *book, char err[ERR_MAX])
 {
     if (path && strcmp(path, "random") != 0) return openings_read(g, path, book, err);
+    char full[1024];
+    if (!path && openings_own_book(g, full, sizeof full)) return openings_read(g, full, book, err);
     if (!path && g->opening_book) {
-        char full[1024];
-        if (access(g->opening_book, R_OK) == 0) return openings_read(g, g->opening_book, book, err);
-        snprintf(full, sizeof full, "%s/%s", DAMA_SOURCE_DIR, g->opening_book);
-        if (access(full, R_OK) == 0) return openings_read(g, full, book, err);
         /* said, not silent: the game's own book is the documented default */
         fprintf(stderr,
                 "dama: warning: %s's opening book %s is in neither the working folder nor %s: "

@@ -61,6 +61,12 @@ typedef struct OpeningsSource {
     int balance_cp;    /* <= 0: no balance check */
 } OpeningsSource;
 
+/* The game's own book (Game.opening_book) as a run without a book file
+ * reads it: its path in the working directory, else in the source tree
+ * (DAMA_SOURCE_DIR), written to path. false where the game has none or
+ * neither is readable (a run then plays random lines). */
+bool openings_own_book(const Game *game, char *path, size_t size);
+
 /* The book of a run: the file `path` when given (not "random"); else, when
  * path is NULL, the game's own book (Game.opening_book, looked up in the
  * working directory, then in the source tree); else `random_plies` (0..40)

@@ -497,7 +497,12 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
     int c;
     while ((c = getopt_long(argc, argv1, shorts, lopts, NULL)) != -1) {
         if (c == 'h') help = true;
-        if (c == 'c') config = optarg;
+        if (c == 'c') {
+            if (config && strcmp(config, optarg) != 0)
+                fprintf(stderr, "dama %s: warning: --config given twice ('%s', then '%s'): the last is used\n",
+                        cmd->name, config, optarg);
+            config = optarg;
+        }
     }
     for (int i = 0; i < out->opts_len; i++)
         if (cmd->opts[i].defval) out->values[i] = strdup(cmd->opts[i].defval);
@@ -522,6 +527,12 @@ int cli_parse(const CliCommand *cmd, int argc, char **argv, CliArgs *out)
         int i = c - 1000;
         const char *v = cmd->opts[i].type == OPT_FLAG ? "1" : optarg;
         if (!valid_value(who, &cmd->opts[i], v, NULL)) return -1;
+        /* An option given twice with two values: the last is taken, as
+         * scripts that add to a base command line expect, and said (lists
+         * add up instead). */
+        if (cmd->opts[i].type != OPT_LIST && out->from_cli[i] && strcmp(out->values[i], v) != 0)
+            fprintf(stderr, "dama %s: warning: --%s given twice ('%s', then '%s'): the last is used\n", who,
+                    cmd->opts[i].name, out->values[i], v);
         if (cmd->opts[i].type == OPT_LIST && out->from_cli[i] && out->values[i]) {
             size_t len = strlen(out->values[i]) + strlen(v) + 2;
             char *joined = malloc(len);

@@ -56,8 +56,19 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
 void run_book_identity(const CliArgs *a, char *config, size_t size)
 {
     const char *path = cli_str(a, "openings");
+    char own[1024];
+    size_t n = strlen(config);
+    if (!path) { /* the game's own book, as openings_for_run finds it, or random lines where it is missing */
+        const Game *g = cli_game(a);
+        if (!g || !g->opening_book) return;
+        if (!openings_own_book(g, own, sizeof own)) {
+            if (n < size) snprintf(config + n, size - n, "openings-content = missing\n");
+            return;
+        }
+        path = own;
+    }
     struct stat st; /* a pipe would be drained before the book is read from it */
-    if (!path || !path[0] || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (!path[0] || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     FILE *f = file_open_read(path);
     if (!f) return;
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a, 64 bits */
@@ -67,7 +78,6 @@ void run_book_identity(const CliArgs *a, char *config, size_t size)
         for (size_t i = 0; i < got; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
     bool whole = !ferror(f);
     fclose(f);
-    size_t n = strlen(config);
     if (whole && n < size) snprintf(config + n, size - n, "openings-content = %016llx\n", (unsigned long long)h);
 }
 

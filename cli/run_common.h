@@ -68,12 +68,15 @@ void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], boo
  * (see openings_for_run in play/openings.h). */
 int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *book, char err[ERR_MAX]);
 
-/* The content of --openings FILE as part of a run's identity: appends
+/* The content of the run's book as part of its identity: appends
  * "openings-content = HASH" (64-bit FNV-1a of its bytes, hex) to config
- * (size bytes in all), so that a book edited under the same path makes a
- * new run instead of mixing its openings into the old one's games. Nothing
- * when --openings is unset, '-', not a regular file (a pipe is read once,
- * by the loading) or cannot be read (loading it says why). */
+ * (size bytes in all) for --openings FILE, or without --openings for the
+ * game's own book (openings_own_book; "openings-content = missing" where it
+ * cannot be found and random lines are played), so that a book edited under
+ * the same path, or another version's book, makes a new run instead of
+ * mixing its openings into the old one's games. Nothing for --openings
+ * random, '-', a file that is not regular (a pipe is read once, by the
+ * loading) or cannot be read (loading it says why). */
 void run_book_identity(const CliArgs *a, char *config, size_t size);
 
 #endif

@@ -68,8 +68,9 @@ int selfplay_report_end(SelfplayReport *p, int status, const SelfplayResult *r, 
         break;
     case SELFPLAY_END_ALREADY_STORED:
         if (r->already == o->games)
-            fprintf(p->out, "selfplay run %lld already holds these %lld games (same game, seed and configuration); "
-                    "use another --seed or a larger --games for more\n", (long long)r->run_id, (long long)o->games);
+            fprintf(p->out, "selfplay run %lld already holds these %lld games (same game, seed and configuration)%s\n",
+                    (long long)r->run_id, (long long)o->games,
+                    p->in_train ? "" : "; use another --seed or a larger --games for more");
         else
             fprintf(p->out, "selfplay run %lld already holds the %lld games of shard %lld/%lld\n",
                     (long long)r->run_id, (long long)((o->games - o->shard_r + o->shard_k - 1) / o->shard_k),

@@ -4,6 +4,7 @@
 #ifndef DAMA_CLI_SELFPLAY_REPORT_H
 #define DAMA_CLI_SELFPLAY_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "cli/run_common.h"
@@ -15,6 +16,7 @@ typedef struct SelfplayReport {
     double interval;   /* seconds between progress and set-up lines (0: none) */
     double last_line;  /* set-up seconds of the last set-up line */
     RunProgress prog;  /* from SELFPLAY_EVENT_START */
+    bool in_train;     /* a train's generation: no hint naming dama selfplay's options */
 } SelfplayReport;
 
 /* Prepare p for a run of o (kept by pointer). */

@@ -19,6 +19,7 @@ void train_report_init(TrainReport *p, const TrainOptions *o, double interval_s)
     p->shown.shard_r = 0;
     p->shown.shard_k = 1;
     selfplay_report_init(&p->selfplay, &p->shown, stderr, interval_s);
+    p->selfplay.in_train = true;
 }
 
 static void fmt_elo(char *out, size_t size, double elo, double lo, double hi)
@@ -146,6 +147,7 @@ void train_report_event(void *ctx, const TrainEvent *ev)
     case TRAIN_EVENT_SELFPLAY_END:
         selfplay_report_end(&p->selfplay, ev->status, ev->selfplay, ev->text);
         selfplay_report_init(&p->selfplay, &p->shown, stderr, p->interval); /* the next generation's */
+        p->selfplay.in_train = true;
         return;
     case TRAIN_EVENT_MATCH_START:
         match_start(p, ev->match);

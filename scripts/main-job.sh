@@ -32,6 +32,13 @@ if [ ! -f "engine/games/$GAME/weights.h" ]; then
     echo "main-job.sh: unknown game '$GAME' (games: $(ls engine/games/*/weights.h | cut -d/ -f3 | tr '\n' ' ' | sed 's/ $//'))" >&2
     exit 2
 fi
+# the sizes are whole numbers: a typo is refused here, not by dama train after the build
+for v in GENERATIONS GAMES NODES GATE_PAIRS LADDER_PAIRS; do
+    if ! [[ "${!v}" =~ ^[1-9][0-9]{0,8}$ ]]; then
+        echo "main-job.sh: $v='${!v}': need a whole number 1..999999999" >&2
+        exit 2
+    fi
+done
 bash scripts/install-deps.sh
 echo "== build"
 bash scripts/build.sh

@@ -736,6 +736,15 @@ expect_err 2 "dama tournament: engine 'name=c,param.LMR_DIV=abc': param.LMR_DIV=
 expect_err 2 "dama tournament: engine 'name=a,depth=3,nodes=5': give one limit, not depth= and nodes=" \
   "$DAMA" "${TA[@]}" name=a,depth=3,nodes=5 name=b
 expect_err 2 "dama tournament: engine 1 is empty" "$DAMA" "${TA[@]}" '' name=b
+# an option given twice with two values: the last is used, and said; the same value twice is quiet
+expect_rc 0 "--depth twice" "$DAMA" perft --game russian --depth 3 --depth 2
+expect_line out "perft 2 49"
+expect_line err "dama perft: warning: --depth given twice ('3', then '2'): the last is used"
+expect_rc 0 "the same value twice" "$DAMA" perft --game russian --depth 2 --depth 2
+grep -q warning "$T/err" && bad "the same value twice: $(cat "$T/err")" || ok
+expect_err 2 "dama perft: warning: --config given twice ('twice-a.cfg', then 'twice-b.cfg'): the last is used" \
+  "$DAMA" perft --config twice-a.cfg --config twice-b.cfg
+expect_line err "dama: cannot read config file 'twice-b.cfg': No such file or directory"
 # a key given twice, and names that are not text on one line (stored, and PDN tags), are refused
 expect_err 2 "dama tournament: engine 'name=a,name=c': name= given twice" "$DAMA" "${TA[@]}" name=a,name=c name=b
 expect_err 2 "dama tournament: engine 'name=a,nodes=50,nodes=60': nodes= given twice" "$DAMA" "${TA[@]}" name=a,nodes=50,nodes=60 name=b
@@ -808,6 +817,14 @@ expect_rc 0 "a match from the edited book" "$DAMA" match --db edited.sqlite --a 
 printf 'd\tW:Wc3:Bh6\n' >>edited.tsv
 expect_rc 0 "the match's book edited" "$DAMA" match --db edited.sqlite --a default --b default --openings edited.tsv --pairs 2 --nodes 50 --threads 1 --progress 0
 expect_eq "$(sqlite3 edited.sqlite "SELECT count(*) FROM runs WHERE kind = 'match'")" 2 "a match from an edited book: a new run"
+# so is the game's own book (read from the working folder first): another version's book makes a new run
+mkdir -p own/data/openings
+printf 'a\tW:Wc3,e3:Bf6\n' >own/data/openings/russian_ballots_745.tsv
+(cd own && "$DAMA" selfplay --db own.sqlite --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>&1) || bad "selfplay from the own book"
+printf 'b\tW:Wa3,g3:Bd6\n' >>own/data/openings/russian_ballots_745.tsv
+(cd own && "$DAMA" selfplay --db own.sqlite --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>&1) || bad "the own book edited"
+expect_eq "$(sqlite3 own/own.sqlite "SELECT count(*) || ' ' || sum(config LIKE '%openings-content = %') FROM runs")" "2 2" \
+  "the game's own book edited: a new run"
 # a book read from a pipe is read once, by the loading (hashing it first drained it: "has no positions")
 "$DAMA" selfplay --db piped.sqlite --openings <(cat edited.tsv) --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>"$T/err" \
   && ok || bad "a book from a pipe: $(cat "$T/err")"

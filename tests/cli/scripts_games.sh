@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# CLI test of scripts/fingerprint.sh and scripts/search-figures.sh: they take
+# CLI test of scripts/fingerprint.sh and scripts/search-figures.sh (and of
+# scripts/main-job.sh's refusals before it builds): the first two take
 # their games from dama itself (the "games:" line of `dama help`), so a new
 # game is in their figures without an edit. A stand-in binary answers
 # `help` with the real dama's and logs every other call (printing what the
@@ -62,4 +63,8 @@ grep -q "^smp english depth 3: " "$T/sf.out" && ok || bad "search-figures.sh: En
 SMP_DEPTHS="19 14 13" bash "$SRC/scripts/search-figures.sh" --smp "$T/dama-new" >"$T/sf.out" 2>"$T/sf.err"
 expect_eq "$?" "2" "SMP_DEPTHS of the old form refused"
 grep -q "SMP_DEPTHS entry '19' is not GAME=DEPTH" "$T/sf.err" && ok || bad "SMP_DEPTHS message: $(cat "$T/sf.err")"
+# scripts/main-job.sh refuses a bad game or size before it installs or builds anything
+expect_err 2 "main-job.sh: GAMES='3k': need a whole number 1..999999999" env GAMES=3k bash "$SRC/scripts/main-job.sh"
+expect_err 2 "main-job.sh: GATE_PAIRS='0': need a whole number" env GATE_PAIRS=0 bash "$SRC/scripts/main-job.sh" turkish
+expect_err 2 "main-job.sh: unknown game 'chess' (games: " bash "$SRC/scripts/main-job.sh" chess
 finish "scripts' games"
