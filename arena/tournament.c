@@ -206,6 +206,21 @@ static int resume_refused(Tour *t, const char *config, const char *path, char er
     return -1;
 }
 
+/* A new tournament's --pdn-out, where it holds something: it must end
+ * with a line end, or the first game would be glued onto its last line (a
+ * game cut off while it was written, or not PDN). 0, or -1 with err. */
+static int pdn_ends_whole(const char *path, char err[ERR_MAX])
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return 0; /* made by the first game (the appendable check said why if it cannot be) */
+    int last = fseek(f, -1, SEEK_END) == 0 ? fgetc(f) : '\n'; /* empty: nothing to glue onto */
+    fclose(f);
+    if (last == '\n') return 0;
+    snprintf(err, ERR_MAX, "--pdn-out %.100s does not end with a line end (a game cut off? dama pdn check names it): "
+             "give a new file, or one whose last game is whole", path);
+    return -1;
+}
+
 /* A new tournament: its run (this process its owner), row and
  * participants (with the in-process engines' weight sets), in the open
  * transaction. */
@@ -241,19 +256,47 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
     return rc;
 }
 
-/* The PDN file's games (its [Event tags); -1 when it cannot be read. */
-static int64_t pdn_games(const char *path)
+/* The PDN file as this tournament left it: *games, the games of
+ * tournament tid in it (their [Event "dama tournament TID" lines), and
+ * *end, where its whole games end: its size when it ends as
+ * pdn_write_game ends a game (the result, then a blank line), else the
+ * start of its last game's [Event line (a kill or a full disk cut that
+ * game while it was written; the games before it are whole: one write a
+ * game). A missing file is empty. -1 when it cannot be read. */
+static int pdn_whole(const char *path, int64_t tid, int64_t *games, off_t *end)
 {
+    *games = 0;
+    *end = 0;
     FILE *f = fopen(path, "r");
     if (!f) return errno == ENOENT ? 0 : -1;
+    char ours[64];
+    int ours_len = snprintf(ours, sizeof ours, "[Event \"dama tournament %lld", (long long)tid);
     char *line = NULL;
     size_t cap = 0;
-    int64_t n = 0;
-    while (getline(&line, &cap, f) >= 0)
-        if (strncmp(line, "[Event ", 7) == 0) n++;
+    ssize_t len;
+    off_t at = 0, last_event = 0;
+    bool last_ours = false, blank = false, nl = true;
+    while ((len = getline(&line, &cap, f)) >= 0) {
+        if (strncmp(line, "[Event ", 7) == 0) {
+            last_event = at;
+            last_ours = len > ours_len && strncmp(line, ours, (size_t)ours_len) == 0 &&
+                        (line[ours_len] == '"' || line[ours_len] == ' ');
+            *games += last_ours;
+        }
+        at += len;
+        nl = line[len - 1] == '\n';
+        blank = len == 1 && nl;
+    }
+    bool read_ok = !ferror(f);
     free(line);
     fclose(f);
-    return n;
+    if (!read_ok) return -1;
+    *end = at;
+    if (at > 0 && !(blank && nl)) { /* the last game was cut */
+        *end = last_event;
+        *games -= last_ours;
+    }
+    return 0;
 }
 
 typedef struct PdnCatchUp {
@@ -283,9 +326,20 @@ static int catch_up_game(void *ctx, const DbGameRow *g)
  * err. */
 static int pdn_catch_up(Tour *t, const char *db_file, char err[ERR_MAX])
 {
-    int64_t have = pdn_games(t->pdn_path), stored = 0;
+    int64_t have = 0, stored = 0;
+    off_t end = 0;
+    struct stat st;
+    if (pdn_whole(t->pdn_path, t->r->tournament_id, &have, &end) != 0) return 0; /* the append says why */
+    if (stat(t->pdn_path, &st) == 0 && end < st.st_size) { /* a game cut: it is written again below */
+        if (truncate(t->pdn_path, end) != 0) {
+            snprintf(err, ERR_MAX, "--pdn-out: %.160s ends inside a game and cannot be cut back to its whole games: "
+                     "%s", t->pdn_path, strerror(errno));
+            return -1;
+        }
+        t->r->pdn_cut_bytes = (int64_t)(st.st_size - end);
+    }
     for (int64_t gi = 0; gi < t->r->games_total; gi++) stored += t->r->result[gi] >= 0;
-    if (have < 0 || have >= stored) return 0; /* unreadable: the append says why */
+    if (have >= stored) return 0;
     PdnCatchUp c = {.t = t, .f = fopen(t->pdn_path, "a"), .skip = have, .err = err};
     if (!c.f) {
         snprintf(err, ERR_MAX, "--pdn-out: cannot append to '%.200s': %s", t->pdn_path, strerror(errno));
@@ -398,6 +452,7 @@ static int set_up(Tour *t, const char *config, const char *path, char err[ERR_MA
                    (!r->resumed || (o->resume_tournament && r->tournament_id != o->resume_tournament));
     DbClaim claim = {0};
     if (rc == 0 && !refused && r->resumed) rc = db_run_claim_id(t->db, r->run_id, &claim, err);
+    if (rc == 0 && !refused && !r->resumed && t->pdn_given[0]) rc = pdn_ends_whole(t->pdn_given, err);
     if (rc == 0 && !refused && !r->resumed) rc = store_new(t, config, names, err);
     if (rc == 0 && !refused) rc = db_commit(t->db, err);
     if (open && (rc != 0 || refused)) db_rollback(t->db); /* nothing was taken */

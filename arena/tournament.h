@@ -55,6 +55,10 @@ typedef struct TournamentResult {
      * games so far copied into it) and the one stored before ("" if none) */
     bool pdn_moved;
     char pdn_now[TOURNAMENT_PATH_MAX], pdn_before[TOURNAMENT_PATH_MAX];
+    /* a resume whose PDN file ended inside a game (a kill or a full disk
+     * while it was written): the bytes of that game cut off (it and the
+     * games after it are written again from the database); 0 if none */
+    int64_t pdn_cut_bytes;
     int concurrency;            /* games at once on each rank */
     int ranks;                  /* MPI ranks (1 without MPI) */
     bool writer;                /* this process stores (rank 0) */

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -94,13 +95,51 @@ int tournament_path_absolute(const char *path, char out[TOURNAMENT_PATH_MAX], ch
     return 0;
 }
 
+/* An existing file that games are appended to must be PDN text: its
+ * start (after a byte-order mark and blanks) a tag '[' or a comment '{',
+ * and no NUL byte in its first 64 KiB; anything else (a database, a
+ * program, other text) would be damaged by the appends. */
+static int pdn_text_check(const char *path, char err[ERR_MAX])
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, ERR_MAX, "cannot read '%.180s': %s", path, strerror(errno));
+        return -1;
+    }
+    enum { HEAD = 1 << 16 };
+    unsigned char *buf = malloc(HEAD);
+    size_t n = buf ? fread(buf, 1, HEAD, f) : 0;
+    fclose(f);
+    if (!buf) {
+        snprintf(err, ERR_MAX, "out of memory");
+        return -1;
+    }
+    size_t i = n >= 3 && buf[0] == 0xef && buf[1] == 0xbb && buf[2] == 0xbf ? 3 : 0;
+    while (i < n && (buf[i] == ' ' || buf[i] == '\t' || buf[i] == '\r' || buf[i] == '\n')) i++;
+    const unsigned char *nul = memchr(buf, 0, n);
+    int rc = 0;
+    if (nul) {
+        snprintf(err, ERR_MAX, "'%.100s' is not a PDN file (a NUL byte at offset %zu): games are appended only "
+                 "to a PDN file, a new or an empty one", path, (size_t)(nul - buf));
+        rc = -1;
+    } else if (i < n && buf[i] != '[' && buf[i] != '{') { /* blanks only are fine */
+        snprintf(err, ERR_MAX, "'%.100s' is not a PDN file (it starts with '%c', not a tag '['): games are "
+                 "appended only to a PDN file, a new or an empty one", path,
+                 buf[i] >= 0x20 && buf[i] < 0x7f ? buf[i] : '?');
+        rc = -1;
+    }
+    free(buf);
+    return rc;
+}
+
 int tournament_path_appendable(const char *path, char err[ERR_MAX])
 {
     struct stat st;
     if (stat(path, &st) == 0) {
         int e = S_ISDIR(st.st_mode) ? EISDIR : access(path, W_OK) != 0 ? errno : 0;
         if (e) snprintf(err, ERR_MAX, "cannot append to '%.180s': %s", path, strerror(e));
-        return e ? -1 : 0;
+        if (e || !S_ISREG(st.st_mode) || st.st_size == 0) return e ? -1 : 0;
+        return pdn_text_check(path, err);
     }
     if (errno != ENOENT) {
         snprintf(err, ERR_MAX, "cannot append to '%.180s': %s", path, strerror(errno));

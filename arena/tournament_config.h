@@ -19,7 +19,9 @@ void tournament_config_diff(const char *given, const char *stored, int64_t tid, 
 int tournament_path_absolute(const char *path, char out[TOURNAMENT_PATH_MAX], char err[ERR_MAX]);
 
 /* Can games be appended to path (absolute)? An existing file must be a
- * writable file, a new one needs a writable folder. Checked before anything
+ * writable file holding PDN text (empty, or starting with a tag '[' or a
+ * comment '{' after blanks, no NUL byte in its first 64 KiB: a database or
+ * a program is refused), a new one needs a writable folder. Checked before anything
  * is stored, so that a bad --pdn-out is not a tournament left "running".
  * Returns 0, or -1 with err. */
 int tournament_path_appendable(const char *path, char err[ERR_MAX]);

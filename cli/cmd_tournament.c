@@ -137,6 +137,9 @@ static void on_start(void *ctx, const TournamentResult *r)
         if (r->pdn_moved)
             fprintf(stderr, "note: its games now go to %s%s%s (the games so far copied into it)\n", r->pdn_now,
                     r->pdn_before[0] ? ", not " : "", r->pdn_before);
+        if (r->pdn_cut_bytes)
+            fprintf(stderr, "note: its PDN file ended inside a game (cut off while written): those %lld bytes "
+                    "removed, and the game written again from the database\n", (long long)r->pdn_cut_bytes);
     }
     cli_install_stop_handler();
     run_progress_init(&p->prog, "tournament", r->games_total, r->writer ? cli_real(p->a, "progress") : 0);

@@ -221,7 +221,7 @@ expect_rc 0 "the stored --pdn-out through a link" "$DAMA" tournament --db "$T/np
   --progress 0 --pdn-out "$T/alias/late.pdn" name=A name=B
 grep -q '^note: ' "$T/err" && bad "the same file taken for another: $(cat "$T/err")" || ok
 expect_eq "$(q_np "SELECT pdn_out FROM tournaments")" "$T/late.pdn" "the stored file kept its name"
-printf 'x' >"$T/late2.pdn"
+printf '[Event "x"]\n' >"$T/late2.pdn"
 expect_rc 1 "a non-empty --pdn-out on resume" "$DAMA" tournament --db "$T/np.sqlite" --rounds 100 --nodes 100 --progress 0 \
   --pdn-out "$T/late2.pdn" name=A name=B
 expect_line err "dama tournament: --pdn-out: tournament 1 writes to $T/late.pdn; give that, no --pdn-out, or a new or empty file"
@@ -400,5 +400,35 @@ expect_rc 0 "two equal engines" "$DAMA" tournament --db "$T/zero.sqlite" --round
   --progress 0 "name=A,weights=$W7" "name=B,weights=$W7"
 grep -q '^White advantage 0\.0 +/- ' "$T/out" && ok || bad "White advantage of two equal engines: $(grep '^White' "$T/out")"
 grep -qE '(^|[^0-9])-0\.0+([^0-9]|$)' "$T/out" && bad "a -0.0 in the tournament's output: $(cat "$T/out")" || ok
+
+# --pdn-out: a game cut off while written (a kill, a full disk) is cut back and written again on resume, not
+# glued onto; a file that is not PDN (a database, other text) or that ends inside a line is refused
+CUT=(tournament --db "$T/cut.sqlite" --nodes 100 --rounds 2 --concurrency 1 --progress 0 --pdn-out "$T/cut.pdn"
+  name=a,weights=default name=b,weights=default,nodes=50)
+expect_rc 0 "a tournament into cut.pdn" "$DAMA" "${CUT[@]}"
+whole=$(cat "$T/cut.pdn")
+head -c 1500 "$T/cut.pdn" >"$T/cut.tmp" && mv "$T/cut.tmp" "$T/cut.pdn"
+q_cut() { sqlite3 "$T/cut.sqlite" "$1"; }
+q_cut "DELETE FROM games WHERE game_index = 3; UPDATE runs SET status = 'interrupted'"
+expect_rc 0 "the tournament resumed after its PDN file was cut" "$DAMA" "${CUT[@]}"
+grep -q "^note: its PDN file ended inside a game (cut off while written): those [0-9]* bytes removed" "$T/err" && ok \
+  || bad "the cut PDN file is not said: $(cat "$T/err")"
+expect_rc 0 "the repaired PDN file replays" "$DAMA" pdn check "$T/cut.pdn"
+expect_eq "$(grep -c '^\[Event ' "$T/cut.pdn")" 4 "the repaired PDN file: every game once"
+expect_eq "$(grep -v '^\[Date ' "$T/cut.pdn" | md5sum)" "$(grep -v '^\[Date ' <<<"$whole"$'\n' | md5sum)" \
+  "the repaired PDN file: the games as first written"
+expect_rc 0 "a match's database" "$DAMA" match --db "$T/other-db.sqlite" --a default --b default --pairs 1 --nodes 50 \
+  --threads 1 --progress 0
+cp "$T/other-db.sqlite" "$T/other-db.before"
+expect_err 1 "is not a PDN file (a NUL byte at offset 15)" "$DAMA" tournament --db "$T/np2.sqlite" --nodes 50 \
+  --progress 0 --pdn-out "$T/other-db.sqlite" name=a name=b,depth=2
+cmp -s "$T/other-db.sqlite" "$T/other-db.before" && ok || bad "a database given as --pdn-out was changed"
+printf 'hello' >"$T/hello.pdn"
+expect_err 1 "is not a PDN file (it starts with 'h', not a tag '[')" "$DAMA" tournament --db "$T/np2.sqlite" --nodes 50 \
+  --progress 0 --pdn-out "$T/hello.pdn" name=a name=b,depth=2
+printf '[Event "x"]\n\n1. c3-d4' >"$T/open.pdn"
+expect_err 1 "open.pdn does not end with a line end (a game cut off? dama pdn check names it)" "$DAMA" tournament \
+  --db "$T/np2.sqlite" --nodes 50 --progress 0 --pdn-out "$T/open.pdn" name=a name=b,depth=2
+expect_eq "$(cat "$T/hello.pdn")" "hello" "a refused --pdn-out left as it was"
 
 finish "tournament.sh"
