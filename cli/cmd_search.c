@@ -14,7 +14,7 @@ static const CliOpt OPTS[] = {
     CLI_GAME_OPT,
     {"fen", OPT_STR, NULL, "position string (default: the start position)", 0, 0},
     {"depth", OPT_INT, NULL, "search depth in plies (no limit given at all: 10)", 1, 100},
-    {"nodes", OPT_INT, NULL, "node budget (deterministic; the first iteration finishes past it, up to 100 times it)", 1, 1e15},
+    {"nodes", OPT_INT, NULL, "node budget (deterministic on one thread; the first iteration finishes past it, up to 100 times it; all threads' nodes)", 1, 1e15},
     {"movetime", OPT_INT, NULL, "time budget in milliseconds", 1, 86400000},
     {"time", OPT_INT, NULL, "clock: milliseconds left for the side to move (time manager)", 1, 864000000},
     {"inc", OPT_INT, NULL, "clock: increment per move in milliseconds", 0, 86400000},

@@ -121,7 +121,7 @@ static void iterate(Worker *w, SearchResult *r, const SearchLimits *limits, int6
     w->keys[0] = e->game->hash(&e->root);
     root->threat_ext = 0;
     root->evasions = P(e, QS_EVASIONS);
-    w->nodes = 0;
+    w->nodes = w->smp_counted = 0;
     w->aborted = w->superseded = false;
     w->done_depth = 0;
     w->done_pv_len = 0;
@@ -274,6 +274,8 @@ int engine_search(Engine *e, const Position *root, const uint64_t *history, int 
     e->max_depth = limits->depth > 0 ? limits->depth : PLY_MAX - 1;
     if (e->max_depth > PLY_MAX - 8) e->max_depth = PLY_MAX - 8;
     atomic_store(&e->stop_helpers, 0);
+    atomic_store(&e->smp_nodes, 0);
+    atomic_store(&e->smp_stop, 0);
     atomic_store(&e->completed, 0);
     e->best_depth = 0;
     int started = 1;

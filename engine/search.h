@@ -24,7 +24,9 @@ typedef struct SearchLimits {
     uint64_t nodes;     /* node budget; 0 = none. The first iteration (depth 1) completes past it, so that
                          * the move comes from a search, unless it runs 100 times past it (dozens of kings
                          * a side); a stop, and the deadline of movetime or a clock, end depth 1 too
-                         * (the best root move so far, else the first legal one) */
+                         * (the best root move so far, else the first legal one). On several threads
+                         * (lazy SMP) it is the nodes of all threads, counted in steps of 1,024 per
+                         * thread: a search stops within about 1,024 nodes a thread past it */
     int64_t movetime_ms; /* wall-clock budget for this move in milliseconds; 0 = none */
     /* Clock (used when time_ms > 0 and movetime_ms is 0): time left on the
      * mover's clock, increment per move, moves until the next time control

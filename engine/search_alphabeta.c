@@ -51,9 +51,30 @@ int engine_evaluate(const Engine *e, const Position *pos)
 
 enum { DEPTH1_NODES_FACTOR = 100 };
 
+/* With helpers: after each 1024 nodes of a thread (its quiescence's
+ * included), the nodes of all threads against the node limit (past it once
+ * some thread completed depth 1, or DEPTH1_NODES_FACTOR times past it) and
+ * the clock against the deadline; the main thread stops at its next node
+ * when they are reached. */
+static void smp_limits(Worker *w)
+{
+    Engine *e = w->eng;
+    uint64_t add = w->nodes - w->smp_counted;
+    w->smp_counted = w->nodes;
+    uint64_t total = atomic_fetch_add_explicit(&e->smp_nodes, add, memory_order_relaxed) + add;
+    bool hit = e->node_limit && (total / DEPTH1_NODES_FACTOR >= e->node_limit ||
+                                 (total >= e->node_limit && atomic_load_explicit(&e->completed, memory_order_relaxed) >= 1));
+    if (!hit && e->deadline_ns) hit = clock_now_ns() >= e->deadline_ns;
+    if (hit) atomic_store_explicit(&e->smp_stop, 1, memory_order_relaxed);
+}
+
 static bool time_up(Worker *w)
 {
     Engine *e = w->eng;
+    if (e->threads > 1) {
+        if (w->nodes - w->smp_counted >= 1024) smp_limits(w);
+        if (atomic_load_explicit(&e->smp_stop, memory_order_relaxed)) return true;
+    }
     if (w->id > 0 || w->done_depth >= 1) {
         /* Lazy SMP: another thread completed this iteration's depth (or the
          * last one): this iteration is superseded. */
@@ -63,8 +84,7 @@ static bool time_up(Worker *w)
             return true;
         }
     }
-    if (w->id > 0)
-        return (w->nodes & 1023) == 0 && atomic_load_explicit(&e->stop_helpers, memory_order_relaxed);
+    if (w->id > 0) return atomic_load_explicit(&e->stop_helpers, memory_order_relaxed);
     /* Depth 1 completes past the node limit, so that the move comes from a search, unless it runs
      * DEPTH1_NODES_FACTOR times past it: a position of dozens of kings a side can take millions of nodes
      * at depth 1 (their captures' quiescence), seconds to hours. A stop and the deadline end it too. */

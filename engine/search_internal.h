@@ -58,6 +58,7 @@ typedef struct Worker {
     struct Engine *eng;
     int id;
     uint64_t nodes;
+    uint64_t smp_counted; /* of them, added to Engine.smp_nodes */
     double cpu_seconds; /* a helper thread: the CPU time its last search took */
     bool aborted;
     bool superseded; /* the abort was another thread completing this iteration's depth */
@@ -88,6 +89,12 @@ struct Engine {
     EngineProbeFn probe;
     void *probe_ctx;
     atomic_int stop_helpers;
+    /* Lazy SMP: the nodes of all threads, each adding its own in steps of
+     * 1024, and a flag any thread sets when the search's limits (nodes,
+     * deadline) are reached, which the main thread reads at every node:
+     * a main thread starved of CPU by its helpers still stops in time. */
+    _Atomic uint64_t smp_nodes;
+    atomic_int smp_stop;
     /* Lazy SMP: the deepest iteration any thread completed in this search
      * (under best_lock), and a flag set once it reaches max_depth. */
     pthread_mutex_t best_lock;
