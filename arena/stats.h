@@ -202,7 +202,9 @@ SprtDecision stats_decide_sprt(const SprtParams *sprt, double llr);
  * "(interval not estimable: all N games scored the same)" instead of "+/-
  * 0.0 (95%)"; an interval with an infinite end is its finite end, "Elo
  * 88.7 (95% interval: > 12.3, upper end not estimable)" (or "< X, lower
- * end"), never "+/- inf"; the Ptnml part is
+ * end"), never "+/- inf"; with pairs and games outside them (a pair half
+ * played: W/D/L count them) the Elo part ends "(of the N whole pairs; M
+ * unpaired game(s) left out)"; the Ptnml part is
  * left out with no pairs; the LLR part (pentanomial LLR when there are pairs,
  * trinomial otherwise; bounds; [elo0, elo1]) is left out when sprt is NULL.
  * Any counts with parameters that pass stats_check_sprt fit. Returns the

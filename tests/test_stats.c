@@ -450,6 +450,19 @@ static void test_format_line(void **state)
     assert_int_equal(stats_format_line(&st, &SPRT_0_10, out), (int)strlen(want));
     assert_string_equal(out, want);
 
+    /* A pair half played: W/D/L count its game, the Elo is the pairs', and
+     * the line says so (a 2.5/5 line read "Elo 88.7" without a word). */
+    const int64_t one_of_two[STATS_PENTA_LEN] = {0, 0, 1, 1, 0};
+    st = make_ptnml(one_of_two);
+    st.wins = 1, st.draws = 3, st.losses = 1;
+    stats_format_line(&st, NULL, out);
+    assert_non_null(strstr(out, "Games 5: +1 =3 -1 | Elo "));
+    assert_non_null(strstr(out, " (of the 2 whole pairs; 1 unpaired game left out) | Ptnml 0,0,1,1,0"));
+    st = make_ptnml(penta);
+    st.wins = 55, st.draws = 105, st.losses = 40;
+    stats_format_line(&st, NULL, out);
+    assert_null(strstr(out, "unpaired"));
+
     /* Unpaired: trinomial Elo 34.8601 +/- 34.1593, trinomial LLR 1.005492. */
     st = make_wdl(60, 100, 40);
     SprtParams p = {.alpha = 0.05, .beta = 0.1, .elo0 = -2.5, .elo1 = 0.5};
