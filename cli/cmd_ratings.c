@@ -15,7 +15,7 @@ static const CliOpt OPTS[] = {
     {"match", OPT_INT, NULL, "the games of match N", 1, CLI_INT_MAX},
     {"run", OPT_INT, NULL, "the games of run N", 1, CLI_INT_MAX},
     {"filter", OPT_STR, NULL, "the games g for which this SQL condition holds", 0, 0},
-    {"all", OPT_FLAG, NULL, "every stored game (the default); players with the same name are one player", 0, 0},
+    {"all", OPT_FLAG, NULL, "every stored game (the default; all of one game); players with the same name are one player", 0, 0},
     {"anchor", OPT_STR, NULL, "NAME or NAME=ELO: this player's rating is fixed (default: the mean is 0)", 0, 0},
     {"no-advantage", OPT_FLAG, NULL, "do not fit White's advantage (fix it at 0)", 0, 0},
     {"prior", OPT_REAL, "2", "virtual games per pair of players who met (keeps 100% scores finite; 0: none)", 0, 1000000},
@@ -28,11 +28,25 @@ typedef struct Collect {
     RatingsGame *games;
     int64_t games_len, games_cap;
     int64_t self_games; /* finished games of a player against itself (left out) */
+    char game[32];      /* the game (variant) of the games so far: one fit rates one game's players */
     char err[ERR_MAX];
 } Collect;
 
-static int player(Collect *c, const char *name)
+/* A stored name as the tables show it: a control byte as \xNN (tournament
+ * refuses them, but a database is anyone's to edit, and an escape
+ * sequence would reach the terminal). */
+static void shown_name(const char *name, char *out, size_t size)
 {
+    size_t n = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p && n + 5 < size; p++)
+        n += (size_t)snprintf(out + n, size - n, *p < 0x20 || *p == 0x7f ? "\\x%02X" : "%c", *p);
+    out[n] = '\0';
+}
+
+static int player(Collect *c, const char *stored)
+{
+    char name[256];
+    shown_name(stored ? stored : "", name, sizeof name);
     for (int i = 0; i < c->len; i++)
         if (strcmp(c->names[i], name) == 0) return i;
     if (c->len == RATINGS_PLAYERS_MAX) {
@@ -53,6 +67,14 @@ static int collect(void *ctx, const DbGameRow *g)
 {
     Collect *c = ctx;
     if (!g->result) return 0; /* unfinished */
+    const char *game = g->game ? g->game : "";
+    if (!c->game[0]) {
+        snprintf(c->game, sizeof c->game, "%s", game);
+    } else if (strcmp(c->game, game) != 0) { /* a player's name in two games is two players, and White's edge differs */
+        snprintf(c->err, ERR_MAX, "the selection holds games of %.20s and of %.20s: rate one game at a time "
+                 "(--filter \"g.game = '%.20s'\", or --match N, --tournament N)", c->game, game, c->game);
+        return 1;
+    }
     int half = strcmp(g->result, "1-0") == 0 ? 2 : strcmp(g->result, "0-1") == 0 ? 0 : 1;
     int w = player(c, g->white), b = player(c, g->black);
     if (w < 0 || b < 0) return 1; /* positive: the message is c->err */
@@ -124,7 +146,7 @@ static int run(CliArgs *a)
         rc = 1;
     }
     if (rc == 0) {
-        printf("%lld games, %d players\n", (long long)c.games_len, c.len);
+        printf("%lld %s games, %d players\n", (long long)c.games_len, c.game, c.len);
         ratings_table_print(stdout, &fit, (const char *const *)c.names, &opt);
     }
     for (int i = 0; i < c.len; i++) free(c.names[i]);

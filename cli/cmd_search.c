@@ -82,6 +82,18 @@ int cli_search_params(struct Engine *e, const char *file, const char *list, char
             snprintf(err, ERR_MAX, "%.150s line %ld: " TEXT_LINE_CUT_MSG, file, cut);
             return -1;
         }
+        /* a byte that is no text (a NUL hid the rest of the file; a byte-order mark made the first name "unknown") */
+        long line_no = 1;
+        for (const char *l = text; l < text + n; line_no++) {
+            const char *nl = memchr(l, '\n', (size_t)(text + n - l));
+            size_t len = (size_t)((nl ? nl : text + n) - l);
+            char what[TEXT_WHAT_MAX];
+            if (text_line_check(l, len > 0 && l[len - 1] == '\r' ? len - 1 : len, what)) {
+                snprintf(err, ERR_MAX, "%.150s line %ld: %s", file, line_no, what);
+                return -1;
+            }
+            l += len + 1;
+        }
         char perr[ERR_MAX];
         if (engine_set_params_text(e, text, perr) != 0) { /* "FILE line N: ...", or "FILE: ..." */
             snprintf(err, ERR_MAX, "%.100s%s%.150s", file, strncmp(perr, "line ", 5) == 0 ? " " : ": ", perr);

@@ -516,15 +516,18 @@ int db_check(const char *path, int64_t *problems, char *first, size_t first_size
     int rc = sqlite3_prepare_v2(h, sql, -1, &st, NULL);
     if (rc == SQLITE_OK)
         while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-            const char *line = (const char *)sqlite3_column_text(st, 0);
-            if (!line || strcmp(line, "ok") == 0) continue;
-            if (strncmp(line, "*** in database ", 16) == 0) { /* the head of the first problem: skipped */
-                line = strchr(line, '\n');
-                if (!line) continue;
-                line++;
+            const char *text = (const char *)sqlite3_column_text(st, 0);
+            if (!text || strcmp(text, "ok") == 0) continue;
+            /* a row may hold several problems, a line each (one tree's), after a
+             * "*** in database main ***" head: the lines are counted */
+            for (const char *line = text; *line;) {
+                size_t len = strcspn(line, "\n");
+                if (len > 0 && strncmp(line, "*** in database ", 16) != 0) {
+                    if (*problems == 0 && first_size) snprintf(first, first_size, "%.*s", (int)len, line);
+                    ++*problems;
+                }
+                line += len + (line[len] == '\n');
             }
-            if (*problems == 0 && first_size) snprintf(first, first_size, "%s", line);
-            ++*problems;
         }
     if (rc == SQLITE_DONE) rc = SQLITE_OK;
     int frc = sqlite3_finalize(st);

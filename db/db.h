@@ -414,8 +414,9 @@ int db_upgrade(const char *path, bool *upgraded, char err[ERR_MAX]);
  * through a read-only connection (no -wal or -shm left beside it). The
  * other commands read only the pages their queries reach, so a damaged
  * page elsewhere goes unnoticed by them until one does: this finds it.
- * *problems: how many problems SQLite listed (0: the file is sound; at
- * most DB_CHECK_MAX are looked for), first: the first of them. Returns 0
+ * *problems: how many problems SQLite listed, a line each (a result row
+ * may hold several; 0: the file is sound; SQLite stops after DB_CHECK_MAX
+ * rows), first: the first of them. Returns 0
  * (sound or not), or -1 with err when the file could not be checked at all
  * (missing, not SQLite, a damaged page SQLite needs before it can check:
  * "PATH: not a readable dama database: ..."). */

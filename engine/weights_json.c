@@ -167,8 +167,58 @@ static bool is_int_in(const cJSON *v, double lo, double hi)
     return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi && floor(v->valuedouble) == v->valuedouble;
 }
 
+/* The numbers of text (outside its strings) against RFC 8259's grammar,
+ * section 6: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)? — cJSON
+ * reads "0100", "1.", ".5" or "+1" as numbers, which no strict JSON reader
+ * does. Returns 0, or -1 with err naming the line and the number. */
+static int numbers_check(const char *text, char err[ERR_MAX])
+{
+    long line = 1;
+    bool in_string = false;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') line++;
+        if (in_string) {
+            if (*p == '\\' && p[1]) p++;
+            else if (*p == '"') in_string = false;
+            continue;
+        }
+        if (*p == '"') {
+            in_string = true;
+            continue;
+        }
+        if (!(*p == '-' || *p == '+' || *p == '.' || (*p >= '0' && *p <= '9'))) continue;
+        size_t len = strspn(p, "0123456789+-.eE");
+        const char *q = p;
+        bool ok = true;
+        if (*q == '-') q++;
+        if (*q == '0') q++;
+        else if (*q >= '1' && *q <= '9') q += strspn(q, "0123456789");
+        else ok = false;
+        if (ok && *q == '.') {
+            size_t d = strspn(q + 1, "0123456789");
+            ok = d > 0;
+            q += 1 + d;
+        }
+        if (ok && (*q == 'e' || *q == 'E')) {
+            q++;
+            if (*q == '+' || *q == '-') q++;
+            size_t d = strspn(q, "0123456789");
+            ok = d > 0;
+            q += d;
+        }
+        if (!ok || q != p + len) {
+            snprintf(err, ERR_MAX, "weights JSON: line %ld: '%.*s' is not a JSON number (RFC 8259: no leading zero, "
+                     "no '+', digits on both sides of a '.')", line, (int)(len < 30 ? len : 30), p);
+            return -1;
+        }
+        p += len - 1;
+    }
+    return 0;
+}
+
 int weights_json_parse(const Game *g, const char *text, int32_t *weights, char err[ERR_MAX])
 {
+    if (text && numbers_check(text, err) != 0) return -1;
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(text ? text : "", &end, true);
     if (!root) {

@@ -189,6 +189,12 @@ expect_err 2 "dama search: --search-param: search parameter LMR_BASE is given tw
 printf 'LMR_BASE=50, ASP_WINDOW=30 # LMR_BASE=1\nLMR_DIV=160\n' >"$T/sp6.txt"
 expect_eq "$("$DAMA" search --list-params --search-params "$T/sp6.txt" | awk '$1 == "ASP_WINDOW" || $1 == "LMR_BASE" || $1 == "LMR_DIV" {print $2}' | tr '\n' ' ')" \
   "30 50 160 " "a file of several items a line, a name in a comment"
+# a byte that is no text is named with its line (a byte-order mark made the first name "unknown", a NUL hid the rest)
+printf '\xef\xbb\xbfLMR_BASE=50\n' >"$T/sp7.txt"
+expect_err 1 "dama search: $T/sp7.txt line 1: a byte-order mark (U+FEFF) at column 1" "$DAMA" search --depth 1 \
+  --search-params "$T/sp7.txt"
+printf 'LMR_BASE=50\nLMR_DIV=1\000060\n' >"$T/sp8.txt"
+expect_err 1 "dama search: $T/sp8.txt line 2: a NUL byte at column 10" "$DAMA" search --depth 1 --search-params "$T/sp8.txt"
 # a constant that does nothing in the game (a royal piece's, in games without one): refused as a bad value
 for g in russian turkish; do
   expect_err 2 "dama search: --search-param: search parameter ROYAL_EXT does nothing in $g: it applies only to games with a royal piece" \

@@ -70,6 +70,18 @@ grep -q "^dama db check: ovf.sqlite: \(damaged: .* ([0-9]* problems\? found)\|no
   ok || bad "db check of a damaged overflow page: $(cat "$T/err")"
 expect_err 1 "dama export: ovf.sqlite: " "$DAMA" export --db ovf.sqlite --weights db:1 --format json --out w.json --force
 
+# Bytes of a games leaf page overwritten: SQLite lists several problems, some in one result row; the count is
+# of the problems (a line each), as sqlite3 prints them, not of the rows (it said 2 for 4)
+leaf=$(sqlite3 good.sqlite "SELECT pageno FROM dbstat WHERE name = 'games' AND pagetype = 'leaf' LIMIT 1 OFFSET 1")
+cp good.sqlite rows.sqlite
+python3 -c "import random,sys; p=int(sys.argv[1]); f=open('rows.sqlite','r+b'); f.seek((p-1)*4096+200); random.seed(1); f.write(bytes(random.randrange(256) for _ in range(1500)))" "$leaf"
+want=$(sqlite3 rows.sqlite "PRAGMA integrity_check(100)" 2>/dev/null | grep -v '^\*\*\* in database ' | grep -vc '^ok$')
+"$DAMA" db check rows.sqlite >/dev/null 2>"$T/err"
+if grep -q "damaged: " "$T/err"; then
+  grep -q "($want problems\? found)\$" "$T/err" && ok || bad "db check's count: $(cat "$T/err"), sqlite3 lists $want"
+  grep -q "damaged: .*\*\*\*" "$T/err" && bad "db check's first problem holds the head: $(cat "$T/err")" || ok
+fi
+
 # Several files: each said, exit 1 when one is damaged or missing.
 expect_rc 1 "db check of a sound, a damaged and a missing file" "$DAMA" db check good.sqlite games.sqlite none.sqlite
 expect_line out "good.sqlite: ok"

@@ -109,7 +109,7 @@ expect_eq "$("$DAMA" pdn export --db "$DB" --filter "g.plies > 0 AND g.id IN (SE
 
 # ratings of the match: two players, 4 games, mean 0
 "$DAMA" ratings --db "$DB" --match 1 >"$T/r" 2>&1
-expect_eq "$(head -1 "$T/r")" "4 games, 2 players" "ratings header"
+expect_eq "$(head -1 "$T/r")" "4 russian games, 2 players" "ratings header"
 # draw_elo: fitted when a game was drawn, else said to be 0 by definition (it printed "0.0 +/- 0.0")
 draws=$(q "SELECT count(*) FROM games WHERE result = '1/2-1/2' AND run_id = (SELECT run_id FROM matches WHERE id = 1)")
 "$DAMA" ratings --db "$DB" --match 1 >"$T/r0" 2>&1

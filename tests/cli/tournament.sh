@@ -431,4 +431,19 @@ expect_err 1 "open.pdn does not end with a line end (a game cut off? dama pdn ch
   --db "$T/np2.sqlite" --nodes 50 --progress 0 --pdn-out "$T/open.pdn" name=a name=b,depth=2
 expect_eq "$(cat "$T/hello.pdn")" "hello" "a refused --pdn-out left as it was"
 
+# ratings rate one game's players: a database with two games' tournaments under the same names is refused
+# (the names were merged into one player, with one White advantage), one game of it rated with --filter
+MG=(--db "$T/mg.sqlite" --nodes 50 --concurrency 1 --progress 0 --rounds 1 name=a,weights=default name=b,depth=1)
+expect_rc 0 "a Russian tournament" "$DAMA" tournament "${MG[@]}"
+expect_rc 0 "a Turkish tournament" "$DAMA" tournament --game turkish "${MG[@]}"
+expect_err 1 "dama ratings: the selection holds games of russian and of turkish: rate one game at a time" \
+  "$DAMA" ratings --db "$T/mg.sqlite"
+expect_rc 0 "ratings of one game" "$DAMA" ratings --db "$T/mg.sqlite" --filter "g.game = 'turkish'"
+expect_eq "$(head -1 "$T/out")" "2 turkish games, 2 players" "ratings of one game: its header"
+# a stored name with a control byte (an edited database) is shown escaped, never sent raw to the terminal
+sqlite3 "$T/mg.sqlite" "UPDATE participants SET name = 'x' || char(27) || '[31m' WHERE name = 'a'"
+expect_rc 0 "ratings of an edited name" "$DAMA" ratings --db "$T/mg.sqlite" --filter "g.game = 'russian'"
+grep -qF 'x\x1B[31m' "$T/out" && ok || bad "the edited name is not escaped: $(cat -v "$T/out")"
+grep -q $'\x1b' "$T/out" && bad "an escape byte reached the output: $(cat -v "$T/out")" || ok
+
 finish "tournament.sh"
