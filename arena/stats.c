@@ -284,7 +284,7 @@ int stats_format_line(const MatchStats *st, const SprtParams *sprt, char out[STA
     else if (have == 0)
         APPEND(" | Elo %.1f (interval not estimable: all %lld %ss scored the same)", est.elo, (long long)est.n, unit);
 
-    int64_t unpaired = stats_count_games(st) - 2 * pairs;
+    int64_t unpaired = stats_count_games(st) - pairs - pairs; /* counts near INT64_MAX: no 2 * pairs */
     if (pairs > 0 && unpaired > 0) /* a pair half played (an interrupted run): in W/D/L, not in the Elo */
         APPEND(" (of the %lld whole pairs; %lld unpaired game%s left out)", (long long)pairs, (long long)unpaired,
                unpaired == 1 ? "" : "s");
