@@ -262,11 +262,14 @@ static int store_new(Tour *t, const char *config, const char **names, char err[E
  * pdn_write_game ends a game (the result, then a blank line), else the
  * start of its last game's [Event line (a kill or a full disk cut that
  * game while it was written; the games before it are whole: one write a
- * game). A missing file is empty. -1 when it cannot be read. */
-static int pdn_whole(const char *path, int64_t tid, int64_t *games, off_t *end)
+ * game); *cut_ours: that game is tournament tid's (another's, or text
+ * that is no game, is not this tournament's to cut). A missing file is
+ * empty. -1 when it cannot be read. */
+static int pdn_whole(const char *path, int64_t tid, int64_t *games, off_t *end, bool *cut_ours)
 {
     *games = 0;
     *end = 0;
+    *cut_ours = false;
     FILE *f = fopen(path, "r");
     if (!f) return errno == ENOENT ? 0 : -1;
     char ours[64];
@@ -276,16 +279,19 @@ static int pdn_whole(const char *path, int64_t tid, int64_t *games, off_t *end)
     ssize_t len;
     off_t at = 0, last_event = 0;
     bool last_ours = false, blank = false, nl = true;
+    int blanks = 0; /* since the last [Event line: a game is its tags, a blank line, its moves, a blank line */
     while ((len = getline(&line, &cap, f)) >= 0) {
         if (strncmp(line, "[Event ", 7) == 0) {
             last_event = at;
             last_ours = len > ours_len && strncmp(line, ours, (size_t)ours_len) == 0 &&
                         (line[ours_len] == '"' || line[ours_len] == ' ');
             *games += last_ours;
+            blanks = 0;
         }
         at += len;
         nl = line[len - 1] == '\n';
         blank = len == 1 && nl;
+        blanks += blank;
     }
     bool read_ok = !ferror(f);
     free(line);
@@ -295,6 +301,7 @@ static int pdn_whole(const char *path, int64_t tid, int64_t *games, off_t *end)
     if (at > 0 && !(blank && nl)) { /* the last game was cut */
         *end = last_event;
         *games -= last_ours;
+        *cut_ours = last_ours && blanks < 2; /* not text after a whole game */
     }
     return 0;
 }
@@ -329,8 +336,14 @@ static int pdn_catch_up(Tour *t, const char *db_file, char err[ERR_MAX])
     int64_t have = 0, stored = 0;
     off_t end = 0;
     struct stat st;
-    if (pdn_whole(t->pdn_path, t->r->tournament_id, &have, &end) != 0) return 0; /* the append says why */
+    bool cut_ours;
+    if (pdn_whole(t->pdn_path, t->r->tournament_id, &have, &end, &cut_ours) != 0) return 0; /* the append says why */
     if (stat(t->pdn_path, &st) == 0 && end < st.st_size) { /* a game cut: it is written again below */
+        if (!cut_ours) {
+            snprintf(err, ERR_MAX, "--pdn-out: %.120s ends inside a line that is no game of tournament %lld: "
+                     "dama pdn check names it", t->pdn_path, (long long)t->r->tournament_id);
+            return -1;
+        }
         if (truncate(t->pdn_path, end) != 0) {
             snprintf(err, ERR_MAX, "--pdn-out: %.160s ends inside a game and cannot be cut back to its whole games: "
                      "%s", t->pdn_path, strerror(errno));

@@ -417,6 +417,12 @@ expect_rc 0 "the repaired PDN file replays" "$DAMA" pdn check "$T/cut.pdn"
 expect_eq "$(grep -c '^\[Event ' "$T/cut.pdn")" 4 "the repaired PDN file: every game once"
 expect_eq "$(grep -v '^\[Date ' "$T/cut.pdn" | md5sum)" "$(grep -v '^\[Date ' <<<"$whole"$'\n' | md5sum)" \
   "the repaired PDN file: the games as first written"
+# text after the last game that is no game of this tournament is not cut: refused, the file left as it was
+printf '{ a note' >>"$T/cut.pdn"
+cp "$T/cut.pdn" "$T/cut.before"
+q_cut "DELETE FROM games WHERE game_index = 3; UPDATE runs SET status = 'interrupted'"
+expect_err 1 "cut.pdn ends inside a line that is no game of tournament 1: dama pdn check names it" "$DAMA" "${CUT[@]}"
+cmp -s "$T/cut.pdn" "$T/cut.before" && ok || bad "a refused resume changed its PDN file"
 expect_rc 0 "a match's database" "$DAMA" match --db "$T/other-db.sqlite" --a default --b default --pairs 1 --nodes 50 \
   --threads 1 --progress 0
 cp "$T/other-db.sqlite" "$T/other-db.before"
