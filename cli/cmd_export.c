@@ -4,6 +4,7 @@
  * as a weight file. Exporting the same weight set twice gives identical
  * bytes. */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 #include "engine/weights_file.h"
 #include "util/atomic_file.h"
 #include "util/err.h"
+#include "util/num.h"
 
 #ifndef DAMA_SOURCE_DIR
 #define DAMA_SOURCE_DIR "."
@@ -91,6 +93,15 @@ static int run(CliArgs *a)
     DbProvenance prov = {0};
     if (rc == 0 && id) rc = db_weights_info(db, id, &info, err);
     if (rc == 0 && id) rc = db_weights_provenance(db, id, &prov, err);
+    int64_t rejected_train = 0;
+    int rejected_gen = 0;
+    double rejected_elo = NAN;
+    if (rc == 0 && id) rc = db_weights_gate_rejected(db, id, &rejected_train, &rejected_gen, &rejected_elo, err);
+    if (rc == 0 && rejected_train) /* `tuned`, the default, is the newest candidate, gated or not */
+        fprintf(stderr, "dama export: warning: weight set %lld is train %lld's generation %d candidate, which failed "
+                "its gate (Elo %+.1f against its parent): exported as asked; --weights best takes the best "
+                "accepted generation\n", (long long)id, (long long)rejected_train, rejected_gen,
+                isfinite(rejected_elo) ? num_shown(rejected_elo, 1) : 0.0);
     if (rc != 0) {
         fprintf(stderr, "dama export: %s\n", err);
         db_weights_info_clear(&info);

@@ -7,6 +7,7 @@
 
 #include "db/db.h"
 #include "dist/dist.h"
+#include "util/num.h"
 #include "util/text.h"
 
 void train_report_init(TrainReport *p, const TrainOptions *o, double interval_s)
@@ -24,6 +25,7 @@ void train_report_init(TrainReport *p, const TrainOptions *o, double interval_s)
 
 static void fmt_elo(char *out, size_t size, double elo, double lo, double hi)
 {
+    if (isfinite(elo)) elo = num_shown(elo, 1); /* a -1.9e-14 read "-0.0" */
     if (isnan(elo)) snprintf(out, size, "-");
     else if (isinf(elo)) snprintf(out, size, "not estimable (%s)", elo > 0 ? "100%" : "0%"); /* a score of 100% or 0% */
     else if (isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi)) snprintf(out, size, "%+.1f", elo);

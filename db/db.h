@@ -744,6 +744,12 @@ int db_train_insert(Db *db, const char *game, uint64_t seed, const char *config,
 int db_train_set_status(Db *db, int64_t id, const char *status, int generations, char err[ERR_MAX]);
 /* The newest train of game (*id 0 if none). */
 int db_train_newest(Db *db, const char *game, int64_t *id, char err[ERR_MAX]);
+/* Weight set ws as a train's candidate that failed its gate: *train, its
+ * *generation and *gate_elo (NaN if not stored); *train 0 when ws is no
+ * rejected candidate (an accepted one, a start, a candidate that equals
+ * its parent, or no train's). 0, or -1 with err. */
+int db_weights_gate_rejected(Db *db, int64_t ws, int64_t *train, int *generation, double *gate_elo,
+                             char err[ERR_MAX]);
 /* The game of train id; an error naming it when it does not exist. */
 int db_train_game(Db *db, int64_t id, char game[DB_GAME_NAME_MAX], char err[ERR_MAX]);
 

@@ -128,6 +128,35 @@ int db_train_newest(Db *db, const char *game, int64_t *id, char err[ERR_MAX])
     return rc == SQLITE_DONE ? 0 : -1;
 }
 
+static double col_real(sqlite3_stmt *st, int i);
+
+/* a candidate equal to its parent is its parent's set: not "rejected"; nor a set some gate accepted (or a start) */
+static const char SQL_GEN_REJECTED[] =
+    "SELECT train_id, generation, gate_elo FROM generations g WHERE candidate_ws = ?1 AND accepted = 0 "
+    "AND candidate_ws IS NOT parent_ws AND NOT EXISTS (SELECT 1 FROM generations h WHERE h.candidate_ws = ?1 "
+    "AND (h.accepted = 1 OR h.generation = 0)) ORDER BY id DESC LIMIT 1";
+
+int db_weights_gate_rejected(Db *db, int64_t ws, int64_t *train, int *generation, double *gate_elo,
+                             char err[ERR_MAX])
+{
+    *train = 0;
+    *generation = 0;
+    *gate_elo = NAN;
+    sqlite3_stmt *st = dbi_stmt(db, SQL_GEN_REJECTED, err);
+    if (!st) return -1;
+    int rc = sqlite3_bind_int64(st, 1, ws);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        *train = sqlite3_column_int64(st, 0);
+        *generation = sqlite3_column_int(st, 1);
+        *gate_elo = col_real(st, 2);
+        rc = SQLITE_DONE;
+    }
+    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up the gate of weight set %" PRId64, ws);
+    stmt_done(st);
+    return rc == SQLITE_DONE ? 0 : -1;
+}
+
 int db_train_game(Db *db, int64_t id, char game[DB_GAME_NAME_MAX], char err[ERR_MAX])
 {
     game[0] = '\0';

@@ -143,7 +143,7 @@ static int resolve_spec(const Game *g, const char *spec, Db *db, const char *bas
     if (strcmp(spec, "tuned") == 0) {
         if (db_weights_newest(db, g->name, "tuned", &wid, err) != 0) return -1;
         if (!wid) {
-            snprintf(err, ERR_MAX, "no tuned %s weight set in %.100s (tune stores one only when it betters its start; or give --weights, --a or --b default)", g->name, db_path(db));
+            snprintf(err, ERR_MAX, "no tuned %s weight set in %.100s (tune stores one only when it betters its start; or name another set: default, a weight file or db:ID)", g->name, db_path(db));
             return -1;
         }
     } else if (strcmp(spec, "best") == 0 || strncmp(spec, "train:", 6) == 0) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report_internal.h"
+#include "util/num.h"
 
 /* ---- formatting ---------------------------------------------------------------- */
 
@@ -49,7 +50,7 @@ void cells_add_real(Cells *c, double v, int d)
 {
     if (isnan(v)) cells_add(c, "–");
     else if (isinf(v)) cells_add(c, "%s", v > 0 ? "+inf" : "-inf");
-    else cells_add(c, "%.*f", d, v);
+    else cells_add(c, "%.*f", d, num_shown(v, d)); /* never "-0.0" */
 }
 
 void report_table(Report *r, const char *cls, const char *caption, const char *const *header, int cols, Cells *c)

@@ -39,6 +39,10 @@ for v in GENERATIONS GAMES NODES GATE_PAIRS LADDER_PAIRS; do
         exit 2
     fi
 done
+if [ $((GAMES % 2)) -ne 0 ]; then # self-play plays each opening from both sides
+    echo "main-job.sh: GAMES=$GAMES: need an even number (each opening is played from both sides)" >&2
+    exit 2
+fi
 bash scripts/install-deps.sh
 echo "== build"
 bash scripts/build.sh

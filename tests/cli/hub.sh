@@ -220,7 +220,7 @@ fi
 P='W:WKa1,c3:Bf8,h8,g7'
 printf 'game = "russian";\nbase = "default";\nweights = { KING = 150; };\n' >"$T/k.cfg"
 printf 'game = "turkish";\nbase = "default";\nweights = { KING = 150; };\n' >"$T/tk.cfg"
-"$DAMA" export --weights default --file "$T/r.cfg" >/dev/null 2>&1
+"$DAMA" export --weights default --file "$T/r.cfg" --no-header >/dev/null 2>&1 # never the source tree's header
 "$DAMA" selfplay --db "$T/x.sqlite" --weights "$T/k.cfg" --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>&1
 search_score() { "$DAMA" search --fen "$P" --depth 4 "$@" 2>/dev/null | sed -n 's/^score \(-\?[0-9]*\)$/\1/p'; }
 hub_score() { sed -n 's/^info depth=4 score=\(-\?[0-9.]*\) .*/\1/p' "$1" | tr -d . | sed 's/^\(-\?\)0*\([0-9]\)/\1\2/'; }

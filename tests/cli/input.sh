@@ -683,7 +683,7 @@ if (ulimit -v 2000000 && "$DAMA" version >/dev/null 2>&1); then
   grep -qx 'param name=hash value=64 type=int min=1 max=65536' out && ok || bad "hub hash 4096 at init: the param is not 64"
   # ... with a variant the session's weight file is not of: the hash is named too, and the engine plays
   # the variant asked for with its compiled-in weights (it went back to the whole last set, Russian)
-  "$DAMA" export --weights default --file hub-r.cfg >/dev/null 2>&1
+  "$DAMA" export --weights default --file hub-r.cfg --no-header >/dev/null 2>&1 # never the source tree's header
   printf 'set-param name=variant value=turkish\nset-param name=hash value=4096\ninit\nhub\nlevel depth=2\ngo think\n' \
     | (ulimit -v 2000000 && exec "$DAMA" hub --weights hub-r.cfg) >out 2>err
   grep -qx "error message=\"init: weights 'hub-r.cfg', hash 4096 does not load; the engine plays with weights 'default', hash 64 instead: weight file hub-r.cfg is for game 'russian', not 'turkish'; hash 4096: cannot allocate a transposition table of 4096 MiB (out of memory)\"" out \

@@ -67,4 +67,5 @@ grep -q "SMP_DEPTHS entry '19' is not GAME=DEPTH" "$T/sf.err" && ok || bad "SMP_
 expect_err 2 "main-job.sh: GAMES='3k': need a whole number 1..999999999" env GAMES=3k bash "$SRC/scripts/main-job.sh"
 expect_err 2 "main-job.sh: GATE_PAIRS='0': need a whole number" env GATE_PAIRS=0 bash "$SRC/scripts/main-job.sh" turkish
 expect_err 2 "main-job.sh: unknown game 'chess' (games: " bash "$SRC/scripts/main-job.sh" chess
+expect_err 2 "main-job.sh: GAMES=3: need an even number" env GAMES=3 bash "$SRC/scripts/main-job.sh"
 finish "scripts' games"

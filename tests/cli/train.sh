@@ -114,6 +114,13 @@ g0=$(q b.sqlite "SELECT candidate_ws FROM generations WHERE generation = 0")
 "$DAMA" export --db "$T/b.sqlite" --game russian --weights best --format json --out b.json >/dev/null 2>&1
 "$DAMA" export --db "$T/b.sqlite" --game russian --weights "db:$g0" --format json --out b0.json >/dev/null 2>&1
 cmp -s b.json b0.json && ok || bad "export --weights best after failed gates is not generation 0"
+# the default --weights tuned is the newest candidate, gated or not: exported as asked, with a warning naming the gate
+"$DAMA" export --db "$T/b.sqlite" --game russian --format json --out bt.json >/dev/null 2>"$T/bt.err"
+cand=$(q b.sqlite "SELECT candidate_ws FROM generations WHERE generation = 2")
+grep -q "^dama export: warning: weight set $cand is train 1's generation 2 candidate, which failed its gate (Elo [-+][0-9.]* against its parent): exported as asked; --weights best takes the best accepted generation$" "$T/bt.err" \
+  && ok || bad "export of a rejected candidate: $(cat "$T/bt.err")"
+"$DAMA" export --db "$T/b.sqlite" --game russian --weights best --format json --out bb.json >/dev/null 2>"$T/bb.err"
+grep -q warning "$T/bb.err" && bad "export --weights best warned: $(cat "$T/bb.err")" || ok
 
 # ---- a candidate equal to its parent (no epochs): rejected without a match;
 # self-play from a fixed population (for models of many weights: pairs mode
