@@ -14,6 +14,7 @@
 #include "cli/egtb_opts.h"
 #include "cli/play_opts.h"
 #include "cli/run_common.h"
+#include "dist/dist.h"
 #include "protocol/dxp.h"
 #include "protocol/dxp_link.h"
 #include "util/text.h"
@@ -333,6 +334,9 @@ static int run(CliArgs *a)
         fprintf(stderr, "dama match: --pairs must be >= 0\n");
         return 2;
     }
+    if (o.sprt && o.pairs < MATCH_SPRT_MIN_PAIRS && dist_rank() == 0) /* said at once, not as a bare "undecided" at the end */
+        fprintf(stderr, "note: --pairs %lld is below %d: the SPRT decides no sooner than %d pairs, so this match "
+                "ends undecided\n", (long long)o.pairs, MATCH_SPRT_MIN_PAIRS, MATCH_SPRT_MIN_PAIRS);
     for (int i = 0; i < 2; i++)
         if (o.cmds[i] && (!*o.cmds[i] || strlen(o.cmds[i]) >= PLAYER_SPEC_MAX)) {
             fprintf(stderr, "dama match: --%c-cmd: need a command of 1..%d bytes\n", 'a' + i, PLAYER_SPEC_MAX - 1);

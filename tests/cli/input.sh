@@ -835,6 +835,10 @@ printf 'b\tW:Wa3,g3:Bd6\n' >>own/data/openings/russian_ballots_745.tsv
 (cd own && "$DAMA" selfplay --db own.sqlite --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>&1) || bad "the own book edited"
 expect_eq "$(sqlite3 own/own.sqlite "SELECT count(*) || ' ' || sum(config LIKE '%openings-content = %') FROM runs")" "2 2" \
   "the game's own book edited: a new run"
+# an SPRT match shorter than the SPRT's first decision says so at once (it ended "undecided" without a word)
+expect_rc 0 "an SPRT match of 2 pairs" "$DAMA" match --db sprt2.sqlite --a default --b default --pairs 2 --nodes 50 \
+  --threads 1 --progress 0 --sprt
+expect_line err "note: --pairs 2 is below 20: the SPRT decides no sooner than 20 pairs, so this match ends undecided"
 # a book read from a pipe is read once, by the loading (hashing it first drained it: "has no positions")
 "$DAMA" selfplay --db piped.sqlite --openings <(cat edited.tsv) --games 2 --nodes 50 --threads 1 --progress 0 >/dev/null 2>"$T/err" \
   && ok || bad "a book from a pipe: $(cat "$T/err")"
