@@ -32,34 +32,42 @@ typedef struct Collect {
     char err[ERR_MAX];
 } Collect;
 
-/* A stored name as the tables show it: a control byte as \xNN (tournament
- * refuses them, but a database is anyone's to edit, and an escape
- * sequence would reach the terminal). */
-static void shown_name(const char *name, char *out, size_t size)
+/* A stored name as the tables show it, whole (malloc'd; NULL when out of
+ * memory): a control byte as \xNN (tournament refuses them, but a
+ * database is anyone's to edit, and an escape sequence would reach the
+ * terminal). */
+static char *shown_name(const char *name)
 {
-    size_t n = 0;
-    for (const unsigned char *p = (const unsigned char *)name; *p && n + 5 < size; p++)
+    size_t size = 4 * strlen(name) + 1, n = 0;
+    char *out = malloc(size);
+    if (!out) return NULL;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         n += (size_t)snprintf(out + n, size - n, *p < 0x20 || *p == 0x7f ? "\\x%02X" : "%c", *p);
     out[n] = '\0';
+    return out;
 }
 
 static int player(Collect *c, const char *stored)
 {
-    char name[256];
-    shown_name(stored ? stored : "", name, sizeof name);
+    char *name = shown_name(stored ? stored : "");
+    if (!name) {
+        snprintf(c->err, ERR_MAX, "out of memory");
+        return -1;
+    }
     for (int i = 0; i < c->len; i++)
-        if (strcmp(c->names[i], name) == 0) return i;
+        if (strcmp(c->names[i], name) == 0) {
+            free(name);
+            return i;
+        }
     if (c->len == RATINGS_PLAYERS_MAX) {
+        free(name);
         snprintf(c->err, ERR_MAX,
                  "more than %d players (the most one fit takes; a self-play run has a weight set for every "
                  "perturbed pair): rate a match or a tournament (--match N, --tournament N) or --filter the games",
                  RATINGS_PLAYERS_MAX);
         return -1;
     }
-    if (!(c->names[c->len] = strdup(name))) {
-        snprintf(c->err, ERR_MAX, "out of memory");
-        return -1;
-    }
+    c->names[c->len] = name;
     return c->len++;
 }
 

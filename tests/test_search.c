@@ -493,7 +493,7 @@ static void test_threads_depths(void **state)
             if (run < 0) score1 = r.score;
             else if (score1 >= SCORE_WIN_MIN || score1 <= -SCORE_WIN_MIN) assert_int_equal(r.score, score1);
             if (i >= 3) assert_int_equal(score1, 29995);
-            if (run < 0) { /* the won positions finish early: the depth test is the threads' */
+            if (run < 0) { /* the won positions finish early: the depth test is the threads' (above for them) */
                 engine_free(e);
                 continue;
             }
