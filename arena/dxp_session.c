@@ -91,21 +91,27 @@ static int misplaced(Session *s, const DxpMsg *m, const char *where)
 
 typedef enum Got { GOT_MSG = 1, GOT_TIMEOUT = 0, GOT_CLOSED = -1, GOT_ERROR = -2, GOT_STOPPED = -3 } Got;
 
-/* The next message that can be read, other than a CHAT, within timeout_ms.
- * Chats are counted; a message that cannot be read is counted and answered
- * by a chat naming the problem, and the wait goes on (to the same end). */
-static Got next_msg(Session *s, int timeout_ms, DxpMsg *m)
+/* The deadline (clock_now_s()) of a wait of wait_ms from now. */
+static double deadline_in(int wait_ms) { return clock_now_s() + wait_ms / 1000.0; }
+
+/* The next message that can be read, other than a CHAT, before the
+ * deadline (clock_now_s(); the caller sets it once for all the messages of
+ * one wait, so that neither chats, unreadable messages nor misplaced ones
+ * put it off: a peer that chats every 0.1 s is timed out as one that is
+ * silent). Chats are counted; a message that cannot be read is counted and
+ * answered by a chat naming the problem, and the wait goes on (to the same
+ * end). */
+static Got next_msg(Session *s, double deadline, DxpMsg *m)
 {
-    int waited = 0;
     for (int i = 0; i < WAIT_MSGS; i++) {
         if (stopping(s)) return GOT_STOPPED;
         char text[DXP_MSG_MAX + 1];
         size_t len = 0;
-        int slice = timeout_ms - waited < SLICE_MS ? timeout_ms - waited : SLICE_MS;
-        if (slice <= 0) return GOT_TIMEOUT;
+        double left_ms = (deadline - clock_now_s()) * 1000.0;
+        if (left_ms <= 0.0) return GOT_TIMEOUT;
+        int slice = left_ms < SLICE_MS ? (int)left_ms + 1 : SLICE_MS;
         DxpRecv r = dxp_link_recv(s->link, slice, text, &len, s->err);
         if (r == DXP_RECV_TIMEOUT) {
-            waited += slice;
             i--; /* a quiet slice is not a message */
             continue;
         }
@@ -161,8 +167,9 @@ static Outcome win_for(Color c) { return c == COLOR_WHITE ? OUTCOME_WHITE_WINS :
 static Step wait_end(Session *s, DGame *g)
 {
     DxpMsg m;
+    double deadline = deadline_in(g->wait_ms);
     for (int i = 0; i < WAIT_MSGS; i++) {
-        Got got = next_msg(s, g->wait_ms, &m);
+        Got got = next_msg(s, deadline, &m);
         if (got == GOT_CLOSED) { /* the game is over: a peer may leave without answering */
             s->peer_stops = true;
             dxp_link_note(s->link, "the peer closed the connection instead of answering GAMEEND");
@@ -268,8 +275,9 @@ static Step their_move(Session *s, DGame *g, const DxpMove *dm)
 static Step their_turn(Session *s, DGame *g)
 {
     DxpMsg m;
+    double deadline = deadline_in(g->wait_ms);
     for (int i = 0; i < WAIT_MSGS; i++) {
-        Got got = next_msg(s, g->wait_ms, &m);
+        Got got = next_msg(s, deadline, &m);
         if (got != GOT_MSG) {
             Step st = wait_failed(s, got, g->wait_ms, "move");
             if (st == STEP_FAIL && got == GOT_STOPPED) send_end(s, DXP_END_UNKNOWN, DXP_STOP_ALL);
@@ -422,13 +430,14 @@ int dxp_session_follow(const DxpSessionOptions *o, DxpLink *link, DxpSessionStat
     memset(st, 0, sizeof *st);
     err[0] = '\0';
     int number = 0;
+    double deadline = deadline_in(o->timeout_s * 1000);
     for (int i = 0; i < WAIT_MSGS; i++) {
         DxpMsg m;
         if (s.has_pending) {
             m = s.pending;
             s.has_pending = false;
         } else {
-            Got got = next_msg(&s, o->timeout_s * 1000, &m);
+            Got got = next_msg(&s, deadline, &m);
             if (got == GOT_CLOSED) return 0;
             if (got != GOT_MSG) return wait_failed(&s, got, o->timeout_s * 1000, "GAMEREQ") == STEP_CLOSED ? 0 : -1;
         }
@@ -440,6 +449,7 @@ int dxp_session_follow(const DxpSessionOptions *o, DxpLink *link, DxpSessionStat
             }
             if (step == STEP_FAIL) return -1;
             if (s.peer_stops && !s.has_pending) return 0;
+            deadline = deadline_in(o->timeout_s * 1000); /* the next GAMEREQ's wait */
             continue;
         }
         if (m.type == DXP_BACKREQ || m.type == DXP_MOVE || m.type == DXP_GAMEEND || m.type == DXP_GAMEACC ||
@@ -480,9 +490,10 @@ static int request(Session *s, int i, Color us)
     }
     if (send_msg(s, &r) != 0) return -1;
     int wait_ms = o->timeout_s * 1000;
+    double deadline = deadline_in(wait_ms);
     for (int k = 0; k < WAIT_MSGS; k++) {
         DxpMsg m;
-        Got got = next_msg(s, wait_ms, &m);
+        Got got = next_msg(s, deadline, &m);
         if (got != GOT_MSG) {
             if (wait_failed(s, got, wait_ms, "GAMEACC") == STEP_CLOSED) {
                 snprintf(s->err, ERR_MAX, "the follower closed the connection before answering game %d", i + 1);

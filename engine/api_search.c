@@ -59,12 +59,20 @@ void dama_clear_limits(DamaGame *g)
     if (g) memset(g->limits, 0, sizeof g->limits);
 }
 
+static int poll_stop(void *ctx);
+
 int dama_set_hash_mb(DamaGame *g, int mb)
 {
     if (!g) return DAMA_E_ARGUMENT;
     if (mb < 1 || mb > HASH_MB_MAX) return api_fail(g, DAMA_E_ARGUMENT, "hash size %d MiB out of range 1..%d", mb, HASH_MB_MAX);
+    /* the new table made now, so that a size that cannot be had is told
+     * here and the table before it stays (not at the next search) */
+    Engine *e = engine_new(g->game, (size_t)mb);
+    if (!e) return api_fail(g, DAMA_E_MEMORY, "out of memory (transposition table of %d MiB; the %d MiB one stays)", mb, g->hash_mb);
+    engine_set_weights(e, g->weights);
+    engine_set_stop_fn(e, poll_stop, g);
     engine_free(g->engine);
-    g->engine = NULL;
+    g->engine = e;
     g->hash_mb = mb;
     return ok(g);
 }

@@ -716,18 +716,14 @@ static void on_set_param(Hub *h, const HubLine *l)
 
 /* Does word read as a move in any game's notation: squares (a letter and a
  * number, or a number) joined by '-', 'x' or ':' ("c3-d4", "32x23")? */
+/* A word of a pos line that reads as a move: one with a digit (Hub's own
+ * arguments are names; a move in any notation a game's parser takes,
+ * "c3-d4", "fe5", "F6-E5", "57*40", "13-3=R", has one). */
 static bool looks_like_move(const char *word)
 {
-    int squares = 0;
-    for (const char *p = word;; p++) {
-        if (*p >= 'a' && *p <= 'z') p++;
-        if (*p < '0' || *p > '9') return false;
-        while (p[1] >= '0' && p[1] <= '9') p++;
-        squares++;
-        if (!p[1]) return squares >= 2;
-        p++;
-        if (*p != '-' && *p != 'x' && *p != ':') return false;
-    }
+    for (const char *p = word; *p; p++)
+        if (*p >= '0' && *p <= '9') return true;
+    return false;
 }
 
 static void on_pos(Hub *h, const HubLine *l)
@@ -736,9 +732,11 @@ static void on_pos(Hub *h, const HubLine *l)
     /* "moves=c3-d4 f6-e5": the list unquoted; its second move would be an
      * unknown flag, ignored, and the engine would think in another game */
     for (int i = 0; i < l->len; i++)
-        if (!l->values[i][0] && looks_like_move(l->keys[i])) {
-            send_error(h, "pos: '%s' is a move outside moves=: a list of moves is quoted, moves=\"M1 M2 ...\" "
-                          "(the previous game stays)", quoted(l->keys[i]).text);
+        if (looks_like_move(l->keys[i])) {
+            char word[128]; /* quoted() shows 60 bytes of it */
+            snprintf(word, sizeof word, "%s%s%s", l->keys[i], l->values[i][0] ? "=" : "", l->values[i]);
+            send_error(h, "pos: '%s' reads as a move outside moves=: a list of moves is quoted, moves=\"M1 M2 ...\" "
+                          "(the previous game stays)", quoted(word).text);
             return;
         }
     const char *fen = hub_arg(l, "pos");
@@ -781,7 +779,7 @@ static void on_level(Hub *h, const HubLine *l)
             snprintf(want, sizeof want, "an integer >= 1");
         } else if (strcmp(k, "move-time") == 0) {
             ok = parse_seconds(val, &lim.movetime_ms) && lim.movetime_ms > 0;
-            snprintf(want, sizeof want, "seconds above 0");
+            snprintf(want, sizeof want, "seconds, at least 0.0005 (1 ms)");
         } else if (strcmp(k, "time") == 0) {
             ok = parse_seconds(val, &time_ms), clock = true;
         } else if (strcmp(k, "inc") == 0) {

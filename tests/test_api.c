@@ -14,6 +14,8 @@
 #include <math.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 
@@ -985,12 +987,52 @@ static void test_threads(void **state)
     }
 }
 
+/* A table that cannot be had: dama_set_hash_mb says so at once and the
+ * table before it stays (it freed that table and failed at the next
+ * search). In a child whose address space is capped at 1 GiB above what
+ * it uses; not under AddressSanitizer, whose shadow memory needs more. */
+static void test_hash_memory(void **state)
+{
+    (void)state;
+#if defined(__SANITIZE_ADDRESS__)
+    skip();
+#else
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        DamaGame *g = NULL;
+        char err[256], out[64];
+        if (dama_game_new("russian", NULL, &g, err) != DAMA_OK) _exit(10);
+        if (dama_set_hash_mb(g, 8) != DAMA_OK) _exit(11);
+        if (dama_set_limit(g, DAMA_LIMIT_DEPTH, 4) != DAMA_OK) _exit(12);
+        long vm = 0;
+        FILE *f = fopen("/proc/self/statm", "r");
+        if (!f || fscanf(f, "%ld", &vm) != 1) _exit(13);
+        fclose(f);
+        struct rlimit rl = {.rlim_cur = (rlim_t)vm * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)1 << 30)};
+        rl.rlim_max = rl.rlim_cur;
+        if (setrlimit(RLIMIT_AS, &rl) != 0) _exit(14);
+        if (dama_set_hash_mb(g, 4096) != DAMA_E_MEMORY) _exit(15);
+        if (!strstr(dama_last_error(g), "4096 MiB; the 8 MiB one stays")) _exit(16);
+        if (dama_search(g, out, sizeof out) != DAMA_OK) _exit(17); /* with the 8 MiB table */
+        if (dama_set_hash_mb(g, 16) != DAMA_OK) _exit(18);
+        if (dama_search(g, out, sizeof out) != DAMA_OK) _exit(19);
+        dama_game_free(g);
+        _exit(0);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_start_spellings), cmocka_unit_test(test_errors),  cmocka_unit_test(test_bad_arguments), cmocka_unit_test(test_status),     cmocka_unit_test(test_repetition),
         cmocka_unit_test(test_pdn),           cmocka_unit_test(test_search),     cmocka_unit_test(test_clock),      cmocka_unit_test(test_levels),
-        cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_draw_offer),    cmocka_unit_test(test_weights),    cmocka_unit_test(test_threads), cmocka_unit_test(test_hash_memory),
         cmocka_unit_test(test_moves_russian), cmocka_unit_test(test_moves_turkish), cmocka_unit_test(test_moves_shatra),
         cmocka_unit_test(test_moves_international), cmocka_unit_test(test_international), cmocka_unit_test(test_canadian),
     };

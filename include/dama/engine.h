@@ -285,8 +285,9 @@ DAMA_API int dama_repetitions(const DamaGame *game);
 DAMA_API int dama_set_limit(DamaGame *game, int limit, int64_t value);
 /* Clear every limit. */
 DAMA_API void dama_clear_limits(DamaGame *game);
-/* Transposition table size in MiB (1..65536; default 16); the table is
- * cleared. */
+/* Transposition table size in MiB (1..65536; default 16): the new table
+ * is allocated now, cleared. DAMA_E_MEMORY when it cannot be: the table
+ * before it (and its size) stays. */
 DAMA_API int dama_set_hash_mb(DamaGame *game, int mb);
 /* Level of play (DamaLevel), or by name ("beginner", "casual", "club",
  * "strong", "max"). Default DAMA_LEVEL_MAX. */

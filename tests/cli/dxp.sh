@@ -179,6 +179,19 @@ exec 3<>"/dev/tcp/127.0.0.1/$PORT"
 follower_done quiet 1
 exec 3<&-
 has "$T/quiet.ferr" "dama dxp: no GAMEREQ within 1 s" "silent initiator"
+# --timeout is a deadline for the awaited message: chats do not put it off (a chat every 0.1 s
+# kept the wait open as long as it went on; 30 chats here, 3 s, against --timeout 1)
+follower chatty --timeout 1
+exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+t0=$(date +%s%N)
+(trap '' PIPE; for _ in $(seq 1 30); do printf 'Chello\0' >&3 2>/dev/null || break; sleep 0.1; done) &
+CPID=$!
+follower_done chatty 1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+kill $CPID 2>/dev/null; wait $CPID 2>/dev/null
+exec 3<&-
+has "$T/chatty.ferr" "dama dxp: no GAMEREQ within 1 s" "a chatting initiator timed out as a silent one"
+[ "$ms" -lt 2500 ] && ok || bad "a chatting initiator was closed after $ms ms, not about 1 s"
 # a message cut off by the close (bytes without their NUL) is a bad message received, said in the summary
 follower cut --timeout 5
 exec 3<>"/dev/tcp/127.0.0.1/$PORT"

@@ -301,6 +301,7 @@ set-param name=hash
 set-param name=seed value=9223372036854775808
 set-param name=db value=""
 level move-time=0
+level move-time=0.0004
 go think x="unterminated
 =x
 pos pos="W:Wc3:Bd4"extra
@@ -309,11 +310,12 @@ EOF
 printf '%070000d\n' 0 >>"$T/badin.in"
 printf 'ping\n' >>"$T/badin.in"
 session badin
-count "$T/badin.out" '^error message=' 22 "one error per bad line"
+count "$T/badin.out" '^error message=' 23 "one error per bad line"
 count "$T/badin.out" '^pong$' 2 "session goes on after bad input"
 has "$T/badin.out" "unknown command 'frobnicate'" "unknown command named"
 has "$T/badin.out" "level depth: bad value 'x' (an integer 1..120)" "bad level value named, with its range"
-has "$T/badin.out" "level move-time: bad value '0' (seconds above 0)" "level move-time 0"
+has "$T/badin.out" "level move-time: bad value '0' (seconds, at least 0.0005 (1 ms))" "level move-time 0"
+has "$T/badin.out" "level move-time: bad value '0.0004' (seconds, at least 0.0005 (1 ms))" "level move-time 0.0004: rounds to 0 ms"
 has "$T/badin.out" "set-param seed: '9223372036854775808' is not an integer 0..9223372036854775807" "seed past 2^63 - 1"
 has "$T/badin.out" "set-param db: value empty (the value stays 'dama.sqlite')" "empty db"
 has "$T/badin.out" "W:Wz9:Bd4" "bad position named"
@@ -352,11 +354,17 @@ has "$T/clockeof.out" '^done move=' "a clock search at end of input answers"
 [ "$ms" -ge 450 ] && ok || bad "a clock search at end of input stopped after $ms ms"
 # a list of moves unquoted (moves=c3-d4 f6-e5): the second move would be an unknown flag and the
 # engine would think in another game; refused, naming the move; a flag that is no move stays ignored
-printf 'init\npos pos=start moves=c3-d4 f6-e5\npos pos=start moves=32-28 19x23\npos pos=start moves="c3-d4 f6-e5" ext\nping\nquit\n' >"$T/unq.in"
+# a move in any form a parser takes counts (a short form, capitals, Shatra's drop and promotion,
+# which the line reads as key=value)
+printf 'init\npos pos=start moves=c3-d4 f6-e5\npos pos=start moves=32-28 19x23\npos pos=start moves="c3-d4 f6-e5" ext\npos moves=c3-d4 fe5\npos moves=c3-d4 F6-E5\npos moves=c3-d4 57*40\npos moves=c3-d4 13-3=R\nping\nquit\n' >"$T/unq.in"
 session unq
-has "$T/unq.out" "^error message=\"pos: 'f6-e5' is a move outside moves=: a list of moves is quoted" "unquoted list refused"
-has "$T/unq.out" "^error message=\"pos: '19x23' is a move outside moves=" "unquoted numeric list refused"
-expect_eq "$(grep -c '^error' "$T/unq.out")" 2 "an extension flag on pos is ignored"
+has "$T/unq.out" "^error message=\"pos: 'f6-e5' reads as a move outside moves=: a list of moves is quoted" "unquoted list refused"
+has "$T/unq.out" "^error message=\"pos: '19x23' reads as a move outside moves=" "unquoted numeric list refused"
+has "$T/unq.out" "^error message=\"pos: 'fe5' reads as a move outside moves=" "an unquoted short form refused"
+has "$T/unq.out" "^error message=\"pos: 'F6-E5' reads as a move outside moves=" "an unquoted move in capitals refused"
+has "$T/unq.out" "^error message=\"pos: '57\*40' reads as a move outside moves=" "an unquoted drop refused"
+has "$T/unq.out" "^error message=\"pos: '13-3=R' reads as a move outside moves=" "an unquoted promotion (key=value) refused"
+expect_eq "$(grep -c '^error' "$T/unq.out")" 6 "an extension flag on pos is ignored"
 # go's mode is one of Hub's three (think, ponder, analyze; none is think): another is an error naming
 # it, and a bare done (every go is answered by one), not a search; an argument with a value is ignored
 printf 'init\npos pos=start\nlevel depth=2\ngo fly\ngo think ponder\nping\nquit\n' >"$T/gomode.in"
