@@ -166,7 +166,7 @@ typedef struct EgtbBuildOptions {
     int zstd_level;            /* compression level (1..19) */
     bool no_symmetry;          /* solve every position, not one of each pair of EgtbIndexer.symmetry
                                   (the same table byte for byte, about twice the CPU) */
-    volatile int *stop;        /* polled between materials (may be NULL) */
+    volatile int *stop;        /* polled in a solve and between materials (may be NULL) */
     EgtbBuildFn report;        /* may be NULL */
     void *ctx;
 } EgtbBuildOptions;

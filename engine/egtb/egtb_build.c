@@ -266,8 +266,10 @@ static void propagate_one(void *ctx, const Position *q)
     __atomic_store_n(&p->val[qi], (uint8_t)(d + 1), __ATOMIC_RELAXED);
 }
 
-/* Solve material m into a new array of its values. */
-static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
+/* Solve material m into a new array of its values: 0, 1 when stopped
+ * (*stop polled at every position and between levels: a large material
+ * takes minutes), or -1 with err. */
+static int solve(Builder *b, EgtbMaterial m, volatile int *stop, uint8_t **out, char err[ERR_MAX])
 {
     uint64_t n = b->ix->size(m);
     bool counted_children = b->flags[egtb_material_key(m)] & EGTB_FLAG_COUNTED_CHILDREN;
@@ -286,7 +288,7 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
         int local_max = 0;
 #pragma omp for schedule(dynamic, 4096)
         for (uint64_t i = 0; i < n; i++) {
-            if (!list) continue;
+            if (!list || (stop && *stop)) continue;
             Position pos, child;
             if (!b->ix->decode(m, i, &pos)) {
                 aux[i] = 255;
@@ -335,7 +337,7 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
         if (local_max > max_assigned) max_assigned = local_max;
         free(list);
     }
-    for (int L = 0; L <= EGTB_DIST_MAX && !error; L++) {
+    for (int L = 0; L <= EGTB_DIST_MAX && !error && !(stop && *stop); L++) {
         uint8_t want = (uint8_t)(L + 1);
         int level_max = 0;
 #pragma omp parallel if (n > 200000)
@@ -344,7 +346,7 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
             int mine = 0;
 #pragma omp for schedule(dynamic, 65536)
             for (uint64_t i = 0; i < n; i++) {
-                if (__atomic_load_n(&val[i], __ATOMIC_RELAXED) != want) continue;
+                if (__atomic_load_n(&val[i], __ATOMIC_RELAXED) != want || (stop && *stop)) continue;
                 Position pos;
                 b->ix->decode(m, i, &pos);
                 Position img;
@@ -365,6 +367,10 @@ static int solve(Builder *b, EgtbMaterial m, uint8_t **out, char err[ERR_MAX])
             if (far <= want) break;
             max_assigned = far;
         }
+    }
+    if (stop && *stop && !error) { /* the values are partial: nothing kept */
+        free(val), free(cnt), free(aux);
+        return 1;
     }
     if (b->sym && !error) {
         /* The images take their representative's value. An image was left
@@ -802,10 +808,7 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         } else {
             /* absent, or damaged (a half-written file is never renamed in
              * place; a damaged one is rebuilt) */
-            if (solve(b, m, &val, err) != 0) {
-                rc = -1;
-                break;
-            }
+            if ((rc = solve(b, m, o->stop, &val, err)) != 0) break; /* 1: stopped */
         }
         b->vals[key] = val;
         b->sizes[key] = s.positions;

@@ -376,4 +376,20 @@ head -c 1000 "$D/russian-2k0m-1k0m.egtb" >"$T/short" && cp "$T/short" "$D/russia
 expect_rc 1 "damaged file" "$DAMA" egtb verify --dir "$D" --sample 0
 grep -q 'russian-2k0m-1k0m.egtb' "$T/err" && ok || bad "damaged file named: $(cat "$T/err")"
 expect_rc 2 "bad egtb-engines" "$DAMA" match --db "$T/m.sqlite" --egtb-engines c
+# Ctrl-C in the middle of a material's solve (3 kings against 3: minutes) stops it at once, exit 3,
+# and keeps no table of it (the solve polled the stop flag only between materials: the first
+# Ctrl-C went unheeded for minutes, and a build that then finished exited 0)
+mkdir -p "$T/stop"
+"$DAMA" egtb build --dir "$T/stop" --material 3k-3k --threads 1 >"$T/stop.out" 2>&1 &
+spid=$!
+for _ in $(seq 1 200); do [ -e "$T/stop/russian-3k0m-2k0m.egtb" ] && break; sleep 0.1; done
+sleep 0.5
+t0=$(date +%s%N)
+kill -INT $spid
+wait $spid
+expect_eq "$?" 3 "egtb build stopped in a solve: exit 3"
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+[ "$ms" -lt 5000 ] && ok || bad "egtb build took $ms ms to stop"
+grep -qF "(stopped: run the same command to resume)" "$T/stop.out" && ok || bad "egtb build stopped: not said: $(tail -2 "$T/stop.out")"
+[ ! -e "$T/stop/russian-3k0m-3k0m.egtb" ] && ok || bad "a stopped solve's table was written"
 finish "egtb CLI"
