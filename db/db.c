@@ -881,6 +881,13 @@ const char *db_path(const Db *db)
     return db->path;
 }
 
+static int stop_poll(void *ctx) { return *(volatile int *)ctx != 0; }
+
+void db_set_stop(Db *db, volatile int *stop)
+{
+    sqlite3_progress_handler(db->h, stop ? 10000 : 0, stop ? stop_poll : NULL, (void *)stop);
+}
+
 int db_set_busy_timeout(Db *db, int ms, char err[ERR_MAX])
 {
     if (ms < 0) {

@@ -185,6 +185,12 @@ const char *db_path(const Db *db);
  * (0: fail at once). */
 int db_set_busy_timeout(Db *db, int ms, char err[ERR_MAX]);
 
+/* A long read stops when *stop becomes nonzero (polled by SQLite every
+ * few thousand virtual-machine steps, so also while a slow query has no
+ * row to give yet): the statement fails with SQLITE_INTERRUPT. NULL: no
+ * such stop (the default). */
+void db_set_stop(Db *db, volatile int *stop);
+
 /* Cap the database file at about `bytes` (PRAGMA max_page_count; never below
  * its current size). Writes past the cap fail like a full disk (SQLITE_FULL):
  * to bound disk use, and to test the disk-full path. */

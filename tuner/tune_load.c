@@ -222,6 +222,7 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
     snprintf(gfilter, sizeof gfilter, "g.game = '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')%s%s%s",
              g->name, o->runs ? " AND g.run_id IN (" : "", o->runs ? o->runs : "", o->runs ? ")" : "");
     int rc = rc_in;
+    db_set_stop(o->db, lc->stop); /* a slow --filter gives no row to stop at */
     if (rc == 0) rc = db_games_each(o->db, gfilter, on_game, &gkeys, err);
     if (rc > 0) {
         snprintf(err, ERR_MAX, "out of memory for the game keys");
@@ -239,6 +240,11 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
             snprintf(err, ERR_MAX, "%s", lc->err);
             rc = -1;
         }
+    }
+    db_set_stop(o->db, NULL);
+    if (rc != 0 && !lc->interrupted && lc->stop && *lc->stop) { /* SQLite's interrupt, in a query */
+        snprintf(err, ERR_MAX, "interrupted while loading positions; nothing stored");
+        lc->interrupted = true;
     }
     char dpath[4096], dwhy[ERR_MAX];
     if (rc == 0 && o->egtb && egtb_damage(o->egtb->db, dpath, dwhy) > 0) {
