@@ -129,10 +129,10 @@ static int on_position(void *ctx, const DbPosition *p)
         egtb_probe(c->egtb->db, c->egtb->cache, &pos, &ev)) {
         /* The theoretical result: a stored position has lost its counters. */
         c->egtb_known++;
-        if (c->egtb_skip) return 0;
         bool white = c->game->side_to_move(&pos) == COLOR_WHITE;
         int exact = egtb_is_draw(ev) ? 1 : egtb_is_win(ev) == white ? 2 : 0;
-        if (exact != half) c->egtb_changed++;
+        if (exact != half) c->egtb_changed++; /* counted when left out too */
+        if (c->egtb_skip) return 0;
         half = exact;
     }
     char terr[TEXEL_ERR_MAX];

@@ -364,6 +364,19 @@ expect_rc 0 "self-play of 2 kings against 1" "$DAMA" selfplay --db "$T/sp21.sqli
 expect_err 1 "dama tune: endgame table $T/dmg/russian-2k0m-1k0m.egtb: a block does not decompress (damaged file): rebuild it (dama egtb build) or tune without --egtb" \
   "$DAMA" tune --db "$T/sp21.sqlite" --egtb "$T/dmg" --epochs 2
 expect_eq "$(sqlite3 "$T/sp21.sqlite" "SELECT count(*) FROM runs WHERE kind = 'tune'")" 0 "the refused tuning left no run"
+# the line on the positions the database knows counts those whose game result differs from it in
+# both modes (skip printed 0 for them: it counted only those it kept): self-play from 3 kings against
+# 1 (in the 3k-1k tables, won, often drawn by the move-count rules) and 4 against 1 (outside them)
+printf 'x\tW:WKc1,Ke1,Kg1:BKb8\ny\tW:WKc1,Ke1,Kg1,Ka3:BKb8\n' >"$T/book3"
+expect_rc 0 "self-play of 3 and 4 kings against 1" "$DAMA" selfplay --db "$T/sp31.sqlite" --openings "$T/book3" \
+  --games 16 --nodes 100 --threads 1 --progress 0
+for mode in target skip; do
+  "$DAMA" tune --db "$T/sp31.sqlite" --egtb "$D" --egtb-mode $mode --epochs 1 2>&1 | grep "^egtb:" >"$T/tune-$mode.egtb"
+done
+changed=$(sed -n 's/.*(\([0-9]*\) had another game result)$/\1/p' "$T/tune-target.egtb")
+[ "${changed:-0}" -gt 0 ] && ok || bad "tune --egtb: no position's result changed: $(cat "$T/tune-target.egtb")"
+expect_eq "$(sed -n 's/.*(\([0-9]*\) had another game result)$/\1/p' "$T/tune-skip.egtb")" "$changed" \
+  "tune --egtb-mode skip counts the results it differs from"
 # its block offsets damaged (the header intact): the table is mapped when first probed, and the
 # offsets are what probe names, not the checksum
 cp "$D/russian-2k0m-1k0m.egtb" "$T/offsets.egtb"
