@@ -80,9 +80,14 @@ int egtb_header_check(const EgtbHeader *h, const char *path, const Game *game, E
         snprintf(err, ERR_MAX, "%s: not a dama endgame table", path);
         return -1;
     }
-    if (h->version != EGTB_VERSION || h->header_bytes != sizeof *h) {
+    if (h->version != EGTB_VERSION) {
         snprintf(err, ERR_MAX, "%s: table version %u, this dama reads version %d (rebuild it)", path,
                  (unsigned)h->version, EGTB_VERSION);
+        return -1;
+    }
+    if (h->header_bytes != sizeof *h) { /* the version's header size is fixed */
+        snprintf(err, ERR_MAX, "%s: header of %u bytes, version %d's is %zu (damaged file; rebuild it)", path,
+                 (unsigned)h->header_bytes, EGTB_VERSION, sizeof *h);
         return -1;
     }
     if (XXH64(h, offsetof(EgtbHeader, header_hash), 0) != h->header_hash) {

@@ -383,6 +383,10 @@ cp "$D/russian-2k0m-1k0m.egtb" "$T/offsets.egtb"
 cp "$T/offsets.egtb" "$f" && dd if=/dev/zero of="$f" bs=1 seek=128 count=8 conv=notrunc status=none
 expect_err 1 "dama egtb probe: $T/dmg/russian-2k0m-1k0m.egtb: bad block offset table (damaged file)" \
   "$DAMA" egtb probe --dir "$T/dmg" --fen 'B:WKa1,Kc1,Kd4:BKh8'
+# its header size damaged (byte 12, the version intact): named as such, not as another version
+cp "$T/offsets.egtb" "$f" && printf '\x5a' | dd of="$f" bs=1 seek=12 conv=notrunc status=none
+expect_err 1 "dama egtb probe: $T/dmg/russian-2k0m-1k0m.egtb: header of 90 bytes, version 1's is 128 (damaged file; rebuild it)" \
+  "$DAMA" egtb probe --dir "$T/dmg" --fen 'B:WKa1,Kc1,Kd4:BKh8'
 expect_rc 0 "rebuild the damaged table" "$DAMA" egtb build --material 3k-1k --dir "$T/dmg"
 cmp -s "$f" "$D/russian-2k0m-1k0m.egtb" && ok || bad "the resumed build did not rebuild the damaged table"
 head -c 1000 "$D/russian-2k0m-1k0m.egtb" >"$T/short" && cp "$T/short" "$D/russian-2k0m-1k0m.egtb"
