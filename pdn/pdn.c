@@ -330,6 +330,7 @@ static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
     text_clear(&r->text);
     text_clear(&r->value);
     memset(tok, 0, sizeof *tok);
+    bool content = true; /* the line being read holds something (the token before, an escape line) */
     for (;;) {
         int c = peek(r);
         if (c == EOF) {
@@ -338,13 +339,19 @@ static int read_token(PdnReader *r, PdnToken *tok, char err[ERR_MAX])
             return 0;
         }
         if (is_space(c)) {
+            long line = r->line;
             get(r);
+            if (r->line != line) { /* a line ended */
+                if (!content) tok->blank_before = true;
+                content = false;
+            }
         } else if (c == 0xEF && is_bom(r)) { /* invisible: a '%' after it still starts the line */
             bool line_start = r->line_start;
             get(r), get(r), get(r);
             r->line_start = line_start;
         } else if (c == '%' && r->line_start) {
             if (skip_line(r, NULL, err) < 0) return -1; /* PDN escape line */
+            content = true;
         } else {
             break;
         }
@@ -454,7 +461,7 @@ static int add_move(PdnGame *g, const PdnToken *tok, long number, int dots)
 /* The body of pdn_read_game, with r->splitting set. */
 static int split_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
 {
-    bool started = false, movetext = false;
+    bool started = false, movetext = false, blank = false;
     long number = 0;
     int dots = 0; /* of a number written since the last move */
     for (;;) {
@@ -462,12 +469,19 @@ static int split_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
         int rc = pdn_read_token(r, &tok, err);
         if (rc < 0) return -1;
         if (rc == 0) break;
+        blank = blank || tok.blank_before; /* since the last token that was not a comment */
         if (tok.kind == PDN_TOKEN_COMMENT || tok.kind == PDN_TOKEN_VARIATION) continue;
-        if (tok.kind == PDN_TOKEN_TAG && movetext) { /* the game had no result */
+        /* a tag after movetext begins the next game (this one had no
+         * result); so does one after an empty line that ends a tag section
+         * with no movetext (a game cut off after its tags: read alone, it
+         * is said to have no moves and no result, not joined to the next) */
+        if (tok.kind == PDN_TOKEN_TAG && (movetext || (blank && game->tags_len > 0))) {
+            tok.blank_before = blank;
             r->pushed = tok;
             r->has_pushed = true;
             break;
         }
+        blank = false;
         if (!started) {
             started = true;
             r->in_game = true;
@@ -762,7 +776,8 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
          * other than the one due is said once (it is read). */
         long due = i > 0 && game->side_to_move(&pos) == leader ? number + 1 : number;
         bool second_mover = game->side_to_move(&pos) != leader; /* "1. c3-d4 1... f6-e5": its number again */
-        if (pm->number && i > 0 && pm->number != due && !(second_mover && pm->number == pgame->moves[i - 1].number) &&
+        bool written = pm->dots != 0; /* a number right before it (pm->number alone is the last one written) */
+        if (written && i > 0 && pm->number != due && !(second_mover && pm->number == pgame->moves[i - 1].number) &&
             !number_said) {
             add_warning(out, "move number %ld (line %ld) where move %ld is due", pm->number, pm->line, due);
             number_said = true;
@@ -774,11 +789,11 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
             dots_said = true;
         }
         /* from the game's start position (no FEN tag) move 1 is due; a FEN carries no move number */
-        if (i == 0 && !fen && pm->number && pm->number != 1) {
+        if (i == 0 && !fen && written && pm->number != 1) {
             add_warning(out, "move number %ld (line %ld) where move 1 is due (the start position)", pm->number,
                         pm->line);
         }
-        if (pm->number && (i == 0 || pm->number != pgame->moves[i - 1].number)) number = pm->number;
+        if (written && (i == 0 || pm->number != pgame->moves[i - 1].number)) number = pm->number;
         else if (i > 0 && game->side_to_move(&pos) == leader) number++;
         if (over_at < 0 && (over = game_outcome(game, &pos, keys, i, &over_reason, NULL)) != OUTCOME_NONE)
             over_at = i;
@@ -830,6 +845,9 @@ int pdn_replay_game(const PdnGame *pgame, const Game *fallback, PdnReplay *out)
         written != final)
         add_warning(out, "the result \"%s\" (line %ld) is not the one the rules gave: %s (%s) after ply %d", wtext,
                     wline, outcome_pdn(final), final_reason ? final_reason : "", final_at);
+    if (pgame->result[0] && !pgame->moves_len && !pgame->tags_len) /* "... 1/2-1/2 0-1": no game of its own */
+        add_warning(out, "a result alone (\"%s\", line %ld), with no tags and no moves: one written twice?",
+                    pgame->result, pgame->result_line);
     if (!pgame->result[0]) { /* PDN ends every game's movetext with its result: a file cut short lost it */
         char where[96], said[96] = "";
         if (pgame->moves_len) snprintf(where, sizeof where, "no result after the last move (line %ld)",

@@ -63,6 +63,7 @@ typedef struct PdnToken {
     long number;       /* move number or NAG number, else 0 */
     int dots;          /* move numbers: 1 ("12.") or 3 ("12..."), else 0 */
     long line;         /* 1-based line where the token starts */
+    bool blank_before; /* an empty line (blanks alone) stands between it and the token before */
 } PdnToken;
 
 typedef struct PdnReader PdnReader;

@@ -162,11 +162,25 @@ expect_eq "$("$DAMA" pdn check "$T/num.pdn" 2>/dev/null | head -1)" "game 1: ok,
 # a first mover's move under the number of the move before is said ("1... f6-e5" is its move's number again)
 for mt in "1. c3-d4 f6-e5 1. d4xf6 *:move number 1 (line 3) where move 2 is due" \
   "1. c3-d4 f6-e5 2. d4xf6 g7xe5 2. a3-b4 *:move number 2 (line 3) where move 3 is due" "1. c3-d4 1... f6-e5 2. d4xf6 *:" \
-  "1. c3-d4 f6-e5 2. d4xf6 2... g7xe5 *:"; do
+  "1. c3-d4 f6-e5 2. d4xf6 2... g7xe5 *:" \
+  "1. c3-d4 f6-e5 d4xf6 g7xe5 *:" "1. c3-d4 f6-e5 d4xf6 g7xe5 3. a3-b4 *:" \
+  "1. c3-d4 f6-e5 d4xf6 g7xe5 2. a3-b4 *:move number 2 (line 3) where move 3 is due"; do
   printf '[GameType "25"]\n[Result "*"]\n%s\n' "${mt%%:*}" >"$T/num2.pdn"
   got=$("$DAMA" pdn check "$T/num2.pdn" 2>/dev/null | head -1)
   case "${mt#*:}" in "") [[ "$got" != *warning* ]] ;; *) [[ "$got" == *"warning: ${mt#*:}" ]] ;; esac && ok || bad "${mt%%:*}: $got"
 done
+# a tag section with no movetext, then an empty line and the next game's tags: a game cut off after
+# its tags, said, not joined to the next (whose moves were read under the first one's tags); tags
+# without an empty line between stay one game's (a tag written again is said)
+printf '[Event "one"]\n[GameType "30"]\n[Result "1-0"]\n\n[Event "two"]\n[Result "0-1"]\n1. c3-d4 f6-g5 0-1\n' >"$T/cut.pdn"
+"$DAMA" pdn check "$T/cut.pdn" >"$T/cut.out" 2>/dev/null
+expect_eq "$(head -1 "$T/cut.out")" 'game 1 (one): ok, 0 plies; warning: no moves and no result (the game starts at line 1): the game may be cut off (PDN ends every game with 1-0, 0-1, 1/2-1/2 or *; the Result tag (line 3) says "1-0")' "a game cut off after its tags"
+expect_eq "$(sed -n 2p "$T/cut.out")" "game 2 (two): ok, 2 plies" "the game after it, read as Russian under its own tags"
+printf '[Event "one"]\n[Event "two"]\n1. c3-d4 *\n' >"$T/twice.pdn"
+expect_eq "$("$DAMA" pdn check "$T/twice.pdn" 2>/dev/null | head -1)" "game 1 (one): ok, 1 ply; warning: Event tag written again (line 2; first at line 1, which is read)" "a tag written again in one section"
+# a result after a game's result is no game of its own: said
+printf '[Event "x"]\n1. c3-d4 f6-g5 1/2-1/2 0-1\n' >"$T/res2.pdn"
+expect_eq "$("$DAMA" pdn check "$T/res2.pdn" 2>/dev/null | sed -n 2p)" 'game 2: ok, 0 plies; warning: a result alone ("0-1", line 2), with no tags and no moves: one written twice?' "a result written twice"
 # "N..." marks the second mover's move: before the first mover's it is said; before Black's (after a FEN) it is right
 printf '1... c3-d4 *\n' >"$T/dots.pdn"
 expect_eq "$("$DAMA" pdn check "$T/dots.pdn" 2>/dev/null | head -1)" "game 1: ok, 1 ply; warning: '1...' (line 1) before a move of White, which moves first ('1.')" "N... before White's move"
