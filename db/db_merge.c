@@ -553,6 +553,11 @@ int db_upgrade(const char *path, bool *upgraded, char err[ERR_MAX])
 {
     Db *db = NULL;
     *upgraded = true;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) { /* SQLite would make it one */
+        set_err(err, "%s: an empty file, not a dama database (nothing to upgrade)", path);
+        return -1;
+    }
     if (db_open_readonly(path, &db, err) == 0) { /* already at this schema: nothing to do */
         *upgraded = false;
         db_close(db);
