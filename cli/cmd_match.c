@@ -3,6 +3,7 @@
  * W/D/L, pentanomial counts, Elo with its 95% interval and an optional SPRT.
  * Games and the running totals are stored in the database; the match
  * itself is arena/match.h's match_run. */
+#include <math.h>
 #include <string.h>
 
 #include "arena/match.h"
@@ -17,6 +18,7 @@
 #include "dist/dist.h"
 #include "protocol/dxp.h"
 #include "protocol/dxp_link.h"
+#include "util/num.h"
 #include "util/text.h"
 
 static const CliOpt OPTS[] = {
@@ -100,7 +102,15 @@ static void progress(void *ctx, const MatchStats *st)
 {
     Printer *p = ctx;
     int64_t wdl[3] = {st->wins, st->draws, st->losses};
+    /* the Elo so far, of the whole pairs, as the final line gives it */
+    char elo[64] = "";
+    EloEstimate est;
+    if (stats_count_pairs(st) >= 2 && stats_estimate_ptnml(st, &est) == 0 && stats_interval_estimable(&est) &&
+        isfinite(est.elo) && isfinite(est.error))
+        snprintf(elo, sizeof elo, "Elo %.1f +/- %.1f", num_shown(est.elo, 1), num_shown(est.error, 1));
+    p->prog.extra = elo;
     run_progress_update(&p->prog, stats_count_games(st), wdl, false);
+    p->prog.extra = NULL;
 }
 
 /* A game lost by an engine's fault: which, why and what it said. */

@@ -27,6 +27,7 @@ void run_progress_init(RunProgress *p, const char *what, int64_t total, double i
     p->before = 0;
     p->ranks = 0;
     p->rank_games = NULL;
+    p->extra = NULL;
 }
 
 void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], bool final)
@@ -39,6 +40,7 @@ void run_progress_update(RunProgress *p, int64_t done, const int64_t wdl[3], boo
     double eta = rate > 0 ? (double)(p->total - done) / rate : 0;
     fprintf(stderr, "%s: %lld/%lld games, %.2f games/s", p->what, (long long)done, (long long)p->total, rate);
     if (wdl) fprintf(stderr, ", W/D/L %lld/%lld/%lld", (long long)wdl[0], (long long)wdl[1], (long long)wdl[2]);
+    if (p->extra && p->extra[0]) fprintf(stderr, ", %s", p->extra);
     if (!final) fprintf(stderr, ", ETA %dm%02ds", (int)eta / 60, (int)eta % 60);
     if (p->ranks > 1 && p->rank_games) {
         fprintf(stderr, ", by rank");

@@ -57,6 +57,8 @@ typedef struct RunProgress {
      * the line; run_progress_init sets 0. */
     int ranks;
     const int64_t *rank_games;
+    /* printed after W/D/L when not NULL (a match's Elo so far); init: NULL */
+    const char *extra;
 } RunProgress;
 
 void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s);

@@ -68,6 +68,13 @@ diff <(grep -v '^#' "$T/tuned.cfg") <(grep -v '^#' "$T/again.cfg") >/dev/null &&
 "$DAMA" match --db "$T/d.sqlite" --pairs 6 --nodes 1500 --progress 0 >"$T/match.out" 2>&1 && ok || bad "match failed: $(cat "$T/match.out")"
 grep -q "^Games 12:" "$T/match.out" && ok || bad "match summary: $(cat "$T/match.out")"
 [ "$(q "SELECT games, wins + draws + losses, penta0+penta1+penta2+penta3+penta4 FROM matches")" = "12|12|6" ] && ok || bad "match row"
+# the progress line gives the Elo so far, of the whole pairs: at the last game, the summary's
+"$DAMA" match --db "$T/pr.sqlite" --a default --b "$SRC/tests/cli/russian-poor.cfg" --pairs 6 --nodes 300 --threads 1 \
+  --progress 0.000001 >"$T/pr.out" 2>&1 && ok || bad "match with progress lines failed: $(cat "$T/pr.out")"
+sum_elo=$(sed -n 's/^Games 12: .* | \(Elo [-0-9.]* +\/- [0-9.]*\) (95%).*/\1/p' "$T/pr.out")
+last=$(grep '^match: 12/12 games' "$T/pr.out" | tail -1)
+[ -n "$sum_elo" ] && [[ "$last" == *", $sum_elo, "* ]] && ok ||
+  bad "progress line at 12/12 games '$last' against the summary's '$sum_elo'"
 
 # SPRT never decides on a handful of pairs (the LLR's normal approximation
 # is meaningless there: one kind of pair result has ~zero variance)
