@@ -442,6 +442,40 @@ static int merge_games(Merge *m, int64_t sid, int64_t tid, const char *label)
     return -1;
 }
 
+/* The target run's status once a shard's games are in: 'done' only when
+ * the shard's run is done and the target's games are every index from 0
+ * to its largest (shard R/K holds the indices i mod K = R: a shard merged
+ * alone, or beside an unfinished one, leaves gaps); else 'interrupted'.
+ * (A run whose part lacks only its last indices reads as whole.) A
+ * shard finished and merged again completes its target. */
+static int settle_status(Merge *m, sqlite3_stmt *r, int64_t tid)
+{
+    const char *status = col_text(r, 5);
+    if (!status || strcmp(status, "done") != 0) return 0; /* map_run made the target 'interrupted' */
+    sqlite3_stmt *q = dbi_stmt(m->t, "SELECT count(*) = coalesce(max(game_index) + 1, 0) FROM games WHERE run_id = ?",
+                               m->err);
+    if (!q) return -1;
+    int brc = SQLITE_OK;
+    bind_i64(q, 1, tid, &brc);
+    int rc = brc == SQLITE_OK ? sqlite3_step(q) : brc;
+    bool whole = rc == SQLITE_ROW && sqlite3_column_int(q, 0) != 0;
+    stmt_done(q);
+    if (rc != SQLITE_ROW) {
+        dbi_fail(m->t, rc, m->err, "merging shard %s: counting a run's games", m->shard);
+        return -1;
+    }
+    sqlite3_stmt *u = dbi_stmt(m->t, whole ? "UPDATE runs SET status = 'done', finished = coalesce(finished, ?2) "
+                                             "WHERE id = ?1 AND status IS NOT 'done'"
+                                           : "UPDATE runs SET status = 'interrupted' "
+                                             "WHERE id = ?1 AND status IS NOT 'interrupted'",
+                               m->err);
+    if (!u) return -1;
+    brc = SQLITE_OK;
+    bind_i64(u, 1, tid, &brc);
+    if (whole) bind_text(u, 2, col_text(r, 4), &brc);
+    return dbi_step_write(m->t, u, brc, m->err, "merging a run's status");
+}
+
 static int merge_shard(Merge *m)
 {
     sqlite3_stmt *r;
@@ -458,7 +492,8 @@ static int merge_shard(Merge *m)
         char label[96];
         snprintf(label, sizeof label, "selfplay %s, seed %" PRIu64, col_text(r, 2) ? col_text(r, 2) : "?",
                  (uint64_t)sqlite3_column_int64(r, 7));
-        if (map_run(m, r, &tid) != 0 || merge_members(m, sid, tid) != 0 || merge_games(m, sid, tid, label) != 0) {
+        if (map_run(m, r, &tid) != 0 || merge_members(m, sid, tid) != 0 || merge_games(m, sid, tid, label) != 0 ||
+            settle_status(m, r, tid) != 0) {
             sqlite3_finalize(r);
             return -1;
         }

@@ -47,6 +47,20 @@ expect_eq "$(sqlite3 m.sqlite "SELECT count(*) FROM games WHERE white_moves + bl
   "merged games keep their moves and times"
 [ "$(sqlite3 m.sqlite 'PRAGMA foreign_key_check')" = "" ] && ok || bad "merged database fails its foreign keys"
 
+# the target run is done when its games are whole: shard 0/3 alone (done, games 0, 3, 6, 9) is not,
+# and merging the rest completes it (a shard's done run made its target done: half a run read as done)
+"$DAMA" db merge s0.sqlite --into part.sqlite >part.out 2>&1 && ok || bad "merge of one shard: $(cat part.out)"
+expect_eq "$(sqlite3 part.sqlite "SELECT status FROM runs")" "interrupted" "one shard of three merged: the run is not done"
+"$DAMA" db merge s1.sqlite s2.sqlite --into part.sqlite >part2.out 2>&1 && ok || bad "merge of the rest: $(cat part2.out)"
+expect_eq "$(sqlite3 part.sqlite "SELECT status || ' ' || (finished IS NOT NULL) FROM runs")" "done 1" \
+  "the other shards merged: the run is done, with its end"
+# a shard merged while unfinished, then merged again once done: the target is done (it stayed interrupted)
+sqlite3 s2.sqlite "UPDATE runs SET status = 'interrupted'" && cp s2.sqlite s2i.sqlite && sqlite3 s2.sqlite "UPDATE runs SET status = 'done'"
+"$DAMA" db merge s0.sqlite s1.sqlite s2i.sqlite --into late.sqlite >late.out 2>&1 && ok || bad "merge with an unfinished shard: $(cat late.out)"
+expect_eq "$(sqlite3 late.sqlite "SELECT status FROM runs")" "interrupted" "a shard unfinished: the run is not done"
+"$DAMA" db merge s2.sqlite --into late.sqlite >late2.out 2>&1 && ok || bad "merge of the finished shard: $(cat late2.out)"
+expect_eq "$(sqlite3 late.sqlite "SELECT status FROM runs")" "done" "the shard merged again once done: the run is done"
+
 # --- twice: nothing added ------------------------------------------------------
 before=$(sqlite3 m.sqlite "$COUNTS")
 "$DAMA" db merge s0.sqlite s1.sqlite s2.sqlite --into m.sqlite >m2.out 2>&1 && ok || bad "merge again: $(cat m2.out)"
