@@ -96,6 +96,17 @@ expect_err() {
   if ! grep -qF -- "$msg" "$T/err"; then bad "$*: stderr lacks '$msg': $(head -c 300 "$T/err")"; return; fi
   ok
 }
+# expect_prompt_stop PID WHAT: Ctrl-C (SIGINT) to background job PID stops it within 5 s, exit 3
+expect_prompt_stop() {
+  local t0 rc ms
+  t0=$(date +%s%N)
+  kill -INT "$1"
+  wait "$1"
+  rc=$?
+  ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+  expect_eq "$rc" 3 "$2: exit 3"
+  [ "$ms" -lt 5000 ] && ok || bad "$2: $ms ms to stop"
+}
 expect_line() { grep -qxF -- "$2" "$T/$1" && ok || bad "no line '$2' in std$1: $(head -c 600 "$T/$1")"; }
 finish() {
   echo "$1: $pass passed, $fail failed"
