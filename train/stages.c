@@ -128,6 +128,7 @@ static void tune_options(const TrainOptions *o, struct Db *db, int64_t parent_ws
     to->start = start;
     to->start_spec = spec;
     to->runs = runs;
+    to->games_below = o->games_per_gen; /* a run another train extended holds more */
     to->threads = o->threads;
     to->seed = train_stage_seed(o->seed, generation, 0x74756e65ULL);
     to->stop = o->stop;
@@ -261,7 +262,7 @@ int train_stage_tune(Train *t, const DbGeneration *gens, DbGeneration *gen)
         why[sizeof why - 1] = 0;
         /* too few positions: this generation's self-play, done, will not grow */
         snprintf(t->err, ERR_MAX, "generation %d: tuning: %s%s", gen->generation, why,
-                 r.too_few ? ": start a new train (another --db) with more --games-per-gen" : "");
+                 r.too_few ? ": start a new train with more --games-per-gen" : "");
         return 1;
     }
     return tuned(t, gen, &r);

@@ -34,6 +34,10 @@ typedef struct TuneJobOptions {
      * (NULL: none). Each named run must exist and be a self-play run of
      * the game. */
     const char *runs;
+    /* Only the games of index below this in each run (0: every game): a
+     * train's generation tunes on the games it asked for, not on those
+     * another train (of more games a generation) added to the shared run. */
+    int64_t games_below;
     const char *filter;
     bool all_positions; /* also positions with a capture pending (default: only quiet ones) */
     /* Data options (README "Tuning data"). resolve: a position with a

@@ -206,6 +206,8 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
     size_t n = (size_t)snprintf(filter, filter_size, "g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')");
     if (!o->all_positions && !o->resolve) n += (size_t)snprintf(filter + n, filter_size - n, " AND p.quiet = 1");
     if (o->runs) n += (size_t)snprintf(filter + n, filter_size - n, " AND g.run_id IN (%s)", o->runs);
+    if (o->games_below > 0)
+        n += (size_t)snprintf(filter + n, filter_size - n, " AND g.game_index < %lld", (long long)o->games_below);
     if (o->filter) snprintf(filter + n, filter_size - n, " AND (%s)", o->filter);
     /* what this rank reads: its share of the positions (the stored filter
      * text names the whole set) */
@@ -218,9 +220,10 @@ int tune_job_load(const TuneJobOptions *o, TexelData **datap, char *filter, size
     TexelData *data = *datap;
     GameKeys gkeys = {0};
     lc->games = &gkeys;
-    char gfilter[1024];
-    snprintf(gfilter, sizeof gfilter, "g.game = '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')%s%s%s",
-             g->name, o->runs ? " AND g.run_id IN (" : "", o->runs ? o->runs : "", o->runs ? ")" : "");
+    char gfilter[1024], below[48] = "";
+    if (o->games_below > 0) snprintf(below, sizeof below, " AND g.game_index < %lld", (long long)o->games_below);
+    snprintf(gfilter, sizeof gfilter, "g.game = '%s' AND g.run_id IN (SELECT id FROM runs WHERE kind = 'selfplay')%s%s%s%s",
+             g->name, o->runs ? " AND g.run_id IN (" : "", o->runs ? o->runs : "", o->runs ? ")" : "", below);
     int rc = rc_in;
     db_set_stop(o->db, lc->stop); /* a slow --filter gives no row to stop at */
     if (rc == 0) rc = db_games_each(o->db, gfilter, on_game, &gkeys, err);

@@ -161,4 +161,16 @@ expect_eq "$(q a.sqlite "SELECT count(*) FROM runs")" "$runs" "runs after the re
 expect_eq "$(q a.sqlite "SELECT tuning_run, candidate_ws, gate_match, ladder_match, accepted, best_ws FROM generations
   WHERE generation = 2")" "$before" "generation 2 after the rerun"
 
+# two trains of one database share a self-play run (same game, seed, search and weights): each
+# generation tunes on its own games only (the 4-game train tuned on the 12 the other had stored)
+SHARE=(--db "$T/share.sqlite" --generations 1 --nodes 200 --threads 1 --gate-pairs 2 --ladder-pairs 1 --epochs 2 --progress 0)
+"$DAMA" train "${SHARE[@]}" --games-per-gen 12 >"$T/share12.out" 2>&1
+"$DAMA" train "${SHARE[@]}" --games-per-gen 4 >"$T/share4.out" 2>&1
+expect_eq "$(q share.sqlite "SELECT count(DISTINCT selfplay_run) || ' ' || count(*) FROM generations WHERE generation = 1")" "1 2" \
+  "two trains, one self-play run"
+expect_eq "$(q share.sqlite "SELECT group_concat(substr(data, instr(data, 'g.game_index')), ' | ') FROM
+  (SELECT data FROM tuning_runs ORDER BY id)")" "g.game_index < 12 | g.game_index < 4" "each train's tuning names its games"
+expect_eq "$(q share.sqlite "SELECT (SELECT positions_train FROM tuning_runs ORDER BY id LIMIT 1) >
+  (SELECT positions_train FROM tuning_runs ORDER BY id DESC LIMIT 1)")" 1 "the 4-game train tuned on fewer positions"
+
 finish "train.sh"
