@@ -34,7 +34,7 @@ static const CliOpt OPTS[] = {
     {"c-frac", OPT_REAL, "0.05", "final perturbation c_end as a fraction of |start value| ...", 0, 10},
     {"c-min", OPT_REAL, "2", "... but at least this many centi-men", 0, 1000},
     {"r-end", OPT_REAL, "0.002", "final a_N / c_N^2", 0, 10},
-    {"range", OPT_REAL, "1", "each weight stays within start +- max(100, range * |start|)", 0, 100},
+    {"range", OPT_REAL, "1", "each weight stays within start +- max(100, range * |start|), and in -5000..5000 (a weight file's bounds)", 0, 100},
     RUN_PLAY_OPTS,
     {"seed", OPT_INT, "1", "seed (signs, opening order, random openings)", 0, CLI_INT_MAX},
     {"out", OPT_FILE, NULL, "also write the result as a weight file", 0, 0},

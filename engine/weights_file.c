@@ -27,16 +27,12 @@ static const EvalTerm *find_term(const Game *g, const char *name)
     return NULL;
 }
 
-/* Largest weight magnitude a file may give: evaluations must stay far below
- * the search's win scores (30000). */
-enum { WEIGHT_ABS_MAX = 5000 };
-
 static int read_int(config_setting_t *s, int32_t *out)
 {
     int t = config_setting_type(s);
     if (t != CONFIG_TYPE_INT && t != CONFIG_TYPE_INT64) return -1;
     long long v = config_setting_get_int64(s);
-    if (v < -WEIGHT_ABS_MAX || v > WEIGHT_ABS_MAX) return -1;
+    if (v < -WEIGHTS_FILE_ABS_MAX || v > WEIGHTS_FILE_ABS_MAX) return -1;
     *out = (int32_t)v;
     return 0;
 }

@@ -27,6 +27,10 @@ struct AtomicOptions;
 
 enum { WEIGHTS_BASE_MAX = 32 };
 
+/* Largest weight magnitude a file may give (and a tuner may write): the
+ * evaluation stays far below the search's win scores (30000). */
+enum { WEIGHTS_FILE_ABS_MAX = 5000 };
+
 /* Parse a weight file (libconfig or JSON) for `game`: weights[i] for each
  * weight the file gives (given[i] = 1; given has game->weights_len
  * entries), base the file's base ("default", "db:ID", or "" when it has

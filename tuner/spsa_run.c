@@ -205,8 +205,9 @@ static int select_params(const Game *g, const char *spec, const int32_t *start, 
         q->theta = start[i];
         double mag = fabs((double)start[i]);
         double span = fmax(100.0, range * mag);
-        q->min = fmax(q->theta - span, -1e9);
-        q->max = fmin(q->theta + span, 1e9);
+        /* never past what a weight file holds (the result is written as one) */
+        q->min = fmax(q->theta - span, fmin(q->theta, -WEIGHTS_FILE_ABS_MAX));
+        q->max = fmin(q->theta + span, fmax(q->theta, WEIGHTS_FILE_ABS_MAX));
         q->c_end = fmax(c_min, c_frac * mag);
         q->r_end = r_end;
         q->integer = 1;

@@ -139,4 +139,12 @@ grep -qF "(the names: dama export --game russian --weights default --format cfg 
 "$DAMA" spsa --db e.sqlite --iterations 0 >e.out 2>&1
 [ $? = 2 ] && ok || bad "--iterations 0 accepted"
 
+# a wide --range and large steps keep every weight within a weight file's -5000..5000: the result
+# written is a file dama reads again (KING went to 16968, a file no command could load)
+"$DAMA" spsa --db wide.sqlite --iterations 2 --pairs 2 --nodes 200 --threads 1 --progress 0 --params KING,TEMPO \
+  --range 100 --c-min 1000 --r-end 10 --seed 1 --out wide.cfg >wide.out 2>&1 && ok || bad "spsa, wide range: $(tail -3 wide.out)"
+king=$(sed -n 's/^ *KING = \(-\?[0-9]*\);$/\1/p' wide.cfg)
+[ -n "$king" ] && [ "${king#-}" -le 5000 ] && ok || bad "spsa wrote KING = '$king'"
+expect_rc 0 "the result of a wide range read again" "$DAMA" export --weights wide.cfg --format json --out wide.json
+
 finish "spsa"
