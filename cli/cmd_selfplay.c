@@ -94,7 +94,7 @@ static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
     if (!g) return 2;
-    if (cli_egtb_default(a, g) != 0 || cli_egtb_dependents(a) != 0) return 2;
+    if (cli_egtb_default(a, g) != 0 || cli_egtb_dependents(a) != 0 || run_check_one_limit(a, "selfplay") != 0) return 2;
     SelfplayOptions o;
     int rc = parse(a, g, &o);
     if (rc != 0) return rc;

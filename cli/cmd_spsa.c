@@ -123,7 +123,7 @@ static void sort_tune_search(CliArgs *a)
 static int run(CliArgs *a)
 {
     const Game *g = cli_game(a);
-    if (!g) return 2;
+    if (!g || run_check_one_limit(a, "spsa") != 0) return 2;
     char err[ERR_MAX];
     /* --iterations 1..1000000 and --pairs 1..100000: checked by cli_parse */
     int64_t iterations = cli_int(a, "iterations");

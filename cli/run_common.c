@@ -18,6 +18,15 @@ int run_check_hash(const Game *g, int64_t table_mb, int tables, const char *opti
     return preflight_check_hash(g, table_mb, tables, option, err);
 }
 
+int run_check_one_limit(const CliArgs *a, const char *cmd)
+{
+    if (cli_source(a, "depth") != CLI_FROM_CLI || cli_int(a, "depth") == 0 || cli_source(a, "nodes") != CLI_FROM_CLI)
+        return 0;
+    fprintf(stderr, "dama %s: give --depth or --nodes, not both (--depth %s and --nodes %s)\n", cmd, cli_str(a, "depth"),
+            cli_str(a, "nodes"));
+    return 2;
+}
+
 void run_progress_init(RunProgress *p, const char *what, int64_t total, double interval_s)
 {
     p->what = what;

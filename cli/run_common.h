@@ -28,6 +28,12 @@
         {"max-plies", OPT_INT, "300", "move cap in plies; reaching it is recorded as adjudication 'move-cap'", 1, PLAY_PLIES_MAX}
 
 
+/* --depth (not 0) and --nodes both on the command line of a command with
+ * RUN_PLAY_OPTS (selfplay, spsa; match has its own choice of limits): the
+ * depth would be used and the nodes silently not. Returns 0, or 2 after a
+ * message naming both. */
+int run_check_one_limit(const CliArgs *a, const char *cmd);
+
 /* Before anything is stored: allocate (then free) `tables` engines of
  * table_mb MiB each for game g, as the command's workers will, so that a
  * --hash too large for this machine is an error up front instead of a

@@ -22,9 +22,12 @@ static void banner(const SelfplayReport *p, const SelfplayResult *r)
     if (o->shard_k > 1)
         at = snprintf(shard, sizeof shard, ", shard %lld/%lld", (long long)o->shard_r, (long long)o->shard_k);
     if (dist) snprintf(shard + at, sizeof shard - (size_t)at, ", %d ranks over MPI", r->ranks);
-    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored)%s, %lld nodes/move, %lld thread%s%s, %s, "
+    char limit[48];
+    if (o->depth) snprintf(limit, sizeof limit, "depth %d a move", o->depth);
+    else snprintf(limit, sizeof limit, "%lld nodes/move", (long long)o->nodes);
+    fprintf(stderr, "selfplay %s: run %lld%s, %lld games (%lld stored)%s, %s, %lld thread%s%s, %s, "
             "%d openings\n", o->game->name, (long long)r->run_id, r->resumed ? " resumed" : "", (long long)o->games,
-            (long long)r->already, shard, (long long)o->nodes, (long long)o->threads, TEXT_PLURAL(o->threads), dist ? " a rank" : "",
+            (long long)r->already, shard, limit, (long long)o->threads, TEXT_PLURAL(o->threads), dist ? " a rank" : "",
             o->perturb == SELFPLAY_PERTURB_PAIRS ? "base +- a perturbation per pair" : "fixed population",
             r->openings);
 }

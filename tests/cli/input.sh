@@ -32,6 +32,12 @@ expect_err 2 "--depth: '99999999999999999999' is out of range" "$DAMA" perft --d
 expect_err 2 "--epochs: '4294967298' is out of range 0..1000000" "$DAMA" tune --epochs 4294967298
 expect_err 2 "--max-plies: '4294967306' is out of range 1..1024" "$DAMA" selfplay --max-plies 4294967306
 expect_err 2 "--random-plies: '-1' is out of range 0..40" "$DAMA" selfplay --random-plies -1
+# --depth replaces --nodes: both on the command line is one limit too many (the nodes were dropped unsaid)
+for c in selfplay spsa; do
+  expect_err 2 "dama $c: give --depth or --nodes, not both (--depth 1 and --nodes 200000)" "$DAMA" $c --db dn.sqlite \
+    --depth 1 --nodes 200000
+done
+[ ! -e dn.sqlite ] && ok || bad "--depth and --nodes: a database was made"
 expect_err 2 "--threads: '-1' is out of range 0..256" "$DAMA" tune --threads -1
 expect_err 2 "--progress: '-1' is out of range 0..86400" "$DAMA" match --progress -1
 expect_err 2 "--nodes: '12abc' is not an integer" "$DAMA" search --nodes 12abc
