@@ -41,12 +41,21 @@ import argparse
 import math
 import os
 import random
+import signal
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
+
+# Set when the match stops early (Ctrl-C, or a game that failed): each game
+# still playing ends at its next move.
+STOP = threading.Event()
+
+
+class Stopped(Exception):
+    pass
 
 
 def run_timed(cmd):
@@ -133,14 +142,22 @@ GAME_BOOKS = {"russian": "russian_ballots_745.tsv", "english": "english_3move_15
 
 
 def ballots(path):
+    """The book's (label, position) lines; ValueError naming the file and line of a bad one."""
     items = []
-    with open(path) as f:
-        for line in f:
-            line = line.rstrip("\n")
-            if not line or line.startswith("#"):
-                continue
-            label, _, fen = line.partition("\t")
-            items.append((label, fen))
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.rstrip("\r\n")
+                if not line or line.startswith("#"):
+                    continue
+                label, tab, fen = line.partition("\t")
+                if not tab or not fen.strip():
+                    raise ValueError("%s line %d: expected label<TAB>position" % (path, n))
+                items.append((label, fen))
+    except UnicodeDecodeError as err:
+        raise ValueError("%s: not UTF-8 text (byte %d)" % (path, err.start))
+    if not items:
+        raise ValueError("%s: no opening in it" % path)
     return items
 
 
@@ -165,6 +182,8 @@ def play(args, opening_fen, new_is_white):
     depths = {"new": [], "old": []}
     clocks = {"new": new_clock(), "old": new_clock()}
     while True:
+        if STOP.is_set():
+            raise Stopped()
         st = status(args.new, args.game, opening_fen, moves)
         if st["result"] != "*":
             res, _, reason = st["result"].partition(" ")
@@ -193,6 +212,12 @@ def elo(score):
     return -400.0 * math.log10(1.0 / score - 1.0)
 
 
+def shown(x):
+    """x to one decimal, signed, never "-0.0"."""
+    x = round(x, 1)
+    return "%+.1f" % (x if x != 0 else 0.0)
+
+
 def summary(ptnml, wdl):
     n = sum(ptnml)
     if n == 0:
@@ -200,10 +225,14 @@ def summary(ptnml, wdl):
     vals = [0.0, 0.25, 0.5, 0.75, 1.0]
     mu = sum(p * v for p, v in zip(ptnml, vals)) / n
     var = sum(p * (v - mu) ** 2 for p, v in zip(ptnml, vals)) / n
-    se = math.sqrt(var / n) if n > 1 else 0.0
-    e, lo, hi = elo(mu), elo(mu - 1.96 * se), elo(mu + 1.96 * se)
-    return "W %d D %d L %d | pentanomial %s | score %.3f | Elo %+.1f +- %.1f (95%%: %+.1f .. %+.1f) | %d pairs" % (
-        wdl[0], wdl[1], wdl[2], " ".join(str(x) for x in ptnml), mu, e, (hi - lo) / 2, lo, hi, n)
+    head = "W %d D %d L %d | pentanomial %s | score %.3f | Elo %s" % (
+        wdl[0], wdl[1], wdl[2], " ".join(str(x) for x in ptnml), mu, shown(elo(mu)))
+    if n < 2 or var == 0:  # as dama's stats line: no interval from one pair, or pairs that all scored the same
+        return "%s (interval not estimable: %s) | %d pairs" % (
+            head, "1 pair" if n < 2 else "all %d pairs scored the same" % n, n)
+    se = math.sqrt(var / n)
+    lo, hi = elo(mu - 1.96 * se), elo(mu + 1.96 * se)
+    return "%s +- %.1f (95%%: %s .. %s) | %d pairs" % (head, (hi - lo) / 2, shown(lo), shown(hi), n)
 
 
 def time_line(clocks):
@@ -280,45 +309,50 @@ def combine(paths):
             print("elo_match.py: --combine: %s given twice" % path, file=sys.stderr)
             return 2
         try:
-            f = open(path)
+            f = open(path, encoding="utf-8", errors="strict")
         except OSError as err:
             print("elo_match.py: --combine: cannot read %s: %s" % (path, err.strerror), file=sys.stderr)
             return 2
-        with f:
-            for n, line in enumerate(f, 1):
-                m = head.match(line)
-                if m:
-                    # the rest: new-args, old-args and seed (absent in older logs: none, seed 1)
-                    rest = m.group(3).strip() or "new-args='' old-args='' seed=1"
-                    if setting is None:
-                        setting = (m.group(1), m.group(2), rest, path)
-                    elif (m.group(1), m.group(2), rest) != setting[:3]:
-                        print("elo_match.py: --combine: %s line %d is game=%s limit=%s %s, but %s is game=%s limit=%s %s"
-                              % (path, n, m.group(1), m.group(2), rest, setting[3], setting[0], setting[1], setting[2]),
-                              file=sys.stderr)
-                        return 2
-                    continue
-                m = clock_re.match(line)
-                if m:
-                    for k, at in (("new", 3), ("old", 6)):
-                        add_clock(clocks[k], {"moves": int(m.group(at)), "wall": float(m.group(at + 1)),
-                                              "cpu": float(m.group(at + 2))})
-                    continue
-                m = line_re.match(line)
-                if not m:
-                    continue
-                i, colour = int(m.group(1)), m.group(3)
-                if i in where and where[i] != path:
-                    print("elo_match.py: --combine: pair %d is in both %s and %s (overlapping --first-pair ranges)"
-                          % (i, where[i], path), file=sys.stderr)
-                    return 2
-                where[i] = path
-                g = games.setdefault(i, {})
-                if colour in g:
-                    print("elo_match.py: --combine: %s line %d: pair %d, new as %s, logged twice" % (path, n, i, colour),
+        try:
+            with f:
+                lines = f.read().splitlines()
+        except UnicodeDecodeError as err:
+            print("elo_match.py: --combine: %s: not UTF-8 text (byte %d)" % (path, err.start), file=sys.stderr)
+            return 2
+        for n, line in enumerate(lines, 1):
+            m = head.match(line)
+            if m:
+                # the rest: new-args, old-args and seed (absent in older logs: none, seed 1)
+                rest = m.group(3).strip() or "new-args='' old-args='' seed=1"
+                if setting is None:
+                    setting = (m.group(1), m.group(2), rest, path)
+                elif (m.group(1), m.group(2), rest) != setting[:3]:
+                    print("elo_match.py: --combine: %s line %d is game=%s limit=%s %s, but %s is game=%s limit=%s %s"
+                          % (path, n, m.group(1), m.group(2), rest, setting[3], setting[0], setting[1], setting[2]),
                           file=sys.stderr)
                     return 2
-                g[colour] = {"0": 0, "1/2": 1, "1": 2}[m.group(4)]
+                continue
+            m = clock_re.match(line)
+            if m:
+                for k, at in (("new", 3), ("old", 6)):
+                    add_clock(clocks[k], {"moves": int(m.group(at)), "wall": float(m.group(at + 1)),
+                                          "cpu": float(m.group(at + 2))})
+                continue
+            m = line_re.match(line)
+            if not m:
+                continue
+            i, colour = int(m.group(1)), m.group(3)
+            if i in where and where[i] != path:
+                print("elo_match.py: --combine: pair %d is in both %s and %s (overlapping --first-pair ranges)"
+                      % (i, where[i], path), file=sys.stderr)
+                return 2
+            where[i] = path
+            g = games.setdefault(i, {})
+            if colour in g:
+                print("elo_match.py: --combine: %s line %d: pair %d, new as %s, logged twice" % (path, n, i, colour),
+                      file=sys.stderr)
+                return 2
+            g[colour] = {"0": 0, "1/2": 1, "1": 2}[m.group(4)]
     if setting is None:
         print("elo_match.py: --combine: no match header ('# ... game=... limit=...') in %s" % " ".join(paths),
               file=sys.stderr)
@@ -383,6 +417,7 @@ def main():
         b = getattr(args, name)
         if not (os.path.isfile(b) and os.access(b, os.X_OK)):
             ap.error("--%s %s: no such executable file" % (name, b))
+        setattr(args, name, os.path.abspath(b))  # "dama" is this folder's, not one on PATH
     if args.openings and not os.path.isfile(args.openings):
         ap.error("--openings %s: no such file" % args.openings)
     if args.log and (os.path.isdir(args.log) or not os.path.isdir(os.path.dirname(os.path.abspath(args.log)))):
@@ -408,12 +443,15 @@ def main():
     args.limit = ["--" + limits[0], str(getattr(args, limits[0]))]
     first = args.first_pair
 
-    if args.openings:
-        book = ballots(args.openings)
-    elif args.game in GAME_BOOKS:
-        book = ballots(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "openings",
-                                    GAME_BOOKS[args.game]))
-    else:
+    try:
+        if args.openings:
+            book = ballots(args.openings)
+        elif args.game in GAME_BOOKS:
+            book = ballots(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "openings",
+                                        GAME_BOOKS[args.game]))
+    except (OSError, ValueError) as err:
+        ap.error("--openings %s" % err)
+    if not (args.openings or args.game in GAME_BOOKS):
         book = random_openings(args.new, args.game, first + args.pairs, args.random_plies, args.balance, args.seed)
     if args.openings or args.game in GAME_BOOKS:
         # the ballots: one shuffle of the whole book, pair i takes entry i (cycling)
@@ -425,6 +463,30 @@ def main():
         # whatever the number of pairs (so parts of a match are disjoint)
         order = list(range(len(book)))
     pairs = {i: book[order[i % len(order)]] for i in range(first, first + args.pairs)}
+    # every opening the match plays, and the extra arguments, tried once before any game: a bad one
+    # is one line naming it, not a traceback after every other pair was played
+    with tempfile.NamedTemporaryFile("w", suffix=".txt") as tmp:
+        for i in sorted(pairs):
+            tmp.write(pairs[i][1] + "\n")
+        tmp.flush()
+        p = subprocess.run([args.new, "moves", "--game", args.game, "--file", tmp.name], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            import re
+            msg = p.stderr.decode(errors="replace").strip()
+            m = re.search(re.escape(tmp.name) + r" line (\d+): (.*)", msg)
+            if m and 1 <= int(m.group(1)) <= len(pairs):
+                i = sorted(pairs)[int(m.group(1)) - 1]
+                msg = "pair %d's opening '%s': %s" % (i, pairs[i][0], m.group(2))
+            ap.error("an opening of the match: %s" % msg)
+    for name in ("new", "old"):
+        extra = getattr(args, name + "_args").split()
+        lim = ["--movetime", "1"] if args.limit[0] == "--movetime" else args.limit
+        p = subprocess.run([getattr(args, name), "search", "--game", args.game, "--quiet"] + lim + extra,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        if p.returncode != 0:
+            ap.error("--%s-args %r: %s" % (name, getattr(args, name + "_args"),
+                                           p.stderr.decode(errors="replace").strip()[:300]))
     if args.calibrate:
         args.old_movetime = calibrate(args, pairs)
         print("calibrate: old --movetime %d" % args.old_movetime, flush=True)
@@ -474,9 +536,27 @@ def main():
             if done[0] % 10 == 0 or done[0] == args.pairs:
                 print("[%5.0fs] %s | %s" % (time.time() - t0, summary(ptnml, wdl), time_line(clocks)), flush=True)
 
-    with ThreadPoolExecutor(max_workers=args.concurrency) as ex:
-        for f in [ex.submit(one_pair, i) for i in sorted(pairs)]:
-            f.result()
+    # The first failure (a game an engine could not play, or Ctrl-C) stops the match: the pairs not
+    # begun are dropped, those playing end at their next move, and the result so far is printed.
+    failure = None
+    ex = ThreadPoolExecutor(max_workers=args.concurrency)
+    futures = {ex.submit(one_pair, i): i for i in sorted(pairs)}
+    try:
+        for f in as_completed(futures):
+            try:
+                f.result()
+            except Stopped:
+                pass
+            except Exception as err:  # an engine's failure: said with its pair
+                failure = "pair %d: %s" % (futures[f], err)
+                STOP.set()
+                break
+    except KeyboardInterrupt:
+        failure = "interrupted (Ctrl-C)"
+        STOP.set()
+    for f in futures:  # (shutdown's cancel_futures would leave as_completed waiting on them)
+        f.cancel()
+    ex.shutdown(wait=True)
 
     def med(v):
         v = sorted(v)
@@ -484,11 +564,28 @@ def main():
 
     final = "%s | median depth new %d old %d | %.0f s" % (summary(ptnml, wdl), med(depth_all["new"]),
                                                           med(depth_all["old"]), time.time() - t0)
+    if failure:
+        final += " | stopped after %d of %d pairs: %s" % (done[0], args.pairs, failure)
     print(final)
     print(time_line(clocks))
     log("# result " + final)
     log("# result " + time_line(clocks))
+    if failure:
+        print("elo_match.py: %s" % failure, file=sys.stderr)
+        sys.exit(130 if failure.startswith("interrupted") else 1)
+
+
+def on_stop_signal(signum, frame):
+    raise KeyboardInterrupt()
 
 
 if __name__ == "__main__":
-    main()
+    # SIGINT and SIGTERM stop the match (its result so far printed), even where the signal was
+    # ignored at start (a script's background job ignores SIGINT)
+    signal.signal(signal.SIGINT, on_stop_signal)
+    signal.signal(signal.SIGTERM, on_stop_signal)
+    try:
+        main()
+    except KeyboardInterrupt:  # before the games (the match itself prints its result so far)
+        print("elo_match.py: interrupted", file=sys.stderr)
+        sys.exit(130)

@@ -84,4 +84,44 @@ expect_eq "$(grep -cE '^time per move: new wall [0-9.]+ ms cpu [0-9.]+ ms \([0-9
 expect_err 2 "need --movetime" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --old-movetime 5
 expect_rc 0 "calibrate" python3 "$E" --new "$DAMA" --old "$DAMA" --game turkish --movetime 5 --pairs 2 --calibrate-only --calibrate-positions 2 --calibrate-repeat 1 --calibrate-steps 2
 expect_eq "$(grep -cE '^calibrate: old --movetime [0-9]+$' "$T/out")" 1 "calibrated movetime printed"
+# bad books, arguments and logs: one line naming them, exit 2, before any game (they were tracebacks,
+# some after every other pair was played)
+: >"$T/empty.tsv"
+expect_err 2 "--openings $T/empty.tsv: no opening in it" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 --openings "$T/empty.tsv"
+printf 'nofen\n' >"$T/notab.tsv"
+expect_err 2 "--openings $T/notab.tsv line 1: expected label<TAB>position" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 \
+  --openings "$T/notab.tsv"
+printf 'x\tgarbage\n' >"$T/badfen.tsv"
+expect_err 2 "an opening of the match: pair 0's opening 'x': bad position string 'garbage'" python3 "$E" --new "$DAMA" \
+  --old "$DAMA" --depth 1 --pairs 1 --openings "$T/badfen.tsv"
+expect_err 2 "--new-args '--bogus': dama search: unknown option --bogus" python3 "$E" --new "$DAMA" --old "$DAMA" --depth 1 \
+  --new-args=--bogus
+printf '\xff' >"$T/bin.log"
+expect_err 2 "--combine: $T/bin.log: not UTF-8 text (byte 0)" python3 "$E" --combine "$T/bin.log"
+# a binary named without a folder is this folder's, not one on PATH; one pair has no interval
+mkdir -p "$T/here" && cp "$DAMA" "$T/here/dama"
+(cd "$T/here" && python3 "$E" --new dama --old dama --depth 1 --pairs 1 --concurrency 1) >"$T/here.out" 2>&1 && ok ||
+  bad "a binary named 'dama': $(tail -3 "$T/here.out")"
+grep -q "| Elo +0.0 (interval not estimable: 1 pair) | 1 pairs" "$T/here.out" && ok || bad "one pair: $(head -2 "$T/here.out")"
+# a game an engine cannot play stops the match at once (the rest were played first), the result so far
+# printed, exit 1; Ctrl-C stops it at once too (exit 130)
+cat >"$T/flaky" <<EOF
+#!/bin/sh
+# a dama whose 40th search and later fail
+if [ "\$1" = search ]; then
+  n=\$(( \$(cat "$T/flaky.n" 2>/dev/null || echo 0) + 1 )); echo \$n >"$T/flaky.n"
+  [ \$n -ge 40 ] && { echo broken >&2; exit 1; }
+fi
+exec "$DAMA" "\$@"
+EOF
+chmod +x "$T/flaky"
+expect_rc 1 "an engine fails in the match" python3 "$E" --new "$DAMA" --old "$T/flaky" --nodes 500 --pairs 50 --concurrency 1
+grep -q "stopped after [0-9]* of 50 pairs: pair [0-9]*: .*: exit 1: broken" "$T/out" && ok || bad "the failure: $(tail -3 "$T/out")"
+python3 "$E" --new "$DAMA" --old "$DAMA" --nodes 3000 --pairs 50 --concurrency 1 >"$T/int.out" 2>&1 &
+ipid=$!
+sleep 2
+kill -INT $ipid
+wait $ipid
+expect_eq "$?" 130 "elo_match.py stopped by SIGINT"
+grep -q "stopped after [0-9]* of 50 pairs: interrupted (Ctrl-C)" "$T/int.out" && ok || bad "SIGINT: $(tail -3 "$T/int.out")"
 finish elo_match
