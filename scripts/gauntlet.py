@@ -3,7 +3,7 @@
 
     gauntlet.py calibrate --referee REF --game G --movetime MS --new BIN [--new-args A]
                           --cand BIN [--cand-args A] [--positions N] [--repeat R] [--steps S] [--seed S]
-    gauntlet.py summary --log FILE --new NAME --ref NAME [--calibrated NAME...]
+    gauntlet.py summary --log FILE --new NAME --ref NAME --players NAME... [--calibrated NAME...]
 
 calibrate: the candidate's --movetime at which its `search` processes use
 the same CPU time per move (user + system, os.wait4) as the new binary's at
@@ -125,9 +125,19 @@ TIME = re.compile(r"^\s+(\S+)\s+wall ([\d.]+) ms, CPU ([\d.]+) ms per move \((\d
 
 
 def summary(a):
+    # every player the summary names: --players, and --new, --ref and --calibrated among them (a
+    # calibrated player that is in no line was said to have used equal time)
+    outside = [n for n in [a.new, a.ref] + a.calibrated if n not in a.players]
+    if outside:
+        print("gauntlet: %s not among --players (%s)" % (", ".join(sorted(set(outside))), " ".join(a.players)),
+              file=sys.stderr)
+        return 2
     ratings, times = {}, {}
-    with open(a.log) as f:
-        lines = f.read().splitlines()
+    try:
+        with open(a.log, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except UnicodeDecodeError as err:
+        raise RuntimeError("%s: not UTF-8 text (byte %d): give the tournament's output" % (a.log, err.start))
     # the last ratings table and time block of the output
     for line in lines:
         m = TIME.match(line)
@@ -172,20 +182,32 @@ def summary(a):
     return 0
 
 
+def positive(text):
+    """An integer >= 1 (argparse type): a count of 0 divided by zero."""
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("'%s' is not an integer" % text)
+    if v < 1:
+        raise argparse.ArgumentTypeError("'%s' must be at least 1" % text)
+    return v
+
+
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0], allow_abbrev=False)
+    ap = argparse.ArgumentParser(description=__doc__.split("\n", 1)[1],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, allow_abbrev=False)
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("calibrate", allow_abbrev=False)
     c.add_argument("--referee", required=True)
     c.add_argument("--game", default="russian")
-    c.add_argument("--movetime", type=int, required=True)
+    c.add_argument("--movetime", type=positive, required=True)
     c.add_argument("--new", required=True)
     c.add_argument("--new-args", default="")
     c.add_argument("--cand", required=True)
     c.add_argument("--cand-args", default="")
-    c.add_argument("--positions", type=int, default=12)
-    c.add_argument("--repeat", type=int, default=2)
-    c.add_argument("--steps", type=int, default=5)
+    c.add_argument("--positions", type=positive, default=12)
+    c.add_argument("--repeat", type=positive, default=2)
+    c.add_argument("--steps", type=positive, default=5)
     c.add_argument("--seed", type=int, default=1)
     s = sub.add_parser("summary", allow_abbrev=False)
     s.add_argument("--log", required=True)

@@ -114,4 +114,19 @@ grep -qE "^  old-slow +[-+][0-9.]+ .* NOT equal$" "$T/out" && ok || bad "the anc
 expect_eq "$(grep -cE '^  new-weights@old ' "$T/out")" 0 "no line for the player left out"
 expect_eq "$(db_value "$T/s.sqlite" "SELECT count(*) FROM games")" 8 "games of the smaller pool"
 expect_err 2 "--max-cpu-gap 100001 is out of range 0..100000" bash "$G" "${base[@]}" --db "$T/b.sqlite" --max-cpu-gap 100001
+# gauntlet.py's own checks: counts of 0 (they divided by zero), a log that is no text, players the
+# summary names but --players does not (a calibrated one absent from every line was said to have
+# used equal time; an unknown --ref was a traceback)
+GP="$SRC/scripts/gauntlet.py"
+for o in positions repeat steps; do
+  expect_err 2 "argument --$o: '0' must be at least 1" python3 "$GP" calibrate --referee "$DAMA" --movetime 5 \
+    --new "$DAMA" --cand "$DAMA" --$o 0
+done
+printf '\xff' >"$T/bin.log"
+expect_err 1 "$T/bin.log: not UTF-8 text (byte 0)" python3 "$GP" summary --log "$T/bin.log" --new a --ref b --players a b
+expect_err 2 "gauntlet: ghost not among --players (a b)" python3 "$GP" summary --log "$T/bin.log" --new a --ref b \
+  --players a b --calibrated ghost
+expect_err 2 "gauntlet: nobody not among --players (a b)" python3 "$GP" summary --log "$T/bin.log" --new a --ref nobody \
+  --players a b
+python3 "$GP" --help | grep -q -- "summary --log FILE --new NAME --ref NAME --players NAME" && ok || bad "gauntlet.py --help"
 finish gauntlet
