@@ -95,6 +95,10 @@ static void start(const TrainReport *p, const TrainResult *r)
             (long long)o->nodes, o->window, o->gate.elo0, o->gate.elo1, (long long)o->gate_pairs,
             TEXT_PLURAL(o->gate_pairs), (long long)o->ladder_pairs, TEXT_PLURAL(o->ladder_pairs), o->threads,
             TEXT_PLURAL(o->threads), ranks);
+    if (r->other_interrupted)
+        fprintf(stderr, "note: train %lld of %s, interrupted, was started with other options: this is a new train "
+                        "(train %lld); the options of train %lld resume that one\n",
+                (long long)r->other_interrupted, o->game->name, (long long)r->id, (long long)r->other_interrupted);
     printf("train %lld (%s)%s: generation 0 = weight set %lld\n", (long long)r->id, o->game->name,
            r->resumed ? " resumed" : "", (long long)r->start_ws);
 }

@@ -587,9 +587,10 @@ int db_spsa_insert(Db *db, const DbSpsaRun *r, int64_t *id, char err[ERR_MAX]);
  * none); status (may be NULL) receives its status. */
 int db_spsa_find(Db *db, const char *game, uint64_t seed, const char *config, int64_t *id,
                  char status[DB_STATUS_MAX], char err[ERR_MAX]);
-/* The newest SPSA run of game left 'interrupted', other than run except
- * (*id = 0 if none): a new run says it, as its options differ. */
-int db_spsa_other_interrupted(Db *db, const char *game, int64_t except, int64_t *id, char err[ERR_MAX]);
+/* The newest SPSA run (what "spsa") or train (what "train") of game left
+ * 'interrupted', other than except (*id = 0 if none): a new one says it,
+ * as its options differ. */
+int db_other_interrupted(Db *db, const char *what, const char *game, int64_t except, int64_t *id, char err[ERR_MAX]);
 /* The last stored iteration of run id: *iter (0 if none) and *theta (its
  * parameter values as text, malloc'd; NULL if none). */
 int db_spsa_last(Db *db, int64_t id, int *iter, char **theta, char err[ERR_MAX]);

@@ -21,6 +21,8 @@ static const char SQL_SPSA_FIND[] =
     "ORDER BY id DESC LIMIT 1";
 static const char SQL_SPSA_OTHER_INTERRUPTED[] =
     "SELECT id FROM spsa_runs WHERE game = ?1 AND status = 'interrupted' AND id != ?2 ORDER BY id DESC LIMIT 1";
+static const char SQL_TRAIN_OTHER_INTERRUPTED[] =
+    "SELECT id FROM trains WHERE game = ?1 AND status = 'interrupted' AND id != ?2 ORDER BY id DESC LIMIT 1";
 static const char SQL_SPSA_LAST[] =
     "SELECT iter, theta FROM spsa_iterations WHERE spsa_run_id = ?1 ORDER BY iter DESC LIMIT 1";
 static const char SQL_SPSA_ITER_INSERT[] =
@@ -97,10 +99,11 @@ int db_spsa_find(Db *db, const char *game, uint64_t seed, const char *config, in
     return 0;
 }
 
-int db_spsa_other_interrupted(Db *db, const char *game, int64_t except, int64_t *id, char err[ERR_MAX])
+int db_other_interrupted(Db *db, const char *what, const char *game, int64_t except, int64_t *id, char err[ERR_MAX])
 {
     *id = 0;
-    sqlite3_stmt *st = dbi_stmt(db, SQL_SPSA_OTHER_INTERRUPTED, err);
+    bool train = strcmp(what, "train") == 0;
+    sqlite3_stmt *st = dbi_stmt(db, train ? SQL_TRAIN_OTHER_INTERRUPTED : SQL_SPSA_OTHER_INTERRUPTED, err);
     if (!st) return -1;
     int rc = SQLITE_OK;
     bind_text(st, 1, game, &rc);
@@ -110,7 +113,7 @@ int db_spsa_other_interrupted(Db *db, const char *game, int64_t except, int64_t 
         *id = sqlite3_column_int64(st, 0);
         rc = SQLITE_DONE;
     }
-    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up an interrupted SPSA run");
+    if (rc != SQLITE_DONE) dbi_fail(db, rc, err, "looking up an interrupted %s", train ? "train" : "SPSA run");
     stmt_done(st);
     return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -80,6 +80,8 @@ static int claim(Train *t, const char *config, char was[DB_STATUS_MAX])
         r->resumed = !c.created;
         snprintf(was, DB_STATUS_MAX, "%s", c.status);
     }
+    if (rc == 0 && !r->resumed) /* a resume whose options changed starts afresh: said, naming the one left */
+        rc = db_other_interrupted(t->db, "train", g->name, r->id, &r->other_interrupted, t->err);
     if (rc == 0 && !r->resumed) {
         DbGeneration g0 = gen_new(r->id, g, 0);
         g0.stage = "done";

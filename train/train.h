@@ -55,6 +55,7 @@ typedef struct TrainResult {
     int64_t id;       /* the train (trains row) */
     bool resumed;     /* it was stored before */
     int64_t start_ws; /* generation 0's weight set */
+    int64_t other_interrupted; /* a new train: the newest interrupted train of the game (other options), 0 if none */
 } TrainResult;
 
 /* A gate or ladder match as it is played and stored. */

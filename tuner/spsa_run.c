@@ -315,7 +315,7 @@ static int set_up(Spsa *s, Db **own, char err[ERR_MAX])
         r->spsa_id = crc == 0 ? claim.id : 0;
         r->resumed = crc == 0 && !claim.created;
         if (crc == 0) snprintf(r->status, sizeof r->status, "%s", claim.status);
-        if (crc == 0 && claim.created && db_spsa_other_interrupted(s->db, o->game->name, claim.id,
+        if (crc == 0 && claim.created && db_other_interrupted(s->db, "spsa", o->game->name, claim.id,
                                                                    &r->other_interrupted, err) != 0)
             rc = -1;
     }

@@ -173,4 +173,18 @@ expect_eq "$(q share.sqlite "SELECT group_concat(substr(data, instr(data, 'g.gam
 expect_eq "$(q share.sqlite "SELECT (SELECT positions_train FROM tuning_runs ORDER BY id LIMIT 1) >
   (SELECT positions_train FROM tuning_runs ORDER BY id DESC LIMIT 1)")" 1 "the 4-game train tuned on fewer positions"
 
+# a train interrupted, then one with other options: a new train, and the note names the one left
+TI=(--db "$T/ti.sqlite" --generations 1 --nodes 300 --threads 1 --gate-pairs 2 --ladder-pairs 1 --epochs 2 --progress 0)
+"$DAMA" train "${TI[@]}" --games-per-gen 400 >"$T/ti1.out" 2>&1 &
+pid=$!
+wait_until -p "$pid" -i 0.05 "the train's self-play running" \
+  at_least "$T/ti.sqlite" "SELECT count(*) FROM games" 1
+kill -INT "$pid"
+wait "$pid"
+expect_eq "$?" 3 "train interrupted: exit 3"
+"$DAMA" train "${TI[@]}" --games-per-gen 4 >"$T/ti2.out" 2>&1
+grep -qxF "note: train 1 of russian, interrupted, was started with other options: this is a new train (train 2); the options of train 1 resume that one" \
+  "$T/ti2.out" && ok || bad "no note on the interrupted train: $(head -3 "$T/ti2.out")"
+grep -q "^note: train" "$T/share4.out" && bad "a note beside a done train: $(grep '^note' "$T/share4.out")" || ok
+
 finish "train.sh"
