@@ -86,12 +86,14 @@ static void on_iteration(void *ctx, const SpsaResult *r, int k, const int64_t to
 
 static int cmp_str(const void *x, const void *y) { return strcmp(*(char *const *)x, *(char *const *)y); }
 
-/* --tune-search's names sorted, so that the order they are given in does
- * not make another run (a run is its game, seed and configuration text).
- * A list with an empty name is left as given, for spsa_run to refuse. */
-static void sort_tune_search(CliArgs *a)
+/* A list option's names (--params, --tune-search) trimmed of blanks and
+ * sorted, so that neither blanks nor the order they are given in make
+ * another run (a run is its game, seed and configuration text), and "KING "
+ * is KING. A list with an empty name is left as given, for spsa_run to
+ * refuse. */
+static void sort_names(CliArgs *a, const char *option)
 {
-    const char *v = cli_str(a, "tune-search");
+    const char *v = cli_str(a, option);
     if (!v || text_list_has_empty(v)) return;
     char *copy = strdup(v), *names[256], *save = NULL;
     size_t n = 0, len = strlen(v) + 1;
@@ -107,7 +109,9 @@ static void sort_tune_search(CliArgs *a)
             free(out);
             return;
         }
-        names[n++] = t + strspn(t, " ");
+        t += strspn(t, " ");
+        for (size_t k = strlen(t); k > 0 && t[k - 1] == ' '; k--) t[k - 1] = '\0';
+        names[n++] = t;
     }
     qsort(names, n, sizeof names[0], cmp_str);
     out[0] = '\0';
@@ -115,7 +119,7 @@ static void sort_tune_search(CliArgs *a)
         if (i) strcat(out, ",");
         strcat(out, names[i]);
     }
-    cli_set(a, "tune-search", out);
+    cli_set(a, option, out);
     free(out);
     free(copy);
 }
@@ -127,7 +131,8 @@ static int run(CliArgs *a)
     char err[ERR_MAX];
     /* --iterations 1..1000000 and --pairs 1..100000: checked by cli_parse */
     int64_t iterations = cli_int(a, "iterations");
-    sort_tune_search(a);
+    sort_names(a, "params");
+    sort_names(a, "tune-search");
     SpsaOptions o = {
         .game = g, .db_path = cli_str(a, "db"), .weights = cli_str(a, "weights"), .params = cli_str(a, "params"),
         .search_params = cli_str(a, "tune-search"),

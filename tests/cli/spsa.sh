@@ -147,4 +147,11 @@ king=$(sed -n 's/^ *KING = \(-\?[0-9]*\);$/\1/p' wide.cfg)
 [ -n "$king" ] && [ "${king#-}" -le 5000 ] && ok || bad "spsa wrote KING = '$king'"
 expect_rc 0 "the result of a wide range read again" "$DAMA" export --weights wide.cfg --format json --out wide.json
 
+# --params and --tune-search: blanks around a name and the order are not another run
+"$DAMA" spsa --db names.sqlite --iterations 1 --pairs 1 --nodes 200 --threads 1 --progress 0 \
+  --params 'TEMPO ,KING' --tune-search 'RFP_MARGIN, LMR_BASE ' >names1.out 2>&1 && ok || bad "spsa --params 'TEMPO ,KING': $(tail -2 names1.out)"
+"$DAMA" spsa --db names.sqlite --iterations 1 --pairs 1 --nodes 200 --threads 1 --progress 0 \
+  --params 'KING,TEMPO' --tune-search 'LMR_BASE,RFP_MARGIN' >names2.out 2>&1 && ok || bad "spsa --params KING,TEMPO: $(tail -2 names2.out)"
+grep -q "^spsa russian: resuming run 1 (done)" names2.out && ok || bad "the same names in another order made another run: $(head -2 names2.out)"
+
 finish "spsa"
