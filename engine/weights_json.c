@@ -170,7 +170,8 @@ static bool is_int_in(const cJSON *v, double lo, double hi)
 /* The numbers of text (outside its strings) against RFC 8259's grammar,
  * section 6: -? (0 | [1-9][0-9]*) (.[0-9]+)? ([eE][+-]?[0-9]+)? — cJSON
  * reads "0100", "1.", ".5" or "+1" as numbers, which no strict JSON reader
- * does. Returns 0, or -1 with err naming the line and the number. */
+ * does; and no string escapes a NUL. Returns 0, or -1 with err naming the
+ * line and the number. */
 static int numbers_check(const char *text, char err[ERR_MAX])
 {
     long line = 1;
@@ -178,6 +179,12 @@ static int numbers_check(const char *text, char err[ERR_MAX])
     for (const char *p = text; *p; p++) {
         if (*p == '\n') line++;
         if (in_string) {
+            /* a NUL escaped in a string: cJSON's C string ends there ("KING\u0000X" read as KING) */
+            if (*p == '\\' && p[1] == 'u' && strncmp(p + 2, "0000", 4) == 0) {
+                snprintf(err, ERR_MAX, "weights JSON: line %ld: a string holds \\u0000 (a NUL byte), which no name or "
+                                       "text of a weight set has", line);
+                return -1;
+            }
             if (*p == '\\' && p[1]) p++;
             else if (*p == '"') in_string = false;
             continue;

@@ -461,6 +461,10 @@ for n in 0100 +100 100. .5 -01; do
 done
 grep -v '"hash"' plain.json | sed '0,/"values": \[100\]/s//"values": [1.0e2]/' >num.json
 expect_rc 0 "a JSON number with a fraction and an exponent" "$DAMA" search --weights num.json --depth 1 --quiet
+# a NUL escaped in a name: cJSON's string ended there, "KING\u0000X" read as KING
+grep -v '"hash"' plain.json | sed '0,/"name": "KING"/s//"name": "KING\\u0000X"/' >nul.json
+line=$(grep -n 'KING\\u0000X' nul.json | cut -d: -f1)
+expect_err 1 "weight file nul.json: weights JSON: line $line: a string holds \\u0000 (a NUL byte)" "$DAMA" search --weights nul.json --depth 1
 # @include: libconfig would read the other file past the checks (a big literal read as another value)
 # and name this file in its errors; refused in weight and config files alike
 printf 'weights = { MAN = 4294967396; };\n' >incw.cfg
