@@ -123,7 +123,7 @@ int weights_file_parse(const Game *g, const char *path, int32_t *w, uint8_t *giv
      * does (RFC 8259 lets a parser ignore it); libconfig text keeps refusing one */
     size_t bom = text_len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
     size_t lead = bom + strspn(text + bom, " \t\r\n");
-    if (text[lead] == '{') { /* libconfig text never starts with a brace */
+    if (text[lead] == '{' || text[lead] == '[') { /* libconfig text never starts with a brace or a bracket */
         int jrc = parse_json(g, path, text, text_len, w, given, err);
         free(text);
         return jrc;

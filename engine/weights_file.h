@@ -12,7 +12,7 @@
  * compiled-in weights change with every export, so a silent default would
  * read the same file differently after each one.
  *
- * A file whose first non-blank byte is '{' is the JSON of `dama export
+ * A file whose first non-blank byte is '{' (or '[') is the JSON of `dama export
  * --format json` (api/weights_json.h) instead: every term, checked by
  * weights_json_parse (game, layout, names, lengths, values, hash). */
 #ifndef DAMA_WEIGHTS_FILE_H

@@ -461,6 +461,9 @@ for n in 0100 +100 100. .5 -01; do
 done
 grep -v '"hash"' plain.json | sed '0,/"values": \[100\]/s//"values": [1.0e2]/' >num.json
 expect_rc 0 "a JSON number with a fraction and an exponent" "$DAMA" search --weights num.json --depth 1 --quiet
+# a JSON array at the top level is JSON, not a truncated libconfig file
+printf '[{"game": "russian"}]' >arr.json
+expect_err 1 "weight file arr.json: weights JSON: the top level is an array, not an object" "$DAMA" search --weights arr.json --depth 1
 # a NUL escaped in a name: cJSON's string ended there, "KING\u0000X" read as KING
 grep -v '"hash"' plain.json | sed '0,/"name": "KING"/s//"name": "KING\\u0000X"/' >nul.json
 line=$(grep -n 'KING\\u0000X' nul.json | cut -d: -f1)
