@@ -103,6 +103,10 @@ int db_other_interrupted(Db *db, const char *what, const char *game, int64_t exc
 {
     *id = 0;
     bool train = strcmp(what, "train") == 0;
+    if (!train && strcmp(what, "spsa") != 0) {
+        set_err(err, "db_other_interrupted: '%s' is neither spsa nor train", what);
+        return -1;
+    }
     sqlite3_stmt *st = dbi_stmt(db, train ? SQL_TRAIN_OTHER_INTERRUPTED : SQL_SPSA_OTHER_INTERRUPTED, err);
     if (!st) return -1;
     int rc = SQLITE_OK;

@@ -476,7 +476,6 @@ static int split_game(PdnReader *r, PdnGame *game, char err[ERR_MAX])
          * with no movetext (a game cut off after its tags: read alone, it
          * is said to have no moves and no result, not joined to the next) */
         if (tok.kind == PDN_TOKEN_TAG && (movetext || (blank && game->tags_len > 0))) {
-            tok.blank_before = blank;
             r->pushed = tok;
             r->has_pushed = true;
             break;
