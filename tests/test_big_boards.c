@@ -295,6 +295,67 @@ static void test_draw_rules(void **state)
     assert_string_equal(G->repetition_reason, "I-D1");
 }
 
+/* I-D3 and I-D4 count from the first position of their material
+ * (international.md rule 15): a crowning inside the material restarts
+ * neither, and I-D3 runs on after the lone king's capture turns it into
+ * I-D4 material, the first limit ending the game under its own id. Each
+ * line is open after every ply but the last, and drawn after the last. */
+static void test_draw_counts_by_class(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *fen, *moves, *id;
+    } CASES[] = {
+        /* a king and two men: 14 king moves each, a crowning at ply 29
+         * (two kings and a man: the same rule), drawn at ply 32 */
+        {"W:WK26,6,7:BK45",
+         "26-12 45-50 12-8 50-45 8-12 45-50 12-8 50-44 8-3 44-40 3-12 40-35 12-3 35-30 3-9 30-25 9-4 25-20 "
+         "4-10 20-15 10-5 15-4 5-14 4-15 14-5 15-4 5-14 4-15 7-2 15-47 2-7 47-42",
+         "I-D3"},
+        /* the lone king takes the man at ply 26: I-D4 counts from there
+         * (to ply 36), I-D3 from ply 0 runs out first, at ply 32 */
+        {"W:WK1,K2,36:BK45",
+         "1-6 45-40 2-8 40-35 8-3 35-30 6-1 30-25 3-8 25-20 1-7 20-15 8-3 15-10 7-2 10-5 3-9 5-10 2-8 10-5 "
+         "9-4 5-14 8-3 14-5 4-10 5x46 3-9 46-5 9-4 5-46 4-15 46-5",
+         "I-D3"},
+        /* a king and a man crowned at ply 3: I-D4 still ends at ply 10 */
+        {"W:WK48,8:BK36", "48-42 36-41 8-2 41-36 42-48 36-41 48-42 41-36 42-48 36-41", "I-D4"},
+    };
+    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
+        Position pos;
+        uint64_t history[64];
+        int len = 0;
+        parse_fen_or_fail(G, CASES[i].fen, &pos);
+        char moves[512];
+        snprintf(moves, sizeof moves, "%s", CASES[i].moves);
+        int plies = 0;
+        for (char *w = strtok(moves, " "); w; w = strtok(NULL, " ")) plies++;
+        snprintf(moves, sizeof moves, "%s", CASES[i].moves);
+        int ply = 0;
+        for (char *w = strtok(moves, " "); w; w = strtok(NULL, " ")) {
+            Move m;
+            char err[ERR_MAX];
+            if (G->move_from_str(&pos, w, &m, err) != 0) {
+                print_error("%s, ply %d: %s\n", CASES[i].fen, ply + 1, err);
+                fail();
+            }
+            history[len++] = G->hash(&pos);
+            Position child;
+            G->make_move(&pos, &m, &child);
+            pos = child;
+            ply++;
+            const char *why = NULL;
+            Outcome o = game_outcome(G, &pos, history, len, &why, NULL);
+            Outcome want = ply < plies ? OUTCOME_NONE : OUTCOME_DRAW;
+            if (o != want || (want == OUTCOME_DRAW && strcmp(why, CASES[i].id) != 0)) {
+                print_error("%s, ply %d of %d: outcome %d (%s), expected %d (%s)\n", CASES[i].fen, ply, plies, o,
+                            why ? why : "-", want, want == OUTCOME_DRAW ? CASES[i].id : "-");
+                fail();
+            }
+        }
+    }
+}
+
 /* ------------------------------------------------------------------ */
 /* Bad input and notation                                               */
 
@@ -519,6 +580,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         IN(test_numbering),          IN(test_book_examples),        IN(test_rule_cases),
         IN(test_perft_published),    IN(test_properties),           IN(test_draw_rules),
+        IN(test_draw_counts_by_class),
         IN(test_bad_positions),      IN(test_notation),             CA(test_canadian_numbering),
         CA(test_canadian_examples),  CA(test_canadian_perft),       CA(test_canadian_properties),
         CA(test_canadian_draws),     CA(test_canadian_bad_input),   CA(test_tables_by_board),

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "engine/game.h"
+#include "engine/games/draughts/draughts.h"
 #include "util/rng.h"
 
 #include "game_properties.h"
@@ -787,6 +788,26 @@ static void test_no_legal_move(void **state)
     assert_int_equal(G->move_from_str(&line.pos, "c3:e5", &m, err), 0);
     line_make(&line, &m);
     expect_outcome(&line, OUTCOME_WHITE_WINS, "no-moves", "last man taken", 1);
+    /* D4 and D8 draw what is "not won by" the strong side's last counted
+     * move: a lone king blocked on that move has lost, even with D5 run out
+     * on the same ply; one ply earlier, or with a move left, they draw. */
+    static const struct {
+        const char *fen;
+        int plies;
+        Outcome want;
+        const char *reason;
+    } COUNTED[] = {
+        {"B:WKg1,Kg3,Kf4:BKh2", 30, OUTCOME_WHITE_WINS, "no-moves"}, /* D4's 30th ply, blocked */
+        {"B:WKb2,Kc3:BKa1", 10, OUTCOME_WHITE_WINS, "no-moves"},     /* D8's 10th ply, blocked */
+        {"B:WKg1,Kg3,Kf4:BKh4", 30, OUTCOME_DRAW, "D4"},             /* a move left: drawn */
+        {"B:WKb2,Kd4:BKa1", 10, OUTCOME_DRAW, "D8"},
+    };
+    for (size_t i = 0; i < sizeof COUNTED / sizeof COUNTED[0]; i++) {
+        line_start(&line, COUNTED[i].fen);
+        DraughtsPos *p = (DraughtsPos *)line.pos.data;
+        p->material_plies = p->reversible = (uint8_t)COUNTED[i].plies;
+        expect_outcome(&line, COUNTED[i].want, COUNTED[i].reason, COUNTED[i].fen, COUNTED[i].plies);
+    }
 }
 
 /* ------------------------------------------------------------------ */

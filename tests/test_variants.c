@@ -260,6 +260,17 @@ static void test_draw_rules(void **state)
     assert_int_equal(outcome_at(find("brazilian"), "W:WK1,K2,6:B20", 0, 100, &why), OUTCOME_NONE);
     assert_int_equal(outcome_at(find("brazilian"), "W:WK1,K2,6,7:BK30", 0, 100, &why), OUTCOME_NONE);
     assert_int_equal(outcome_at(find("pool"), "W:WK1,K2,6:BK30", 0, 100, &why), OUTCOME_NONE); /* not three kings */
+    /* P-D2: the strong side must win "within 13 moves": a 13th move (the
+     * 26th ply) that leaves the lone king without a move wins. */
+    const Game *pool = find("pool");
+    assert_int_equal(outcome_at(pool, "B:WK23,K27,K28:BK32", 0, 26, &why), OUTCOME_NONE);
+    Position pos;
+    parse_fen_or_fail(pool, "B:WK23,K27,K28:BK32", &pos);
+    ((DraughtsPos *)pos.data)->material_plies = 26;
+    assert_int_equal(game_outcome(pool, &pos, NULL, 0, &why, NULL), OUTCOME_WHITE_WINS);
+    assert_string_equal(why, "no-moves");
+    assert_int_equal(outcome_at(pool, "B:WK23,K27,K28:BK31", 0, 26, &why), OUTCOME_DRAW); /* a move left */
+    assert_string_equal(why, "P-D2");
 }
 
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,7 @@ static const DraughtsRules RULES = {
     .crown_mid_capture = false, /* crowned only where the move ends */
     .no_reversal = false,
     .must_land_to_continue = true, /* implied by the majority rule; prunes */
+    .lone_king_counts = true,      /* I-D3, I-D4 by class of material */
     .pieces_per_side = 30,
     .size = 12,
     .numbering = NUMBERING_CANADIAN,
@@ -55,7 +56,7 @@ static int ca_plies_left(const Position *pos, const char **why)
         pieces[c] = D_POP(p->pieces[c]);
         kings[c] = D_POP(p->pieces[c] & p->kings);
     }
-    return diagonal_plies_left_counts(&DRAWS, pieces, kings, p->reversible, p->material_plies, why);
+    return diagonal_plies_left_counts(&DRAWS, pieces, kings, p->reversible, p->material_plies, p->big_plies, why);
 }
 
 static Outcome ca_rule_outcome(const Position *pos, const char **reason)

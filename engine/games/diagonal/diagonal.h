@@ -30,7 +30,12 @@
 #define DIAGONAL_RULES(p, draws, geometry)                                                          \
     static Outcome rule_outcome(const Position *pos, const char **reason)                         \
     {                                                                                              \
-        return diagonal_rule_outcome(&draws, pos, reason);                                         \
+        const char *why;                                                                           \
+        const DraughtsPos *dpos = (const DraughtsPos *)pos->data;                                  \
+        if (diagonal_plies_left(&draws, dpos, &why) > 0) return OUTCOME_NONE;                      \
+        if (draws.big_unless_won && why == draws.big_id) return d_draw_unless_won(dpos, why, reason); \
+        *reason = why;                                                                             \
+        return OUTCOME_DRAW;                                                                       \
     }                                                                                              \
     static int rule_plies_left(const Position *pos)                                                \
     {                                                                                              \

@@ -23,17 +23,26 @@ typedef struct DiagonalDraws {
     const char *big_id;
     int big_plies;
     bool big_all_kings;
-    /* A single king against one or two pieces, one of them a king. */
+    /* big_id draws only if the strong side has not won by its last counted
+     * move ("must win within": a lone king then left without a move has
+     * lost; d_draw_unless_won in draughts_impl.h) */
+    bool big_unless_won;
+    /* A single king against one or two pieces, one of them a king; when
+     * the game counts by class (DraughtsRules.lone_king_counts), the count
+     * of big_id runs on into this material and the earlier limit ends the
+     * game. */
     const char *small_id;
     int small_plies;
 } DiagonalDraws;
 
 /* Plies the material may still last before one of r's rules draws the
  * game (0: it is drawn now), from each colour's pieces and kings and the
- * position's counters; INT32_MAX if none applies. The reason of the
+ * position's counters (big_plies: DraughtsPos.big_plies, 0 where the game
+ * does not count by class); INT32_MAX if none applies. The reason of the
  * earliest rule goes to *reason. */
 static inline int diagonal_plies_left_counts(const DiagonalDraws *r, const int pieces[2], const int kings[2],
-                                             int reversible, int material_plies, const char **reason)
+                                             int reversible, int material_plies, int big_plies,
+                                             const char **reason)
 {
     int left = INT32_MAX;
     *reason = NULL;
@@ -55,6 +64,10 @@ static inline int diagonal_plies_left_counts(const DiagonalDraws *r, const int p
             left = r->small_plies - mp;
             *reason = r->small_id;
         }
+        if (r->small_plies && r->big_plies && pieces[strong] <= 2 && r->big_plies - big_plies < left) {
+            left = r->big_plies - big_plies; /* the big count, run on */
+            *reason = r->big_id;
+        }
     }
     return left < 0 ? 0 : left;
 }
@@ -67,7 +80,7 @@ static inline int diagonal_plies_left(const DiagonalDraws *r, const DraughtsPos 
         pieces[c] = __builtin_popcountll(p->pieces[c]);
         kings[c] = __builtin_popcountll(p->pieces[c] & p->kings);
     }
-    return diagonal_plies_left_counts(r, pieces, kings, p->reversible, p->material_plies, reason);
+    return diagonal_plies_left_counts(r, pieces, kings, p->reversible, p->material_plies, p->big_plies, reason);
 }
 
 static inline Outcome diagonal_rule_outcome(const DiagonalDraws *r, const Position *pos, const char **reason)

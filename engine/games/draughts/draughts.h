@@ -79,6 +79,13 @@ typedef struct DraughtsRules {
     bool crown_mid_capture;   /* a man crowned mid-capture goes on as a king (Russian) */
     bool no_reversal;         /* no 180-degree turn between two jumps (Turkish) */
     bool must_land_to_continue; /* a flying king must land where it can capture again (Russian) */
+    /* The endgame counts of a lone king (FMJD: International, Brazilian,
+     * Canadian) run from the first position of their class of material: a
+     * crowning inside the class does not restart them, and the count of
+     * three pieces runs on when the lone king's capture leaves one or two
+     * (material_plies, big_plies; d_lone_class in draughts_impl.h). Off:
+     * material_plies restarts at every capture and crowning. */
+    bool lone_king_counts;
     int pieces_per_side;      /* men each side starts with: no position has more men + kings of a side */
     int size;                 /* board side: 8 (0 reads as 8), or 10 or 12 (diagonal only) */
     DraughtsNumbering numbering; /* square numbers read in positions and moves */
@@ -93,8 +100,11 @@ typedef struct DraughtsPos {
     uint64_t key;       /* Zobrist key, kept incrementally */
     uint8_t side;       /* Color to move */
     uint8_t reversible; /* plies since the last capture or forward man move (capped at 255) */
-    uint8_t material_plies; /* plies since the last capture or promotion (capped) */
-    uint8_t pad[5];
+    uint8_t material_plies; /* plies since the last capture or promotion (capped); under
+                             * DraughtsRules.lone_king_counts, since the lone-king class began */
+    uint8_t big_plies;      /* lone_king_counts: plies since three pieces began against the
+                             * lone king, run on into the class of one or two (capped) */
+    uint8_t pad[4];
 } DraughtsPos;
 
 /* The board of the 12x12 game: 128 bits a set. */
@@ -108,7 +118,8 @@ typedef struct DraughtsPosWide {
     uint8_t side;
     uint8_t reversible;
     uint8_t material_plies;
-    uint8_t pad[5];
+    uint8_t big_plies;
+    uint8_t pad[4];
 } DraughtsPosWide;
 
 enum { DRAUGHTS_DIRS = 4, DRAUGHTS_INDEX_MAX = 80 /* square indices of any board: 0..77 */ };

@@ -507,10 +507,54 @@ static int d_gen(const DPos *p, MoveList *list, GenMode mode)
     return d_gen_quiet(p, list);
 }
 
+/* A draw by a rule that ends the game only if the strong side has not won
+ * by its last counted move (Russian D4, D7, D8; Pool P-D2): when the side
+ * to move has no legal move that move has won, and the rule gives way to
+ * "no legal move" (OUTCOME_NONE: game_outcome and the search find the
+ * loss); else a draw with reason id. */
+static inline Outcome d_draw_unless_won(const DPos *p, const char *id, const char **reason)
+{
+    MoveList list;
+    if (d_gen(p, &list, GEN_DISTINCT) == 0) return OUTCOME_NONE;
+    *reason = id;
+    return OUTCOME_DRAW;
+}
+
 /* ------------------------------------------------------------------ */
 /* Make                                                                */
 
 static inline uint8_t d_sat_inc(uint8_t v) { return v == 255 ? v : (uint8_t)(v + 1); }
+
+/* The lone-king class of p's material (RULES.lone_king_counts): 1 when a
+ * single king faces three pieces of which one or more are kings, 2 when it
+ * faces one or two such pieces, else 0 (international.md I-D3, I-D4). */
+static inline int d_lone_class(const DPos *p)
+{
+    for (int weak = 0; weak < 2; weak++) {
+        DBits w = p->pieces[weak], s = p->pieces[weak ^ 1];
+        if ((w & (w - 1)) || !(w & p->kings)) continue;
+        if (!(s & p->kings)) return 0;
+        int n = D_POP(s);
+        return n == 3 ? 1 : n <= 2 ? 2 : 0;
+    }
+    return 0;
+}
+
+/* The counters of q after a capture or crowning from p, under
+ * RULES.lone_king_counts: each count runs from the first position of its
+ * class; the count of three pieces runs on into the class of one or two
+ * (the game ends at whichever limit comes first, international.md I-D4). */
+static inline void d_lone_counts(const DPos *p, DPos *q)
+{
+    int was = d_lone_class(p), is = d_lone_class(q);
+    if (is && is == was) {
+        q->material_plies = d_sat_inc(p->material_plies);
+        q->big_plies = d_sat_inc(p->big_plies);
+    } else {
+        q->material_plies = 0;
+        q->big_plies = was == 1 && is == 2 ? d_sat_inc(p->material_plies) : 0;
+    }
+}
 
 static void d_make(const DPos *p, const Move *m, DPos *q)
 {
@@ -544,7 +588,14 @@ static void d_make(const DPos *p, const Move *m, DPos *q)
      * repetition window open: a man moving along its rank is reversible. */
     bool forward = !king && (!RULES.orthogonal || (m->from >> 3) != (m->to >> 3));
     q->reversible = (m->captured || forward) ? 0 : d_sat_inc(p->reversible);
-    q->material_plies = (m->captured || m->promo) ? 0 : d_sat_inc(p->material_plies);
+    if (!RULES.lone_king_counts) {
+        q->material_plies = (m->captured || m->promo) ? 0 : d_sat_inc(p->material_plies);
+    } else if (m->captured || m->promo) {
+        d_lone_counts(p, q);
+    } else {
+        q->material_plies = d_sat_inc(p->material_plies);
+        q->big_plies = d_sat_inc(p->big_plies);
+    }
 }
 
 /* ------------------------------------------------------------------ */
@@ -664,6 +715,7 @@ static void dg_pos_mirror(const Position *pos, Position *out)
     q->side = (uint8_t)(p->side ^ 1);
     q->reversible = p->reversible;
     q->material_plies = p->material_plies;
+    q->big_plies = p->big_plies;
     q->key = d_hash_full(q);
 }
 

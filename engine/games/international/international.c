@@ -20,6 +20,7 @@ static const DraughtsRules RULES = {
     .crown_mid_capture = false, /* crowned only where the move ends */
     .no_reversal = false,
     .must_land_to_continue = true, /* implied by the majority rule; prunes */
+    .lone_king_counts = true,      /* I-D3, I-D4 by class of material */
     .pieces_per_side = 20,
     .size = 10,
     .numbering = NUMBERING_INTERNATIONAL,

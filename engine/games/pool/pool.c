@@ -29,7 +29,8 @@ static const DraughtsRules RULES = {
 
 DIAGONAL_WEIGHTS(POOL, pool)
 
-static const DiagonalDraws DRAWS = {.quiet_id = "P-D3", .quiet_plies = 30, .big_id = "P-D2", .big_plies = 26, .big_all_kings = true};
+static const DiagonalDraws DRAWS = {.quiet_id = "P-D3", .quiet_plies = 30, .big_id = "P-D2", .big_plies = 26, .big_all_kings = true,
+                                    .big_unless_won = true};
 
 DIAGONAL_RULES(pool, DRAWS, DRAUGHTS_EGTB_DIAGONAL)
 

@@ -64,11 +64,13 @@ static Outcome ru_rule_outcome(const Position *pos, const char **reason)
     for (int strong = 0; strong < 2; strong++) {
         int weak = strong ^ 1;
         if (pieces[weak] != 1 || kings[weak] != 1) continue;
-        if (kings[strong] >= 3 && mp >= 30) return *reason = "D4", OUTCOME_DRAW;
+        /* "not won by" the strong side's last counted move: a lone king
+         * left without a move has lost, whatever else the counts say */
+        if (kings[strong] >= 3 && mp >= 30) return d_draw_unless_won(p, "D4", reason);
         bool on_road = (p->pieces[weak] & MAIN_ROAD) != 0;
         if (pieces[strong] == 3 && kings[strong] >= 1 && on_road && mp >= 10)
-            return *reason = "D7", OUTCOME_DRAW;
-        if (pieces[strong] <= 2 && kings[strong] >= 1 && mp >= 10) return *reason = "D8", OUTCOME_DRAW;
+            return d_draw_unless_won(p, "D7", reason);
+        if (pieces[strong] <= 2 && kings[strong] >= 1 && mp >= 10) return d_draw_unless_won(p, "D8", reason);
     }
     if (p->reversible >= 30) return *reason = "D5", OUTCOME_DRAW;
     if (kings[0] && kings[1]) {
