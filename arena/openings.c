@@ -247,7 +247,7 @@ int openings_repeat(const Game *g, OpeningBook *book, int64_t total, int plies, 
 {
     if (total <= book->len) return 0;
     if (plies < 1 || total > OPENINGS_REPEAT_MAX || book->len < 1) {
-        snprintf(err, ERR_MAX, "repeating the book needs --random-plies >= 1 and at most %d pairs", OPENINGS_REPEAT_MAX);
+        snprintf(err, ERR_MAX, "repeating the book needs --repeat-plies >= 1 and at most %d pairs", OPENINGS_REPEAT_MAX);
         return -1;
     }
     size_t cap = 1;
@@ -312,7 +312,7 @@ int openings_repeat(const Game *g, OpeningBook *book, int64_t total, int plies, 
         }
         if (!found) {
             snprintf(err, ERR_MAX, "repeating the book: no new position for pair %lld after 200 draws of %d random "
-                     "plies (more --random-plies, or fewer --pairs)", (long long)k, plies);
+                     "plies (more --repeat-plies, or fewer --pairs)", (long long)k, plies);
             rc = -1;
         }
     }

@@ -74,6 +74,11 @@ static int run(CliArgs *a)
                 strcmp(format, "json") == 0 ? " (or --out - for standard output)" : "");
         return 2;
     }
+    if (cli_str(a, "file") && strcmp(cli_str(a, "file"), "-") == 0) {
+        fprintf(stderr, "dama export: --file writes a weight file (atomically): give a path, not '-' (standard "
+                        "output is --out - with --format c or json)\n");
+        return 2;
+    }
     if (strcmp(format, "cfg") == 0 && cli_str(a, "out") && strcmp(cli_str(a, "out"), "-") == 0) {
         fprintf(stderr, "dama export: --format cfg writes a file (atomically): give --out PATH (--out - is for c and "
                         "json)\n");

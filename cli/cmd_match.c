@@ -33,7 +33,7 @@ static const CliOpt OPTS[] = {
     {"b-book", OPT_STR, NULL, "engine B's move book", 0, 0},
     {"a-dxp", OPT_STR, NULL, "engine A is a program listening for DXP on HOST:PORT (a game numbered 1..50; with --a-cmd: the command that starts it there, or with port 0 on the port it prints, HOST:PORT in a line of its output)", 0, 0},
     {"b-dxp", OPT_STR, NULL, "engine B is a program listening for DXP on HOST:PORT (with --b-cmd: the command that starts it; port 0: on the port it prints)", 0, 0},
-    {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book)", 0, 100000000},
+    {"pairs", OPT_INT, "0", "game pairs (0: one per opening of the book; with random openings, 1024)", 0, 100000000},
     RUN_PLAY_OPTS,
     {"movetime", OPT_INT, NULL, "milliseconds per move instead of nodes", 1, 86400000},
     {"tc", OPT_STR, NULL, "a game clock MS+INC (milliseconds) per side instead of nodes; a late move loses", 0, 0},
@@ -41,7 +41,7 @@ static const CliOpt OPTS[] = {
     {"egtb-engines", OPT_STR, "both", "with --egtb: the engines whose search probes it: both, a or b", 0, 0},
     CLI_EGTB_ADJUDICATE_OPT,
     CLI_SEED_OPENINGS_OPT,
-    {"repeat-book", OPT_FLAG, NULL, "allow --pairs beyond the opening book: each extra pair plays a book line followed by --repeat-plies distinct random plies", 0, 0},
+    {"repeat-book", OPT_FLAG, NULL, "allow --pairs beyond the opening book (up to 1000000): each extra pair plays a book line followed by --repeat-plies distinct random plies", 0, 0},
     {"repeat-plies", OPT_INT, "4", "--repeat-book: random plies after the book line", 1, 40},
     {"sprt", OPT_FLAG, NULL, "stop early when the SPRT decides (never before 20 pairs)", 0, 0},
     {"elo0", OPT_REAL, "0", "SPRT H0 Elo (logistic)", -2000, 2000},
@@ -377,6 +377,8 @@ static int run(CliArgs *a)
     char config[4096], legacy[4096];
     cli_config_text(a, NOT_IDENTITY, config, sizeof config);
     run_book_identity(a, config, sizeof config);
+    if (cli_str(a, "a-book")) run_file_identity("a-book", cli_str(a, "a-book"), config, sizeof config);
+    if (cli_str(a, "b-book")) run_file_identity("b-book", cli_str(a, "b-book"), config, sizeof config);
     cli_config_text(a, NOT_IDENTITY_BEFORE, legacy, sizeof legacy);
     o.config = config;
     o.legacy_config = legacy;

@@ -204,6 +204,12 @@ static void options(const CliArgs *a, const Game *g, const PlayerSpec *specs, ch
     skip[skip_len] = NULL;
     cli_config_text(a, skip, identity, identity_size);
     run_book_identity(a, identity, identity_size);
+    for (int i = 0; i < a->positional_len; i++) { /* book=: its bytes, as --openings' */
+        if (!specs[i].book_path[0]) continue;
+        char key[32];
+        snprintf(key, sizeof key, "engine-%d-book", i + 1);
+        run_file_identity(key, specs[i].book_path, identity, identity_size);
+    }
 }
 
 /* The move books of the engines with book=FILE (books[i] for specs[i]; all

@@ -73,8 +73,10 @@ int cli_config_resume(CliArgs *a, const char *config, const char *const *not_ide
             }
             continue;
         }
-        /* what an option's file made (run_book_identity), not an option */
-        bool known = strncmp(l, "openings-content = ", 19) == 0;
+        /* what an option's file made (run_book_identity, run_file_identity:
+         * "KEY-content = HASH"), not an option */
+        const char *eq = strstr(l, " = ");
+        bool known = eq && (size_t)(eq - l) < n && eq - l > 8 && strncmp(eq - 8, "-content", 8) == 0;
         for (int i = 0; i < a->opts_len && !known; i++) {
             size_t k = strlen(a->opts[i].name);
             known = n > k + 3 && strncmp(l, a->opts[i].name, k) == 0 && strncmp(l + k, " = ", 3) == 0;

@@ -10,7 +10,7 @@
 /* Where the games' openings come from (arena/openings.h); --balance's
  * upper bound is the command's own. */
 #define CLI_OPENINGS_OPTS(balance_max)                                                                                 \
-    {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else random", 0, 0}, \
+    {"openings", OPT_STR, NULL, "opening book file (label<TAB>position); default: the game's book, else 1024 random lines", 0, 0}, \
         {"random-plies", OPT_INT, "4", "plies of random openings when there is no book", 0, 40},                         \
         {"balance", OPT_INT, "60", "random openings: redraw a line a 2000-node search scores beyond +-N centi-men", 0,   \
          balance_max}

@@ -78,6 +78,12 @@ void run_book_identity(const CliArgs *a, char *config, size_t size)
         }
         path = own;
     }
+    run_file_identity("openings", path, config, size);
+}
+
+void run_file_identity(const char *key, const char *path, char *config, size_t size)
+{
+    size_t n = strlen(config);
     struct stat st; /* a pipe would be drained before the book is read from it */
     if (!path[0] || strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
     FILE *f = file_open_read(path);
@@ -89,7 +95,7 @@ void run_book_identity(const CliArgs *a, char *config, size_t size)
         for (size_t i = 0; i < got; i++) h = (h ^ buf[i]) * 0x100000001b3ULL;
     bool whole = !ferror(f);
     fclose(f);
-    if (whole && n < size) snprintf(config + n, size - n, "openings-content = %016llx\n", (unsigned long long)h);
+    if (whole && n < size) snprintf(config + n, size - n, "%s-content = %016llx\n", key, (unsigned long long)h);
 }
 
 int run_check_engine(const Game *g, const PlayerSpec *spec, const char *who, char err[ERR_MAX])

@@ -87,4 +87,10 @@ int run_openings(const Game *g, const CliArgs *a, uint64_t seed, OpeningBook *bo
  * loading) or cannot be read (loading it says why). */
 void run_book_identity(const CliArgs *a, char *config, size_t size);
 
+/* Appends "KEY-content = HASH" (FNV-1a of path's bytes) to config, as
+ * run_book_identity for --openings: a move book (match's --a-book, a
+ * tournament engine's book=) edited under the same path makes a new run.
+ * Nothing for '-' or a file that is not regular or cannot be read. */
+void run_file_identity(const char *key, const char *path, char *config, size_t size);
+
 #endif

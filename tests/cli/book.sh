@@ -99,6 +99,27 @@ expect_rc 0 "tournament" timeout $LIMIT "$DAMA" tournament --game $G --db "$T/t.
 expect_line out "book moves (this session): A 1"
 expect_eq "$(db_value "$T/t.sqlite" "SELECT g.movetext FROM games g JOIN participants p ON p.id = g.white_player \
   WHERE p.name = 'A'" | awk '{print $2}')" "$other" "tournament: A's book move"
+
+# 5. a book's bytes are part of a match's and a tournament's identity: the
+# same command after the book was rewritten under its path is a new run,
+# not more games of the old one (the path alone was stored)
+cp "$T/one.book" "$T/my.book"
+expect_rc 0 "match, book 1" timeout $LIMIT "$DAMA" match --game $G --db "$T/m5.sqlite" --a default --b default \
+  --a-book "$T/my.book" --pairs 1 "${PLAY[@]}"
+expect_rc 0 "match, same book" timeout $LIMIT "$DAMA" match --game $G --db "$T/m5.sqlite" --a default --b default \
+  --a-book "$T/my.book" --pairs 1 "${PLAY[@]}"
+has "$T/err" "^match $G: run 1 (resumed: 1 pair stored)" "the same book: resumed"
+cp "$T/b.book" "$T/my.book"
+expect_rc 0 "match, book rewritten" timeout $LIMIT "$DAMA" match --game $G --db "$T/m5.sqlite" --a default --b default \
+  --a-book "$T/my.book" --pairs 1 "${PLAY[@]}"
+has "$T/err" "^match $G: run 2, " "a rewritten --a-book: a new run"
+TB=(tournament --game $G --db "$T/t5.sqlite" --concurrency 1 --openings "$T/start.tsv" --nodes 200 --progress 0)
+expect_rc 0 "tournament, book 1" timeout $LIMIT "$DAMA" "${TB[@]}" "name=A,weights=default,book=$T/my.book" name=B
+cp "$T/one.book" "$T/my.book"
+expect_rc 0 "tournament, book rewritten" timeout $LIMIT "$DAMA" "${TB[@]}" "name=A,weights=default,book=$T/my.book" name=B
+has "$T/err" "^tournament 2 (run 2) " "a rewritten book=: a new tournament"
+expect_eq "$(db_value "$T/t5.sqlite" "SELECT count(*) FROM runs WHERE config LIKE '%engine-1-book-content = %'")" 2 \
+  "tournament: the book's bytes in the identity"
 expect_err 2 "not a DXP program" "$DAMA" tournament --game $G --db "$T/t3.sqlite" "name=A,dxp=127.0.0.1:9,book=$T/one.book" name=B
 expect_err 1 "engine 'A': book:" "$DAMA" tournament --game $G --db "$T/t2.sqlite" "name=A,book=$T/bad2.book" name=B
 

@@ -215,6 +215,10 @@ cmp -s stdout.h file.h && ok || bad "the header on stdout differs from the file"
 [ ! -e ./- ] && ok || bad "--out - wrote a file named -"
 expect_err 2 "dama export: --format cfg writes a file (atomically): give --out PATH" \
   "$DAMA" export --weights default --format cfg --out -
+# --file - : refused (it wrote a file named -)
+expect_err 2 "dama export: --file writes a weight file (atomically): give a path, not '-'" \
+  "$DAMA" export --weights default --format json --out j.json --file -
+[ ! -e ./- ] && [ ! -e j.json ] && ok || bad "export --file - wrote a file"
 
 # pdn export -o and tournament --pdn-out: never the database either
 cp d.sqlite d.before
