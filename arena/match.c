@@ -29,6 +29,8 @@ typedef struct MatchRun {
     int64_t prefix;           /* pairs 0 .. prefix-1 are all in */
     MatchStats prefix_st;     /* their statistics: what the SPRT decides on */
     int64_t *todo;            /* job j plays pair todo[j]: the pairs not stored */
+    int64_t *queued_pair;     /* the pair of each game given to the writer this session, in order */
+    int64_t queued;
 } MatchRun;
 
 static const Opening *pair_opening(const MatchRun *mr, int64_t p)
@@ -66,6 +68,7 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
     if (m->stored && m->stored[2 * job + k] >= 0) return 0;
     DbGame meta = {.run_id = mr->run_id, .game_index = 2 * job + k, .game = m->game->name, .opening = op->label,
                    .start_fen = op->fen, .white_ws = m->ws_id[white], .black_ws = m->ws_id[black], .seed = m->seed};
+    if (mr->wr->db) mr->queued_pair[mr->queued++] = job;
     if (mr->wr->db && game_writer_add(mr->wr, m->game, rec, &meta) != 0) {
         snprintf(err, ERR_MAX, "%s", mr->wr->err);
         return -1;
@@ -185,15 +188,16 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
     signed char *pair_result = malloc(n * 2);
     bool *pair_done = calloc(n, sizeof *pair_done);
     int64_t *todo = malloc(n * sizeof *todo);
-    if (!pair_result || !pair_done || !todo) {
-        free(pair_result), free(pair_done), free(todo);
+    int64_t *queued_pair = malloc(2 * n * sizeof *queued_pair);
+    if (!pair_result || !pair_done || !todo || !queued_pair) {
+        free(pair_result), free(pair_done), free(todo), free(queued_pair);
         snprintf(err, ERR_MAX, "out of memory");
         return -1;
     }
     GameWriter wr;
     game_writer_init(&wr, db, 64, 1.0);
     MatchRun mr = {.plan = m, .run_id = run_id, .wr = &wr, .out = out, .pair_result = pair_result,
-                   .pair_done = pair_done, .todo = todo,
+                   .pair_done = pair_done, .todo = todo, .queued_pair = queued_pair,
                    .offset = (int64_t)(rng_derive(m->seed, 0x6f70656eULL) % (uint64_t)m->book_len)};
     stats_init(&mr.prefix_st);
     int64_t todo_len = 0;
@@ -214,6 +218,15 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
         snprintf(err, ERR_MAX, "%s", wr.err);
         rc = -1;
     }
+    if (db && wr.failed) { /* the writer stores games in the order given: the first wr.stored */
+        signed char *got = calloc(n, 1);
+        for (int64_t i = 0; got && i < wr.stored && i < mr.queued; i++) got[mr.queued_pair[i]]++;
+        for (int64_t p = 0; got && p < m->pairs; p++) {
+            int before = m->stored ? (m->stored[2 * p] >= 0) + (m->stored[2 * p + 1] >= 0) : 0;
+            if (pair_done[p] && before < 2 && got[p] < 2 - before) out->unstored_pairs++;
+        }
+        free(got);
+    }
     out->complete = stats_count_pairs(&out->st) == m->pairs || out->decision != SPRT_CONTINUE;
     if (rc >= 0 && db) {
         DbMatch row = {.run_id = run_id, .game = m->game->name, .ws_a = m->ws_id[0], .ws_b = m->ws_id[1]};
@@ -225,6 +238,7 @@ int match_play(Db *db, int64_t run_id, int64_t match_id, const MatchPlan *m, Mat
     free(pair_result);
     free(pair_done);
     free(todo);
+    free(queued_pair);
     return rc < 0 ? -1 : 0;
 }
 

@@ -80,6 +80,8 @@ typedef struct MatchResult {
     bool complete;            /* every pair played, or the SPRT decided */
     double wall_s, outside_share; /* the scheduler's figures (schedule_outside_share) */
     int64_t book_moves[2];    /* moves A and B took from their move books (every rank's games) */
+    int64_t unstored_pairs;   /* pairs of st not stored whole when a write to the database
+                               * failed (the next run plays them again) */
 } MatchResult;
 
 /* Fill the matches row m (counts, Elo with its 95% interval from the

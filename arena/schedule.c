@@ -98,6 +98,15 @@ static void play_jobs(Shared *sh)
             }
             Player *pl[2] = {inst[w], inst[b]};
             int prc = play_game_players(s->game, pl, &start, &ps, s->stop, &rec, err);
+            /* a table found damaged read as absent in this game's probes:
+             * the game is not what the tables would have made it, and is not
+             * stored (damage is sticky: the games before did not touch it) */
+            char dpath[4096], dwhy[ERR_MAX];
+            if (prc == 0 && s->egtb && egtb_damage(s->egtb, dpath, dwhy) > 0) {
+                snprintf(err, ERR_MAX, "endgame table %.100s: %.50s; the game that read it is not stored (rebuild "
+                         "it, or play without it)", dpath, dwhy);
+                prc = -1;
+            }
             if (prc != 0) {
 #pragma omp critical(schedule)
                 {

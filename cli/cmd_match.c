@@ -175,6 +175,9 @@ static void print_result(const MatchRunResult *r, const MatchOptions *o, const C
     if (!r->res.complete)
         printf("interrupted after %lld of %lld pair%s\n", (long long)stats_count_pairs(st), (long long)r->pairs,
                TEXT_PLURAL(r->pairs));
+    if (r->res.unstored_pairs > 0)
+        printf("not stored: %lld of the pairs above (a write to the database failed); the same command plays them "
+               "again\n", (long long)r->res.unstored_pairs);
 }
 
 /* The search limit is one of these (--depth 0 is none: "use nodes"). */

@@ -138,6 +138,19 @@ done
 expect_rc 0 "match --egtb-adjudicate" "$DAMA" match --db "$T/m.sqlite" --a default --b default --openings "$T/book" \
   --pairs 1 --nodes 200 --threads 1 --egtb "$D" --egtb-adjudicate --progress 0
 expect_eq "$(sqlite3 "$T/m.sqlite" "SELECT group_concat(reason || ' ' || result, ',') FROM games")" "egtb 1-0,egtb 1-0" "adjudicated games"
+# a table whose blocks are damaged reads as absent in a probe: the game that read it is not stored and the
+# match stops (exit 1), naming the file (its games went another way, and were stored as a normal match)
+cp -r "$D" "$T/dmgm"
+python3 -c "
+import glob
+for f in glob.glob('$T/dmgm/*.egt[bc]'):
+    d = bytearray(open(f, 'rb').read())
+    for i in range(len(d) // 2, len(d) // 2 + 50): d[i] ^= 0x55
+    open(f, 'wb').write(d)"
+expect_err 1 "a block does not decompress (damaged file); the game that read it is not stored" \
+  "$DAMA" match --db "$T/mdmg.sqlite" --a default --b default --openings "$T/book" --pairs 1 --nodes 200 --threads 1 \
+  --egtb "$T/dmgm" --egtb-adjudicate --progress 0
+expect_eq "$(sqlite3 "$T/mdmg.sqlite" "SELECT count(*) FROM games")" 0 "no game stored with a damaged table"
 expect_line err "note: A and B are the same player (weight set 1): the result shows only the games' noise"
 expect_err 1 "dama ratings: no finished games between two players in the selection (its 2 finished games had the same player on both sides: weight set 1)" \
   "$DAMA" ratings --db "$T/m.sqlite" --match 1
