@@ -296,7 +296,7 @@ void player_wrap_engine(Player *p, const Game *game, Engine *engine, const Playe
     p->kind = PLAYER_DAMA;
     p->engine = engine;
     p->limits = *limits;
-    p->fd = -1;
+    p->fd = p->wfd = -1;
     stderr_tail_init(&p->err);
 }
 
@@ -310,7 +310,7 @@ Player *player_new(const Game *game, const PlayerSpec *spec, const int32_t *weig
     p->limits = spec->limits;
     p->stop = stop;
     p->spec = spec;
-    p->fd = -1;
+    p->fd = p->wfd = -1;
     stderr_tail_init(&p->err);
     player_set_book(p, spec->book, spec->book_seed);
     if (spec->kind == PLAYER_DAMA) {
@@ -369,7 +369,8 @@ static void remember(Player *p, const char *raw)
 static void hub_kill(Player *p)
 {
     if (p->fd >= 0) close(p->fd);
-    p->fd = -1;
+    if (p->wfd >= 0) close(p->wfd);
+    p->fd = p->wfd = -1;
     stderr_tail_close(&p->err);
     if (p->pid > 0) {
         kill(-p->pid, SIGKILL);
@@ -412,8 +413,13 @@ static void exit_text(Player *p, char *out, size_t size)
  * the last lines it answered (200 bytes at most). */
 static void fault_detail(Player *p, char *out, const char *what)
 {
-    char how[64], err[STDERR_TAIL_SHOWN];
+    char how[64], err[STDERR_TAIL_SHOWN], alive[128];
     exit_text(p, how, sizeof how);
+    /* an end of its output from a process that is still there: it closed it */
+    if (!how[0] && p->pid > 0 && strncmp(what, "the engine ended", 16) == 0) {
+        snprintf(alive, sizeof alive, "the engine closed its output%.96s", what + 16);
+        what = alive;
+    }
     stderr_tail_drain(&p->err); /* what it wrote before it ended */
     stderr_tail_text(&p->err, err, sizeof err);
     snprintf(out, PLAYER_DETAIL_MAX, "%.96s%s%.60s%s%s%s; last output: %.200s", what, how[0] ? " (" : "", how,
@@ -432,7 +438,7 @@ static int hub_send(Player *p, const char *fmt, ...)
     if (n < 0 || n >= (int)sizeof line - 1) return -1;
     line[n++] = '\n';
     for (int off = 0; off < n;) {
-        ssize_t w = send(p->fd, line + off, (size_t)(n - off), MSG_NOSIGNAL);
+        ssize_t w = send(p->wfd, line + off, (size_t)(n - off), MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return -1;
         off += (int)w;
@@ -528,22 +534,26 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     char command[PLAYER_SPEC_MAX + 8];
     player_shell_command(p->spec->spec, command, sizeof command);
     pid_t parent = getpid();
-    int sv[2], err_end;
+    int sv[2], in[2] = {-1, -1}, err_end; /* sv: its standard output; in: its standard input */
     p->last[0] = '\0';
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
         return PLAYER_CRASH;
     }
-    if (stderr_tail_open(&p->err, &err_end) != 0) { /* its standard error, kept for a fault's detail */
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0 ||
+        stderr_tail_open(&p->err, &err_end) != 0) { /* its standard error, kept for a fault's detail */
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
         close(sv[0]);
         close(sv[1]);
+        if (in[0] >= 0) close(in[0]), close(in[1]);
         return PLAYER_CRASH;
     }
     pid_t pid = fork();
     if (pid < 0) {
         close(sv[0]);
         close(sv[1]);
+        close(in[0]);
+        close(in[1]);
         close(err_end);
         stderr_tail_close(&p->err);
         snprintf(detail, PLAYER_DETAIL_MAX, "cannot start '%.300s': %s", p->spec->spec, strerror(errno));
@@ -555,7 +565,7 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent) _exit(127); /* the parent died before the call */
         setpgid(0, 0);
-        dup2(sv[1], 0);
+        dup2(in[1], 0);
         dup2(sv[1], 1);
         dup2(err_end, 2);
         signal(SIGPIPE, SIG_DFL);
@@ -564,8 +574,10 @@ static PlayerFault hub_start(Player *p, char detail[PLAYER_DETAIL_MAX])
     }
     setpgid(pid, pid); /* also from here: no race with the child's own call */
     close(sv[1]);
+    close(in[1]);
     close(err_end);
     p->fd = sv[0];
+    p->wfd = in[0];
     p->pid = pid;
     p->buf_len = 0;
     p->has_variant = false;

@@ -151,7 +151,9 @@ typedef struct Player {
     /* external */
     const PlayerSpec *spec;
     pid_t pid;       /* 0: not running */
-    int fd;          /* our end of the socket pair */
+    int fd;          /* our end of the engine's standard output (a socket pair's) */
+    int wfd;         /* our end of its standard input: another pair, so that an engine
+                      * closing its output is an end of file here */
     bool has_variant;
     char *buf;       /* PLAYER_LINE_MAX bytes of unread output */
     size_t buf_len;

@@ -10,6 +10,8 @@ between, at the N-th "new-game"):
            byte and UTF-8, which a fault detail must hold escaped, and
            "faulty_engine: crash at go N" on its standard error)
   hang     stops answering (and ignores "stop")
+  closeout closes its standard output and lives on (an end of file for the
+           manager from a process that has not ended)
   illegal  answers "done move=a1-h8" and two bytes that are no text (not a
            legal move anywhere; the fault detail must hold them escaped)
   garbage  answers "done move=???" after some noise
@@ -73,6 +75,11 @@ def main():
                             child.kill()
                             sys.exit(3)
                         if mode == "hang":
+                            hung = True
+                            continue
+                        if mode == "closeout":
+                            out.close()
+                            os.close(1)
                             hung = True
                             continue
                         if mode == "illegal":

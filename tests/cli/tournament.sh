@@ -326,6 +326,14 @@ expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) FROM games WHERE reason = '
   "a crash's detail holds the engine's standard error"
 grep -q "B loses by crash: the engine ended while thinking (exit status 3); stderr: faulty_engine: crash at go 2; " "$T/err" \
   && ok || bad "the crash's standard error named on stderr: $(head -c 600 "$T/err")"
+# an engine that closes its output and lives on loses at once, as by a crash (it lost by the whole
+# timeout, 10 s a game, as "no move")
+start=$SECONDS
+expect_err 1 "dama match: every game was lost by an engine fault (A 0, B 2)" timeout 60 "$DAMA" match \
+  --db "$T/hco.sqlite" --a default --b-cmd "python3 $F closeout 1 $DAMA" --pairs 1 --nodes 300 --threads 1 --progress 0
+grep -q "B loses by crash: the engine closed its output while thinking; " "$T/err" && ok \
+  || bad "closed output: $(head -c 600 "$T/err")"
+[ $((SECONDS - start)) -lt 8 ] && ok || bad "closed output: lost after $((SECONDS - start)) s, not at once"
 # only moves made are timed: the think that ended in the crash is no move (it was counted, one more than the plies)
 expect_eq "$(sqlite3 "$T/hc.sqlite" "SELECT count(*) || ' ' || sum(white_moves + black_moves = plies) FROM games")" "4 4" \
   "each game's timed moves are its plies"
