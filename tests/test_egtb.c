@@ -438,7 +438,7 @@ static void test_counted_three_kings(void **state)
     MoveList *list = malloc(sizeof *list);
     assert_non_null(cache);
     assert_non_null(list);
-    static const int counts[] = {0, 5, 8, 9, 10, 17, 25, 29};
+    static const int counts[] = {0, 5, 8, 9, 10, 17, 25, 29, 30};
     uint64_t checked = 0, base_won = 0, won0 = 0, cut = 0;
     for (uint64_t i = 0; i < ix->size(m); i += 7) {
         Position pos, child;
@@ -494,6 +494,16 @@ static void test_counted_three_kings(void **state)
     set_count(&pos, 7);
     int dist;
     assert_int_equal(egtb_probe_verdict(db, cache, &pos, 0, &dist), EGTB_DRAW);
+    /* D4 gives way to a win on its last ply: a lone king blocked at count
+     * 30 has lost, and the blocking move at count 29 wins (both read as
+     * draws when the table took every position at count 30 as drawn). */
+    Position blk;
+    pos_of(g, "B:WKg1,Kg3,Kf4:BKh2", &blk);
+    set_count(&blk, 30);
+    assert_int_equal(egtb_probe_verdict(db, cache, &blk, 0, &dist), EGTB_LOSS);
+    pos_of(g, "W:WKg1,Kg3,Kc7:BKh2", &blk);
+    set_count(&blk, 29);
+    assert_int_equal(egtb_probe_verdict(db, cache, &blk, 0, &dist), EGTB_WIN);
 
     /* A search with the rules and no database, where they leave few plies
      * (every line ends by D4 within 4 plies unless a capture resets the

@@ -411,7 +411,9 @@ static int solve(Builder *b, EgtbMaterial m, volatile int *stop, uint8_t **out, 
 
 /* The counted solve of material m (EgtbIndexer.counted, docs/egtb.md):
  * the value of every position at every count c, from c = top - 1 (at top
- * the rules draw every position) down to 0, each level from the one above
+ * the rules draw every position but one whose side to move has no move,
+ * lost: a rule gives way to a win on the last counted move) down to 0,
+ * each level from the one above
  * it: a quiet move keeps the material and adds one to the count; a
  * capture or a promotion leaves m for a material whose verdict the tables
  * built before give (its count starts at 0; a counted material's counted
@@ -485,6 +487,18 @@ static int solve_counted(Builder *b, EgtbMaterial m, int top, volatile int *stop
                     ix->set_count(&pos, 0);
                 }
                 g->gen_moves(&pos, list, GEN_DISTINCT);
+                if (pass == 0) {
+                    /* the level at top (next, before the first count): the rules'
+                     * end there, or, where a rule gives way to a win on the last
+                     * counted move (Russian D4: "not won by"), a side without a
+                     * move has lost, at top too */
+                    uint8_t v;
+                    ix->set_count(&pos, top);
+                    if (!rule_value(g, &pos, &v)) v = list->len == 0 ? 1 : 0;
+                    next[i] = v;
+                    res[i] = v == 2 ? (uint8_t)(1 + top) : v == 1 ? (uint8_t)(128 + top) : 0;
+                    ix->set_count(&pos, 0);
+                }
                 uint64_t k = pass ? off[i] : 0;
                 for (int q = 0; q < list->len; q++) {
                     g->make_move(&pos, &list->moves[q], &child);
@@ -711,9 +725,10 @@ static int build_counted(Builder *b, const char *dir, EgtbMaterial m, int top, b
     uint8_t *val = NULL;
     double t0 = clock_now_s(), c0 = clock_process_cpu_s();
     EgtbHeader have;
-    if (base_reused && load_table(b, path, m, &val, &cs.file_bytes, &have, e2) == 0 && have.max_dist == (uint32_t)top) {
+    if (base_reused && load_table(b, path, m, &val, &cs.file_bytes, &have, e2) == 0 && have.max_dist == (uint32_t)top &&
+        (have.flags & EGTB_FLAG_BLOCKED_LOST)) {
         cs.reused = true;
-    } else { /* absent, damaged, or solved to another count: solved again */
+    } else { /* absent, damaged, solved to another count or under the older rule: solved again */
         free(val);
         val = NULL;
         int rc = solve_counted(b, m, top, o->stop, &val, err);
@@ -727,7 +742,9 @@ static int build_counted(Builder *b, const char *dir, EgtbMaterial m, int top, b
         else l++;
     }
     cs.wins = w, cs.draws = d, cs.losses = l;
-    int rc = cs.reused ? 0 : write_table(b->game, path, m, val, cs.positions, &cs, o->zstd_level, 0, &cs.file_bytes, err);
+    int rc = cs.reused ? 0
+                       : write_table(b->game, path, m, val, cs.positions, &cs, o->zstd_level, EGTB_FLAG_BLOCKED_LOST,
+                                     &cs.file_bytes, err);
     if (rc != 0) {
         free(val);
         return -1;
@@ -794,11 +811,11 @@ int egtb_build(const Game *game, const char *dir, const EgtbBuildOptions *o, cha
         uint8_t *val = NULL;
         char e2[ERR_MAX];
         double t0 = clock_now_s(), c0 = clock_process_cpu_s();
-        uint32_t want = reaches_counted(b, m) ? EGTB_FLAG_COUNTED_CHILDREN : 0;
+        uint32_t want = reaches_counted(b, m) ? EGTB_FLAG_COUNTED_CHILDREN | EGTB_FLAG_BLOCKED_LOST : 0;
         b->flags[key] = want;
         EgtbHeader have;
         int lr = load_table(b, path, m, &val, &s.file_bytes, &have, e2);
-        if (lr == 0 && have.flags != want) { /* built before counted tables: built again */
+        if (lr == 0 && have.flags != want) { /* built before counted tables, or before their rule: built again */
             free(val);
             val = NULL;
             lr = 1;

@@ -43,6 +43,11 @@ _Static_assert(sizeof(EgtbHeader) == 128, "header layout");
  * taken at the verdict of that material's counted table (a draw there is a
  * draw here), not at their stored value (docs/egtb.md). */
 enum { EGTB_FLAG_COUNTED_CHILDREN = 1 };
+/* A counted table (or a table with counted children) solved with a side
+ * left without a move on a count's last ply lost there, not drawn (the
+ * Russian D4, D7 and D8 give way to that win, 2026-12-08): one without it
+ * is solved again. */
+enum { EGTB_FLAG_BLOCKED_LOST = 2 };
 
 /* Check a header read from a file against what is expected (m, game,
  * positions). Returns 0 or -1 with a message naming the file. */

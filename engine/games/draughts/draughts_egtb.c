@@ -276,7 +276,7 @@ static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, 
                     q->pieces[mover] ^= (1ULL << sq) | (1ULL << s);
                     q->kings ^= (1ULL << sq) | (1ULL << s);
                     q->side = (uint8_t)mover;
-                    q->reversible = q->material_plies = 0;
+                    q->reversible = q->material_plies = q->big_plies = 0;
                     q->key = 0; /* not computed: see EgtbIndexer.unmoves */
                     fn(ctx, &qpos);
                     n++;
@@ -287,7 +287,7 @@ static int d_unmoves(const DVariant *v, const Position *pos, void (*fn)(void *, 
                 *q = *p;
                 q->pieces[mover] ^= (1ULL << sq) | (1ULL << s);
                 q->side = (uint8_t)mover;
-                q->reversible = q->material_plies = 0;
+                q->reversible = q->material_plies = q->big_plies = 0;
                 q->key = 0;
                 fn(ctx, &qpos);
                 n++;
@@ -500,7 +500,7 @@ static void w_emit(const DraughtsPosWide *p, int mover, int sq, int s, bool king
     q->pieces[mover] ^= move;
     if (king) q->kings ^= move;
     q->side = (uint8_t)mover;
-    q->reversible = q->material_plies = 0;
+    q->reversible = q->material_plies = q->big_plies = 0;
     q->key = 0; /* not computed: see EgtbIndexer.unmoves */
     fn(ctx, qpos);
 }
