@@ -64,8 +64,13 @@ static int game_done(void *ctx, int64_t job, int k, int white, int black, const 
     if (rec->fault != PLAYER_OK && m->on_fault)
         m->on_fault(m->progress_ctx, 2 * job + k, rec->fault_side == COLOR_WHITE ? white : black, rec);
     /* a game of a pair half stored before a kill is played again (the pair
-     * is one job): it is the same game, stored once */
-    if (m->stored && m->stored[2 * job + k] >= 0) return 0;
+     * is one job) and not stored twice: the stored one counts (under a time
+     * limit the replay may end otherwise, and the result printed would not
+     * be the stored games') */
+    if (m->stored && m->stored[2 * job + k] >= 0) {
+        mr->pair_result[2 * job + k] = m->stored[2 * job + k];
+        return 0;
+    }
     DbGame meta = {.run_id = mr->run_id, .game_index = 2 * job + k, .game = m->game->name, .opening = op->label,
                    .start_fen = op->fen, .white_ws = m->ws_id[white], .black_ws = m->ws_id[black], .seed = m->seed};
     if (mr->wr->db) mr->queued_pair[mr->queued++] = job;
