@@ -212,8 +212,8 @@ check_match_times() {
     set -- $sums
     line=$(grep "^time used by $side: " "$out")
     check_time_line "$line" "${1%.0}" "$2" "$3" "match time of $side"
-    mean_w[$side]=$(awk -v m="$1" -v s="$2" 'BEGIN { print 1000 * s / m }')
-    mean_c[$side]=$(awk -v m="$1" -v s="$3" 'BEGIN { print 1000 * s / m }')
+    mean_w[$side]=$(awk -v m="$1" -v s="$2" 'BEGIN { printf "%.12g\n", 1000 * s / m }')
+    mean_c[$side]=$(awk -v m="$1" -v s="$3" 'BEGIN { printf "%.12g\n", 1000 * s / m }')
     case "$cpu_sides" in *"$side"*)
       awk -v c="$3" 'BEGIN { exit !(c > 0) }' && ok || bad "match: $side used no CPU time ($3 s stored)" ;;
     esac
