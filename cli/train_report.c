@@ -101,6 +101,7 @@ static void start(const TrainReport *p, const TrainResult *r)
                 (long long)r->other_interrupted, o->game->name, (long long)r->id, (long long)r->other_interrupted);
     printf("train %lld (%s)%s: generation 0 = weight set %lld\n", (long long)r->id, o->game->name,
            r->resumed ? " resumed" : "", (long long)r->start_ws);
+    fflush(stdout); /* before the stages' lines, which flush, and stderr's */
 }
 
 /* A stage's line on stdout. */

@@ -735,8 +735,10 @@ static void on_pos(Hub *h, const HubLine *l)
         if (looks_like_move(l->keys[i])) {
             char word[128]; /* quoted() shows 60 bytes of it */
             snprintf(word, sizeof word, "%s%s%s", l->keys[i], l->values[i][0] ? "=" : "", l->values[i]);
-            send_error(h, "pos: '%s' reads as a move outside moves=: a list of moves is quoted, moves=\"M1 M2 ...\" "
-                          "(the previous game stays)", quoted(word).text);
+            /* no '"' in the hint: a message's own quotes would show as "'", and
+             * moves='M1 M2' is no Hub quoting */
+            send_error(h, "pos: '%s' reads as a move outside moves=: a list of moves is quoted, in double quotes "
+                          "after moves= (the previous game stays)", quoted(word).text);
             return;
         }
     const char *fen = hub_arg(l, "pos");

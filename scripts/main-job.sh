@@ -45,13 +45,20 @@ if [ $((GAMES % 2)) -ne 0 ]; then # self-play plays each opening from both sides
 fi
 bash scripts/install-deps.sh
 echo "== build"
-bash scripts/build.sh
+TARGET=dama bash scripts/build.sh
 DAMA="$ROOT/build/dama"
 echo "== 1. gated generations ($GAME) into $DB"
 read -r -a EXTRA <<<"${TRAIN_ARGS:-}" # words, no shell expansion
+rc=0
 "$DAMA" train --game "$GAME" --db "$DB" --generations "$GENERATIONS" --games-per-gen "$GAMES" \
     --nodes "$NODES" --window 2 --gate-pairs "$GATE_PAIRS" --elo0 0 --elo1 5 --ladder-pairs "$LADDER_PAIRS" \
-    ${EXTRA[@]+"${EXTRA[@]}"}
+    ${EXTRA[@]+"${EXTRA[@]}"} || rc=$?
+if [ "$rc" -ne 0 ]; then
+    # the train's own hint names its command: here that is this script with the same variables
+    [ "$rc" -eq 3 ] && echo "== interrupted: run this script again with the same variables (GAME, DB, GENERATIONS," \
+        "GAMES, NODES, GATE_PAIRS, LADDER_PAIRS, TRAIN_ARGS) to resume; other sizes start a new train" >&2
+    exit "$rc"
+fi
 # The train just run is the newest of the game: did any generation after 0
 # pass its gate?
 accepted=$(sqlite3 "$DB" "SELECT count(*) FROM generations WHERE accepted = 1 AND generation > 0 AND train_id = (SELECT max(id) FROM trains WHERE game = '$GAME')")
@@ -59,7 +66,7 @@ if [ "$accepted" -gt 0 ]; then
     echo "== 2. export: the best accepted generation as the compiled-in weights, rebuild"
     "$DAMA" export --game "$GAME" --db "$DB" --weights best
     "$DAMA" export --game "$GAME" --db "$DB" --weights best --format cfg --out "$HERE/$GAME-best.cfg" --force
-    bash scripts/build.sh
+    TARGET=dama bash scripts/build.sh
     "$DAMA" bench --game "$GAME" | head -1
     echo "== done: database $DB, best weights $HERE/$GAME-best.cfg and engine/games/$GAME/weights.h"
 else

@@ -358,7 +358,7 @@ has "$T/clockeof.out" '^done move=' "a clock search at end of input answers"
 # which the line reads as key=value)
 printf 'init\npos pos=start moves=c3-d4 f6-e5\npos pos=start moves=32-28 19x23\npos pos=start moves="c3-d4 f6-e5" ext\npos moves=c3-d4 fe5\npos moves=c3-d4 F6-E5\npos moves=c3-d4 57*40\npos moves=c3-d4 13-3=R\nping\nquit\n' >"$T/unq.in"
 session unq
-has "$T/unq.out" "^error message=\"pos: 'f6-e5' reads as a move outside moves=: a list of moves is quoted" "unquoted list refused"
+has "$T/unq.out" "^error message=\"pos: 'f6-e5' reads as a move outside moves=: a list of moves is quoted, in double quotes after moves= " "unquoted list refused"
 has "$T/unq.out" "^error message=\"pos: '19x23' reads as a move outside moves=" "unquoted numeric list refused"
 has "$T/unq.out" "^error message=\"pos: 'fe5' reads as a move outside moves=" "an unquoted short form refused"
 has "$T/unq.out" "^error message=\"pos: 'F6-E5' reads as a move outside moves=" "an unquoted move in capitals refused"
