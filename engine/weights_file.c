@@ -505,9 +505,39 @@ static void header_print(FILE *f, const Game *g, const int32_t *w, const ExportI
     fprintf(f, "#endif\n\n#endif\n");
 }
 
+/* Does the regular file at path hold exactly len bytes equal to text? */
+static bool file_holds(const char *path, const char *text, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size != (uint64_t)len) return false;
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char buf[1 << 14];
+    size_t off = 0, got;
+    bool same = true;
+    while (same && (got = fread(buf, 1, sizeof buf, f)) > 0) {
+        same = off + got <= len && memcmp(buf, text + off, got) == 0;
+        off += got;
+    }
+    same = same && !ferror(f) && off == len;
+    fclose(f);
+    return same;
+}
+
 int weights_export_header(const Game *g, const int32_t *w, const ExportInfo *info, const char *path,
                           const AtomicOptions *opts, char err[ERR_MAX])
 {
+    /* a header that already holds these bytes is left alone: rewritten, its
+     * new time would rebuild the engine, the library and the web page */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m) {
+        header_print(m, g, w, info);
+        bool same = fclose(m) == 0 && text && file_holds(path, text, len);
+        free(text);
+        if (same) return 0;
+    }
     AtomicFile af;
     FILE *f = open_atomic(&af, path, opts, err);
     if (!f) return -1;

@@ -217,4 +217,14 @@ expect_eq "$(q k.sqlite "SELECT count(*) || ' ' || max(status) || ' ' || max(own
 G="SELECT group_concat(game_index || result || movetext, ';') FROM (SELECT * FROM games ORDER BY game_index)"
 [ "$(q k.sqlite "$G")" = "$(q k2.sqlite "$G")" ] && ok || bad "the killed and resumed run differs from an uninterrupted one"
 
+# a header that already holds the bytes is left alone (rewritten, its new time rebuilt all that includes
+# it); other weights rewrite it
+"$DAMA" export --weights default --out "$T/same.h" >/dev/null 2>&1 || bad "export to same.h"
+touch -d '2001-01-01 00:00:00' "$T/same.h"
+old=$(stat -c %Y "$T/same.h")
+"$DAMA" export --weights default --out "$T/same.h" --force >/dev/null 2>&1 || bad "export again"
+[ "$(stat -c %Y "$T/same.h")" = "$old" ] && ok || bad "an identical header was rewritten"
+"$DAMA" export --weights "$SRC/configs/weights/russian-start.cfg" --out "$T/same.h" --force >/dev/null 2>&1 || bad "export other weights"
+[ "$(stat -c %Y "$T/same.h")" != "$old" ] && ok || bad "a header of other weights was not written"
+
 finish writers
