@@ -705,7 +705,10 @@ static void on_set_param(Hub *h, const HubLine *l)
                                ? "; to switch the variant with weights or egtb-path of its own, set weights=default "
                                  "and egtb-path empty first"
                                : "";
-        send_error(h, "set-param %s: %s (the value stays '%s'%s)", name, why,
+        /* with the hint, the reason and the old value are cut so that the
+         * hint fits in the message's HUB_ERROR_SHOWN bytes */
+        send_error(h, hint[0] ? "set-param %s: %.100s (the value stays '%.50s'%s)" : "set-param %s: %s (the value stays '%s'%s)",
+                   name, why,
                    is_variant ? old_p.variant : strcmp(name, "weights") == 0 ? old_p.weights
                               : strcmp(name, "db") == 0                 ? old_p.db
                               : is_egtb                                 ? old_p.egtb_path
