@@ -194,9 +194,14 @@ int train_print_ladder(struct Db *db, int64_t train_id, const char *game, char e
         snprintf(parent, sizeof parent, i == 0 ? "-" : "%d", g->parent_generation);
         snprintf(games, sizeof games, g->gate_match ? "%lld" : "-", (long long)g->gate_games);
         snprintf(lgames, sizeof lgames, g->ladder_match || i == 0 ? "%lld" : "-", (long long)g->ladder_games);
-        const char *acc = i == 0 ? "start" : g->accepted == 1 ? "yes" : g->accepted == 0 ? "no" : g->stage;
-        printf("%4d %6s %9lld %-22s %6s %-9s %-20s %6s\n", i, parent, (long long)g->candidate_ws, gate, games, acc,
-               ladder, lgames);
+        /* a generation not finished: no candidate yet (0), and its stage, in
+         * parentheses, where its verdict will be */
+        char acc[24], cand[24] = "-";
+        const char *verdict = i == 0 ? "start" : g->accepted == 1 ? "yes" : g->accepted == 0 ? "no" : NULL;
+        if (verdict) snprintf(acc, sizeof acc, "%s", verdict);
+        else snprintf(acc, sizeof acc, "(%.20s)", g->stage ? g->stage : "?");
+        if (g->candidate_ws) snprintf(cand, sizeof cand, "%lld", (long long)g->candidate_ws);
+        printf("%4d %6s %9s %-22s %6s %-9s %-20s %6s\n", i, parent, cand, gate, games, acc, ladder, lgames);
     }
     free(gens);
     return 0;

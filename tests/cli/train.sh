@@ -72,6 +72,13 @@ best=$(q a.sqlite "SELECT candidate_ws FROM generations WHERE accepted = 1 ORDER
 grep -q "best: generation .* (weight set $best)" "$T/a2.out" && ok || bad "ladder table does not name the best: $(tail -4 "$T/a2.out")"
 "$DAMA" train --db "$T/a.sqlite" --game russian --ladder >"$T/ladder.out" 2>&1 && ok || bad "--ladder failed: $(cat "$T/ladder.out")"
 [ "$(grep -c '^ *[0-9]' "$T/ladder.out")" = 3 ] && ok || bad "--ladder prints 3 generation rows: $(cat "$T/ladder.out")"
+# a generation not finished (as a Ctrl-C in its tuning leaves it): no candidate ('-', not 0), and its
+# stage in parentheses where its verdict will be
+cp "$T/a.sqlite" "$T/open.sqlite"
+q open.sqlite "UPDATE generations SET accepted = NULL, stage = 'tune', candidate_ws = NULL, reason = NULL
+  WHERE generation = (SELECT max(generation) FROM generations)" >/dev/null
+"$DAMA" train --db "$T/open.sqlite" --game russian --ladder >"$T/ladder2.out" 2>&1 && ok || bad "--ladder of an open train failed"
+grep -q '^ *2 *[0-9]* *- .* (tune) ' "$T/ladder2.out" && ok || bad "an open generation's row: $(tail -1 "$T/ladder2.out")"
 # a train of another game than the --game given is named as what it is, not printed as if of that game
 expect_err 1 "dama train: train 1 is a russian train, not turkish" "$DAMA" train --db "$T/a.sqlite" --game turkish --ladder --train 1
 expect_err 2 "dama train: --generations does nothing with --ladder (it prints a stored train)" \
