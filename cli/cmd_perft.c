@@ -64,5 +64,5 @@ static int run(CliArgs *a)
 
 const CliCommand cmd_perft = {
     "perft", "count the leaf nodes of the legal-move tree (D convention; --paths for P, --sequences for K)",
-    "[--game G] [--fen FEN] --depth N [--divide] [--paths | --sequences]", OPTS, run, 0,
+    "[--game G] [--fen FEN] [--depth N] [--divide] [--paths | --sequences]", OPTS, run, 0,
 };
