@@ -30,12 +30,10 @@
 #define DIAGONAL_RULES(p, draws, geometry)                                                          \
     static Outcome rule_outcome(const Position *pos, const char **reason)                         \
     {                                                                                              \
-        const char *why;                                                                           \
-        const DraughtsPos *dpos = (const DraughtsPos *)pos->data;                                  \
-        if (diagonal_plies_left(&draws, dpos, &why) > 0) return OUTCOME_NONE;                      \
-        if (draws.big_unless_won && why == draws.big_id) return d_draw_unless_won(dpos, why, reason); \
-        *reason = why;                                                                             \
-        return OUTCOME_DRAW;                                                                       \
+        Outcome o = diagonal_rule_outcome(&draws, pos, reason);                                    \
+        if (o == OUTCOME_DRAW && draws.big_unless_won && *reason == draws.big_id)                  \
+            return d_draw_unless_won((const DraughtsPos *)pos->data, *reason, reason);             \
+        return o;                                                                                  \
     }                                                                                              \
     static int rule_plies_left(const Position *pos)                                                \
     {                                                                                              \
